@@ -1,0 +1,40 @@
+# Two commands: `make lab` opens the lessons, `make test` runs every test and notebook.
+# Both create .venv on first use and install the exact tested versions from requirements.lock.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: lab test lint format refresh clean
+
+$(STAMP): requirements.lock pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=notebooks
+
+test: $(STAMP)
+	$(BIN)/ruff check course_lib tests
+	$(BIN)/ruff format --check course_lib tests
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check course_lib tests
+	$(BIN)/ruff format --check course_lib tests
+
+format: $(STAMP)
+	$(BIN)/ruff format course_lib tests
+	$(BIN)/ruff check --fix course_lib tests
+
+# Re-execute every lesson in place, top to bottom, so the stored outputs are what the code produces now.
+refresh: $(STAMP)
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/[0-9]*.ipynb
+
+clean:
+	rm -rf $(VENV)

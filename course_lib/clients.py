@@ -1,0 +1,224 @@
+"""Chat clients: deterministic offline models (real MAF ``BaseChatClient`` subclasses) and live ones.
+
+Every offline model computes its reply from the messages it receives -- never from a table of
+expected answers -- and logs each call, so a lesson shows what the mechanism really did. They go
+through MAF's full client stack (function invocation, middleware, telemetry layers), exactly where a
+live model would sit. ``make_chat_client`` picks offline (the default, no key) or an
+OpenAI-compatible endpoint from environment settings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from abc import abstractmethod
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any, Literal
+
+from agent_framework import (
+    BaseChatClient,
+    ChatMiddlewareLayer,
+    ChatResponse,
+    ChatResponseUpdate,
+    Content,
+    FunctionInvocationLayer,
+    Message,
+)
+from agent_framework.observability import ChatTelemetryLayer
+from pydantic import BaseModel
+
+from .assertions import ALLOWED_KEYS, MessageTooLong, find_declarations
+from .memory import PROMPT_BLOCK_FOOTER, parse_prompt_block
+from .tracing import CallLog, ModelCall, seen
+
+WriterMisbehaviour = Literal["infer", "paraphrase", "drop", "broken_json"]
+WRITER_MISBEHAVIOURS: tuple[WriterMisbehaviour, ...] = ("infer", "paraphrase", "drop", "broken_json")
+ResolutionRule = Literal["latest", "earliest", "most_frequent"]
+
+
+class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTelemetryLayer, BaseChatClient):
+    """Base of the offline models: subclasses only say how to answer; streaming comes for free."""
+
+    OTEL_PROVIDER_NAME = "offline"
+
+    def __init__(self, *, log: CallLog | None = None, name: str | None = None) -> None:
+        super().__init__()
+        self.log = log if log is not None else CallLog()
+        self.name = name or type(self).__name__
+
+    @abstractmethod
+    def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
+        """The reply text, computed from the messages (and instructions in ``options``) only."""
+
+    def _inner_get_response(self, *, messages: Sequence[Message], stream: bool, options: Mapping[str, Any], **_: Any):
+        if stream:
+            return self._build_response_stream(self._stream(messages, options))
+        return self._respond(messages, options)
+
+    async def _respond(self, messages: Sequence[Message], options: Mapping[str, Any]) -> ChatResponse:
+        opts = await self._validate_options(options)
+        text = self.answer(messages, opts)
+        self.log.record(
+            ModelCall(client=self.name, instructions=opts.get("instructions"), messages=seen(messages), reply=text)
+        )
+        reply = Message(role="assistant", contents=[text])
+        return ChatResponse(messages=[reply], response_format=opts.get("response_format"))
+
+    async def _stream(
+        self, messages: Sequence[Message], options: Mapping[str, Any]
+    ) -> AsyncIterator[ChatResponseUpdate]:
+        response = await self._respond(messages, options)
+        for word in re.findall(r"\S+\s*|\s+", response.text):
+            yield ChatResponseUpdate(role="assistant", contents=[Content.from_text(word)])
+
+
+def last_user_text(messages: Sequence[Message]) -> str:
+    """The text of the last User message, or '' when there is none."""
+    return next((m.text for m in reversed(messages) if m.role == "user"), "")
+
+
+class OfflineWriterClient(OfflineChatClient):
+    """An offline fact writer: proposes candidates from the last User message, as JSON.
+
+    Careful by default: one candidate per explicit declaration (the last of a key), citing the
+    declaration's own words. A ``misbehaviour`` makes it err the way real models do, so a lesson can
+    show each rejection path: ``infer`` adds facts guessed from prose ("our database is Oracle"),
+    ``paraphrase`` cites words the user never wrote, ``drop`` forgets the last declaration,
+    ``broken_json`` answers with truncated JSON.
+    """
+
+    def __init__(self, misbehaviour: WriterMisbehaviour | None = None, *, log: CallLog | None = None) -> None:
+        super().__init__(log=log, name="writer")
+        if misbehaviour is not None and misbehaviour not in WRITER_MISBEHAVIOURS:
+            raise ValueError(f"Unknown misbehaviour {misbehaviour!r}; choose one of {WRITER_MISBEHAVIOURS}.")
+        self.misbehaviour = misbehaviour
+
+    def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
+        facts = self.propose(last_user_text(messages))
+        text = json.dumps({"facts": facts}, ensure_ascii=False)
+        return text[: len(text) // 2] if self.misbehaviour == "broken_json" else text
+
+    def propose(self, user_text: str) -> list[dict[str, str]]:
+        """The candidates this writer would propose for ``user_text``, misbehaviour included."""
+        try:
+            declared = {d.key: d for d in find_declarations(user_text)}
+        except MessageTooLong:
+            declared = {}
+        facts = [{"key": d.key, "value": d.value, "evidence": d.evidence} for d in declared.values()]
+        if self.misbehaviour == "infer":
+            facts += [f for f in infer_from_prose(user_text) if f["key"] not in declared]
+        elif self.misbehaviour == "paraphrase":
+            facts = [{**f, "evidence": f"The user said that the {f['key']} is {f['value']}."} for f in facts]
+        elif self.misbehaviour == "drop":
+            facts = facts[:-1]
+        return facts
+
+
+_PROSE = re.compile(
+    r"\b(?P<key>" + "|".join(ALLOWED_KEYS) + r")\s+(?:is|was|should be|must be|is now)\s+(?P<value>[^.,;?!\n]+)",
+    re.IGNORECASE,
+)
+
+
+def infer_from_prose(text: str) -> list[dict[str, str]]:
+    """Facts a too-helpful model would read into prose such as "our database is Oracle"."""
+    return [
+        {"key": m["key"].lower(), "value": m["value"].strip(), "evidence": m.group(0).strip()}
+        for m in _PROSE.finditer(text)
+    ]
+
+
+class OfflineAssistantClient(OfflineChatClient):
+    """An offline desk assistant that answers only from what it receives.
+
+    It collects every ``key=value`` it can see -- fact lines of controlled-fact blocks and explicit
+    declarations in User messages, in message order -- and resolves each key with an explicit,
+    switchable ``resolution`` rule (latest, earliest or most frequent mention). It then acknowledges a
+    declaration or answers a question by citing what it resolved; with nothing visible it says so
+    instead of guessing.
+    """
+
+    def __init__(self, resolution: ResolutionRule = "latest", *, log: CallLog | None = None, name: str = "assistant"):
+        super().__init__(log=log, name=name)
+        self.resolution = resolution
+
+    def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
+        question = strip_prompt_block(last_user_text(messages))
+        declared = _safe_declarations(question)
+        if declared:
+            said = "; ".join(f"{k}={v}" for k, v in declared.items())
+            return f"Noted what you declared: {said}."
+        resolved = resolve(visible_mentions(messages), self.resolution)
+        if not resolved:
+            return f"You asked: {question.strip()!r}. I see no facts about your setup; state them as key=value."
+        known = "; ".join(f"{k}={v}" for k, v in resolved.items())
+        return f"You asked: {question.strip()!r}. From what I can see: {known}."
+
+
+def visible_mentions(messages: Sequence[Message]) -> list[tuple[str, str]]:
+    """Every ``(key, value)`` visible in the messages, in order: block fact lines and user declarations."""
+    mentions: list[tuple[str, str]] = []
+    for message in messages:
+        mentions += parse_prompt_block(message.text)
+        if message.role == "user":
+            mentions += list(_safe_declarations(strip_prompt_block(message.text)).items())
+    return mentions
+
+
+def resolve(mentions: Sequence[tuple[str, str]], rule: ResolutionRule) -> dict[str, str]:
+    """One value per key by the rule; keys in order of first mention."""
+    values: dict[str, list[str]] = {}
+    for key, value in mentions:
+        values.setdefault(key, []).append(value)
+    pick = {
+        "latest": lambda vs: vs[-1],
+        "earliest": lambda vs: vs[0],
+        "most_frequent": lambda vs: max(vs, key=lambda v: (vs.count(v), -vs.index(v))),
+    }[rule]
+    return {key: pick(vs) for key, vs in values.items()}
+
+
+def strip_prompt_block(text: str) -> str:
+    """The user's own words: ``text`` without a controlled-facts block prefixed to it."""
+    _, sep, tail = text.partition(PROMPT_BLOCK_FOOTER)
+    return tail.lstrip("\n") if sep else text
+
+
+def _safe_declarations(text: str) -> dict[str, str]:
+    try:
+        return {d.key: d.value for d in find_declarations(text)}
+    except MessageTooLong:
+        return {}
+
+
+class LiveSettings(BaseModel):
+    """Settings for a live OpenAI-compatible endpoint, read from the environment."""
+
+    model: str
+    api_key: str
+    base_url: str | None = None
+
+
+def make_chat_client(role: Literal["writer", "assistant"], *, log: CallLog | None = None) -> BaseChatClient:
+    """The chat client for a role: offline unless ``COURSE_LLM=openai`` asks for a live endpoint.
+
+    Live mode reads ``OPENAI_MODEL``, ``OPENAI_API_KEY`` and optionally ``OPENAI_BASE_URL`` and fails
+    with a clear message when one is missing: there is no silent fallback to the offline model.
+    """
+    mode = os.environ.get("COURSE_LLM", "offline")
+    if mode == "offline":
+        return OfflineWriterClient(log=log) if role == "writer" else OfflineAssistantClient(log=log)
+    if mode != "openai":
+        raise ValueError(f"COURSE_LLM={mode!r} is not supported; use 'offline' (default) or 'openai'.")
+    missing = [name for name in ("OPENAI_MODEL", "OPENAI_API_KEY") if not os.environ.get(name)]
+    if missing:
+        raise RuntimeError(f"COURSE_LLM=openai needs {', '.join(missing)}; no offline fallback is used.")
+    from agent_framework_openai import OpenAIChatCompletionClient
+
+    settings = LiveSettings(
+        model=os.environ["OPENAI_MODEL"],
+        api_key=os.environ["OPENAI_API_KEY"],
+        base_url=os.environ.get("OPENAI_BASE_URL"),
+    )
+    return OpenAIChatCompletionClient(model=settings.model, api_key=settings.api_key, base_url=settings.base_url)

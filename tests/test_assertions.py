@@ -1,0 +1,97 @@
+"""The explicit key=value contract, rule by rule, plus properties over arbitrary text."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from course_lib.assertions import ALLOWED_KEYS, MAX_MESSAGE_CHARS, MessageTooLong, find_declarations, parse_assertions
+
+
+def test_allowed_keys_are_the_ten_of_the_seed():
+    assert ALLOWED_KEYS == (
+        "product",
+        "module",
+        "priority",
+        "database",
+        "constraint",
+        "customer",
+        "version",
+        "environment",
+        "symptom",
+        "log",
+    )
+
+
+def test_semicolons_and_newlines_separate_declarations():
+    text = "module=Reporting; database=PostgreSQL\nproduct=Contoso\r\npriority=P1"
+    assert parse_assertions(text) == {
+        "module": "Reporting",
+        "database": "PostgreSQL",
+        "product": "Contoso",
+        "priority": "P1",
+    }
+
+
+def test_values_are_trimmed_and_keep_inner_spaces():
+    assert parse_assertions("  database =   SQL Server 2022  ") == {"database": "SQL Server 2022"}
+
+
+def test_value_is_everything_after_the_first_equals():
+    assert parse_assertions("log=level=debug") == {"log": "level=debug"}
+
+
+def test_empty_value_is_not_a_declaration():
+    assert parse_assertions("module=   ; database=") == {}
+
+
+@pytest.mark.parametrize("text", ["Module=Billing", "MODULE=Billing", "modules=Billing", "owner=me", "=Billing"])
+def test_keys_are_ordinal_and_case_sensitive(text):
+    assert parse_assertions(text) == {}
+
+
+def test_last_declaration_of_a_key_wins():
+    assert parse_assertions("module=Reporting; module=Billing") == {"module": "Billing"}
+
+
+def test_a_question_is_not_a_declaration():
+    assert parse_assertions("Where can I find logs?") == {}
+
+
+def test_evidence_is_the_trimmed_segment():
+    [declaration] = find_declarations("Hi;  module = Billing  ;")
+    assert (declaration.key, declaration.value, declaration.evidence) == ("module", "Billing", "module = Billing")
+
+
+def test_message_at_the_limit_is_parsed_and_over_it_refused():
+    at_limit = "module=A;" + " " * (MAX_MESSAGE_CHARS - 9)
+    assert parse_assertions(at_limit) == {"module": "A"}
+    with pytest.raises(MessageTooLong, match=r"4097 characters and the limit is 4096"):
+        parse_assertions(at_limit + " ")
+
+
+@given(st.text(max_size=300))
+def test_any_text_yields_only_allowed_keys_with_nonempty_trimmed_values(text):
+    for key, value in parse_assertions(text).items():
+        assert key in ALLOWED_KEYS
+        assert value and value == value.strip()
+        assert value in text
+
+
+@given(st.text(max_size=40), st.integers(min_value=1, max_value=50))
+def test_any_overlong_text_raises_the_documented_error(head, extra):
+    text = head + "module=A;" * ((MAX_MESSAGE_CHARS - len(head)) // 9) + "x" * (MAX_MESSAGE_CHARS + extra)
+    with pytest.raises(MessageTooLong, match="limit is 4096"):
+        parse_assertions(text)
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(ALLOWED_KEYS), st.from_regex(r"[A-Za-z0-9][A-Za-z0-9 .=]{0,20}", fullmatch=True))
+    )
+)
+def test_written_declarations_parse_back_last_one_winning(pairs):
+    text = "; ".join(f"{k}={v}" for k, v in pairs)
+    expected = {}
+    for key, value in pairs:
+        expected[key] = value.strip()
+    assert parse_assertions(text) == expected

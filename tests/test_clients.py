@@ -1,0 +1,89 @@
+"""The offline models answer from what they receive, and the client factory never falls back silently."""
+
+import pytest
+from agent_framework import Agent, Message
+
+from course_lib.clients import (
+    OfflineAssistantClient,
+    OfflineWriterClient,
+    infer_from_prose,
+    make_chat_client,
+    resolve,
+    visible_mentions,
+)
+from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.providers import inject
+
+
+def user(text):
+    return Message(role="user", contents=[text])
+
+
+def test_resolution_rules_pick_latest_earliest_or_most_frequent():
+    mentions = [("module", "Reporting"), ("module", "Billing"), ("module", "Reporting"), ("database", "SQL")]
+    assert resolve(mentions, "latest") == {"module": "Reporting", "database": "SQL"}
+    assert resolve(mentions[:2], "latest") == {"module": "Billing"}
+    assert resolve(mentions[:2], "earliest") == {"module": "Reporting"}
+    assert resolve(mentions[:2], "most_frequent") == {"module": "Reporting"}  # tie: first mentioned
+    assert resolve(mentions, "most_frequent")["module"] == "Reporting"
+
+
+def test_assistant_sees_block_facts_and_user_declarations_but_not_its_own_answers():
+    memory = WorkingMemory()
+    memory.apply(
+        memory.begin_turn("module=Billing"), [FactCandidate(key="module", value="Billing", evidence="module=Billing")]
+    )
+    messages = [
+        user("database=PostgreSQL"),
+        Message(role="assistant", contents=["Noted: priority=P1"]),
+        user(inject(memory.to_prompt_block(), "Where?")),
+    ]
+    assert visible_mentions(messages) == [("database", "PostgreSQL"), ("module", "Billing")]
+
+
+async def test_assistant_answers_by_citing_what_it_resolved():
+    agent = Agent(client=OfflineAssistantClient(resolution="earliest"), name="desk")
+    session = agent.create_session()
+    await agent.run("module=Reporting", session=session)
+    await agent.run("module=Billing", session=session)
+    response = await agent.run("Which module?", session=session)
+    assert response.text == "You asked: 'Which module?'. From what I can see: module=Reporting."
+
+
+async def test_streaming_gives_the_same_text_as_non_streaming():
+    client = OfflineAssistantClient()
+    full = await client.get_response([user("module=Billing")])
+    chunks = [update.text async for update in client.get_response([user("module=Billing")], stream=True)]
+    assert "".join(chunks) == full.text and len(chunks) > 1
+
+
+def test_writer_misbehaviours_change_the_proposal_the_stated_way():
+    text = "module=Billing; database=SQL Server 2022; our priority is high"
+    careful = OfflineWriterClient().propose(text)
+    assert [f["key"] for f in careful] == ["module", "database"]
+    assert [f["key"] for f in OfflineWriterClient("drop").propose(text)] == ["module"]
+    assert [f["key"] for f in OfflineWriterClient("infer").propose(text)] == ["module", "database", "priority"]
+    assert all(f["evidence"] not in text for f in OfflineWriterClient("paraphrase").propose(text))
+    with pytest.raises(ValueError, match="Unknown misbehaviour"):
+        OfflineWriterClient("lie")
+
+
+def test_prose_inference_reads_is_phrases():
+    assert infer_from_prose("Our Database is Oracle, and the module was Billing.") == [
+        {"key": "database", "value": "Oracle", "evidence": "Database is Oracle"},
+        {"key": "module", "value": "Billing", "evidence": "module was Billing"},
+    ]
+
+
+def test_factory_is_offline_by_default_and_refuses_incomplete_live_settings(monkeypatch):
+    monkeypatch.delenv("COURSE_LLM", raising=False)
+    assert isinstance(make_chat_client("writer"), OfflineWriterClient)
+    assert isinstance(make_chat_client("assistant"), OfflineAssistantClient)
+    monkeypatch.setenv("COURSE_LLM", "openai")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("OPENAI_MODEL", "m")
+    with pytest.raises(RuntimeError, match="needs OPENAI_API_KEY; no offline fallback"):
+        make_chat_client("writer")
+    monkeypatch.setenv("COURSE_LLM", "magic")
+    with pytest.raises(ValueError, match="not supported"):
+        make_chat_client("writer")

@@ -1,0 +1,80 @@
+"""Lesson 02's story (the seed's Demo150) end to end on the offline models."""
+
+from agent_framework import Agent
+
+from course_lib.clients import OfflineAssistantClient, OfflineWriterClient
+from course_lib.extraction import ChatFactWriter, MemoryExtraction
+from course_lib.memory import WorkingMemory
+from course_lib.providers import ManualInjectionDesk, inject
+from course_lib.tracing import CallLog
+
+
+def make_desk(log=None):
+    log = log if log is not None else CallLog()
+    agent = Agent(client=OfflineAssistantClient(log=log), instructions="You are the support desk.", name="desk")
+    extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient(log=log)))
+    return ManualInjectionDesk(agent, extraction)
+
+
+def pairs(desk):
+    return [(f.key, f.value, f.evidence, f.turn) for f in desk.memory.facts]
+
+
+async def test_correct_then_forget_script():
+    log = CallLog()
+    desk = make_desk(log)
+    await desk.handle("module=Reporting; database=PostgreSQL")
+    assert pairs(desk) == [
+        ("database", "PostgreSQL", "database=PostgreSQL", 1),
+        ("module", "Reporting", "module=Reporting", 1),
+    ]
+
+    event = await desk.handle("module=Billing; database=SQL Server 2022")
+    assert event.report.status == "accepted"
+    assert pairs(desk) == [
+        ("database", "SQL Server 2022", "database=SQL Server 2022", 2),
+        ("module", "Billing", "module=Billing", 2),
+    ]
+    # the injected block carried the facts of turn 1: the correction serves the following calls
+    assert '- module = "Reporting"' in event.sent
+
+    event = await desk.handle("Where can I find logs?")
+    assert event.report.status == "nothing_to_extract"
+    assert "module=Billing; database=SQL Server 2022" in event.reply
+
+    event = await desk.handle("forget module")
+    assert event.kind == "forget" and [f.key for f in desk.memory.facts] == ["database"]
+    await desk.handle("forget")
+    assert desk.memory.facts == ()
+
+    event = await desk.handle("Which module and database am I on?")
+    assert event.report.status == "nothing_to_extract" and desk.memory.facts == ()
+    assert "I see no facts" in event.reply
+    assert "Billing" not in log.calls[-2].messages[-1].text
+
+
+async def test_manual_injection_stores_the_block_inside_the_user_message_of_the_session():
+    desk = make_desk()
+    await desk.handle("module=Reporting")
+    await desk.handle("Where can I find logs?")
+    history = desk.session.state["in_memory"]["messages"]
+    stored_user_texts = [m.text for m in history if m.role == "user"]
+    assert stored_user_texts[1] == inject(desk.memory.to_prompt_block(), "Where can I find logs?")
+
+
+async def test_forgetting_the_store_alone_leaves_the_old_mention_in_history():
+    desk = make_desk()
+    await desk.handle("module=Reporting")
+    desk.memory.forget()  # the store only: the session still holds the declaration
+    event = await desk.ask("Which module?")
+    assert "module=Reporting" in event.reply
+    desk.forget()  # store and session
+    event = await desk.ask("Which module?")
+    assert "I see no facts" in event.reply
+
+
+async def test_mem_shows_the_block_without_calling_a_model():
+    log = CallLog()
+    desk = make_desk(log)
+    event = await desk.handle("mem")
+    assert event.kind == "mem" and "(no controlled facts recorded)" in event.output and len(log) == 0
