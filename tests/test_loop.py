@@ -1,0 +1,487 @@
+"""LoopAgent, rule by rule (MAF .NET semantics), plus the seed's trace as a golden test."""
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from agent_framework import (
+    Agent,
+    AgentResponse,
+    AgentResponseUpdate,
+    AgentSession,
+    BaseAgent,
+    Content,
+    Message,
+    ResponseStream,
+    SupportsAgentRun,
+)
+from pydantic import ValidationError
+
+from course_lib.clients import MessageNumberer, NumberingChatClient, OfflineDraftClient, OfflineJudgeClient
+from course_lib.loop import (
+    CompletionMarkerEvaluator,
+    DelegateLoopEvaluator,
+    LLMJudgeEvaluator,
+    LoopAgent,
+    LoopAgentOptions,
+    LoopContext,
+    LoopEvaluation,
+)
+from course_lib.loop_demos import run_seed_demo
+from course_lib.tracing import CallLog, LoopTrace, render_messages
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+class CaptureAgent(BaseAgent):
+    """An inner agent that records what each call received and answers from a function of the call number."""
+
+    def __init__(self, reply=lambda call: "ack", usage=None, contents=None):
+        super().__init__(name="inner")
+        self.reply, self.usage, self.contents = reply, usage, contents
+        self.messages_per_call: list[list[Message]] = []
+        self.sessions_per_call: list[AgentSession] = []
+        self.created: list[AgentSession] = []
+
+    @property
+    def calls(self):
+        return len(self.messages_per_call)
+
+    def create_session(self, *, session_id=None):
+        session = AgentSession(session_id=session_id)
+        self.created.append(session)
+        return session
+
+    def _record(self, messages, session):
+        self.messages_per_call.append(list(messages or []))
+        self.sessions_per_call.append(session)
+        call = self.calls
+        contents = self.contents(call) if self.contents else [self.reply(call)]
+        return call, Message(role="assistant", contents=contents)
+
+    def run(self, messages=None, *, stream=False, session=None, **kwargs):
+        if stream:
+            return self._stream(messages, session)
+        return self._run(messages, session)
+
+    async def _run(self, messages, session):
+        call, message = self._record(messages, session)
+        return AgentResponse(messages=[message], response_id=f"resp-{call}", usage_details=self.usage)
+
+    def _stream(self, messages, session):
+        call, message = self._record(messages, session)
+
+        async def updates():
+            for content in message.contents:
+                yield AgentResponseUpdate(contents=[content], role="assistant", response_id=f"resp-{call}")
+
+        return ResponseStream(updates(), finalizer=AgentResponse.from_updates)
+
+
+def until(predicate_continue, feedback=None):
+    return DelegateLoopEvaluator(
+        lambda ctx: LoopEvaluation.continue_with(feedback) if predicate_continue(ctx) else LoopEvaluation.stop()
+    )
+
+
+def user(text):
+    return Message(role="user", contents=[text])
+
+
+def texts(messages):
+    return [m.text for m in messages]
+
+
+# --- construction ---------------------------------------------------------------------------------
+
+
+def test_bad_construction_is_refused_with_a_reason():
+    inner = CaptureAgent()
+    with pytest.raises(ValueError, match="at least one"):
+        LoopAgent(inner, [])
+    with pytest.raises(ValueError, match="None or another type"):
+        LoopAgent(inner, [until(lambda c: False), None])
+    with pytest.raises(ValueError, match="inner_agent is required"):
+        LoopAgent(None, until(lambda c: False))
+    with pytest.raises(ValueError, match="at least 1 or None"):
+        LoopAgentOptions(max_iterations=0)
+
+
+def test_evaluations_are_built_by_factories_only():
+    assert LoopEvaluation.stop() is LoopEvaluation.stop() and not LoopEvaluation.stop().should_reinvoke
+    assert LoopEvaluation.continue_with("  ").feedback is None
+    assert LoopEvaluation.continue_with("fix").feedback == "fix"
+    explicit = LoopEvaluation.continue_with_messages([user("x")])
+    assert explicit.should_reinvoke and explicit.feedback is None and texts(explicit.messages) == ["x"]
+    with pytest.raises(TypeError):
+        LoopEvaluation(True, None, None, _token=object())
+
+
+def test_loop_agent_is_a_maf_agent_and_takes_sessions_from_the_inner_agent():
+    inner = CaptureAgent()
+    agent = LoopAgent(inner, until(lambda c: False))
+    assert isinstance(agent, SupportsAgentRun) and agent.name == "inner"
+    session = agent.create_session()
+    assert inner.created == [session]
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+
+async def test_stops_after_one_run_when_every_evaluator_says_stop():
+    inner = CaptureAgent(lambda call: "done")
+    response = await LoopAgent(inner, [until(lambda c: False), until(lambda c: False)]).run(
+        [user("go")], session=AgentSession()
+    )
+    assert inner.calls == 1 and response.text == "done"
+
+
+async def test_transcript_aggregates_responses_and_feedback_without_echoing_input():
+    inner = CaptureAgent(lambda call: f"iteration {call}")
+    agent = LoopAgent(inner, until(lambda c: c.last_response.text != "iteration 3", "more"))
+    response = await agent.run([user("go")], session=AgentSession())
+    assert texts(response.messages) == ["iteration 1", "more", "iteration 2", "more", "iteration 3"]
+
+
+async def test_default_flow_sends_only_the_latest_feedback_on_the_same_session():
+    inner = CaptureAgent()
+    evaluator = DelegateLoopEvaluator(
+        lambda c: (
+            LoopEvaluation.continue_with("feedback 1" if c.iteration == 1 else None)
+            if c.iteration < 3
+            else LoopEvaluation.stop()
+        )
+    )
+    session = AgentSession()
+    await LoopAgent(inner, evaluator).run([user("original")], session=session)
+    assert [texts(m) for m in inner.messages_per_call] == [["original"], ["feedback 1"], []]
+    assert inner.sessions_per_call == [session, session, session]
+
+
+async def test_cap_is_inclusive_and_evaluators_are_not_asked_after_the_last_run():
+    inner = CaptureAgent(lambda call: "working")
+    asked = []
+    evaluator = DelegateLoopEvaluator(lambda c: asked.append(c.iteration) or LoopEvaluation.continue_with("again"))
+    response = await LoopAgent(inner, evaluator, LoopAgentOptions(max_iterations=3)).run([user("go")])
+    assert inner.calls == 3 and asked == [1, 2]
+    assert texts(response.messages) == ["working", "again", "working", "again", "working"]
+
+
+async def test_none_cap_means_no_limit():
+    inner = CaptureAgent()
+    evaluator = until(lambda c: c.iteration < 25, "again")
+    await LoopAgent(inner, evaluator, LoopAgentOptions(max_iterations=None)).run([user("go")])
+    assert inner.calls == 25
+
+
+async def test_default_cap_is_ten():
+    inner = CaptureAgent()
+    await LoopAgent(inner, until(lambda c: True, "again")).run([user("go")])
+    assert inner.calls == 10
+
+
+async def test_first_evaluator_asking_to_reinvoke_wins_and_the_rest_are_skipped():
+    seen = {"first": 0, "second": 0}
+
+    def first(c):
+        seen["first"] += 1
+        return LoopEvaluation.continue_with("from first") if c.iteration < 2 else LoopEvaluation.stop()
+
+    def second(c):
+        seen["second"] += 1
+        return LoopEvaluation.stop()
+
+    inner = CaptureAgent()
+    await LoopAgent(inner, [DelegateLoopEvaluator(first), DelegateLoopEvaluator(second)]).run([user("go")])
+    assert inner.calls == 2 and texts(inner.messages_per_call[1]) == ["from first"]
+    assert seen == {"first": 2, "second": 1}
+
+
+async def test_stop_is_not_a_veto_a_later_evaluator_can_continue():
+    inner = CaptureAgent()
+    later = until(lambda c: c.iteration < 2, "from second")
+    await LoopAgent(inner, [until(lambda c: False), later]).run([user("go")])
+    assert texts(inner.messages_per_call[1]) == ["from second"]
+
+
+async def test_feedback_log_is_one_entry_per_reinvocation_none_allowed_and_read_only():
+    logs = []
+
+    def decide(c: LoopContext):
+        logs.append(c.feedback)
+        if c.iteration == 1:
+            return LoopEvaluation.continue_with("needs work")
+        if c.iteration == 2:
+            return LoopEvaluation.continue_with_messages([user("explicit")])
+        return LoopEvaluation.stop()
+
+    inner = CaptureAgent()
+    await LoopAgent(inner, DelegateLoopEvaluator(decide)).run([user("go")])
+    assert logs == [(), ("needs work",), ("needs work", None)]
+    assert texts(inner.messages_per_call[2]) == ["explicit"]
+
+
+async def test_context_carries_initial_messages_run_options_and_scratch_state():
+    contexts = []
+
+    def decide(c):
+        c.additional_properties["seen"] = c.additional_properties.get("seen", 0) + 1
+        contexts.append(c)
+        return LoopEvaluation.continue_with("x") if c.iteration < 2 else LoopEvaluation.stop()
+
+    inner = CaptureAgent()
+    caller = [user("task")]
+    await LoopAgent(inner, DelegateLoopEvaluator(decide)).run(caller, options={"temperature": 0})
+    context = contexts[-1]
+    assert contexts[0] is context and context.additional_properties == {"seen": 2}
+    assert texts(context.initial_messages) == ["task"] and context.initial_messages[0] is not caller[0]
+    assert context.run_options == {"options": {"temperature": 0}} and context.agent is inner
+
+
+async def test_approval_request_returns_at_once():
+    request = Content.from_function_approval_request(
+        id="req1", function_call=Content.from_function_call(call_id="c1", name="tool", arguments="{}")
+    )
+    inner = CaptureAgent(contents=lambda call: [request])
+    response = await LoopAgent(inner, until(lambda c: True, "again")).run([user("go")])
+    assert inner.calls == 1 and response.user_input_requests
+
+
+async def test_usage_is_summed_over_iterations():
+    inner = CaptureAgent(usage={"input_token_count": 10, "output_token_count": 2})
+    response = await LoopAgent(inner, until(lambda c: c.iteration < 3, "more")).run([user("go")])
+    assert response.usage_details["input_token_count"] == 30 and response.usage_details["output_token_count"] == 6
+
+
+async def test_last_response_only_and_exclude_on_behalf_of():
+    evaluator = until(lambda c: c.iteration < 2, "fix it")
+    only_last = await LoopAgent(
+        CaptureAgent(lambda c: f"r{c}"), evaluator, LoopAgentOptions(non_streaming_returns_last_response_only=True)
+    ).run([user("go")])
+    assert texts(only_last.messages) == ["r2"]
+    inner = CaptureAgent(lambda c: f"r{c}")
+    excluded = await LoopAgent(inner, evaluator, LoopAgentOptions(exclude_on_behalf_of_messages=True)).run([user("go")])
+    assert texts(excluded.messages) == ["r1", "r2"] and texts(inner.messages_per_call[1]) == ["fix it"]
+
+
+async def test_author_name_is_stamped_on_synthesized_feedback_only():
+    inner = CaptureAgent()
+    options = LoopAgentOptions(on_behalf_of_author_name="loop")
+    response = await LoopAgent(inner, until(lambda c: c.iteration < 2, "fix it"), options).run([user("original")])
+    assert response.messages[1].author_name == "loop" and str(response.messages[1].role) == "user"
+    assert inner.messages_per_call[1][0].author_name == "loop"
+    explicit = Message(role="user", contents=["explicit"], author_name="evaluator")
+    evaluator = DelegateLoopEvaluator(
+        lambda c: LoopEvaluation.continue_with_messages([explicit]) if c.iteration < 2 else LoopEvaluation.stop()
+    )
+    response = await LoopAgent(CaptureAgent(), evaluator, options).run([user("original")])
+    assert texts(response.messages) == ["ack", "explicit", "ack"] and response.messages[1].author_name == "evaluator"
+
+
+# --- sessions and fresh context -------------------------------------------------------------------
+
+
+async def test_loop_owned_session_is_created_once_and_reported():
+    inner, reported = CaptureAgent(), []
+    options = LoopAgentOptions(session_created_callback=reported.append)
+    await LoopAgent(inner, until(lambda c: c.iteration < 3, "more"), options).run([user("go")])
+    assert len(inner.created) == 1 and reported == inner.created
+    assert inner.sessions_per_call == inner.created * 3
+
+
+async def test_callback_never_fires_for_a_caller_session_without_fresh_context():
+    inner, reported = CaptureAgent(), []
+    options = LoopAgentOptions(session_created_callback=reported.append)
+    await LoopAgent(inner, until(lambda c: c.iteration < 3, "more"), options).run([user("go")], session=AgentSession())
+    assert reported == [] and inner.created == []
+
+
+async def test_fresh_context_rebuilds_input_from_initial_messages_and_the_feedback_log():
+    inner, reported = CaptureAgent(), []
+    options = LoopAgentOptions(fresh_context_per_iteration=True, session_created_callback=reported.append)
+    evaluator = DelegateLoopEvaluator(
+        lambda c: (
+            LoopEvaluation.continue_with(None if c.iteration == 2 else f"fb {c.iteration}")
+            if c.iteration < 4
+            else LoopEvaluation.stop()
+        )
+    )
+    response = await LoopAgent(inner, evaluator, options).run([user("original task")])
+    assert [texts(m) for m in inner.messages_per_call] == [
+        ["original task"],
+        ["original task", "## Feedback\n- fb 1"],
+        ["original task", "## Feedback\n- fb 1"],
+        ["original task", "## Feedback\n- fb 1\n- fb 3"],
+    ]
+    assert len(set(map(id, inner.sessions_per_call))) == 4 and reported == inner.sessions_per_call
+    assert "original task" not in texts(response.messages)
+
+
+async def test_fresh_context_without_feedback_sends_just_the_initial_messages():
+    inner = CaptureAgent()
+    options = LoopAgentOptions(fresh_context_per_iteration=True)
+    await LoopAgent(inner, until(lambda c: c.iteration < 2), options).run([user("task")])
+    assert [texts(m) for m in inner.messages_per_call] == [["task"], ["task"]]
+
+
+async def test_fresh_context_restores_a_caller_session_from_one_snapshot():
+    numberer = MessageNumberer()
+    inner = Agent(client=NumberingChatClient(numberer))
+    caller = inner.create_session()
+    await inner.run("earlier turn", session=caller)  # the caller's session already holds two messages
+    reported, seen = [], []
+
+    def decide(c):
+        seen.append((c.session, len(c.session.state["in_memory"]["messages"])))
+        return LoopEvaluation.continue_with(f"fb {c.iteration}") if c.iteration < 3 else LoopEvaluation.stop()
+
+    options = LoopAgentOptions(fresh_context_per_iteration=True, session_created_callback=reported.append)
+    await LoopAgent(inner, DelegateLoopEvaluator(decide), options).run("task", session=caller)
+    sessions = [s for s, _ in seen]
+    assert sessions[0] is caller and caller not in sessions[1:] and sessions[1] is not sessions[2]
+    # every iteration starts from the snapshot (2 messages) and adds its input and its response
+    assert [n for _, n in seen] == [4, 5, 5]
+    assert reported == sessions[1:]
+
+
+# --- streaming ------------------------------------------------------------------------------------
+
+
+async def collect(stream):
+    updates = [u async for u in stream]
+    return updates, await stream.get_final_response()
+
+
+async def test_streaming_yields_every_update_with_feedback_before_each_reinvocation():
+    inner = CaptureAgent(lambda c: f"r{c}")
+    options = LoopAgentOptions(on_behalf_of_author_name="loop")
+    agent = LoopAgent(inner, until(lambda c: c.iteration < 3, "fix it"), options)
+    updates, final = await collect(agent.run([user("original")], stream=True))
+    assert [u.text for u in updates] == ["r1", "fix it", "r2", "fix it", "r3"]
+    feedback = updates[1]
+    assert feedback.author_name == "loop" and str(feedback.role) == "user"
+    assert feedback.response_id == "resp-2" and feedback.message_id and not feedback.agent_id
+    assert texts(final.messages) == ["r1", "fix it", "r2", "fix it", "r3"]
+
+
+async def test_streaming_and_non_streaming_agree_on_the_seed_demo():
+    trace_a, plain = await run_seed_demo()
+    trace_b, streamed = await run_seed_demo(stream=True)
+    assert texts(plain.messages) == texts(streamed.messages)
+    assert trace_a.text() == trace_b.text()
+
+
+async def test_streaming_exclude_and_cap():
+    inner = CaptureAgent()
+    options = LoopAgentOptions(exclude_on_behalf_of_messages=True, max_iterations=4)
+    updates, _ = await collect(LoopAgent(inner, until(lambda c: True, "again"), options).run("go", stream=True))
+    assert [u.text for u in updates] == ["ack"] * 4 and inner.calls == 4
+
+
+async def test_evaluator_errors_propagate():
+    def boom(context):
+        raise RuntimeError("judge unavailable")
+
+    with pytest.raises(RuntimeError, match="judge unavailable"):
+        await LoopAgent(CaptureAgent(), DelegateLoopEvaluator(boom)).run("go")
+
+
+async def test_cancellation_propagates():
+    started = asyncio.Event()
+
+    async def slow(context):
+        started.set()
+        await asyncio.sleep(10)
+
+    task = asyncio.create_task(LoopAgent(CaptureAgent(), DelegateLoopEvaluator(slow)).run("go"))
+    await started.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+# --- evaluators shipped and the seed --------------------------------------------------------------
+
+
+async def test_completion_marker_evaluator_stops_on_the_marker():
+    inner = CaptureAgent(lambda c: "DONE" if c == 3 else "working")
+    response = await LoopAgent(inner, CompletionMarkerEvaluator("DONE")).run("go")
+    assert inner.calls == 3 and response.messages[1].text.startswith("Not finished")
+    with pytest.raises(ValueError):
+        CompletionMarkerEvaluator(" ")
+
+
+def squash(text):
+    return " ".join(text.split())
+
+
+async def test_seed_trace_and_final_messages_are_reproduced_exactly():
+    seed = json.loads((DATA / "loopagent_seed_output.json").read_text(encoding="utf-8"))
+    trace, response = await run_seed_demo()
+    assert squash(trace.text()) == seed["trace"]
+    assert squash(render_messages(response.messages)) == seed["final_messages"]
+    assert len(response.messages) == 5
+
+
+def test_golden_file_is_a_verbatim_excerpt_of_the_seed():
+    seed_file = DATA.parent.parent / "shared" / "seeds" / "loop-engineering-loopagent.zh.txt"
+    if not seed_file.exists():
+        pytest.skip("the seed documents (../shared/seeds) are not beside this checkout")
+    seed = json.loads((DATA / "loopagent_seed_output.json").read_text(encoding="utf-8"))
+    text = seed_file.read_text(encoding="utf-8")
+    assert seed["trace"] in text and seed["final_messages"] in text
+
+
+def test_trace_table_has_one_row_per_step():
+    trace = LoopTrace()
+    trace.llm(["[1]a"], "[2]b")
+    assert trace.to_frame().to_dict("records") == [{"step": 1, "actor": "LLM", "call": 1, "saw": "[1]a", "did": "[2]b"}]
+
+
+async def test_llm_judge_feedback_drives_the_worker_until_every_criterion_is_met():
+    judge_log = CallLog()
+    evaluator = LLMJudgeEvaluator(OfflineJudgeClient(log=judge_log), ["mention: rollback plan", "mention: owner"])
+    agent = LoopAgent(Agent(client=OfflineDraftClient(), name="worker"), evaluator)
+    response = await agent.run("Write the release note.")
+    assert texts(response.messages) == [
+        "Draft 1: covers the basics.",
+        "Missing: mention: rollback plan; mention: owner.",
+        "Draft 2: covers rollback plan, owner.",
+    ]
+    assert len(judge_log) == 2 and "## Response\nDraft 2" in judge_log.calls[-1].messages[-1].text
+
+
+async def test_offline_judge_never_assumes_an_uncheckable_criterion_is_met():
+    agent = LoopAgent(
+        Agent(client=OfflineDraftClient()),
+        LLMJudgeEvaluator(OfflineJudgeClient(), ["be polite"]),
+        LoopAgentOptions(max_iterations=2),
+    )
+    response = await agent.run("Write it.")
+    assert response.messages[1].text == "Missing: be polite."
+
+
+async def test_a_judge_without_a_verdict_is_an_error_not_a_stop():
+    judge = LLMJudgeEvaluator(NumberingChatClient(MessageNumberer()), ["mention: x"])
+    with pytest.raises(ValidationError, match="JudgeVerdict"):
+        await LoopAgent(CaptureAgent(), judge).run("go")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        LoopAgentOptions(),
+        LoopAgentOptions(fresh_context_per_iteration=True),
+        LoopAgentOptions(on_behalf_of_author_name="loop", exclude_on_behalf_of_messages=True),
+        LoopAgentOptions(max_iterations=2),
+    ],
+    ids=["defaults", "fresh", "author+exclude", "cap"],
+)
+async def test_streaming_sends_the_same_inputs_and_returns_the_same_messages_as_non_streaming(options):
+    evaluator = until(lambda c: c.iteration < 3, "fix it")
+    plain_inner, streamed_inner = CaptureAgent(lambda c: f"r{c}"), CaptureAgent(lambda c: f"r{c}")
+    plain = await LoopAgent(plain_inner, evaluator, options).run([user("task")])
+    updates, streamed = await collect(LoopAgent(streamed_inner, evaluator, options).run([user("task")], stream=True))
+    assert [texts(m) for m in plain_inner.messages_per_call] == [texts(m) for m in streamed_inner.messages_per_call]
+    assert texts(plain.messages) == texts(streamed.messages) == [u.text for u in updates]
