@@ -10,6 +10,7 @@ report says so: there is no fallback that would store something else instead.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Literal, Protocol
 
 from agent_framework import Agent, SupportsChatGetResponse
@@ -130,3 +131,20 @@ def _first_line(error: Exception) -> str:
     """The headline of an error and, for pydantic, its first reason (``Invalid JSON: EOF ...``)."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     return ": ".join(lines[:2]) or type(error).__name__
+
+
+class GatedWriter:
+    """Wraps a writer and holds its answer until ``release()``: a slow model, to show races with ``forget``."""
+
+    def __init__(self, writer: FactWriter) -> None:
+        self.writer = writer
+        self.started = asyncio.Event()
+        self._gate = asyncio.Event()
+
+    def release(self) -> None:
+        self._gate.set()
+
+    async def propose(self, user_text: str) -> FactBatch:
+        self.started.set()
+        await self._gate.wait()
+        return await self.writer.propose(user_text)

@@ -1,19 +1,35 @@
-"""Feeding controlled facts to a model: manual injection (the seed's Demo150).
+"""Feeding controlled facts to a model: by hand (Demo150) or by a MAF context provider (Demo160).
 
-Manual injection prefixes the memory block to the user's message before ``run`` and extracts from
-the user's own words after the response. The block therefore travels inside the user message -- and
-is stored in the session history with it, which is why forgetting must also replace the session.
+* **Manual injection** prefixes the memory block to the user's message before ``run`` and extracts from
+  the user's own words after the response. The block travels inside the user message, so the session
+  history stores it too.
+* **The provider** (:class:`FactsContextProvider`) adds the block as a context message of its own before
+  each run, and after a successful run extracts from the User messages that came from the caller --
+  recognised by MAF's attribution: every message a provider adds (history, this block) carries
+  ``additional_properties["_attribution"]``; the caller's messages carry none. History stores only
+  the caller's words and the answers.
+
+Both paths share the console of the seed: ``mem`` shows the facts, ``forget [KEY]`` forgets (and
+replaces every session, so an old mention cannot come back through history), anything else is a turn.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
 
-from agent_framework import Agent, AgentSession
+import pandas as pd
+from agent_framework import Agent, AgentSession, ContextProvider, InMemoryHistoryProvider, Message, SessionContext
 from pydantic import BaseModel
 
-from .extraction import ExtractionReport, MemoryExtraction
-from .memory import WorkingMemory
+from .clients import OfflineAssistantClient, OfflineWriterClient
+from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction
+from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, WorkingMemory
+from .tracing import CallLog, ModelCall, SeenMessage
+
+EXTERNAL = "external"
 
 
 def inject(block: str, user_text: str) -> str:
@@ -21,61 +37,290 @@ def inject(block: str, user_text: str) -> str:
     return f"{block}\n\n{user_text}"
 
 
+def message_source(message: Message) -> str:
+    """Where MAF says a message came from: ``external`` (the caller) or the adding provider's type/id."""
+    attribution = (message.additional_properties or {}).get("_attribution")
+    if not attribution:
+        return EXTERNAL
+    return str(attribution.get("source_type") or attribution.get("source_id"))
+
+
+def caller_user_messages(messages: Sequence[Message]) -> list[Message]:
+    """The User messages that came from the caller: no provider attribution (not history, not a block)."""
+    return [m for m in messages if m.role == "user" and message_source(m) == EXTERNAL]
+
+
+class FactsContextProvider(ContextProvider):
+    """A MAF context provider that shows the facts before a run and extracts the caller's words after it.
+
+    ``on_report`` receives every :class:`ExtractionReport`. A run that raised never reaches ``after_run``,
+    so nothing is stored from it; a run during which ``forget`` was called extracts nothing either.
+    """
+
+    DEFAULT_SOURCE_ID = "controlled_facts"
+
+    def __init__(
+        self,
+        extraction: MemoryExtraction,
+        *,
+        source_id: str = DEFAULT_SOURCE_ID,
+        on_report: Callable[[ExtractionReport], None] | None = None,
+    ) -> None:
+        super().__init__(source_id)
+        self.extraction = extraction
+        self.on_report = on_report
+
+    async def before_run(self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict) -> None:
+        block = Message(role="user", contents=[self.extraction.memory.to_prompt_block()])
+        context.extend_messages(self, [block])
+        context.metadata[self.source_id] = self.extraction.memory.epoch
+
+    async def after_run(self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict) -> None:
+        if context.response is None:
+            return
+        memory = self.extraction.memory
+        if context.metadata.get(self.source_id) != memory.epoch:
+            self._report(_forgotten_during_run(memory))
+            return
+        for message in caller_user_messages(context.get_messages(include_input=True)):
+            if message.text.strip():
+                self._report(await self.extraction.update(message.text))
+
+    def _report(self, report: ExtractionReport) -> None:
+        if self.on_report is not None:
+            self.on_report(report)
+
+
+def _forgotten_during_run(memory: WorkingMemory) -> ExtractionReport:
+    return ExtractionReport(
+        status="stale",
+        facts=memory.facts,
+        diagnostic="forget ran while this message was being answered: nothing from it is extracted.",
+    )
+
+
+def provider_agent(client: Any, provider: FactsContextProvider, *, name: str, instructions: str) -> Agent:
+    """An agent whose history is loaded first and the facts block last, right before the caller's message."""
+    return Agent(
+        client=client, name=name, instructions=instructions, context_providers=[InMemoryHistoryProvider(), provider]
+    )
+
+
 class DeskEvent(BaseModel):
-    """What one console line did: the command kind, what was sent and answered, the extraction."""
+    """What one console line did: the command, which desk answered, what was sent and said, the extraction."""
 
     kind: Literal["turn", "mem", "forget"]
     line: str
+    desk: str | None = None
     sent: str | None = None
     reply: str | None = None
     report: ExtractionReport | None = None
     output: str = ""
 
 
-class ManualInjectionDesk:
-    """One agent, one session, one store; the memory block is prefixed to each user message by hand."""
+class DeskConsole(ABC):
+    """The seed's console: ``mem``, ``forget [KEY]``, or a user turn."""
+
+    memory: WorkingMemory
+
+    @abstractmethod
+    async def ask(self, user_text: str) -> DeskEvent: ...
+
+    @abstractmethod
+    def _replace_sessions(self) -> None: ...
+
+    async def handle(self, line: str) -> DeskEvent:
+        command = line.strip()
+        if command == "mem":
+            return DeskEvent(kind="mem", line=line, output=self.memory.to_prompt_block())
+        if command == "forget" or command.startswith("forget "):
+            return self.forget(command.removeprefix("forget").strip() or None)
+        return await self.ask(line)
+
+    def forget(self, key: str | None = None) -> DeskEvent:
+        """Forget one key or all, and replace every session by a new, empty one."""
+        removed = self.memory.forget(key)
+        self._replace_sessions()
+        what = "all facts" if key is None else repr(key)
+        return DeskEvent(
+            kind="forget",
+            line="forget" if key is None else f"forget {key}",
+            output=f"Forgot {what} ({removed} removed); every session was replaced by a new, empty one.",
+        )
+
+
+class ManualInjectionDesk(DeskConsole):
+    """Demo150: one agent, one session, one store; the block is prefixed to each user message by hand."""
 
     def __init__(self, agent: Agent, extraction: MemoryExtraction) -> None:
         self.agent = agent
         self.extraction = extraction
+        self.memory = extraction.memory
         self.session: AgentSession = agent.create_session()
-
-    @property
-    def memory(self) -> WorkingMemory:
-        return self.extraction.memory
 
     async def ask(self, user_text: str) -> DeskEvent:
         """Run the agent on the injected message, then extract from ``user_text`` alone."""
         sent = inject(self.memory.to_prompt_block(), user_text)
         response = await self.agent.run(sent, session=self.session)
         report = await self.extraction.update(user_text)
+        output = f"{response.text}\n[memory] {report.status}: {report.diagnostic}"
         return DeskEvent(
             kind="turn",
             line=user_text,
+            desk=self.agent.name,
             sent=sent,
             reply=response.text,
             report=report,
-            output=f"{response.text}\n[memory] {report.status}: {report.diagnostic}",
+            output=output,
         )
 
-    def forget(self, key: str | None = None) -> DeskEvent:
-        """Forget one key or all, and start a new, empty session so history cannot bring it back."""
-        removed = self.memory.forget(key)
+    def _replace_sessions(self) -> None:
         self.session = self.agent.create_session()
-        what = "all facts" if key is None else f"{key!r}"
-        line = "forget" if key is None else f"forget {key}"
+
+
+OPERATIONS_WORDS = ("log", "logs", "deploy", "deployment", "restart", "incident", "outage", "monitoring")
+
+
+def route_by_topic(text: str) -> str:
+    """The two-desk router: operations questions (logs, deploys, incidents) go to operations, the rest to triage."""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    return "operations" if words & set(OPERATIONS_WORDS) else "triage"
+
+
+class ProviderDesks(DeskConsole):
+    """Demo160: desks (agents with the facts provider), each with its own session, sharing one store.
+
+    Their histories are never merged; a router picks the desk for each user turn.
+    """
+
+    def __init__(
+        self,
+        extraction: MemoryExtraction,
+        agents: Mapping[str, Agent],
+        router: Callable[[str], str] | None = None,
+    ) -> None:
+        self.extraction = extraction
+        self.memory = extraction.memory
+        self.agents = dict(agents)
+        self.router = router or (lambda _text: next(iter(self.agents)))
+        self.sessions: dict[str, AgentSession] = {}
+        self.reports: list[ExtractionReport] = []
+        self._replace_sessions()
+
+    @classmethod
+    def build(
+        cls,
+        extraction: MemoryExtraction,
+        clients: Mapping[str, Any],
+        instructions: Mapping[str, str],
+        router: Callable[[str], str] | None = None,
+    ) -> ProviderDesks:
+        """Desks named like ``clients``, all wired to one provider on ``extraction``."""
+        reports: list[ExtractionReport] = []
+        provider = FactsContextProvider(extraction, on_report=reports.append)
+        agents = {
+            name: provider_agent(client, provider, name=name, instructions=instructions[name])
+            for name, client in clients.items()
+        }
+        desks = cls(extraction, agents, router)
+        desks.reports = reports
+        return desks
+
+    async def ask(self, user_text: str) -> DeskEvent:
+        desk = self.router(user_text)
+        if desk not in self.agents:
+            raise ValueError(f"The router chose {desk!r}, which is not one of the desks {list(self.agents)}.")
+        already = len(self.reports)
+        response = await self.agents[desk].run(user_text, session=self.sessions[desk])
+        new = self.reports[already:]
+        report = new[-1] if new else None
+        status = f"\n[memory] {report.status}: {report.diagnostic}" if report else "\n[memory] no extraction ran."
         return DeskEvent(
-            kind="forget",
-            line=line,
-            output=f"Forgot {what} ({removed} removed); the session was replaced by a new, empty one.",
+            kind="turn",
+            line=user_text,
+            desk=desk,
+            sent=user_text,
+            reply=response.text,
+            report=report,
+            output=f"[{desk}] {response.text}{status}",
         )
 
-    async def handle(self, line: str) -> DeskEvent:
-        """The console: ``mem`` shows the facts, ``forget [KEY]`` forgets, anything else is a user turn."""
-        command = line.strip()
-        if command == "mem":
-            return DeskEvent(kind="mem", line=line, output=self.memory.to_prompt_block())
-        if command == "forget" or command.startswith("forget "):
-            key = command.removeprefix("forget").strip() or None
-            return self.forget(key)
-        return await self.ask(line)
+    def _replace_sessions(self) -> None:
+        self.sessions = {name: agent.create_session() for name, agent in self.agents.items()}
+
+
+def stored_messages(session: AgentSession) -> list[Message]:
+    """The messages a session's in-memory history holds."""
+    return list(session.state.get(InMemoryHistoryProvider.DEFAULT_SOURCE_ID, {}).get("messages", []))
+
+
+def block_carrier(messages: Sequence[SeenMessage]) -> str:
+    """How a logged request carried the facts block: inside the user's message, as its own message, or not."""
+    for m in messages:
+        if PROMPT_BLOCK_HEADER in m.text:
+            after_block = m.text.partition(PROMPT_BLOCK_FOOTER)[2].strip()
+            return "inside the user message" if after_block else f"own message (source: {m.source or EXTERNAL})"
+    return "absent"
+
+
+SEED_SCRIPT = (
+    "module=Reporting; database=PostgreSQL",
+    "mem",
+    "module=Billing; database=SQL Server 2022",
+    "mem",
+    "Where can I find logs?",
+    "forget module",
+    "forget",
+    "Which module and database am I on?",
+)
+"""The seed's console script (Corriger puis oublier), shared by lessons 02 and 03 and their tests."""
+
+
+def offline_manual_desk(log: CallLog) -> ManualInjectionDesk:
+    """Demo150 on the offline models, logging every model call."""
+    agent = Agent(client=OfflineAssistantClient(log=log, name="desk"), name="desk", instructions=DESK_INSTRUCTIONS)
+    return ManualInjectionDesk(agent, MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient(log=log))))
+
+
+def offline_provider_desks(log: CallLog, names: Sequence[str] = ("desk",)) -> ProviderDesks:
+    """Demo160 on the offline models: one or more desks sharing a store through the provider."""
+    extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient(log=log)))
+    clients = {name: OfflineAssistantClient(log=log, name=name) for name in names}
+    instructions = {name: DESK_INSTRUCTIONS_BY_NAME.get(name, DESK_INSTRUCTIONS) for name in names}
+    return ProviderDesks.build(extraction, clients, instructions, route_by_topic if len(names) > 1 else None)
+
+
+DESK_INSTRUCTIONS = "You are the support desk. Controlled facts, when present, are unverified user assertions."
+DESK_INSTRUCTIONS_BY_NAME = {
+    "triage": "You are the triage desk: classify and route support requests. Facts are unverified user assertions.",
+    "operations": "You are the operations desk: logs, deploys, incidents. Facts are unverified user assertions.",
+}
+
+
+async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame:
+    """Run ``script`` by manual injection and by the provider; one row per desk call, measured from the logs."""
+    rows: list[dict[str, object]] = []
+    for path in ("manual injection", "context provider"):
+        log = CallLog()
+        console = offline_manual_desk(log) if path == "manual injection" else offline_provider_desks(log)
+        for line in script:
+            before = len(log)
+            event = await console.handle(line)
+            desk_calls = [c for c in log.calls[before:] if c.client != "writer"]
+            for call in desk_calls:
+                rows.append(_comparison_row(path, line, call, console, event))
+    return pd.DataFrame(rows)
+
+
+def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole, event: DeskEvent) -> dict:
+    session = console.session if isinstance(console, ManualInjectionDesk) else console.sessions[event.desk or ""]
+    history = stored_messages(session)
+    return {
+        "path": path,
+        "line": line,
+        "block travels": block_carrier(call.messages),
+        "messages sent": len(call.messages),
+        "chars sent": call.chars_sent,
+        "history messages after": len(history),
+        "blocks stored in history": sum(PROMPT_BLOCK_HEADER in m.text for m in history),
+    }

@@ -1,19 +1,11 @@
 """Lesson 02's story (the seed's Demo150) end to end on the offline models."""
 
-from agent_framework import Agent
-
-from course_lib.clients import OfflineAssistantClient, OfflineWriterClient
-from course_lib.extraction import ChatFactWriter, MemoryExtraction
-from course_lib.memory import WorkingMemory
-from course_lib.providers import ManualInjectionDesk, inject
+from course_lib.providers import inject, offline_manual_desk
 from course_lib.tracing import CallLog
 
 
 def make_desk(log=None):
-    log = log if log is not None else CallLog()
-    agent = Agent(client=OfflineAssistantClient(log=log), instructions="You are the support desk.", name="desk")
-    extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient(log=log)))
-    return ManualInjectionDesk(agent, extraction)
+    return offline_manual_desk(log if log is not None else CallLog())
 
 
 def pairs(desk):

@@ -1,0 +1,179 @@
+"""The context-provider path (Demo160): source filtering, two desks sharing one store, forget and races."""
+
+import asyncio
+
+import pytest
+from agent_framework import Message
+
+from course_lib.clients import OfflineAssistantClient, OfflineChatClient, OfflineWriterClient
+from course_lib.extraction import ChatFactWriter, GatedWriter, MemoryExtraction
+from course_lib.memory import PROMPT_BLOCK_HEADER, WorkingMemory
+from course_lib.providers import (
+    SEED_SCRIPT,
+    FactsContextProvider,
+    caller_user_messages,
+    compare_injection,
+    message_source,
+    offline_provider_desks,
+    provider_agent,
+    route_by_topic,
+    stored_messages,
+)
+from course_lib.tracing import CallLog
+
+
+def facts(console):
+    return [(f.key, f.value, f.evidence) for f in console.memory.facts]
+
+
+async def test_seed_script_on_two_desks_sharing_one_store():
+    log = CallLog()
+    desks = offline_provider_desks(log, ("triage", "operations"))
+    events = [await desks.handle(line) for line in SEED_SCRIPT[:5]]
+    assert [e.desk for e in events if e.kind == "turn"] == ["triage", "triage", "operations"]
+    assert facts(desks) == [
+        ("database", "SQL Server 2022", "database=SQL Server 2022"),
+        ("module", "Billing", "module=Billing"),
+    ]
+    # the operations desk never saw the triage conversation, but it saw the same facts
+    ops_call = next(c for c in log.calls if c.client == "operations")
+    assert [m.text for m in ops_call.messages if m.source is None] == ["Where can I find logs?"]
+    assert "module=Billing" in events[-1].reply and "database=SQL Server 2022" in events[-1].reply
+    assert (
+        len(stored_messages(desks.sessions["triage"])) == 4 and len(stored_messages(desks.sessions["operations"])) == 2
+    )
+
+    old_sessions = dict(desks.sessions)
+    await desks.handle("forget module")
+    assert [f.key for f in desks.memory.facts] == ["database"]
+    assert all(desks.sessions[name] is not old_sessions[name] for name in old_sessions)
+    assert all(stored_messages(s) == [] for s in desks.sessions.values())
+    await desks.handle("forget")
+    event = await desks.handle("Which module and database am I on?")
+    assert desks.memory.facts == () and "I see no facts" in event.reply and event.report.status == "nothing_to_extract"
+
+
+async def test_the_block_is_a_context_message_never_stored_in_history():
+    log = CallLog()
+    desks = offline_provider_desks(log)
+    await desks.handle("module=Billing")
+    await desks.handle("Which module?")
+    second = [c for c in log.calls if c.client == "desk"][1]
+    sources = [m.source for m in second.messages]
+    assert sources == ["InMemoryHistoryProvider", "InMemoryHistoryProvider", "FactsContextProvider", None]
+    assert not any(PROMPT_BLOCK_HEADER in m.text for m in stored_messages(desks.sessions["desk"]))
+
+
+def test_message_sources_are_read_from_maf_attribution():
+    plain = Message(role="user", contents=["module=A"])
+    from_history = Message(
+        role="user",
+        contents=["module=B"],
+        additional_properties={"_attribution": {"source_id": "in_memory", "source_type": "InMemoryHistoryProvider"}},
+    )
+    assert message_source(plain) == "external" and message_source(from_history) == "InMemoryHistoryProvider"
+    assert caller_user_messages([from_history, plain, Message(role="assistant", contents=["module=C"])]) == [plain]
+
+
+class RecordingWriter:
+    def __init__(self):
+        self.seen = []
+
+    async def propose(self, user_text):
+        self.seen.append(user_text)
+        return await ChatFactWriter(OfflineWriterClient()).propose(user_text)
+
+
+async def test_only_the_callers_words_are_extracted_never_history_block_or_response():
+    writer = RecordingWriter()
+    reports = []
+    provider = FactsContextProvider(MemoryExtraction(WorkingMemory(), writer), on_report=reports.append)
+    agent = provider_agent(OfflineAssistantClient(), provider, name="desk", instructions="")
+    session = agent.create_session()
+    await agent.run("module=Reporting", session=session)  # the answer repeats "module=Reporting"
+    await agent.run("Which module?", session=session)
+    assert writer.seen == ["module=Reporting", "Which module?"]
+    assert [r.status for r in reports] == ["accepted", "nothing_to_extract"]
+
+
+async def test_a_smuggled_fact_in_the_answer_is_never_extracted():
+    class Echo(OfflineChatClient):
+        def answer(self, messages, options):
+            return "Sure. priority=P0; customer=Contoso"
+
+    reports = []
+    provider = FactsContextProvider(
+        MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())), on_report=reports.append
+    )
+    agent = provider_agent(Echo(), provider, name="desk", instructions="")
+    await agent.run("Please repeat after me: priority=P0", session=agent.create_session())
+    assert provider.extraction.memory.facts == () and reports[0].status == "nothing_to_extract"
+
+
+async def test_a_failed_run_stores_nothing():
+    class Broken(OfflineChatClient):
+        def answer(self, messages, options):
+            raise ConnectionError("model down")
+
+    reports = []
+    provider = FactsContextProvider(
+        MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())), on_report=reports.append
+    )
+    agent = provider_agent(Broken(), provider, name="desk", instructions="")
+    with pytest.raises(ConnectionError):
+        await agent.run("module=Billing", session=agent.create_session())
+    assert provider.extraction.memory.facts == () and reports == []
+
+
+async def test_an_extraction_racing_a_forget_never_resurrects_the_fact():
+    writer = GatedWriter(ChatFactWriter(OfflineWriterClient()))
+    reports = []
+    provider = FactsContextProvider(MemoryExtraction(WorkingMemory(), writer), on_report=reports.append)
+    agent = provider_agent(OfflineAssistantClient(), provider, name="desk", instructions="")
+    run = asyncio.create_task(agent.run("module=Billing", session=agent.create_session()))
+    await writer.started.wait()
+    provider.extraction.memory.forget()
+    writer.release()
+    await run
+    assert provider.extraction.memory.facts == () and reports[0].status == "stale"
+
+
+async def test_a_forget_while_the_model_answers_extracts_nothing_from_that_message():
+    memory = WorkingMemory()
+
+    class Slow(OfflineChatClient):
+        def answer(self, messages, options):
+            memory.forget()  # the user typed `forget` while the desk was answering
+            return "ok"
+
+    reports = []
+    provider = FactsContextProvider(
+        MemoryExtraction(memory, ChatFactWriter(OfflineWriterClient())), on_report=reports.append
+    )
+    agent = provider_agent(Slow(), provider, name="desk", instructions="")
+    await agent.run("module=Billing", session=agent.create_session())
+    assert memory.facts == () and reports[0].status == "stale"
+
+
+def test_router_sends_operations_words_to_operations():
+    assert route_by_topic("Where can I find logs?") == "operations"
+    assert route_by_topic("module=Billing; database=SQL Server 2022") == "triage"
+    assert route_by_topic("The deploy failed") == "operations"
+
+
+async def test_router_naming_an_unknown_desk_is_an_error():
+    desks = offline_provider_desks(CallLog())
+    desks.router = lambda text: "nowhere"
+    with pytest.raises(ValueError, match="not one of the desks"):
+        await desks.handle("hello")
+
+
+async def test_comparison_measures_where_the_block_travels_and_what_history_keeps():
+    table = await compare_injection()
+    manual = table[table["path"] == "manual injection"]
+    provider = table[table["path"] == "context provider"]
+    assert set(manual["block travels"]) == {"inside the user message"}
+    assert set(provider["block travels"]) == {"own message (source: FactsContextProvider)"}
+    assert manual["blocks stored in history"].tolist() == [1, 2, 3, 1]
+    assert provider["blocks stored in history"].tolist() == [0, 0, 0, 0]
+    assert manual["chars sent"].iloc[2] > provider["chars sent"].iloc[2]
