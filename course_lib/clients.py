@@ -303,3 +303,34 @@ class OfflineDraftClient(OfflineChatClient):
 
 def _item(criterion: str) -> str:
     return criterion.partition(":")[2].strip() or criterion.strip()
+
+
+PREVIOUS_SUMMARY, NEW_TURN = "## Previous summary", "## New turn"
+"""The summarizer prompt's two sections (written by :class:`course_lib.policies.SummaryPolicy`)."""
+
+
+class OfflineSummarizerClient(OfflineChatClient):
+    """An honest extractive summarizer with a character budget.
+
+    It keeps the previous summary's lines, appends the explicit ``key=value`` declarations of the new
+    user turn (a correction is appended, not merged: it does not resolve conflicts), then drops the
+    oldest lines until the summary fits ``budget`` characters. It never invents a line.
+    """
+
+    def __init__(self, budget: int = 240, *, log: CallLog | None = None) -> None:
+        super().__init__(log=log, name="summarizer")
+        self.budget = budget
+
+    def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
+        previous, user_text = _summary_sections(last_user_text(messages))
+        lines = previous + [f"{k}={v}" for k, v in _safe_declarations(user_text).items()]
+        while lines and len("\n".join(lines)) > self.budget:
+            lines.pop(0)
+        return "\n".join(lines)
+
+
+def _summary_sections(prompt: str) -> tuple[list[str], str]:
+    head, _, turn = prompt.partition("\n\n" + NEW_TURN + "\n")
+    previous = head.removeprefix(PREVIOUS_SUMMARY).strip("\n")
+    user_text = turn.removeprefix("User: ").partition("\nAssistant: ")[0]
+    return [line for line in previous.splitlines() if line.strip()], user_text

@@ -11,7 +11,8 @@ report says so: there is no fallback that would store something else instead.
 from __future__ import annotations
 
 import asyncio
-from typing import Literal, Protocol
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
 
 from agent_framework import Agent, SupportsChatGetResponse
 from pydantic import BaseModel, Field, ValidationError
@@ -46,8 +47,13 @@ class FactWriter(Protocol):
 class ChatFactWriter:
     """A writer backed by a MAF chat client with structured output, run without a session."""
 
-    def __init__(self, client: SupportsChatGetResponse, instructions: str = WRITER_INSTRUCTIONS) -> None:
-        self.agent = Agent(client=client, instructions=instructions, name="fact-writer")
+    def __init__(
+        self,
+        client: SupportsChatGetResponse,
+        instructions: str = WRITER_INSTRUCTIONS,
+        middleware: Sequence[Any] | None = None,
+    ) -> None:
+        self.agent = Agent(client=client, instructions=instructions, name="fact-writer", middleware=middleware)
 
     async def propose(self, user_text: str) -> FactBatch:
         response = await self.agent.run(user_text, options={"response_format": FactBatch})

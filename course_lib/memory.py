@@ -92,9 +92,16 @@ class MemoryTurn(BaseModel):
 
 
 class WorkingMemory:
-    """A bounded, thread-safe store of facts with tickets; see the module docstring for the rules."""
+    """A bounded, thread-safe store of facts with tickets; see the module docstring for the rules.
 
-    def __init__(self) -> None:
+    ``max_facts`` is the seed's 5 by default; lesson 04 changes it to show what a tighter or looser
+    bound does. The batch limit (5 candidates) does not change with it.
+    """
+
+    def __init__(self, max_facts: int = MAX_FACTS) -> None:
+        if max_facts < 1:
+            raise ValueError(f"max_facts must be at least 1; got {max_facts}.")
+        self.max_facts = max_facts
         self._gate = threading.Lock()
         self._facts: dict[str, Fact] = {}
         self._epoch = 0
@@ -146,7 +153,7 @@ class WorkingMemory:
                 self._facts[c.key] = Fact(
                     key=c.key, value=c.value, evidence=c.evidence, turn=turn.number, recorded_at=stamp
                 )
-            while len(self._facts) > MAX_FACTS:
+            while len(self._facts) > self.max_facts:
                 del self._facts[_eviction_order(self._facts.values())[0].key]
             return _eviction_order(self._facts.values())
 

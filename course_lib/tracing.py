@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from agent_framework import Message
+from agent_framework import ChatContext, ChatMiddleware, Message
 
 if TYPE_CHECKING:
     from .loop import LoopContext
@@ -73,6 +73,34 @@ class CallLog:
     def to_frame(self) -> pd.DataFrame:
         """One row per call: client, messages received, characters sent, estimate, reported usage."""
         return pd.DataFrame([_row(i, c) for i, c in enumerate(self.calls, start=1)])
+
+
+class RecordingMiddleware(ChatMiddleware):
+    """Chat middleware that logs exactly what reaches the client and the usage the provider reported.
+
+    Works for any client, offline or live: it sits where MAF hands the final message list to the model,
+    after context providers and compaction have done their work.
+    """
+
+    def __init__(self, log: CallLog, name: str) -> None:
+        self.log = log
+        self.name = name
+
+    async def process(self, context: ChatContext, call_next) -> None:  # type: ignore[override]
+        sent = seen(context.messages)
+        await call_next()
+        result = context.result
+        usage = getattr(result, "usage_details", None) or {}
+        self.log.record(
+            ModelCall(
+                client=self.name,
+                instructions=(context.options or {}).get("instructions"),
+                messages=sent,
+                reply=getattr(result, "text", ""),
+                input_tokens=usage.get("input_token_count"),
+                output_tokens=usage.get("output_token_count"),
+            )
+        )
 
 
 def _row(index: int, call: ModelCall) -> dict[str, object]:

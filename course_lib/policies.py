@@ -1,0 +1,491 @@
+"""Memory policies compared on a fixed timeline (the seed's Demo170), with costs the code measured.
+
+Each policy decides what the reader model receives at each user turn:
+
+1. ``full history``: every earlier turn, through a MAF session;
+2. ``last 3 turns``: a sliding window built by hand;
+3. ``summary``: an unverified summary that a model call rewrites after each turn (empty or over 700
+   characters stops the comparison: there is no substitute text);
+4. ``facts``: the bounded controlled-facts store (lessons 01-03) and its writer;
+5. ``compaction``: MAF's ``CompactionProvider`` with a sliding window, which reduces the *view* sent to
+   the model while the stored history stays whole; and ``reducer``, which rewrites what the session
+   *keeps* (:class:`RetainedWindowHistoryProvider`).
+
+Every call is recorded by :class:`~course_lib.tracing.RecordingMiddleware` where MAF hands the final
+messages to the client, so characters sent and provider-reported tokens are what really went out.
+Nothing here is keyed to a policy's name: the results come from what each policy let the model see.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from agent_framework import (
+    Agent,
+    CompactionProvider,
+    InMemoryHistoryProvider,
+    Message,
+    SlidingWindowStrategy,
+)
+from matplotlib.figure import Figure
+from pydantic import BaseModel, Field
+
+from .clients import (
+    NEW_TURN,
+    PREVIOUS_SUMMARY,
+    OfflineAssistantClient,
+    OfflineSummarizerClient,
+    OfflineWriterClient,
+    ResolutionRule,
+    visible_mentions,
+)
+from .extraction import ChatFactWriter, MemoryExtraction
+from .memory import MAX_FACTS, WorkingMemory
+from .tracing import CallLog, RecordingMiddleware
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DEFAULT_TIMELINE = DATA_DIR / "timeline_demo170.json"
+MAX_SUMMARY_CHARS = 700
+READER_INSTRUCTIONS = "Answer the user from the conversation and any facts you are given. Do not guess."
+RULES: tuple[ResolutionRule, ...] = ("latest", "earliest", "most_frequent")
+
+
+# region Timelines
+
+
+class Expectation(BaseModel):
+    """What a correct answer to a question turn must contain, and must not (a superseded value, say)."""
+
+    must_contain: list[str] = Field(min_length=1)
+    must_not_contain: list[str] = Field(default_factory=list)
+
+
+class TimelineTurn(BaseModel):
+    """One user turn; a turn with ``expect`` is a question whose answer is graded."""
+
+    user: str = Field(min_length=1)
+    expect: Expectation | None = None
+
+
+class Timeline(BaseModel):
+    """An ordered conversation to replay under each policy (JSON in ``data/``; schema in the README)."""
+
+    name: str
+    description: str = ""
+    turns: list[TimelineTurn] = Field(min_length=1)
+
+    @property
+    def questions(self) -> list[int]:
+        """The 1-based numbers of the graded turns."""
+        return [i for i, t in enumerate(self.turns, start=1) if t.expect is not None]
+
+
+def load_timeline(path: str | Path = DEFAULT_TIMELINE) -> Timeline:
+    """Read and validate a timeline file; a malformed one fails with pydantic's message naming the field."""
+    return Timeline.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+FILLER_KEYS = ("customer", "version", "environment", "symptom", "log", "priority")
+
+
+def generate_timeline(n_turns: int) -> Timeline:
+    """A timeline of ``n_turns`` for scaling: the seed's pattern stretched with numbered filler facts.
+
+    Turn 1 declares product, module and database; turn 2 the prohibition; the module and database are
+    corrected in the middle; the last turn asks for the corrected values and the prohibition.
+    """
+    if n_turns < 4:
+        raise ValueError(
+            f"A generated timeline needs at least 4 turns (declare, prohibit, correct, ask); got {n_turns}."
+        )
+    turns = [
+        TimelineTurn(user="product=Contoso Invoicing\nmodule=Reporting\ndatabase=PostgreSQL"),
+        TimelineTurn(user="constraint=never restart the production database during business hours"),
+    ]
+    middle = 2 + (n_turns - 3) // 2
+    for number in range(3, n_turns):
+        if number == middle:
+            turns.append(TimelineTurn(user="module=Billing; database=SQL Server 2022"))
+        else:
+            key = FILLER_KEYS[number % len(FILLER_KEYS)]
+            turns.append(TimelineTurn(user=f"{key}={key} value {number}"))
+    turns.append(
+        TimelineTurn(
+            user="Plan the fix: which module and database, and what must we never do?",
+            expect=Expectation(**DEFAULT_FINAL_EXPECTATION),
+        )
+    )
+    return Timeline(name=f"generated-{n_turns}", description=f"{n_turns} generated turns", turns=turns)
+
+
+DEFAULT_FINAL_EXPECTATION = {
+    "must_contain": ["Billing", "SQL Server 2022", "never restart the production database during business hours"],
+    "must_not_contain": ["Reporting", "PostgreSQL"],
+}
+
+
+# region Policies
+
+
+class MemoryPolicy(ABC):
+    """Builds what the reader receives at each turn, and keeps whatever state the policy needs."""
+
+    name: str
+
+    def __init__(self, reader: Any, log: CallLog) -> None:
+        self.log = log
+        self.reader = Agent(
+            client=reader,
+            name="reader",
+            instructions=READER_INSTRUCTIONS,
+            middleware=[RecordingMiddleware(log, "reader")],
+            **self._agent_options(),
+        )
+
+    def _agent_options(self) -> dict[str, Any]:
+        return {}
+
+    @abstractmethod
+    async def turn(self, user_text: str) -> str:
+        """Send one user turn the policy's way; return the reader's answer."""
+
+
+class FullHistoryPolicy(MemoryPolicy):
+    """Every earlier turn, kept by MAF's in-memory history in one session."""
+
+    name = "full history"
+
+    def __init__(self, reader: Any, log: CallLog) -> None:
+        super().__init__(reader, log)
+        self.session = self.reader.create_session()
+
+    async def turn(self, user_text: str) -> str:
+        return (await self.reader.run(user_text, session=self.session)).text
+
+
+class LastTurnsPolicy(MemoryPolicy):
+    """A sliding window: the last ``turns`` user/answer pairs, then the new message; older turns are gone."""
+
+    def __init__(self, reader: Any, log: CallLog, turns: int = 3) -> None:
+        if turns < 1:
+            raise ValueError(f"The window must hold at least 1 turn; got {turns}.")
+        super().__init__(reader, log)
+        self.window = turns
+        self.name = f"last {turns} turns"
+        self.history: list[tuple[str, str]] = []
+
+    async def turn(self, user_text: str) -> str:
+        messages = [m for user, answer in self.history[-self.window :] for m in _pair(user, answer)]
+        answer = (await self.reader.run([*messages, Message(role="user", contents=[user_text])])).text
+        self.history.append((user_text, answer))
+        return answer
+
+
+class SummaryRejected(RuntimeError):
+    """The summarizer returned an empty summary or one over the limit: the comparison stops here."""
+
+
+SUMMARIZER_INSTRUCTIONS = (
+    "Rewrite the running summary of a support conversation so it includes the new turn. Keep what matters "
+    f"for later questions. Answer with the summary only, at most {MAX_SUMMARY_CHARS} characters."
+)
+
+
+class SummaryPolicy(MemoryPolicy):
+    """An unverified running summary, rewritten by a model call after every turn, sent before the new message."""
+
+    name = "summary"
+
+    def __init__(self, reader: Any, log: CallLog, summarizer: Any) -> None:
+        super().__init__(reader, log)
+        self.summarizer = Agent(
+            client=summarizer,
+            name="summarizer",
+            instructions=SUMMARIZER_INSTRUCTIONS,
+            middleware=[RecordingMiddleware(log, "summarizer")],
+        )
+        self.summary = ""
+
+    async def turn(self, user_text: str) -> str:
+        note = f"Summary so far (unverified):\n{self.summary}"
+        messages = [Message(role="user", contents=[note])] if self.summary else []
+        answer = (await self.reader.run([*messages, Message(role="user", contents=[user_text])])).text
+        prompt = f"{PREVIOUS_SUMMARY}\n{self.summary}\n\n{NEW_TURN}\nUser: {user_text}\nAssistant: {answer}"
+        summary = (await self.summarizer.run(prompt)).text.strip()
+        if not summary or len(summary) > MAX_SUMMARY_CHARS:
+            raise SummaryRejected(
+                f"The summary after turn {len(self.log)} has {len(summary)} characters; it must be 1 to "
+                f"{MAX_SUMMARY_CHARS}. The comparison stops: no substitute summary is used."
+            )
+        self.summary = summary
+        return answer
+
+
+class FactsPolicy(MemoryPolicy):
+    """The bounded controlled facts: the block and the new message; the writer extracts after the answer."""
+
+    def __init__(self, reader: Any, log: CallLog, writer: Any, max_facts: int = MAX_FACTS) -> None:
+        super().__init__(reader, log)
+        self.name = "facts" if max_facts == MAX_FACTS else f"facts ({max_facts})"
+        writer_agent = ChatFactWriter(writer, middleware=[RecordingMiddleware(log, "writer")])
+        self.extraction = MemoryExtraction(WorkingMemory(max_facts), writer_agent)
+
+    async def turn(self, user_text: str) -> str:
+        block = Message(role="user", contents=[self.extraction.memory.to_prompt_block()])
+        answer = (await self.reader.run([block, Message(role="user", contents=[user_text])])).text
+        await self.extraction.update(user_text)
+        return answer
+
+
+class CompactionPolicy(MemoryPolicy):
+    """MAF's ``CompactionProvider``: a sliding window over the *view* sent; the session keeps everything."""
+
+    def __init__(self, reader: Any, log: CallLog, turns: int = 3) -> None:
+        self.window = turns
+        super().__init__(reader, log)
+        self.name = f"compaction ({turns} turns)"
+        self.session = self.reader.create_session()
+
+    def _agent_options(self) -> dict[str, Any]:
+        window = SlidingWindowStrategy(keep_last_groups=2 * self.window)  # a turn is two groups: ask, answer
+        return {"context_providers": [InMemoryHistoryProvider(), CompactionProvider(before_strategy=window)]}
+
+    async def turn(self, user_text: str) -> str:
+        return (await self.reader.run(user_text, session=self.session)).text
+
+
+class RetainedWindowHistoryProvider(InMemoryHistoryProvider):
+    """A history that keeps only its last ``turns`` turns after each save: the session itself is reduced."""
+
+    def __init__(self, turns: int = 3) -> None:
+        super().__init__()
+        self.keep = 2 * turns
+
+    async def save_messages(self, session_id: str | None, messages: Sequence[Message], *, state=None, **kwargs):
+        await super().save_messages(session_id, messages, state=state, **kwargs)
+        if state is not None:
+            state["messages"] = state["messages"][-self.keep :]
+
+
+class ReducerPolicy(MemoryPolicy):
+    """A retained-history reducer: the same window as compaction, but applied to what the session stores."""
+
+    def __init__(self, reader: Any, log: CallLog, turns: int = 3) -> None:
+        self.window = turns
+        super().__init__(reader, log)
+        self.name = f"reducer ({turns} turns)"
+        self.session = self.reader.create_session()
+
+    def _agent_options(self) -> dict[str, Any]:
+        return {"context_providers": [RetainedWindowHistoryProvider(self.window)]}
+
+    async def turn(self, user_text: str) -> str:
+        return (await self.reader.run(user_text, session=self.session)).text
+
+
+def _pair(user: str, answer: str) -> list[Message]:
+    return [Message(role="user", contents=[user]), Message(role="assistant", contents=[answer])]
+
+
+# region The comparison
+
+
+PolicyFactory = Callable[[ResolutionRule, CallLog], MemoryPolicy]
+
+
+def offline_policies(
+    window: int = 3, max_facts: int = MAX_FACTS, summary_budget: int = 240
+) -> dict[str, PolicyFactory]:
+    """The six policies on the offline models; the reader resolves conflicts by the given rule."""
+
+    def reader(rule: ResolutionRule) -> OfflineAssistantClient:
+        return OfflineAssistantClient(resolution=rule)
+
+    return {
+        "full history": lambda rule, log: FullHistoryPolicy(reader(rule), log),
+        f"last {window} turns": lambda rule, log: LastTurnsPolicy(reader(rule), log, window),
+        "summary": lambda rule, log: SummaryPolicy(reader(rule), log, OfflineSummarizerClient(summary_budget)),
+        "facts": lambda rule, log: FactsPolicy(reader(rule), log, OfflineWriterClient(), max_facts),
+        f"compaction ({window} turns)": lambda rule, log: CompactionPolicy(reader(rule), log, window),
+        f"reducer ({window} turns)": lambda rule, log: ReducerPolicy(reader(rule), log, window),
+    }
+
+
+class Comparison(BaseModel):
+    """Every model call and every graded answer of a comparison, as tables."""
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    calls: pd.DataFrame
+    answers: pd.DataFrame
+
+
+async def run_policy(
+    timeline: Timeline, policy: MemoryPolicy, log: CallLog, rule: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Replay ``timeline`` through one policy; return its call rows and its graded-answer rows."""
+    calls: list[dict[str, Any]] = []
+    answers: list[dict[str, Any]] = []
+    for number, turn in enumerate(timeline.turns, start=1):
+        before = len(log)
+        answer = await policy.turn(turn.user)
+        calls += [_call_row(policy.name, rule, number, call) for call in log.calls[before:]]
+        if turn.expect is not None:
+            answers.append(_answer_row(policy.name, rule, number, turn, answer))
+    return calls, answers
+
+
+async def compare_policies(
+    timeline: Timeline,
+    policies: dict[str, PolicyFactory] | None = None,
+    rules: Sequence[ResolutionRule] = RULES,
+    progress: Callable[[str], None] | None = None,
+) -> Comparison:
+    """Run every policy under every resolution rule, each from a fresh state; a summary refusal stops all."""
+    policies = policies or offline_policies()
+    calls: list[dict[str, Any]] = []
+    answers: list[dict[str, Any]] = []
+    runs = [(name, rule) for rule in rules for name in policies]
+    for index, (name, rule) in enumerate(runs, start=1):
+        log = CallLog()
+        more_calls, more_answers = await run_policy(timeline, policies[name](rule, log), log, rule)
+        calls += more_calls
+        answers += more_answers
+        if progress is not None:
+            progress(f"[{index}/{len(runs)}] {name} under '{rule}': {len(more_calls)} calls")
+    return Comparison(calls=pd.DataFrame(calls), answers=pd.DataFrame(answers))
+
+
+def visible_values(messages: Sequence[Any]) -> str:
+    """Every value a reader could see for each key, in order of appearance: ``module: Reporting, Billing``."""
+    values: dict[str, list[str]] = {}
+    for key, value in visible_mentions(messages):
+        if value not in values.setdefault(key, []):
+            values[key].append(value)
+    return "; ".join(f"{key}: {', '.join(vs)}" for key, vs in values.items()) or "(nothing)"
+
+
+def _call_row(policy: str, rule: str, turn: int, call: Any) -> dict[str, Any]:
+    return {
+        "policy": policy,
+        "rule": rule,
+        "turn": turn,
+        "call": call.client,
+        "visible": visible_values(call.messages) if call.client == "reader" else "",
+        "chars_sent": call.chars_sent,
+        "est_tokens (chars/4)": call.chars_sent // 4,
+        "reported_input_tokens": "unknown" if call.input_tokens is None else call.input_tokens,
+    }
+
+
+def _answer_row(policy: str, rule: str, turn: int, timeline_turn: TimelineTurn, answer: str) -> dict[str, Any]:
+    expect = timeline_turn.expect
+    assert expect is not None
+    missing = [text for text in expect.must_contain if text not in answer]
+    forbidden = [text for text in expect.must_not_contain if text in answer]
+    return {
+        "policy": policy,
+        "rule": rule,
+        "turn": turn,
+        "question": timeline_turn.user,
+        "correct": not missing and not forbidden,
+        "missing": "; ".join(missing),
+        "superseded or forbidden": "; ".join(forbidden),
+        "answer": answer,
+    }
+
+
+# region Tables and plots
+
+
+def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
+    """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise."""
+    table = answers.pivot_table(index="policy", columns=["rule", "turn"], values="correct", aggfunc="first", sort=False)
+    return table.map(lambda ok: "yes" if ok else "no")
+
+
+def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
+    """Per policy, for one rule: calls by kind, characters sent, the chars/4 estimate, reported tokens."""
+    rows = []
+    for policy, group in calls[calls["rule"] == rule].groupby("policy", sort=False):
+        reported = group["reported_input_tokens"]
+        rows.append(
+            {
+                "policy": policy,
+                "reader calls": int((group["call"] == "reader").sum()),
+                "extra calls (writer, summarizer)": int((group["call"] != "reader").sum()),
+                "chars sent": int(group["chars_sent"].sum()),
+                "est tokens (chars/4)": int(group["est_tokens (chars/4)"].sum()),
+                "reported input tokens": "unknown" if (reported == "unknown").any() else int(reported.sum()),
+            }
+        )
+    return pd.DataFrame(rows).set_index("policy")
+
+
+def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
+    """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded)."""
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
+    for policy, rows in reader.groupby("policy", sort=False):
+        ax.plot(rows["turn"], rows["chars_sent"], marker="o", label=policy)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("characters sent to the reader")
+    ax.set_title(f"Prompt size per turn (rule: {rule})")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+async def scaling_frame(
+    sizes: Sequence[int], policies: dict[str, PolicyFactory] | None = None, rule: ResolutionRule = "latest"
+) -> pd.DataFrame:
+    """For generated timelines of each size: characters sent to the reader on the last turn, and in total."""
+    policies = policies or offline_policies()
+    rows = []
+    for n in sizes:
+        timeline = generate_timeline(n)
+        for name, factory in policies.items():
+            log = CallLog()
+            calls, _ = await run_policy(timeline, factory(rule, log), log, rule)
+            frame = pd.DataFrame(calls)
+            reader = frame[frame["call"] == "reader"]
+            rows.append(
+                {
+                    "turns": n,
+                    "policy": name,
+                    "last reader call (chars)": int(reader["chars_sent"].iloc[-1]),
+                    "all calls (chars)": int(frame["chars_sent"].sum()),
+                    "calls": len(frame),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def plot_scaling(frame: pd.DataFrame) -> Figure:
+    """Characters of the last reader call against the number of turns, one line per policy."""
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    for policy, rows in frame.groupby("policy", sort=False):
+        ax.plot(rows["turns"], rows["last reader call (chars)"], marker="o", label=policy)
+    ax.set_xlabel("turns in the timeline")
+    ax.set_ylabel("characters in the last reader call")
+    ax.set_title("How each policy's prompt grows with the conversation")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+async def session_footprint(policy: FullHistoryPolicy | CompactionPolicy | ReducerPolicy) -> dict[str, object]:
+    """What the serialized session stores against what the last call sent: compaction and reducer differ here."""
+    stored = policy.session.to_dict()["state"]["in_memory"]["messages"]
+    return {
+        "policy": policy.name,
+        "messages in the serialized session": len(stored),
+        "messages in the last call": len(policy.log.calls[-1].messages),
+        "first stored message": stored[0]["contents"][0]["text"] if stored else "",
+    }

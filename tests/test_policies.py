@@ -1,0 +1,164 @@
+"""Memory policies (Demo170): what each lets the reader see, what it costs, and how it grows."""
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from agent_framework import ChatResponse
+from pydantic import ValidationError
+
+from course_lib.clients import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
+from course_lib.policies import (
+    CompactionPolicy,
+    FactsPolicy,
+    FullHistoryPolicy,
+    LastTurnsPolicy,
+    ReducerPolicy,
+    SummaryPolicy,
+    SummaryRejected,
+    Timeline,
+    TimelineTurn,
+    compare_policies,
+    correctness_table,
+    cost_table,
+    generate_timeline,
+    load_timeline,
+    offline_policies,
+    run_policy,
+    scaling_frame,
+    session_footprint,
+)
+from course_lib.tracing import CallLog
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SMALL = ["module=Reporting", "database=PostgreSQL", "module=Billing", "Which module?"]
+
+
+async def last_reader_call(policy, log, turns=SMALL):
+    for text in turns:
+        await policy.turn(text)
+    return [(m.role, m.text) for m in [c for c in log.calls if c.client == "reader"][-1].messages]
+
+
+def test_default_timeline_is_valid_and_its_schema_file_is_current():
+    timeline = load_timeline()
+    assert timeline.questions == [5, 10]
+    schema = json.loads((DATA / "timeline.schema.json").read_text())
+    assert schema == Timeline.model_json_schema()
+
+
+def test_a_bad_timeline_is_refused_naming_the_field(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"name": "x", "turns": [{"user": "q", "expect": {"must_contain": []}}]}))
+    with pytest.raises(ValidationError, match="must_contain"):
+        load_timeline(bad)
+
+
+def test_generated_timelines_have_the_requested_length_and_end_with_the_question():
+    timeline = generate_timeline(12)
+    assert len(timeline.turns) == 12 and timeline.questions == [12]
+    assert any(t.user == "module=Billing; database=SQL Server 2022" for t in timeline.turns)
+    with pytest.raises(ValueError, match="at least 4"):
+        generate_timeline(3)
+
+
+async def test_full_history_sends_every_earlier_turn():
+    log = CallLog()
+    sent = await last_reader_call(FullHistoryPolicy(OfflineAssistantClient(), log), log)
+    assert [text for role, text in sent if role == "user"] == SMALL
+    assert len(sent) == 7
+
+
+async def test_window_sends_only_the_last_turns():
+    log = CallLog()
+    sent = await last_reader_call(LastTurnsPolicy(OfflineAssistantClient(), log, turns=2), log)
+    assert [text for role, text in sent if role == "user"] == ["database=PostgreSQL", "module=Billing", "Which module?"]
+
+
+async def test_facts_policy_sends_the_block_and_the_message_only():
+    log = CallLog()
+    sent = await last_reader_call(FactsPolicy(OfflineAssistantClient(), log, OfflineWriterClient()), log)
+    assert len(sent) == 2 and sent[1] == ("user", "Which module?")
+    assert '- module = "Billing"' in sent[0][1] and "Reporting" not in sent[0][1]
+
+
+async def test_summary_policy_sends_the_summary_and_the_message():
+    log = CallLog()
+    sent = await last_reader_call(SummaryPolicy(OfflineAssistantClient(), log, OfflineSummarizerClient()), log)
+    assert sent == [
+        ("user", "Summary so far (unverified):\nmodule=Reporting\ndatabase=PostgreSQL\nmodule=Billing"),
+        ("user", "Which module?"),
+    ]
+    assert sum(c.client == "summarizer" for c in log.calls) == 4
+
+
+async def test_an_overlong_or_empty_summary_stops_the_run():
+    log = CallLog()
+    policy = SummaryPolicy(OfflineAssistantClient(), log, OfflineSummarizerClient(budget=5000))
+    with pytest.raises(SummaryRejected, match="must be 1 to 700"):
+        for n in range(20):
+            await policy.turn(f"symptom={'x' * 200} {n}")
+    empty = SummaryPolicy(OfflineAssistantClient(), CallLog(), OfflineSummarizerClient())
+    with pytest.raises(SummaryRejected, match="0 characters"):
+        await empty.turn("Hello, no facts here.")
+
+
+async def test_compaction_reduces_the_view_while_the_stored_history_stays_whole():
+    log = CallLog()
+    compaction = CompactionPolicy(OfflineAssistantClient(), log, turns=1)
+    sent = await last_reader_call(compaction, log)
+    assert [text for role, text in sent if role == "user"] == ["module=Billing", "Which module?"]
+    footprint = await session_footprint(compaction)
+    assert footprint["messages in the serialized session"] == 8
+
+
+async def test_the_reducer_rewrites_what_the_session_keeps():
+    log = CallLog()
+    reducer = ReducerPolicy(OfflineAssistantClient(), log, turns=1)
+    sent = await last_reader_call(reducer, log)
+    assert [text for role, text in sent if role == "user"] == ["module=Billing", "Which module?"]
+    footprint = await session_footprint(reducer)
+    assert footprint["messages in the serialized session"] == 2
+    assert footprint["first stored message"] == "Which module?"
+
+
+class ReportingReader(OfflineAssistantClient):
+    async def _respond(self, messages, options):
+        response = await super()._respond(messages, options)
+        return ChatResponse(messages=response.messages, usage_details={"input_token_count": 11})
+
+
+async def test_usage_is_unknown_unless_the_provider_reports_it():
+    timeline = Timeline(name="t", turns=[TimelineTurn(user="module=A")])
+    unknown = CallLog()
+    rows, _ = await run_policy(timeline, FullHistoryPolicy(OfflineAssistantClient(), unknown), unknown, "latest")
+    assert rows[0]["reported_input_tokens"] == "unknown"
+    reported = CallLog()
+    rows, _ = await run_policy(timeline, FullHistoryPolicy(ReportingReader(), reported), reported, "latest")
+    assert rows[0]["reported_input_tokens"] == 11
+
+
+async def test_comparison_grades_answers_and_counts_extra_calls():
+    comparison = await compare_policies(load_timeline(), rules=["latest", "earliest"])
+    table = correctness_table(comparison.answers)
+    assert table.loc["full history", ("latest", 10)] == "yes"
+    assert table.loc["full history", ("earliest", 10)] == "no"  # the superseded values win under "earliest"
+    assert table.loc["last 3 turns", ("latest", 10)] == "no"  # the window lost the early facts
+    assert table.loc["facts", ("latest", 10)] == "no"  # the bound evicted the prohibition
+    costs = cost_table(comparison.calls)
+    assert costs.loc["facts", "extra calls (writer, summarizer)"] == 10
+    assert costs.loc["full history", "extra calls (writer, summarizer)"] == 0
+    assert costs.loc["facts", "reported input tokens"] == "unknown"
+
+
+async def test_full_history_grows_linearly_while_bounded_policies_stay_bounded():
+    frame = await scaling_frame(
+        [8, 16, 32], {k: v for k, v in offline_policies().items() if k in ("full history", "facts")}
+    )
+    full = frame[frame["policy"] == "full history"]["last reader call (chars)"].tolist()
+    facts = frame[frame["policy"] == "facts"]["last reader call (chars)"].tolist()
+    assert full[0] < full[1] < full[2]
+    growth = [(b - a) for a, b in itertools.pairwise(full)]
+    assert growth[1] == pytest.approx(2 * growth[0], rel=0.25)  # twice the turns, about twice the growth
+    assert max(facts) - min(facts) < 200 and max(facts) < full[-1] / 3
