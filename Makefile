@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: lab test lint format refresh clean
+.PHONY: lab present test lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -22,10 +22,14 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG)
 
+# Presenter mode: the lessons served by Voila, code hidden, widgets live.
+present: $(STAMP)
+	$(BIN)/voila notebooks --strip_sources=True
+
 test: $(STAMP)
 	$(BIN)/ruff check course_lib tests
 	$(BIN)/ruff format --check course_lib tests
-	$(BIN)/python -m pytest
+	COURSE_LLM=offline $(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check course_lib tests
