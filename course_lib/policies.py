@@ -156,17 +156,27 @@ class MemoryPolicy(ABC):
         """Send one user turn the policy's way; return the reader's answer."""
 
 
-class FullHistoryPolicy(MemoryPolicy):
-    """Every earlier turn, kept by MAF's in-memory history in one session."""
+class SessionPolicy(MemoryPolicy):
+    """A reader that keeps its history in one MAF session; the context providers decide what it sees."""
 
-    name = "full history"
-
-    def __init__(self, reader: Any, log: CallLog) -> None:
+    def __init__(self, reader: Any, log: CallLog, name: str, providers: Sequence[Any] | None = None) -> None:
+        self._providers = list(providers or [])
         super().__init__(reader, log)
+        self.name = name
         self.session = self.reader.create_session()
+
+    def _agent_options(self) -> dict[str, Any]:
+        return {"context_providers": self._providers} if self._providers else {}
 
     async def turn(self, user_text: str) -> str:
         return (await self.reader.run(user_text, session=self.session)).text
+
+
+class FullHistoryPolicy(SessionPolicy):
+    """Every earlier turn, kept by MAF's in-memory history in one session."""
+
+    def __init__(self, reader: Any, log: CallLog) -> None:
+        super().__init__(reader, log, "full history")
 
 
 class LastTurnsPolicy(MemoryPolicy):
@@ -243,21 +253,13 @@ class FactsPolicy(MemoryPolicy):
         return answer
 
 
-class CompactionPolicy(MemoryPolicy):
+class CompactionPolicy(SessionPolicy):
     """MAF's ``CompactionProvider``: a sliding window over the *view* sent; the session keeps everything."""
 
     def __init__(self, reader: Any, log: CallLog, turns: int = 3) -> None:
-        self.window = turns
-        super().__init__(reader, log)
-        self.name = f"compaction ({turns} turns)"
-        self.session = self.reader.create_session()
-
-    def _agent_options(self) -> dict[str, Any]:
-        window = SlidingWindowStrategy(keep_last_groups=2 * self.window)  # a turn is two groups: ask, answer
-        return {"context_providers": [InMemoryHistoryProvider(), CompactionProvider(before_strategy=window)]}
-
-    async def turn(self, user_text: str) -> str:
-        return (await self.reader.run(user_text, session=self.session)).text
+        window = SlidingWindowStrategy(keep_last_groups=2 * turns)  # a turn is two groups: ask, answer
+        providers = [InMemoryHistoryProvider(), CompactionProvider(before_strategy=window)]
+        super().__init__(reader, log, f"compaction ({turns} turns)", providers)
 
 
 class RetainedWindowHistoryProvider(InMemoryHistoryProvider):
@@ -273,20 +275,11 @@ class RetainedWindowHistoryProvider(InMemoryHistoryProvider):
             state["messages"] = state["messages"][-self.keep :]
 
 
-class ReducerPolicy(MemoryPolicy):
+class ReducerPolicy(SessionPolicy):
     """A retained-history reducer: the same window as compaction, but applied to what the session stores."""
 
     def __init__(self, reader: Any, log: CallLog, turns: int = 3) -> None:
-        self.window = turns
-        super().__init__(reader, log)
-        self.name = f"reducer ({turns} turns)"
-        self.session = self.reader.create_session()
-
-    def _agent_options(self) -> dict[str, Any]:
-        return {"context_providers": [RetainedWindowHistoryProvider(self.window)]}
-
-    async def turn(self, user_text: str) -> str:
-        return (await self.reader.run(user_text, session=self.session)).text
+        super().__init__(reader, log, f"reducer ({turns} turns)", [RetainedWindowHistoryProvider(turns)])
 
 
 def _pair(user: str, answer: str) -> list[Message]:
@@ -480,7 +473,7 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
     return fig
 
 
-async def session_footprint(policy: FullHistoryPolicy | CompactionPolicy | ReducerPolicy) -> dict[str, object]:
+async def session_footprint(policy: SessionPolicy) -> dict[str, object]:
     """What the serialized session stores against what the last call sent: compaction and reducer differ here."""
     stored = policy.session.to_dict()["state"]["in_memory"]["messages"]
     return {
