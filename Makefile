@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: lab present test lint format refresh clean
+.PHONY: lab present test bench lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -27,17 +27,21 @@ present: $(STAMP)
 	$(BIN)/voila notebooks --strip_sources=True
 
 test: $(STAMP)
-	$(BIN)/ruff check course_lib tests
-	$(BIN)/ruff format --check course_lib tests
+	$(BIN)/ruff check course_lib tests benchmarks
+	$(BIN)/ruff format --check course_lib tests benchmarks
 	COURSE_LLM=offline $(BIN)/python -m pytest
 
+# Benchmarks live apart from the tests: ratios measured side by side in one run.
+bench: $(STAMP)
+	COURSE_LLM=offline $(BIN)/python benchmarks/policy_costs.py
+
 lint: $(STAMP)
-	$(BIN)/ruff check course_lib tests
-	$(BIN)/ruff format --check course_lib tests
+	$(BIN)/ruff check course_lib tests benchmarks
+	$(BIN)/ruff format --check course_lib tests benchmarks
 
 format: $(STAMP)
-	$(BIN)/ruff format course_lib tests
-	$(BIN)/ruff check --fix course_lib tests
+	$(BIN)/ruff format course_lib tests benchmarks
+	$(BIN)/ruff check --fix course_lib tests benchmarks
 
 # Re-execute every lesson in place, top to bottom, so the stored outputs are what the code produces now.
 refresh: $(STAMP)

@@ -16,6 +16,8 @@ from agent_framework import (
     ResponseStream,
     SupportsAgentRun,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from course_lib.clients import MessageNumberer, NumberingChatClient, OfflineDraftClient, OfflineJudgeClient
@@ -485,3 +487,52 @@ async def test_streaming_sends_the_same_inputs_and_returns_the_same_messages_as_
     updates, streamed = await collect(LoopAgent(streamed_inner, evaluator, options).run([user("task")], stream=True))
     assert [texts(m) for m in plain_inner.messages_per_call] == [texts(m) for m in streamed_inner.messages_per_call]
     assert texts(plain.messages) == texts(streamed.messages) == [u.text for u in updates]
+
+
+decisions = st.lists(st.sampled_from(["stop", "feedback", "blank", "messages"]), min_size=1, max_size=8)
+option_sets = st.builds(
+    LoopAgentOptions,
+    max_iterations=st.one_of(st.none(), st.integers(min_value=1, max_value=6)),
+    fresh_context_per_iteration=st.booleans(),
+    exclude_on_behalf_of_messages=st.booleans(),
+    non_streaming_returns_last_response_only=st.booleans(),
+)
+
+
+def scripted(plan):
+    def decide(context):
+        choice = plan[context.iteration - 1] if context.iteration <= len(plan) else "stop"
+        if choice == "feedback":
+            return LoopEvaluation.continue_with(f"fb {context.iteration}")
+        if choice == "blank":
+            return LoopEvaluation.continue_with("   ")
+        if choice == "messages":
+            return LoopEvaluation.continue_with_messages([user(f"explicit {context.iteration}")])
+        return LoopEvaluation.stop()
+
+    return DelegateLoopEvaluator(decide)
+
+
+@settings(max_examples=60, deadline=None)
+@given(plan=decisions, options=option_sets)
+def test_any_plan_respects_the_cap_the_feedback_log_and_agrees_across_modes(plan, options):
+    async def both():
+        plain_inner, streamed_inner = CaptureAgent(lambda c: f"r{c}"), CaptureAgent(lambda c: f"r{c}")
+        plain = await LoopAgent(plain_inner, scripted(plan), options).run("task")
+        updates, streamed = await collect(LoopAgent(streamed_inner, scripted(plan), options).run("task", stream=True))
+        return plain_inner, plain, streamed_inner, updates, streamed
+
+    plain_inner, plain, streamed_inner, updates, streamed = asyncio.run(both())
+    wanted = next((i + 1 for i, choice in enumerate(plan) if choice == "stop"), len(plan) + 1)
+    cap = options.max_iterations
+    calls = min(wanted, cap) if cap is not None else wanted
+    assert plain_inner.calls == streamed_inner.calls == calls
+    assert [texts(m) for m in plain_inner.messages_per_call] == [texts(m) for m in streamed_inner.messages_per_call]
+    responses = [f"r{i}" for i in range(1, calls + 1)]
+    if options.non_streaming_returns_last_response_only:
+        assert texts(plain.messages) == responses[-1:]
+    else:
+        assert [t for t in texts(plain.messages) if t.startswith("r")] == responses
+        assert texts(plain.messages) == texts(streamed.messages) == [u.text for u in updates]
+        if options.exclude_on_behalf_of_messages:
+            assert texts(plain.messages) == responses

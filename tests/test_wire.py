@@ -11,26 +11,38 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
 
 import pytest
+from agent_framework import Agent
 
 from course_lib.clients import OfflineWriterClient, make_chat_client
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
+from course_lib.loop import CompletionMarkerEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import WorkingMemory
+
+
+def text_of(message):
+    content = message["content"]
+    return content if isinstance(content, str) else "".join(part.get("text", "") for part in content)
+
+
+def writer_reply(body, misbehaviour=None):
+    """The offline writer's logic, applied to the request's last user message."""
+    user_text = next(text_of(m) for m in reversed(body["messages"]) if m["role"] == "user")
+    content = json.dumps({"facts": OfflineWriterClient(misbehaviour).propose(user_text)})
+    return content[: len(content) // 2] if misbehaviour == "broken_json" else content
 
 
 class ChatCompletionsHandler(BaseHTTPRequestHandler):
     requests: ClassVar[list[dict]] = []
     misbehaviour = None
+    reply_with = None  # a function of the request body; the writer's logic when None
 
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
-        user_text = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
-        if isinstance(user_text, list):
-            user_text = "".join(part.get("text", "") for part in user_text)
-        facts = OfflineWriterClient(self.misbehaviour).propose(user_text)
-        content = json.dumps({"facts": facts})
-        if self.misbehaviour == "broken_json":
-            content = content[: len(content) // 2]
+        content = type(self).reply_with(body) if type(self).reply_with else writer_reply(body, self.misbehaviour)
+        if body.get("stream"):
+            self.stream(body, content)
+            return
         reply = {
             "id": "chatcmpl-local",
             "object": "chat.completion",
@@ -46,6 +58,22 @@ class ChatCompletionsHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def stream(self, body, content):
+        """Server-sent events, one chunk per word, then the usage chunk and [DONE], as the API streams."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        base = {"id": "chatcmpl-local", "object": "chat.completion.chunk", "created": 0, "model": body["model"]}
+        words = content.split(" ")
+        for i, word in enumerate(words):
+            delta = {"role": "assistant", "content": word + (" " if i < len(words) - 1 else "")}
+            chunk = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+        done = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        self.wfile.write(f"data: {json.dumps(done)}\n\n".encode())
+        usage = {**base, "choices": [], "usage": {"prompt_tokens": 42, "completion_tokens": 7, "total_tokens": 49}}
+        self.wfile.write(f"data: {json.dumps(usage)}\n\ndata: [DONE]\n\n".encode())
+
     def log_message(self, *args):
         pass
 
@@ -54,6 +82,7 @@ class ChatCompletionsHandler(BaseHTTPRequestHandler):
 def server(monkeypatch):
     ChatCompletionsHandler.requests = []
     ChatCompletionsHandler.misbehaviour = None
+    ChatCompletionsHandler.reply_with = None
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), ChatCompletionsHandler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -94,3 +123,45 @@ async def test_broken_json_over_the_wire_is_a_writer_failure_without_fallback(se
     report = await extraction.update("module=Billing")
     assert report.status == "writer_failed" and "no fallback" in report.diagnostic
     assert extraction.memory.facts == ()
+
+
+def numbered_answer(body):
+    """The n-th answer of a conversation: counts the assistant messages the request carries."""
+    return f"answer {1 + sum(m['role'] == 'assistant' for m in body['messages'])}"
+
+
+def looping_agent():
+    inner = Agent(client=make_chat_client("assistant"), name="worker")
+    evaluator = CompletionMarkerEvaluator("answer 3", feedback="Not yet: go on.")
+    return LoopAgent(inner, evaluator, LoopAgentOptions(on_behalf_of_author_name="loop"))
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+async def test_loop_agent_over_the_wire_sends_history_and_feedback(server, stream):
+    server.reply_with = numbered_answer
+    agent = looping_agent()
+    if stream:
+        run = agent.run("Write three answers.", stream=True)
+        updates = [u async for u in run]
+        response = await run.get_final_response()
+        assert "".join(u.text for u in updates) == "".join(m.text for m in response.messages)
+    else:
+        response = await agent.run("Write three answers.")
+    assert [m.text for m in response.messages] == [
+        "answer 1",
+        "Not yet: go on.",
+        "answer 2",
+        "Not yet: go on.",
+        "answer 3",
+    ]
+    sent = [[(m["role"], text_of(m)) for m in r["body"]["messages"]] for r in server.requests]
+    assert sent[0] == [("user", "Write three answers.")]
+    assert sent[2] == [
+        ("user", "Write three answers."),
+        ("assistant", "answer 1"),
+        ("user", "Not yet: go on."),
+        ("assistant", "answer 2"),
+        ("user", "Not yet: go on."),
+    ]
+    assert all(r["body"].get("stream", False) == stream for r in server.requests)
+    assert response.usage_details["input_token_count"] == 3 * 42
