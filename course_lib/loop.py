@@ -253,7 +253,9 @@ class LoopAgent(BaseAgent):
 class _LoopRun:
     """The state of one loop run, shared by the streaming and non-streaming paths."""
 
-    def __init__(self, loop: LoopAgent, messages: AgentRunInputs | None, session: AgentSession | None, kwargs):
+    def __init__(
+        self, loop: LoopAgent, messages: AgentRunInputs | None, session: AgentSession | None, kwargs: dict[str, Any]
+    ) -> None:
         self.loop, self.options, self.kwargs = loop, loop.options, kwargs
         self.initial = tuple(copy.deepcopy(normalize_messages(messages)))
         self.owned = session is None
