@@ -31,7 +31,7 @@ from pydantic import BaseModel
 from .assertions import ALLOWED_KEYS, MessageTooLong, find_declarations
 from .loop import CRITERIA_HEADER, RESPONSE_HEADER
 from .memory import PROMPT_BLOCK_FOOTER, parse_prompt_block
-from .tracing import CallLog, LoopTrace, ModelCall, seen
+from .tracing import CallLog, LoopTrace, ModelCall, RecordingMiddleware, seen
 
 WriterMisbehaviour = Literal["infer", "paraphrase", "drop", "broken_json"]
 WRITER_MISBEHAVIOURS: tuple[WriterMisbehaviour, ...] = ("infer", "paraphrase", "drop", "broken_json")
@@ -205,7 +205,8 @@ def make_chat_client(role: Literal["writer", "assistant"], *, log: CallLog | Non
     """The chat client for a role: offline unless ``COURSE_LLM=openai`` asks for a live endpoint.
 
     Live mode reads ``OPENAI_MODEL``, ``OPENAI_API_KEY`` and optionally ``OPENAI_BASE_URL`` and fails
-    with a clear message when one is missing: there is no silent fallback to the offline model.
+    with a clear message when one is missing: there is no silent fallback to the offline model. A live
+    client given a ``log`` records every call in it too (with the usage the provider reported).
     """
     mode = os.environ.get("COURSE_LLM", "offline")
     if mode == "offline":
@@ -222,7 +223,10 @@ def make_chat_client(role: Literal["writer", "assistant"], *, log: CallLog | Non
         api_key=os.environ["OPENAI_API_KEY"],
         base_url=os.environ.get("OPENAI_BASE_URL"),
     )
-    return OpenAIChatCompletionClient(model=settings.model, api_key=settings.api_key, base_url=settings.base_url)
+    middleware = [RecordingMiddleware(log, role)] if log is not None else None
+    return OpenAIChatCompletionClient(
+        model=settings.model, api_key=settings.api_key, base_url=settings.base_url, middleware=middleware
+    )
 
 
 class MessageNumberer:

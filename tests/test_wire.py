@@ -17,6 +17,7 @@ from course_lib.clients import OfflineWriterClient, make_chat_client
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.loop import CompletionMarkerEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import WorkingMemory
+from course_lib.tracing import CallLog
 
 
 def text_of(message):
@@ -110,11 +111,15 @@ async def test_live_writer_sends_instructions_the_message_alone_and_a_json_schem
     assert "facts" in json.dumps(body["response_format"]["json_schema"]["schema"])
 
 
-async def test_live_writer_usage_is_the_provider_report(server):
-    writer = ChatFactWriter(make_chat_client("writer"))
+async def test_live_writer_usage_is_the_provider_report_and_is_logged(server):
+    log = CallLog()
+    writer = ChatFactWriter(make_chat_client("writer", log=log))
     response = await writer.agent.run("module=Billing", options={"response_format": None})
     assert response.usage_details["input_token_count"] == 42
     assert response.usage_details["output_token_count"] == 7
+    [call] = log.calls
+    assert (call.client, call.input_tokens, call.output_tokens) == ("writer", 42, 7)
+    assert [m.text for m in call.messages] == ["module=Billing"] and "key=value" in call.instructions
 
 
 async def test_broken_json_over_the_wire_is_a_writer_failure_without_fallback(server):
