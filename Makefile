@@ -26,9 +26,7 @@ lab: $(STAMP)
 present: $(STAMP)
 	$(BIN)/voila notebooks --strip_sources=True
 
-test: $(STAMP)
-	$(BIN)/ruff check course_lib tests benchmarks
-	$(BIN)/ruff format --check course_lib tests benchmarks
+test: lint
 	COURSE_LLM=offline $(BIN)/python -m pytest
 
 # Benchmarks live apart from the tests: ratios measured side by side in one run.
