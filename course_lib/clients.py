@@ -28,7 +28,7 @@ from agent_framework import (
 from agent_framework.observability import ChatTelemetryLayer
 from pydantic import BaseModel
 
-from .assertions import ALLOWED_KEYS, MessageTooLong, find_declarations
+from .assertions import ALLOWED_KEYS, Declaration, MessageTooLong, find_declarations
 from .loop import CRITERIA_HEADER, RESPONSE_HEADER
 from .memory import PROMPT_BLOCK_FOOTER, parse_prompt_block
 from .tracing import CallLog, LoopTrace, ModelCall, RecordingMiddleware, seen
@@ -102,10 +102,7 @@ class OfflineWriterClient(OfflineChatClient):
 
     def propose(self, user_text: str) -> list[dict[str, str]]:
         """The candidates this writer would propose for ``user_text``, misbehaviour included."""
-        try:
-            declared = {d.key: d for d in find_declarations(user_text)}
-        except MessageTooLong:
-            declared = {}
+        declared = _last_declarations(user_text)
         facts = [{"key": d.key, "value": d.value, "evidence": d.evidence} for d in declared.values()]
         if self.misbehaviour == "infer":
             facts += [f for f in infer_from_prose(user_text) if f["key"] not in declared]
@@ -186,11 +183,16 @@ def strip_prompt_block(text: str) -> str:
     return tail.lstrip("\n") if sep else text
 
 
-def _safe_declarations(text: str) -> dict[str, str]:
+def _last_declarations(text: str) -> dict[str, Declaration]:
+    """The last declaration of each key; an over-long message declares nothing (a model still answers it)."""
     try:
-        return {d.key: d.value for d in find_declarations(text)}
+        return {d.key: d for d in find_declarations(text)}
     except MessageTooLong:
         return {}
+
+
+def _safe_declarations(text: str) -> dict[str, str]:
+    return {key: d.value for key, d in _last_declarations(text).items()}
 
 
 class LiveSettings(BaseModel):

@@ -94,6 +94,12 @@ def load_timeline(path: str | Path = DEFAULT_TIMELINE) -> Timeline:
 FILLER_KEYS = ("customer", "version", "environment", "symptom", "log", "priority")
 
 
+DEFAULT_FINAL_EXPECTATION = {
+    "must_contain": ["Billing", "SQL Server 2022", "never restart the production database during business hours"],
+    "must_not_contain": ["Reporting", "PostgreSQL"],
+}
+
+
 def generate_timeline(n_turns: int) -> Timeline:
     """A timeline of ``n_turns`` for scaling: the seed's pattern stretched with numbered filler facts.
 
@@ -124,12 +130,6 @@ def generate_timeline(n_turns: int) -> Timeline:
     return Timeline(name=f"generated-{n_turns}", description=f"{n_turns} generated turns", turns=turns)
 
 
-DEFAULT_FINAL_EXPECTATION = {
-    "must_contain": ["Billing", "SQL Server 2022", "never restart the production database during business hours"],
-    "must_not_contain": ["Reporting", "PostgreSQL"],
-}
-
-
 # region Policies
 
 
@@ -138,18 +138,15 @@ class MemoryPolicy(ABC):
 
     name: str
 
-    def __init__(self, reader: Any, log: CallLog) -> None:
+    def __init__(self, reader: Any, log: CallLog, providers: Sequence[Any] | None = None) -> None:
         self.log = log
         self.reader = Agent(
             client=reader,
             name="reader",
             instructions=READER_INSTRUCTIONS,
             middleware=[RecordingMiddleware(log, "reader")],
-            **self._agent_options(),
+            context_providers=list(providers) if providers else None,
         )
-
-    def _agent_options(self) -> dict[str, Any]:
-        return {}
 
     @abstractmethod
     async def turn(self, user_text: str) -> str:
@@ -160,13 +157,9 @@ class SessionPolicy(MemoryPolicy):
     """A reader that keeps its history in one MAF session; the context providers decide what it sees."""
 
     def __init__(self, reader: Any, log: CallLog, name: str, providers: Sequence[Any] | None = None) -> None:
-        self._providers = list(providers or [])
-        super().__init__(reader, log)
+        super().__init__(reader, log, providers)
         self.name = name
         self.session = self.reader.create_session()
-
-    def _agent_options(self) -> dict[str, Any]:
-        return {"context_providers": self._providers} if self._providers else {}
 
     async def turn(self, user_text: str) -> str:
         return (await self.reader.run(user_text, session=self.session)).text
@@ -221,8 +214,10 @@ class SummaryPolicy(MemoryPolicy):
             middleware=[RecordingMiddleware(log, "summarizer")],
         )
         self.summary = ""
+        self.turns = 0
 
     async def turn(self, user_text: str) -> str:
+        self.turns += 1
         note = f"Summary so far (unverified):\n{self.summary}"
         messages = [Message(role="user", contents=[note])] if self.summary else []
         answer = (await self.reader.run([*messages, Message(role="user", contents=[user_text])])).text
@@ -230,7 +225,7 @@ class SummaryPolicy(MemoryPolicy):
         summary = (await self.summarizer.run(prompt)).text.strip()
         if not summary or len(summary) > MAX_SUMMARY_CHARS:
             raise SummaryRejected(
-                f"The summary after turn {len(self.log)} has {len(summary)} characters; it must be 1 to "
+                f"The summary after turn {self.turns} has {len(summary)} characters; it must be 1 to "
                 f"{MAX_SUMMARY_CHARS}. The comparison stops: no substitute summary is used."
             )
         self.summary = summary
