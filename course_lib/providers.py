@@ -198,13 +198,15 @@ class ProviderDesks(DeskConsole):
         extraction: MemoryExtraction,
         agents: Mapping[str, Agent],
         router: Callable[[str], str] | None = None,
+        reports: list[ExtractionReport] | None = None,
     ) -> None:
+        """``reports`` is the list the desks' provider appends its extraction reports to."""
         self.extraction = extraction
         self.memory = extraction.memory
         self.agents = dict(agents)
         self.router = router or (lambda _text: next(iter(self.agents)))
         self.sessions: dict[str, AgentSession] = {}
-        self.reports: list[ExtractionReport] = []
+        self.reports = reports if reports is not None else []
         self._replace_sessions()
 
     @classmethod
@@ -222,9 +224,7 @@ class ProviderDesks(DeskConsole):
             name: provider_agent(client, provider, name=name, instructions=instructions[name])
             for name, client in clients.items()
         }
-        desks = cls(extraction, agents, router)
-        desks.reports = reports
-        return desks
+        return cls(extraction, agents, router, reports)
 
     async def ask(self, user_text: str) -> DeskEvent:
         desk = self.router(user_text)
