@@ -7,9 +7,9 @@ re-creates the .NET type on top of MAF Python agents so the lessons can trace it
 
 The flow, per run:
 
-1. The caller's messages are copied as the *initial messages*. Without a caller session the loop
-   creates one from the inner agent (and reports it to ``session_created_callback``). With fresh
-   context and a caller session, the session is serialized once, before the first iteration.
+1. The caller's messages are the *initial messages* (not copied, as in .NET). Without a caller session
+   the loop creates one from the inner agent (and reports it to ``session_created_callback``). With
+   fresh context and a caller session, the session is serialized once, before the first iteration.
 2. Each iteration runs the inner agent, sums usage, and appends to the transcript the on-behalf-of
    messages that drove it (from iteration 2) and then its response messages.
 3. A response that asks for tool approval ends the run at once; so does reaching ``max_iterations``
@@ -20,6 +20,11 @@ The flow, per run:
    latest feedback alone as one User message (nothing when blank: the agent continues from its
    history); with fresh context, the initial messages plus one ``## Feedback`` message listing every
    non-blank feedback so far, on a reset session (a new loop-owned one, or a clone of the caller's).
+
+Every message the loop adds -- feedback, the ``## Feedback`` log, an evaluator's explicit messages --
+carries MAF's attribution, ``additional_properties["_attribution"] = {"source_id": "loop",
+"source_type": "LoopAgent"}`` (the shape ``SessionContext.extend_messages`` gives a context provider's
+messages), so a fact writer or a context provider can tell them from the caller's own words.
 """
 
 from __future__ import annotations
@@ -54,6 +59,9 @@ from .tracing import LoopTrace
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_ITERATIONS = 10
+"""What ``max_iterations=None`` falls back to, as ``LoopAgent.DefaultMaxIterations`` in .NET."""
+LOOP_SOURCE_ID = "loop"
+"""The ``source_id`` of the attribution on every message the loop adds."""
 _PRIVATE = object()
 
 SessionCallback = Callable[[AgentSession], Awaitable[None] | None]
@@ -185,7 +193,11 @@ class LoopEvaluator(ABC):
 
 @dataclass(frozen=True)
 class LoopAgentOptions:
-    """The knobs of a loop; every one is shown changed, one at a time, in lesson 06."""
+    """The knobs of a loop; every one is shown changed, one at a time, in lesson 06.
+
+    ``max_iterations=None`` means the default cap of 10, as in .NET's ``LoopAgent.cs``
+    (``options?.MaxIterations ?? DefaultMaxIterations``): there is no unbounded loop.
+    """
 
     max_iterations: int | None = DEFAULT_MAX_ITERATIONS
     fresh_context_per_iteration: bool = False
@@ -196,7 +208,15 @@ class LoopAgentOptions:
 
     def __post_init__(self) -> None:
         if self.max_iterations is not None and self.max_iterations < 1:
-            raise ValueError(f"max_iterations must be at least 1 or None (no limit); got {self.max_iterations}.")
+            raise ValueError(
+                f"max_iterations must be at least 1, or None for the default of {DEFAULT_MAX_ITERATIONS}; "
+                f"got {self.max_iterations}."
+            )
+
+    @property
+    def iteration_cap(self) -> int:
+        """The cap the loop enforces: ``max_iterations``, or the default of 10 when it is None."""
+        return DEFAULT_MAX_ITERATIONS if self.max_iterations is None else self.max_iterations
 
 
 class LoopAgent(BaseAgent):
@@ -246,7 +266,7 @@ class LoopAgent(BaseAgent):
         """Run the loop; ``kwargs`` (options, tools, ...) are forwarded to every inner run."""
         state = _LoopRun(self, messages, session, kwargs)
         if stream:
-            return ResponseStream(state.stream(), finalizer=lambda _updates: state.result())
+            return ResponseStream(state.stream(), finalizer=lambda _updates: state.streamed_result())
         return state.run()
 
 
@@ -257,7 +277,7 @@ class _LoopRun:
         self, loop: LoopAgent, messages: AgentRunInputs | None, session: AgentSession | None, kwargs: dict[str, Any]
     ) -> None:
         self.loop, self.options, self.kwargs = loop, loop.options, kwargs
-        self.initial = tuple(copy.deepcopy(normalize_messages(messages)))
+        self.initial = tuple(normalize_messages(messages))
         self.owned = session is None
         self.session = session
         self.snapshot: dict[str, Any] | None = None
@@ -273,7 +293,7 @@ class _LoopRun:
         if self.session is None:
             self.session = await self._new_session()
         elif self.options.fresh_context_per_iteration:
-            self.snapshot = copy.deepcopy(self.session.to_dict())
+            self.snapshot = self.session.to_dict()
 
     async def run(self) -> AgentResponse:
         await self.start()
@@ -299,6 +319,10 @@ class _LoopRun:
             if not await self.after(await inner.get_final_response()):
                 return
 
+    def streamed_result(self) -> AgentResponse:
+        """A stream's final response: always the whole transcript (the option is for non-streaming runs)."""
+        return self._final(last_only=False)
+
     async def after(self, response: AgentResponse) -> bool:
         """Record an iteration; return True when the loop must run the inner agent again."""
         self.responses.append(response)
@@ -311,8 +335,8 @@ class _LoopRun:
         context._advance(iteration, response, self.session)
         if response.user_input_requests:
             return False
-        cap = self.options.max_iterations
-        if cap is not None and iteration >= cap:
+        cap = self.options.iteration_cap
+        if iteration >= cap:
             logger.info("LoopAgent %s reached max_iterations=%d; returning the last response.", self.loop.name, cap)
             return False
         evaluation = await self._evaluate(context)
@@ -323,9 +347,12 @@ class _LoopRun:
         return True
 
     def result(self) -> AgentResponse:
+        return self._final(last_only=self.options.non_streaming_returns_last_response_only)
+
+    def _final(self, *, last_only: bool) -> AgentResponse:
         last = self.responses[-1]
         final = copy.copy(last)
-        if not self.options.non_streaming_returns_last_response_only:
+        if not last_only:
             final.messages = list(self.transcript)
         final.usage_details = self.usage
         return final
@@ -348,8 +375,8 @@ class _LoopRun:
         if fresh:
             self.session = await self._reset_session()
         if evaluation.messages is not None:
-            self.next_input = list(evaluation.messages)
-            self.surfaced = list(evaluation.messages)
+            self.next_input = [_attributed(m) for m in evaluation.messages]
+            self.surfaced = list(self.next_input)
             return
         text = _feedback_log(self.feedback) if fresh else evaluation.feedback
         message = self._on_behalf_of(text) if text else None
@@ -357,7 +384,13 @@ class _LoopRun:
         self.next_input = [*self.initial, *self.surfaced] if fresh else list(self.surfaced)
 
     def _on_behalf_of(self, text: str) -> Message:
-        return Message(role="user", contents=[text], author_name=self.options.on_behalf_of_author_name)
+        return Message(
+            role="user",
+            contents=[text],
+            author_name=self.options.on_behalf_of_author_name,
+            message_id=uuid.uuid4().hex,
+            additional_properties={"_attribution": loop_attribution()},
+        )
 
     def _surfaced_updates(self) -> list[AgentResponseUpdate]:
         if not self.responses or self.options.exclude_on_behalf_of_messages:
@@ -367,8 +400,9 @@ class _LoopRun:
                 contents=list(m.contents),
                 role=m.role,
                 author_name=m.author_name,
-                message_id=m.message_id or str(uuid.uuid4()),
-                response_id=str(uuid.uuid4()),
+                message_id=m.message_id or uuid.uuid4().hex,
+                response_id=uuid.uuid4().hex,
+                additional_properties=dict(m.additional_properties),
             )
             for m in self.surfaced
         ]
@@ -377,7 +411,7 @@ class _LoopRun:
         if self.owned:
             return await self._new_session()
         assert self.snapshot is not None
-        clone = AgentSession.from_dict(copy.deepcopy(self.snapshot))
+        clone = AgentSession.from_dict(self.snapshot)
         await self._notify(clone)
         return clone
 
@@ -395,9 +429,27 @@ class _LoopRun:
 
 
 def _feedback_log(feedback: Sequence[str | None]) -> str | None:
-    """Fresh-context feedback: every non-blank entry so far under a ``## Feedback`` heading."""
+    """Fresh-context feedback: every non-blank entry so far under ``## Feedback`` and a blank line (as .NET)."""
     entries = [f for f in feedback if f and f.strip()]
-    return "## Feedback\n" + "\n".join(f"- {f}" for f in entries) if entries else None
+    return "## Feedback\n" + "".join(f"\n- {f}" for f in entries) if entries else None
+
+
+def loop_attribution() -> dict[str, str]:
+    """MAF's attribution for a message the loop adds (``SessionContext.extend_messages`` uses this shape)."""
+    return {"source_id": LOOP_SOURCE_ID, "source_type": "LoopAgent"}
+
+
+def _attributed(message: Message) -> Message:
+    """A shallow copy of an evaluator's message with the loop's attribution, the evaluator's own kept.
+
+    Merges as MAF's ``extend_messages`` does: keys already in the message's attribution win. The
+    evaluator's object is left as it was.
+    """
+    attributed = copy.copy(message)
+    attributed.additional_properties = dict(message.additional_properties)
+    existing = attributed.additional_properties.get("_attribution")
+    attributed.additional_properties["_attribution"] = {**loop_attribution(), **(existing or {})}
+    return attributed
 
 
 def _sum_usage(total: UsageDetails | None, usage: UsageDetails | None) -> UsageDetails | None:

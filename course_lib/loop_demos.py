@@ -66,7 +66,7 @@ async def profile_options(
 
 def _label(message: Message) -> str:
     author = f" ({message.author_name})" if message.author_name and message.role == "user" else ""
-    return message.text.replace("\n", " / ") + author
+    return " / ".join(line for line in message.text.splitlines() if line) + author
 
 
 async def run_middleware_demo(allowed: int = 3, *, with_session: bool = True) -> tuple[LoopTrace, AgentResponse]:

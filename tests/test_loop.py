@@ -106,7 +106,7 @@ def test_bad_construction_is_refused_with_a_reason():
         LoopAgent(inner, [until(lambda c: False), None])
     with pytest.raises(ValueError, match="inner_agent is required"):
         LoopAgent(None, until(lambda c: False))
-    with pytest.raises(ValueError, match="at least 1 or None"):
+    with pytest.raises(ValueError, match="at least 1, or None for the default of 10"):
         LoopAgentOptions(max_iterations=0)
 
 
@@ -170,11 +170,14 @@ async def test_cap_is_inclusive_and_evaluators_are_not_asked_after_the_last_run(
     assert texts(response.messages) == ["working", "again", "working", "again", "working"]
 
 
-async def test_none_cap_means_no_limit():
+async def test_none_cap_falls_back_to_the_default_of_ten_as_in_dotnet():
     inner = CaptureAgent()
     evaluator = until(lambda c: c.iteration < 25, "again")
     await LoopAgent(inner, evaluator, LoopAgentOptions(max_iterations=None)).run([user("go")])
-    assert inner.calls == 25
+    assert inner.calls == 10
+    streamed = CaptureAgent()
+    await collect(LoopAgent(streamed, evaluator, LoopAgentOptions(max_iterations=None)).run("go", stream=True))
+    assert streamed.calls == 10
 
 
 async def test_default_cap_is_ten():
@@ -237,7 +240,7 @@ async def test_context_carries_initial_messages_run_options_and_scratch_state():
     await LoopAgent(inner, DelegateLoopEvaluator(decide)).run(caller, options={"temperature": 0})
     context = contexts[-1]
     assert contexts[0] is context and context.additional_properties == {"seen": 2}
-    assert texts(context.initial_messages) == ["task"] and context.initial_messages[0] is not caller[0]
+    assert texts(context.initial_messages) == ["task"] and context.initial_messages[0] is caller[0]
     assert context.run_options == {"options": {"temperature": 0}} and context.agent is inner
 
 
@@ -312,9 +315,9 @@ async def test_fresh_context_rebuilds_input_from_initial_messages_and_the_feedba
     response = await LoopAgent(inner, evaluator, options).run([user("original task")])
     assert [texts(m) for m in inner.messages_per_call] == [
         ["original task"],
-        ["original task", "## Feedback\n- fb 1"],
-        ["original task", "## Feedback\n- fb 1"],
-        ["original task", "## Feedback\n- fb 1\n- fb 3"],
+        ["original task", "## Feedback\n\n- fb 1"],
+        ["original task", "## Feedback\n\n- fb 1"],
+        ["original task", "## Feedback\n\n- fb 1\n- fb 3"],
     ]
     assert len(set(map(id, inner.sessions_per_call))) == 4 and reported == inner.sessions_per_call
     assert "original task" not in texts(response.messages)
@@ -525,10 +528,11 @@ def test_any_plan_respects_the_cap_the_feedback_log_and_agrees_across_modes(plan
     plain_inner, plain, streamed_inner, updates, streamed = asyncio.run(both())
     wanted = next((i + 1 for i, choice in enumerate(plan) if choice == "stop"), len(plan) + 1)
     cap = options.max_iterations
-    calls = min(wanted, cap) if cap is not None else wanted
+    calls = min(wanted, 10 if cap is None else cap)
     assert plain_inner.calls == streamed_inner.calls == calls
     assert [texts(m) for m in plain_inner.messages_per_call] == [texts(m) for m in streamed_inner.messages_per_call]
     responses = [f"r{i}" for i in range(1, calls + 1)]
+    assert texts(streamed.messages) == [u.text for u in updates]
     if options.non_streaming_returns_last_response_only:
         assert texts(plain.messages) == responses[-1:]
     else:
@@ -536,3 +540,68 @@ def test_any_plan_respects_the_cap_the_feedback_log_and_agrees_across_modes(plan
         assert texts(plain.messages) == texts(streamed.messages) == [u.text for u in updates]
         if options.exclude_on_behalf_of_messages:
             assert texts(plain.messages) == responses
+
+
+# --- attribution: every message the loop adds names the loop --------------------------------------
+
+LOOP_ATTRIBUTION = {"source_id": "loop", "source_type": "LoopAgent"}
+
+
+def attribution(message):
+    return message.additional_properties.get("_attribution")
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["run", "stream"])
+async def test_feedback_messages_carry_loop_attribution_and_a_fresh_id_each(stream):
+    inner = CaptureAgent(lambda c: f"r{c}")
+    agent = LoopAgent(inner, until(lambda c: c.iteration < 3, "fix it"))
+    caller = [user("original")]
+    if stream:
+        _, response = await collect(agent.run(caller, stream=True))
+    else:
+        response = await agent.run(caller)
+    sent = [inner.messages_per_call[1][0], inner.messages_per_call[2][0]]
+    assert [attribution(m) for m in sent] == [LOOP_ATTRIBUTION] * 2
+    assert sent[0].message_id and sent[1].message_id and sent[0].message_id != sent[1].message_id
+    surfaced = [m for m in response.messages if m.role == "user"]
+    assert texts(surfaced) == ["fix it", "fix it"] and all(attribution(m) == LOOP_ATTRIBUTION for m in surfaced)
+    assert attribution(caller[0]) is None and attribution(inner.messages_per_call[0][0]) is None
+    assert all(attribution(m) is None for m in response.messages if m.role == "assistant")
+
+
+async def test_fresh_context_feedback_log_is_attributed_and_the_replayed_task_is_not():
+    inner = CaptureAgent()
+    options = LoopAgentOptions(fresh_context_per_iteration=True)
+    await LoopAgent(inner, until(lambda c: c.iteration < 2, "fb"), options).run([user("task")])
+    task, log = inner.messages_per_call[1]
+    assert attribution(task) is None and attribution(log) == LOOP_ATTRIBUTION and log.text == "## Feedback\n\n- fb"
+
+
+async def test_explicit_messages_are_passed_on_attributed_without_touching_the_evaluators_objects():
+    own = Message(role="user", contents=["explicit"], additional_properties={"_attribution": {"source_id": "mine"}})
+    plain = user("plain")
+    evaluator = DelegateLoopEvaluator(
+        lambda c: LoopEvaluation.continue_with_messages([own, plain]) if c.iteration < 2 else LoopEvaluation.stop()
+    )
+    inner = CaptureAgent()
+    await LoopAgent(inner, evaluator).run("go")
+    sent_own, sent_plain = inner.messages_per_call[1]
+    assert attribution(sent_plain) == LOOP_ATTRIBUTION
+    assert attribution(sent_own) == {"source_id": "mine", "source_type": "LoopAgent"}  # MAF merge: existing keys win
+    assert attribution(plain) is None and attribution(own) == {"source_id": "mine"}
+
+
+async def test_last_response_only_does_not_change_a_streamed_final_response():
+    options = LoopAgentOptions(non_streaming_returns_last_response_only=True)
+    agent = LoopAgent(CaptureAgent(lambda c: f"r{c}"), until(lambda c: c.iteration < 2, "fix it"), options)
+    updates, final = await collect(agent.run("go", stream=True))
+    assert texts(final.messages) == [u.text for u in updates] == ["r1", "fix it", "r2"]
+    assert texts((await agent.run("go")).messages) == ["r4"]
+
+
+async def test_the_caller_messages_are_not_copied_nor_changed_by_a_run():
+    caller = [user("task")]
+    before = caller[0].to_dict()
+    inner = Agent(client=NumberingChatClient(MessageNumberer()))
+    await LoopAgent(inner, until(lambda c: c.iteration < 3, "more")).run(caller)
+    assert caller[0].to_dict() == before
