@@ -36,6 +36,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check course_lib tests benchmarks
 	$(BIN)/ruff format --check course_lib tests benchmarks
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format course_lib tests benchmarks

@@ -13,7 +13,7 @@ import json
 import os
 import re
 from abc import abstractmethod
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from typing import Any, Literal
 
 from agent_framework import (
@@ -24,6 +24,7 @@ from agent_framework import (
     Content,
     FunctionInvocationLayer,
     Message,
+    ResponseStream,
 )
 from agent_framework.observability import ChatTelemetryLayer
 from pydantic import BaseModel
@@ -52,7 +53,9 @@ class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTeleme
     def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
         """The reply text, computed from the messages (and instructions in ``options``) only."""
 
-    def _inner_get_response(self, *, messages: Sequence[Message], stream: bool, options: Mapping[str, Any], **_: Any):
+    def _inner_get_response(
+        self, *, messages: Sequence[Message], stream: bool, options: Mapping[str, Any], **_: Any
+    ) -> Awaitable[ChatResponse] | ResponseStream[ChatResponseUpdate, ChatResponse]:
         if stream:
             return self._build_response_stream(self._stream(messages, options))
         return self._respond(messages, options)

@@ -36,7 +36,7 @@ import uuid
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from agent_framework import (
     Agent,
@@ -255,6 +255,26 @@ class LoopAgent(BaseAgent):
     def get_session(self, service_session_id: Any, *, session_id: str | None = None) -> AgentSession:
         return self.inner_agent.get_session(service_session_id, session_id=session_id)
 
+    @overload
+    def run(
+        self,
+        messages: AgentRunInputs | None = None,
+        *,
+        stream: Literal[False] = ...,
+        session: AgentSession | None = None,
+        **kwargs: Any,
+    ) -> Awaitable[AgentResponse]: ...
+
+    @overload
+    def run(
+        self,
+        messages: AgentRunInputs | None = None,
+        *,
+        stream: Literal[True],
+        session: AgentSession | None = None,
+        **kwargs: Any,
+    ) -> ResponseStream[AgentResponseUpdate, AgentResponse]: ...
+
     def run(
         self,
         messages: AgentRunInputs | None = None,
@@ -332,6 +352,7 @@ class _LoopRun:
             self.transcript += self.surfaced
         self.transcript += response.messages
         context = self._context()
+        assert self.session is not None, "start() creates the session before the first iteration"
         context._advance(iteration, response, self.session)
         if response.user_input_requests:
             return False

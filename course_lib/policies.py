@@ -264,7 +264,9 @@ class RetainedWindowHistoryProvider(InMemoryHistoryProvider):
         super().__init__()
         self.keep = 2 * turns
 
-    async def save_messages(self, session_id: str | None, messages: Sequence[Message], *, state=None, **kwargs):
+    async def save_messages(
+        self, session_id: str | None, messages: Sequence[Message], *, state: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         await super().save_messages(session_id, messages, state=state, **kwargs)
         if state is not None:
             state["messages"] = state["messages"][-self.keep :]

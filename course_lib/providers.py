@@ -312,7 +312,9 @@ async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
-def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole, event: DeskEvent) -> dict:
+def _comparison_row(
+    path: str, line: str, call: ModelCall, console: ManualInjectionDesk | ProviderDesks, event: DeskEvent
+) -> dict[str, object]:
     session = console.session if isinstance(console, ManualInjectionDesk) else console.sessions[event.desk or ""]
     history = stored_messages(session)
     return {

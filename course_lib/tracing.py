@@ -7,7 +7,7 @@ reported (``unknown`` when it reported none: an estimate is never passed off as 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -86,7 +86,7 @@ class RecordingMiddleware(ChatMiddleware):
         self.log = log
         self.name = name
 
-    async def process(self, context: ChatContext, call_next) -> None:  # type: ignore[override]
+    async def process(self, context: ChatContext, call_next: Callable[[], Awaitable[None]]) -> None:
         sent = seen(context.messages)
         await call_next()
         result = context.result

@@ -208,7 +208,7 @@ class LoopStepper(widgets.VBox):
     def render(self) -> None:
         row = self.trace.rows[self.slider.value - 1]
         saw = "".join(f"<li>{_escape(part)}</li>" for part in str(row["saw"]).split(" | "))
-        feedback = [r["did"] for r in self.trace.rows[: self.slider.value] if str(r["did"]).startswith("continue")]
+        feedback = [str(r["did"]) for r in self.trace.rows[: self.slider.value] if str(r["did"]).startswith("continue")]
         self.view.value = (
             f"<h4>Step {row['step']}: {row['actor']} (call {row['call']})</h4>"
             f"<b>Saw</b><ul>{saw}</ul><b>Did</b>: {_escape(str(row['did']))}"
