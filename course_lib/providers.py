@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from .clients import OfflineAssistantClient, OfflineWriterClient
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction
-from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, WorkingMemory
+from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, WorkingMemory
 from .tracing import CallLog, ModelCall, SeenMessage
 
 EXTERNAL = "external"
@@ -107,9 +107,13 @@ def provider_agent(client: Any, provider: FactsContextProvider, *, name: str, in
 
 
 class DeskEvent(BaseModel):
-    """What one console line did: the command, which desk answered, what was sent and said, the extraction."""
+    """What one console line did: the command, which desk answered, what was sent and said, the extraction.
 
-    kind: Literal["turn", "mem", "forget"]
+    ``refused`` is a console line that broke the console's own rule (an empty line, or ``forget`` followed by
+    something that is not one allowed key): nothing changed and no model was called; ``output`` names the rule.
+    """
+
+    kind: Literal["turn", "mem", "forget", "refused"]
     line: str
     desk: str | None = None
     sent: str | None = None
@@ -118,27 +122,56 @@ class DeskEvent(BaseModel):
     output: str = ""
 
 
+CONSOLE_USAGE = "Type a message, `mem`, `forget` (every fact) or `forget KEY` (one allowed key)."
+
+
 class DeskConsole(ABC):
-    """The seed's console: ``mem``, ``forget [KEY]``, or a user turn."""
+    """The seed's console over named desks sharing one store: ``mem``, ``forget [KEY]``, or a user turn.
 
-    memory: WorkingMemory
+    Each desk is an agent with its own session; a router picks the desk for each user turn, so a question
+    about logs goes to the operations desk while the facts stay shared. Their histories are never merged.
+    ``forget`` replaces *every* desk's session, so an old mention cannot come back through any history.
+    """
+
+    def __init__(
+        self,
+        extraction: MemoryExtraction,
+        agents: Agent | Mapping[str, Agent],
+        router: Callable[[str], str] | None = None,
+    ) -> None:
+        self.extraction = extraction
+        self.memory = extraction.memory
+        self.agents = {str(agents.name): agents} if isinstance(agents, Agent) else dict(agents)
+        if not self.agents:
+            raise ValueError("A console needs at least one desk (agent).")
+        self.router = router or (lambda _text: next(iter(self.agents)))
+        self.sessions: dict[str, AgentSession] = {}
+        self._replace_sessions()
 
     @abstractmethod
-    async def ask(self, user_text: str) -> DeskEvent: ...
-
-    @abstractmethod
-    def _replace_sessions(self) -> None: ...
+    async def ask(self, user_text: str) -> DeskEvent:
+        """Send one user turn to the desk the router picks; extraction reads ``user_text`` alone."""
 
     async def handle(self, line: str) -> DeskEvent:
-        command = line.strip()
-        if command == "mem":
+        """One console line. It never raises for what the user typed: a broken command is answered with its rule."""
+        words = line.split(maxsplit=1)
+        if not words:
+            return DeskEvent(kind="refused", line=line, output=f"An empty line is not a turn. {CONSOLE_USAGE}")
+        if words == ["mem"]:
             return DeskEvent(kind="mem", line=line, output=self.memory.to_prompt_block())
-        if command == "forget" or command.startswith("forget "):
-            return self.forget(command.removeprefix("forget").strip() or None)
+        if words[0] == "forget":
+            try:
+                return self.forget(words[1].strip() if len(words) > 1 else None)
+            except InvalidFacts as error:
+                output = f"{error} Nothing was forgotten and no model was called. {CONSOLE_USAGE}"
+                return DeskEvent(kind="refused", line=line, output=output)
         return await self.ask(line)
 
     def forget(self, key: str | None = None) -> DeskEvent:
-        """Forget one key or all, and replace every session by a new, empty one."""
+        """Forget one key or all, and replace every desk's session by a new, empty one.
+
+        A key that is not one of the allowed keys raises :class:`InvalidFacts` and changes nothing.
+        """
         removed = self.memory.forget(key)
         self._replace_sessions()
         what = "all facts" if key is None else repr(key)
@@ -148,34 +181,47 @@ class DeskConsole(ABC):
             output=f"Forgot {what} ({removed} removed); every session was replaced by a new, empty one.",
         )
 
+    def route(self, user_text: str) -> str:
+        """The desk the router picks for ``user_text``; a router naming no desk is an error."""
+        desk = self.router(user_text)
+        if desk not in self.agents:
+            raise ValueError(f"The router chose {desk!r}, which is not one of the desks {list(self.agents)}.")
+        return desk
+
+    def _replace_sessions(self) -> None:
+        self.sessions = {name: agent.create_session() for name, agent in self.agents.items()}
+
 
 class ManualInjectionDesk(DeskConsole):
-    """Demo150: one agent, one session, one store; the block is prefixed to each user message by hand."""
+    """Demo150: desks sharing one store; the block is prefixed to each user message by hand.
 
-    def __init__(self, agent: Agent, extraction: MemoryExtraction) -> None:
-        self.agent = agent
-        self.extraction = extraction
-        self.memory = extraction.memory
-        self.session: AgentSession = agent.create_session()
+    ``agents`` is one agent or a mapping of named desks (the seed's two agents, with a router); extraction
+    runs on the user's own words after the desk answered.
+    """
+
+    def __init__(
+        self,
+        agents: Agent | Mapping[str, Agent],
+        extraction: MemoryExtraction,
+        router: Callable[[str], str] | None = None,
+    ) -> None:
+        super().__init__(extraction, agents, router)
 
     async def ask(self, user_text: str) -> DeskEvent:
-        """Run the agent on the injected message, then extract from ``user_text`` alone."""
+        """Run the routed desk on the injected message, then extract from ``user_text`` alone."""
+        desk = self.route(user_text)
         sent = inject(self.memory.to_prompt_block(), user_text)
-        response = await self.agent.run(sent, session=self.session)
+        response = await self.agents[desk].run(sent, session=self.sessions[desk])
         report = await self.extraction.update(user_text)
-        output = f"{response.text}\n[memory] {report.status}: {report.diagnostic}"
         return DeskEvent(
             kind="turn",
             line=user_text,
-            desk=self.agent.name,
+            desk=desk,
             sent=sent,
             reply=response.text,
             report=report,
-            output=output,
+            output=f"[{desk}] {response.text}\n[memory] {report.status}: {report.diagnostic}",
         )
-
-    def _replace_sessions(self) -> None:
-        self.session = self.agent.create_session()
 
 
 OPERATIONS_WORDS = ("log", "logs", "deploy", "deployment", "restart", "incident", "outage", "monitoring")
@@ -188,26 +234,18 @@ def route_by_topic(text: str) -> str:
 
 
 class ProviderDesks(DeskConsole):
-    """Demo160: desks (agents with the facts provider), each with its own session, sharing one store.
-
-    Their histories are never merged; a router picks the desk for each user turn.
-    """
+    """Demo160: desks (agents with the facts provider), each with its own session, sharing one store."""
 
     def __init__(
         self,
         extraction: MemoryExtraction,
-        agents: Mapping[str, Agent],
+        agents: Agent | Mapping[str, Agent],
         router: Callable[[str], str] | None = None,
         reports: list[ExtractionReport] | None = None,
     ) -> None:
         """``reports`` is the list the desks' provider appends its extraction reports to."""
-        self.extraction = extraction
-        self.memory = extraction.memory
-        self.agents = dict(agents)
-        self.router = router or (lambda _text: next(iter(self.agents)))
-        self.sessions: dict[str, AgentSession] = {}
+        super().__init__(extraction, agents, router)
         self.reports = reports if reports is not None else []
-        self._replace_sessions()
 
     @classmethod
     def build(
@@ -227,9 +265,7 @@ class ProviderDesks(DeskConsole):
         return cls(extraction, agents, router, reports)
 
     async def ask(self, user_text: str) -> DeskEvent:
-        desk = self.router(user_text)
-        if desk not in self.agents:
-            raise ValueError(f"The router chose {desk!r}, which is not one of the desks {list(self.agents)}.")
+        desk = self.route(user_text)
         already = len(self.reports)
         response = await self.agents[desk].run(user_text, session=self.sessions[desk])
         new = self.reports[already:]
@@ -244,9 +280,6 @@ class ProviderDesks(DeskConsole):
             report=report,
             output=f"[{desk}] {response.text}{status}",
         )
-
-    def _replace_sessions(self) -> None:
-        self.sessions = {name: agent.create_session() for name, agent in self.agents.items()}
 
 
 def stored_messages(session: AgentSession) -> list[Message]:
@@ -269,6 +302,7 @@ SEED_SCRIPT = (
     "module=Billing; database=SQL Server 2022",
     "mem",
     "Where can I find logs?",
+    "mem",
     "forget module",
     "forget",
     "Which module and database am I on?",
@@ -276,18 +310,29 @@ SEED_SCRIPT = (
 """The seed's console script (Corriger puis oublier), shared by lessons 02 and 03 and their tests."""
 
 
-def offline_manual_desk(log: CallLog) -> ManualInjectionDesk:
-    """Demo150 on the offline models, logging every model call."""
-    agent = Agent(client=OfflineAssistantClient(log=log, name="desk"), name="desk", instructions=DESK_INSTRUCTIONS)
-    return ManualInjectionDesk(agent, MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient(log=log))))
+def offline_manual_desk(log: CallLog, names: Sequence[str] = ("desk",)) -> ManualInjectionDesk:
+    """Demo150 on the offline models: one or more desks sharing a store by manual injection."""
+    extraction, clients, instructions, router = _offline_desk_parts(log, names)
+    agents = {
+        name: Agent(client=client, name=name, instructions=instructions[name]) for name, client in clients.items()
+    }
+    return ManualInjectionDesk(agents, extraction, router)
 
 
 def offline_provider_desks(log: CallLog, names: Sequence[str] = ("desk",)) -> ProviderDesks:
     """Demo160 on the offline models: one or more desks sharing a store through the provider."""
+    extraction, clients, instructions, router = _offline_desk_parts(log, names)
+    return ProviderDesks.build(extraction, clients, instructions, router)
+
+
+def _offline_desk_parts(
+    log: CallLog, names: Sequence[str]
+) -> tuple[MemoryExtraction, dict[str, OfflineAssistantClient], dict[str, str], Callable[[str], str] | None]:
+    """One store and writer, an offline client and instructions per desk, the topic router when there are two."""
     extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient(log=log)))
     clients = {name: OfflineAssistantClient(log=log, name=name) for name in names}
     instructions = {name: DESK_INSTRUCTIONS_BY_NAME.get(name, DESK_INSTRUCTIONS) for name in names}
-    return ProviderDesks.build(extraction, clients, instructions, route_by_topic if len(names) > 1 else None)
+    return extraction, clients, instructions, route_by_topic if len(names) > 1 else None
 
 
 DESK_INSTRUCTIONS = "You are the support desk. Controlled facts, when present, are unverified user assertions."
@@ -312,11 +357,8 @@ async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
-def _comparison_row(
-    path: str, line: str, call: ModelCall, console: ManualInjectionDesk | ProviderDesks, event: DeskEvent
-) -> dict[str, object]:
-    session = console.session if isinstance(console, ManualInjectionDesk) else console.sessions[event.desk or ""]
-    history = stored_messages(session)
+def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole, event: DeskEvent) -> dict[str, object]:
+    history = stored_messages(console.sessions[event.desk or ""])
     return {
         "path": path,
         "line": line,

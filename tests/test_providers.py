@@ -14,6 +14,7 @@ from course_lib.providers import (
     caller_user_messages,
     compare_injection,
     message_source,
+    offline_manual_desk,
     offline_provider_desks,
     provider_agent,
     route_by_topic,
@@ -177,3 +178,33 @@ async def test_comparison_measures_where_the_block_travels_and_what_history_keep
     assert manual["blocks stored in history"].tolist() == [1, 2, 3, 1]
     assert provider["blocks stored in history"].tolist() == [0, 0, 0, 0]
     assert manual["chars sent"].iloc[2] > provider["chars sent"].iloc[2]
+
+
+CONSOLES = pytest.mark.parametrize("build", [offline_manual_desk, offline_provider_desks], ids=["manual", "provider"])
+
+
+@CONSOLES
+@pytest.mark.parametrize(
+    "line",
+    ["forget about the old module, module=Payments", "forget Module", "forget module database", "", "   "],
+)
+async def test_a_broken_console_line_is_answered_with_the_rule_and_changes_nothing(build, line):
+    log = CallLog()
+    console = build(log, ("triage", "operations"))
+    await console.handle("module=Billing; database=SQL Server 2022")
+    facts_before, sessions_before, calls_before = console.memory.facts, dict(console.sessions), len(log)
+    epoch_before = console.memory.epoch
+    event = await console.handle(line)
+    assert event.kind == "refused" and "`forget KEY`" in event.output
+    assert console.memory.facts == facts_before and console.memory.epoch == epoch_before
+    assert console.sessions == sessions_before and len(log) == calls_before
+    if line.strip():
+        assert "not one of the allowed keys" in event.output and "Nothing was forgotten" in event.output
+
+
+@CONSOLES
+async def test_forget_accepts_any_whitespace_before_the_key(build):
+    console = build(CallLog(), ("triage", "operations"))
+    await console.handle("module=Billing; database=SQL Server 2022")
+    event = await console.handle("forget\t module ")
+    assert event.kind == "forget" and [f.key for f in console.memory.facts] == ["database"]

@@ -1,6 +1,6 @@
 """Lesson 02's story (the seed's Demo150) end to end on the offline models."""
 
-from course_lib.providers import inject, offline_manual_desk
+from course_lib.providers import SEED_SCRIPT, inject, offline_manual_desk, stored_messages
 from course_lib.tracing import CallLog
 
 
@@ -49,7 +49,7 @@ async def test_manual_injection_stores_the_block_inside_the_user_message_of_the_
     desk = make_desk()
     await desk.handle("module=Reporting")
     await desk.handle("Where can I find logs?")
-    history = desk.session.state["in_memory"]["messages"]
+    history = desk.sessions["desk"].state["in_memory"]["messages"]
     stored_user_texts = [m.text for m in history if m.role == "user"]
     assert stored_user_texts[1] == inject(desk.memory.to_prompt_block(), "Where can I find logs?")
 
@@ -70,3 +70,34 @@ async def test_mem_shows_the_block_without_calling_a_model():
     desk = make_desk(log)
     event = await desk.handle("mem")
     assert event.kind == "mem" and "(no controlled facts recorded)" in event.output and len(log) == 0
+
+
+async def test_seed_script_on_two_manual_desks_sharing_one_store():
+    log = CallLog()
+    desks = offline_manual_desk(log, ("triage", "operations"))
+    events = [await desks.handle(line) for line in SEED_SCRIPT]
+    assert [line for line in SEED_SCRIPT[4:6]] == ["Where can I find logs?", "mem"]
+    assert [e.desk for e in events[:5] if e.kind == "turn"] == ["triage", "triage", "operations"]
+    # the operations desk never saw the triage conversation, but the injected block carried the shared facts
+    ops_call = next(c for c in log.calls if c.client == "operations")
+    assert len(ops_call.messages) == 1 and ops_call.messages[0].text == events[4].sent
+    assert '- module = "Billing"' in events[4].sent and "module=Billing" in events[4].reply
+    # `mem` after the logs question: the question changed nothing
+    assert '- module = "Billing"' in events[5].output and '- database = "SQL Server 2022"' in events[5].output
+    assert events[5].output == events[3].output
+    # `forget module` kept database and replaced both desks' histories; `forget` emptied the store
+    assert events[6].kind == "forget" and "1 removed" in events[6].output
+    assert events[7].kind == "forget" and desks.memory.facts == ()
+    assert events[8].desk == "triage" and "I see no facts" in events[8].reply
+
+
+async def test_forget_one_key_replaces_both_manual_desks_sessions():
+    desks = offline_manual_desk(CallLog(), ("triage", "operations"))
+    for line in SEED_SCRIPT[:5]:
+        await desks.handle(line)
+    before = dict(desks.sessions)
+    assert [len(stored_messages(before[name])) for name in ("triage", "operations")] == [4, 2]
+    await desks.handle("forget module")
+    assert [f.key for f in desks.memory.facts] == ["database"]
+    assert all(desks.sessions[name] is not before[name] for name in before)
+    assert all(stored_messages(s) == [] for s in desks.sessions.values())
