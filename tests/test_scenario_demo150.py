@@ -76,7 +76,7 @@ async def test_seed_script_on_two_manual_desks_sharing_one_store():
     log = CallLog()
     desks = offline_manual_desk(log, ("triage", "operations"))
     events = [await desks.handle(line) for line in SEED_SCRIPT]
-    assert [line for line in SEED_SCRIPT[4:6]] == ["Where can I find logs?", "mem"]
+    assert SEED_SCRIPT[4:6] == ("Where can I find logs?", "mem")
     assert [e.desk for e in events[:5] if e.kind == "turn"] == ["triage", "triage", "operations"]
     # the operations desk never saw the triage conversation, but the injected block carried the shared facts
     ops_call = next(c for c in log.calls if c.client == "operations")
