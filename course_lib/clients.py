@@ -3,14 +3,13 @@
 Every offline model computes its reply from the messages it receives -- never from a table of
 expected answers -- and logs each call, so a lesson shows what the mechanism really did. They go
 through MAF's full client stack (function invocation, middleware, telemetry layers), exactly where a
-live model would sit. ``make_chat_client`` picks offline (the default, no key) or an
-OpenAI-compatible endpoint from environment settings.
+live model would sit. ``make_chat_client`` is the one factory for every model role: offline by default
+(no key), or an OpenAI-compatible endpoint from the settings in :mod:`course_lib.live`.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
@@ -27,9 +26,9 @@ from agent_framework import (
     ResponseStream,
 )
 from agent_framework.observability import ChatTelemetryLayer
-from pydantic import BaseModel
 
 from .assertions import ALLOWED_KEYS, Declaration, MessageTooLong, find_declarations
+from .live import ROLES, Backends, Role, load_course_settings, make_live_client
 from .loop import CRITERIA_HEADER, RESPONSE_HEADER
 from .memory import PROMPT_BLOCK_FOOTER, parse_prompt_block
 from .tracing import CallLog, LoopTrace, ModelCall, RecordingMiddleware, seen
@@ -198,40 +197,50 @@ def _safe_declarations(text: str) -> dict[str, str]:
     return {key: d.value for key, d in _last_declarations(text).items()}
 
 
-class LiveSettings(BaseModel):
-    """Settings for a live OpenAI-compatible endpoint, read from the environment."""
+def make_chat_client(
+    role: Role,
+    *,
+    log: CallLog | None = None,
+    name: str | None = None,
+    resolution: ResolutionRule = "latest",
+    summary_budget: int = 240,
+    backends: Backends | None = None,
+) -> BaseChatClient:
+    """The chat client for a model role: offline unless ``COURSE_LLM=openai`` asks for a live endpoint.
 
-    model: str
-    api_key: str
-    base_url: str | None = None
-
-
-def make_chat_client(role: Literal["writer", "assistant"], *, log: CallLog | None = None) -> BaseChatClient:
-    """The chat client for a role: offline unless ``COURSE_LLM=openai`` asks for a live endpoint.
-
-    Live mode reads ``OPENAI_MODEL``, ``OPENAI_API_KEY`` and optionally ``OPENAI_BASE_URL`` and fails
-    with a clear message when one is missing: there is no silent fallback to the offline model. A live
-    client given a ``log`` records every call in it too (with the usage the provider reported).
+    Roles: ``assistant`` (desk), ``writer``, ``reader`` and ``summarizer`` (lesson 04), ``worker`` and
+    ``judge`` (lesson 06). ``resolution`` and ``summary_budget`` shape the offline models only; a live
+    model resolves conflicts and summarises its own way. The seed's numbering LLM is not a role: it is
+    offline by nature (its numbered replies are the demo). Live settings come from the environment and
+    ``.env`` (:func:`course_lib.live.load_course_settings`); a missing or blank one is an error, never a
+    silent switch back to offline. With a ``log``, every call is recorded there (live ones with the usage
+    the provider reported). ``name`` labels the log rows (default: the role).
     """
-    mode = os.environ.get("COURSE_LLM", "offline")
-    if mode == "offline":
-        return OfflineWriterClient(log=log) if role == "writer" else OfflineAssistantClient(log=log)
-    if mode != "openai":
-        raise ValueError(f"COURSE_LLM={mode!r} is not supported; use 'offline' (default) or 'openai'.")
-    missing = [name for name in ("OPENAI_MODEL", "OPENAI_API_KEY") if not os.environ.get(name)]
-    if missing:
-        raise RuntimeError(f"COURSE_LLM=openai needs {', '.join(missing)}; no offline fallback is used.")
-    from agent_framework_openai import OpenAIChatCompletionClient
+    if role not in ROLES:
+        raise ValueError(f"Unknown model role {role!r}; choose one of {ROLES}.")
+    backends = backends or load_course_settings()
+    label = name or role
+    if backends.live is None:
+        return _offline_client(role, log, label, resolution, summary_budget)
+    middleware = [RecordingMiddleware(log, label)] if log is not None else None
+    return make_live_client(role, backends.live, middleware=middleware)
 
-    settings = LiveSettings(
-        model=os.environ["OPENAI_MODEL"],
-        api_key=os.environ["OPENAI_API_KEY"],
-        base_url=os.environ.get("OPENAI_BASE_URL"),
-    )
-    middleware = [RecordingMiddleware(log, role)] if log is not None else None
-    return OpenAIChatCompletionClient(
-        model=settings.model, api_key=settings.api_key, base_url=settings.base_url, middleware=middleware
-    )
+
+def _offline_client(
+    role: Role, log: CallLog | None, name: str, resolution: ResolutionRule, summary_budget: int
+) -> OfflineChatClient:
+    if role == "writer":
+        client: OfflineChatClient = OfflineWriterClient(log=log)
+    elif role in ("assistant", "reader"):
+        client = OfflineAssistantClient(resolution, log=log, name=name)
+    elif role == "summarizer":
+        client = OfflineSummarizerClient(summary_budget, log=log)
+    elif role == "worker":
+        client = OfflineDraftClient(log=log)
+    else:
+        client = OfflineJudgeClient(log=log)
+    client.name = name
+    return client
 
 
 class MessageNumberer:

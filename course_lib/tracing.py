@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from agent_framework import ChatContext, ChatMiddleware, Message
+from agent_framework import ChatContext, ChatMiddleware, ChatResponse, Message
 
 if TYPE_CHECKING:
     from .loop import LoopContext
@@ -48,11 +48,16 @@ class ModelCall:
     reply: str
     input_tokens: int | None = None
     output_tokens: int | None = None
+    total_tokens: int | None = None
 
     @property
     def chars_sent(self) -> int:
         """Characters of instructions and message text sent: what the model had to read."""
         return len(self.instructions or "") + sum(len(m.text) for m in self.messages)
+
+
+USAGE_FIELDS = ("input_tokens", "output_tokens", "total_tokens")
+"""The token counts a provider reports (input, output, total); ``None`` on a call means not reported."""
 
 
 @dataclass
@@ -74,6 +79,25 @@ class CallLog:
         """One row per call: client, messages received, characters sent, estimate, reported usage."""
         return pd.DataFrame([_row(i, c) for i, c in enumerate(self.calls, start=1)])
 
+    def usage_by_role(self) -> pd.DataFrame:
+        """One row per client (role): calls, characters sent, the chars/4 estimate, reported tokens.
+
+        A reported column is a sum only when every call of that role reported it; otherwise it says
+        ``unknown`` (a partial sum would pass for a measurement).
+        """
+        columns = ["client", "calls", "chars_sent", "est_tokens (chars/4)", *USAGE_FIELDS]
+        rows = []
+        for client in dict.fromkeys(c.client for c in self.calls):
+            calls = [c for c in self.calls if c.client == client]
+            chars = sum(c.chars_sent for c in calls)
+            row: dict[str, object] = {"client": client, "calls": len(calls), "chars_sent": chars}
+            row["est_tokens (chars/4)"] = chars // 4
+            for usage in USAGE_FIELDS:
+                counts = [getattr(c, usage) for c in calls]
+                row[usage] = "unknown" if None in counts else sum(counts)
+            rows.append(row)
+        return pd.DataFrame(rows, columns=columns)
+
 
 class RecordingMiddleware(ChatMiddleware):
     """Chat middleware that logs exactly what reaches the client and the usage the provider reported.
@@ -88,19 +112,28 @@ class RecordingMiddleware(ChatMiddleware):
 
     async def process(self, context: ChatContext, call_next: Callable[[], Awaitable[None]]) -> None:
         sent = seen(context.messages)
+        instructions = (context.options or {}).get("instructions")
         await call_next()
-        result = context.result
-        usage = getattr(result, "usage_details", None) or {}
-        self.log.record(
-            ModelCall(
-                client=self.name,
-                instructions=(context.options or {}).get("instructions"),
-                messages=sent,
-                reply=getattr(result, "text", ""),
-                input_tokens=usage.get("input_token_count"),
-                output_tokens=usage.get("output_token_count"),
+
+        def record(response: ChatResponse) -> None:
+            usage = response.usage_details or {}
+            self.log.record(
+                ModelCall(
+                    client=self.name,
+                    instructions=instructions,
+                    messages=sent,
+                    reply=response.text,
+                    input_tokens=usage.get("input_token_count"),
+                    output_tokens=usage.get("output_token_count"),
+                    total_tokens=usage.get("total_token_count"),
+                )
             )
-        )
+
+        if context.stream:
+            # A stream is not consumed yet: record once MAF has assembled the final response from it.
+            context.stream_result_hooks.append(record)
+        elif isinstance(context.result, ChatResponse):
+            record(context.result)
 
 
 def _row(index: int, call: ModelCall) -> dict[str, object]:

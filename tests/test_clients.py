@@ -11,6 +11,7 @@ from course_lib.clients import (
     resolve,
     visible_mentions,
 )
+from course_lib.live import LiveSettingsError
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.providers import inject
 
@@ -82,7 +83,7 @@ def test_factory_is_offline_by_default_and_refuses_incomplete_live_settings(monk
     monkeypatch.setenv("COURSE_LLM", "openai")
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("OPENAI_MODEL", "m")
-    with pytest.raises(RuntimeError, match="needs OPENAI_API_KEY; no offline fallback"):
+    with pytest.raises(LiveSettingsError, match=r"needs OPENAI_API_KEY \(environment or .env\); no offline fallback"):
         make_chat_client("writer")
     monkeypatch.setenv("COURSE_LLM", "magic")
     with pytest.raises(ValueError, match="not supported"):

@@ -1,109 +1,55 @@
-"""Wire tests: the real openai SDK, through MAF's OpenAI client, against a local HTTP server.
+"""Wire tests: the real openai SDK, through MAF's OpenAI client and the course factory, on loopback HTTP.
 
-The server speaks the Chat Completions protocol on loopback and computes its reply from the request
-body with the offline writer's logic, so these tests check what really crosses the wire: the writer's
-instructions, the user's message alone, the JSON schema asked for, and usage reported back.
+The server (``wire_server.py``) computes its reply from the request body with the offline writer's
+logic, so these tests check what really crosses the wire -- instructions, messages, the JSON schema,
+usage -- and how every way an endpoint can fail reaches a student: a clear error naming the cause (for
+the writer, a ``writer_failed`` report), the store unchanged, no fallback to the offline model.
 """
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import ClassVar
+import logging
+import socket
 
 import pytest
 from agent_framework import Agent
+from pydantic import ValidationError
+from wire_server import FAULTS, USAGE, loopback_server, text_of
 
-from course_lib.clients import OfflineWriterClient, make_chat_client
-from course_lib.extraction import ChatFactWriter, MemoryExtraction
+from course_lib.clients import make_chat_client
+from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction
+from course_lib.live import LiveChatClient, LiveModelError
 from course_lib.loop import CompletionMarkerEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import WorkingMemory
 from course_lib.tracing import CallLog
 
-
-def text_of(message):
-    content = message["content"]
-    return content if isinstance(content, str) else "".join(part.get("text", "") for part in content)
-
-
-def writer_reply(body, misbehaviour=None):
-    """The offline writer's logic, applied to the request's last user message."""
-    user_text = next(text_of(m) for m in reversed(body["messages"]) if m["role"] == "user")
-    content = json.dumps({"facts": OfflineWriterClient(misbehaviour).propose(user_text)})
-    return content[: len(content) // 2] if misbehaviour == "broken_json" else content
-
-
-class ChatCompletionsHandler(BaseHTTPRequestHandler):
-    requests: ClassVar[list[dict]] = []
-    misbehaviour = None
-    reply_with = None  # a function of the request body; the writer's logic when None
-
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
-        content = type(self).reply_with(body) if type(self).reply_with else writer_reply(body, self.misbehaviour)
-        if body.get("stream"):
-            self.stream(body, content)
-            return
-        reply = {
-            "id": "chatcmpl-local",
-            "object": "chat.completion",
-            "created": 0,
-            "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": 42, "completion_tokens": 7, "total_tokens": 49},
-        }
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def stream(self, body, content):
-        """Server-sent events, one chunk per word, then the usage chunk and [DONE], as the API streams."""
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.end_headers()
-        base = {"id": "chatcmpl-local", "object": "chat.completion.chunk", "created": 0, "model": body["model"]}
-        words = content.split(" ")
-        for i, word in enumerate(words):
-            delta = {"role": "assistant", "content": word + (" " if i < len(words) - 1 else "")}
-            chunk = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
-            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-        done = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
-        self.wfile.write(f"data: {json.dumps(done)}\n\n".encode())
-        usage = {**base, "choices": [], "usage": {"prompt_tokens": 42, "completion_tokens": 7, "total_tokens": 49}}
-        self.wfile.write(f"data: {json.dumps(usage)}\n\ndata: [DONE]\n\n".encode())
-
-    def log_message(self, *args):
-        pass
+KEY = "sk-test-0123456789-secret"
 
 
 @pytest.fixture
 def server(monkeypatch):
-    ChatCompletionsHandler.requests = []
-    ChatCompletionsHandler.misbehaviour = None
-    ChatCompletionsHandler.reply_with = None
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ChatCompletionsHandler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv("COURSE_LLM", "openai")
-    monkeypatch.setenv("OPENAI_MODEL", "local-model")
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{httpd.server_port}/v1")
-    yield ChatCompletionsHandler
-    httpd.shutdown()
-    httpd.server_close()
+    with loopback_server() as state:
+        monkeypatch.setenv("COURSE_LLM", "openai")
+        monkeypatch.setenv("OPENAI_MODEL", "local-model")
+        monkeypatch.setenv("OPENAI_API_KEY", KEY)
+        monkeypatch.setenv("OPENAI_BASE_URL", state.base_url)
+        monkeypatch.setenv("COURSE_LLM_TIMEOUT", "0.5")
+        monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "0")
+        yield state
+
+
+# region What crosses the wire when all goes well
 
 
 async def test_live_writer_sends_instructions_the_message_alone_and_a_json_schema(server):
-    extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(make_chat_client("writer")))
+    client = make_chat_client("writer")
+    assert isinstance(client, LiveChatClient) and client.model == "local-model"
+    extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(client))
     report = await extraction.update("module=Billing; database=SQL Server 2022")
     assert report.status == "accepted"
     assert [(f.key, f.value) for f in report.facts] == [("database", "SQL Server 2022"), ("module", "Billing")]
     [request] = server.requests
     body = request["body"]
-    assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer test-key"
+    assert request["path"] == "/v1/chat/completions" and request["auth"] == f"Bearer {KEY}"
     assert body["model"] == "local-model"
     assert [m["role"] for m in body["messages"]] == ["system", "user"]
     assert "key=value" in json.dumps(body["messages"][0])
@@ -111,23 +57,49 @@ async def test_live_writer_sends_instructions_the_message_alone_and_a_json_schem
     assert "facts" in json.dumps(body["response_format"]["json_schema"]["schema"])
 
 
-async def test_live_writer_usage_is_the_provider_report_and_is_logged(server):
+async def test_a_role_can_use_its_own_model(server, monkeypatch):
+    monkeypatch.setenv("COURSE_WRITER_MODEL", "small-writer")
+    await ChatFactWriter(make_chat_client("writer")).propose("module=Billing")
+    await Agent(client=make_chat_client("assistant")).run("hello")
+    assert [r["body"]["model"] for r in server.requests] == ["small-writer", "local-model"]
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+async def test_reported_usage_is_logged_per_call_and_per_role(server, stream):
     log = CallLog()
     writer = ChatFactWriter(make_chat_client("writer", log=log))
-    response = await writer.agent.run("module=Billing", options={"response_format": None})
-    assert response.usage_details["input_token_count"] == 42
-    assert response.usage_details["output_token_count"] == 7
-    [call] = log.calls
-    assert (call.client, call.input_tokens, call.output_tokens) == ("writer", 42, 7)
-    assert [m.text for m in call.messages] == ["module=Billing"] and "key=value" in call.instructions
+    server.reply_with = lambda body: "Noted: module=Billing."
+    desk = Agent(client=make_chat_client("assistant", log=log), instructions="Be brief.")
+    if stream:
+        run = desk.run("module=Billing", stream=True)
+        streamed = "".join([u.text async for u in run])
+        response = await run.get_final_response()
+        assert streamed == response.text == "Noted: module=Billing."
+    else:
+        response = await desk.run("module=Billing")
+    server.reply_with = lambda body: json.dumps({"facts": []})
+    await writer.propose("a question?")
+    assert response.usage_details["input_token_count"] == USAGE["prompt_tokens"]
+    assistant, writer_call = log.calls
+    assert (assistant.client, assistant.reply, assistant.instructions) == (
+        "assistant",
+        "Noted: module=Billing.",
+        "Be brief.",
+    )
+    assert (assistant.input_tokens, assistant.output_tokens, assistant.total_tokens) == (42, 7, 49)
+    assert writer_call.client == "writer" and "key=value" in writer_call.instructions
+    by_role = log.usage_by_role().set_index("client")
+    assert by_role.loc["writer", "total_tokens"] == 49 and by_role.loc["assistant", "calls"] == 1
 
 
-async def test_broken_json_over_the_wire_is_a_writer_failure_without_fallback(server):
-    server.misbehaviour = "broken_json"
-    extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(make_chat_client("writer")))
-    report = await extraction.update("module=Billing")
-    assert report.status == "writer_failed" and "no fallback" in report.diagnostic
-    assert extraction.memory.facts == ()
+async def test_usage_is_unknown_where_the_endpoint_reports_none(server, monkeypatch):
+    monkeypatch.setattr("wire_server.USAGE", None)
+    log = CallLog()
+    server.reply_with = lambda body: "fine"
+    await Agent(client=make_chat_client("assistant", log=log)).run("hello")
+    assert log.calls[0].input_tokens is None
+    assert log.usage_by_role()["total_tokens"].tolist() == ["unknown"]
+    assert log.to_frame()["input_tokens"].tolist() == ["unknown"]
 
 
 def numbered_answer(body):
@@ -135,16 +107,12 @@ def numbered_answer(body):
     return f"answer {1 + sum(m['role'] == 'assistant' for m in body['messages'])}"
 
 
-def looping_agent():
-    inner = Agent(client=make_chat_client("assistant"), name="worker")
-    evaluator = CompletionMarkerEvaluator("answer 3", feedback="Not yet: go on.")
-    return LoopAgent(inner, evaluator, LoopAgentOptions(on_behalf_of_author_name="loop"))
-
-
 @pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
 async def test_loop_agent_over_the_wire_sends_history_and_feedback(server, stream):
     server.reply_with = numbered_answer
-    agent = looping_agent()
+    inner = Agent(client=make_chat_client("worker"), name="worker")
+    evaluator = CompletionMarkerEvaluator("answer 3", feedback="Not yet: go on.")
+    agent = LoopAgent(inner, evaluator, LoopAgentOptions(on_behalf_of_author_name="loop"))
     if stream:
         run = agent.run("Write three answers.", stream=True)
         updates = [u async for u in run]
@@ -170,3 +138,105 @@ async def test_loop_agent_over_the_wire_sends_history_and_feedback(server, strea
     ]
     assert all(r["body"].get("stream", False) == stream for r in server.requests)
     assert response.usage_details["input_token_count"] == 3 * 42
+
+
+# region Every failure is an error that names its cause
+
+CAUSES = {
+    "timeout": "no answer within 0.5 s (1 attempt(s)). Raise COURSE_LLM_TIMEOUT",
+    "http_401": "the endpoint refused the key (HTTP 401). Check OPENAI_API_KEY",
+    "http_429": "rate limited (HTTP 429) after 1 attempt(s)",
+    "http_500": "server error (HTTP 500: simulated 500)",
+    "html_body": ("non-JSON body ('<!DOCTYPE html>", "no server-sent event"),
+    "malformed_json": "malformed JSON",
+    "empty_choices": ("no choices", "carried no choices"),
+    "refusal": 'the model refused: "I can\'t help with that."',
+    "sse_cut": ("malformed JSON", "the stream was cut mid-way"),
+}
+
+
+def expected_cause(fault, stream):
+    cause = CAUSES[fault]
+    return cause[stream] if isinstance(cause, tuple) else cause
+
+
+async def ask(stream):
+    agent = Agent(client=make_chat_client("assistant"), name="desk")
+    if stream:
+        run = agent.run("module=Billing", stream=True)
+        async for _ in run:
+            pass
+        return await run.get_final_response()
+    return await agent.run("module=Billing")
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+@pytest.mark.parametrize("fault", sorted(CAUSES))
+async def test_each_fault_is_an_error_naming_its_cause(server, fault, stream, caplog):
+    server.fault = fault
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(LiveModelError) as raised:
+        await ask(stream)
+    message = str(raised.value)
+    assert expected_cause(fault, stream) in message
+    assert message.startswith(f"assistant model 'local-model' at {server.base_url}: ")
+    assert message.endswith("No offline fallback is used.")
+    assert KEY not in message and KEY not in caplog.text
+
+
+def free_port():
+    """A port that was free a moment ago: nothing listens there."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+async def test_an_endpoint_that_is_down_says_which_setting_to_check(server, monkeypatch, stream):
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
+    with pytest.raises(LiveModelError, match=r"cannot connect \(.*\). Is the server running\? Check OPENAI_BASE_URL"):
+        await ask(stream)
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+async def test_a_base_url_without_v1_is_a_404_naming_the_base_url(server, monkeypatch, stream):
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url.removesuffix("/v1"))
+    with pytest.raises(LiveModelError, match=r"not found \(HTTP 404\).*OPENAI_BASE_URL .*ends in /v1"):
+        await ask(stream)
+
+
+async def test_retries_are_bounded_by_the_setting(server, monkeypatch):
+    monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "2")
+    server.fault = "http_500"
+    with pytest.raises(LiveModelError, match=r"HTTP 500"):
+        await ask(stream=False)
+    assert len(server.requests) == 3
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+async def test_structured_output_that_does_not_fit_the_schema_is_refused(server, stream):
+    server.fault = "schema_mismatch"
+    agent = Agent(client=make_chat_client("writer"))
+    with pytest.raises(ValidationError, match=r"validation errors? for FactBatch"):
+        if stream:
+            run = agent.run("module=Billing", stream=True, options={"response_format": FactBatch})
+            _ = (await run.get_final_response()).value
+        else:
+            _ = (await agent.run("module=Billing", options={"response_format": FactBatch})).value
+
+
+@pytest.mark.parametrize("fault", [*FAULTS, "down"])
+async def test_a_failing_writer_is_reported_and_the_store_is_unchanged(server, monkeypatch, fault):
+    extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(make_chat_client("writer")))
+    assert (await extraction.update("module=Billing")).status == "accepted"
+    before = extraction.memory.facts
+    if fault == "down":
+        monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
+        extraction.writer = ChatFactWriter(make_chat_client("writer"))
+    server.fault = fault
+    report = await extraction.update("module=Reporting")
+    assert report.status == "writer_failed"
+    assert "no fallback" in report.diagnostic and KEY not in report.diagnostic
+    assert extraction.memory.facts == before
+    if fault in CAUSES:
+        assert expected_cause(fault, False) in report.diagnostic

@@ -1,0 +1,437 @@
+"""Live models: settings, bounded requests, and failures that say what broke.
+
+A lesson never builds a live client by hand: :func:`course_lib.clients.make_chat_client` asks
+:func:`load_course_settings` which backend to use and, for ``COURSE_LLM=openai``, builds a
+:class:`LiveChatClient` -- MAF's own ``OpenAIChatCompletionClient`` with three additions a course needs:
+
+* **bounded waiting**: one request waits at most ``COURSE_LLM_TIMEOUT`` seconds and is retried at most
+  ``COURSE_LLM_MAX_RETRIES`` times (the openai SDK's defaults are 600 s and 2 retries: half an hour for a
+  server that accepts the connection and never answers);
+* **no silent success**: an empty ``choices`` list, an empty message, a refusal, a non-JSON body, an SSE
+  stream cut mid-way or a non-SSE body to a streaming request is an error, not an empty answer;
+* **errors that name the cause and the setting to change**, with the key scrubbed out.
+
+Settings are read with MAF's ``load_settings`` (the loader behind its OpenAI clients), from the process
+environment and an optional git-ignored ``.env`` at the repository root. One deliberate difference from
+MAF's order: a variable set in the process environment wins over ``.env``, so ``COURSE_LLM=offline make
+test`` is offline whatever ``.env`` says.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal, TypedDict, get_type_hints
+from urllib.parse import urlsplit
+
+import openai
+from agent_framework import ChatResponse, ChatResponseUpdate, Message, SecretString, load_settings
+from agent_framework.exceptions import ChatClientException
+from agent_framework_openai import OpenAIChatCompletionClient
+from openai.types.chat import ChatCompletion
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+Role = Literal["assistant", "writer", "reader", "summarizer", "worker", "judge"]
+ROLES: tuple[Role, ...] = ("assistant", "writer", "reader", "summarizer", "worker", "judge")
+ROLE_PURPOSES: dict[Role, str] = {
+    "assistant": "the desk assistant of lessons 02-03 (answers the user)",
+    "writer": "the fact writer (proposes key=value candidates as JSON)",
+    "reader": "the reader of lesson 04 (answers under each memory policy)",
+    "summarizer": "the summarizer of lesson 04's summary policy",
+    "worker": "the loop's inner agent in lesson 06 (drafts an answer)",
+    "judge": "the loop's LLM judge in lesson 06 (says done or what is missing)",
+}
+Backend = Literal["offline", "openai"]
+BACKENDS: tuple[Backend, ...] = ("offline", "openai")
+
+DEFAULT_TIMEOUT = 30.0
+"""Seconds one request may wait for an answer (raise it for a slow local model on a CPU)."""
+DEFAULT_MAX_RETRIES = 1
+"""Retries after a timeout, a dropped connection, a 429 or a 5xx: a dead endpoint costs about a minute."""
+ENV_FILE = Path(__file__).resolve().parent.parent / ".env"
+"""The optional, git-ignored settings file (see ``.env.example``)."""
+
+TIMEOUT_VAR, RETRIES_VAR = "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"
+FIELD_VARS = {"model": "OPENAI_MODEL", "api_key": "OPENAI_API_KEY", "base_url": "OPENAI_BASE_URL"}
+
+
+class LiveSettingsError(ValueError):
+    """A live setting is missing, blank or malformed: the message names the variable to fix."""
+
+
+class LiveModelError(ChatClientException):
+    """A live call failed: the message names the role, the cause and the setting to look at."""
+
+
+class CourseSettings(TypedDict, total=False):
+    """The course's own variables (prefix ``COURSE_``): backend, bounds, and one model per role."""
+
+    llm: str | None
+    llm_timeout: str | None
+    llm_max_retries: str | None
+    assistant_model: str | None
+    writer_model: str | None
+    reader_model: str | None
+    summarizer_model: str | None
+    worker_model: str | None
+    judge_model: str | None
+
+
+class OpenAIEndpointSettings(TypedDict, total=False):
+    """The ``OPENAI_*`` variables MAF's OpenAI clients read, typed as MAF types them (the key is secret)."""
+
+    api_key: SecretString | None
+    base_url: str | None
+    model: str | None
+
+
+def read_settings(settings_type: type[Any], prefix: str, env_file: Path | None = None) -> dict[str, Any]:
+    """Load a settings ``TypedDict`` with MAF's ``load_settings``; the process environment beats ``.env``.
+
+    MAF checks an explicit ``.env`` before the environment; passing the environment's values as explicit
+    overrides restores the usual order without re-implementing the ``.env`` parsing.
+    """
+    path = ENV_FILE if env_file is None else env_file
+    variables = {name: prefix + name.upper() for name in get_type_hints(settings_type)}
+    present = {name: os.environ[var] for name, var in variables.items() if var in os.environ}
+    return load_settings(
+        settings_type, env_prefix=prefix, env_file_path=str(path) if path.is_file() else None, **present
+    )
+
+
+class LiveSettings(BaseModel):
+    """Where a live model is and how long to wait for it. The key is a :class:`SecretString`.
+
+    ``repr``, ``str`` and every error show ``**********`` instead of the key. Blank values are refused
+    rather than sent: a blank key would earn a 401 from the far end, a blank model a 404.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    model: str
+    api_key: SecretString
+    base_url: str | None = None
+    timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=600)
+    max_retries: int = Field(DEFAULT_MAX_RETRIES, ge=0, le=5)
+    role_models: dict[Role, str] = Field(default_factory=dict)
+
+    @field_validator("model", "base_url")
+    @classmethod
+    def _not_blank(cls, value: str | None, info: Any) -> str | None:
+        if value is not None:
+            _check_text(FIELD_VARS[info.field_name], value)
+        return value
+
+    @field_validator("api_key", mode="before")
+    @classmethod
+    def _secret(cls, value: Any) -> SecretString:
+        secret = SecretString(value)
+        _check_text("OPENAI_API_KEY", secret.get_secret_value())
+        return secret
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(
+                f"OPENAI_BASE_URL={value!r} is not an http(s) URL with a host; "
+                "write it in full, e.g. http://localhost:11434/v1"
+            )
+        return value
+
+    @field_validator("role_models")
+    @classmethod
+    def _role_models(cls, value: dict[Role, str]) -> dict[Role, str]:
+        for role, model in value.items():
+            _check_text(f"COURSE_{role.upper()}_MODEL", model)
+        return value
+
+    def model_for(self, role: Role) -> str:
+        """The model a role uses: its ``COURSE_<ROLE>_MODEL`` override, else ``OPENAI_MODEL``."""
+        return self.role_models.get(role, self.model)
+
+    @property
+    def endpoint(self) -> str:
+        """The base URL requests go to (the openai SDK's default when none is set)."""
+        return self.base_url or "https://api.openai.com/v1"
+
+
+def _check_text(variable: str, value: str) -> None:
+    if not value.strip():
+        raise ValueError(f"{variable} is blank; give it a value or unset it")
+    if value != value.strip():
+        raise ValueError(f"{variable} has leading or trailing spaces; remove them")
+
+
+class Backends(BaseModel):
+    """What ``make_chat_client`` will use: the backend, and the live settings when it is live."""
+
+    model_config = ConfigDict(frozen=True)
+
+    backend: Backend
+    live: LiveSettings | None = None
+
+    def table(self) -> list[dict[str, str]]:
+        """One row per role: backend and model (for lesson 00), the seed's numbering LLM included."""
+        rows = [
+            {
+                "role": role,
+                "backend": self.backend,
+                "model": self.live.model_for(role) if self.live else "offline model (course_lib.clients)",
+                "purpose": ROLE_PURPOSES[role],
+            }
+            for role in ROLES
+        ]
+        rows.append(
+            {
+                "role": "numbering",
+                "backend": "offline (always)",
+                "model": "NumberingChatClient",
+                "purpose": "the seed's FakeChatClient in lesson 05: its numbered replies are the demo itself",
+            }
+        )
+        return rows
+
+
+def load_course_settings(env_file: Path | None = None) -> Backends:
+    """Read ``COURSE_LLM`` and, when it asks for a live model, every live setting; refuse what is wrong.
+
+    Errors are :class:`LiveSettingsError` naming each variable to fix; nothing falls back to offline.
+    """
+    course = read_settings(CourseSettings, "COURSE_", env_file)
+    backend = course.get("llm") or "offline"
+    if backend not in BACKENDS:
+        raise LiveSettingsError(f"COURSE_LLM={backend!r} is not supported; use 'offline' (default) or 'openai'.")
+    if backend == "offline":
+        return Backends(backend="offline")
+    endpoint = read_settings(OpenAIEndpointSettings, "OPENAI_", env_file)
+    missing = [FIELD_VARS[name] for name in ("model", "api_key") if endpoint.get(name) is None]
+    if missing:
+        raise LiveSettingsError(
+            f"COURSE_LLM=openai needs {', '.join(missing)} (environment or .env); no offline fallback is used."
+        )
+    values: dict[str, Any] = {k: v for k, v in endpoint.items() if v is not None}
+    if course.get("llm_timeout") is not None:
+        values["timeout"] = _number(TIMEOUT_VAR, course["llm_timeout"], float)
+    if course.get("llm_max_retries") is not None:
+        values["max_retries"] = _number(RETRIES_VAR, course["llm_max_retries"], int)
+    values["role_models"] = {r: course[f"{r}_model"] for r in ROLES if course.get(f"{r}_model") is not None}
+    try:
+        return Backends(backend="openai", live=LiveSettings(**values))
+    except ValidationError as error:
+        raise LiveSettingsError(_reasons(error)) from None
+
+
+def _number(variable: str, text: str, kind: type[float] | type[int]) -> float | int:
+    try:
+        return kind(text)
+    except ValueError:
+        raise LiveSettingsError(f"{variable}={text!r} is not a number.") from None
+
+
+def _reasons(error: ValidationError) -> str:
+    """Pydantic's reasons in the variables' names, never the values (a key could be among them)."""
+    names = {**FIELD_VARS, "timeout": TIMEOUT_VAR, "max_retries": RETRIES_VAR}
+    reasons = []
+    for item in error.errors():
+        field = str(item["loc"][0]) if item["loc"] else ""
+        message = item["msg"].removeprefix("Value error, ")
+        reasons.append(
+            message
+            if message.split(" ")[0].startswith(("OPENAI_", "COURSE_"))
+            else f"{names.get(field, field)}: {message}"
+        )
+    return "Live settings refused: " + "; ".join(reasons) + "."
+
+
+# region The live client
+
+
+class LiveChatClient(OpenAIChatCompletionClient):
+    """MAF's OpenAI Chat Completions client, bounded, checked, and labelled with its course role.
+
+    Everything MAF does (message conversion, structured output, streaming, usage, middleware, telemetry)
+    is unchanged; this class only refuses replies that carry no answer and rewrites failures into a
+    :class:`LiveModelError` that a student can act on.
+    """
+
+    def __init__(self, role: Role, settings: LiveSettings, *, middleware: Sequence[Any] | None = None) -> None:
+        sdk = openai.AsyncOpenAI(
+            api_key=settings.api_key.get_secret_value(),
+            base_url=settings.base_url,
+            timeout=openai.Timeout(settings.timeout, connect=min(settings.timeout, 10.0)),
+            max_retries=settings.max_retries,
+        )
+        super().__init__(model=settings.model_for(role), async_client=sdk, middleware=middleware)
+        self.role = role
+        self.settings = settings
+
+    def __repr__(self) -> str:
+        return f"LiveChatClient(role={self.role!r}, model={self.model!r}, endpoint={self.settings.endpoint!r})"
+
+    def _inner_get_response(
+        self, *, messages: Sequence[Message], options: Mapping[str, Any], stream: bool = False, **kwargs: Any
+    ):  # type: ignore[override]
+        result = super()._inner_get_response(messages=messages, options=options, stream=stream, **kwargs)
+        return result if stream else self._checked(result)
+
+    async def _checked(self, pending: Awaitable[ChatResponse]) -> ChatResponse:
+        try:
+            return await pending
+        except Exception as error:
+            raise self.failure(error) from None
+
+    def _build_response_stream(self, stream: Any, *, response_format: Any | None = None):  # type: ignore[override]
+        return super()._build_response_stream(self._checked_stream(stream), response_format=response_format)
+
+    async def _checked_stream(
+        self, stream: AsyncIterable[ChatResponseUpdate] | Awaitable[AsyncIterable[ChatResponseUpdate]]
+    ) -> AsyncIterator[ChatResponseUpdate]:
+        """Pass updates through; at the end, refuse a stream that never finished or only refused."""
+        chunks, choices, finished, text, refusal = 0, 0, None, 0, ""
+        try:
+            updates = await stream if isinstance(stream, Awaitable) else stream
+            async for update in updates:
+                chunks += 1
+                choices += any(c.type != "usage" for c in update.contents) or update.finish_reason is not None
+                finished = update.finish_reason or finished
+                for content in update.contents:
+                    if content.type == "text" and _is_refusal(content.additional_properties):
+                        refusal += content.text or ""
+                    elif content.type == "text":
+                        text += len(content.text or "")
+                    elif content.type == "function_call":
+                        text += 1
+                yield update
+        except Exception as error:
+            raise self.failure(error) from None
+        problem = _stream_problem(chunks, choices, finished, text, refusal)
+        if problem:
+            raise self.failure(ReplyProblem(problem))
+
+    def _parse_response_from_openai(self, response: ChatCompletion, options: Mapping[str, Any]) -> ChatResponse:
+        if not isinstance(response, ChatCompletion):
+            raise ReplyProblem(f"the endpoint answered with a non-JSON body ({_preview(response)})")
+        if not response.choices:
+            raise ReplyProblem("the endpoint returned no choices (an empty 'choices' list)")
+        parsed = super()._parse_response_from_openai(response, options)
+        message = response.choices[0].message
+        if message.refusal:
+            raise ReplyProblem(f"the model refused: {message.refusal!r}")
+        if not parsed.text and not message.tool_calls:
+            raise ReplyProblem(
+                f"the endpoint returned an empty message (finish_reason={response.choices[0].finish_reason!r})"
+            )
+        return parsed
+
+    def failure(self, error: BaseException) -> LiveModelError:
+        """The error a student sees: role, model and endpoint, the cause, and what to change."""
+        cause, hint = explain(_root(error), self.settings)
+        where = f"{self.role} model {self.model!r} at {self.settings.endpoint}"
+        message = f"{where}: {cause}." + (f" {hint}" if hint else "") + " No offline fallback is used."
+        return LiveModelError(_scrub(message, self.settings))
+
+
+class ReplyProblem(Exception):
+    """A reply that arrived but carries no usable answer (raised inside the client, explained outside)."""
+
+
+def _is_refusal(properties: Mapping[str, Any] | None) -> bool:
+    properties = properties or {}
+    core = properties.get("core") or {}
+    return "refusal" in (core.get("model_output_kind"), properties.get("model_output_kind"))
+
+
+def _stream_problem(chunks: int, choices: int, finished: object, text: int, refusal: str) -> str | None:
+    """What is wrong with a finished stream, or None: a stream must end with a reason and carry text."""
+    if refusal:
+        return f"the model refused: {refusal!r}"
+    if chunks == 0:
+        return "the streaming request got no server-sent event (a non-SSE body, e.g. HTML or plain JSON)"
+    if choices == 0:
+        return "the stream carried no choices (only empty 'choices' lists)"
+    if finished is None:
+        return f"the stream was cut mid-way: {choices} chunk(s) and no finish_reason"
+    if not text:
+        return f"the stream carried no text (finish_reason={finished!r})"
+    return None
+
+
+def _preview(body: object) -> str:
+    text = str(body).strip().replace("\n", " ")
+    return repr(text[:60] + ("..." if len(text) > 60 else ""))
+
+
+def _root(error: BaseException) -> BaseException:
+    """The innermost cause MAF wrapped (``ChatClientException`` -> openai -> httpx)."""
+    seen: set[int] = set()
+    while id(error) not in seen:
+        seen.add(id(error))
+        inner = getattr(error, "inner_exception", None) or error.__cause__
+        if inner is None or isinstance(error, openai.APIError):
+            break
+        error = inner
+    return error
+
+
+def explain(error: BaseException, settings: LiveSettings) -> tuple[str, str]:
+    """(cause, hint) for a failure: what happened in plain words and which setting to change."""
+    tries = f"{settings.max_retries + 1} attempt(s)"
+    url = "check OPENAI_BASE_URL (an OpenAI-compatible base URL usually ends in /v1)"
+    if isinstance(error, ReplyProblem):
+        return str(error), ""
+    if isinstance(error, openai.APITimeoutError):
+        return (
+            f"no answer within {settings.timeout:g} s ({tries})",
+            f"Raise {TIMEOUT_VAR} (now {settings.timeout:g}) for a slow model, or check that the server answers.",
+        )
+    if isinstance(error, openai.APIConnectionError):
+        return (
+            f"cannot connect ({_connection_cause(error)}; {tries})",
+            f"Is the server running? {url[0].upper()}{url[1:]}.",
+        )
+    if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
+        return f"the endpoint refused the key (HTTP {error.status_code})", "Check OPENAI_API_KEY."
+    if isinstance(error, openai.RateLimitError):
+        return (
+            f"rate limited (HTTP 429) after {tries}",
+            f"Wait and retry, use a cheaper COURSE_<ROLE>_MODEL, or raise {RETRIES_VAR}.",
+        )
+    if isinstance(error, openai.NotFoundError):
+        return "not found (HTTP 404)", f"Check OPENAI_MODEL (or COURSE_<ROLE>_MODEL), and {url}."
+    if isinstance(error, openai.APIStatusError):
+        kind = "server error" if error.status_code >= 500 else "request refused"
+        detail = _status_detail(error)
+        return f"{kind} (HTTP {error.status_code}{detail})", (
+            "The server failed; retry later." if error.status_code >= 500 else "The endpoint refused this request."
+        )
+    if isinstance(error, json.JSONDecodeError | openai.APIResponseValidationError):
+        return f"the endpoint answered with malformed JSON ({error})", url[0].upper() + url[1:] + "."
+    return f"{type(error).__name__}: {error}", ""
+
+
+def _connection_cause(error: BaseException) -> str:
+    inner = error.__cause__ or error.__context__
+    return f"{type(inner).__name__}: {inner}" if inner else str(error)
+
+
+def _status_detail(error: openai.APIStatusError) -> str:
+    body = error.body if isinstance(error.body, dict) else {}
+    inner = body.get("error")
+    message = inner.get("message") if isinstance(inner, dict) else body.get("message")
+    return f": {str(message)[:200]}" if message else ""
+
+
+def _scrub(text: str, settings: LiveSettings) -> str:
+    key = settings.api_key.get_secret_value()
+    return text.replace(key, "**********") if key else text
+
+
+def make_live_client(role: Role, settings: LiveSettings, *, middleware: Sequence[Any] | None = None) -> LiveChatClient:
+    """A live client for ``role``: its model, the bounded timeout and retries, checked replies."""
+    return LiveChatClient(role, settings, middleware=middleware)

@@ -1,0 +1,116 @@
+"""Live settings: read with MAF's loader from the environment and .env, refused when blank, key kept secret."""
+
+import pytest
+from agent_framework import SecretString
+
+from course_lib.clients import (
+    OfflineAssistantClient,
+    OfflineDraftClient,
+    OfflineJudgeClient,
+    OfflineSummarizerClient,
+    OfflineWriterClient,
+    make_chat_client,
+)
+from course_lib.live import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    ROLES,
+    LiveChatClient,
+    LiveSettings,
+    LiveSettingsError,
+    load_course_settings,
+)
+
+KEY = "sk-live-secret-value"
+LIVE_VARS = ("OPENAI_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES")
+
+
+@pytest.fixture
+def live(monkeypatch):
+    for name in LIVE_VARS + tuple(f"COURSE_{r.upper()}_MODEL" for r in ROLES):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COURSE_LLM", "openai")
+    monkeypatch.setenv("OPENAI_MODEL", "gpt-test")
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    return monkeypatch
+
+
+def test_every_role_has_an_offline_model_by_default(monkeypatch):
+    monkeypatch.delenv("COURSE_LLM", raising=False)
+    kinds = {role: type(make_chat_client(role)) for role in ROLES}
+    assert kinds == {
+        "assistant": OfflineAssistantClient,
+        "writer": OfflineWriterClient,
+        "reader": OfflineAssistantClient,
+        "summarizer": OfflineSummarizerClient,
+        "worker": OfflineDraftClient,
+        "judge": OfflineJudgeClient,
+    }
+    assert make_chat_client("reader", resolution="earliest").resolution == "earliest"
+    assert make_chat_client("summarizer", summary_budget=99).budget == 99
+    with pytest.raises(ValueError, match="Unknown model role 'numbering'"):
+        make_chat_client("numbering")
+
+
+def test_live_settings_have_documented_bounds_and_per_role_models(live):
+    live.setenv("COURSE_WRITER_MODEL", "gpt-small")
+    settings = load_course_settings().live
+    assert (settings.timeout, settings.max_retries) == (DEFAULT_TIMEOUT, DEFAULT_MAX_RETRIES)
+    assert DEFAULT_TIMEOUT * (DEFAULT_MAX_RETRIES + 1) <= 65  # a dead endpoint costs about a minute at most
+    assert settings.model_for("writer") == "gpt-small" and settings.model_for("judge") == "gpt-test"
+    clients = {role: make_chat_client(role) for role in ROLES}
+    assert all(isinstance(c, LiveChatClient) for c in clients.values())
+    assert clients["writer"].model == "gpt-small" and clients["assistant"].model == "gpt-test"
+    sdk = clients["judge"].client
+    assert (sdk.timeout.read, sdk.max_retries) == (DEFAULT_TIMEOUT, DEFAULT_MAX_RETRIES)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "reason"),
+    [
+        ("OPENAI_API_KEY", "   ", "OPENAI_API_KEY is blank"),
+        ("OPENAI_API_KEY", "", "OPENAI_API_KEY is blank"),
+        ("OPENAI_API_KEY", KEY + "\n", "OPENAI_API_KEY has leading or trailing spaces"),
+        ("OPENAI_MODEL", " ", "OPENAI_MODEL is blank"),
+        ("COURSE_JUDGE_MODEL", "", "COURSE_JUDGE_MODEL is blank"),
+        ("OPENAI_BASE_URL", "localhost:11434/v1", "is not an http(s) URL with a host"),
+        ("OPENAI_BASE_URL", " ", "OPENAI_BASE_URL is blank"),
+        ("COURSE_LLM_TIMEOUT", "soon", "COURSE_LLM_TIMEOUT='soon' is not a number"),
+        ("COURSE_LLM_TIMEOUT", "0", "COURSE_LLM_TIMEOUT: Input should be greater than 0"),
+        ("COURSE_LLM_MAX_RETRIES", "50", "COURSE_LLM_MAX_RETRIES: Input should be less than or equal to 5"),
+        ("COURSE_LLM", "opnai", "COURSE_LLM='opnai' is not supported"),
+    ],
+)
+def test_bad_settings_are_refused_by_name_and_never_echo_the_key(live, name, value, reason):
+    live.setenv(name, value)
+    with pytest.raises(LiveSettingsError) as raised:
+        make_chat_client("writer")
+    assert reason in str(raised.value) and KEY not in str(raised.value)
+
+
+def test_the_key_is_a_secret_in_every_repr(live):
+    settings = load_course_settings().live
+    assert isinstance(settings.api_key, SecretString)
+    for text in (repr(settings), str(settings), repr(load_course_settings()), repr(make_chat_client("writer"))):
+        assert KEY not in text
+    assert "**********" in repr(settings)
+    assert LiveSettings(model="m", api_key=KEY).api_key.get_secret_value() == KEY
+
+
+def test_dotenv_is_read_and_the_environment_wins(live, tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "COURSE_LLM=openai\nOPENAI_MODEL=from-dotenv\nCOURSE_LLM_TIMEOUT=12\nOPENAI_API_KEY=dotenv-key\n"
+    )
+    live.delenv("OPENAI_MODEL")
+    settings = load_course_settings(env_file).live
+    assert (settings.model, settings.timeout, settings.api_key.get_secret_value()) == ("from-dotenv", 12.0, KEY)
+    live.setenv("COURSE_LLM", "offline")
+    assert load_course_settings(env_file).live is None
+
+
+def test_the_backend_table_names_every_role_and_the_offline_numbering_llm(live):
+    rows = load_course_settings().table()
+    assert [r["role"] for r in rows] == [*ROLES, "numbering"]
+    assert {r["backend"] for r in rows[:-1]} == {"openai"} and rows[-1]["backend"] == "offline (always)"
+    assert all(KEY not in str(r) for r in rows)

@@ -1,0 +1,188 @@
+"""A loopback OpenAI-compatible Chat Completions server for wire tests and the qualification run's test.
+
+It speaks the protocol over real HTTP (JSON and server-sent events), so the real openai SDK, through
+MAF's client and the course factory, is what is exercised. By default it answers as the offline writer
+would, computing the reply from the request body; ``reply_with`` replaces the reply text and ``fault``
+replaces the whole answer with one of the ways a real endpoint goes wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from course_lib.clients import OfflineWriterClient
+
+USAGE = {"prompt_tokens": 42, "completion_tokens": 7, "total_tokens": 49}
+
+FAULTS = (
+    "timeout",
+    "http_401",
+    "http_429",
+    "http_500",
+    "html_body",
+    "malformed_json",
+    "empty_choices",
+    "refusal",
+    "schema_mismatch",
+    "sse_cut",
+)
+"""Every fault the server can play; endpoint down and a wrong base URL need no server behaviour."""
+
+
+def text_of(message: dict[str, Any]) -> str:
+    content = message["content"]
+    return content if isinstance(content, str) else "".join(part.get("text", "") for part in content)
+
+
+def last_user_text(body: dict[str, Any]) -> str:
+    return next(text_of(m) for m in reversed(body["messages"]) if m["role"] == "user")
+
+
+def writer_reply(body: dict[str, Any]) -> str:
+    """The offline writer's logic, applied to the request's last user message."""
+    return json.dumps({"facts": OfflineWriterClient().propose(last_user_text(body))})
+
+
+class ChatCompletionsHandler(BaseHTTPRequestHandler):
+    state: ServerState
+
+    def do_POST(self) -> None:
+        state = self.state
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        state.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+        if self.path != "/v1/chat/completions":
+            return self.send_json(404, {"error": {"message": f"Not found: {self.path}", "type": "not_found"}})
+        if state.fault:
+            return self.play(state.fault, body)
+        content = state.reply_with(body)
+        return self.stream(body, content) if body.get("stream") else self.send_json(200, completion(body, content))
+
+    def play(self, fault: str, body: dict[str, Any]) -> None:
+        streaming = bool(body.get("stream"))
+        if fault == "timeout":
+            self.state.release.wait(5)
+            return None
+        if fault.startswith("http_"):
+            status = int(fault.removeprefix("http_"))
+            error = {"message": f"simulated {status}", "type": "server_error" if status >= 500 else "client_error"}
+            return self.send_json(status, {"error": error}, {"retry-after-ms": "1"})
+        if fault == "html_body":
+            return self.send_bytes(200, b"<!DOCTYPE html><html><body>Welcome to nginx</body></html>", "text/html")
+        if fault == "malformed_json":
+            if streaming:
+                return self.send_events(['{"id": "x", "object": "chat.completion.chunk", "choices": [{"ind'])
+            return self.send_bytes(200, b'{"id": "chatcmpl-local", "choices": [{"index": 0, "mess', "application/json")
+        if fault == "empty_choices":
+            if streaming:
+                return self.send_events([json.dumps({**chunk_base(body), "choices": [], "usage": USAGE})])
+            return self.send_json(200, {**completion(body, ""), "choices": []})
+        if fault == "refusal":
+            if streaming:
+                delta = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
+                return self.send_events([chunk(body, delta, None), chunk(body, {}, "stop")])
+            reply = completion(body, None)
+            reply["choices"][0]["message"]["refusal"] = "I can't help with that."
+            return self.send_json(200, reply)
+        if fault == "schema_mismatch":
+            content = json.dumps({"facts": [{"key": "module"}]})
+            return self.stream(body, content) if streaming else self.send_json(200, completion(body, content))
+        if fault == "sse_cut":
+            if not streaming:  # a JSON body cut mid-way is what a non-streaming client sees
+                return self.send_bytes(200, b'{"id": "chatcmpl-local", "object": "chat.co', "application/json")
+            first = chunk(body, {"role": "assistant", "content": "module="}, None)
+            self.send_events([first], done=False)
+            self.wfile.write(b'data: {"id": "chatcmpl-local", "choices": [{"delta": {"content": "Bil')
+            return None
+        raise ValueError(f"unknown fault {fault!r}")
+
+    def stream(self, body: dict[str, Any], content: str) -> None:
+        """Server-sent events, one chunk per word, then the finish chunk, the usage chunk and [DONE]."""
+        words = content.split(" ")
+        events = [
+            chunk(body, {"role": "assistant", "content": w + (" " if i < len(words) - 1 else "")}, None)
+            for i, w in enumerate(words)
+        ]
+        events += [chunk(body, {}, "stop"), json.dumps({**chunk_base(body), "choices": [], "usage": USAGE})]
+        self.send_events(events)
+
+    def send_events(self, events: list[str], done: bool = True) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        for event in events:
+            self.wfile.write(f"data: {event}\n\n".encode())
+        if done:
+            self.wfile.write(b"data: [DONE]\n\n")
+
+    def send_json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        self.send_bytes(status, json.dumps(payload).encode(), "application/json", headers)
+
+    def send_bytes(self, status: int, data: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def chunk_base(body: dict[str, Any]) -> dict[str, Any]:
+    return {"id": "chatcmpl-local", "object": "chat.completion.chunk", "created": 0, "model": body["model"]}
+
+
+def chunk(body: dict[str, Any], delta: dict[str, Any], finish: str | None) -> str:
+    return json.dumps({**chunk_base(body), "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+
+
+def completion(body: dict[str, Any], content: str | None) -> dict[str, Any]:
+    message = {"role": "assistant", "content": content}
+    return {
+        "id": "chatcmpl-local",
+        "object": "chat.completion",
+        "created": 0,
+        "model": body["model"],
+        "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
+        "usage": USAGE,
+    }
+
+
+class ServerState:
+    """What the server has received and how it is told to answer next."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.requests: list[dict[str, Any]] = []
+        self.fault: str | None = None
+        self.reply_with: Callable[[dict[str, Any]], str] = writer_reply
+        self.release = threading.Event()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+
+@contextmanager
+def loopback_server() -> Iterator[ServerState]:
+    """Serve on an ephemeral loopback port; shutdown polls every 10 ms (the default 0.5 s slowed every test)."""
+    handler = type("Handler", (ChatCompletionsHandler,), {})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    handler.state = state = ServerState(httpd.server_port)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        state.release.set()
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(5)
