@@ -27,7 +27,14 @@ from typing import Any, Literal, TypedDict, get_type_hints
 from urllib.parse import urlsplit
 
 import openai
-from agent_framework import ChatResponse, ChatResponseUpdate, Message, SecretString, load_settings
+from agent_framework import (
+    ChatResponse,
+    ChatResponseUpdate,
+    Message,
+    ResponseStream,
+    SecretString,
+    load_settings,
+)
 from agent_framework.exceptions import ChatClientException
 from agent_framework_openai import OpenAIChatCompletionClient
 from openai.types.chat import ChatCompletion
@@ -276,9 +283,9 @@ class LiveChatClient(OpenAIChatCompletionClient):
 
     def _inner_get_response(
         self, *, messages: Sequence[Message], options: Mapping[str, Any], stream: bool = False, **kwargs: Any
-    ):  # type: ignore[override]
+    ) -> Awaitable[ChatResponse] | ResponseStream[ChatResponseUpdate, ChatResponse]:
         result = super()._inner_get_response(messages=messages, options=options, stream=stream, **kwargs)
-        return result if stream else self._checked(result)
+        return result if isinstance(result, ResponseStream) else self._checked(result)
 
     async def _checked(self, pending: Awaitable[ChatResponse]) -> ChatResponse:
         try:
@@ -286,7 +293,12 @@ class LiveChatClient(OpenAIChatCompletionClient):
         except Exception as error:
             raise self.failure(error) from None
 
-    def _build_response_stream(self, stream: Any, *, response_format: Any | None = None):  # type: ignore[override]
+    def _build_response_stream(
+        self,
+        stream: AsyncIterable[ChatResponseUpdate] | Awaitable[AsyncIterable[ChatResponseUpdate]],
+        *,
+        response_format: Any | None = None,
+    ) -> ResponseStream[ChatResponseUpdate, ChatResponse]:
         return super()._build_response_stream(self._checked_stream(stream), response_format=response_format)
 
     async def _checked_stream(
