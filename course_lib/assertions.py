@@ -6,6 +6,16 @@ one of ten allowed keys, compared ordinally (case matters), and ``value`` is eve
 first ``=``, trimmed. Anything else -- a question, prose, an unknown key, an empty value -- is not a
 declaration and yields no fact. The host compares the writer's proposal with this parse, so the parse
 is the ground truth of what the user explicitly said.
+
+**One rule for line breaks.** A line break is every character Python's ``str.splitlines`` breaks on:
+``\n``, ``\r`` (and ``\r\n``), ``\v``, ``\f``, ``\x1c``-``\x1e``, U+0085, U+2028 and U+2029. Each one
+separates declarations exactly as ``;`` does, so no key, value or citation ever contains one. The same
+set ends a line of the prompt block (:func:`course_lib.memory.parse_prompt_block`) and of every text
+the offline models read, so a value can never start a new line anywhere: a fence cannot be broken by
+an exotic line break that one reader honours and another ignores.
+
+**Only encodable text.** A message holding a lone surrogate (``"\ud800"``, which no UTF-8 or UTF-16
+text can carry) is refused before anything is parsed, by :class:`UnencodableMessage`.
 """
 
 from __future__ import annotations
@@ -30,11 +40,23 @@ ALLOWED_KEYS: tuple[str, ...] = (
 MAX_MESSAGE_CHARS = 4096
 """A user message longer than this is refused before anything is parsed or stored."""
 
-_SEPARATORS = re.compile(r";|\r\n|\r|\n")
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+"""Every character ``str.splitlines`` breaks on: each separates declarations, like ``;``."""
+
+_SEPARATORS = re.compile("\r\n|[;" + LINE_BREAKS + "]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class MessageTooLong(ValueError):
+class MessageRefused(ValueError):
+    """A user message the contract refuses as a whole: nothing is parsed, no turn begins."""
+
+
+class MessageTooLong(MessageRefused):
     """Raised when a user message exceeds :data:`MAX_MESSAGE_CHARS`; nothing is parsed."""
+
+
+class UnencodableMessage(MessageRefused):
+    """Raised when a user message holds a lone surrogate: it is not text any model or file can carry."""
 
 
 @dataclass(frozen=True)
@@ -59,13 +81,24 @@ def check_message_length(text: str) -> None:
         )
 
 
+def check_message(text: str) -> None:
+    """Refuse a message the contract cannot read: over the length limit, or not encodable text."""
+    check_message_length(text)
+    if surrogate := _SURROGATE.search(text):
+        raise UnencodableMessage(
+            f"Message refused: it holds a lone surrogate U+{ord(surrogate.group()):04X} at index "
+            f"{surrogate.start()}, which no UTF-8 text can carry (rule: encodable text). Nothing was parsed or stored."
+        )
+
+
 def find_declarations(text: str) -> list[Declaration]:
     """Every explicit declaration in ``text``, in order, repeats included.
 
     Use :func:`parse_assertions` for the contract's answer (last declaration of a key wins); this
     lower-level list keeps each occurrence with its evidence, which a writer needs to cite.
+    Raises :class:`MessageRefused` (too long, or a lone surrogate) before parsing anything.
     """
-    check_message_length(text)
+    check_message(text)
     found: list[Declaration] = []
     for segment in _SEPARATORS.split(text):
         declaration = _parse_segment(segment)
@@ -93,6 +126,7 @@ def parse_assertions(text: str) -> dict[str, str]:
     >>> parse_assertions("log=level=debug")
     {'log': 'level=debug'}
 
-    Raises :class:`MessageTooLong` for a message over :data:`MAX_MESSAGE_CHARS` characters.
+    Raises :class:`MessageTooLong` for a message over :data:`MAX_MESSAGE_CHARS` characters and
+    :class:`UnencodableMessage` for one holding a lone surrogate.
     """
     return {d.key: d.value for d in find_declarations(text)}

@@ -27,7 +27,7 @@ from agent_framework import (
 )
 from agent_framework.observability import ChatTelemetryLayer
 
-from .assertions import ALLOWED_KEYS, Declaration, MessageTooLong, find_declarations
+from .assertions import ALLOWED_KEYS, LINE_BREAKS, Declaration, MessageRefused, find_declarations
 from .live import ROLES, Backends, Role, load_course_settings, make_live_client
 from .loop import CRITERIA_HEADER, RESPONSE_HEADER
 from .memory import PROMPT_BLOCK_FOOTER, parse_prompt_block
@@ -180,16 +180,22 @@ def resolve(mentions: Sequence[tuple[str, str]], rule: ResolutionRule) -> dict[s
 
 
 def strip_prompt_block(text: str) -> str:
-    """The user's own words: ``text`` without a controlled-facts block prefixed to it."""
-    _, sep, tail = text.partition(PROMPT_BLOCK_FOOTER)
-    return tail.lstrip("\n") if sep else text
+    """The user's own words: ``text`` without a controlled-facts block prefixed to it.
+
+    The block ends at the first *line* that is the footer, lines broken by the contract's rule
+    (``str.splitlines``), as :func:`parse_prompt_block` reads it: a value that merely contains the
+    footer's words sits inside a quoted fact line and does not end the block.
+    """
+    lines = text.splitlines(keepends=True)
+    ends = [i for i, line in enumerate(lines) if line.rstrip(LINE_BREAKS) == PROMPT_BLOCK_FOOTER]
+    return "".join(lines[ends[0] + 1 :]).lstrip(LINE_BREAKS) if ends else text
 
 
 def _last_declarations(text: str) -> dict[str, Declaration]:
-    """The last declaration of each key; an over-long message declares nothing (a model still answers it)."""
+    """The last declaration of each key; a message the contract refuses declares nothing (a model still answers it)."""
     try:
         return {d.key: d for d in find_declarations(text)}
-    except MessageTooLong:
+    except MessageRefused:
         return {}
 
 

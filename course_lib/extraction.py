@@ -6,6 +6,10 @@ the proposal only if its key/value set equals the explicit declarations of that 
 the store checks every citation. Whatever fails -- a semantic guess, a paraphrased citation, a
 dropped declaration, broken JSON, a writer exception, a stale ticket -- the previous facts stay and the
 report says so: there is no fallback that would store something else instead.
+
+The ticket is taken when the user's turn begins (:meth:`MemoryExtraction.begin`), before any model is
+called, and the extraction finishes on that ticket (:meth:`MemoryExtraction.complete`): a ``forget``
+typed while the model answers or while the writer works makes the whole turn write nothing.
 """
 
 from __future__ import annotations
@@ -17,8 +21,16 @@ from typing import Any, Literal, Protocol
 from agent_framework import Agent, SupportsChatGetResponse
 from pydantic import BaseModel, Field, ValidationError
 
-from .assertions import MessageTooLong, parse_assertions
-from .memory import Fact, FactCandidate, InvalidFacts, StaleMemoryUpdate, WorkingMemory
+from .assertions import MessageRefused, parse_assertions
+from .memory import (
+    Fact,
+    FactCandidate,
+    ForgottenTurn,
+    MemoryTurn,
+    MemoryUpdateError,
+    NewerTurnBegan,
+    WorkingMemory,
+)
 
 MISMATCH = "Extraction does not match the explicit key=value assertions. No semantic guess is admitted."
 NO_FALLBACK = "The previous facts are kept; no fallback extraction is attempted."
@@ -63,7 +75,8 @@ class ChatFactWriter:
         return batch
 
 
-ExtractionStatus = Literal["accepted", "rejected", "nothing_to_extract", "writer_failed", "stale"]
+ExtractionStatus = Literal["accepted", "rejected", "nothing_to_extract", "writer_failed", "stale", "forgotten"]
+"""``stale``: a newer turn began before this one could write; ``forgotten``: ``forget`` ran since it began."""
 
 
 class ExtractionReport(BaseModel):
@@ -84,12 +97,34 @@ class MemoryExtraction:
         self.writer = writer
 
     async def update(self, user_text: str) -> ExtractionReport:
-        """Extract from ``user_text``; the ticket is taken first, so a later forget makes it stale."""
+        """Begin a turn for ``user_text`` and extract from it at once (:meth:`begin` then :meth:`complete`)."""
+        return await self.complete(self.begin(user_text))
+
+    def begin(self, user_text: str) -> MemoryTurn | ExtractionReport:
+        """The user's turn begins: take its ticket now, before any model is called.
+
+        Returns the ticket, or the ``rejected`` report when the contract refuses the message (too long,
+        a lone surrogate): then no turn begins and nothing will be extracted.
+        """
         try:
-            declarations = parse_assertions(user_text)
-            turn = self.memory.begin_turn(user_text)
-        except MessageTooLong as error:
+            return self.memory.begin_turn(user_text)
+        except MessageRefused as error:
             return self._report("rejected", f"{error} {NO_FALLBACK}")
+
+    async def complete(self, begun: MemoryTurn | ExtractionReport) -> ExtractionReport:
+        """Extract from the ticket's own text and admit the result on that ticket, or report why not.
+
+        A ticket that can no longer write (forgotten, superseded, unknown) is reported before the writer
+        is called; one that goes stale while the writer works is refused by the store.
+        """
+        if isinstance(begun, ExtractionReport):
+            return begun
+        turn, user_text = begun, begun.user_text
+        try:
+            self.memory.check_ticket(turn)
+        except MemoryUpdateError as error:
+            return self._refused(error, turn.number)
+        declarations = parse_assertions(user_text)
         try:
             batch = await self.writer.propose(user_text)
         except (ValidationError, ValueError) as error:
@@ -107,14 +142,26 @@ class MemoryExtraction:
             return self._report("rejected", f"{MISMATCH} {NO_FALLBACK}", turn.number, proposed)
         try:
             self.memory.apply(turn, proposed)
-        except InvalidFacts as error:
-            return self._report("rejected", f"{error} {NO_FALLBACK}", turn.number, proposed)
-        except StaleMemoryUpdate as error:
-            return self._report("stale", str(error), turn.number, proposed)
+        except MemoryUpdateError as error:
+            return self._refused(error, turn.number, proposed)
         if not proposed:
             return self._report("nothing_to_extract", "No explicit key=value declaration in this message.", turn.number)
         keys = ", ".join(c.key for c in proposed)
         return self._report("accepted", f"Admitted {len(proposed)} fact(s): {keys}.", turn.number, proposed)
+
+    def rejected(self, diagnostic: str) -> ExtractionReport:
+        """A ``rejected`` report for a refusal decided outside the store (no fallback follows it)."""
+        return self._report("rejected", f"{diagnostic} {NO_FALLBACK}")
+
+    def _refused(
+        self, error: MemoryUpdateError, turn: int, proposed: tuple[FactCandidate, ...] = ()
+    ) -> ExtractionReport:
+        """The store's refusal as a report whose status says what happened."""
+        if isinstance(error, ForgottenTurn):
+            return self._report("forgotten", str(error), turn, proposed)
+        if isinstance(error, NewerTurnBegan):
+            return self._report("stale", str(error), turn, proposed)
+        return self._report("rejected", f"{error} {NO_FALLBACK}", turn, proposed)
 
     def _report(
         self,

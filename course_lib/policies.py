@@ -242,9 +242,10 @@ class FactsPolicy(MemoryPolicy):
         self.extraction = MemoryExtraction(WorkingMemory(max_facts), writer_agent)
 
     async def turn(self, user_text: str) -> str:
+        begun = self.extraction.begin(user_text)  # the turn begins before the reader answers
         block = Message(role="user", contents=[self.extraction.memory.to_prompt_block()])
         answer = (await self.reader.run([block, Message(role="user", contents=[user_text])])).text
-        await self.extraction.update(user_text)
+        await self.extraction.complete(begun)
         return answer
 
 

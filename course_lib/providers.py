@@ -4,10 +4,12 @@
   the user's own words after the response. The block travels inside the user message, so the session
   history stores it too.
 * **The provider** (:class:`FactsContextProvider`) adds the block as a context message of its own before
-  each run, and after a successful run extracts from the User messages that came from the caller --
-  recognised by MAF's attribution: every message a provider adds (history, this block) carries
-  ``additional_properties["_attribution"]``; the caller's messages carry none. History stores only
-  the caller's words and the answers.
+  each run, and after a successful run extracts from the User messages the caller passed to ``run``.
+  Its :class:`CallerTurnGate`, the agent's first middleware, is the one place that sees exactly those
+  messages, before any other middleware, context provider, loop or model can add one: it begins the
+  turn there (one ticket per run) from the caller's User messages that carry no MAF attribution
+  (``additional_properties["_attribution"]``, which history, this block and the loop's feedback all
+  carry). History stores only the caller's words and the answers.
 
 Both paths share the console of the seed: ``mem`` shows the facts, ``forget [KEY]`` forgets (and
 replaces every session, so an old mention cannot come back through history), anything else is a turn.
@@ -16,17 +18,27 @@ replaces every session, so an old mention cannot come back through history), any
 from __future__ import annotations
 
 import re
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import pandas as pd
-from agent_framework import Agent, AgentSession, ContextProvider, InMemoryHistoryProvider, Message, SessionContext
+from agent_framework import (
+    Agent,
+    AgentContext,
+    AgentMiddleware,
+    AgentSession,
+    ContextProvider,
+    InMemoryHistoryProvider,
+    Message,
+    SessionContext,
+)
 from pydantic import BaseModel
 
 from .clients import OfflineAssistantClient, OfflineWriterClient
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction
-from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, WorkingMemory
+from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, MemoryTurn, WorkingMemory
 from .tracing import CallLog, ModelCall, SeenMessage
 
 EXTERNAL = "external"
@@ -46,15 +58,48 @@ def message_source(message: Message) -> str:
 
 
 def caller_user_messages(messages: Sequence[Message]) -> list[Message]:
-    """The User messages that came from the caller: no provider attribution (not history, not a block)."""
+    """The User messages without MAF attribution: not history, not a block, not the loop's feedback."""
     return [m for m in messages if m.role == "user" and message_source(m) == EXTERNAL]
+
+
+NO_GATE = (
+    "No caller gate: this agent's first middleware is not the provider's CallerTurnGate, so nothing shows "
+    "which messages the caller passed to run (middleware or another provider may have added some). "
+    "Nothing is extracted; build the agent with provider_agent() or put provider.gate first in its middleware."
+)
+
+Begun = MemoryTurn | ExtractionReport | None
+"""What a run holds: its ticket, the contract's refusal of the caller's words, or nothing to extract."""
+
+
+class CallerTurnGate(AgentMiddleware):
+    """The agent's first middleware: begins the turn from exactly what the caller passed to ``run``.
+
+    Agent middleware runs before the context providers and the model, and the first one sees the
+    caller's messages before any other middleware can change them. The gate takes the run's one ticket
+    here, from the caller's unattributed User messages joined by a line break (a line break separates
+    declarations, so two messages never merge into one), and leaves it for the provider under the
+    run's session. A message object that already began a turn (a loop re-sending the task) begins none.
+    """
+
+    def __init__(self, provider: FactsContextProvider) -> None:
+        self.provider = provider
+
+    async def process(self, context: AgentContext, call_next: Callable[[], Any]) -> None:
+        if context.session is None:
+            context.session = AgentSession()  # what MAF would create for a run with providers, made here
+        self.provider._begin_run(context.session, context.messages)
+        await call_next()
 
 
 class FactsContextProvider(ContextProvider):
     """A MAF context provider that shows the facts before a run and extracts the caller's words after it.
 
-    ``on_report`` receives every :class:`ExtractionReport`. A run that raised never reaches ``after_run``,
-    so nothing is stored from it; a run during which ``forget`` was called extracts nothing either.
+    ``on_report`` receives every :class:`ExtractionReport`. The turn begins in :attr:`gate` (which must
+    be the agent's first middleware: :func:`provider_agent` puts it there), before the model is called,
+    so a ``forget`` during the run makes the whole run write nothing; a run that raised never reaches
+    ``after_run`` and stores nothing either. Loop feedback, history, blocks, messages another provider
+    or middleware added, and the answer are never extracted.
     """
 
     DEFAULT_SOURCE_ID = "controlled_facts"
@@ -69,40 +114,54 @@ class FactsContextProvider(ContextProvider):
         super().__init__(source_id)
         self.extraction = extraction
         self.on_report = on_report
+        self.gate = CallerTurnGate(self)
+        self._runs: dict[int, Begun] = {}  # id(session) -> the latest gated run's ticket
+        self._begun: dict[int, weakref.ref[Message]] = {}  # caller messages that already began a turn
 
     async def before_run(self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict) -> None:
         block = Message(role="user", contents=[self.extraction.memory.to_prompt_block()])
         context.extend_messages(self, [block])
-        context.metadata[self.source_id] = self.extraction.memory.epoch
+        context.metadata[self.source_id] = self._run_ticket(agent, session, context)
 
     async def after_run(self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict) -> None:
-        if context.response is None:
-            return
-        memory = self.extraction.memory
-        if context.metadata.get(self.source_id) != memory.epoch:
-            self._report(_forgotten_during_run(memory))
-            return
-        for message in caller_user_messages(context.get_messages(include_input=True)):
-            if message.text.strip():
-                self._report(await self.extraction.update(message.text))
+        begun = context.metadata.get(self.source_id)
+        if context.response is not None and begun is not None:
+            self._report(await self.extraction.complete(begun))
+
+    def _begin_run(self, session: AgentSession, messages: Sequence[Message]) -> None:
+        """Called by the gate: one ticket for the caller's new words in this run (or None: nothing new)."""
+        words = [m for m in caller_user_messages(messages) if m.text.strip() and not self._already_begun(m)]
+        self._runs[id(session)] = self.extraction.begin("\n".join(m.text for m in words)) if words else None
+        for message in words:
+            key = id(message)
+            self._begun[key] = weakref.ref(message, lambda _ref, key=key: self._begun.pop(key, None))
+
+    def _already_begun(self, message: Message) -> bool:
+        ref = self._begun.get(id(message))
+        return ref is not None and ref() is message
+
+    def _run_ticket(self, agent: Any, session: AgentSession, context: SessionContext) -> Begun:
+        """The ticket the gate took for this run; a refusal when no gate vouches for the caller's words."""
+        middleware = getattr(agent, "middleware", None) or []
+        if middleware and middleware[0] is self.gate and id(session) in self._runs:
+            return self._runs.pop(id(session))
+        if any(m.text.strip() for m in caller_user_messages(context.input_messages)):
+            return self.extraction.rejected(NO_GATE)
+        return None
 
     def _report(self, report: ExtractionReport) -> None:
         if self.on_report is not None:
             self.on_report(report)
 
 
-def _forgotten_during_run(memory: WorkingMemory) -> ExtractionReport:
-    return ExtractionReport(
-        status="stale",
-        facts=memory.facts,
-        diagnostic="forget ran while this message was being answered: nothing from it is extracted.",
-    )
-
-
 def provider_agent(client: Any, provider: FactsContextProvider, *, name: str, instructions: str) -> Agent:
     """An agent whose history is loaded first and the facts block last, right before the caller's message."""
     return Agent(
-        client=client, name=name, instructions=instructions, context_providers=[InMemoryHistoryProvider(), provider]
+        client=client,
+        name=name,
+        instructions=instructions,
+        context_providers=[InMemoryHistoryProvider(), provider],
+        middleware=[provider.gate],
     )
 
 
@@ -208,11 +267,15 @@ class ManualInjectionDesk(DeskConsole):
         super().__init__(extraction, agents, router)
 
     async def ask(self, user_text: str) -> DeskEvent:
-        """Run the routed desk on the injected message, then extract from ``user_text`` alone."""
+        """Begin the turn, run the routed desk on the injected message, then extract from ``user_text`` alone.
+
+        The ticket is taken before the model is called, so a ``forget`` typed while it answers voids it.
+        """
         desk = self.route(user_text)
+        begun = self.extraction.begin(user_text)
         sent = inject(self.memory.to_prompt_block(), user_text)
         response = await self.agents[desk].run(sent, session=self.sessions[desk])
-        report = await self.extraction.update(user_text)
+        report = await self.extraction.complete(begun)
         return DeskEvent(
             kind="turn",
             line=user_text,

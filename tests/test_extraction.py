@@ -113,7 +113,7 @@ class SlowWriter:
         return FactBatch(facts=[FactCandidate(key="module", value="Billing", evidence="module=Billing")])
 
 
-async def test_an_extraction_started_before_forget_finishes_stale_and_writes_nothing():
+async def test_an_extraction_started_before_forget_finishes_forgotten_and_writes_nothing():
     memory = WorkingMemory()
     gate = asyncio.Event()
     ex = MemoryExtraction(memory, SlowWriter(gate))
@@ -122,7 +122,8 @@ async def test_an_extraction_started_before_forget_finishes_stale_and_writes_not
     memory.forget()
     gate.set()
     report = await task
-    assert report.status == "stale" and report.facts == () and memory.facts == ()
+    assert report.status == "forgotten" and report.facts == () and memory.facts == ()
+    assert "forget ran" in report.diagnostic
 
 
 def test_host_check_needs_the_same_count_and_values():

@@ -136,7 +136,7 @@ async def test_an_extraction_racing_a_forget_never_resurrects_the_fact():
     provider.extraction.memory.forget()
     writer.release()
     await run
-    assert provider.extraction.memory.facts == () and reports[0].status == "stale"
+    assert provider.extraction.memory.facts == () and reports[0].status == "forgotten"
 
 
 async def test_a_forget_while_the_model_answers_extracts_nothing_from_that_message():
@@ -153,7 +153,7 @@ async def test_a_forget_while_the_model_answers_extracts_nothing_from_that_messa
     )
     agent = provider_agent(Slow(), provider, name="desk", instructions="")
     await agent.run("module=Billing", session=agent.create_session())
-    assert memory.facts == () and reports[0].status == "stale"
+    assert memory.facts == () and reports[0].status == "forgotten"
 
 
 def test_router_sends_operations_words_to_operations():
