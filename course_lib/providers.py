@@ -133,8 +133,15 @@ class FactsContextProvider(ContextProvider):
         words = [m for m in caller_user_messages(messages) if m.text.strip() and not self._already_begun(m)]
         self._runs[id(session)] = self.extraction.begin("\n".join(m.text for m in words)) if words else None
         for message in words:
-            key = id(message)
-            self._begun[key] = weakref.ref(message, lambda _ref, key=key: self._begun.pop(key, None))
+            self._begun[id(message)] = weakref.ref(message, self._forget_message(id(message)))
+
+    def _forget_message(self, key: int) -> Callable[[weakref.ref[Message]], None]:
+        """The callback that drops a message's entry once the message itself is gone (its id may be reused)."""
+
+        def drop(_ref: weakref.ref[Message]) -> None:
+            self._begun.pop(key, None)
+
+        return drop
 
     def _already_begun(self, message: Message) -> bool:
         ref = self._begun.get(id(message))
