@@ -333,24 +333,75 @@ PREVIOUS_SUMMARY, NEW_TURN = "## Previous summary", "## New turn"
 """The summarizer prompt's two sections (written by :class:`course_lib.policies.SummaryPolicy`)."""
 
 
-class OfflineSummarizerClient(OfflineChatClient):
-    """An honest extractive summarizer with a character budget.
+SummaryMode = Literal["extractive", "abstractive"]
+SUMMARY_MODES: tuple[SummaryMode, ...] = ("extractive", "abstractive")
 
-    It keeps the previous summary's lines, appends the explicit ``key=value`` declarations of the new
-    user turn (a correction is appended, not merged: it does not resolve conflicts), then drops the
-    oldest lines until the summary fits ``budget`` characters. It never invents a line.
+SCOPE_WORDS = ("production", "prod", "staging", "live", "test")
+"""Words that scope a statement to an environment; an abstractive summary drops them as detail."""
+
+SCOPE_CLAUSE = re.compile(r"\s+(?:during|after|before|outside|while|when|until|unless|except)\b.*$", re.IGNORECASE)
+"""A trailing clause that says when a statement holds ("during business hours", "after a retry")."""
+
+
+class OfflineSummarizerClient(OfflineChatClient):
+    """An offline summarizer with a character budget, extractive or abstractive.
+
+    Both read the previous summary and the explicit ``key=value`` declarations of the new user turn.
+
+    * ``extractive`` (honest, the contrast): keeps the previous summary's lines and appends the new
+      declarations as lines of their own (a correction is appended, not merged: it does not resolve
+      conflicts), then drops the oldest lines until the summary fits ``budget``. It never rewrites a line.
+    * ``abstractive`` rewrites the way real summarizers do, by rules applied to whatever it receives:
+      it merges everything into one line, drops qualifiers it takes for detail (environment words such
+      as "production", trailing clauses such as "during business hours" -- see :func:`generalize`) and
+      blends a correction with the value it replaced (``Reporting/Billing``: which one is current is
+      lost). It then drops the oldest declarations until the summary fits ``budget``.
+
+    Neither knows which question will come; what the summary loses is decided by these rules alone.
     """
 
-    def __init__(self, budget: int = 240, *, log: CallLog | None = None) -> None:
+    def __init__(self, budget: int = 240, *, mode: SummaryMode = "extractive", log: CallLog | None = None) -> None:
         super().__init__(log=log, name="summarizer")
+        if mode not in SUMMARY_MODES:
+            raise ValueError(f"Unknown summary mode {mode!r}; choose one of {SUMMARY_MODES}.")
         self.budget = budget
+        self.mode = mode
 
     def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
         previous, user_text = _summary_sections(last_user_text(messages))
-        lines = previous + [f"{k}={v}" for k, v in _safe_declarations(user_text).items()]
-        while lines and len("\n".join(lines)) > self.budget:
+        declared = _safe_declarations(user_text)
+        if self.mode == "abstractive":
+            lines = abstractive_summary(previous, declared)
+            separator = "; "
+        else:
+            lines = previous + [f"{k}={v}" for k, v in declared.items()]
+            separator = "\n"
+        while lines and len(separator.join(lines)) > self.budget:
             lines.pop(0)
-        return "\n".join(lines)
+        return separator.join(lines)
+
+
+def generalize(value: str) -> str:
+    """``value`` without the qualifiers a summarizer drops as detail; unchanged when nothing would be left.
+
+    >>> generalize("never restart the production database during business hours")
+    'never restart the database'
+    """
+    words = [word for word in value.split() if word.lower() not in SCOPE_WORDS]
+    return SCOPE_CLAUSE.sub("", " ".join(words)).strip() or value
+
+
+def abstractive_summary(previous: Sequence[str], declared: Mapping[str, str]) -> list[str]:
+    """The merged ``key=value`` items of a rewritten summary: qualifiers dropped, corrections blended."""
+    merged = _safe_declarations("\n".join(previous))
+    for key, value in declared.items():
+        value = generalize(value)
+        old = merged.get(key)
+        if old is None:
+            merged[key] = value
+        elif value not in old.split("/"):
+            merged[key] = f"{old}/{value}"
+    return [f"{key}={value}" for key, value in merged.items()]
 
 
 def _summary_sections(prompt: str) -> tuple[list[str], str]:

@@ -43,6 +43,7 @@ from .clients import (
     OfflineSummarizerClient,
     OfflineWriterClient,
     ResolutionRule,
+    SummaryMode,
     visible_mentions,
 )
 from .extraction import ChatFactWriter, MemoryExtraction
@@ -291,9 +292,12 @@ PolicyFactory = Callable[[ResolutionRule, CallLog], MemoryPolicy]
 
 
 def offline_policies(
-    window: int = 3, max_facts: int = MAX_FACTS, summary_budget: int = 240
+    window: int = 3, max_facts: int = MAX_FACTS, summary_budget: int = 240, summary_mode: SummaryMode = "abstractive"
 ) -> dict[str, PolicyFactory]:
-    """The six policies on the offline models; the reader resolves conflicts by the given rule."""
+    """The six policies on the offline models; the reader resolves conflicts by the given rule.
+
+    The summary is abstractive by default, as real summarizers are; ``summary_mode="extractive"`` is the contrast.
+    """
 
     def reader(rule: ResolutionRule) -> OfflineAssistantClient:
         return OfflineAssistantClient(resolution=rule)
@@ -301,7 +305,9 @@ def offline_policies(
     return {
         "full history": lambda rule, log: FullHistoryPolicy(reader(rule), log),
         f"last {window} turns": lambda rule, log: LastTurnsPolicy(reader(rule), log, window),
-        "summary": lambda rule, log: SummaryPolicy(reader(rule), log, OfflineSummarizerClient(summary_budget)),
+        "summary": lambda rule, log: SummaryPolicy(
+            reader(rule), log, OfflineSummarizerClient(summary_budget, mode=summary_mode)
+        ),
         "facts": lambda rule, log: FactsPolicy(reader(rule), log, OfflineWriterClient(), max_facts),
         f"compaction ({window} turns)": lambda rule, log: CompactionPolicy(reader(rule), log, window),
         f"reducer ({window} turns)": lambda rule, log: ReducerPolicy(reader(rule), log, window),

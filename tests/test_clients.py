@@ -4,8 +4,12 @@ import pytest
 from agent_framework import Agent, Message
 
 from course_lib.clients import (
+    NEW_TURN,
+    PREVIOUS_SUMMARY,
     OfflineAssistantClient,
+    OfflineSummarizerClient,
     OfflineWriterClient,
+    generalize,
     infer_from_prose,
     make_chat_client,
     resolve,
@@ -88,3 +92,37 @@ def test_factory_is_offline_by_default_and_refuses_incomplete_live_settings(monk
     monkeypatch.setenv("COURSE_LLM", "magic")
     with pytest.raises(ValueError, match="not supported"):
         make_chat_client("writer")
+
+
+async def summarize(client, previous, user_text):
+    prompt = f"{PREVIOUS_SUMMARY}\n{previous}\n\n{NEW_TURN}\nUser: {user_text}\nAssistant: Noted."
+    return (await Agent(client=client).run(prompt)).text
+
+
+async def test_the_abstractive_summary_merges_drops_qualifiers_and_blends_a_correction():
+    abstractive = OfflineSummarizerClient(mode="abstractive")
+    summary = await summarize(abstractive, "", "module=Reporting\ndatabase=PostgreSQL")
+    assert summary == "module=Reporting; database=PostgreSQL"  # two lines merged into one
+    summary = await summarize(abstractive, summary, "constraint=never purge the staging cache while a backup runs")
+    assert summary.endswith("; constraint=never purge the cache")  # the scope and the condition are gone
+    summary = await summarize(abstractive, summary, "module=Billing")
+    assert summary.startswith("module=Reporting/Billing;")  # which module is current is lost
+    assert await summarize(abstractive, summary, "module=Billing") == summary  # a repeat adds nothing
+    extractive = OfflineSummarizerClient()
+    assert await summarize(extractive, "module=Reporting", "module=Billing") == "module=Reporting\nmodule=Billing"
+
+
+async def test_both_summary_modes_drop_the_oldest_items_to_fit_their_budget():
+    for mode in ("extractive", "abstractive"):
+        summary = await summarize(
+            OfflineSummarizerClient(30, mode=mode), "product=Contoso\nmodule=Reporting", "log=a.log"
+        )
+        assert len(summary) <= 30 and "log=a.log" in summary and "product" not in summary
+
+
+def test_generalize_keeps_a_value_it_would_empty_and_the_mode_is_checked():
+    assert generalize("staging") == "staging"
+    assert generalize("invoices are duplicated after a retry") == "invoices are duplicated"
+    assert generalize("SQL Server 2022") == "SQL Server 2022"
+    with pytest.raises(ValueError, match="Unknown summary mode"):
+        OfflineSummarizerClient(mode="creative")

@@ -162,3 +162,40 @@ async def test_full_history_grows_linearly_while_bounded_policies_stay_bounded()
     growth = [(b - a) for a, b in itertools.pairwise(full)]
     assert growth[1] == pytest.approx(2 * growth[0], rel=0.25)  # twice the turns, about twice the growth
     assert max(facts) - min(facts) < 200 and max(facts) < full[-1] / 3
+
+
+async def test_the_abstractive_summary_distorts_what_the_reader_answers_and_the_extractive_one_does_not():
+    timeline = load_timeline()
+    for mode, final_correct in (("abstractive", False), ("extractive", True)):
+        comparison = await compare_policies(timeline, {"summary": offline_policies(summary_mode=mode)["summary"]})
+        answers = comparison.answers
+        assert answers[answers["turn"] == 5]["correct"].all()  # before the correction both summaries serve
+        final = answers[answers["turn"] == 10]
+        assert final["correct"].tolist() == [final_correct] * 3  # the rule cannot undo what the summary did
+    comparison = await compare_policies(timeline, {"summary": offline_policies()["summary"]}, rules=["latest"])
+    answer = comparison.answers.set_index("turn").loc[10]
+    assert (
+        "module=Reporting/Billing" in answer["answer"] and "constraint=never restart the database;" in answer["answer"]
+    )
+    assert answer["superseded or forbidden"] == "Reporting; PostgreSQL"
+    assert answer["missing"] == "never restart the production database during business hours"
+
+
+OPENS_WITH_A_QUESTION = Timeline(
+    name="opens with a question", turns=[TimelineTurn(user="Where can I find logs?"), TimelineTurn(user="module=A")]
+)
+
+
+@pytest.mark.parametrize(("timeline", "budget"), [(generate_timeline(40), 5000), (OPENS_WITH_A_QUESTION, 240)])
+async def test_an_overlong_or_empty_summary_stops_the_comparison_with_no_substitute(timeline, budget):
+    log = CallLog()
+    policy = SummaryPolicy(OfflineAssistantClient(), log, OfflineSummarizerClient(budget, mode="abstractive"))
+    with pytest.raises(SummaryRejected) as refused:
+        await run_policy(timeline, policy, log, "latest")
+    rejected = log.calls[-1]
+    assert rejected.client == "summarizer" and (rejected.reply == "" or len(rejected.reply) > 700)
+    assert f"after turn {policy.turns} has {len(rejected.reply)} characters" in str(refused.value)
+    assert policy.turns < len(timeline.turns) and len(policy.summary) <= 700  # no later turn, the last accepted kept
+    factory = offline_policies(summary_budget=budget)["summary"]
+    with pytest.raises(SummaryRejected, match="no substitute summary is used"):
+        await compare_policies(timeline, {"summary": factory}, rules=["latest"])
