@@ -29,9 +29,8 @@ from agent_framework.observability import ChatTelemetryLayer
 
 from .assertions import ALLOWED_KEYS, LINE_BREAKS, Declaration, MessageRefused, find_declarations
 from .live import ROLES, Backends, Role, load_course_settings, make_live_client
-from .loop import CRITERIA_HEADER, RESPONSE_HEADER
 from .memory import PROMPT_BLOCK_FOOTER, parse_prompt_block
-from .tracing import CallLog, LoopTrace, ModelCall, RecordingMiddleware, seen
+from .tracing import CallLog, ModelCall, RecordingMiddleware, seen
 
 WriterMisbehaviour = Literal["infer", "paraphrase", "drop", "broken_json"]
 WRITER_MISBEHAVIOURS: tuple[WriterMisbehaviour, ...] = ("infer", "paraphrase", "drop", "broken_json")
@@ -241,92 +240,12 @@ def _offline_client(
         client = OfflineAssistantClient(resolution, log=log, name=name)
     elif role == "summarizer":
         client = OfflineSummarizerClient(summary_budget, log=log)
-    elif role == "worker":
-        client = OfflineDraftClient(log=log)
-    else:
-        client = OfflineJudgeClient(log=log)
+    else:  # the loop lessons' worker and judge are scenario code (imported here, not at module level)
+        from .loop_demos import OfflineDraftClient, OfflineJudgeClient
+
+        client = OfflineDraftClient(log=log) if role == "worker" else OfflineJudgeClient(log=log)
     client.name = name
     return client
-
-
-class MessageNumberer:
-    """The seed's ``ChatMessageGenerator``: every message it creates gets the next number, ``[n]text``."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def message(self, text: str, role: str = "user") -> Message:
-        self.count += 1
-        return Message(role=role, contents=[f"[{self.count}]{text}"])
-
-
-class NumberingChatClient(OfflineChatClient):
-    """The seed's ``FakeChatClient``: answers ``[n]Response message from LLM.`` and traces every call."""
-
-    def __init__(self, numberer: MessageNumberer, trace: LoopTrace | None = None, *, log: CallLog | None = None):
-        super().__init__(log=log, name="llm")
-        self.numberer = numberer
-        self.trace = trace
-
-    def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
-        reply = self.numberer.message("Response message from LLM.", "assistant").text
-        if self.trace is not None:
-            self.trace.llm([m.text for m in messages], reply)
-        return reply
-
-
-class OfflineJudgeClient(OfflineChatClient):
-    """An offline judge: reads the criteria and the response from the judge prompt and checks each one.
-
-    A criterion written ``mention: WORD`` is met when WORD appears in the response (case-insensitive);
-    any other criterion cannot be checked offline and is reported as unmet, never assumed met.
-    """
-
-    def __init__(self, *, log: CallLog | None = None) -> None:
-        super().__init__(log=log, name="judge")
-
-    def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
-        criteria, response = _judge_sections(last_user_text(messages))
-        missing = [c for c in criteria if not _criterion_met(c, response)]
-        feedback = "" if not missing else "Missing: " + "; ".join(missing) + "."
-        return json.dumps({"done": not missing, "feedback": feedback})
-
-
-def _judge_sections(prompt: str) -> tuple[list[str], str]:
-    _, _, rest = prompt.partition(CRITERIA_HEADER + "\n")
-    criteria_text, _, response = rest.partition("\n\n" + RESPONSE_HEADER + "\n")
-    criteria = [line[2:].strip() for line in criteria_text.splitlines() if line.startswith("- ")]
-    return criteria, response
-
-
-def _criterion_met(criterion: str, response: str) -> bool:
-    kind, sep, word = criterion.partition(":")
-    return bool(sep) and kind.strip() == "mention" and word.strip().lower() in response.lower()
-
-
-class OfflineDraftClient(OfflineChatClient):
-    """An offline worker that revises a draft: it covers every item a User message asked it to add.
-
-    It reads its whole conversation, collects the items named after ``Missing:`` in User messages
-    (feedback from a judge) and answers with a draft that covers them, so a loop visibly converges.
-    """
-
-    def __init__(self, *, log: CallLog | None = None) -> None:
-        super().__init__(log=log, name="worker")
-
-    def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
-        asked: list[str] = []
-        for m in messages:
-            if m.role == "user":
-                for line in re.findall(r"Missing: ([^\n]+)", m.text):
-                    asked += [_item(part) for part in line.rstrip(".").split(";") if part.strip()]
-        drafts = sum(1 for m in messages if m.role == "assistant") + 1
-        covered = ", ".join(dict.fromkeys(asked)) or "the basics"
-        return f"Draft {drafts}: covers {covered}."
-
-
-def _item(criterion: str) -> str:
-    return criterion.partition(":")[2].strip() or criterion.strip()
 
 
 PREVIOUS_SUMMARY, NEW_TURN = "## Previous summary", "## New turn"

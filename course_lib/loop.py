@@ -4,6 +4,7 @@ MAF .NET ships ``LoopAgent``, a delegating agent that runs its inner agent, asks
 ``LoopEvaluator`` objects whether the result is good enough, and if not re-invokes the agent with
 their feedback. MAF Python has a different mechanism (``AgentLoopMiddleware``); this module
 re-creates the .NET type on top of MAF Python agents so the lessons can trace its exact message flow.
+``tests/test_dotnet_conformance.py`` runs MAF .NET's own loop unit tests, ported, against it.
 
 The flow, per run:
 
@@ -12,8 +13,9 @@ The flow, per run:
    fresh context and a caller session, the session is serialized once, before the first iteration.
 2. Each iteration runs the inner agent, sums usage, and appends to the transcript the on-behalf-of
    messages that drove it (from iteration 2) and then its response messages.
-3. A response that asks for tool approval ends the run at once; so does reaching ``max_iterations``
-   (inclusive: the evaluators are not asked after the last permitted run).
+3. A response that asks for tool approval ends the run at once; so do an exhausted token or time
+   budget and reaching the iteration cap (inclusive: the evaluators are not asked after the last
+   permitted run). A non-streaming result then says why in ``additional_properties["loop_exit_reason"]``.
 4. Evaluators are asked in order; the first that asks to re-invoke wins and the rest are skipped.
    The loop ends only when all of them say stop. Each re-invocation records its feedback (or None).
 5. The next input: an evaluator's explicit messages verbatim; otherwise, without fresh context, the
@@ -25,6 +27,10 @@ Every message the loop adds -- feedback, the ``## Feedback`` log, an evaluator's
 carries MAF's attribution, ``additional_properties["_attribution"] = {"source_id": "loop",
 "source_type": "LoopAgent"}`` (the shape ``SessionContext.extend_messages`` gives a context provider's
 messages), so a fact writer or a context provider can tell them from the caller's own words.
+
+Python adaptations of the .NET API: ``CancellationToken`` parameters are gone (cancel the asyncio task);
+options classes of the evaluators are keyword arguments; ``ArgumentNullException`` is ``ValueError``
+naming the argument, raised at once.
 """
 
 from __future__ import annotations
@@ -32,29 +38,30 @@ from __future__ import annotations
 import copy
 import inspect
 import logging
+import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Literal, overload
 
 from agent_framework import (
-    Agent,
     AgentResponse,
     AgentResponseUpdate,
     AgentRunInputs,
     AgentSession,
     BaseAgent,
+    Content,
     Message,
     ResponseStream,
     SupportsAgentRun,
+    SupportsChatGetResponse,
     UsageDetails,
     add_usage_details,
     normalize_messages,
 )
-from pydantic import BaseModel
-
-from .tracing import LoopTrace
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +72,29 @@ LOOP_SOURCE_ID = "loop"
 _PRIVATE = object()
 
 SessionCallback = Callable[[AgentSession], Awaitable[None] | None]
+
+
+def _required(value: Any, name: str) -> Any:
+    """.NET's ``Throw.IfNull``: refuse None at once, naming the argument."""
+    if value is None:
+        raise ValueError(f"{name} is required; got None.")
+    return value
+
+
+class LoopExitReason:
+    """Why a loop stopped, under ``additional_properties["loop_exit_reason"]`` (plain strings, as in .NET).
+
+    The loop stamps the response of a non-streaming run; an evaluator stamps ``LoopContext.additional_properties``
+    before it says stop, and the loop copies that value to the response.
+    """
+
+    ADDITIONAL_PROPERTIES_KEY = "loop_exit_reason"
+    COMPLETED = "completed"
+    ITERATION_CAP_REACHED = "iteration_cap_reached"
+    NEED_INPUT = "need_input"
+    CANCELLED = "cancelled"
+    TOKEN_BUDGET_EXCEEDED = "token_budget_exceeded"
+    TIME_BUDGET_EXCEEDED = "time_budget_exceeded"
 
 
 class LoopEvaluation:
@@ -98,7 +128,7 @@ class LoopEvaluation:
     @classmethod
     def continue_with_messages(cls, messages: Iterable[Message]) -> LoopEvaluation:
         """Re-invoke with exactly these messages as the next input (no feedback string is recorded)."""
-        items = tuple(messages)
+        items = tuple(_required(messages, "messages"))
         if not all(isinstance(m, Message) for m in items):
             raise TypeError("continue_with_messages() takes agent_framework.Message objects only.")
         return cls(True, None, items, _token=_PRIVATE)
@@ -122,8 +152,10 @@ LoopEvaluation._STOP = LoopEvaluation(False, None, None, _token=_PRIVATE)
 class LoopContext:
     """What an evaluator sees: the task, the latest response, the feedback so far, and a scratch dict.
 
-    Created once per run and advanced after each iteration. ``additional_properties`` holds per-run
-    state so evaluators themselves can stay stateless and be shared between runs.
+    The loop creates one per run, after the first iteration (so ``last_response`` is never None), and
+    advances it after each iteration. It can also be built directly, to test an evaluator on its own:
+    ``LoopContext(agent, session, initial_messages, last_response)`` starts at iteration 0 with no feedback.
+    ``additional_properties`` holds per-run state so evaluators themselves can stay stateless.
     """
 
     def __init__(
@@ -131,16 +163,17 @@ class LoopContext:
         agent: SupportsAgentRun,
         session: AgentSession,
         initial_messages: Sequence[Message],
-        run_options: Mapping[str, Any],
-        feedback: list[str | None],
+        last_response: AgentResponse,
+        run_options: Mapping[str, Any] | None = None,
     ) -> None:
-        self._agent = agent
-        self._session = session
-        self._initial = tuple(initial_messages)
-        self._run_options = dict(run_options)
-        self._feedback = feedback
+        self._agent = _required(agent, "agent")
+        self.session: AgentSession = _required(session, "session")
+        """The session the latest iteration ran on (the loop replaces it for a fresh context)."""
+        self._initial = _required(initial_messages, "initial_messages")
+        self._last_response: AgentResponse = _required(last_response, "last_response")
+        self._run_options = run_options
+        self._feedback: Sequence[str | None] = ()
         self._iteration = 0
-        self._last_response: AgentResponse | None = None
         self.additional_properties: dict[str, Any] = {}
 
     @property
@@ -149,29 +182,23 @@ class LoopContext:
         return self._agent
 
     @property
-    def session(self) -> AgentSession:
-        """The session the latest iteration ran on."""
-        return self._session
-
-    @property
-    def initial_messages(self) -> tuple[Message, ...]:
-        """A copy of the caller's messages: the original task."""
+    def initial_messages(self) -> Sequence[Message]:
+        """The caller's messages, as given: the original task."""
         return self._initial
 
     @property
-    def run_options(self) -> dict[str, Any]:
-        """The extra keyword arguments the caller passed to ``run`` (forwarded to the inner agent)."""
-        return dict(self._run_options)
+    def run_options(self) -> Mapping[str, Any] | None:
+        """The extra keyword arguments the caller passed to ``run`` (forwarded to the inner agent), or None."""
+        return self._run_options
 
     @property
     def iteration(self) -> int:
-        """Completed runs of the inner agent in this loop run, from 1."""
+        """Completed runs of the inner agent in this loop run, from 1 (0 for a context built by hand)."""
         return self._iteration
 
     @property
     def last_response(self) -> AgentResponse:
         """The inner agent's latest response."""
-        assert self._last_response is not None, "LoopContext is read only after the first iteration"
         return self._last_response
 
     @property
@@ -179,8 +206,8 @@ class LoopContext:
         """One entry per re-invocation so far: the feedback string, or None. Read-only."""
         return tuple(self._feedback)
 
-    def _advance(self, iteration: int, response: AgentResponse, session: AgentSession) -> None:
-        self._iteration, self._last_response, self._session = iteration, response, session
+    def _advance(self, iteration: int, response: AgentResponse) -> None:
+        self._iteration, self._last_response = iteration, response
 
 
 class LoopEvaluator(ABC):
@@ -197,6 +224,9 @@ class LoopAgentOptions:
 
     ``max_iterations=None`` means the default cap of 10, as in .NET's ``LoopAgent.cs``
     (``options?.MaxIterations ?? DefaultMaxIterations``): there is no unbounded loop.
+    ``max_tokens`` and ``max_duration`` are the newer .NET budgets: the run stops once the tokens the
+    inner agent reported (total, else input + output) reach ``max_tokens``, or once ``max_duration`` has
+    passed, checked after each iteration and before the evaluators are asked.
     """
 
     max_iterations: int | None = DEFAULT_MAX_ITERATIONS
@@ -205,6 +235,8 @@ class LoopAgentOptions:
     exclude_on_behalf_of_messages: bool = False
     non_streaming_returns_last_response_only: bool = False
     session_created_callback: SessionCallback | None = None
+    max_tokens: int | None = None
+    max_duration: timedelta | None = None
 
     def __post_init__(self) -> None:
         if self.max_iterations is not None and self.max_iterations < 1:
@@ -212,6 +244,10 @@ class LoopAgentOptions:
                 f"max_iterations must be at least 1, or None for the default of {DEFAULT_MAX_ITERATIONS}; "
                 f"got {self.max_iterations}."
             )
+        if self.max_tokens is not None and self.max_tokens < 1:
+            raise ValueError(f"max_tokens must be a positive integer or None; got {self.max_tokens}.")
+        if self.max_duration is not None and self.max_duration <= timedelta(0):
+            raise ValueError(f"max_duration must be a positive duration or None; got {self.max_duration}.")
 
     @property
     def iteration_cap(self) -> int:
@@ -236,9 +272,8 @@ class LoopAgent(BaseAgent):
         id: str | None = None,
         description: str | None = None,
     ) -> None:
-        if inner_agent is None:
-            raise ValueError("inner_agent is required.")
-        chain = [evaluators] if isinstance(evaluators, LoopEvaluator) else list(evaluators)
+        _required(inner_agent, "inner_agent")
+        chain = [evaluators] if isinstance(evaluators, LoopEvaluator) else list(_required(evaluators, "evaluators"))
         if not chain:
             raise ValueError("evaluators must hold at least one LoopEvaluator.")
         if any(not isinstance(e, LoopEvaluator) for e in chain):
@@ -307,6 +342,9 @@ class _LoopRun:
         self.transcript: list[Message] = []
         self.responses: list[AgentResponse] = []
         self.usage: UsageDetails | None = None
+        self.tokens = 0
+        self.started = time.monotonic()
+        self.exit_reason: str | None = None
         self.context: LoopContext | None = None
 
     async def start(self) -> None:
@@ -318,7 +356,7 @@ class _LoopRun:
     async def run(self) -> AgentResponse:
         await self.start()
         while True:
-            response = await self.loop.inner_agent.run(self.next_input, session=self.session, **self.kwargs)
+            response = await self.loop.inner_agent.run(self.next_input, session=self._active(), **self.kwargs)
             if not await self.after(response):
                 return self.result()
 
@@ -326,7 +364,7 @@ class _LoopRun:
         await self.start()
         while True:
             pending = self._surfaced_updates()
-            inner = self.loop.inner_agent.run(self.next_input, stream=True, session=self.session, **self.kwargs)
+            inner = self.loop.inner_agent.run(self.next_input, stream=True, session=self._active(), **self.kwargs)
             async for update in inner:
                 if pending:
                     for surfaced in pending:
@@ -339,36 +377,61 @@ class _LoopRun:
             if not await self.after(await inner.get_final_response()):
                 return
 
-    def streamed_result(self) -> AgentResponse:
-        """A stream's final response: always the whole transcript (the option is for non-streaming runs)."""
-        return self._final(last_only=False)
+    def _active(self) -> AgentSession:
+        """The context's session once it exists (a fresh context replaces it), else the resolved one."""
+        session = self.context.session if self.context is not None else self.session
+        assert session is not None
+        return session
 
     async def after(self, response: AgentResponse) -> bool:
         """Record an iteration; return True when the loop must run the inner agent again."""
         self.responses.append(response)
         iteration = len(self.responses)
         self.usage = _sum_usage(self.usage, response.usage_details)
+        self.tokens += _tokens(response.usage_details)
         if iteration >= 2 and not self.options.exclude_on_behalf_of_messages:
             self.transcript += self.surfaced
         self.transcript += response.messages
-        context = self._context()
-        assert self.session is not None, "start() creates the session before the first iteration"
-        context._advance(iteration, response, self.session)
+        context = self._context(response)
+        context._advance(iteration, response)
         if response.user_input_requests:
             return False
-        cap = self.options.iteration_cap
-        if iteration >= cap:
-            logger.info("LoopAgent %s reached max_iterations=%d; returning the last response.", self.loop.name, cap)
+        self.exit_reason = self._budget_or_cap(iteration)
+        if self.exit_reason is not None:
             return False
         evaluation = await self._evaluate(context)
         if evaluation is None:
+            self.exit_reason = context.additional_properties.get(LoopExitReason.ADDITIONAL_PROPERTIES_KEY)
             return False
-        self.feedback.append(evaluation.feedback)
         await self._prepare_next(evaluation)
         return True
 
+    def _budget_or_cap(self, iteration: int) -> str | None:
+        """The reason to stop before asking the evaluators (time, then tokens, then the cap), or None."""
+        budget = self.options.max_duration
+        if budget is not None and time.monotonic() - self.started >= budget.total_seconds():
+            return LoopExitReason.TIME_BUDGET_EXCEEDED
+        if self.options.max_tokens is not None and self.tokens >= self.options.max_tokens:
+            return LoopExitReason.TOKEN_BUDGET_EXCEEDED
+        if iteration >= self.options.iteration_cap:
+            logger.info(
+                "LoopAgent %s reached max_iterations=%d; returning the last response.", self.loop.name, iteration
+            )
+            return LoopExitReason.ITERATION_CAP_REACHED
+        return None
+
     def result(self) -> AgentResponse:
-        return self._final(last_only=self.options.non_streaming_returns_last_response_only)
+        final = self._final(last_only=self.options.non_streaming_returns_last_response_only)
+        if self.exit_reason is not None:
+            final.additional_properties = {
+                **(final.additional_properties or {}),
+                LoopExitReason.ADDITIONAL_PROPERTIES_KEY: self.exit_reason,
+            }
+        return final
+
+    def streamed_result(self) -> AgentResponse:
+        """A stream's final response: always the whole transcript, no exit reason (as .NET streams)."""
+        return self._final(last_only=False)
 
     def _final(self, *, last_only: bool) -> AgentResponse:
         last = self.responses[-1]
@@ -378,10 +441,13 @@ class _LoopRun:
         final.usage_details = self.usage
         return final
 
-    def _context(self) -> LoopContext:
+    def _context(self, first_response: AgentResponse) -> LoopContext:
         if self.context is None:
             assert self.session is not None
-            self.context = LoopContext(self.loop.inner_agent, self.session, self.initial, self.kwargs, self.feedback)
+            self.context = LoopContext(
+                self.loop.inner_agent, self.session, self.initial, first_response, self.kwargs or None
+            )
+            self.context._feedback = self.feedback  # the same list: evaluators see entries as they are added
         return self.context
 
     async def _evaluate(self, context: LoopContext) -> LoopEvaluation | None:
@@ -393,8 +459,10 @@ class _LoopRun:
 
     async def _prepare_next(self, evaluation: LoopEvaluation) -> None:
         fresh = self.options.fresh_context_per_iteration
+        assert self.context is not None
         if fresh:
-            self.session = await self._reset_session()
+            self.context.session = await self._reset_session()
+        self.feedback.append(evaluation.feedback)
         if evaluation.messages is not None:
             self.next_input = [_attributed(m) for m in evaluation.messages]
             self.surfaced = list(self.next_input)
@@ -479,87 +547,199 @@ def _sum_usage(total: UsageDetails | None, usage: UsageDetails | None) -> UsageD
     return add_usage_details(total, usage)
 
 
+def _tokens(usage: UsageDetails | None) -> int:
+    """Tokens an iteration spent for the budget: the total, else input + output (as .NET counts them)."""
+    if not usage:
+        return 0
+    total = usage.get("total_token_count")
+    if total is not None:
+        return total
+    return (usage.get("input_token_count") or 0) + (usage.get("output_token_count") or 0)
+
+
 # region Evaluators
+
+
+def _context_required(context: LoopContext) -> LoopContext:
+    if context is None:
+        raise ValueError("context is required; got None.")
+    return context
 
 
 class DelegateLoopEvaluator(LoopEvaluator):
     """Wraps a function of the context that returns a :class:`LoopEvaluation` (or an awaitable of one)."""
 
-    def __init__(self, decide: Callable[[LoopContext], LoopEvaluation | Awaitable[LoopEvaluation]]) -> None:
-        self.decide = decide
+    def __init__(self, evaluate: Callable[[LoopContext], LoopEvaluation | Awaitable[LoopEvaluation]]) -> None:
+        if not callable(_required(evaluate, "evaluate")):
+            raise TypeError(f"evaluate must be a function of the LoopContext; got {type(evaluate).__name__}.")
+        self.decide = evaluate
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
-        outcome = self.decide(context)
+        outcome = self.decide(_context_required(context))
         return await outcome if inspect.isawaitable(outcome) else outcome
 
 
-class CompletionMarkerEvaluator(LoopEvaluator):
-    """Stops when the latest response contains ``marker``; otherwise asks for another pass."""
+class CompletionMarkerLoopEvaluator(LoopEvaluator):
+    """Stops once the latest response contains ``completion_marker``; otherwise asks for another pass.
 
-    def __init__(self, marker: str = "DONE", feedback: str | None = None) -> None:
-        if not marker.strip():
-            raise ValueError("marker must not be blank: every response would contain it.")
-        self.marker = marker
-        self.feedback = feedback or f"Not finished: continue, and write {marker} when the task is complete."
-
-    async def evaluate(self, context: LoopContext) -> LoopEvaluation:
-        if self.marker in context.last_response.text:
-            return LoopEvaluation.stop()
-        return LoopEvaluation.continue_with(self.feedback)
-
-
-class IterationCountEvaluator(LoopEvaluator):
-    """The seed's evaluator: allows ``allowed`` iterations, asks for more with ``Feedback for iteration N``.
-
-    It writes what it sees (iteration, initial messages, last response, previous feedback) and what it
-    decides into ``trace`` when one is given, in the seed's console layout.
+    The feedback comes from a template: ``{completion_marker}`` is replaced by the marker, and
+    ``{last_response}`` by the latest response text (useful with a fresh context per iteration, where
+    the agent has no record of what it wrote). The default template leaves the response out.
     """
 
-    def __init__(self, allowed: int, trace: LoopTrace | None = None) -> None:
-        self.allowed = allowed
-        self.trace = trace
+    COMPLETION_MARKER_PLACEHOLDER = "{completion_marker}"
+    LAST_RESPONSE_PLACEHOLDER = "{last_response}"
+    DEFAULT_FEEDBACK_MESSAGE_TEMPLATE = (
+        "Continue working on the request. When you have fully completed the task, end your response with the "
+        "marker '{completion_marker}' to indicate completion."
+    )
+
+    def __init__(self, completion_marker: str, *, feedback_message_template: str | None = None) -> None:
+        if completion_marker is not None and not isinstance(completion_marker, str):
+            raise TypeError(f"completion_marker must be a string; got {type(completion_marker).__name__}.")
+        if completion_marker is None or not completion_marker.strip():
+            raise ValueError("completion_marker must not be None, empty or blank: every response would contain it.")
+        self.completion_marker = completion_marker
+        template = (
+            self.DEFAULT_FEEDBACK_MESSAGE_TEMPLATE if feedback_message_template is None else feedback_message_template
+        )
+        self.feedback_message_template = template.replace(self.COMPLETION_MARKER_PLACEHOLDER, completion_marker)
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
-        stop = context.iteration >= self.allowed
-        feedback = None if stop else f"Feedback for iteration {context.iteration}"
-        if self.trace is not None:
-            self.trace.evaluator(context, feedback)
-        return LoopEvaluation.stop() if stop else LoopEvaluation.continue_with(feedback)
+        text = _context_required(context).last_response.text
+        if self.completion_marker in text:
+            return LoopEvaluation.stop()
+        return LoopEvaluation.continue_with(
+            self.feedback_message_template.replace(self.LAST_RESPONSE_PLACEHOLDER, text)
+        )
 
 
-class JudgeVerdict(BaseModel):
-    """The judge's structured answer: is the task done, and if not, what is missing."""
+class AIJudgeVerdict(BaseModel):
+    """The judge's structured answer (.NET's ``JudgeVerdict``; JSON ``answered`` and ``gapAnalysis``).
 
-    done: bool
-    feedback: str = ""
+    Named apart from ``agent_framework.JudgeVerdict`` (``answered``, ``reasoning``: MAF Python's
+    ``AgentLoopMiddleware`` judge), which has no gap analysis.
+    """
 
+    model_config = ConfigDict(populate_by_name=True)
 
-JUDGE_INSTRUCTIONS = (
-    "You judge whether a response completes a task against explicit criteria. "
-    'Answer JSON {"done": true|false, "feedback": "..."}; when not done, say precisely what is missing.'
-)
-TASK_HEADER, CRITERIA_HEADER, RESPONSE_HEADER = "## Task", "## Criteria", "## Response"
-
-
-def judge_prompt(context: LoopContext, criteria: Sequence[str]) -> str:
-    """The judge's user message: the original task, the criteria (one per line), the latest response."""
-    task = "\n".join(m.text for m in context.initial_messages if m.role == "user")
-    lines = "\n".join(f"- {c}" for c in criteria)
-    return f"{TASK_HEADER}\n{task}\n\n{CRITERIA_HEADER}\n{lines}\n\n{RESPONSE_HEADER}\n{context.last_response.text}"
+    answered: bool
+    gap_analysis: str | None = Field(default=None, alias="gapAnalysis")
 
 
-class LLMJudgeEvaluator(LoopEvaluator):
-    """Asks a chat client (structured output, no session) whether the latest response meets the criteria."""
+CRITERIA_HEADING = "The response must satisfy all of the following criteria:"
+REQUEST_HEADING = "# Has the original request been fully addressed?\n\n## Original request:\n"
+RESPONSE_HEADING = "\n\n## Agent's latest response:\n"
 
-    def __init__(self, client: Any, criteria: Sequence[str], instructions: str = JUDGE_INSTRUCTIONS) -> None:
-        if not criteria:
-            raise ValueError("An LLM judge needs at least one criterion.")
-        self.criteria = tuple(criteria)
-        self.judge = Agent(client=client, instructions=instructions, name="judge")
+
+def render_criteria(criteria: Iterable[str] | None) -> str:
+    """The block that replaces ``{criteria}``: a blank line, the heading, one ``- `` line per non-blank criterion."""
+    lines = "".join(f"\n- {c}" for c in criteria or () if c and c.strip())
+    return f"\n\n{CRITERIA_HEADING}{lines}" if lines else ""
+
+
+class AIJudgeLoopEvaluator(LoopEvaluator):
+    """Asks a separate judge chat client whether the original request is fully addressed.
+
+    The judge is called directly (no agent, tools, session or middleware) with two messages: the
+    instructions as a System message, and one User message holding the original request's full
+    contents (images included) and the latest response text. It is asked for an
+    :class:`AIJudgeVerdict`; a client that gives no structured verdict is read for the markers
+    ``VERDICT: DONE`` / ``VERDICT: MORE`` (MORE wins, and no marker means more: the loop keeps going
+    rather than stopping on an incomplete answer). Not answered -> continue with the feedback template,
+    ``{gap_analysis}`` replaced by the judge's gap analysis (``<unknown>`` when it gave none).
+    ``{criteria}`` in the instructions is replaced by the criteria block, or removed when there are none.
+    """
+
+    DONE_VERDICT_MARKER = "VERDICT: DONE"
+    MORE_VERDICT_MARKER = "VERDICT: MORE"
+    CRITERIA_PLACEHOLDER = "{criteria}"
+    GAP_ANALYSIS_PLACEHOLDER = "{gap_analysis}"
+    UNKNOWN_GAP_ANALYSIS = "<unknown>"
+    DEFAULT_INSTRUCTIONS = (
+        "You are an evaluator. You are given a user's original request and an agent's latest response. "
+        "Decide whether the agent has fully addressed the original request. "
+        "Set 'answered' to true if the request has been fully addressed, or false if more work is still required. "
+        "When 'answered' is false, use 'gapAnalysis' to explain what is still missing or what work remains. "
+        "If you cannot return structured output, reply with VERDICT: DONE when the request has been fully "
+        "addressed, or VERDICT: MORE when more work is still required.{criteria}"
+    )
+    DEFAULT_FEEDBACK_MESSAGE_TEMPLATE = (
+        "Your previous response did not fully address the original request. "
+        "The following is still missing or incomplete: {gap_analysis} "
+        "Please continue and fully address the original request."
+    )
+
+    def __init__(
+        self,
+        judge_client: SupportsChatGetResponse,
+        *,
+        instructions: str | None = None,
+        criteria: Iterable[str] | None = None,
+        feedback_message_template: str | None = None,
+    ) -> None:
+        self.judge_client = _required(judge_client, "judge_client")
+        self.criteria = tuple(criteria or ())
+        template = self.DEFAULT_INSTRUCTIONS if instructions is None else instructions
+        self.instructions = template.replace(self.CRITERIA_PLACEHOLDER, render_criteria(self.criteria))
+        self.feedback_message_template = (
+            self.DEFAULT_FEEDBACK_MESSAGE_TEMPLATE if feedback_message_template is None else feedback_message_template
+        )
+
+    def judge_messages(self, context: LoopContext) -> list[Message]:
+        """What the judge receives: the instructions, then the request's contents and the latest response."""
+        contents: list[Content] = [Content.from_text(REQUEST_HEADING)]
+        for message in context.initial_messages:
+            contents += message.contents
+        contents.append(Content.from_text(RESPONSE_HEADING + context.last_response.text))
+        return [Message(role="system", contents=[self.instructions]), Message(role="user", contents=contents)]
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
-        response = await self.judge.run(judge_prompt(context, self.criteria), options={"response_format": JudgeVerdict})
-        verdict = response.value
-        if not isinstance(verdict, JudgeVerdict):
-            raise ValueError(f"The judge returned no verdict (got {type(verdict).__name__}); the loop cannot decide.")
-        return LoopEvaluation.stop() if verdict.done else LoopEvaluation.continue_with(verdict.feedback)
+        messages = self.judge_messages(_context_required(context))
+        response = await self.judge_client.get_response(messages, options={"response_format": AIJudgeVerdict})
+        answered, gap = _read_verdict(response.text, self.DONE_VERDICT_MARKER, self.MORE_VERDICT_MARKER)
+        if answered:
+            return LoopEvaluation.stop()
+        gap = gap if gap and gap.strip() else self.UNKNOWN_GAP_ANALYSIS
+        return LoopEvaluation.continue_with(self.feedback_message_template.replace(self.GAP_ANALYSIS_PLACEHOLDER, gap))
+
+
+def _read_verdict(text: str, done: str, more: str) -> tuple[bool, str | None]:
+    """The structured verdict when the text is one; else the markers (MORE wins; no marker is MORE)."""
+    try:
+        verdict = AIJudgeVerdict.model_validate_json(text)
+    except ValidationError:
+        upper = text.upper()
+        return (more not in upper and done in upper), None
+    return verdict.answered, verdict.gap_analysis
+
+
+class SignalProtocolLoopEvaluator(LoopEvaluator):
+    """The newer .NET signal protocol: an assistant message saying ``TASK_COMPLETE:`` or ``NEED_INPUT:`` stops.
+
+    ``TASK_COMPLETE:`` wins over ``NEED_INPUT:``; the matching exit reason is written to
+    ``context.additional_properties["loop_exit_reason"]`` (``completed`` or ``need_input``), which the
+    loop copies to its response. Each message is checked on its own, so a token cannot be formed
+    across messages, and only assistant messages count.
+    """
+
+    TASK_COMPLETE_TOKEN = "TASK_COMPLETE:"
+    NEED_INPUT_TOKEN = "NEED_INPUT:"
+    DEFAULT_FEEDBACK_MESSAGE = (
+        "Continue working on the task. When done, emit 'TASK_COMPLETE: <summary>'. "
+        "If you need input, emit 'NEED_INPUT: <question>'."
+    )
+
+    def __init__(self, feedback_message: str | None = None) -> None:
+        self.feedback_message = self.DEFAULT_FEEDBACK_MESSAGE if feedback_message is None else feedback_message
+
+    async def evaluate(self, context: LoopContext) -> LoopEvaluation:
+        _context_required(context)
+        for token, reason in (
+            (self.TASK_COMPLETE_TOKEN, LoopExitReason.COMPLETED),
+            (self.NEED_INPUT_TOKEN, LoopExitReason.NEED_INPUT),
+        ):
+            if any(m.role == "assistant" and token in m.text for m in context.last_response.messages):
+                context.additional_properties[LoopExitReason.ADDITIONAL_PROPERTIES_KEY] = reason
+                return LoopEvaluation.stop()
+        return LoopEvaluation.continue_with(self.feedback_message)

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import pandas as pd
 from agent_framework import ChatContext, ChatMiddleware, ChatResponse, Message
-
-if TYPE_CHECKING:
-    from .loop import LoopContext
 
 
 @dataclass(frozen=True)
@@ -151,72 +147,3 @@ def _row(index: int, call: ModelCall) -> dict[str, object]:
 def seen(messages: Sequence[Message]) -> tuple[SeenMessage, ...]:
     """The messages as the model received them."""
     return tuple(SeenMessage.of(m) for m in messages)
-
-
-RULE_LLM = "-" * 30 + "LLM" + "-" * 30
-RULE_EVALUATOR = "-" * 30 + "Evaluator" + "-" * 30
-INDENT = "    "
-
-
-@dataclass
-class LoopTrace:
-    """The seed's console trace of a loop: each LLM call and each evaluation, in order.
-
-    ``text()`` renders it in the seed's layout (what the LLM received and returned; what the evaluator
-    saw and decided); ``to_frame()`` gives the same steps as a table.
-    """
-
-    lines: list[str] = field(default_factory=list)
-    rows: list[dict[str, object]] = field(default_factory=list)
-    calls: list[list[str]] = field(default_factory=list)
-
-    def llm(self, incoming: Sequence[str], outgoing: str) -> None:
-        self.calls.append(list(incoming))
-        self.lines += [RULE_LLM, "Incoming messages:", *_indented(incoming), "Outgoing response:", INDENT + outgoing]
-        self.rows.append(
-            {
-                "step": len(self.rows) + 1,
-                "actor": "LLM",
-                "call": len(self.calls),
-                "saw": " | ".join(incoming),
-                "did": outgoing,
-            }
-        )
-
-    def evaluator(self, context: LoopContext, feedback: str | None) -> None:
-        initial = [m.text for m in context.initial_messages]
-        last = [m.text for m in context.last_response.messages]
-        previous = [f or "" for f in context.feedback]
-        self.lines += [
-            RULE_EVALUATOR,
-            f"Iteration: {context.iteration}",
-            "Initial messages:",
-            *_indented(initial),
-            "Last response:",
-            *_indented(last),
-            "Previous feedback:",
-            *_indented(previous),
-        ]
-        if feedback is not None:
-            self.lines += [f"Feedback:{feedback}", ""]
-        saw = f"iteration {context.iteration}; last: {' | '.join(last)}; previous: {' | '.join(previous) or '-'}"
-        did = "stop" if feedback is None else f"continue: {feedback}"
-        self.rows.append(
-            {"step": len(self.rows) + 1, "actor": "Evaluator", "call": context.iteration, "saw": saw, "did": did}
-        )
-
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.rows, columns=["step", "actor", "call", "saw", "did"])
-
-
-def _indented(texts: Sequence[str]) -> list[str]:
-    return [INDENT + t for t in texts]
-
-
-def render_messages(messages: Sequence[Message]) -> str:
-    """The seed's final listing: ``--------------------Message1--------------------`` then the text."""
-    rule = "-" * 20
-    return "\n".join(f"{rule}Message{i}{rule}\n{m.text}" for i, m in enumerate(messages, start=1))

@@ -2,7 +2,7 @@
 
 Every panel goes through the same library calls as the lessons: the memory panel submits a message through
 the writer and the host check (it cannot bypass the contract), the desk panel drives the two-desk console,
-the loop stepper replays a :class:`~course_lib.tracing.LoopTrace`, the policy explorer runs the Demo170
+the loop stepper replays a :class:`~course_lib.loop_demos.LoopTrace`, the policy explorer runs the Demo170
 comparison. Output is written as HTML values or through ``Output.append_*`` so nothing leaks into the cell.
 
 A button's click schedules the panel's coroutine on the running event loop (Jupyter's, or a test's);
@@ -15,7 +15,7 @@ import asyncio
 import html
 import io
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -33,7 +33,9 @@ from .policies import (
     plot_prompt_sizes,
 )
 from .providers import DeskEvent, ProviderDesks
-from .tracing import LoopTrace
+
+if TYPE_CHECKING:  # the loop stepper only reads a trace; the loop half is not imported here
+    from .loop_demos import LoopTrace
 
 
 class _Async:

@@ -5,8 +5,6 @@ from agent_framework import SecretString
 
 from course_lib.clients import (
     OfflineAssistantClient,
-    OfflineDraftClient,
-    OfflineJudgeClient,
     OfflineSummarizerClient,
     OfflineWriterClient,
     make_chat_client,
@@ -20,6 +18,7 @@ from course_lib.live import (
     LiveSettingsError,
     load_course_settings,
 )
+from course_lib.loop_demos import OfflineDraftClient, OfflineJudgeClient
 
 KEY = "sk-live-secret-value"
 LIVE_VARS = ("OPENAI_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES")

@@ -18,7 +18,7 @@ from wire_server import FAULTS, USAGE, loopback_server, text_of
 from course_lib.clients import make_chat_client
 from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction
 from course_lib.live import LiveChatClient, LiveModelError
-from course_lib.loop import CompletionMarkerEvaluator, LoopAgent, LoopAgentOptions
+from course_lib.loop import CompletionMarkerLoopEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import WorkingMemory
 from course_lib.tracing import CallLog
 
@@ -111,7 +111,7 @@ def numbered_answer(body):
 async def test_loop_agent_over_the_wire_sends_history_and_feedback(server, stream):
     server.reply_with = numbered_answer
     inner = Agent(client=make_chat_client("worker"), name="worker")
-    evaluator = CompletionMarkerEvaluator("answer 3", feedback="Not yet: go on.")
+    evaluator = CompletionMarkerLoopEvaluator("answer 3", feedback_message_template="Not yet: go on.")
     agent = LoopAgent(inner, evaluator, LoopAgentOptions(on_behalf_of_author_name="loop"))
     if stream:
         run = agent.run("Write three answers.", stream=True)
