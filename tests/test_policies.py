@@ -199,3 +199,19 @@ async def test_an_overlong_or_empty_summary_stops_the_comparison_with_no_substit
     factory = offline_policies(summary_budget=budget)["summary"]
     with pytest.raises(SummaryRejected, match="no substitute summary is used"):
         await compare_policies(timeline, {"summary": factory}, rules=["latest"])
+
+
+async def test_the_seeds_turns_exceed_3_view_is_three_user_turns_counting_the_new_one():
+    # .NET's TurnsExceed(3) / minimumPreservedTurns: 3 compact the whole request, the new message included, down to
+    # 3 user turns; MAF Python's window runs on the loaded history, so turns=2 is the seed's view and turns=3 one more.
+    timeline = load_timeline()
+    for turns, user_turns in ((2, 3), (3, 4)):
+        log = CallLog()
+        await run_policy(timeline, CompactionPolicy(OfflineAssistantClient(), log, turns), log, "latest")
+        assert sum(m.role == "user" for m in log.calls[-1].messages) == user_turns
+
+
+async def test_provenance_makes_the_facts_larger_than_a_short_dialogue():
+    policies = {k: v for k, v in offline_policies().items() if k in ("full history", "facts")}
+    costs = cost_table((await compare_policies(load_timeline(), policies, rules=["latest"])).calls)
+    assert costs.loc["facts", "chars sent"] > costs.loc["full history", "chars sent"]

@@ -101,3 +101,11 @@ async def test_forget_one_key_replaces_both_manual_desks_sessions():
     assert [f.key for f in desks.memory.facts] == ["database"]
     assert all(desks.sessions[name] is not before[name] for name in before)
     assert all(stored_messages(s) == [] for s in desks.sessions.values())
+
+
+async def test_facts_live_in_the_process_only_a_new_console_starts_empty(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    desks = offline_manual_desk(CallLog(), ("triage", "operations"))
+    await desks.handle("module=Billing; database=SQL Server 2022")
+    assert len(desks.memory.facts) == 2 and list(tmp_path.iterdir()) == []  # nothing written to disk
+    assert offline_manual_desk(CallLog()).memory.facts == ()
