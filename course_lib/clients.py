@@ -30,6 +30,7 @@ from agent_framework.observability import ChatTelemetryLayer
 from .assertions import ALLOWED_KEYS, LINE_BREAKS, Declaration, MessageRefused, find_declarations
 from .live import ROLES, Backends, Role, load_course_settings, make_live_client
 from .memory import PROMPT_BLOCK_FOOTER, parse_prompt_block
+from .prompts import read_summary_prompt
 from .tracing import CallLog, ModelCall, RecordingMiddleware, seen
 
 WriterMisbehaviour = Literal["infer", "paraphrase", "drop", "broken_json"]
@@ -248,10 +249,6 @@ def _offline_client(
     return client
 
 
-PREVIOUS_SUMMARY, NEW_TURN = "## Previous summary", "## New turn"
-"""The summarizer prompt's two sections (written by :class:`course_lib.policies.SummaryPolicy`)."""
-
-
 SummaryMode = Literal["extractive", "abstractive"]
 SUMMARY_MODES: tuple[SummaryMode, ...] = ("extractive", "abstractive")
 
@@ -287,7 +284,7 @@ class OfflineSummarizerClient(OfflineChatClient):
         self.mode = mode
 
     def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
-        previous, user_text = _summary_sections(last_user_text(messages))
+        previous, user_text = read_summary_prompt(last_user_text(messages))
         declared = _safe_declarations(user_text)
         if self.mode == "abstractive":
             lines = abstractive_summary(previous, declared)
@@ -321,10 +318,3 @@ def abstractive_summary(previous: Sequence[str], declared: Mapping[str, str]) ->
         elif value not in old.split("/"):
             merged[key] = f"{old}/{value}"
     return [f"{key}={value}" for key, value in merged.items()]
-
-
-def _summary_sections(prompt: str) -> tuple[list[str], str]:
-    head, _, turn = prompt.partition("\n\n" + NEW_TURN + "\n")
-    previous = head.removeprefix(PREVIOUS_SUMMARY).strip("\n")
-    user_text = turn.removeprefix("User: ").partition("\nAssistant: ")[0]
-    return [line for line in previous.splitlines() if line.strip()], user_text

@@ -21,7 +21,7 @@ from typing import Any, Literal, Protocol
 from agent_framework import Agent, SupportsChatGetResponse
 from pydantic import BaseModel, Field, ValidationError
 
-from .assertions import MessageRefused, parse_assertions
+from .assertions import ALLOWED_KEYS, MessageRefused, parse_assertions
 from .memory import (
     Fact,
     FactCandidate,
@@ -35,13 +35,13 @@ from .memory import (
 MISMATCH = "Extraction does not match the explicit key=value assertions. No semantic guess is admitted."
 NO_FALLBACK = "The previous facts are kept; no fallback extraction is attempted."
 
-WRITER_INSTRUCTIONS = """You extract controlled facts from ONE user message.
-Return JSON {"facts": [{"key": ..., "value": ..., "evidence": ...}]}.
-Only explicit declarations written as key=value count; allowed keys: product, module, priority,
-database, constraint, customer, version, environment, symptom, log.
+WRITER_INSTRUCTIONS = f"""You extract controlled facts from ONE user message.
+Return JSON {{"facts": [{{"key": ..., "value": ..., "evidence": ...}}]}}.
+Only explicit declarations written as key=value count; allowed keys: {", ".join(ALLOWED_KEYS)}.
 value: the text after the first '=', trimmed. evidence: the user's exact words containing it.
 If a key is declared twice, keep the last. Never infer, translate or paraphrase.
-A question or prose yields {"facts": []}."""
+A question or prose yields {{"facts": []}}."""
+"""The writer's instructions; the allowed keys come from the contract, so the two cannot drift apart."""
 
 
 class FactBatch(BaseModel):

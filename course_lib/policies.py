@@ -28,6 +28,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from agent_framework import (
     Agent,
+    AgentSession,
     CompactionProvider,
     InMemoryHistoryProvider,
     Message,
@@ -37,8 +38,6 @@ from matplotlib.figure import Figure
 from pydantic import BaseModel, Field
 
 from .clients import (
-    NEW_TURN,
-    PREVIOUS_SUMMARY,
     OfflineAssistantClient,
     OfflineSummarizerClient,
     OfflineWriterClient,
@@ -46,8 +45,10 @@ from .clients import (
     SummaryMode,
     visible_mentions,
 )
+from .conventions import stored_messages
 from .extraction import ChatFactWriter, MemoryExtraction
 from .memory import MAX_FACTS, WorkingMemory
+from .prompts import summary_prompt
 from .tracing import CallLog, RecordingMiddleware
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -222,8 +223,7 @@ class SummaryPolicy(MemoryPolicy):
         note = f"Summary so far (unverified):\n{self.summary}"
         messages = [Message(role="user", contents=[note])] if self.summary else []
         answer = (await self.reader.run([*messages, Message(role="user", contents=[user_text])])).text
-        prompt = f"{PREVIOUS_SUMMARY}\n{self.summary}\n\n{NEW_TURN}\nUser: {user_text}\nAssistant: {answer}"
-        summary = (await self.summarizer.run(prompt)).text.strip()
+        summary = (await self.summarizer.run(summary_prompt(self.summary, user_text, answer))).text.strip()
         if not summary or len(summary) > MAX_SUMMARY_CHARS:
             raise SummaryRejected(
                 f"The summary after turn {self.turns} has {len(summary)} characters; it must be 1 to "
@@ -479,10 +479,10 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
 
 async def session_footprint(policy: SessionPolicy) -> dict[str, object]:
     """What the serialized session stores against what the last call sent: compaction and reducer differ here."""
-    stored = policy.session.to_dict()["state"]["in_memory"]["messages"]
+    stored = stored_messages(AgentSession.from_dict(policy.session.to_dict()))
     return {
         "policy": policy.name,
         "messages in the serialized session": len(stored),
         "messages in the last call": len(policy.log.calls[-1].messages),
-        "first stored message": stored[0]["contents"][0]["text"] if stored else "",
+        "first stored message": stored[0].text if stored else "",
     }

@@ -37,24 +37,15 @@ from agent_framework import (
 from pydantic import BaseModel
 
 from .clients import OfflineAssistantClient, OfflineWriterClient
+from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, MemoryTurn, WorkingMemory
 from .tracing import CallLog, ModelCall, SeenMessage
-
-EXTERNAL = "external"
 
 
 def inject(block: str, user_text: str) -> str:
     """The message manual injection sends: the memory block, a blank line, then the user's words."""
     return f"{block}\n\n{user_text}"
-
-
-def message_source(message: Message) -> str:
-    """Where MAF says a message came from: ``external`` (the caller) or the adding provider's type/id."""
-    attribution = (message.additional_properties or {}).get("_attribution")
-    if not attribution:
-        return EXTERNAL
-    return str(attribution.get("source_type") or attribution.get("source_id"))
 
 
 def caller_user_messages(messages: Sequence[Message]) -> list[Message]:
@@ -350,11 +341,6 @@ class ProviderDesks(DeskConsole):
             report=report,
             output=f"[{desk}] {response.text}{status}",
         )
-
-
-def stored_messages(session: AgentSession) -> list[Message]:
-    """The messages a session's in-memory history holds."""
-    return list(session.state.get(InMemoryHistoryProvider.DEFAULT_SOURCE_ID, {}).get("messages", []))
 
 
 def block_carrier(messages: Sequence[SeenMessage]) -> str:

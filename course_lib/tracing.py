@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import pandas as pd
 from agent_framework import ChatContext, ChatMiddleware, ChatResponse, Message
 
+from .conventions import attribution_source
+
 
 @dataclass(frozen=True)
 class SeenMessage:
@@ -25,12 +27,11 @@ class SeenMessage:
 
     @classmethod
     def of(cls, message: Message) -> SeenMessage:
-        attribution = (message.additional_properties or {}).get("_attribution") or {}
         return cls(
             role=str(message.role),
             text=message.text,
             author_name=message.author_name,
-            source=attribution.get("source_type"),
+            source=attribution_source(message),
         )
 
 

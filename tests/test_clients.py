@@ -4,8 +4,6 @@ import pytest
 from agent_framework import Agent, Message
 
 from course_lib.clients import (
-    NEW_TURN,
-    PREVIOUS_SUMMARY,
     OfflineAssistantClient,
     OfflineSummarizerClient,
     OfflineWriterClient,
@@ -17,6 +15,7 @@ from course_lib.clients import (
 )
 from course_lib.live import LiveSettingsError
 from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.prompts import summary_prompt
 from course_lib.providers import inject
 
 
@@ -95,8 +94,7 @@ def test_factory_is_offline_by_default_and_refuses_incomplete_live_settings(monk
 
 
 async def summarize(client, previous, user_text):
-    prompt = f"{PREVIOUS_SUMMARY}\n{previous}\n\n{NEW_TURN}\nUser: {user_text}\nAssistant: Noted."
-    return (await Agent(client=client).run(prompt)).text
+    return (await Agent(client=client).run(summary_prompt(previous, user_text, "Noted."))).text
 
 
 async def test_the_abstractive_summary_merges_drops_qualifiers_and_blends_a_correction():

@@ -19,6 +19,7 @@ from agent_framework import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from course_lib.conventions import stored_messages
 from course_lib.loop import (
     AIJudgeLoopEvaluator,
     CompletionMarkerLoopEvaluator,
@@ -344,7 +345,7 @@ async def test_fresh_context_restores_a_caller_session_from_one_snapshot():
     reported, seen = [], []
 
     def decide(c):
-        seen.append((c.session, len(c.session.state["in_memory"]["messages"])))
+        seen.append((c.session, len(stored_messages(c.session))))
         return LoopEvaluation.continue_with(f"fb {c.iteration}") if c.iteration < 3 else LoopEvaluation.stop()
 
     options = LoopAgentOptions(fresh_context_per_iteration=True, session_created_callback=reported.append)

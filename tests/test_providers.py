@@ -3,7 +3,7 @@
 import asyncio
 
 import pytest
-from agent_framework import Message
+from agent_framework import InMemoryHistoryProvider, Message
 
 from course_lib.clients import OfflineAssistantClient, OfflineChatClient, OfflineWriterClient
 from course_lib.extraction import ChatFactWriter, GatedWriter, MemoryExtraction
@@ -70,7 +70,12 @@ def test_message_sources_are_read_from_maf_attribution():
     from_history = Message(
         role="user",
         contents=["module=B"],
-        additional_properties={"_attribution": {"source_id": "in_memory", "source_type": "InMemoryHistoryProvider"}},
+        additional_properties={
+            "_attribution": {
+                "source_id": InMemoryHistoryProvider.DEFAULT_SOURCE_ID,
+                "source_type": "InMemoryHistoryProvider",
+            }
+        },
     )
     assert message_source(plain) == "external" and message_source(from_history) == "InMemoryHistoryProvider"
     assert caller_user_messages([from_history, plain, Message(role="assistant", contents=["module=C"])]) == [plain]

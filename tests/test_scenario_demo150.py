@@ -49,7 +49,7 @@ async def test_manual_injection_stores_the_block_inside_the_user_message_of_the_
     desk = make_desk()
     await desk.handle("module=Reporting")
     await desk.handle("Where can I find logs?")
-    history = desk.sessions["desk"].state["in_memory"]["messages"]
+    history = stored_messages(desk.sessions["desk"])
     stored_user_texts = [m.text for m in history if m.role == "user"]
     assert stored_user_texts[1] == inject(desk.memory.to_prompt_block(), "Where can I find logs?")
 
