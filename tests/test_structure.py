@@ -45,7 +45,7 @@ async def test_stored_messages_reads_what_the_in_memory_history_provider_keeps()
     assert stored_messages(session) == []
     await agent.run("module=Billing", session=session)
     kept = session.state[InMemoryHistoryProvider.DEFAULT_SOURCE_ID]["messages"]
-    assert stored_messages(session) == kept and [m.text for m in kept][0] == "module=Billing"
+    assert stored_messages(session) == kept and kept[0].text == "module=Billing"
 
 
 _line = st.text(st.characters(blacklist_categories=["Cs", "Cc", "Zl", "Zp"]), min_size=1).filter(str.strip)
