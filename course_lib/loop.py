@@ -500,7 +500,7 @@ class _LoopRun:
         if self.owned:
             return await self._new_session()
         assert self.snapshot is not None
-        clone = AgentSession.from_dict(self.snapshot)
+        clone = type(self.session).from_dict(self.snapshot)  # the caller's session class restores its own
         await self._notify(clone)
         return clone
 
