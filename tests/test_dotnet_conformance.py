@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from agent_framework import (
@@ -1092,6 +1093,32 @@ NOT_PORTED = {
 }
 
 
+def ported_counts() -> tuple[int, int]:
+    """(ported tests, of which not applicable), counted from the classes above: one per parametrized case."""
+    ported = not_applicable_count = 0
+    for cls in [v for k, v in globals().items() if k.startswith("Test") and k.endswith("Tests")]:
+        for name, method in vars(cls).items():
+            if not name.startswith("test_"):
+                continue
+            marks = getattr(method, "pytestmark", [])
+            cases = 1
+            for mark in marks:
+                if mark.name == "parametrize":
+                    cases *= len(mark.args[1])
+            ported += cases
+            if any(m.name == "skip" and "not applicable" in m.kwargs.get("reason", "") for m in marks):
+                not_applicable_count += cases
+    return ported, not_applicable_count
+
+
+def test_readme_states_the_conformance_line():
+    ported, skipped = ported_counts()
+    line = f"{ported - skipped} of {ported} upstream loop tests ported and passing, {skipped} not applicable"
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert line in " ".join(readme.replace("**", "").split())
+    assert skipped == len(NOT_APPLICABLE)
+
+
 class _Tally:
     """Counts this file's outcomes: passed, failed, and skipped as not applicable."""
 
@@ -1099,6 +1126,8 @@ class _Tally:
         self.passed = self.failed = self.not_applicable = 0
 
     def pytest_runtest_logreport(self, report):
+        if "::Test" not in report.nodeid:  # only the ported classes count, not this file's README check
+            return
         if report.when == "call" and report.passed:
             self.passed += 1
         elif report.failed:
