@@ -38,8 +38,8 @@ from __future__ import annotations
 import copy
 import inspect
 import logging
+import os
 import time
-import uuid
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -477,7 +477,7 @@ class _LoopRun:
             role="user",
             contents=[text],
             author_name=self.options.on_behalf_of_author_name,
-            message_id=uuid.uuid4().hex,
+            message_id=_new_id(),
             additional_properties={"_attribution": loop_attribution()},
         )
 
@@ -489,8 +489,8 @@ class _LoopRun:
                 contents=list(m.contents),
                 role=m.role,
                 author_name=m.author_name,
-                message_id=m.message_id or uuid.uuid4().hex,
-                response_id=uuid.uuid4().hex,
+                message_id=m.message_id or _new_id(),
+                response_id=_new_id(),
                 additional_properties=dict(m.additional_properties),
             )
             for m in self.surfaced
@@ -499,7 +499,7 @@ class _LoopRun:
     async def _reset_session(self) -> AgentSession:
         if self.owned:
             return await self._new_session()
-        assert self.snapshot is not None
+        assert self.snapshot is not None and self.session is not None
         clone = type(self.session).from_dict(self.snapshot)  # the caller's session class restores its own
         await self._notify(clone)
         return clone
@@ -521,6 +521,11 @@ def _feedback_log(feedback: Sequence[str | None]) -> str | None:
     """Fresh-context feedback: every non-blank entry so far under ``## Feedback`` and a blank line (as .NET)."""
     entries = [f for f in feedback if f and f.strip()]
     return "## Feedback\n" + "".join(f"\n- {f}" for f in entries) if entries else None
+
+
+def _new_id() -> str:
+    """A fresh message id: 32 random hex digits, the shape of .NET's ``Guid.NewGuid().ToString("N")``."""
+    return os.urandom(16).hex()
 
 
 def loop_attribution() -> dict[str, str]:
