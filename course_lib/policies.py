@@ -292,15 +292,20 @@ PolicyFactory = Callable[[ResolutionRule, CallLog], MemoryPolicy]
 
 
 def offline_policies(
-    window: int = 3, max_facts: int = MAX_FACTS, summary_budget: int = 240, summary_mode: SummaryMode = "abstractive"
+    window: int = 3,
+    max_facts: int = MAX_FACTS,
+    summary_budget: int = 240,
+    summary_mode: SummaryMode = "abstractive",
+    reader: Callable[[ResolutionRule], Any] | None = None,
 ) -> dict[str, PolicyFactory]:
     """The six policies on the offline models; the reader resolves conflicts by the given rule.
 
     The summary is abstractive by default, as real summarizers are; ``summary_mode="extractive"`` is the contrast.
-    """
 
-    def reader(rule: ResolutionRule) -> OfflineAssistantClient:
-        return OfflineAssistantClient(resolution=rule)
+    ``reader`` builds the reader's client for a rule (default: the offline assistant); lesson 07 passes
+    its drift-prone one.
+    """
+    reader = reader or (lambda rule: OfflineAssistantClient(resolution=rule))
 
     return {
         "full history": lambda rule, log: FullHistoryPolicy(reader(rule), log),

@@ -1,0 +1,315 @@
+"""The capstone: a loop held to the controlled facts, on the lesson's timeline and on generated ones."""
+
+import asyncio
+import json
+import string
+
+import pytest
+from agent_framework import AgentResponse, AgentSession, BaseAgent, Message
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from course_lib.assertions import ALLOWED_KEYS, parse_assertions
+from course_lib.capstone import (
+    FEEDBACK_HEADER,
+    DriftProneAssistantClient,
+    FactsConsistencyEvaluator,
+    capstone_policies,
+    check_answer,
+    compare_repairs,
+    feedback_text,
+    quoted_facts,
+    repairs_frame,
+    run_capstone,
+    stated_values,
+)
+from course_lib.clients import OfflineAssistantClient, OfflineWriterClient
+from course_lib.extraction import ChatFactWriter, MemoryExtraction
+from course_lib.loop import LoopAgent, LoopAgentOptions
+from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.policies import generate_timeline, load_timeline, offline_policies
+from course_lib.providers import FactsContextProvider, provider_agent
+
+TIMELINE = load_timeline()
+QUESTION = TIMELINE.turns[-1].user
+
+
+def store(*declarations: str, max_facts: int = 5) -> WorkingMemory:
+    """A store fed one declaration per turn, as the host's writer would admit it."""
+    memory = WorkingMemory(max_facts)
+    for text in declarations:
+        key, _, value = text.partition("=")
+        memory.apply(memory.begin_turn(text), [FactCandidate(key=key, value=value, evidence=text)])
+    return memory
+
+
+# region Reading an answer
+
+
+def test_statements_are_read_in_the_contract_forms_and_sentence_ends_close_them():
+    text = "From what I see: Module: Billing; **database** = SQL Server 2022\nversion=4.2, log=billing-worker.log."
+    assert stated_values(text) == [
+        ("module", "Billing"),
+        ("database", "SQL Server 2022"),
+        ("version", "4.2"),
+        ("log", "billing-worker.log"),
+    ]
+    assert stated_values("which module and database, and what must we never do? changelog=x") == []
+
+
+def test_a_superseded_value_is_a_violation_citing_the_stored_fact_and_an_omission_is_not():
+    memory = store("module=Reporting", "database=PostgreSQL", "module=Billing")
+    [violation] = check_answer(memory.facts, "module=Reporting; database=PostgreSQL")
+    assert (violation.fact.key, violation.fact.value, violation.fact.turn, violation.stated) == (
+        "module",
+        "Billing",
+        3,
+        "Reporting",
+    )
+    assert check_answer(memory.facts, "database=PostgreSQL. Nothing about the module.") == []
+    assert check_answer(memory.facts, "module = billing (corrected at turn 3)") == []
+
+
+def test_a_stored_constraint_is_due_only_when_an_action_is_planned_or_asked_for():
+    memory = store("constraint=never restart the production database during business hours", "module=Billing")
+    assert check_answer(memory.facts, "module=Billing", task="Which module?") == []
+    [missing] = check_answer(memory.facts, "module=Billing", task="Plan the fix")
+    assert missing.fact.key == "constraint" and missing.stated is None
+    assert check_answer(memory.facts, "Restart the worker; module=Billing") != []
+    carried = "Plan: module=Billing. We must never restart the production database during business hours."
+    assert check_answer(memory.facts, carried, task="Plan the fix") == []
+
+
+def test_feedback_quotes_fact_evidence_and_turn_and_only_the_drift_model_reads_it_back():
+    memory = store("module=Reporting", 'module=Billing "EU"\nsecond line')
+    violations = check_answer(memory.facts, "module=Reporting")
+    feedback = feedback_text(violations)
+    fact = memory.facts[0]
+    assert feedback.startswith(FEEDBACK_HEADER)
+    assert f"- module = {json.dumps(fact.value)} (evidence: {json.dumps(fact.evidence)}; turn 2)" in feedback
+    assert quoted_facts(feedback) == [("module", fact.value)]
+    assert quoted_facts(feedback.replace(FEEDBACK_HEADER, "")) == []
+
+
+def test_the_evaluator_needs_a_store():
+    with pytest.raises(TypeError, match="WorkingMemory"):
+        FactsConsistencyEvaluator({"module": "Billing"})  # type: ignore[arg-type]
+
+
+# region The drift-prone model
+
+
+def ask(client, *texts: str) -> str:
+    messages = [Message(role="user", contents=[t]) for t in texts]
+    return client.answer(messages, {})
+
+
+def test_the_drift_prone_model_keeps_the_earliest_value_until_a_facts_check_quotes_the_current_one():
+    client = DriftProneAssistantClient("earliest")
+    drifted = ask(client, "module=Reporting", "module=Billing", "Which module?")
+    assert "module=Reporting" in drifted
+    feedback = feedback_text(check_answer(store("module=Reporting", "module=Billing").facts, drifted))
+    repaired = ask(client, "module=Reporting", "module=Billing", "Which module?", feedback)
+    assert "module=Billing" in repaired and "Reporting" not in repaired
+    assert repaired.startswith("You asked: 'Which module?'")
+    unformatted = "Please use module = Billing (evidence: module=Billing; turn 2)"
+    assert "module=Reporting" in ask(client, "module=Reporting", "module=Billing", "Which module?", unformatted)
+
+
+# region Scenarios on the lesson's timeline
+
+
+@pytest.fixture(scope="module")
+def lesson_runs():
+    runs = asyncio.run(compare_repairs(TIMELINE, rules=["earliest"]))
+    return {run.policy: run for run in runs}
+
+
+async def test_full_history_drifts_to_the_superseded_values_and_the_loop_repairs_it_in_two_iterations(lesson_runs):
+    run = lesson_runs["full history"]
+    assert (run.verdict, run.iterations, run.first_correct, run.final_correct) == ("repaired", 2, False, True)
+    assert "module=Reporting" in run.reader_calls[0].reply and "Reporting" not in run.final_answer
+    first = run.checks[0]
+    assert {(v.fact.key, v.stated) for v in first.violations} == {("module", "Reporting"), ("database", "PostgreSQL")}
+    assert '- module = "Billing" (evidence: "module=Billing"; turn 6)' in first.feedback
+    assert run.checks[1].feedback is None
+    assert run.reader_calls[1].messages[-1].text == first.feedback
+    assert run.reader_chars > run.reader_calls[0].chars_sent
+
+
+async def test_facts_policy_cannot_be_held_to_a_constraint_the_bound_evicted(lesson_runs):
+    run = lesson_runs["facts"]
+    assert (run.verdict, run.iterations) == ("not repaired", 1)
+    assert "constraint" not in {f.key for f in run.checks[0].facts}
+    assert run.missing == ["never restart the production database during business hours"]
+    assert run.why == "constraint was evicted from the store at turn 7: it cannot be enforced"
+
+
+@pytest.mark.parametrize("policy", ["last 3 turns", "compaction (3 turns)", "reducer (3 turns)"])
+async def test_a_window_that_lost_module_and_database_contradicts_nothing_so_the_loop_stops(lesson_runs, policy):
+    run = lesson_runs[policy]
+    assert (run.verdict, run.iterations, run.checks[0].violations) == ("not repaired", 1, ())
+    assert "an omission contradicts nothing" in run.why and "evicted from the store at turn 7" in run.why
+
+
+async def test_the_timelines_table_has_one_row_per_policy_and_rule():
+    runs = await compare_repairs(TIMELINE, {"full history": capstone_policies()["full history"]})
+    frame = repairs_frame(runs)
+    assert list(frame["rule"]) == ["earliest", "most_frequent"]
+    assert list(frame["verdict"]) == ["repaired", "repaired"]
+
+
+async def test_a_model_that_ignores_the_feedback_runs_into_the_cap():
+    stubborn = offline_policies(reader=lambda rule: OfflineAssistantClient(resolution=rule))["full history"]
+    run = await run_capstone(TIMELINE, stubborn, "earliest", max_iterations=3)
+    assert (run.verdict, run.iterations, len(run.checks)) == ("stopped at the cap", 3, 2)
+    assert (
+        run.why == "the answer still states 'Reporting' for module; the answer still states 'PostgreSQL' for database"
+    )
+
+
+# region Scenarios on generated timelines
+
+
+async def test_generated_timeline_repaired_when_the_store_still_holds_the_corrected_facts():
+    timeline = generate_timeline(12)
+    full = await run_capstone(timeline, capstone_policies(max_facts=10)["full history"], "earliest", max_facts=10)
+    assert (full.verdict, full.iterations) == ("repaired", 2)
+    summary = await run_capstone(timeline, capstone_policies(max_facts=10)["summary"], "earliest", max_facts=10)
+    assert summary.verdict == "repaired"
+    assert [v.fact.key for v in summary.checks[0].violations] == ["constraint"]
+
+
+async def test_generated_timeline_unrepairable_when_the_filler_evicted_the_corrected_facts():
+    timeline = generate_timeline(12)
+    run = await run_capstone(timeline, capstone_policies()["full history"], "earliest")
+    assert run.verdict == "not repaired" and "Reporting" in run.final_answer
+    assert {"module", "database", "constraint"} <= set(run.evicted)
+    assert "module was evicted from the store at turn 11: it cannot be enforced" in run.why
+
+
+# region The feedback never becomes a fact
+
+
+class SpyWriter:
+    """The careful offline writer, recording every text it was asked to extract from."""
+
+    def __init__(self) -> None:
+        self.writer = ChatFactWriter(OfflineWriterClient())
+        self.texts: list[str] = []
+
+    async def propose(self, user_text: str):
+        self.texts.append(user_text)
+        return await self.writer.propose(user_text)
+
+
+async def test_loop_feedback_never_reaches_the_writer_through_the_facts_provider():
+    spy = SpyWriter()
+    extraction = MemoryExtraction(WorkingMemory(), spy)
+    provider = FactsContextProvider(extraction)
+    desk = provider_agent(DriftProneAssistantClient("earliest"), provider, name="desk", instructions="Answer.")
+    session = desk.create_session()
+    for turn in TIMELINE.turns[:-1]:
+        await desk.run(turn.user, session=session)
+    before = extraction.memory.facts
+    checks = []
+    loop = LoopAgent(desk, FactsConsistencyEvaluator(extraction.memory, on_check=checks.append))
+    await loop.run(QUESTION, session=session)
+    assert len(checks) == 2 and checks[0].feedback is not None  # the loop did send feedback
+    assert spy.texts == [turn.user for turn in TIMELINE.turns]  # only the caller's words were read
+    assert extraction.memory.facts == before
+
+
+# region Properties: never stops on a superseded value, never re-invokes on current values only
+
+
+WORD = st.text(alphabet=string.ascii_letters + string.digits + "-", min_size=1, max_size=8)
+VALUE = st.lists(WORD, min_size=1, max_size=3).map(" ".join)
+HISTORY = st.lists(st.tuples(st.sampled_from(ALLOWED_KEYS), VALUE), min_size=1, max_size=12)
+FORMS = st.sampled_from(["{k}={v}", "{k}: {v}", "{k} = {v}", "**{k}**: {v}"])
+SEPARATORS = st.sampled_from(["; ", "\n", ". "])
+TASKS = st.sampled_from(["Plan the fix.", "Which values hold?"])
+
+
+class FixedAnswerAgent(BaseAgent):
+    """An inner agent that gives the same answer whatever it is told: the property's answer under test."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(name="fixed")
+        self.text = text
+
+    def create_session(self, *, session_id=None):
+        return AgentSession(session_id=session_id)
+
+    async def run(self, messages=None, *, stream=False, session=None, **kwargs):
+        return AgentResponse(messages=[Message(role="assistant", contents=[self.text])])
+
+
+async def reinvoked(memory: WorkingMemory, answer: str, task: str) -> bool:
+    """Whether the evaluator, inside a real loop capped at two iterations, asked for another pass."""
+    checks = []
+    evaluator = FactsConsistencyEvaluator(memory, on_check=checks.append)
+    await LoopAgent(FixedAnswerAgent(answer), evaluator, LoopAgentOptions(max_iterations=2)).run(task)
+    return checks[0].feedback is not None
+
+
+def render(pairs, forms, separator: str) -> str:
+    return separator.join(form.format(k=k, v=v) for (k, v), form in zip(pairs, forms, strict=False))
+
+
+def build(history) -> WorkingMemory:
+    return store(*[f"{k}={v}" for k, v in history], max_facts=5)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    history=HISTORY,
+    key=st.sampled_from(ALLOWED_KEYS),
+    old=VALUE,
+    new=VALUE,
+    data=st.data(),
+    separator=SEPARATORS,
+    task=TASKS,
+)
+async def test_never_stops_on_an_answer_that_states_a_superseded_value(history, key, old, new, data, separator, task):
+    assume(old.casefold() != new.casefold())
+    memory = build([(key, old), *history, (key, new)])
+    current = {f.key: f.value for f in memory.facts}
+    superseded = [(k, v) for k, v in [(key, old), *history] if k == key and v.casefold() != new.casefold()]
+    others = data.draw(st.lists(st.sampled_from(sorted(current.items())), max_size=4))
+    stated = data.draw(st.permutations([*others, data.draw(st.sampled_from(superseded))]))
+    forms = data.draw(st.lists(FORMS, min_size=len(stated), max_size=len(stated)))
+    assert await reinvoked(memory, render(stated, forms, separator), task)
+
+
+@settings(max_examples=50, deadline=None)
+@given(history=HISTORY, data=st.data(), separator=SEPARATORS, task=TASKS)
+async def test_never_reinvokes_on_an_answer_stating_only_current_values(history, data, separator, task):
+    memory = build(history)
+    current = {f.key: f.value for f in memory.facts}
+    constraints = [("constraint", current["constraint"])] if "constraint" in current else []
+    others = data.draw(st.lists(st.sampled_from(sorted(current.items())), max_size=5))
+    stated = data.draw(st.permutations(others + constraints))
+    forms = data.draw(st.lists(FORMS, min_size=len(stated), max_size=len(stated)))
+    assert not await reinvoked(memory, render(stated, forms, separator), task)
+
+
+@settings(max_examples=30, deadline=None)
+@given(history=HISTORY, constraint=VALUE, data=st.data())
+async def test_an_action_without_the_stored_constraint_is_sent_back(history, constraint, data):
+    memory = build([*history, ("constraint", constraint)])
+    current = {f.key: f.value for f in memory.facts if f.key != "constraint"}
+    assume(not any(constraint.casefold() in v.casefold() for v in current.values()))
+    stated = data.draw(st.lists(st.sampled_from(sorted(current.items())), max_size=4)) if current else []
+    answer = render(stated, ["{k}={v}"] * len(stated), "; ")
+    assert await reinvoked(memory, answer, "Plan the fix.")
+
+
+def test_the_feedback_would_be_extractable_if_it_were_taken_for_the_callers_words():
+    """Why the loop's attribution matters: quoted evidence is the user's own contract-shaped words."""
+    memory = WorkingMemory()
+    said = "module=Billing; database=SQL Server 2022"
+    memory.apply(memory.begin_turn(said), [FactCandidate(key="module", value="Billing", evidence=said)])
+    feedback = feedback_text(check_answer(memory.facts, "module=Reporting"))
+    assert f"(evidence: {json.dumps(said)}; turn 1)" in feedback
+    assert parse_assertions(feedback) == {"database": 'SQL Server 2022"'}
