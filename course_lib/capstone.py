@@ -362,8 +362,8 @@ async def run_capstone(
     """
     log = CallLog()
     policy = factory(rule, log)
+    extraction = policy.extraction if isinstance(policy, FactsPolicy) else _host_store(max_facts)
     own_store = isinstance(policy, FactsPolicy)
-    extraction = policy.extraction if own_store else _host_store(max_facts)
     memory = extraction.memory
     held: dict[str, int] = {}
     evicted: dict[str, int] = {}
