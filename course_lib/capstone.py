@@ -43,6 +43,7 @@ from .clients import (
     visible_mentions,
 )
 from .extraction import ChatFactWriter, MemoryExtraction
+from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .memory import MAX_FACTS, Fact, WorkingMemory
 from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, Timeline, offline_policies
@@ -255,13 +256,15 @@ class DriftProneAssistantClient(OfflineAssistantClient):
 
 
 def capstone_reader(rule: ResolutionRule) -> Any:
-    """The reader for one run: the factory's live client, or offline the drift-prone assistant for ``rule``."""
-    client = make_chat_client("assistant")
-    return DriftProneAssistantClient(rule) if isinstance(client, OfflineAssistantClient) else client
+    """The reader for one run: live, the factory's ``reader``; offline, the drift-prone assistant for ``rule``."""
+    backends = load_course_settings()
+    if backends.live is None:
+        return DriftProneAssistantClient(rule)
+    return make_chat_client("reader", resolution=rule, backends=backends)
 
 
 def capstone_writer() -> Any:
-    """The host store's fact writer: the factory's (offline: the careful offline writer)."""
+    """The host store's fact writer, from the factory (offline: the careful offline writer)."""
     return make_chat_client("writer")
 
 

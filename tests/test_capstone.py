@@ -15,6 +15,8 @@ from course_lib.capstone import (
     DriftProneAssistantClient,
     FactsConsistencyEvaluator,
     capstone_policies,
+    capstone_reader,
+    capstone_writer,
     check_answer,
     compare_repairs,
     feedback_text,
@@ -23,7 +25,7 @@ from course_lib.capstone import (
     run_capstone,
     stated_values,
 )
-from course_lib.clients import OfflineAssistantClient, OfflineWriterClient
+from course_lib.clients import OfflineAssistantClient, OfflineChatClient, OfflineWriterClient
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.loop import LoopAgent, LoopAgentOptions
 from course_lib.memory import FactCandidate, WorkingMemory
@@ -313,3 +315,17 @@ def test_the_feedback_would_be_extractable_if_it_were_taken_for_the_callers_word
     feedback = feedback_text(check_answer(memory.facts, "module=Reporting"))
     assert f"(evidence: {json.dumps(said)}; turn 1)" in feedback
     assert parse_assertions(feedback) == {"database": 'SQL Server 2022"'}
+
+
+# region Live mode: only the models go live
+
+
+def test_live_settings_make_the_reader_live_and_offline_it_is_the_drift_prone_model(monkeypatch):
+    monkeypatch.delenv("COURSE_LLM", raising=False)
+    assert isinstance(capstone_reader("earliest"), DriftProneAssistantClient)
+    monkeypatch.setenv("COURSE_LLM", "openai")
+    monkeypatch.setenv("OPENAI_MODEL", "m")
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    live = capstone_reader("earliest")
+    assert not isinstance(live, OfflineChatClient) and not isinstance(capstone_writer(), OfflineChatClient)
