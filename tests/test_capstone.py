@@ -83,7 +83,7 @@ def test_a_stored_constraint_is_due_only_when_an_action_is_planned_or_asked_for(
 
 
 def test_feedback_quotes_fact_evidence_and_turn_and_only_the_drift_model_reads_it_back():
-    memory = store("module=Reporting", 'module=Billing "EU"\nsecond line')
+    memory = store("module=Reporting", 'module=Billing "EU" \\ west')
     violations = check_answer(memory.facts, "module=Reporting")
     feedback = feedback_text(violations)
     fact = memory.facts[0]
