@@ -36,6 +36,7 @@ from .assertions import ALLOWED_KEYS, find_declarations
 from .clients import (
     OfflineAssistantClient,
     ResolutionRule,
+    SummaryMode,
     last_user_text,
     make_chat_client,
     resolve,
@@ -142,7 +143,12 @@ def check_answer(facts: Sequence[Fact], answer: str, task: str = "") -> list[Vio
     ]
     if plans_action(answer) or plans_action(task):
         said = " ".join(answer.split()).casefold()
-        violations += [Violation(fact=f) for f in facts if f.key == "constraint" and not _carried(f.value, said)]
+        flagged = {v.fact for v in violations}
+        violations += [
+            Violation(fact=f)
+            for f in facts
+            if f.key == "constraint" and f not in flagged and not _carried(f.value, said)
+        ]
     return violations
 
 
@@ -269,13 +275,13 @@ def capstone_writer() -> Any:
 
 
 def capstone_policies(
-    window: int = 3, max_facts: int = MAX_FACTS, summary_budget: int = 240
+    window: int = 3, max_facts: int = MAX_FACTS, summary_budget: int = 240, summary_mode: SummaryMode = "abstractive"
 ) -> dict[str, PolicyFactory]:
     """Lesson 04's six policies with the capstone's reader (drift-prone offline, the factory's when live)."""
-    return offline_policies(window, max_facts, summary_budget, reader=capstone_reader)
+    return offline_policies(window, max_facts, summary_budget, summary_mode, reader=capstone_reader)
 
 
-Verdict = Literal["right first time", "repaired", "not repaired", "stopped at the cap"]
+Verdict = Literal["right first time", "repaired", "partly repaired", "not repaired", "stopped at the cap"]
 
 
 class CapstoneRun(BaseModel):
@@ -433,10 +439,12 @@ def _graded(
     capped = len(reader_calls) >= cap and all(c.iteration < len(reader_calls) for c in checks)
     if final_correct:
         verdict: Verdict = "right first time" if len(reader_calls) == 1 else "repaired"
+    elif capped:
+        verdict = "stopped at the cap"
     else:
-        verdict = "stopped at the cap" if capped else "not repaired"
+        verdict = "partly repaired" if len(reader_calls) > 1 else "not repaired"
     memory_facts = checks[-1].facts if checks else ()
-    why = _why(timeline, memory_facts, missing, forbidden, evicted, len(reader_calls), final_correct)
+    why = _why(timeline, memory_facts, answer, missing, forbidden, evicted, len(reader_calls))
     return CapstoneRun(
         policy=policy, rule=rule, max_facts=max_facts, checks=checks, reader_calls=reader_calls, final_answer=answer,
         first_correct=first_correct, final_correct=final_correct, missing=missing, forbidden=forbidden,
@@ -447,24 +455,26 @@ def _graded(
 def _why(
     timeline: Timeline,
     facts: Sequence[Fact],
+    answer: str,
     missing: Sequence[str],
     forbidden: Sequence[str],
     evicted: Mapping[str, int],
     iterations: int,
-    correct: bool,
 ) -> str:
     """The reason, computed from the store and the answer: what the evaluator could and could not hold it to."""
-    if correct:
+    if not missing and not forbidden:
         return "the evaluator found nothing to correct" if iterations == 1 else "the feedback quoted the stored facts"
     keys = _keys_of_values(timeline)
     stored = {f.key: f.value for f in facts}
+    stated = dict(stated_values(answer))
     reasons: list[str] = []
     for text in [*missing, *forbidden]:
         key = keys.get(text, "?")
-        if key in evicted:
-            reason = f"{key} was evicted from the store at turn {evicted[key]}: it cannot be enforced"
+        gone = f"was evicted from the store at turn {evicted[key]}" if key in evicted else "was never stored"
+        if key not in stored and key in stated:
+            reason = f"the answer states {key}={stated[key]} and {key} {gone}: nothing to hold it to"
         elif key not in stored:
-            reason = f"the store never held {key}: there is nothing to hold the answer to"
+            reason = f"{key} {gone}: it cannot be enforced"
         elif text in missing:
             reason = f"the answer does not state {key}; the store holds it, but an omission contradicts nothing"
         else:
@@ -504,6 +514,7 @@ def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
 VERDICT_COLOURS = {
     "right first time": "tab:gray",
     "repaired": "tab:green",
+    "partly repaired": "tab:olive",
     "not repaired": "tab:red",
     "stopped at the cap": "tab:orange",
 }

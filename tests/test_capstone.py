@@ -154,6 +154,23 @@ async def test_a_window_that_lost_module_and_database_contradicts_nothing_so_the
     assert "an omission contradicts nothing" in run.why and "evicted from the store at turn 7" in run.why
 
 
+async def test_the_loop_repairs_what_the_abstractive_summary_blended_but_not_the_constraint_it_distorted(lesson_runs):
+    run = lesson_runs["summary"]
+    assert (run.verdict, run.iterations) == ("partly repaired", 2)
+    assert ("module", "Reporting/Billing") in {(v.fact.key, v.stated) for v in run.checks[0].violations}
+    assert "module=Billing;" in run.final_answer and "constraint=never restart the database;" in run.final_answer
+    assert run.why == (
+        "the answer states constraint=never restart the database and constraint was evicted from the store at "
+        "turn 7: nothing to hold it to"
+    )
+
+
+async def test_the_same_distortion_is_repaired_when_the_store_still_holds_the_constraint():
+    run = await run_capstone(TIMELINE, capstone_policies(max_facts=8)["summary"], "earliest", max_facts=8)
+    assert (run.verdict, run.iterations) == ("repaired", 2)
+    assert ("constraint", "never restart the database") in {(v.fact.key, v.stated) for v in run.checks[0].violations}
+
+
 async def test_the_timelines_table_has_one_row_per_policy_and_rule():
     runs = await compare_repairs(TIMELINE, {"full history": capstone_policies()["full history"]})
     frame = repairs_frame(runs)
@@ -175,19 +192,23 @@ async def test_a_model_that_ignores_the_feedback_runs_into_the_cap():
 
 async def test_generated_timeline_repaired_when_the_store_still_holds_the_corrected_facts():
     timeline = generate_timeline(12)
-    full = await run_capstone(timeline, capstone_policies(max_facts=10)["full history"], "earliest", max_facts=10)
-    assert (full.verdict, full.iterations) == ("repaired", 2)
-    summary = await run_capstone(timeline, capstone_policies(max_facts=10)["summary"], "earliest", max_facts=10)
-    assert summary.verdict == "repaired"
-    assert [v.fact.key for v in summary.checks[0].violations] == ["constraint"]
+    policies = capstone_policies(max_facts=10)
+    full = await run_capstone(timeline, policies["full history"], "earliest", max_facts=10)
+    assert (full.verdict, full.iterations, full.final_correct) == ("repaired", 2, True)
+    summary = await run_capstone(timeline, policies["summary"], "earliest", max_facts=10)
+    assert (summary.verdict, summary.iterations) == ("partly repaired", 2)
+    assert "never restart the production database during business hours" in summary.final_answer
+    assert [v.fact.key for v in summary.checks[0].violations].count("constraint") == 1
+    assert summary.missing == ["Billing", "SQL Server 2022"]  # the summary's budget dropped them: an omission
 
 
 async def test_generated_timeline_unrepairable_when_the_filler_evicted_the_corrected_facts():
     timeline = generate_timeline(12)
     run = await run_capstone(timeline, capstone_policies()["full history"], "earliest")
-    assert run.verdict == "not repaired" and "Reporting" in run.final_answer
+    assert not run.final_correct and "module=Reporting" in run.final_answer
     assert {"module", "database", "constraint"} <= set(run.evicted)
-    assert "module was evicted from the store at turn 11: it cannot be enforced" in run.why
+    assert "module" not in {v.fact.key for c in run.checks for v in c.violations}
+    assert "module=Reporting and module was evicted from the store at turn 11: nothing to hold it to" in run.why
 
 
 # region The feedback never becomes a fact
