@@ -46,9 +46,10 @@ from .clients import (
 from .extraction import ChatFactWriter, MemoryExtraction
 from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
+from .loop_demos import INDENT, RULE_EVALUATOR, LoopTrace
 from .memory import MAX_FACTS, Fact, WorkingMemory
 from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, Timeline, offline_policies
-from .tracing import INDENT, RULE_EVALUATOR, CallLog, LoopTrace, ModelCall
+from .tracing import CallLog, ModelCall
 
 __all__ = [
     "DRIFT_RULES",
