@@ -62,6 +62,7 @@ class LoopTrace:
                 "call": len(self.calls),
                 "saw": " | ".join(incoming),
                 "did": outgoing,
+                "sections": {"Incoming messages": list(incoming)},
             }
         )
 
@@ -84,7 +85,14 @@ class LoopTrace:
         saw = f"iteration {context.iteration}; last: {' | '.join(last)}; previous: {' | '.join(previous) or '-'}"
         did = "stop" if feedback is None else f"continue: {feedback}"
         self.rows.append(
-            {"step": len(self.rows) + 1, "actor": "Evaluator", "call": context.iteration, "saw": saw, "did": did}
+            {
+                "step": len(self.rows) + 1,
+                "actor": "Evaluator",
+                "call": context.iteration,
+                "saw": saw,
+                "did": did,
+                "sections": {"Last response": last, "Previous feedback": previous},
+            }
         )
 
     def text(self) -> str:

@@ -36,6 +36,7 @@ from agent_framework import (
 )
 from pydantic import BaseModel
 
+from .assertions import MessageTooLong, check_message_length
 from .clients import OfflineAssistantClient, OfflineWriterClient
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction
@@ -210,13 +211,22 @@ class DeskConsole(ABC):
         """Send one user turn to the desk the router picks; extraction reads ``user_text`` alone."""
 
     async def handle(self, line: str) -> DeskEvent:
-        """One console line. It never raises for what the user typed: a broken command is answered with its rule."""
+        """One console line. It never raises for what the user typed: a broken command is answered with its rule.
+
+        Commands ignore case (``MEM``, ``Forget``); a key keeps it (keys are case-sensitive). A line over the
+        message limit is refused before any desk sees it.
+        """
+        try:
+            check_message_length(line)
+        except MessageTooLong as error:
+            return DeskEvent(kind="refused", line=line, output=f"{error} No model was called. {CONSOLE_USAGE}")
         words = line.split(maxsplit=1)
         if not words:
             return DeskEvent(kind="refused", line=line, output=f"An empty line is not a turn. {CONSOLE_USAGE}")
-        if words == ["mem"]:
+        command = words[0].lower()
+        if command == "mem" and len(words) == 1:
             return DeskEvent(kind="mem", line=line, output=self.memory.to_prompt_block())
-        if words[0] == "forget":
+        if command == "forget":
             try:
                 return self.forget(words[1].strip() if len(words) > 1 else None)
             except InvalidFacts as error:

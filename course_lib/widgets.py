@@ -3,10 +3,11 @@
 Every panel goes through the same library calls as the lessons: the memory panel submits a message through
 the writer and the host check (it cannot bypass the contract), the desk panel drives the two-desk console,
 the loop stepper replays a :class:`~course_lib.loop_demos.LoopTrace`, the policy explorer runs the Demo170
-comparison. Output is written as HTML values or through ``Output.append_*`` so nothing leaks into the cell.
+comparison. Output is written as HTML values (or image bytes) so nothing leaks into the cell.
 
 A button's click schedules the panel's coroutine on the running event loop (Jupyter's, or a test's);
-``await panel.idle()`` waits for it.
+``await panel.idle()`` waits for it. A failing action never disappears into a background task: its error
+is shown in the panel, in words, and the action changes nothing. A button that cannot act is disabled.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
-from IPython.display import Image
 
+from .assertions import _SEPARATORS, ALLOWED_KEYS
 from .extraction import ExtractionReport, MemoryExtraction
-from .memory import facts_frame
+from .memory import MemoryUpdateError, facts_frame
 from .policies import (
     RULES,
     Comparison,
@@ -38,32 +39,116 @@ if TYPE_CHECKING:  # the loop stepper only reads a trace; the loop half is not i
     from .loop_demos import LoopTrace
 
 
-class _Async:
-    """Runs a panel's coroutines from button clicks and lets callers wait for them."""
+class ConsoleRefusal(ValueError):
+    """The console refused a line (its ``refused`` event): shown in the panel like any broken rule."""
 
-    def __init__(self) -> None:
+
+EXPECTED_ERRORS = (MemoryUpdateError, ValueError)
+"""Errors a student's input can cause (a rule broken): shown in words. Anything else is also a bug to report."""
+
+
+class _Async:
+    """Runs a panel's coroutines from button clicks, shows their errors, and lets callers wait for them."""
+
+    def __init__(self, show_error: Callable[[str], None]) -> None:
         self._tasks: list[asyncio.Task] = []
+        self._show_error = show_error
+        self._unexpected: list[BaseException] = []
 
     def schedule(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        guarded = self._guard(coroutine)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (a plain script): run the action to completion now
-            asyncio.run(coroutine)
+            asyncio.run(guarded)
             return
-        self._tasks.append(loop.create_task(coroutine))
+        self._tasks.append(loop.create_task(guarded))
+
+    async def _guard(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        try:
+            await coroutine
+        except Exception as error:  # shown in the panel; an unexpected one is also re-raised by idle()
+            self._show_error(describe_error(error))
+            if not isinstance(error, EXPECTED_ERRORS):
+                self._unexpected.append(error)
 
     async def idle(self) -> None:
-        """Wait until every scheduled action has finished (and re-raise the first error)."""
+        """Wait until every scheduled action has finished; re-raise the first unexpected error."""
         while self._tasks:
             await self._tasks.pop(0)
+        if self._unexpected:
+            error, self._unexpected = self._unexpected[0], []
+            raise error
+
+
+def describe_error(error: BaseException) -> str:
+    """An error in a student's words: the rule it broke (with a case hint for a key), or what went wrong."""
+    if not isinstance(error, EXPECTED_ERRORS):
+        return f"Something went wrong ({type(error).__name__}): {error}. Nothing was changed."
+    text = str(error)
+    hints = [case_hint(word) for word in _quoted_words(text)]
+    return " ".join([text, *[hint for hint in hints if hint]])
+
+
+def case_hint(key: str) -> str:
+    """``Keys are case-sensitive: write 'module'.`` when ``key`` differs from an allowed key only by case."""
+    matches = [k for k in ALLOWED_KEYS if k.casefold() == key.casefold() and k != key]
+    return f"Keys are case-sensitive: write '{matches[0]}'." if matches else ""
+
+
+def _quoted_words(text: str) -> list[str]:
+    return text.split("'")[1::2]
+
+
+def declaration_notes(text: str) -> list[str]:
+    """Why parts of a message that look like ``key=value`` are not declarations (they are ignored).
+
+    An empty value, a key that is not allowed (the allowed keys are listed), a key in the wrong case.
+    A message with valid declarations next to these still gets its valid ones admitted: the notes say
+    what was left out, so nothing is dropped without a word.
+    """
+    notes: list[str] = []
+    unknown: list[str] = []
+    for segment in _SEPARATORS.split(text):
+        key, sep, value = segment.strip().partition("=")
+        key = key.strip()
+        if not sep or not key:
+            continue
+        if key in ALLOWED_KEYS:
+            if not value.strip():
+                notes.append(f"'{key}=' has no value: write the value after '='.")
+        elif hint := case_hint(key):
+            notes.append(f"'{key}' is not a key: keys are case-sensitive: write '{hint.split(chr(39))[1]}'.")
+        elif " " not in key and key not in unknown:
+            unknown.append(key)
+    if unknown:
+        names = " and ".join(f"'{k}'" for k in unknown)
+        verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
+        notes.append(f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
+    return notes
 
 
 def _escape(text: str) -> str:
-    return html.escape(text).replace("\n", "<br>")
+    return html.escape(text, quote=False).replace("\n", "<br>")
 
 
-class MemoryPanel(widgets.VBox):
+def _error_html(text: str) -> str:
+    return f'<span style="color:crimson"><b>Refused:</b> {_escape(text)}</span>'
+
+
+class _Panel:
+    """A short text for a panel's saved output, instead of the widget tree's raw repr."""
+
+    title = "panel"
+
+    def __repr__(self) -> str:
+        return f"[{self.title}: interactive, run this cell in Jupyter to use it]"
+
+
+class MemoryPanel(_Panel, widgets.VBox):
     """The facts as a table, a message box submitted through the contract, forget buttons, the ticket."""
+
+    title = "Memory panel"
 
     def __init__(
         self,
@@ -76,18 +161,19 @@ class MemoryPanel(widgets.VBox):
         self.memory = extraction.memory
         self._on_forget = on_forget
         self._submit = submit or extraction.update
-        self._async = _Async()
+        self._async = _Async(lambda text: setattr(self.diagnostic, "value", _error_html(text)))
         self.table = widgets.HTML()
         self.ticket = widgets.HTML()
         self.diagnostic = widgets.HTML()
         self.message = widgets.Textarea(placeholder="module=Billing; database=SQL Server 2022", description="Message")
-        self.submit_button = widgets.Button(description="Submit", button_style="primary")
+        self.submit_button = widgets.Button(description="Submit", button_style="primary", disabled=True)
         self.key = widgets.Dropdown(description="Key", options=[])
         self.forget_key_button = widgets.Button(description="Forget key")
         self.forget_all_button = widgets.Button(description="Forget all", button_style="warning")
         self.submit_button.on_click(lambda _: self._async.schedule(self.submit()))
         self.forget_key_button.on_click(lambda _: self.forget(self.key.value))
         self.forget_all_button.on_click(lambda _: self.forget(None))
+        self.message.observe(lambda _: self._enable_submit(), names="value")
         for widget, name in ((self.table, "facts"), (self.message, "message"), (self.diagnostic, "diagnostic")):
             widget.add_class(f"memory-panel-{name}")
         super().__init__(
@@ -104,91 +190,153 @@ class MemoryPanel(widgets.VBox):
     async def idle(self) -> None:
         await self._async.idle()
 
+    def _enable_submit(self) -> None:
+        self.submit_button.disabled = not self.message.value.strip()
+
     async def submit(self) -> ExtractionReport | None:
         """Submit the message box as a user turn; show the outcome in place."""
         text = self.message.value
         if not text.strip():
-            self.diagnostic.value = "<b>Nothing to submit:</b> the message is empty."
+            self.diagnostic.value = _error_html("the message is empty: there is nothing to submit.")
             return None
-        report = await self._submit(text)
-        self.show_report(report)
+        self.submit_button.disabled = True
+        try:
+            report = await self._submit(text)
+        finally:
+            self._enable_submit()
+        self.show_report(report, text)
         self.refresh()
         return report
 
-    def show_report(self, report: ExtractionReport | None) -> None:
+    def show_report(self, report: ExtractionReport | None, text: str = "") -> None:
+        """The extraction's status and diagnostic, then what in ``text`` was ignored and why."""
         if report is None:
             self.diagnostic.value = "No extraction ran for this line."
             return
         color = "green" if report.status in ("accepted", "nothing_to_extract") else "crimson"
+        notes = "".join(f"<br>Ignored: {_escape(note)}" for note in declaration_notes(text))
         self.diagnostic.value = (
-            f'<span style="color:{color}"><b>{report.status}</b>: {_escape(report.diagnostic)}</span>'
+            f'<span style="color:{color}"><b>{report.status}</b>: {_escape(report.diagnostic)}</span>{notes}'
         )
 
     def forget(self, key: str | None) -> None:
         """Forget one key or all (through ``on_forget`` when the panel belongs to a desk, so sessions go too)."""
         if key is not None and key not in {f.key for f in self.memory.facts}:
-            self.diagnostic.value = "<b>Forget key:</b> choose a key that is in the store."
+            self.diagnostic.value = _error_html(f"there is no fact {key!r} in the store to forget.")
             return
-        if self._on_forget is not None:
-            self._on_forget(key)
-        else:
-            self.memory.forget(key)
+        try:
+            if self._on_forget is not None:
+                self._on_forget(key)
+            else:
+                self.memory.forget(key)
+        except EXPECTED_ERRORS as error:
+            self.diagnostic.value = _error_html(describe_error(error))
+            return
         self.diagnostic.value = f"Forgot {'all facts' if key is None else _escape(repr(key))}."
         self.refresh()
 
     def refresh(self) -> None:
+        """Show the store: the table, the ticket, the keys one can forget (the first one chosen)."""
         facts = self.memory.facts
         frame = facts_frame(facts)
         frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.isoformat(timespec="seconds"))
         self.table.value = frame.to_html(index=False, classes="memory-facts") if facts else "<i>No facts.</i>"
         self.ticket.value = f"Ticket: epoch {self.memory.epoch}, turn {self.memory.turn}"
-        self.key.options = [f.key for f in facts]
+        keys = [f.key for f in facts]
+        chosen = self.key.value if self.key.value in keys else (keys[0] if keys else None)
+        self.key.options = keys
+        self.key.value = chosen
+        self.forget_key_button.disabled = self.forget_all_button.disabled = not facts
 
 
-class DeskPanel(widgets.HBox):
+class DeskPanel(_Panel, widgets.HBox):
     """The two-desk conversation (provider path) with ``mem`` / ``forget``, and the memory panel beside it."""
+
+    title = "Desk panel"
 
     def __init__(self, desks: ProviderDesks) -> None:
         self.desks = desks
-        self._async = _Async()
-        self.chat = widgets.HTML(
-            "<i>Type a message, <code>mem</code>, <code>forget KEY</code> or <code>forget</code>.</i>"
-        )
-        self.line = widgets.Text(placeholder="Where can I find logs?", description="You")
-        self.send_button = widgets.Button(description="Send", button_style="primary")
-        self.send_button.on_click(lambda _: self._async.schedule(self.send()))
-        self.memory_panel = MemoryPanel(desks.extraction, on_forget=desks.forget, submit=self._submit_turn)
+        self._async = _Async(self._show_error)
         self.transcript: list[str] = []
         self.events: list[DeskEvent] = []
-        super().__init__([widgets.VBox([self.chat, widgets.HBox([self.line, self.send_button])]), self.memory_panel])
+        self.chat = widgets.HTML(layout=widgets.Layout(max_height="420px", overflow="auto"))
+        self.error = widgets.HTML()
+        self.line = widgets.Text(placeholder="Where can I find logs?", description="You")
+        self.send_button = widgets.Button(description="Send", button_style="primary", disabled=True)
+        self.send_button.on_click(lambda _: self._async.schedule(self.send()))
+        self.line.on_msg(self._on_line_message)
+        self.line.observe(lambda _: self._enable_send(), names="value")
+        self.memory_panel = MemoryPanel(desks.extraction, on_forget=self._forget, submit=self._submit_turn)
+        self.memory_panel.layout = widgets.Layout(flex="0 0 48%", min_width="360px")
+        chat_column = widgets.VBox(
+            [self.chat, widgets.HBox([self.line, self.send_button]), self.error],
+            layout=widgets.Layout(flex="1 1 0", min_width="0"),
+        )
+        super().__init__([chat_column, self.memory_panel], layout=widgets.Layout(width="100%"))
+        self._render()
 
     async def idle(self) -> None:
         await self._async.idle()
         await self.memory_panel.idle()
 
+    def _on_line_message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+        if content.get("event") == "submit" and not self.send_button.disabled:  # Enter in the line
+            self._async.schedule(self.send())
+
+    def _enable_send(self) -> None:
+        self.send_button.disabled = not self.line.value.strip()
+
+    def _show_error(self, text: str) -> None:
+        self.error.value = _error_html(text)
+
     async def _submit_turn(self, text: str) -> ExtractionReport | None:
         return (await self._handle(text)).report
 
+    def _forget(self, key: str | None) -> None:
+        self._record(self.desks.forget(key))
+
     async def send(self) -> None:
+        """Send the line to the console; on an error the line stays in the box and nothing changes."""
         line = self.line.value
-        if line.strip():
+        if not line.strip():
+            return
+        self.send_button.disabled = True
+        try:
             event = await self._handle(line)
-            self.memory_panel.show_report(event.report)
-            self.line.value = ""
+        finally:
+            self._enable_send()
+        if event.kind == "turn":
+            self.memory_panel.show_report(event.report, line)
+        self.line.value = ""
 
     async def _handle(self, line: str) -> DeskEvent:
+        """One console line; a line the console refused is shown as an error, outside the transcript."""
+        self.error.value = ""
         event = await self.desks.handle(line)
+        if event.kind == "refused":
+            raise ConsoleRefusal(event.output)
+        self._record(event)
+        return event
+
+    def _record(self, event: DeskEvent) -> None:
         self.events.append(event)
         who = f"[{event.desk}] " if event.desk else ""
         answer = event.reply if event.kind == "turn" else event.output
-        self.transcript.append(f"<b>you:</b> {_escape(line)}<br><b>{_escape(who)}</b>{_escape(answer or '')}")
-        self.chat.value = "<hr>".join(self.transcript)
+        self.transcript.append(f"<b>you:</b> {_escape(event.line)}<br><b>{_escape(who)}</b>{_escape(answer or '')}")
+        self._render()
         self.memory_panel.refresh()
-        return event
+
+    def _render(self) -> None:
+        body = "<hr>".join(self.transcript) or (
+            "<i>Type a message and press Enter, or <code>mem</code>, <code>forget KEY</code>, <code>forget</code>.</i>"
+        )
+        self.chat.value = f'<div style="overflow-wrap: anywhere; white-space: normal">{body}</div>'
 
 
-class LoopStepper(widgets.VBox):
+class LoopStepper(_Panel, widgets.VBox):
     """Step or slide through a traced loop: what the model received and returned, what each evaluator saw."""
+
+    title = "Loop stepper"
 
     def __init__(self, trace: LoopTrace) -> None:
         if not trace.rows:
@@ -208,54 +356,82 @@ class LoopStepper(widgets.VBox):
         self.slider.value = min(max(self.slider.value + delta, 1), self.slider.max)
 
     def render(self) -> None:
-        row = self.trace.rows[self.slider.value - 1]
-        saw = "".join(f"<li>{_escape(part)}</li>" for part in str(row["saw"]).split(" | "))
-        feedback = [str(r["did"]) for r in self.trace.rows[: self.slider.value] if str(r["did"]).startswith("continue")]
+        step = self.slider.value
+        row = self.trace.rows[step - 1]
+        saw = "".join(
+            f"<b>{_escape(title)}</b><ul>{''.join(f'<li>{_escape(item)}</li>' for item in items) or '<li>-</li>'}</ul>"
+            for title, items in _sections(row)
+        )
+        feedback = [str(r["did"]) for r in self.trace.rows[:step] if str(r["did"]).startswith("continue")]
         self.view.value = (
             f"<h4>Step {row['step']}: {row['actor']} (call {row['call']})</h4>"
-            f"<b>Saw</b><ul>{saw}</ul><b>Did</b>: {_escape(str(row['did']))}"
+            f"{saw}<b>Did</b>: {_escape(str(row['did']))}"
             f"<br><b>Feedback so far</b>: {_escape(' / '.join(feedback) or '(none)')}"
         )
+        self.previous_button.disabled = step == 1
+        self.next_button.disabled = step == self.slider.max
 
 
-class PolicyExplorer(widgets.VBox):
+def _sections(row: dict[str, object]) -> list[tuple[str, list[str]]]:
+    """What a step saw, as titled lists (the trace keeps them apart, so a list item is never split)."""
+    sections = row.get("sections")
+    if isinstance(sections, dict):
+        return [(str(title), [str(item) for item in items]) for title, items in sections.items()]
+    return [("Saw", [str(row["saw"])])]
+
+
+class PolicyExplorer(_Panel, widgets.VBox):
     """Choose policies, rule, window and fact bound; the correctness table and the prompt-size plot update."""
+
+    title = "Policy explorer"
 
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
-        self._async = _Async()
+        self._async = _Async(lambda text: setattr(self.message, "value", _error_html(text)))
         names = list(offline_policies())
         self.policies = widgets.SelectMultiple(options=names, value=tuple(names), description="Policies", rows=6)
         self.rule = widgets.Dropdown(options=list(RULES), value="latest", description="Rule")
         self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window")
         self.max_facts = widgets.IntSlider(value=5, min=1, max=10, description="Fact bound")
         self.run_button = widgets.Button(description="Run", button_style="primary")
+        self.message = widgets.HTML()
         self.table = widgets.HTML()
-        self.plot = widgets.Output()
+        self.plot = widgets.Image(format="png")
         self.comparison: Comparison | None = None
         self.run_button.on_click(lambda _: self._async.schedule(self.run()))
+        self.policies.observe(lambda _: self._enable_run(), names="value")
         controls = widgets.VBox([self.policies, self.rule, self.window, self.max_facts, self.run_button])
-        super().__init__([controls, self.table, self.plot])
+        super().__init__([controls, self.message, self.table, self.plot])
 
     async def idle(self) -> None:
         await self._async.idle()
 
+    def _enable_run(self) -> None:
+        self.run_button.disabled = not self.policies.value
+        self.message.value = "" if self.policies.value else "Choose at least one policy to run."
+
     async def run(self) -> None:
+        """Run the chosen policies with the sliders' settings; the new table and plot replace the old ones."""
+        if not self.policies.value:
+            self.message.value = _error_html("Choose at least one policy to run: nothing was run.")
+            return
         factories = offline_policies(window=self.window.value, max_facts=self.max_facts.value)
-        chosen = {
-            name: factory
-            for name, factory in factories.items()
-            if _base(name) in {_base(p) for p in self.policies.value}
-        }
-        comparison = await compare_policies(self.timeline, chosen, rules=[self.rule.value])
+        wanted = {_base(p) for p in self.policies.value}
+        chosen = {name: factory for name, factory in factories.items() if _base(name) in wanted}
+        self.run_button.disabled = True
+        self.message.value = "<i>Running…</i>"
+        try:
+            comparison = await compare_policies(self.timeline, chosen, rules=[self.rule.value])
+        finally:
+            self._enable_run()
         self.comparison = comparison
+        self.message.value = ""
         self.table.value = correctness_table(comparison.answers).to_html(classes="policy-correctness")
         fig = plot_prompt_sizes(comparison.calls, rule=self.rule.value)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png")
         plt.close(fig)
-        self.plot.clear_output()
-        self.plot.append_display_data(Image(buffer.getvalue()))
+        self.plot.value = buffer.getvalue()
 
 
 def _base(name: str) -> str:

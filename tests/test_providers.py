@@ -213,3 +213,16 @@ async def test_forget_accepts_any_whitespace_before_the_key(build):
     await console.handle("module=Billing; database=SQL Server 2022")
     event = await console.handle("forget\t module ")
     assert event.kind == "forget" and [f.key for f in console.memory.facts] == ["database"]
+
+
+@CONSOLES
+async def test_console_commands_ignore_case_and_an_over_long_line_reaches_no_model(build):
+    log = CallLog()
+    console = build(log, ("triage", "operations"))
+    await console.handle("module=Billing")
+    calls = len(log)
+    assert (await console.handle("MEM")).kind == "mem"
+    event = await console.handle("module=" + "x" * 5000)
+    assert event.kind == "refused" and "limit is 4096" in event.output and len(log) == calls
+    assert [f.value for f in console.memory.facts] == ["Billing"] and console.memory.turn == 1
+    assert (await console.handle(" Forget  ")).kind == "forget" and console.memory.facts == ()

@@ -108,7 +108,7 @@ async def test_policy_explorer_updates_the_table_and_the_plot():
     explorer.run_button.click()
     await explorer.idle()
     assert "full history" in explorer.table.value and "last 3" not in explorer.table.value
-    assert explorer.plot.outputs and "image/png" in explorer.plot.outputs[0]["data"]
+    assert bytes(explorer.plot.value).startswith(b"\x89PNG")
 
 
 async def test_policy_explorer_applies_the_window_and_bound():
@@ -118,3 +118,161 @@ async def test_policy_explorer_applies_the_window_and_bound():
     explorer.run_button.click()
     await explorer.idle()
     assert "last 8 turns" in explorer.table.value
+
+
+# --- defects found by trying the panels as a student (issue 11) ---
+
+
+async def send(panel, line):
+    panel.line.value = line
+    panel.send_button.click()
+    await panel.idle()
+
+
+def two_desks():
+    return DeskPanel(offline_provider_desks(CallLog(), ("triage", "operations")))
+
+
+async def test_forget_key_is_ready_as_soon_as_facts_exist_and_forgets_only_that_key():
+    panel = memory_panel()
+    assert panel.forget_key_button.disabled and panel.forget_all_button.disabled
+    await submit(panel, "module=Billing; database=SQL Server 2022")
+    assert panel.key.value == "database" and not panel.forget_key_button.disabled
+    panel.forget_key_button.click()  # no dropdown touched: the shown key is the one forgotten
+    assert [f.key for f in panel.memory.facts] == ["module"] and "Forgot 'database'" in panel.diagnostic.value
+    assert panel.key.value == "module"
+    panel.forget_key_button.click()
+    assert panel.memory.facts == () and panel.key.value is None
+    assert panel.forget_key_button.disabled and panel.forget_all_button.disabled
+
+
+async def test_forget_key_in_the_desk_panel_keeps_the_other_facts_and_replaces_sessions_like_the_console():
+    panel = two_desks()
+    await send(panel, "module=Billing; database=SQL Server 2022")
+    old = dict(panel.desks.sessions)
+    panel.memory_panel.forget_key_button.click()
+    await panel.idle()
+    assert [f.key for f in panel.desks.memory.facts] == ["module"]
+    assert all(panel.desks.sessions[name] is not old[name] for name in old)
+    assert "Forgot 'database' (1 removed)" in panel.chat.value
+
+
+async def test_a_submit_button_with_nothing_to_submit_is_disabled():
+    panel = memory_panel()
+    assert panel.submit_button.disabled
+    panel.message.value = "module=Billing"
+    assert not panel.submit_button.disabled
+    desk = two_desks()
+    assert desk.send_button.disabled
+    desk.line.value = "mem"
+    assert not desk.send_button.disabled
+
+
+async def test_a_forget_error_in_the_desk_panel_is_shown_and_changes_nothing():
+    panel = two_desks()
+    await send(panel, "module=Billing")
+    sessions = dict(panel.desks.sessions)
+    for line in ["forget nonexistent", "forget module database"]:
+        await send(panel, line)
+        assert "not one of the allowed keys" in panel.error.value and line.split(" ", 1)[1] in panel.error.value
+        assert [f.value for f in panel.desks.memory.facts] == ["Billing"] and panel.desks.sessions == sessions
+    await send(panel, "mem")
+    assert panel.error.value == ""
+
+
+async def test_an_unexpected_error_is_shown_in_the_panel_and_raised_to_whoever_waits():
+    panel = two_desks()
+
+    async def broken(line):
+        raise RuntimeError("the desk is down")
+
+    panel.desks.handle = broken
+    panel.line.value = "hello"
+    panel.send_button.click()
+    with pytest.raises(RuntimeError, match="desk is down"):
+        await panel.idle()
+    assert "RuntimeError" in panel.error.value and "the desk is down" in panel.error.value
+
+
+async def test_enter_in_the_line_sends_it():
+    panel = two_desks()
+    panel.line.value = "module=Billing"
+    panel.line._handle_custom_msg({"event": "submit"}, [])  # what the browser sends on Enter
+    await panel.idle()
+    assert "module=Billing" in panel.chat.value and panel.line.value == ""
+
+
+async def test_console_commands_ignore_case_but_keys_do_not():
+    panel = two_desks()
+    await send(panel, "module=Billing")
+    calls = len(panel.desks.agents["triage"].client.log)
+    await send(panel, "MEM")
+    assert panel.events[-1].kind == "mem" and len(panel.desks.agents["triage"].client.log) == calls
+    await send(panel, "Forget Module")
+    assert "'Module'" in panel.error.value and "case-sensitive" in panel.error.value
+    assert [f.value for f in panel.desks.memory.facts] == ["Billing"]
+
+
+async def test_an_over_long_line_is_refused_before_any_desk_answers():
+    panel = two_desks()
+    log = panel.desks.agents["triage"].client.log
+    await send(panel, "module=" + "x" * 5000)
+    assert len(log) == 0 and panel.events == [] and "limit is 4096" in panel.error.value
+    assert "xxxxxxxxxx" not in panel.chat.value and panel.desks.memory.turn == 0
+
+
+def test_the_transcript_cannot_squeeze_the_memory_panel():
+    panel = two_desks()
+    chat_column, memory = panel.children
+    assert chat_column.layout.flex == "1 1 0" and chat_column.layout.min_width == "0"
+    assert memory.layout.flex.startswith("0 0 ") and memory.layout.min_width
+    assert panel.chat.layout.overflow == "auto" and panel.chat.layout.max_height
+    assert "overflow-wrap:anywhere" in panel.chat.value.replace(" ", "")
+
+
+async def test_policy_explorer_replaces_its_plot_and_refuses_an_empty_selection():
+    explorer = PolicyExplorer(generate_timeline(4))
+    explorer.policies.value = ("facts",)
+    for _ in range(3):
+        explorer.run_button.click()
+        await explorer.idle()
+    assert bytes(explorer.plot.value).startswith(b"\x89PNG")
+    table = explorer.table.value
+    explorer.policies.value = ()
+    assert explorer.run_button.disabled
+    await explorer.run()
+    assert "Choose at least one policy" in explorer.message.value and explorer.table.value == table
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("module=", ["'module=' has no value"]),
+        ("owner=alice; team=blue", ["'owner' and 'team' are not allowed keys", "allowed keys: product, module"]),
+        ("Module=Billing", ["keys are case-sensitive: write 'module'"]),
+    ],
+)
+async def test_memory_panel_says_which_rule_a_line_broke(text, expected):
+    panel = memory_panel()
+    await submit(panel, text)
+    assert panel.memory.facts == ()
+    for words in expected:
+        assert words in panel.diagnostic.value
+
+
+async def test_memory_panel_reports_unknown_keys_next_to_a_valid_one():
+    panel = memory_panel()
+    await submit(panel, "module=Billing; owner=alice")
+    assert [f.key for f in panel.memory.facts] == ["module"]
+    assert "accepted" in panel.diagnostic.value and "Ignored: 'owner' is not an allowed key" in panel.diagnostic.value
+
+
+async def test_stepper_lists_each_previous_feedback_as_one_item_apart_from_the_response():
+    trace, _ = await run_seed_demo()
+    stepper = LoopStepper(trace)
+    assert stepper.previous_button.disabled and not stepper.next_button.disabled
+    stepper.slider.value = 6
+    response, feedback = stepper.view.value.split("<b>Previous feedback</b>")
+    assert feedback.split("</ul>")[0].count("<li>") == 2 and "Feedback for iteration 1" in feedback
+    assert "Feedback for iteration" not in response.split("<b>Last response</b>")[1]
+    assert stepper.next_button.disabled
