@@ -36,7 +36,7 @@ from agent_framework import (
 )
 from pydantic import BaseModel
 
-from .assertions import MessageTooLong, check_message_length
+from .assertions import MessageRefused, check_message
 from .clients import OfflineAssistantClient, OfflineWriterClient
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction
@@ -214,11 +214,11 @@ class DeskConsole(ABC):
         """One console line. It never raises for what the user typed: a broken command is answered with its rule.
 
         Commands ignore case (``MEM``, ``Forget``); a key keeps it (keys are case-sensitive). A line over the
-        message limit is refused before any desk sees it.
+        message limit (or not encodable text) is refused before any desk sees it.
         """
         try:
-            check_message_length(line)
-        except MessageTooLong as error:
+            check_message(line)
+        except MessageRefused as error:
             return DeskEvent(kind="refused", line=line, output=f"{error} No model was called. {CONSOLE_USAGE}")
         words = line.split(maxsplit=1)
         if not words:
