@@ -39,7 +39,6 @@ if TYPE_CHECKING:  # the loop stepper only reads a trace; the loop half is not i
     from .loop_demos import LoopTrace
 
 
-
 class ConsoleRefusal(ValueError):
     """The console refused a line (its ``refused`` event): shown in the panel like any broken rule."""
 
