@@ -29,9 +29,9 @@ from agent_framework.observability import ChatTelemetryLayer
 
 from .assertions import ALLOWED_KEYS, LINE_BREAKS, Declaration, MessageRefused, find_declarations
 from .live import ROLES, Backends, Role, load_course_settings, make_live_client
-from .memory import PROMPT_BLOCK_FOOTER, parse_prompt_block
+from .memory import PROMPT_BLOCK_FOOTER, FactCandidate, parse_prompt_block
 from .prompts import read_summary_prompt
-from .tracing import CallLog, ModelCall, RecordingMiddleware, seen
+from .tracing import CallLog, ModelCall, RecordingMiddleware, SeenMessage, seen
 
 WriterMisbehaviour = Literal["infer", "paraphrase", "drop", "broken_json"]
 WRITER_MISBEHAVIOURS: tuple[WriterMisbehaviour, ...] = ("infer", "paraphrase", "drop", "broken_json")
@@ -105,7 +105,7 @@ class OfflineWriterClient(OfflineChatClient):
     def propose(self, user_text: str) -> list[dict[str, str]]:
         """The candidates this writer would propose for ``user_text``, misbehaviour included."""
         declared = _last_declarations(user_text)
-        facts = [{"key": d.key, "value": d.value, "evidence": d.evidence} for d in declared.values()]
+        facts = [FactCandidate.from_declaration(d).model_dump() for d in declared.values()]
         if self.misbehaviour == "infer":
             facts += [f for f in infer_from_prose(user_text) if f["key"] not in declared]
         elif self.misbehaviour == "paraphrase":
@@ -156,7 +156,7 @@ class OfflineAssistantClient(OfflineChatClient):
         return f"You asked: {question.strip()!r}. From what I can see: {known}."
 
 
-def visible_mentions(messages: Sequence[Message]) -> list[tuple[str, str]]:
+def visible_mentions(messages: Sequence[Message | SeenMessage]) -> list[tuple[str, str]]:
     """Every ``(key, value)`` visible in the messages, in order: block fact lines and user declarations."""
     mentions: list[tuple[str, str]] = []
     for message in messages:
@@ -210,12 +210,13 @@ def make_chat_client(
     name: str | None = None,
     resolution: ResolutionRule = "latest",
     summary_budget: int = 240,
+    summary_mode: SummaryMode = "extractive",
     backends: Backends | None = None,
 ) -> BaseChatClient:
     """The chat client for a model role: offline unless ``COURSE_LLM=openai`` asks for a live endpoint.
 
     Roles: ``assistant`` (desk), ``writer``, ``reader`` and ``summarizer`` (lesson 04), ``worker`` and
-    ``judge`` (lesson 06). ``resolution`` and ``summary_budget`` shape the offline models only; a live
+    ``judge`` (lesson 06). ``resolution``, ``summary_budget`` and ``summary_mode`` shape the offline models only; a live
     model resolves conflicts and summarises its own way. The seed's numbering LLM is not a role: it is
     offline by nature (its numbered replies are the demo). Live settings come from the environment and
     ``.env`` (:func:`course_lib.live.load_course_settings`); a missing or blank one is an error, never a
@@ -227,20 +228,25 @@ def make_chat_client(
     backends = backends or load_course_settings()
     label = name or role
     if backends.live is None:
-        return _offline_client(role, log, label, resolution, summary_budget)
+        return _offline_client(role, log, label, resolution, summary_budget, summary_mode)
     middleware = [RecordingMiddleware(log, label)] if log is not None else None
     return make_live_client(role, backends.live, middleware=middleware)
 
 
 def _offline_client(
-    role: Role, log: CallLog | None, name: str, resolution: ResolutionRule, summary_budget: int
+    role: Role,
+    log: CallLog | None,
+    name: str,
+    resolution: ResolutionRule,
+    summary_budget: int,
+    summary_mode: SummaryMode,
 ) -> OfflineChatClient:
     if role == "writer":
         client: OfflineChatClient = OfflineWriterClient(log=log)
     elif role in ("assistant", "reader"):
         client = OfflineAssistantClient(resolution, log=log, name=name)
     elif role == "summarizer":
-        client = OfflineSummarizerClient(summary_budget, log=log)
+        client = OfflineSummarizerClient(summary_budget, mode=summary_mode, log=log)
     else:  # the loop lessons' worker and judge are scenario code (imported here, not at module level)
         from .loop_demos import OfflineDraftClient, OfflineJudgeClient
 

@@ -22,6 +22,7 @@ from agent_framework import Agent, SupportsChatGetResponse
 from pydantic import BaseModel, Field, ValidationError
 
 from .assertions import ALLOWED_KEYS, MessageRefused, parse_assertions
+from .clients import make_chat_client
 from .memory import (
     Fact,
     FactCandidate,
@@ -31,6 +32,7 @@ from .memory import (
     NewerTurnBegan,
     WorkingMemory,
 )
+from .tracing import CallLog
 
 MISMATCH = "Extraction does not match the explicit key=value assertions. No semantic guess is admitted."
 NO_FALLBACK = "The previous facts are kept; no fallback extraction is attempted."
@@ -201,3 +203,13 @@ class GatedWriter:
         self.started.set()
         await self._gate.wait()
         return await self.writer.propose(user_text)
+
+
+def make_fact_writer(log: CallLog | None = None) -> ChatFactWriter:
+    """``ChatFactWriter(make_chat_client("writer", log=log))``: the writer on the model the settings choose."""
+    return ChatFactWriter(make_chat_client("writer", log=log))
+
+
+def make_extraction(memory: WorkingMemory | None = None, *, log: CallLog | None = None) -> MemoryExtraction:
+    """``memory`` (a fresh store by default) fed by :func:`make_fact_writer`: where most lesson cells start."""
+    return MemoryExtraction(memory if memory is not None else WorkingMemory(), make_fact_writer(log))

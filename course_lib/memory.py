@@ -23,10 +23,9 @@ import threading
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-import pandas as pd
 from pydantic import AwareDatetime, BaseModel, ConfigDict, PrivateAttr
 
-from .assertions import ALLOWED_KEYS, LINE_BREAKS, MAX_MESSAGE_CHARS, check_message
+from .assertions import ALLOWED_KEYS, LINE_BREAKS, MAX_MESSAGE_CHARS, Declaration, check_message
 
 MAX_FACTS = 5
 """Facts the store holds, and candidates one batch may carry."""
@@ -89,6 +88,11 @@ class FactCandidate(BaseModel):
     key: str
     value: str
     evidence: str
+
+    @classmethod
+    def from_declaration(cls, declaration: Declaration) -> FactCandidate:
+        """The candidate a careful writer proposes for an explicit declaration: its key, value and own words."""
+        return cls(key=declaration.key, value=declaration.value, evidence=declaration.evidence)
 
 
 class Fact(BaseModel):
@@ -345,9 +349,3 @@ def parse_prompt_block(text: str) -> list[tuple[str, str]]:
         elif inside and (match := _BLOCK_LINE.match(line)):
             pairs.append((match["key"], json.loads(match["value"])))
     return pairs
-
-
-def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
-    """The facts as a table, one row each, in eviction order: what a student inspects after a turn."""
-    columns = ["key", "value", "evidence", "turn", "recorded_at"]
-    return pd.DataFrame([f.model_dump() for f in facts], columns=columns)

@@ -30,26 +30,26 @@ from agent_framework import (
     Agent,
     AgentSession,
     CompactionProvider,
+    ContextProvider,
     InMemoryHistoryProvider,
     Message,
     SlidingWindowStrategy,
+    SupportsChatGetResponse,
 )
 from matplotlib.figure import Figure
 from pydantic import BaseModel, Field
 
 from .clients import (
-    OfflineAssistantClient,
-    OfflineSummarizerClient,
-    OfflineWriterClient,
     ResolutionRule,
     SummaryMode,
+    make_chat_client,
     visible_mentions,
 )
 from .conventions import stored_messages
 from .extraction import ChatFactWriter, MemoryExtraction
 from .memory import MAX_FACTS, WorkingMemory
 from .prompts import summary_prompt
-from .tracing import CallLog, RecordingMiddleware
+from .tracing import CallLog, ModelCall, RecordingMiddleware, SeenMessage
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_TIMELINE = DATA_DIR / "timeline_demo170.json"
@@ -140,7 +140,9 @@ class MemoryPolicy(ABC):
 
     name: str
 
-    def __init__(self, reader: Any, log: CallLog, providers: Sequence[Any] | None = None) -> None:
+    def __init__(
+        self, reader: SupportsChatGetResponse, log: CallLog, providers: Sequence[ContextProvider] | None = None
+    ) -> None:
         self.log = log
         self.reader = Agent(
             client=reader,
@@ -158,7 +160,13 @@ class MemoryPolicy(ABC):
 class SessionPolicy(MemoryPolicy):
     """A reader that keeps its history in one MAF session; the context providers decide what it sees."""
 
-    def __init__(self, reader: Any, log: CallLog, name: str, providers: Sequence[Any] | None = None) -> None:
+    def __init__(
+        self,
+        reader: SupportsChatGetResponse,
+        log: CallLog,
+        name: str,
+        providers: Sequence[ContextProvider] | None = None,
+    ) -> None:
         super().__init__(reader, log, providers)
         self.name = name
         self.session = self.reader.create_session()
@@ -170,14 +178,14 @@ class SessionPolicy(MemoryPolicy):
 class FullHistoryPolicy(SessionPolicy):
     """Every earlier turn, kept by MAF's in-memory history in one session."""
 
-    def __init__(self, reader: Any, log: CallLog) -> None:
+    def __init__(self, reader: SupportsChatGetResponse, log: CallLog) -> None:
         super().__init__(reader, log, "full history")
 
 
 class LastTurnsPolicy(MemoryPolicy):
     """A sliding window: the last ``turns`` user/answer pairs, then the new message; older turns are gone."""
 
-    def __init__(self, reader: Any, log: CallLog, turns: int = 3) -> None:
+    def __init__(self, reader: SupportsChatGetResponse, log: CallLog, turns: int = 3) -> None:
         if turns < 1:
             raise ValueError(f"The window must hold at least 1 turn; got {turns}.")
         super().__init__(reader, log)
@@ -207,7 +215,7 @@ class SummaryPolicy(MemoryPolicy):
 
     name = "summary"
 
-    def __init__(self, reader: Any, log: CallLog, summarizer: Any) -> None:
+    def __init__(self, reader: SupportsChatGetResponse, log: CallLog, summarizer: SupportsChatGetResponse) -> None:
         super().__init__(reader, log)
         self.summarizer = Agent(
             client=summarizer,
@@ -236,7 +244,9 @@ class SummaryPolicy(MemoryPolicy):
 class FactsPolicy(MemoryPolicy):
     """The bounded controlled facts: the block and the new message; the writer extracts after the answer."""
 
-    def __init__(self, reader: Any, log: CallLog, writer: Any, max_facts: int = MAX_FACTS) -> None:
+    def __init__(
+        self, reader: SupportsChatGetResponse, log: CallLog, writer: SupportsChatGetResponse, max_facts: int = MAX_FACTS
+    ) -> None:
         super().__init__(reader, log)
         self.name = "facts" if max_facts == MAX_FACTS else f"facts ({max_facts})"
         writer_agent = ChatFactWriter(writer, middleware=[RecordingMiddleware(log, "writer")])
@@ -253,7 +263,7 @@ class FactsPolicy(MemoryPolicy):
 class CompactionPolicy(SessionPolicy):
     """MAF's ``CompactionProvider``: a sliding window over the *view* sent; the session keeps everything."""
 
-    def __init__(self, reader: Any, log: CallLog, turns: int = 3) -> None:
+    def __init__(self, reader: SupportsChatGetResponse, log: CallLog, turns: int = 3) -> None:
         window = SlidingWindowStrategy(keep_last_groups=2 * turns)  # a turn is two groups: ask, answer
         providers = [InMemoryHistoryProvider(), CompactionProvider(before_strategy=window)]
         super().__init__(reader, log, f"compaction ({turns} turns)", providers)
@@ -277,7 +287,7 @@ class RetainedWindowHistoryProvider(InMemoryHistoryProvider):
 class ReducerPolicy(SessionPolicy):
     """A retained-history reducer: the same window as compaction, but applied to what the session stores."""
 
-    def __init__(self, reader: Any, log: CallLog, turns: int = 3) -> None:
+    def __init__(self, reader: SupportsChatGetResponse, log: CallLog, turns: int = 3) -> None:
         super().__init__(reader, log, f"reducer ({turns} turns)", [RetainedWindowHistoryProvider(turns)])
 
 
@@ -296,26 +306,28 @@ def offline_policies(
     max_facts: int = MAX_FACTS,
     summary_budget: int = 240,
     summary_mode: SummaryMode = "abstractive",
-    reader: Callable[[ResolutionRule], Any] | None = None,
+    reader: Callable[[ResolutionRule], SupportsChatGetResponse] | None = None,
 ) -> dict[str, PolicyFactory]:
-    """The six policies on the offline models; the reader resolves conflicts by the given rule.
+    """The six policies on the factory's models (offline by default), the reader built for each rule.
 
     The summary is abstractive by default, as real summarizers are; ``summary_mode="extractive"`` is the contrast.
 
-    ``reader`` builds the reader's client for a rule (default: the offline assistant); lesson 07 passes
-    its drift-prone one.
+    ``reader`` builds the reader's client for a rule (default: the factory's reader, which offline resolves
+    conflicts by that rule); lesson 07 passes its drift-prone one.
     """
-    reader = reader or (lambda rule: OfflineAssistantClient(resolution=rule))
+    make_reader = reader or (lambda rule: make_chat_client("reader", resolution=rule))
 
     return {
-        "full history": lambda rule, log: FullHistoryPolicy(reader(rule), log),
-        f"last {window} turns": lambda rule, log: LastTurnsPolicy(reader(rule), log, window),
+        "full history": lambda rule, log: FullHistoryPolicy(make_reader(rule), log),
+        f"last {window} turns": lambda rule, log: LastTurnsPolicy(make_reader(rule), log, window),
         "summary": lambda rule, log: SummaryPolicy(
-            reader(rule), log, OfflineSummarizerClient(summary_budget, mode=summary_mode)
+            make_reader(rule),
+            log,
+            make_chat_client("summarizer", summary_budget=summary_budget, summary_mode=summary_mode),
         ),
-        "facts": lambda rule, log: FactsPolicy(reader(rule), log, OfflineWriterClient(), max_facts),
-        f"compaction ({window} turns)": lambda rule, log: CompactionPolicy(reader(rule), log, window),
-        f"reducer ({window} turns)": lambda rule, log: ReducerPolicy(reader(rule), log, window),
+        "facts": lambda rule, log: FactsPolicy(make_reader(rule), log, make_chat_client("writer"), max_facts),
+        f"compaction ({window} turns)": lambda rule, log: CompactionPolicy(make_reader(rule), log, window),
+        f"reducer ({window} turns)": lambda rule, log: ReducerPolicy(make_reader(rule), log, window),
     }
 
 
@@ -364,7 +376,7 @@ async def compare_policies(
     return Comparison(calls=pd.DataFrame(calls), answers=pd.DataFrame(answers))
 
 
-def visible_values(messages: Sequence[Any]) -> str:
+def visible_values(messages: Sequence[Message | SeenMessage]) -> str:
     """Every value a reader could see for each key, in order of appearance: ``module: Reporting, Billing``."""
     values: dict[str, list[str]] = {}
     for key, value in visible_mentions(messages):
@@ -373,7 +385,7 @@ def visible_values(messages: Sequence[Any]) -> str:
     return "; ".join(f"{key}: {', '.join(vs)}" for key, vs in values.items()) or "(nothing)"
 
 
-def _call_row(policy: str, rule: str, turn: int, call: Any) -> dict[str, Any]:
+def _call_row(policy: str, rule: str, turn: int, call: ModelCall) -> dict[str, Any]:
     return {
         "policy": policy,
         "rule": rule,

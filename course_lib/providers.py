@@ -33,14 +33,15 @@ from agent_framework import (
     InMemoryHistoryProvider,
     Message,
     SessionContext,
+    SupportsChatGetResponse,
 )
 from pydantic import BaseModel
 
 from .assertions import MessageRefused, check_message
-from .clients import OfflineAssistantClient, OfflineWriterClient
+from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
-from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction
-from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, MemoryTurn, WorkingMemory
+from .extraction import ExtractionReport, MemoryExtraction, make_extraction
+from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, MemoryTurn
 from .tracing import CallLog, ModelCall, SeenMessage
 
 
@@ -153,7 +154,9 @@ class FactsContextProvider(ContextProvider):
             self.on_report(report)
 
 
-def provider_agent(client: Any, provider: FactsContextProvider, *, name: str, instructions: str) -> Agent:
+def provider_agent(
+    client: SupportsChatGetResponse, provider: FactsContextProvider, *, name: str, instructions: str
+) -> Agent:
     """An agent whose history is loaded first and the facts block last, right before the caller's message."""
     return Agent(
         client=client,
@@ -322,7 +325,7 @@ class ProviderDesks(DeskConsole):
     def build(
         cls,
         extraction: MemoryExtraction,
-        clients: Mapping[str, Any],
+        clients: Mapping[str, SupportsChatGetResponse],
         instructions: Mapping[str, str],
         router: Callable[[str], str] | None = None,
     ) -> ProviderDesks:
@@ -377,7 +380,7 @@ SEED_SCRIPT = (
 
 
 def offline_manual_desk(log: CallLog, names: Sequence[str] = ("desk",)) -> ManualInjectionDesk:
-    """Demo150 on the offline models: one or more desks sharing a store by manual injection."""
+    """Demo150: one or more desks sharing a store by manual injection, on the factory's models (offline by default)."""
     extraction, clients, instructions, router = _offline_desk_parts(log, names)
     agents = {
         name: Agent(client=client, name=name, instructions=instructions[name]) for name, client in clients.items()
@@ -386,17 +389,23 @@ def offline_manual_desk(log: CallLog, names: Sequence[str] = ("desk",)) -> Manua
 
 
 def offline_provider_desks(log: CallLog, names: Sequence[str] = ("desk",)) -> ProviderDesks:
-    """Demo160 on the offline models: one or more desks sharing a store through the provider."""
+    """Demo160: one or more desks sharing a store through the provider, on the factory's models (offline by default)."""
     extraction, clients, instructions, router = _offline_desk_parts(log, names)
     return ProviderDesks.build(extraction, clients, instructions, router)
 
 
 def _offline_desk_parts(
     log: CallLog, names: Sequence[str]
-) -> tuple[MemoryExtraction, dict[str, OfflineAssistantClient], dict[str, str], Callable[[str], str] | None]:
-    """One store and writer, an offline client and instructions per desk, the topic router when there are two."""
-    extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient(log=log)))
-    clients = {name: OfflineAssistantClient(log=log, name=name) for name in names}
+) -> tuple[MemoryExtraction, dict[str, SupportsChatGetResponse], dict[str, str], Callable[[str], str] | None]:
+    """One store and writer, a desk model and instructions per desk, the topic router when there are two.
+
+    Every model comes from :func:`~course_lib.clients.make_chat_client`: offline unless the settings ask
+    for a live endpoint (the ``offline_`` in the builders' names is that default).
+    """
+    extraction = make_extraction(log=log)
+    clients: dict[str, SupportsChatGetResponse] = {
+        name: make_chat_client("assistant", log=log, name=name) for name in names
+    }
     instructions = {name: DESK_INSTRUCTIONS_BY_NAME.get(name, DESK_INSTRUCTIONS) for name in names}
     return extraction, clients, instructions, route_by_topic if len(names) > 1 else None
 

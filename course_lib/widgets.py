@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt
 
 from .assertions import _SEPARATORS, ALLOWED_KEYS
 from .extraction import ExtractionReport, MemoryExtraction
-from .memory import MemoryUpdateError, facts_frame
+from .memory import MemoryUpdateError
 from .policies import (
     RULES,
     Comparison,
@@ -33,6 +33,7 @@ from .policies import (
     offline_policies,
     plot_prompt_sizes,
 )
+from .presentation import facts_frame
 from .providers import DeskEvent, ProviderDesks
 
 if TYPE_CHECKING:  # the loop stepper only reads a trace; the loop half is not imported here

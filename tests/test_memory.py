@@ -19,10 +19,10 @@ from course_lib.memory import (
     MemoryUpdateError,
     StaleMemoryUpdate,
     WorkingMemory,
-    facts_frame,
     parse_prompt_block,
     prompt_block,
 )
+from course_lib.presentation import facts_frame
 
 
 def cand(key, value, evidence=None):
