@@ -193,30 +193,6 @@ async def test_default_cap_is_ten():
     assert inner.calls == 10
 
 
-async def test_first_evaluator_asking_to_reinvoke_wins_and_the_rest_are_skipped():
-    seen = {"first": 0, "second": 0}
-
-    def first(c):
-        seen["first"] += 1
-        return LoopEvaluation.continue_with("from first") if c.iteration < 2 else LoopEvaluation.stop()
-
-    def second(c):
-        seen["second"] += 1
-        return LoopEvaluation.stop()
-
-    inner = CaptureAgent()
-    await LoopAgent(inner, [DelegateLoopEvaluator(first), DelegateLoopEvaluator(second)]).run([user("go")])
-    assert inner.calls == 2 and texts(inner.messages_per_call[1]) == ["from first"]
-    assert seen == {"first": 2, "second": 1}
-
-
-async def test_stop_is_not_a_veto_a_later_evaluator_can_continue():
-    inner = CaptureAgent()
-    later = until(lambda c: c.iteration < 2, "from second")
-    await LoopAgent(inner, [until(lambda c: False), later]).run([user("go")])
-    assert texts(inner.messages_per_call[1]) == ["from second"]
-
-
 async def test_feedback_log_is_one_entry_per_reinvocation_none_allowed_and_read_only():
     logs = []
 
