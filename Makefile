@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: lab present test bench lint format refresh clean
+.PHONY: lab present test bench stress lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -32,6 +32,11 @@ test: lint
 # Benchmarks live apart from the tests: ratios measured side by side in one run.
 bench: $(STAMP)
 	COURSE_LLM=offline $(BIN)/python benchmarks/policy_costs.py
+
+# The trust boundary at scale (minutes, not seconds): 10,000 hypothesis examples per property and 1,000
+# random interleavings of turns and forgets per path, with the counts run and the violations found.
+stress: $(STAMP)
+	COURSE_LLM=offline $(BIN)/python tests/stress_trust.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check course_lib tests benchmarks

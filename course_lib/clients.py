@@ -27,9 +27,9 @@ from agent_framework import (
 )
 from agent_framework.observability import ChatTelemetryLayer
 
-from .assertions import ALLOWED_KEYS, LINE_BREAKS, Declaration, MessageRefused, find_declarations
+from .assertions import ALLOWED_KEYS, Declaration, MessageRefused, find_declarations
 from .live import ROLES, Backends, Role, load_course_settings, make_live_client
-from .memory import PROMPT_BLOCK_FOOTER, FactCandidate, parse_prompt_block
+from .memory import FactCandidate, parse_prompt_block, split_prompt_block
 from .prompts import read_summary_prompt
 from .tracing import CallLog, ModelCall, RecordingMiddleware, SeenMessage, seen
 
@@ -157,12 +157,17 @@ class OfflineAssistantClient(OfflineChatClient):
 
 
 def visible_mentions(messages: Sequence[Message | SeenMessage]) -> list[tuple[str, str]]:
-    """Every ``(key, value)`` visible in the messages, in order: block fact lines and user declarations."""
+    """Every ``(key, value)`` visible in the messages, in order: block fact lines and user declarations.
+
+    A block counts where the host puts one -- a message that starts with it -- so a block typed inside
+    the user's words is read as the user's words (declarations), never as controlled facts.
+    """
     mentions: list[tuple[str, str]] = []
     for message in messages:
-        mentions += parse_prompt_block(message.text)
+        block, words = split_prompt_block(message.text)
+        mentions += parse_prompt_block(block)
         if message.role == "user":
-            mentions += list(_safe_declarations(strip_prompt_block(message.text)).items())
+            mentions += list(_safe_declarations(words).items())
     return mentions
 
 
@@ -180,15 +185,8 @@ def resolve(mentions: Sequence[tuple[str, str]], rule: ResolutionRule) -> dict[s
 
 
 def strip_prompt_block(text: str) -> str:
-    """The user's own words: ``text`` without a controlled-facts block prefixed to it.
-
-    The block ends at the first *line* that is the footer, lines broken by the contract's rule
-    (``str.splitlines``), as :func:`parse_prompt_block` reads it: a value that merely contains the
-    footer's words sits inside a quoted fact line and does not end the block.
-    """
-    lines = text.splitlines(keepends=True)
-    ends = [i for i, line in enumerate(lines) if line.rstrip(LINE_BREAKS) == PROMPT_BLOCK_FOOTER]
-    return "".join(lines[ends[0] + 1 :]).lstrip(LINE_BREAKS) if ends else text
+    """The user's own words: ``text`` without a controlled-facts block prefixed to it (see ``split_prompt_block``)."""
+    return split_prompt_block(text)[1]
 
 
 def _last_declarations(text: str) -> dict[str, Declaration]:

@@ -49,6 +49,7 @@ __all__ = [
     "WorkingMemory",
     "parse_prompt_block",
     "prompt_block",
+    "split_prompt_block",
 ]
 
 
@@ -337,15 +338,34 @@ def parse_prompt_block(text: str) -> list[tuple[str, str]]:
 
     The reverse of :func:`prompt_block`, used by the offline models to read the block they receive.
     Lines end where the contract's line-break rule says (``str.splitlines``); only lines between a
-    header and a footer count; a value is JSON-decoded, so whatever it contains stays one value.
+    header line and a footer line count, and a block cut off before its footer counts for nothing; a
+    value is JSON-decoded, so whatever it contains stays one value.
     """
     pairs: list[tuple[str, str]] = []
-    inside = False
+    block: list[tuple[str, str]] | None = None
     for line in text.splitlines():
         if line == PROMPT_BLOCK_HEADER:
-            inside = True
-        elif line == PROMPT_BLOCK_FOOTER:
-            inside = False
-        elif inside and (match := _BLOCK_LINE.match(line)):
-            pairs.append((match["key"], json.loads(match["value"])))
+            block = []
+        elif line == PROMPT_BLOCK_FOOTER and block is not None:
+            pairs += block
+            block = None
+        elif block is not None and (match := _BLOCK_LINE.match(line)):
+            block.append((match["key"], json.loads(match["value"])))
     return pairs
+
+
+def split_prompt_block(text: str) -> tuple[str, str]:
+    """``(block, rest)`` when ``text`` starts with a whole prompt block (manual injection), else ``("", text)``.
+
+    The block ends at its first footer *line* (lines broken by the contract's rule), so a value that
+    merely contains the footer's words, inside its quoted fact line, does not end it; a blank line
+    after the footer is not part of the user's words.
+    """
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].rstrip(LINE_BREAKS) != PROMPT_BLOCK_HEADER:
+        return "", text
+    for index, line in enumerate(lines):
+        if line.rstrip(LINE_BREAKS) == PROMPT_BLOCK_FOOTER:
+            return "".join(lines[: index + 1]), "".join(lines[index + 1 :]).lstrip(LINE_BREAKS)
+    return "", text
+

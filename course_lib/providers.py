@@ -64,6 +64,9 @@ NO_GATE = (
 Begun = MemoryTurn | ExtractionReport | None
 """What a run holds: its ticket, the contract's refusal of the caller's words, or nothing to extract."""
 
+_PENDING_PER_SESSION = 8
+"""Gated runs kept per session until their ``before_run`` claims them (a run that failed earlier never does)."""
+
 
 class CallerTurnGate(AgentMiddleware):
     """The agent's first middleware: begins the turn from exactly what the caller passed to ``run``.
@@ -72,7 +75,8 @@ class CallerTurnGate(AgentMiddleware):
     caller's messages before any other middleware can change them. The gate takes the run's one ticket
     here, from the caller's unattributed User messages joined by a line break (a line break separates
     declarations, so two messages never merge into one), and leaves it for the provider under the
-    run's session. A message object that already began a turn (a loop re-sending the task) begins none.
+    run's session, tagged with the caller's message objects so that concurrent runs on one session each
+    find their own. A message object that already began a turn (a loop re-sending the task) begins none.
     """
 
     def __init__(self, provider: FactsContextProvider) -> None:
@@ -108,7 +112,9 @@ class FactsContextProvider(ContextProvider):
         self.extraction = extraction
         self.on_report = on_report
         self.gate = CallerTurnGate(self)
-        self._runs: dict[int, Begun] = {}  # id(session) -> the latest gated run's ticket
+        # id(session) -> gated runs not yet claimed: the caller's message objects (kept alive, so their ids stay
+        # unique while the entry waits) and the run's ticket
+        self._runs: dict[int, list[tuple[tuple[Message, ...], Begun]]] = {}
         self._begun: dict[int, weakref.ref[Message]] = {}  # caller messages that already began a turn
 
     async def before_run(self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict) -> None:
@@ -124,7 +130,10 @@ class FactsContextProvider(ContextProvider):
     def _begin_run(self, session: AgentSession, messages: Sequence[Message]) -> None:
         """Called by the gate: one ticket for the caller's new words in this run (or None: nothing new)."""
         words = [m for m in caller_user_messages(messages) if m.text.strip() and not self._already_begun(m)]
-        self._runs[id(session)] = self.extraction.begin("\n".join(m.text for m in words)) if words else None
+        begun = self.extraction.begin("\n".join(m.text for m in words)) if words else None
+        pending = self._runs.setdefault(id(session), [])
+        pending.append((tuple(messages), begun))
+        del pending[:-_PENDING_PER_SESSION]
         for message in words:
             self._begun[id(message)] = weakref.ref(message, self._forget_message(id(message)))
 
@@ -143,8 +152,15 @@ class FactsContextProvider(ContextProvider):
     def _run_ticket(self, agent: Any, session: AgentSession, context: SessionContext) -> Begun:
         """The ticket the gate took for this run; a refusal when no gate vouches for the caller's words."""
         middleware = getattr(agent, "middleware", None) or []
-        if middleware and middleware[0] is self.gate and id(session) in self._runs:
-            return self._runs.pop(id(session))
+        pending = self._runs.get(id(session))
+        if middleware and middleware[0] is self.gate and pending:
+            inputs = {id(m) for m in context.input_messages}
+            # this run's own entry; the latest when middleware replaced every message object the caller passed
+            claimed = next((run for run in pending if any(id(m) in inputs for m in run[0])), pending[-1])
+            pending.remove(claimed)
+            if not pending:
+                del self._runs[id(session)]
+            return claimed[1]
         if any(m.text.strip() for m in caller_user_messages(context.input_messages)):
             return self.extraction.rejected(NO_GATE)
         return None

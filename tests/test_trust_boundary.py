@@ -348,3 +348,37 @@ async def test_a_lone_surrogate_is_rejected_by_the_contract_naming_the_rule():
 def test_the_block_has_its_header_and_footer_on_their_own_lines():
     block = WorkingMemory().to_prompt_block()
     assert block.splitlines()[0] == PROMPT_BLOCK_HEADER and block.splitlines()[-1] == PROMPT_BLOCK_FOOTER
+
+
+# region Siblings: concurrent runs on one session, the facts policy
+
+
+async def test_concurrent_runs_on_one_session_each_claim_their_own_ticket():
+    client = SlowClient()
+    agent, provider, reports = wired(client)
+    session = agent.create_session()
+    first = asyncio.create_task(agent.run("module=Billing", session=session))
+    await client.started.wait()
+    second = asyncio.create_task(agent.run("database=SQL", session=session))
+    await asyncio.sleep(0.01)
+    client.gate.set()
+    await asyncio.gather(first, second)
+    assert sorted(r.status for r in reports) == ["accepted", "stale"]  # the older turn was superseded, not ungated
+    assert facts(provider.extraction.memory) == {"database": "SQL"}
+
+
+async def test_the_facts_policy_takes_its_ticket_before_the_reader_answers():
+    from course_lib.policies import FactsPolicy
+    from course_lib.tracing import CallLog
+
+    holder = {}
+
+    class ForgettingReader(OfflineAssistantClient):
+        def answer(self, messages, options):
+            holder["policy"].extraction.memory.forget()  # the user forgets while the reader answers
+            return super().answer(messages, options)
+
+    policy = FactsPolicy(ForgettingReader(), CallLog(), OfflineWriterClient())
+    holder["policy"] = policy
+    await policy.turn("module=Billing")
+    assert policy.extraction.memory.facts == ()
