@@ -13,6 +13,7 @@ is shown in the panel, in words, and the action changes nothing. A button that c
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import io
 from collections.abc import Awaitable, Callable, Coroutine
@@ -49,12 +50,19 @@ EXPECTED_ERRORS = (MemoryUpdateError, ValueError)
 
 
 class _Async:
-    """Runs a panel's coroutines from button clicks, shows their errors, and lets callers wait for them."""
+    """Runs a panel's coroutines from button clicks, shows their errors, and lets callers wait for them.
+
+    Actions run in the order they were clicked (panels that share ``clicks`` share one order). Order is
+    what keeps forget final on a panel: a message sent before a forget begins its turn before the forget
+    runs (a forget clicked while a turn is still waiting or running waits for it), so what was said
+    before a forget can never land after it.
+    """
 
     def __init__(self, show_error: Callable[[str], None]) -> None:
         self._tasks: list[asyncio.Task] = []
         self._show_error = show_error
         self._unexpected: list[BaseException] = []
+        self.clicks: list[asyncio.Task] = []
 
     def schedule(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         guarded = self._guard(coroutine)
@@ -63,7 +71,30 @@ class _Async:
         except RuntimeError:  # no loop (a plain script): run the action to completion now
             asyncio.run(guarded)
             return
-        self._tasks.append(loop.create_task(guarded))
+        task = loop.create_task(self._after(self._pending(), guarded))
+        self._tasks.append(task)
+        self.clicks.append(task)
+
+    def now_or_after(self, action: Callable[[], Any]) -> None:
+        """Run a quick action now when nothing is pending, otherwise after the actions clicked before it."""
+        if self._pending() is None:
+            action()
+            return
+
+        async def later() -> None:
+            action()
+
+        self.schedule(later())
+
+    def _pending(self) -> asyncio.Task | None:
+        self.clicks[:] = [task for task in self.clicks if not task.done()]
+        return self.clicks[-1] if self.clicks else None
+
+    @staticmethod
+    async def _after(previous: asyncio.Task | None, guarded: Coroutine[Any, Any, Any]) -> None:
+        if previous is not None:
+            await asyncio.wait({previous})  # its outcome is the previous action's to report
+        await guarded
 
     async def _guard(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         try:
@@ -171,9 +202,12 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.key = widgets.Dropdown(description="Key", options=[])
         self.forget_key_button = widgets.Button(description="Forget key")
         self.forget_all_button = widgets.Button(description="Forget all", button_style="warning")
-        self.submit_button.on_click(lambda _: self._async.schedule(self.submit()))
-        self.forget_key_button.on_click(lambda _: self.forget(self.key.value))
-        self.forget_all_button.on_click(lambda _: self.forget(None))
+        # a click acts on what it shows at the click (the box, the key), in click order
+        self.submit_button.on_click(lambda _: self._async.schedule(self.submit(self.message.value)))
+        self.forget_key_button.on_click(
+            lambda _: self._async.now_or_after(functools.partial(self.forget, self.key.value))
+        )
+        self.forget_all_button.on_click(lambda _: self._async.now_or_after(functools.partial(self.forget, None)))
         self.message.observe(lambda _: self._enable_submit(), names="value")
         for widget, name in ((self.table, "facts"), (self.message, "message"), (self.diagnostic, "diagnostic")):
             widget.add_class(f"memory-panel-{name}")
@@ -194,9 +228,9 @@ class MemoryPanel(_Panel, widgets.VBox):
     def _enable_submit(self) -> None:
         self.submit_button.disabled = not self.message.value.strip()
 
-    async def submit(self) -> ExtractionReport | None:
-        """Submit the message box as a user turn; show the outcome in place."""
-        text = self.message.value
+    async def submit(self, text: str | None = None) -> ExtractionReport | None:
+        """Submit ``text`` (by default the message box) as a user turn; show the outcome in place."""
+        text = self.message.value if text is None else text
         if not text.strip():
             self.diagnostic.value = _error_html("the message is empty: there is nothing to submit.")
             return None
@@ -264,10 +298,11 @@ class DeskPanel(_Panel, widgets.HBox):
         self.error = widgets.HTML()
         self.line = widgets.Text(placeholder="Where can I find logs?", description="You")
         self.send_button = widgets.Button(description="Send", button_style="primary", disabled=True)
-        self.send_button.on_click(lambda _: self._async.schedule(self.send()))
+        self.send_button.on_click(lambda _: self._async.schedule(self.send(self.line.value)))
         self.line.on_msg(self._on_line_message)
         self.line.observe(lambda _: self._enable_send(), names="value")
         self.memory_panel = MemoryPanel(desks.extraction, on_forget=self._forget, submit=self._submit_turn)
+        self.memory_panel._async.clicks = self._async.clicks  # one click order for the chat and the memory panel
         self.memory_panel.layout = widgets.Layout(flex="0 0 48%", min_width="360px")
         chat_column = widgets.VBox(
             [self.chat, widgets.HBox([self.line, self.send_button]), self.error],
@@ -282,7 +317,7 @@ class DeskPanel(_Panel, widgets.HBox):
 
     def _on_line_message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
         if content.get("event") == "submit" and not self.send_button.disabled:  # Enter in the line
-            self._async.schedule(self.send())
+            self._async.schedule(self.send(self.line.value))
 
     def _enable_send(self) -> None:
         self.send_button.disabled = not self.line.value.strip()
@@ -296,9 +331,9 @@ class DeskPanel(_Panel, widgets.HBox):
     def _forget(self, key: str | None) -> None:
         self._record(self.desks.forget(key))
 
-    async def send(self) -> None:
-        """Send the line to the console; on an error the line stays in the box and nothing changes."""
-        line = self.line.value
+    async def send(self, line: str | None = None) -> None:
+        """Send ``line`` (by default the box) to the console; on an error the line stays in the box."""
+        line = self.line.value if line is None else line
         if not line.strip():
             return
         self.send_button.disabled = True

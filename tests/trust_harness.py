@@ -155,6 +155,14 @@ class WitnessMemory(WorkingMemory):
         """The driver's mark: the user sent ``text`` now, whatever the path does with it afterwards."""
         self.events.append(("said", text))
 
+    def asked_to_forget(self) -> None:
+        """The driver's mark: the user asked to forget now (a panel may run it after earlier clicks)."""
+        self.events.append(("asked to forget",))
+
+    def forget_ran(self) -> None:
+        """The driver's mark: the forget asked for runs now (it may remove nothing: a key already gone)."""
+        self.events.append(("forget ran",))
+
 
 def fence_violations(facts: Sequence[Fact]) -> list[str]:
     """The block: header, exactly one line per fact, footer, nothing unprintable, read back exactly."""
@@ -178,13 +186,17 @@ def log_violations(memory: WitnessMemory, caller_texts: Sequence[str]) -> list[s
     """Check every write and refusal in the log against the promises, then replay the log as an oracle."""
     problems: list[str] = []
     begun: dict[int, tuple[int, int]] = {}  # ticket number -> (forgets, begins) counted when it began
-    said: dict[str, int] = {}  # text -> forgets counted when the user last sent it
-    forgets = begins = 0
+    said: dict[str, int] = {}  # text -> forgets the user had asked for when they last sent it
+    forgets = begins = asked = ran = 0
     oracle: dict[str, tuple[str, str, int]] = {}
     for event in memory.events:
         kind = event[0]
         if kind == "said":
-            said[event[1]] = forgets
+            said[event[1]] = asked
+        elif kind == "asked to forget":
+            asked += 1
+        elif kind == "forget ran":
+            ran += 1
         elif kind == "begin":
             begins += 1
             begun[event[1].number] = (forgets, begins)
@@ -202,8 +214,8 @@ def log_violations(memory: WitnessMemory, caller_texts: Sequence[str]) -> list[s
                 problems.append(f"turn {ticket.number} wrote although forget ran after it began")
             if at_begins != begins:
                 problems.append(f"turn {ticket.number} wrote although a newer turn began")
-            if said.get(ticket.user_text, forgets) != forgets:
-                problems.append(f"turn {ticket.number} wrote although forget ran after the user sent it")
+            if ran > said.get(ticket.user_text, ran):  # forgets run in the order they are asked
+                problems.append(f"turn {ticket.number} wrote although a forget asked after it had already run")
             for c in candidates:
                 if FORGED in c.value:
                     problems.append(f"a forged value was stored: {c.key}={c.value!r}")
@@ -362,6 +374,8 @@ async def provider_interleaving(rng: random.Random) -> list[str]:
             await agent.run(messages, session=session)
 
     async def forget() -> None:
+        memory.asked_to_forget()
+        memory.forget_ran()
         memory.forget(forget_line(rng))
 
     await interleave(rng, mixed_operations(rng, turn, forget))
@@ -384,6 +398,8 @@ async def manual_desk_interleaving(rng: random.Random) -> list[str]:
 
     async def forget() -> None:
         key = forget_line(rng)
+        memory.asked_to_forget()
+        memory.forget_ran()
         await desk.handle("forget" if key is None else f"forget {key}")
 
     await interleave(rng, mixed_operations(rng, turn, forget))
@@ -411,6 +427,8 @@ async def two_desks_interleaving(rng: random.Random) -> list[str]:
 
     async def forget() -> None:
         key = forget_line(rng)
+        memory.asked_to_forget()
+        memory.forget_ran()
         await desks.handle("forget" if key is None else f"forget {key}")
 
     await interleave(rng, mixed_operations(rng, turn, forget))
@@ -422,6 +440,13 @@ async def panels_interleaving(rng: random.Random) -> list[str]:
     memory = WitnessMemory()
     panel = DeskPanel(two_desks(rng, memory))
     caller_texts: list[str] = []
+    forget_now = panel.memory_panel.forget
+
+    def forget_marked(key: str | None) -> None:
+        memory.forget_ran()
+        forget_now(key)
+
+    panel.memory_panel.forget = forget_marked  # the buttons call it when the forget actually runs
 
     async def turn() -> None:
         text = caller_line(rng)
@@ -436,6 +461,7 @@ async def panels_interleaving(rng: random.Random) -> list[str]:
         await asyncio.sleep(0)  # the click's task starts and reads the box before the next click
 
     async def forget() -> None:
+        memory.asked_to_forget()
         keys = list(panel.memory_panel.key.options)
         if keys and rng.random() < 0.6:
             panel.memory_panel.key.value = rng.choice(keys)
