@@ -368,4 +368,3 @@ def split_prompt_block(text: str) -> tuple[str, str]:
         if line.rstrip(LINE_BREAKS) == PROMPT_BLOCK_FOOTER:
             return "".join(lines[: index + 1]), "".join(lines[index + 1 :]).lstrip(LINE_BREAKS)
     return "", text
-
