@@ -18,7 +18,6 @@ from typing import Any
 import pandas as pd
 from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentSession, Message
 
-from .clients import OfflineChatClient
 from .loop import (
     CRITERIA_HEADING,
     RESPONSE_HEADING,
@@ -28,6 +27,7 @@ from .loop import (
     LoopEvaluation,
     LoopEvaluator,
 )
+from .offline import OfflineChatClient
 from .tracing import CallLog
 
 SIGNAL_REQUEST = "emit 'TASK_COMPLETE:"
