@@ -29,9 +29,11 @@ present: $(STAMP)
 test: lint
 	COURSE_LLM=offline $(BIN)/python -m pytest
 
-# Benchmarks live apart from the tests: ratios measured side by side in one run.
+# Benchmarks live apart from the tests: one table of every figure (median, min, max over repetitions,
+# ratios measured side by side in one run) and benchmarks/policy_costs.png. REPEATS=1 for a quick look.
+REPEATS ?= 3
 bench: $(STAMP)
-	COURSE_LLM=offline $(BIN)/python benchmarks/policy_costs.py
+	COURSE_LLM=offline $(BIN)/python benchmarks/run.py --repeats $(REPEATS)
 
 # The trust boundary at scale (minutes, not seconds): 10,000 hypothesis examples per property and 1,000
 # random interleavings of turns and forgets per path, with the counts run and the violations found.

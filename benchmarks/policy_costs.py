@@ -1,70 +1,173 @@
-"""Benchmark: what each memory policy sends, and how long it takes, relative to full history, in one run.
+"""Benchmark: what each memory policy costs as the conversation grows, and whether the store stays flat.
 
-Run with ``make bench``. Every policy replays the same generated timelines on the offline models; the
-ratios compare policies measured side by side in this run (characters are exact; seconds are this
-machine's wall clock, so only their ratios mean something).
+Run with ``make bench`` (all benchmarks, one table) or ``python benchmarks/policy_costs.py``. Each
+repetition replays generated timelines of 100 and 1,000 turns through the whole six-policy comparison
+(``compare_policies``, rule *latest*) and times every policy's turns, so the ratios time(1,000) /
+time(100) are measured side by side in one run. The bounded policies then go on to 10,000 turns, the
+full history's peak memory is traced at 1,000 turns, and the store's ``apply`` + ``to_prompt_block``
+is timed over 10,000 turns. The plot shows time and characters per turn against the turn number.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
+import statistics
 import time
+import tracemalloc
+from pathlib import Path
 
-import pandas as pd
+from figures import Figure
 
-from course_lib.policies import generate_timeline, offline_policies, run_policy
+from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.policies import PolicyFactory, compare_policies, generate_timeline, offline_policies, run_policy
 from course_lib.tracing import CallLog
 
-SIZES = (10, 20, 40, 80)
-REPEATS = 5
+SHORT, LONG, LONGEST = 100, 1000, 10_000
+UNBOUNDED = ("full_history", "compaction")
+PLOT = Path(__file__).resolve().parent / "policy_costs.png"
 
 
-async def replay(n: int, factory) -> tuple[list[dict], float]:
-    """One replay, timed with the garbage collector paused so a collection does not land on one policy."""
+def timed(factories: dict[str, PolicyFactory], seconds: dict[str, list[float]]) -> dict[str, PolicyFactory]:
+    """The same factories, whose policies record the CPU seconds of each turn in ``seconds[label]``."""
+
+    def wrap(label: str, factory: PolicyFactory) -> PolicyFactory:
+        def build(rule, log):
+            policy = factory(rule, log)
+            inner, samples = policy.turn, seconds.setdefault(label, [])
+
+            async def turn(user_text: str) -> str:
+                started = time.process_time()
+                try:
+                    return await inner(user_text)
+                finally:
+                    samples.append(time.process_time() - started)
+
+            policy.turn = turn  # type: ignore[method-assign]
+            return policy
+
+        return PolicyFactory(factory.policy, label, build)
+
+    return {label: wrap(label, factory) for label, factory in factories.items()}
+
+
+async def comparison(turns: int) -> tuple[float, dict[str, list[float]], dict[str, list[int]]]:
+    """The whole comparison at ``turns``: its CPU seconds, each policy's seconds and characters per turn."""
+    seconds: dict[str, list[float]] = {}
+    started = time.process_time()
+    result = await compare_policies(generate_timeline(turns), timed(offline_policies(), seconds), rules=["latest"])
+    total = time.process_time() - started
+    chars = result.calls.groupby(["policy", "turn"], sort=False)["chars_sent"].sum()
+    per_turn = {label: chars[label].tolist() for label in seconds}
+    return total, seconds, per_turn
+
+
+async def bounded_long(turns: int) -> dict[str, float]:
+    """CPU seconds of each bounded policy over ``turns`` turns (the unbounded ones would take minutes)."""
+    timeline = generate_timeline(turns)
+    result = {}
+    for label, factory in offline_policies().items():
+        if factory.kind not in UNBOUNDED:
+            log = CallLog()
+            started = time.process_time()
+            await run_policy(timeline, factory("latest", log), log, "latest")
+            result[label] = time.process_time() - started
+    return result
+
+
+async def full_history_peak_mb(turns: int) -> float:
+    """Peak traced memory (MB) of a full-history replay, the call log included."""
+    factory = offline_policies()["full history"]
     log = CallLog()
-    timeline = generate_timeline(n)
-    gc.collect()
-    gc.disable()
+    tracemalloc.start()
     try:
-        started = time.perf_counter()
-        calls, _ = await run_policy(timeline, factory("latest", log), log, "latest")
-        return calls, time.perf_counter() - started
+        await run_policy(generate_timeline(turns), factory("latest", log), log, "latest")
+        return tracemalloc.get_traced_memory()[1] / 1e6
     finally:
-        gc.enable()
+        tracemalloc.stop()
 
 
-async def measure() -> pd.DataFrame:
-    """Each (size, policy) replayed REPEATS times after one warm-up replay; the fastest time is kept."""
-    policies = offline_policies()
-    for factory in policies.values():
-        await replay(SIZES[0], factory)
-    rows = []
-    for n in SIZES:
-        for name, factory in policies.items():
-            runs = [await replay(n, factory) for _ in range(REPEATS)]
-            calls = runs[0][0]
-            fastest = min(seconds for _, seconds in runs)
-            chars = sum(c["chars_sent"] for c in calls)
-            rows.append({"turns": n, "policy": name, "chars": chars, "calls": len(calls), "seconds": fastest})
-    return pd.DataFrame(rows)
+def store_per_turn(turns: int) -> list[float]:
+    """Microseconds of ``begin_turn`` + ``apply`` + ``to_prompt_block`` for each of ``turns`` turns."""
+    memory = WorkingMemory()
+    keys = ("module", "database", "customer", "version", "environment", "symptom", "priority")
+    micros = []
+    for number in range(turns):
+        key = keys[number % len(keys)]
+        value = f"{key} value {number}"
+        candidate = FactCandidate(key=key, value=value, evidence=f"{key}={value}")
+        started = time.perf_counter()
+        memory.apply(memory.begin_turn(f"{key}={value}"), [candidate])
+        memory.to_prompt_block()
+        micros.append((time.perf_counter() - started) * 1e6)
+    return micros
 
 
-def ratios(frame: pd.DataFrame, column: str) -> pd.DataFrame:
-    table = frame.pivot(index="turns", columns="policy", values=column)
-    return table.div(table["full history"], axis=0).round(2)
+def decile_ratio(samples: list[float]) -> float:
+    """Median of the last tenth over median of the first tenth: 1.0 when the cost per step is flat."""
+    tenth = max(len(samples) // 10, 1)
+    return statistics.median(samples[-tenth:]) / statistics.median(samples[:tenth])
 
 
-def main() -> None:
-    frame = asyncio.run(measure())
-    pd.set_option("display.width", 200)
-    print("Characters sent (all calls, writer and summarizer included), relative to full history:")
-    print(ratios(frame, "chars").to_string())
-    print("\nWall-clock time of the whole replay, relative to full history (same run, same machine):")
-    print(ratios(frame, "seconds").to_string())
-    print("\nAbsolute characters sent:")
-    print(frame.pivot(index="turns", columns="policy", values="chars").to_string())
+def figures(repeats: int = 3) -> list[Figure]:
+    """Every policy figure, each measured ``repeats`` times; the last repetition's curves are plotted."""
+    labels = offline_policies()
+    out: dict[str, Figure] = {}
+
+    def add(name: str, unit: str, value: float, target: float | None = None) -> None:
+        out.setdefault(name, Figure(name, unit, target=target)).samples.append(value)
+
+    curves: tuple[dict[str, list[float]], dict[str, list[int]]] = ({}, {})
+    for _ in range(repeats):
+        _, short, _ = asyncio.run(comparison(SHORT))
+        whole, long, chars = asyncio.run(comparison(LONG))
+        longest = asyncio.run(bounded_long(LONGEST))
+        curves = (long, chars)
+        for label, factory in labels.items():
+            ratio = sum(long[label]) / sum(short[label])
+            if factory.kind in UNBOUNDED:
+                target = 20.0 if factory.kind == "full_history" else 10.0
+                add(f"{label}: CPU at {LONG:,} turns", "s", sum(long[label]), target)
+                add(f"{label}: time({LONG:,}) / time({SHORT})", "ratio", ratio)
+            else:
+                add(f"{label}: time({LONG:,}) / time({SHORT})", "ratio", ratio, 12.0)
+                add(f"{label}: time({LONGEST:,}) / time({LONG:,})", "ratio", longest[label] / sum(long[label]), 12.0)
+        add(f"six-policy comparison: CPU at {LONG:,} turns", "s", whole, 30.0)
+        add(f"full history: peak traced memory at {LONG:,} turns", "MB", asyncio.run(full_history_peak_mb(LONG)), 60.0)
+        micros = store_per_turn(LONGEST)
+        add(f"store apply + to_prompt_block: median per turn over {LONGEST:,}", "µs", statistics.median(micros))
+        add(f"store: last / first decile per turn over {LONGEST:,}", "ratio", decile_ratio(micros), 1.5)
+    plot(*curves)
+    return list(out.values())
+
+
+def plot(seconds: dict[str, list[float]], chars: dict[str, list[int]]) -> Path:
+    """Time and characters per turn against the turn number, one line per policy (a 25-turn rolling median)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
+    for label in seconds:
+        turns = range(1, len(seconds[label]) + 1)
+        smooth = pd.Series(seconds[label], index=turns).mul(1000).rolling(25, min_periods=1).median()
+        top.plot(smooth.index, smooth.values, label=label)
+        bottom.plot(turns, chars[label], label=label)
+    top.set_ylabel("CPU ms per turn")
+    top.set_title(f"Cost per turn along a {LONG:,}-turn conversation (rule: latest)")
+    bottom.set_ylabel("characters sent per turn\n(all calls)")
+    bottom.set_xlabel("turn")
+    for axis in (top, bottom):
+        axis.set_yscale("log")
+        axis.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(PLOT, dpi=110)
+    plt.close(fig)
+    return PLOT
 
 
 if __name__ == "__main__":
-    main()
+    from figures import table
+
+    print(table(figures()))

@@ -9,6 +9,7 @@ live model would sit. ``make_chat_client`` is the one factory for every model ro
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -24,7 +25,7 @@ from .live import ROLES, Backends, Role, load_course_settings, make_live_client
 from .memory import FactCandidate, parse_prompt_block, split_prompt_block
 from .offline import OfflineChatClient, last_user_text
 from .prompts import read_summary_prompt
-from .tracing import CallLog, RecordingMiddleware, SeenMessage
+from .tracing import CallLog, RecordingMiddleware, SeenMessage, message_text
 
 WriterMisbehaviour = Literal["infer", "paraphrase", "drop", "broken_json"]
 WRITER_MISBEHAVIOURS: tuple[WriterMisbehaviour, ...] = ("infer", "paraphrase", "drop", "broken_json")
@@ -112,13 +113,17 @@ def visible_mentions(messages: Sequence[Message | SeenMessage]) -> list[tuple[st
     A block counts where the host puts one -- a message that starts with it -- so a block typed inside
     the user's words is read as the user's words (declarations), never as controlled facts.
     """
-    mentions: list[tuple[str, str]] = []
-    for message in messages:
-        block, words = split_prompt_block(message.text)
-        mentions += parse_prompt_block(block)
-        if message.role == "user":
-            mentions += list(_safe_declarations(words).items())
-    return mentions
+    return [mention for message in messages for mention in _mentions_in(str(message.role), message_text(message))]
+
+
+@functools.lru_cache(maxsize=4096)
+def _mentions_in(role: str, text: str) -> tuple[tuple[str, str], ...]:
+    """One message's mentions, cached: a long history is re-read on every turn, its old messages unchanged."""
+    block, words = split_prompt_block(text)
+    mentions = parse_prompt_block(block)
+    if role == "user":
+        mentions += list(_safe_declarations(words).items())
+    return tuple(mentions)
 
 
 def resolve(mentions: Sequence[tuple[str, str]], rule: ResolutionRule) -> dict[str, str]:

@@ -9,6 +9,7 @@ the loop lessons' in :mod:`course_lib.loop_demos`.
 from __future__ import annotations
 
 import re
+import uuid
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from typing import Any
@@ -25,17 +26,23 @@ from agent_framework import (
 )
 from agent_framework.observability import ChatTelemetryLayer
 
-from .tracing import CallLog, ModelCall, seen
+from .tracing import CallLog, ModelCall
 
 
 class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTelemetryLayer, BaseChatClient):
-    """Base of the offline models: subclasses only say how to answer; streaming comes for free."""
+    """Base of the offline models: subclasses only say how to answer; streaming comes for free.
+
+    Given a ``log``, a client records each call in it. Without one it records nothing: an agent that
+    carries :class:`~course_lib.tracing.RecordingMiddleware` already logs every call, and a second copy
+    of every prompt would only cost time and memory. Each reply carries a fresh message id, as a live
+    provider's does, so MAF's history can tell stored messages apart without re-serialising them.
+    """
 
     OTEL_PROVIDER_NAME = "offline"
 
     def __init__(self, *, log: CallLog | None = None, name: str | None = None) -> None:
         super().__init__()
-        self.log = log if log is not None else CallLog()
+        self.log = log
         self.name = name or type(self).__name__
 
     @abstractmethod
@@ -52,18 +59,21 @@ class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTeleme
     async def _respond(self, messages: Sequence[Message], options: Mapping[str, Any]) -> ChatResponse:
         opts = await self._validate_options(options)
         text = self.answer(messages, opts)
-        self.log.record(
-            ModelCall(client=self.name, instructions=opts.get("instructions"), messages=seen(messages), reply=text)
-        )
-        reply = Message(role="assistant", contents=[text])
+        if self.log is not None:
+            seen = self.log.seen(messages)
+            self.log.record(
+                ModelCall(client=self.name, instructions=opts.get("instructions"), messages=seen, reply=text)
+            )
+        reply = Message(role="assistant", contents=[text], message_id=f"{self.name}-{uuid.uuid4().hex}")
         return ChatResponse(messages=[reply], response_format=opts.get("response_format"))
 
     async def _stream(
         self, messages: Sequence[Message], options: Mapping[str, Any]
     ) -> AsyncIterator[ChatResponseUpdate]:
         response = await self._respond(messages, options)
+        message_id = response.messages[0].message_id
         for word in re.findall(r"\S+\s*|\s+", response.text):
-            yield ChatResponseUpdate(role="assistant", contents=[Content.from_text(word)])
+            yield ChatResponseUpdate(role="assistant", contents=[Content.from_text(word)], message_id=message_id)
 
 
 def last_user_text(messages: Sequence[Message]) -> str:

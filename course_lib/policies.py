@@ -19,13 +19,14 @@ Nothing here is keyed to a policy's name: the results come from what each policy
 from __future__ import annotations
 
 import json
+import time
+import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-import matplotlib.pyplot as plt
-import pandas as pd
 from agent_framework import (
     Agent,
     AgentSession,
@@ -36,7 +37,6 @@ from agent_framework import (
     SlidingWindowStrategy,
     SupportsChatGetResponse,
 )
-from matplotlib.figure import Figure
 from pydantic import BaseModel, Field
 
 from .clients import (
@@ -50,6 +50,10 @@ from .extraction import ChatFactWriter, MemoryExtraction
 from .memory import MAX_FACTS, WorkingMemory
 from .prompts import summary_prompt
 from .tracing import CallLog, ModelCall, RecordingMiddleware, SeenMessage
+
+if TYPE_CHECKING:  # pandas and matplotlib load on first use: importing the policies stays quick
+    import pandas as pd
+    from matplotlib.figure import Figure
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_TIMELINE = DATA_DIR / "timeline_demo170.json"
@@ -135,9 +139,17 @@ def generate_timeline(n_turns: int) -> Timeline:
 # region Policies
 
 
-class MemoryPolicy(ABC):
-    """Builds what the reader receives at each turn, and keeps whatever state the policy needs."""
+PolicyKind = Literal["full_history", "last_turns", "summary", "facts", "compaction", "reducer"]
 
+
+class MemoryPolicy(ABC):
+    """Builds what the reader receives at each turn, and keeps whatever state the policy needs.
+
+    ``kind`` is the policy's stable identity (code compares it); ``name`` is its display label, built
+    from its parameters by the class's ``label`` and shown in tables ("last 3 turns").
+    """
+
+    kind: ClassVar[PolicyKind]
     name: str
 
     def __init__(
@@ -172,25 +184,40 @@ class SessionPolicy(MemoryPolicy):
         self.session = self.reader.create_session()
 
     async def turn(self, user_text: str) -> str:
-        return (await self.reader.run(user_text, session=self.session)).text
+        # A message id lets MAF's history recognise stored messages by id (its fast path) instead of
+        # re-serialising every stored message on every turn (``filter_new_messages``).
+        message = Message(role="user", contents=[user_text], message_id=f"user-{uuid.uuid4().hex}")
+        return (await self.reader.run(message, session=self.session)).text
 
 
 class FullHistoryPolicy(SessionPolicy):
     """Every earlier turn, kept by MAF's in-memory history in one session."""
 
+    kind = "full_history"
+
+    @staticmethod
+    def label() -> str:
+        return "full history"
+
     def __init__(self, reader: SupportsChatGetResponse, log: CallLog) -> None:
-        super().__init__(reader, log, "full history")
+        super().__init__(reader, log, self.label())
 
 
 class LastTurnsPolicy(MemoryPolicy):
     """A sliding window: the last ``turns`` user/answer pairs, then the new message; older turns are gone."""
+
+    kind = "last_turns"
+
+    @staticmethod
+    def label(turns: int) -> str:
+        return f"last {turns} turns"
 
     def __init__(self, reader: SupportsChatGetResponse, log: CallLog, turns: int = 3) -> None:
         if turns < 1:
             raise ValueError(f"The window must hold at least 1 turn; got {turns}.")
         super().__init__(reader, log)
         self.window = turns
-        self.name = f"last {turns} turns"
+        self.name = self.label(turns)
         self.history: list[tuple[str, str]] = []
 
     async def turn(self, user_text: str) -> str:
@@ -213,10 +240,15 @@ SUMMARIZER_INSTRUCTIONS = (
 class SummaryPolicy(MemoryPolicy):
     """An unverified running summary, rewritten by a model call after every turn, sent before the new message."""
 
-    name = "summary"
+    kind = "summary"
+
+    @staticmethod
+    def label() -> str:
+        return "summary"
 
     def __init__(self, reader: SupportsChatGetResponse, log: CallLog, summarizer: SupportsChatGetResponse) -> None:
         super().__init__(reader, log)
+        self.name = self.label()
         self.summarizer = Agent(
             client=summarizer,
             name="summarizer",
@@ -244,11 +276,17 @@ class SummaryPolicy(MemoryPolicy):
 class FactsPolicy(MemoryPolicy):
     """The bounded controlled facts: the block and the new message; the writer extracts after the answer."""
 
+    kind = "facts"
+
+    @staticmethod
+    def label(max_facts: int = MAX_FACTS) -> str:
+        return "facts" if max_facts == MAX_FACTS else f"facts ({max_facts})"
+
     def __init__(
         self, reader: SupportsChatGetResponse, log: CallLog, writer: SupportsChatGetResponse, max_facts: int = MAX_FACTS
     ) -> None:
         super().__init__(reader, log)
-        self.name = "facts" if max_facts == MAX_FACTS else f"facts ({max_facts})"
+        self.name = self.label(max_facts)
         writer_agent = ChatFactWriter(writer, middleware=[RecordingMiddleware(log, "writer")])
         self.extraction = MemoryExtraction(WorkingMemory(max_facts), writer_agent)
 
@@ -261,12 +299,25 @@ class FactsPolicy(MemoryPolicy):
 
 
 class CompactionPolicy(SessionPolicy):
-    """MAF's ``CompactionProvider``: a sliding window over the *view* sent; the session keeps everything."""
+    """MAF's ``CompactionProvider``: a sliding window over the *view* sent; the session keeps everything.
+
+    After each turn the provider marks the messages outside the window as excluded in the stored history
+    (they stay stored, with their annotations), and the history loads only the included ones. Compacting
+    the loaded copies before each call instead (``before_strategy``) sends the same messages but makes
+    MAF copy and regroup the whole history on every turn. The provider comes first in the list so that
+    its ``after_run`` sees the turn the history has just saved.
+    """
+
+    kind = "compaction"
+
+    @staticmethod
+    def label(turns: int) -> str:
+        return f"compaction ({turns} turns)"
 
     def __init__(self, reader: SupportsChatGetResponse, log: CallLog, turns: int = 3) -> None:
         window = SlidingWindowStrategy(keep_last_groups=2 * turns)  # a turn is two groups: ask, answer
-        providers = [InMemoryHistoryProvider(), CompactionProvider(before_strategy=window)]
-        super().__init__(reader, log, f"compaction ({turns} turns)", providers)
+        providers = [CompactionProvider(after_strategy=window), InMemoryHistoryProvider(skip_excluded=True)]
+        super().__init__(reader, log, self.label(turns), providers)
 
 
 class RetainedWindowHistoryProvider(InMemoryHistoryProvider):
@@ -287,8 +338,14 @@ class RetainedWindowHistoryProvider(InMemoryHistoryProvider):
 class ReducerPolicy(SessionPolicy):
     """A retained-history reducer: the same window as compaction, but applied to what the session stores."""
 
+    kind = "reducer"
+
+    @staticmethod
+    def label(turns: int) -> str:
+        return f"reducer ({turns} turns)"
+
     def __init__(self, reader: SupportsChatGetResponse, log: CallLog, turns: int = 3) -> None:
-        super().__init__(reader, log, f"reducer ({turns} turns)", [RetainedWindowHistoryProvider(turns)])
+        super().__init__(reader, log, self.label(turns), [RetainedWindowHistoryProvider(turns)])
 
 
 def _pair(user: str, answer: str) -> list[Message]:
@@ -298,7 +355,20 @@ def _pair(user: str, answer: str) -> list[Message]:
 # region The comparison
 
 
-PolicyFactory = Callable[[ResolutionRule, CallLog], MemoryPolicy]
+@dataclass(frozen=True)
+class PolicyFactory:
+    """Builds a fresh policy for a resolution rule and a log; ``kind`` and ``label`` say which, before it runs."""
+
+    policy: type[MemoryPolicy]
+    label: str
+    build: Callable[[ResolutionRule, CallLog], MemoryPolicy]
+
+    @property
+    def kind(self) -> PolicyKind:
+        return self.policy.kind
+
+    def __call__(self, rule: ResolutionRule, log: CallLog) -> MemoryPolicy:
+        return self.build(rule, log)
 
 
 def offline_policies(
@@ -308,7 +378,7 @@ def offline_policies(
     summary_mode: SummaryMode = "abstractive",
     reader: Callable[[ResolutionRule], SupportsChatGetResponse] | None = None,
 ) -> dict[str, PolicyFactory]:
-    """The six policies on the factory's models (offline by default), the reader built for each rule.
+    """The six policies on the factory's models (offline by default), by label; the reader built for each rule.
 
     The summary is abstractive by default, as real summarizers are; ``summary_mode="extractive"`` is the contrast.
 
@@ -317,24 +387,42 @@ def offline_policies(
     """
     make_reader = reader or (lambda rule: make_chat_client("reader", resolution=rule))
 
-    return {
-        "full history": lambda rule, log: FullHistoryPolicy(make_reader(rule), log),
-        f"last {window} turns": lambda rule, log: LastTurnsPolicy(make_reader(rule), log, window),
-        "summary": lambda rule, log: SummaryPolicy(
-            make_reader(rule),
-            log,
-            make_chat_client("summarizer", summary_budget=summary_budget, summary_mode=summary_mode),
+    factories = [
+        PolicyFactory(
+            FullHistoryPolicy, FullHistoryPolicy.label(), lambda r, log: FullHistoryPolicy(make_reader(r), log)
         ),
-        "facts": lambda rule, log: FactsPolicy(make_reader(rule), log, make_chat_client("writer"), max_facts),
-        f"compaction ({window} turns)": lambda rule, log: CompactionPolicy(make_reader(rule), log, window),
-        f"reducer ({window} turns)": lambda rule, log: ReducerPolicy(make_reader(rule), log, window),
-    }
+        PolicyFactory(
+            LastTurnsPolicy, LastTurnsPolicy.label(window), lambda r, log: LastTurnsPolicy(make_reader(r), log, window)
+        ),
+        PolicyFactory(
+            SummaryPolicy,
+            SummaryPolicy.label(),
+            lambda r, log: SummaryPolicy(
+                make_reader(r),
+                log,
+                make_chat_client("summarizer", summary_budget=summary_budget, summary_mode=summary_mode),
+            ),
+        ),
+        PolicyFactory(
+            FactsPolicy,
+            FactsPolicy.label(max_facts),
+            lambda r, log: FactsPolicy(make_reader(r), log, make_chat_client("writer"), max_facts),
+        ),
+        PolicyFactory(
+            CompactionPolicy,
+            CompactionPolicy.label(window),
+            lambda r, log: CompactionPolicy(make_reader(r), log, window),
+        ),
+        PolicyFactory(
+            ReducerPolicy, ReducerPolicy.label(window), lambda r, log: ReducerPolicy(make_reader(r), log, window)
+        ),
+    ]
+    return {factory.label: factory for factory in factories}
 
 
-class Comparison(BaseModel):
+@dataclass(frozen=True)
+class Comparison:
     """Every model call and every graded answer of a comparison, as tables."""
-
-    model_config = {"arbitrary_types_allowed": True}
 
     calls: pd.DataFrame
     answers: pd.DataFrame
@@ -349,7 +437,8 @@ async def run_policy(
     for number, turn in enumerate(timeline.turns, start=1):
         before = len(log)
         answer = await policy.turn(turn.user)
-        calls += [_call_row(policy.name, rule, number, call) for call in log.calls[before:]]
+        graded = turn.expect is not None
+        calls += [_call_row(policy.name, rule, number, call, graded) for call in log.calls[before:]]
         if turn.expect is not None:
             answers.append(_answer_row(policy.name, rule, number, turn, answer))
     return calls, answers
@@ -373,6 +462,8 @@ async def compare_policies(
         answers += more_answers
         if progress is not None:
             progress(f"[{index}/{len(runs)}] {name} under '{rule}': {len(more_calls)} calls")
+    import pandas as pd
+
     return Comparison(calls=pd.DataFrame(calls), answers=pd.DataFrame(answers))
 
 
@@ -385,13 +476,15 @@ def visible_values(messages: Sequence[Message | SeenMessage]) -> str:
     return "; ".join(f"{key}: {', '.join(vs)}" for key, vs in values.items()) or "(nothing)"
 
 
-def _call_row(policy: str, rule: str, turn: int, call: ModelCall) -> dict[str, Any]:
+def _call_row(policy: str, rule: str, turn: int, call: ModelCall, graded: bool) -> dict[str, Any]:
+    """One call; ``visible`` is filled for the reader on graded turns only, the turns whose answers are explained
+    (reading every prompt of a long history again would cost as much as the replay itself)."""
     return {
         "policy": policy,
         "rule": rule,
         "turn": turn,
         "call": call.client,
-        "visible": visible_values(call.messages) if call.client == "reader" else "",
+        "visible": visible_values(call.messages) if graded and call.client == "reader" else "",
         "chars_sent": call.chars_sent,
         "est_tokens (chars/4)": call.chars_sent // 4,
         "reported_input_tokens": "unknown" if call.input_tokens is None else call.input_tokens,
@@ -426,6 +519,8 @@ def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
 
 def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
     """Per policy, for one rule: calls by kind, characters sent, the chars/4 estimate, reported tokens."""
+    import pandas as pd
+
     rows = []
     for policy, group in calls[calls["rule"] == rule].groupby("policy", sort=False):
         reported = group["reported_input_tokens"]
@@ -444,6 +539,8 @@ def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
 
 def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded)."""
+    import matplotlib.pyplot as plt  # plots stay here until the presentation module takes them
+
     fig, ax = plt.subplots(figsize=(8, 3.6))
     reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
     for policy, rows in reader.groupby("policy", sort=False):
@@ -457,16 +554,24 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
 
 
 async def scaling_frame(
-    sizes: Sequence[int], policies: dict[str, PolicyFactory] | None = None, rule: ResolutionRule = "latest"
+    sizes: Sequence[int],
+    policies: dict[str, PolicyFactory] | None = None,
+    rule: ResolutionRule = "latest",
+    progress: Callable[[str], None] | None = None,
 ) -> pd.DataFrame:
-    """For generated timelines of each size: characters sent to the reader on the last turn, and in total."""
+    """For generated timelines of each size: characters sent to the reader on the last turn and in total,
+    and the CPU seconds of the replay (they depend on the machine; the characters do not)."""
+    import pandas as pd
+
     policies = policies or offline_policies()
     rows = []
     for n in sizes:
         timeline = generate_timeline(n)
         for name, factory in policies.items():
             log = CallLog()
+            started = time.process_time()
             calls, _ = await run_policy(timeline, factory(rule, log), log, rule)
+            seconds = time.process_time() - started
             frame = pd.DataFrame(calls)
             reader = frame[frame["call"] == "reader"]
             rows.append(
@@ -476,13 +581,18 @@ async def scaling_frame(
                     "last reader call (chars)": int(reader["chars_sent"].iloc[-1]),
                     "all calls (chars)": int(frame["chars_sent"].sum()),
                     "calls": len(frame),
+                    "CPU seconds": seconds,
                 }
             )
+            if progress is not None:
+                progress(f"{name}, {n} turns")
     return pd.DataFrame(rows)
 
 
 def plot_scaling(frame: pd.DataFrame) -> Figure:
     """Characters of the last reader call against the number of turns, one line per policy."""
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(8, 3.6))
     for policy, rows in frame.groupby("policy", sort=False):
         ax.plot(rows["turns"], rows["last reader call (chars)"], marker="o", label=policy)

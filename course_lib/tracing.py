@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from agent_framework import ChatContext, ChatMiddleware, ChatResponse, Message
 
 from .conventions import attribution_source
 
+if TYPE_CHECKING:  # pandas loads on first use (the table methods): importing the tracing stays quick
+    import pandas as pd
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class SeenMessage:
     """A message as the model received it: role, author, text, and where MAF says it came from."""
 
@@ -27,12 +30,24 @@ class SeenMessage:
 
     @classmethod
     def of(cls, message: Message) -> SeenMessage:
-        return cls(
-            role=str(message.role),
-            text=message.text,
-            author_name=message.author_name,
-            source=attribution_source(message),
-        )
+        return cls(*_seen_fields(message))
+
+
+def message_text(message: Message | SeenMessage) -> str:
+    """``message.text`` (MAF joins the text contents with spaces), with a quick path for one content.
+
+    A full history re-sends every stored message on every turn, so this runs for each of them each time.
+    """
+    if isinstance(message, SeenMessage):
+        return message.text
+    contents = message.contents
+    if len(contents) == 1:
+        return (contents[0].text or "") if contents[0].type == "text" else ""
+    return message.text
+
+
+def _seen_fields(message: Message) -> tuple[str, str, str | None, str | None]:
+    return str(message.role), message_text(message), message.author_name, attribution_source(message)
 
 
 @dataclass(frozen=True)
@@ -62,18 +77,39 @@ class CallLog:
     """An append-only list of :class:`ModelCall`, shared by the clients of one experiment."""
 
     calls: list[ModelCall] = field(default_factory=list)
+    _seen: dict[tuple[str, str, str | None, str | None], SeenMessage] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def record(self, call: ModelCall) -> None:
         self.calls.append(call)
 
+    def seen(self, messages: Sequence[Message]) -> tuple[SeenMessage, ...]:
+        """The messages as the model received them, each distinct one stored once in this log.
+
+        A full history sends every earlier message again on every turn; sharing the (immutable) records
+        makes each re-sent message cost the log one reference instead of a new record.
+        """
+        records = []
+        for message in messages:
+            fields = _seen_fields(message)
+            record = self._seen.get(fields)
+            if record is None:
+                record = self._seen[fields] = SeenMessage(*fields)
+            records.append(record)
+        return tuple(records)
+
     def clear(self) -> None:
         self.calls.clear()
+        self._seen.clear()
 
     def __len__(self) -> int:
         return len(self.calls)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per call: client, messages received, characters sent, estimate, reported usage."""
+        import pandas as pd
+
         return pd.DataFrame([_row(i, c) for i, c in enumerate(self.calls, start=1)])
 
     def usage_by_role(self) -> pd.DataFrame:
@@ -82,6 +118,8 @@ class CallLog:
         A reported column is a sum only when every call of that role reported it; otherwise it says
         ``unknown`` (a partial sum would pass for a measurement).
         """
+        import pandas as pd
+
         columns = ["client", "calls", "chars_sent", "est_tokens (chars/4)", *USAGE_FIELDS]
         rows = []
         for client in dict.fromkeys(c.client for c in self.calls):
@@ -108,7 +146,7 @@ class RecordingMiddleware(ChatMiddleware):
         self.name = name
 
     async def process(self, context: ChatContext, call_next: Callable[[], Awaitable[None]]) -> None:
-        sent = seen(context.messages)
+        sent = self.log.seen(context.messages)
         instructions = (context.options or {}).get("instructions")
         await call_next()
 
@@ -143,8 +181,3 @@ def _row(index: int, call: ModelCall) -> dict[str, object]:
         "input_tokens": "unknown" if call.input_tokens is None else call.input_tokens,
         "reply": call.reply,
     }
-
-
-def seen(messages: Sequence[Message]) -> tuple[SeenMessage, ...]:
-    """The messages as the model received them."""
-    return tuple(SeenMessage.of(m) for m in messages)

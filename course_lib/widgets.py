@@ -424,7 +424,9 @@ class PolicyExplorer(_Panel, widgets.VBox):
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
         self._async = _Async(lambda text: setattr(self.message, "value", _error_html(text)))
-        names = list(offline_policies())
+        defaults = offline_policies()
+        self._kinds = {label: factory.kind for label, factory in defaults.items()}  # labels shown -> identities
+        names = list(defaults)
         self.policies = widgets.SelectMultiple(options=names, value=tuple(names), description="Policies", rows=6)
         self.rule = widgets.Dropdown(options=list(RULES), value="latest", description="Rule")
         self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window")
@@ -452,8 +454,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
             self.message.value = _error_html("Choose at least one policy to run: nothing was run.")
             return
         factories = offline_policies(window=self.window.value, max_facts=self.max_facts.value)
-        wanted = {_base(p) for p in self.policies.value}
-        chosen = {name: factory for name, factory in factories.items() if _base(name) in wanted}
+        kinds = {self._kinds[label] for label in self.policies.value}
+        chosen = {label: factory for label, factory in factories.items() if factory.kind in kinds}
         self.run_button.disabled = True
         self.message.value = "<i>Running…</i>"
         try:
@@ -470,6 +472,23 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.plot.value = buffer.getvalue()
 
 
-def _base(name: str) -> str:
-    """A policy's kind without its parameters: ``last 3 turns`` and ``last 5 turns`` are both ``last``."""
-    return name.split(" ")[0]
+class ProgressBar(widgets.HBox):
+    """A bar for a long run: pass ``step`` as the run's ``progress`` callback; each call advances one step.
+
+    ``compare_policies`` and ``scaling_frame`` call their ``progress`` once per policy run with a line
+    saying what finished; the bar counts the calls and shows the latest line beside it.
+    """
+
+    def __init__(self, total: int, description: str = "Running") -> None:
+        if total < 1:
+            raise ValueError(f"A progress bar needs at least 1 step; got {total}.")
+        self.bar = widgets.IntProgress(value=0, min=0, max=total, description=description)
+        self.label = widgets.Label(value=f"0/{total}")
+        super().__init__([self.bar, self.label])
+
+    def __repr__(self) -> str:  # the saved output: a short line, not the widget tree
+        return f"[{self.bar.description}: {self.bar.value}/{self.bar.max}]"
+
+    def step(self, message: str = "") -> None:
+        self.bar.value = min(self.bar.value + 1, self.bar.max)
+        self.label.value = f"{self.bar.value}/{self.bar.max} {message}".rstrip()

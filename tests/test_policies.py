@@ -2,6 +2,8 @@
 
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -215,3 +217,61 @@ async def test_provenance_makes_the_facts_larger_than_a_short_dialogue():
     policies = {k: v for k, v in offline_policies().items() if k in ("full history", "facts")}
     costs = cost_table((await compare_policies(load_timeline(), policies, rules=["latest"])).calls)
     assert costs.loc["facts", "chars sent"] > costs.loc["full history", "chars sent"]
+
+
+async def test_session_policies_store_every_message_with_an_id():
+    """Ids let MAF's history recognise stored messages by id instead of re-serialising all of them each turn."""
+    for make in (FullHistoryPolicy, CompactionPolicy, ReducerPolicy):
+        policy = make(OfflineAssistantClient(), CallLog())
+        for text in SMALL:
+            await policy.turn(text)
+        stored = policy.session.to_dict()["state"]["in_memory"]["messages"]
+        ids = [m.get("message_id") for m in stored]
+        assert all(ids) and len(set(ids)) == len(ids), make.__name__
+
+
+async def test_each_call_is_logged_once_by_the_agent_not_again_by_the_offline_client():
+    log = CallLog()
+    policy = FullHistoryPolicy(OfflineAssistantClient(), log)
+    for text in SMALL:
+        await policy.turn(text)
+    assert len(log) == len(SMALL) and policy.reader.client.log is None
+    first, last = log.calls[1].messages[0], log.calls[-1].messages[0]  # turn 1, loaded from the history
+    assert first is last  # a message re-sent on every turn is recorded once and shared
+
+
+async def test_visible_values_are_read_for_graded_turns_only():
+    log = CallLog()
+    timeline = generate_timeline(6)
+    rows, _ = await run_policy(timeline, FullHistoryPolicy(OfflineAssistantClient(), log), log, "latest")
+    assert [row["visible"] != "" for row in rows] == [False] * 5 + [True]
+    assert "module: Reporting, Billing" in rows[-1]["visible"]
+
+
+def test_a_policy_kind_is_its_identity_and_its_label_is_built_by_its_class():
+    factories = offline_policies(window=5, max_facts=4)
+    assert {label: f.kind for label, f in factories.items()} == {
+        "full history": "full_history",
+        "last 5 turns": "last_turns",
+        "summary": "summary",
+        "facts (4)": "facts",
+        "compaction (5 turns)": "compaction",
+        "reducer (5 turns)": "reducer",
+    }
+    for label, factory in factories.items():
+        policy = factory("latest", CallLog())
+        assert (policy.name, policy.kind) == (label, factory.kind)
+
+
+def test_importing_the_policies_loads_neither_pandas_nor_matplotlib():
+    code = "import sys, course_lib.policies; print(sorted({'pandas', 'matplotlib'} & set(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+async def test_scaling_reports_progress_once_per_replay_and_the_cpu_time():
+    steps = []
+    policies = {k: v for k, v in offline_policies().items() if k in ("full history", "facts")}
+    frame = await scaling_frame([5, 6], policies, progress=steps.append)
+    assert steps == ["full history, 5 turns", "facts, 5 turns", "full history, 6 turns", "facts, 6 turns"]
+    assert (frame["CPU seconds"] > 0).all()

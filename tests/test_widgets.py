@@ -9,7 +9,7 @@ from course_lib.memory import WorkingMemory
 from course_lib.policies import generate_timeline, load_timeline
 from course_lib.providers import offline_provider_desks
 from course_lib.tracing import CallLog
-from course_lib.widgets import DeskPanel, LoopStepper, MemoryPanel, PolicyExplorer
+from course_lib.widgets import DeskPanel, LoopStepper, MemoryPanel, PolicyExplorer, ProgressBar
 
 
 def memory_panel(misbehaviour=None):
@@ -276,3 +276,14 @@ async def test_stepper_lists_each_previous_feedback_as_one_item_apart_from_the_r
     assert feedback.split("</ul>")[0].count("<li>") == 2 and "Feedback for iteration 1" in feedback
     assert "Feedback for iteration" not in response.split("<b>Last response</b>")[1]
     assert stepper.next_button.disabled
+
+
+def test_progress_bar_counts_steps_and_shows_the_last_line():
+    bar = ProgressBar(total=2, description="Replaying")
+    assert (bar.bar.value, bar.label.value, repr(bar)) == (0, "0/2", "[Replaying: 0/2]")
+    bar.step("full history, 10 turns")
+    bar.step("facts, 10 turns")
+    bar.step("one more than announced")
+    assert bar.bar.value == 2 and bar.label.value == "2/2 one more than announced"
+    with pytest.raises(ValueError, match="at least 1 step"):
+        ProgressBar(total=0)
