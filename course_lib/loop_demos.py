@@ -286,7 +286,7 @@ async def profile_options(
         "LLM calls": len(trace.calls),
         "messages sent per call": ", ".join(str(len(c)) for c in trace.calls),
         "messages returned": len(response.messages),
-        "returned": " | ".join(_label(m) for m in response.messages),
+        "returned": "\n".join(_label(m) for m in response.messages),
         "sessions created": len(created),
     }
 
@@ -315,6 +315,6 @@ def flow_summary(name: str, trace: LoopTrace, response: AgentResponse) -> dict[s
         "loop": name,
         "messages sent per call": ", ".join(str(len(c)) for c in trace.calls),
         "history kept": kept_history,
-        "added for a re-invocation": " | ".join(added),
+        "added for a re-invocation": "\n".join(added),
         "messages returned": len(response.messages),
     }

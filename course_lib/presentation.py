@@ -1,22 +1,130 @@
-"""Tables for the lessons: the library's objects as pandas frames, kept out of the domain modules.
+"""How the lessons show things: one display setup, and the tables and pictures several lessons share.
 
-The store, the extraction and the loop know nothing of pandas; a lesson asks this module for a table
-of what they hold. (The home of every table, plot and display setting the lessons share.)
+Every lesson calls :func:`setup_display` in its first cell, so tables read the same everywhere (and on a
+projector): text left-aligned and wrapped between words inside a bounded column, never cut with an
+ellipsis in the middle of a word. The memory half's tables (:func:`facts_frame`, :func:`presence_frame`)
+live here rather than in the store, which stays free of pandas; this module loads neither half.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+import html
+import io
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
 
+import matplotlib.pyplot as plt
 import pandas as pd
+from IPython.display import HTML, display
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+from pandas.io.formats.style import Styler
 
-if TYPE_CHECKING:  # a type only: importing the table helpers does not load the memory half
+if TYPE_CHECKING:  # a type only: importing the display helpers does not load the memory half
     from .memory import Fact
 
 FACT_COLUMNS = ["key", "value", "evidence", "turn", "recorded_at"]
+
+TABLE_CSS = """<style>
+/* course_lib.presentation.setup_display: readable tables in every lesson */
+table.dataframe td, table.dataframe th { text-align: left !important; vertical-align: top; }
+table.dataframe td { white-space: pre-line; overflow-wrap: break-word; word-break: normal; max-width: 36em; }
+table.dataframe th { white-space: normal; }
+</style>"""
+"""Left-aligned cells, wrapped between words within 36em, line breaks kept (one message per line)."""
+
+
+def setup_display() -> None:
+    """The one display setup every lesson calls first: no truncated values, left-aligned wrapped text.
+
+    pandas would cut any value over 50 characters with an ellipsis (``The previous facts are k…``);
+    here every value is shown whole, and the table style wraps it between words instead.
+    """
+    pd.set_option("display.max_colwidth", None)
+    pd.set_option("display.max_columns", None)
+    pd.set_option("display.width", 120)
+    plt.rcParams.update({"figure.dpi": 100, "axes.spines.top": False, "axes.spines.right": False})
+    display(HTML(TABLE_CSS))
+
+
+def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
+    """``frame`` for display, with each value of the ``lines`` columns shown one item per line.
+
+    pandas prints a line break inside a cell as ``\\n``; a list of messages joined by line breaks reads
+    better as lines than as one wrapped run of text.
+    """
+
+    def one_per_line(value: object) -> str:
+        return html.escape(str(value)).replace("\n", "<br>")
+
+    styler = frame.style.set_uuid("course").set_table_attributes('class="dataframe"')
+    return styler.format(one_per_line, subset=list(lines)) if lines else styler
 
 
 def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
     """The facts as a table, one row each, in eviction order: what a student inspects after a turn."""
     return pd.DataFrame([f.model_dump() for f in facts], columns=FACT_COLUMNS)
+
+
+def presence_frame(snapshots: Sequence[tuple[str, Sequence[Fact]]]) -> pd.DataFrame:
+    """Rows are keys (in ``ALLOWED_KEYS`` order), columns are the labelled snapshots, cells the values.
+
+    A table of "key x turn" answers at a glance what a list of events hides: when a fact arrived, when a
+    correction replaced it, when the bound evicted it and when forget cleared it.
+    """
+    from .assertions import ALLOWED_KEYS  # when called: loading the display helpers loads neither half
+
+    columns = {label: {f.key: f.value for f in facts} for label, facts in snapshots}
+    keys = [k for k in ALLOWED_KEYS if any(k in values for values in columns.values())]
+    frame = pd.DataFrame(columns, index=keys).fillna("")
+    frame.index.name = "key"
+    return frame
+
+
+def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step") -> Figure:
+    """A grid: a filled cell is a fact in the store, labelled with its value; new or changed values are darker."""
+    fig, ax = plt.subplots(figsize=(1.8 * max(len(frame.columns), 3), 0.6 * max(len(frame.index), 2) + 1))
+    for row, key in enumerate(frame.index):
+        previous = ""
+        for col, label in enumerate(frame.columns):
+            value = str(frame.loc[key, label])
+            if value:
+                alpha = 0.55 if value != previous else 0.2
+                ax.add_patch(plt.Rectangle((col, row), 0.95, 0.9, color="tab:blue", alpha=alpha))
+                ax.text(col + 0.47, row + 0.45, _short(value), ha="center", va="center", fontsize=8)
+            previous = value
+    ax.set_xlim(0, len(frame.columns))
+    ax.set_ylim(len(frame.index), 0)
+    ax.set_xticks([i + 0.47 for i in range(len(frame.columns))], list(frame.columns), rotation=30, ha="right")
+    ax.set_yticks([i + 0.45 for i in range(len(frame.index))], list(frame.index))
+    ax.set_title(title)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def integer_ticks(ax: Axes, axis: Literal["x", "y", "both"] = "both") -> None:
+    """Ticks on whole numbers only: a count of calls or messages has no 2.5."""
+    for name in ("x", "y") if axis == "both" else (axis,):
+        getattr(ax, f"{name}axis").set_major_locator(MaxNLocator(integer=True))
+
+
+def figure_png(fig: Figure) -> bytes:
+    """The figure as PNG bytes (for a panel's image), and closed so it is not also drawn below the cell."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def _short(text: str, width: int = 18) -> str:
+    """A value shortened to fit a grid cell; the cut falls between words when there is one to cut at."""
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    if text[width - 1] != " " and " " in cut.strip():  # the cut falls inside a word: drop that word
+        cut = cut[: cut.rstrip().rfind(" ")]
+    return cut.rstrip() + "\u2026"

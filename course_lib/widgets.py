@@ -15,12 +15,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import html
-import io
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 
 from .assertions import _SEPARATORS, ALLOWED_KEYS
 from .extraction import ExtractionReport, MemoryExtraction
@@ -34,7 +32,7 @@ from .policies import (
     offline_policies,
     plot_prompt_sizes,
 )
-from .presentation import facts_frame
+from .presentation import facts_frame, figure_png
 from .providers import DeskEvent, ProviderDesks
 
 if TYPE_CHECKING:  # the loop stepper only reads a trace; the loop half is not imported here
@@ -465,11 +463,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.comparison = comparison
         self.message.value = ""
         self.table.value = correctness_table(comparison.answers).to_html(classes="policy-correctness")
-        fig = plot_prompt_sizes(comparison.calls, rule=self.rule.value)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png")
-        plt.close(fig)
-        self.plot.value = buffer.getvalue()
+        self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
 
 
 class ProgressBar(widgets.HBox):

@@ -22,7 +22,6 @@ from course_lib.memory import (
     parse_prompt_block,
     prompt_block,
 )
-from course_lib.presentation import facts_frame
 
 
 def cand(key, value, evidence=None):
@@ -180,13 +179,6 @@ def test_a_value_cannot_forge_another_fact_line_or_instruction(t0):
     block = prompt_block([fact])  # ... and the block would fence it anyway
     assert len(block.splitlines()) == 3
     assert parse_prompt_block(block) == [("symptom", forged)]
-
-
-def test_facts_frame_has_one_row_per_fact(t0):
-    memory = store_with("module=A; database=B", cand("module", "A"), cand("database", "B"), at=t0)
-    frame = facts_frame(memory.facts)
-    assert list(frame.columns) == ["key", "value", "evidence", "turn", "recorded_at"]
-    assert frame["key"].tolist() == ["database", "module"]
 
 
 def test_concurrent_threads_never_exceed_the_bound_nor_lose_atomicity():

@@ -1,0 +1,75 @@
+"""The one display setup and the shared tables and pictures."""
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.presentation import (
+    TABLE_CSS,
+    _short,
+    facts_frame,
+    figure_png,
+    integer_ticks,
+    plot_presence,
+    presence_frame,
+    readable_table,
+    setup_display,
+)
+
+
+def store(text, t0):
+    memory = WorkingMemory()
+    turn = memory.begin_turn(text)
+    declared = [part.strip().split("=", 1) for part in text.split(";")]
+    memory.apply(turn, [FactCandidate(key=k, value=v, evidence=f"{k}={v}") for k, v in declared], recorded_at=t0)
+    return memory
+
+
+def test_facts_frame_has_one_row_per_fact_in_eviction_order(t0):
+    frame = facts_frame(store("module=A; database=B", t0).facts)
+    assert list(frame.columns) == ["key", "value", "evidence", "turn", "recorded_at"]
+    assert frame["key"].tolist() == ["database", "module"]
+    assert facts_frame(()).empty
+
+
+def test_presence_frame_lists_keys_in_contract_order_and_blanks_absent_ones(t0):
+    first, second = store("module=A; database=B", t0).facts, store("product=P", t0).facts
+    frame = presence_frame([("turn 1", first), ("turn 2", second)])
+    assert frame.index.tolist() == ["product", "module", "database"]
+    assert frame.loc["module", "turn 2"] == "" and frame.loc["product", "turn 2"] == "P"
+    plt.close(plot_presence(frame))
+
+
+@pytest.fixture
+def restore_pandas_options():
+    with pd.option_context("display.max_colwidth", 50, "display.max_columns", 20, "display.width", 80):
+        yield
+
+
+def test_setup_display_shows_every_value_whole_and_styles_tables(restore_pandas_options, capsys):
+    diagnostic = "The previous facts are kept; no fallback extraction is attempted. " * 2
+    setup_display()
+    assert diagnostic.strip() in pd.DataFrame({"diagnostic": [diagnostic]}).to_string()
+    assert "IPython.core.display.HTML" in capsys.readouterr().out  # the style block, shown once
+    assert "text-align: left" in TABLE_CSS and "overflow-wrap: break-word" in TABLE_CSS
+
+
+def test_a_grid_label_is_shortened_between_words():
+    assert _short("SQL Server 2022") == "SQL Server 2022"
+    assert _short("Never restart the billing database") == "Never restart the\u2026"
+    assert _short("x" * 30) == "x" * 17 + "\u2026"
+
+
+def test_integer_ticks_and_png():
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3], [1, 2, 3])
+    integer_ticks(ax, "x")
+    assert all(float(t).is_integer() for t in ax.get_xticks())
+    assert figure_png(fig).startswith(b"\x89PNG") and not plt.fignum_exists(fig.number)
+
+
+def test_readable_table_shows_a_column_one_item_per_line_and_escapes_it():
+    frame = pd.DataFrame({"calls": [3], "returned": ["[4]Response\nFeedback <b>1</b>"]})
+    page = readable_table(frame, lines=["returned"]).to_html()
+    assert "[4]Response<br>Feedback &lt;b&gt;1&lt;/b&gt;" in page and 'class="dataframe"' in page
