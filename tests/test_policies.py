@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from agent_framework import ChatResponse
+from agent_framework import ChatResponse, InMemoryHistoryProvider
 from pydantic import ValidationError
 
 from course_lib.clients import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
@@ -225,7 +225,7 @@ async def test_session_policies_store_every_message_with_an_id():
         policy = make(OfflineAssistantClient(), CallLog())
         for text in SMALL:
             await policy.turn(text)
-        stored = policy.session.to_dict()["state"]["in_memory"]["messages"]
+        stored = policy.session.to_dict()["state"][InMemoryHistoryProvider.DEFAULT_SOURCE_ID]["messages"]
         ids = [m.get("message_id") for m in stored]
         assert all(ids) and len(set(ids)) == len(ids), make.__name__
 

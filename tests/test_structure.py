@@ -54,6 +54,15 @@ async def test_stored_messages_reads_what_the_in_memory_history_provider_keeps()
     assert stored_messages(session) == kept and kept[0].text == "module=Billing"
 
 
+def test_no_file_spells_the_history_source_id_or_reads_attribution_outside_its_home():
+    literal = '"' + InMemoryHistoryProvider.DEFAULT_SOURCE_ID + '"'
+    files = [*(ROOT / "course_lib").glob("*.py"), *(ROOT / "tests").glob("*.py"), *(ROOT / "notebooks").glob("*.ipynb")]
+    spelled = [f.name for f in files if literal in f.read_text().replace('\\"', '"')]
+    assert spelled == [], "use InMemoryHistoryProvider.DEFAULT_SOURCE_ID or conventions.stored_messages"
+    readers = [f.name for f in (ROOT / "course_lib").glob("*.py") if '.get("_attribution")' in f.read_text()]
+    assert sorted(readers) == ["conventions.py", "loop.py"]  # loop.py merges the attribution it writes
+
+
 _line = st.text(st.characters(blacklist_categories=["Cs", "Cc", "Zl", "Zp"]), min_size=1).filter(str.strip)
 
 
