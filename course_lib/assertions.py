@@ -81,6 +81,11 @@ def check_message_length(text: str) -> None:
         )
 
 
+def has_lone_surrogate(text: str) -> bool:
+    """True when ``text`` holds a surrogate code point: not text any UTF-8 file, JSON string or model carries."""
+    return _SURROGATE.search(text) is not None
+
+
 def check_message(text: str) -> None:
     """Refuse a message the contract cannot read: over the length limit, or not encodable text."""
     check_message_length(text)

@@ -23,9 +23,16 @@ import threading
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, PrivateAttr
+from pydantic import AwareDatetime, BaseModel, ConfigDict, PrivateAttr, field_validator
 
-from .assertions import ALLOWED_KEYS, LINE_BREAKS, MAX_MESSAGE_CHARS, Declaration, check_message
+from .assertions import (
+    ALLOWED_KEYS,
+    LINE_BREAKS,
+    MAX_MESSAGE_CHARS,
+    Declaration,
+    check_message,
+    has_lone_surrogate,
+)
 
 MAX_FACTS = 5
 """Facts the store holds, and candidates one batch may carry."""
@@ -97,7 +104,11 @@ class FactCandidate(BaseModel):
 
 
 class Fact(BaseModel):
-    """An admitted fact with its provenance: which turn said it, in which words, and when (UTC)."""
+    """An admitted fact with its provenance: which turn said it, in which words, and when (UTC).
+
+    Its value and citation are text: a lone surrogate (which the contract refuses at the door) is
+    refused here too, since no JSON string -- hence no prompt block -- could carry it back exactly.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -106,6 +117,13 @@ class Fact(BaseModel):
     evidence: str
     turn: int
     recorded_at: AwareDatetime
+
+    @field_validator("value", "evidence")
+    @classmethod
+    def _encodable(cls, text: str) -> str:
+        if has_lone_surrogate(text):
+            raise ValueError("holds a lone surrogate, which no UTF-8 text can carry (rule: encodable text)")
+        return text
 
 
 class MemoryTurn(BaseModel):

@@ -18,37 +18,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
-from hypothesis import strategies as st
-from trust_harness import (
-    PATHS,
-    contract_violations,
-    extraction_operation,
-    extraction_violations,
-    facts_strategy,
-    fence_violations,
-    message_text,
-    run_interleavings,
-    store_operation,
-    store_violations,
-)
-
-PROPERTIES = {
-    "contract: one line-break rule, named refusals": (message_text, contract_violations),
-    "block: a fence whatever a fact holds": (facts_strategy, fence_violations),
-    "store: operation sequences (turns, corrections, forgets, forged tickets)": (
-        st.lists(store_operation, max_size=20),
-        store_violations,
-    ),
-    "extraction: concurrent extractions and forgets": (st.lists(extraction_operation, max_size=16), None),
-}
+from trust_harness import PATHS, PROPERTIES, run_interleavings
 
 
 def run_property(name: str, examples: int) -> tuple[str, str, int, list[str], float]:
     """Run one property for ``examples`` hypothesis examples; collect violations instead of stopping."""
     strategy, check = PROPERTIES[name]
-    loop = asyncio.new_event_loop()
-    if check is None:
-        check = lambda operations: loop.run_until_complete(extraction_violations(operations))  # noqa: E731
     counted = {"examples": 0}
     violations: list[str] = []
 
@@ -69,7 +44,6 @@ def run_property(name: str, examples: int) -> tuple[str, str, int, list[str], fl
 
     start = time.perf_counter()
     prop()
-    loop.close()
     return "property", name, counted["examples"], violations, time.perf_counter() - start
 
 
@@ -89,8 +63,10 @@ def main() -> int:
     print(f"stress: {args.examples} examples per property, {args.interleavings} interleavings per path", flush=True)
     results = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_path, name, args.interleavings) for name in PATHS]
-        futures += [pool.submit(run_property, name, args.examples) for name in PROPERTIES]
+        # the longest first (the panels, then the properties), so the workers finish together
+        futures = [pool.submit(run_path, "panels", args.interleavings)]
+        futures += [pool.submit(run_property, name, args.examples) for name in reversed(PROPERTIES)]
+        futures += [pool.submit(run_path, name, args.interleavings) for name in PATHS if name != "panels"]
         for future in as_completed(futures):
             kind, name, ran, violations, seconds = future.result()
             results.append((kind, name, ran, violations, seconds))

@@ -382,3 +382,15 @@ async def test_the_facts_policy_takes_its_ticket_before_the_reader_answers():
     holder["policy"] = policy
     await policy.turn("module=Billing")
     assert policy.extraction.memory.facts == ()
+
+
+def test_a_fact_cannot_hold_a_lone_surrogate_a_json_block_could_not_carry_back():
+    # "\ud800\udc00" as two lone code points would come back from the block's JSON as one character
+    from datetime import UTC, datetime
+
+    from pydantic import ValidationError
+
+    from course_lib.memory import Fact
+
+    with pytest.raises(ValidationError, match="lone surrogate"):
+        Fact(key="log", value="a\ud800\udc00", evidence="log=a", turn=1, recorded_at=datetime(2026, 1, 1, tzinfo=UTC))

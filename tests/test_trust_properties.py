@@ -5,49 +5,23 @@ hypothesis feeds it hostile input and the test demands none. The interleaving te
 schedules of turns and forgets through each real path.
 """
 
-import asyncio
-
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from trust_harness import (
-    PATHS,
-    contract_violations,
-    extraction_operation,
-    extraction_violations,
-    facts_strategy,
-    fence_violations,
-    message_text,
-    run_interleavings,
-    store_operation,
-    store_violations,
-)
+from trust_harness import PATHS, PROPERTIES, run_interleavings
 
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@QUICK
-@given(message_text)
-def test_the_contract_reads_every_line_break_alike_and_names_its_refusals(text):
-    assert contract_violations(text) == []
+@pytest.mark.parametrize("name", list(PROPERTIES))
+def test_the_property_holds_on_a_quick_sample(name):
+    strategy, check = PROPERTIES[name]
 
+    @QUICK
+    @given(strategy)
+    def holds(value):
+        assert check(value) == []
 
-@QUICK
-@given(facts_strategy)
-def test_the_block_fences_whatever_a_fact_holds(facts):
-    assert fence_violations(facts) == []
-
-
-@QUICK
-@given(st.lists(store_operation, max_size=20))
-def test_the_store_keeps_every_promise_over_operation_sequences(operations):
-    assert store_violations(operations) == []
-
-
-@QUICK
-@given(st.lists(extraction_operation, max_size=16))
-def test_concurrent_extractions_keep_every_promise(operations):
-    assert asyncio.run(extraction_violations(operations)) == []
+    holds()
 
 
 @pytest.mark.parametrize("path", list(PATHS))
