@@ -335,7 +335,7 @@ class CapstoneRun(BaseModel):
         """The run call by call in lesson 05's layout: what the reader saw and said, what the evaluator held it to."""
         trace = LoopTrace()
         for number, call in enumerate(self.reader_calls, start=1):
-            trace.llm([m.text for m in call.messages], call.reply)
+            trace.llm([m.text.replace("\n", "\n" + INDENT) for m in call.messages], call.reply)
             check = next((c for c in self.checks if c.iteration == number), None)
             if check is not None:
                 _trace_check(trace, check)
@@ -522,18 +522,28 @@ VERDICT_COLOURS = {
 
 
 def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
-    """Iterations and characters the reader received per policy, coloured by the loop's verdict."""
+    """Iterations and characters the reader received per run, coloured by the loop's verdict.
+
+    One bar per row of ``frame`` (for one ``rule`` when given); the label adds the rule and the store
+    bound when the rows differ in them.
+    """
     rows = frame if rule is None else frame[frame["rule"] == rule]
-    labels = [f"{p} ({r})" if rule is None else p for p, r in zip(rows["policy"], rows["rule"], strict=True)]
+    labels = [
+        str(row["policy"])
+        + (f" ({row['rule']})" if rows["rule"].nunique() > 1 else "")
+        + (f", {row['store bound']} facts" if rows["store bound"].nunique() > 1 else "")
+        for _, row in rows.iterrows()
+    ]
     colours = [VERDICT_COLOURS[v] for v in rows["verdict"]]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.45 * len(rows) + 1.6), sharey=True)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.42 * len(rows) + 1.7), sharey=True)
     left.barh(labels, rows["iterations"], color=colours)
     left.set_xlabel("loop iterations")
+    left.xaxis.get_major_locator().set_params(integer=True)
     right.barh(labels, rows["reader chars (loop)"], color=colours)
     right.set_xlabel("characters sent to the reader in the loop")
     left.invert_yaxis()
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in VERDICT_COLOURS.values()]
-    fig.legend(handles, list(VERDICT_COLOURS), loc="lower center", ncol=4, fontsize=8, frameon=False)
+    fig.legend(handles, list(VERDICT_COLOURS), loc="lower center", ncol=len(VERDICT_COLOURS), fontsize=8, frameon=False)
     fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
