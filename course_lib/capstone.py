@@ -43,7 +43,7 @@ from .clients import (
     strip_prompt_block,
     visible_mentions,
 )
-from .extraction import ChatFactWriter, MemoryExtraction
+from .extraction import MemoryExtraction, make_extraction
 from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .loop_demos import INDENT, RULE_EVALUATOR, LoopTrace
@@ -270,11 +270,6 @@ def capstone_reader(rule: ResolutionRule) -> Any:
     return make_chat_client("reader", resolution=rule, backends=backends)
 
 
-def capstone_writer() -> Any:
-    """The host store's fact writer, from the factory (offline: the careful offline writer)."""
-    return make_chat_client("writer")
-
-
 def capstone_policies(
     window: int = 3, max_facts: int = MAX_FACTS, summary_budget: int = 240, summary_mode: SummaryMode = "abstractive"
 ) -> dict[str, PolicyFactory]:
@@ -392,7 +387,7 @@ async def run_capstone(
 
 
 def _host_store(max_facts: int) -> MemoryExtraction:
-    return MemoryExtraction(WorkingMemory(max_facts), ChatFactWriter(capstone_writer()))
+    return make_extraction(WorkingMemory(max_facts))
 
 
 def _track_evictions(memory: WorkingMemory, turn: int, held: dict[str, int], evicted: dict[str, int]) -> None:

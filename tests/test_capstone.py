@@ -16,7 +16,6 @@ from course_lib.capstone import (
     FactsConsistencyEvaluator,
     capstone_policies,
     capstone_reader,
-    capstone_writer,
     check_answer,
     compare_repairs,
     feedback_text,
@@ -25,12 +24,13 @@ from course_lib.capstone import (
     run_capstone,
     stated_values,
 )
-from course_lib.clients import OfflineAssistantClient, OfflineChatClient, OfflineWriterClient
-from course_lib.extraction import ChatFactWriter, MemoryExtraction
+from course_lib.clients import OfflineAssistantClient, OfflineChatClient
+from course_lib.extraction import MemoryExtraction, make_fact_writer
 from course_lib.loop import LoopAgent, LoopAgentOptions
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.policies import generate_timeline, load_timeline, offline_policies
 from course_lib.providers import FactsContextProvider, provider_agent
+from course_lib.tracing import CallLog
 
 TIMELINE = load_timeline()
 QUESTION = TIMELINE.turns[-1].user
@@ -218,7 +218,7 @@ class SpyWriter:
     """The careful offline writer, recording every text it was asked to extract from."""
 
     def __init__(self) -> None:
-        self.writer = ChatFactWriter(OfflineWriterClient())
+        self.writer = make_fact_writer()
         self.texts: list[str] = []
 
     async def propose(self, user_text: str):
@@ -349,4 +349,6 @@ def test_live_settings_make_the_reader_live_and_offline_it_is_the_drift_prone_mo
     monkeypatch.setenv("OPENAI_API_KEY", "k")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     live = capstone_reader("earliest")
-    assert not isinstance(live, OfflineChatClient) and not isinstance(capstone_writer(), OfflineChatClient)
+    assert not isinstance(live, OfflineChatClient)
+    policy = capstone_policies()["facts"]("earliest", CallLog())
+    assert not isinstance(policy.extraction.writer.agent.client, OfflineChatClient)  # the store's writer too
