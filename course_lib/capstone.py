@@ -48,7 +48,7 @@ from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .loop_demos import INDENT, RULE_EVALUATOR, LoopTrace
 from .memory import MAX_FACTS, Fact, WorkingMemory
-from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, Timeline, offline_policies
+from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
 from .tracing import CallLog, ModelCall
 
 __all__ = [
@@ -60,6 +60,7 @@ __all__ = [
     "FactsConsistencyEvaluator",
     "Violation",
     "capstone_policies",
+    "capstone_policy",
     "check_answer",
     "compare_repairs",
     "plans_action",
@@ -277,6 +278,15 @@ def capstone_policies(
     return offline_policies(window, max_facts, summary_budget, summary_mode, reader=capstone_reader)
 
 
+def capstone_policy(kind: PolicyKind, *, max_facts: int = MAX_FACTS, **options: Any) -> PolicyFactory:
+    """One of :func:`capstone_policies`, chosen by its stable kind (``"facts"``), not its label (``"facts (8)"``)."""
+    factories = capstone_policies(max_facts=max_facts, **options).values()
+    found = next((f for f in factories if f.kind == kind), None)
+    if found is None:
+        raise ValueError(f"No policy of kind {kind!r}; the kinds are {[f.kind for f in factories]}.")
+    return found
+
+
 Verdict = Literal["right first time", "repaired", "partly repaired", "not repaired", "stopped at the cap"]
 
 
@@ -383,7 +393,7 @@ async def run_capstone(
     answer = await _ask_in_loop(policy, final.user, FactsConsistencyEvaluator(memory, on_check=checks.append),
                                 max_iterations)  # fmt: skip
     reader_calls = [c for c in log.calls[before:] if c.client == "reader"]
-    return _graded(policy.name, rule, max_facts, timeline, checks, reader_calls, answer, evicted, max_iterations)
+    return _graded(policy.name, rule, memory.max_facts, timeline, checks, reader_calls, answer, evicted, max_iterations)
 
 
 def _host_store(max_facts: int) -> MemoryExtraction:

@@ -15,6 +15,7 @@ from course_lib.capstone import (
     DriftProneAssistantClient,
     FactsConsistencyEvaluator,
     capstone_policies,
+    capstone_policy,
     capstone_reader,
     check_answer,
     compare_repairs,
@@ -166,13 +167,13 @@ async def test_the_loop_repairs_what_the_abstractive_summary_blended_but_not_the
 
 
 async def test_the_same_distortion_is_repaired_when_the_store_still_holds_the_constraint():
-    run = await run_capstone(TIMELINE, capstone_policies(max_facts=8)["summary"], "earliest", max_facts=8)
+    run = await run_capstone(TIMELINE, capstone_policy("summary", max_facts=8), "earliest", max_facts=8)
     assert (run.verdict, run.iterations) == ("repaired", 2)
     assert ("constraint", "never restart the database") in {(v.fact.key, v.stated) for v in run.checks[0].violations}
 
 
 async def test_the_timelines_table_has_one_row_per_policy_and_rule():
-    runs = await compare_repairs(TIMELINE, {"full history": capstone_policies()["full history"]})
+    runs = await compare_repairs(TIMELINE, {"full history": capstone_policy("full_history")})
     frame = repairs_frame(runs)
     assert list(frame["rule"]) == ["earliest", "most_frequent"]
     assert list(frame["verdict"]) == ["repaired", "repaired"]
@@ -204,7 +205,7 @@ async def test_generated_timeline_repaired_when_the_store_still_holds_the_correc
 
 async def test_generated_timeline_unrepairable_when_the_filler_evicted_the_corrected_facts():
     timeline = generate_timeline(12)
-    run = await run_capstone(timeline, capstone_policies()["full history"], "earliest")
+    run = await run_capstone(timeline, capstone_policy("full_history"), "earliest")
     assert not run.final_correct and "module=Reporting" in run.final_answer
     assert {"module", "database", "constraint"} <= set(run.evicted)
     assert "module" not in {v.fact.key for c in run.checks for v in c.violations}
@@ -350,5 +351,5 @@ def test_live_settings_make_the_reader_live_and_offline_it_is_the_drift_prone_mo
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     live = capstone_reader("earliest")
     assert not isinstance(live, OfflineChatClient)
-    policy = capstone_policies()["facts"]("earliest", CallLog())
+    policy = capstone_policy("facts")("earliest", CallLog())
     assert not isinstance(policy.extraction.writer.agent.client, OfflineChatClient)  # the store's writer too
