@@ -49,6 +49,7 @@ from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, Loop
 from .loop_demos import INDENT, RULE_EVALUATOR, LoopTrace
 from .memory import MAX_FACTS, Fact, WorkingMemory
 from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
+from .presentation import integer_ticks
 from .tracing import CallLog, ModelCall
 
 __all__ = [
@@ -543,7 +544,7 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.42 * len(rows) + 1.7), sharey=True)
     left.barh(labels, rows["iterations"], color=colours)
     left.set_xlabel("loop iterations")
-    left.xaxis.get_major_locator().set_params(integer=True)
+    integer_ticks(left, "x")
     right.barh(labels, rows["reader chars (loop)"], color=colours)
     right.set_xlabel("characters sent to the reader in the loop")
     left.invert_yaxis()
