@@ -169,8 +169,8 @@ def make_chat_client(
     """The chat client for a model role: offline unless ``COURSE_LLM=openai`` asks for a live endpoint.
 
     Roles: ``assistant`` (desk), ``writer``, ``reader`` and ``summarizer`` (lesson 04), ``worker`` and
-    ``judge`` (lesson 06). ``resolution``, ``summary_budget`` and ``summary_mode`` shape the offline models only; a live
-    model resolves conflicts and summarises its own way. The seed's numbering LLM is not a role: it is
+    ``judge`` (lesson 06). ``resolution``, ``summary_budget`` and ``summary_mode`` shape the offline models
+    only; a live model resolves conflicts and summarises its own way. The seed's numbering LLM is not a role: it is
     offline by nature (its numbered replies are the demo). Live settings come from the environment and
     ``.env`` (:func:`course_lib.live.load_course_settings`); a missing or blank one is an error, never a
     silent switch back to offline. With a ``log``, every call is recorded there (live ones with the usage

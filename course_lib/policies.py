@@ -49,7 +49,7 @@ from .conventions import stored_messages
 from .extraction import ChatFactWriter, MemoryExtraction
 from .memory import MAX_FACTS, WorkingMemory
 from .prompts import summary_prompt
-from .tracing import CallLog, ModelCall, RecordingMiddleware, SeenMessage
+from .tracing import USAGE_FIELDS, CallLog, ModelCall, RecordingMiddleware, SeenMessage
 
 if TYPE_CHECKING:  # pandas and matplotlib load on first use: importing the policies stays quick
     import pandas as pd
@@ -371,7 +371,7 @@ class PolicyFactory:
         return self.build(rule, log)
 
 
-def offline_policies(
+def course_policies(
     window: int = 3,
     max_facts: int = MAX_FACTS,
     summary_budget: int = 240,
@@ -420,6 +420,10 @@ def offline_policies(
     return {factory.label: factory for factory in factories}
 
 
+offline_policies = course_policies
+"""The former name, kept importable: the policies are offline by default."""
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Every model call and every graded answer of a comparison, as tables."""
@@ -451,7 +455,7 @@ async def compare_policies(
     progress: Callable[[str], None] | None = None,
 ) -> Comparison:
     """Run every policy under every resolution rule, each from a fresh state; a summary refusal stops all."""
-    policies = policies or offline_policies()
+    policies = policies or course_policies()
     calls: list[dict[str, Any]] = []
     answers: list[dict[str, Any]] = []
     runs = [(name, rule) for rule in rules for name in policies]
@@ -487,8 +491,12 @@ def _call_row(policy: str, rule: str, turn: int, call: ModelCall, graded: bool) 
         "visible": visible_values(call.messages) if graded and call.client == "reader" else "",
         "chars_sent": call.chars_sent,
         "est_tokens (chars/4)": call.chars_sent // 4,
-        "reported_input_tokens": "unknown" if call.input_tokens is None else call.input_tokens,
+        **{f"reported_{usage}": _reported(getattr(call, usage)) for usage in USAGE_FIELDS},
     }
+
+
+def _reported(count: int | None) -> int | str:
+    return "unknown" if count is None else count
 
 
 def _answer_row(policy: str, rule: str, turn: int, timeline_turn: TimelineTurn, answer: str) -> dict[str, Any]:
@@ -523,7 +531,6 @@ def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
 
     rows = []
     for policy, group in calls[calls["rule"] == rule].groupby("policy", sort=False):
-        reported = group["reported_input_tokens"]
         rows.append(
             {
                 "policy": policy,
@@ -531,10 +538,18 @@ def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
                 "extra calls (writer, summarizer)": int((group["call"] != "reader").sum()),
                 "chars sent": int(group["chars_sent"].sum()),
                 "est tokens (chars/4)": int(group["est_tokens (chars/4)"].sum()),
-                "reported input tokens": "unknown" if (reported == "unknown").any() else int(reported.sum()),
+                **{
+                    f"reported {usage.replace('_', ' ')}": _sum_reported(group[f"reported_{usage}"])
+                    for usage in USAGE_FIELDS
+                },
             }
         )
     return pd.DataFrame(rows).set_index("policy")
+
+
+def _sum_reported(column: pd.Series) -> int | str:
+    """A sum of reported counts, or ``unknown`` when any call reported none (a partial sum is no measurement)."""
+    return "unknown" if (column == "unknown").any() else int(column.sum())
 
 
 def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
@@ -563,7 +578,7 @@ async def scaling_frame(
     and the CPU seconds of the replay (they depend on the machine; the characters do not)."""
     import pandas as pd
 
-    policies = policies or offline_policies()
+    policies = policies or course_policies()
     rows = []
     for n in sizes:
         timeline = generate_timeline(n)

@@ -13,13 +13,14 @@ import socket
 import pytest
 from agent_framework import Agent
 from pydantic import ValidationError
-from wire_server import FAULTS, USAGE, loopback_server, text_of
+from wire_server import FAULTS, USAGE, loopback_server, text_of, writer_reply
 
 from course_lib.clients import make_chat_client
 from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction
 from course_lib.live import LiveChatClient, LiveModelError
-from course_lib.loop import CompletionMarkerLoopEvaluator, LoopAgent, LoopAgentOptions
+from course_lib.loop import AIJudgeLoopEvaluator, CompletionMarkerLoopEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import WorkingMemory
+from course_lib.policies import Timeline, TimelineTurn, compare_policies, cost_table, course_policies
 from course_lib.tracing import CallLog
 
 KEY = "sk-test-0123456789-secret"
@@ -138,6 +139,32 @@ async def test_loop_agent_over_the_wire_sends_history_and_feedback(server, strea
     ]
     assert all(r["body"].get("stream", False) == stream for r in server.requests)
     assert response.usage_details["input_token_count"] == 3 * 42
+
+
+async def test_lesson_04_policies_go_live_and_report_usage_beside_the_estimate(server):
+    server.reply_with = lambda body: writer_reply(body) if "response_format" in body else "Noted."
+    timeline = Timeline(name="one turn", turns=[TimelineTurn(user="module=Billing")])
+    factories = course_policies()
+    comparison = await compare_policies(timeline, {"facts": factories["facts"]}, rules=["latest"])
+    assert [r["body"]["model"] for r in server.requests] == ["local-model", "local-model"]  # reader, then writer
+    costs = cost_table(comparison.calls).loc["facts"]
+    assert (costs["reported input tokens"], costs["reported total tokens"]) == (2 * 42, 2 * 49)
+    assert costs["est tokens (chars/4)"] > 0
+
+
+async def test_lesson_06_worker_and_judge_go_live(server):
+    def answer(body):
+        return (
+            json.dumps({"answered": True, "gapAnalysis": ""}) if "response_format" in body else "Draft: rollback plan."
+        )
+
+    server.reply_with = answer
+    log = CallLog()
+    judge = AIJudgeLoopEvaluator(make_chat_client("judge", log=log), criteria=["mention: rollback plan"])
+    loop = LoopAgent(Agent(client=make_chat_client("worker", log=log), name="worker"), judge)
+    result = await loop.run("Write the release note.")
+    assert [m.text for m in result.messages] == ["Draft: rollback plan."]
+    assert log.usage_by_role().set_index("client")["total_tokens"].to_dict() == {"worker": 49, "judge": 49}
 
 
 # region Every failure is an error that names its cause
