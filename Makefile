@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: lab present test bench stress lint format refresh clean
+.PHONY: lab present test bench stress qualify lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -39,6 +39,11 @@ bench: $(STAMP)
 # random interleavings of turns and forgets per path, with the counts run and the violations found.
 stress: $(STAMP)
 	COURSE_LLM=offline $(BIN)/python tests/stress_trust.py
+
+# The qualification run: a fixed battery through the configured LIVE writer, scored against the contract
+# (the scripted offline tests qualify no live model). Needs COURSE_LLM=openai and its settings (.env.example).
+qualify: $(STAMP)
+	$(BIN)/python -m course_lib.qualify
 
 lint: $(STAMP)
 	$(BIN)/ruff check course_lib tests benchmarks

@@ -137,7 +137,9 @@ class MemoryExtraction:
             )
         except Exception as error:  # any writer failure is reported, never hidden
             return self._report(
-                "writer_failed", f"Writer failed: {type(error).__name__}: {error}. {NO_FALLBACK}", turn.number
+                "writer_failed",
+                f"Writer failed: {type(error).__name__}: {str(error).rstrip('.')}. {NO_FALLBACK}",
+                turn.number,
             )
         proposed = tuple(batch.facts)
         if not matches_declarations(proposed, declarations):

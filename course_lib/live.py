@@ -158,9 +158,26 @@ class LiveSettings(BaseModel):
             _check_text(f"COURSE_{role.upper()}_MODEL", model)
         return value
 
+    @classmethod
+    def checked(cls, **values: Any) -> LiveSettings:
+        """Settings from keyword values, or a :class:`LiveSettingsError` naming each variable to fix."""
+        try:
+            return cls(**values)
+        except ValidationError as error:
+            raise LiveSettingsError(_reasons(error)) from None
+
     def model_for(self, role: Role) -> str:
         """The model a role uses: its ``COURSE_<ROLE>_MODEL`` override, else ``OPENAI_MODEL``."""
         return self.role_models.get(role, self.model)
+
+    @property
+    def worst_case_wait(self) -> float:
+        """Seconds a dead endpoint can hold one call: every attempt times out, plus the SDK's backoff between.
+
+        The openai SDK waits about 0.5 s before the first retry, doubling up to 8 s (less with jitter).
+        """
+        backoff = sum(min(0.5 * 2**attempt, 8.0) for attempt in range(self.max_retries))
+        return self.timeout * (self.max_retries + 1) + backoff
 
     @property
     def endpoint(self) -> str:
@@ -228,10 +245,7 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     if course.get("llm_max_retries") is not None:
         values["max_retries"] = _number(RETRIES_VAR, course["llm_max_retries"], int)
     values["role_models"] = {r: course[f"{r}_model"] for r in ROLES if course.get(f"{r}_model") is not None}
-    try:
-        return Backends(backend="openai", live=LiveSettings(**values))
-    except ValidationError as error:
-        raise LiveSettingsError(_reasons(error)) from None
+    return Backends(backend="openai", live=LiveSettings.checked(**values))
 
 
 def _number(variable: str, text: str, kind: type[float] | type[int]) -> float | int:
@@ -343,10 +357,10 @@ class LiveChatClient(OpenAIChatCompletionClient):
 
     def failure(self, error: BaseException) -> LiveModelError:
         """The error a student sees: role, model and endpoint, the cause, and what to change."""
-        cause, hint = explain(_root(error), self.settings)
-        where = f"{self.role} model {self.model!r} at {self.settings.endpoint}"
+        cause, hint = (_scrub(text, self.settings) for text in explain(_root(error), self.settings))
+        where = f"{self.role} model {self.model!r} at {self.settings.endpoint}"  # ours, never the key
         message = f"{where}: {cause}." + (f" {hint}" if hint else "") + " No offline fallback is used."
-        return LiveModelError(_scrub(message, self.settings))
+        return LiveModelError(message)
 
 
 class ReplyProblem(Exception):
@@ -440,6 +454,7 @@ def _status_detail(error: openai.APIStatusError) -> str:
 
 
 def _scrub(text: str, settings: LiveSettings) -> str:
+    """The text with the key masked: a server's error body may echo the key it refused."""
     key = settings.api_key.get_secret_value()
     return text.replace(key, "**********") if key else text
 

@@ -52,7 +52,7 @@ def _seen_fields(message: Message) -> tuple[str, str, str | None, str | None]:
 
 @dataclass(frozen=True)
 class ModelCall:
-    """One call: the instructions and messages received, the reply text, the usage reported."""
+    """One call: the instructions and messages received, the reply text, the usage reported, or the error."""
 
     client: str
     instructions: str | None
@@ -61,6 +61,7 @@ class ModelCall:
     input_tokens: int | None = None
     output_tokens: int | None = None
     total_tokens: int | None = None
+    error: str | None = None
 
     @property
     def chars_sent(self) -> int:
@@ -148,7 +149,11 @@ class RecordingMiddleware(ChatMiddleware):
     async def process(self, context: ChatContext, call_next: Callable[[], Awaitable[None]]) -> None:
         sent = self.log.seen(context.messages)
         instructions = (context.options or {}).get("instructions")
-        await call_next()
+        try:
+            await call_next()
+        except Exception as error:  # a failed call was still sent: it is logged, with no reply and no usage
+            self.log.record(ModelCall(self.name, instructions, sent, reply="", error=str(error)))
+            raise
 
         def record(response: ChatResponse) -> None:
             usage = response.usage_details or {}

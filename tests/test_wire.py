@@ -218,6 +218,16 @@ def free_port():
         return probe.getsockname()[1]
 
 
+async def test_a_failed_call_is_logged_with_its_error_and_no_usage(server):
+    server.fault = "http_500"
+    log = CallLog()
+    with pytest.raises(LiveModelError):
+        await Agent(client=make_chat_client("assistant", log=log)).run("module=Billing")
+    [call] = log.calls
+    assert "server error (HTTP 500" in call.error and KEY not in call.error
+    assert (call.reply, call.total_tokens) == ("", None) and [m.text for m in call.messages] == ["module=Billing"]
+
+
 @pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
 async def test_an_endpoint_that_is_down_says_which_setting_to_check(server, monkeypatch, stream):
     monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
