@@ -95,10 +95,10 @@ async def test_the_extraction_builder_uses_the_factory_writer_and_the_given_stor
 
 # region Import direction: two halves that stand alone, in lesson order
 
-MEMORY_HALF = {"assertions": 0, "memory": 1, "extraction": 2, "providers": 3, "policies": 3}
+MEMORY_HALF = {"assertions": 0, "memory": 1, "extraction": 2, "providers": 3, "policies": 3, "qualify": 3}
 """The memory half in lesson order: a module may load only modules of a lower rank."""
 LOOP_HALF = {"loop", "loop_demos"}
-SHARED = {"offline", "conventions", "prompts", "tracing", "presentation", "exercises", "live", "clients"}
+SHARED = {"offline", "conventions", "prompts", "tracing", "presentation", "exercises", "live", "clients", "environment"}
 """Used by both halves, so they load neither."""
 JOINERS = {"widgets", "capstone"}
 """Panels for every lesson and the capstone: the only modules that may load both halves."""
