@@ -18,7 +18,7 @@ def server(monkeypatch):
             "OPENAI_MODEL": "local-model",
             "OPENAI_API_KEY": "test-key",
             "OPENAI_BASE_URL": state.base_url,
-            "COURSE_LLM_TIMEOUT": "2",
+            "COURSE_LLM_TIMEOUT": "10",
             "COURSE_LLM_MAX_RETRIES": "0",
         }.items():
             monkeypatch.setenv(name, value)

@@ -33,7 +33,7 @@ def server(monkeypatch):
         monkeypatch.setenv("OPENAI_MODEL", "local-model")
         monkeypatch.setenv("OPENAI_API_KEY", KEY)
         monkeypatch.setenv("OPENAI_BASE_URL", state.base_url)
-        monkeypatch.setenv("COURSE_LLM_TIMEOUT", "0.5")
+        monkeypatch.setenv("COURSE_LLM_TIMEOUT", "10")  # generous: a loaded machine is slow, not dead
         monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "0")
         yield state
 
@@ -199,8 +199,10 @@ async def ask(stream):
 
 @pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
 @pytest.mark.parametrize("fault", sorted(CAUSES))
-async def test_each_fault_is_an_error_naming_its_cause(server, fault, stream, caplog):
+async def test_each_fault_is_an_error_naming_its_cause(server, monkeypatch, fault, stream, caplog):
     server.fault = fault
+    if fault == "timeout":
+        monkeypatch.setenv("COURSE_LLM_TIMEOUT", "0.5")
     caplog.set_level(logging.DEBUG)
     with pytest.raises(LiveModelError) as raised:
         await ask(stream)
@@ -269,7 +271,9 @@ async def test_a_failing_writer_is_reported_and_the_store_is_unchanged(server, m
     before = extraction.memory.facts
     if fault == "down":
         monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
-        extraction.writer = ChatFactWriter(make_chat_client("writer"))
+    if fault == "timeout":
+        monkeypatch.setenv("COURSE_LLM_TIMEOUT", "0.5")
+    extraction.writer = ChatFactWriter(make_chat_client("writer"))
     server.fault = fault
     report = await extraction.update("module=Reporting")
     assert report.status == "writer_failed"
