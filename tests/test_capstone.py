@@ -10,10 +10,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from course_lib.assertions import ALLOWED_KEYS, parse_assertions
-from course_lib.capstone import (
+from course_lib.capstone import (  # the evaluator's own phrase test, for one assumption
     FEEDBACK_HEADER,
     DriftProneAssistantClient,
     FactsConsistencyEvaluator,
+    _carried,
+    _norm,
     capstone_policies,
     capstone_policy,
     capstone_reader,
@@ -25,7 +27,6 @@ from course_lib.capstone import (
     run_capstone,
     stated_values,
 )
-from course_lib.capstone import _carried, _norm  # the evaluator's own phrase test, for one assumption
 from course_lib.clients import OfflineAssistantClient, OfflineChatClient
 from course_lib.extraction import MemoryExtraction, make_fact_writer
 from course_lib.loop import LoopAgent, LoopAgentOptions
