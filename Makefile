@@ -13,7 +13,8 @@ $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.lock
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@# setuptools prints a multi-line "Editable installation" banner for every editable install: not an error.
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 # Jupyter refuses to start as root without --allow-root (containers, CI machines): add it only then.
@@ -46,13 +47,13 @@ qualify: $(STAMP)
 	$(BIN)/python -m course_lib.qualify
 
 lint: $(STAMP)
-	$(BIN)/ruff check course_lib tests benchmarks
+	$(BIN)/ruff check course_lib tests benchmarks notebooks
 	$(BIN)/ruff format --check course_lib tests benchmarks
 	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format course_lib tests benchmarks
-	$(BIN)/ruff check --fix course_lib tests benchmarks
+	$(BIN)/ruff check --fix course_lib tests benchmarks notebooks
 
 # Re-execute every lesson in place, top to bottom, so the stored outputs are what the code produces now.
 refresh: $(STAMP)
