@@ -1,7 +1,11 @@
-"""The memory panel in real headless Chromium, served by Voila on loopback and driven by Playwright.
+"""The four panels in real headless Chromium, served by Voila on loopback and driven by Playwright.
+
+One small notebook shows the memory panel, the desk panel, the loop stepper and the policy explorer; Voila
+starts once for the module and one page serves every test, so the four panels cost one kernel start.
+Each test clicks one panel as a student would and keeps a screenshot of it in ``tests/artifacts/``.
 
 Chromium comes from Debian's package (``.ci/run`` installs it); Playwright only drives it through
-``executable_path``, it downloads no browser. Outside CI the test skips, saying why, when no Chromium is
+``executable_path``, it downloads no browser. Outside CI the tests skip, saying why, when no Chromium is
 found; in CI a missing Chromium is a failure.
 """
 
@@ -29,15 +33,35 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PANEL_NOTEBOOK = """\
+# One cell per panel; each panel gets a class so a test finds it (the desk panel holds a memory panel too).
+PANEL_CELLS = [
+    """\
 from course_lib.clients import OfflineWriterClient
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
+from course_lib.loop_demos import run_seed_demo
 from course_lib.memory import WorkingMemory
-from course_lib.widgets import MemoryPanel
+from course_lib.policies import generate_timeline
+from course_lib.providers import offline_provider_desks
+from course_lib.tracing import CallLog
+from course_lib.widgets import DeskPanel, LoopStepper, MemoryPanel, PolicyExplorer
 
-panel = MemoryPanel(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())))
-panel
-"""
+memory = MemoryPanel(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())))
+memory.add_class("browser-memory")
+memory""",
+    """\
+desk = DeskPanel(offline_provider_desks(CallLog(), ("triage", "operations")))
+desk.add_class("browser-desk")
+desk""",
+    """\
+trace, _ = await run_seed_demo()
+stepper = LoopStepper(trace)
+stepper.add_class("browser-stepper")
+stepper""",
+    """\
+explorer = PolicyExplorer(generate_timeline(4))
+explorer.add_class("browser-explorer")
+explorer""",
+]
 
 if CHROMIUM is None:
     if os.environ.get("CI"):
@@ -62,15 +86,16 @@ def wait_for(url: str, seconds: float = 90) -> None:
     raise TimeoutError(f"Voila did not answer at {url} within {seconds} s")
 
 
-@pytest.fixture
-def voila_url(tmp_path):
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(PANEL_NOTEBOOK)])
+@pytest.fixture(scope="module")
+def voila_url(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("voila")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in PANEL_CELLS])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(notebook, tmp_path / "panel.ipynb")
+    nbformat.write(notebook, folder / "panels.ipynb")
     port = free_port()
-    command = [sys.executable, "-m", "voila", "panel.ipynb", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
-    with open(tmp_path / "voila.log", "w") as log:
-        server = subprocess.Popen(command, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
+    command = [sys.executable, "-m", "voila", "panels.ipynb", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
+    with open(folder / "voila.log", "w") as log:
+        server = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
         try:
             url = f"http://127.0.0.1:{port}/"
             wait_for(url)
@@ -80,26 +105,117 @@ def voila_url(tmp_path):
             server.wait(timeout=30)
 
 
-@pytest.mark.timeout(240)
-def test_memory_panel_submit_and_forget_in_a_real_browser(voila_url):
-    from playwright.sync_api import expect, sync_playwright
+@pytest.fixture(scope="module")
+def page(voila_url):
+    """One page for the module: the notebook runs once, every test clicks its own panel."""
+    from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
         page.goto(voila_url, timeout=120_000)
-        message = page.locator(".memory-panel-message textarea")
-        message.wait_for(timeout=120_000)
-        message.fill("module=Billing; database=SQL Server 2022")
-        page.get_by_role("button", name="Submit").click()
-        facts = page.locator(".memory-panel-facts table")
-        expect(facts).to_contain_text("SQL Server 2022", timeout=60_000)
-        expect(facts).to_contain_text("Billing")
-        page.locator("select").select_option("module")
-        page.get_by_role("button", name="Forget key").click()
-        expect(facts).not_to_contain_text("Billing", timeout=60_000)
-        expect(facts).to_contain_text("SQL Server 2022")
-        expect(page.locator(".memory-panel-diagnostic")).to_contain_text("Forgot 'module'")
-        page.screenshot(path=str(ARTIFACTS / "memory_panel.png"), full_page=True)
+        page.locator(".browser-explorer").wait_for(timeout=120_000)  # the last cell: every panel is shown
+        yield page
+        page.screenshot(path=str(ARTIFACTS / "panels.png"), full_page=True)
         browser.close()
+
+
+@pytest.mark.timeout(240)
+def test_memory_panel_forgets_one_key_and_explains_a_refused_declaration(page):
+    from playwright.sync_api import expect
+
+    panel = page.locator(".browser-memory")
+    facts = panel.locator(".memory-panel-facts")
+    diagnostic = panel.locator(".memory-panel-diagnostic")
+    forget_key = panel.get_by_role("button", name="Forget key")
+    expect(forget_key).to_be_disabled()
+    panel.locator(".memory-panel-message textarea").fill("module=Billing; database=SQL Server 2022")
+    panel.get_by_role("button", name="Submit").click()
+    expect(facts).to_contain_text("SQL Server 2022", timeout=60_000)
+    expect(facts).to_contain_text("Billing")
+    expect(forget_key).to_be_enabled()
+    panel.locator("select").select_option("module")
+    forget_key.click()
+    expect(diagnostic).to_contain_text("Forgot 'module'", timeout=60_000)
+    expect(facts).not_to_contain_text("Billing")
+    expect(facts).to_contain_text("SQL Server 2022")
+    panel.locator(".memory-panel-message textarea").fill("Module=Reporting; owner=alice")
+    panel.get_by_role("button", name="Submit").click()
+    expect(diagnostic).to_contain_text("keys are case-sensitive: write 'module'", timeout=60_000)
+    expect(diagnostic).to_contain_text("'owner' is not an allowed key")
+    expect(facts).not_to_contain_text("Reporting")
+    expect(facts).to_contain_text("SQL Server 2022")
+    panel.screenshot(path=str(ARTIFACTS / "memory_panel.png"))
+
+
+@pytest.mark.timeout(240)
+def test_desk_panel_sends_on_enter_refuses_a_bad_forget_in_words_and_forgets_one_key(page):
+    from playwright.sync_api import expect
+
+    panel = page.locator(".browser-desk")
+    line = panel.locator(".widget-text input")
+    memory = panel.locator(".memory-panel-facts")
+    error_words = panel.get_by_text("Refused:")
+    line.fill("module=Billing; database=SQL Server 2022")
+    line.press("Enter")
+    expect(panel).to_contain_text("[triage]", timeout=60_000)
+    expect(memory).to_contain_text("Billing", timeout=60_000)
+    line.fill("forget nonexistent")
+    panel.get_by_role("button", name="Send").click()
+    expect(error_words).to_be_visible(timeout=60_000)
+    expect(panel).to_contain_text("Cannot forget 'nonexistent': it is not one of the allowed keys")
+    expect(line).to_have_value("forget nonexistent")  # the refused line stays in the box to correct
+    expect(memory).to_contain_text("Billing")
+    panel.screenshot(path=str(ARTIFACTS / "desk_panel_refused.png"))
+    panel.locator("select").select_option("module")
+    panel.get_by_role("button", name="Forget key").click()
+    expect(memory).not_to_contain_text("Billing", timeout=60_000)
+    expect(memory).to_contain_text("SQL Server 2022")
+    expect(panel.locator(".memory-panel-diagnostic")).to_contain_text("Forgot 'module'")
+    panel.screenshot(path=str(ARTIFACTS / "desk_panel.png"))
+
+
+@pytest.mark.timeout(240)
+def test_loop_stepper_moves_through_the_trace(page):
+    from playwright.sync_api import expect
+
+    panel = page.locator(".browser-stepper")
+    previous, following = panel.get_by_role("button", name="Previous"), panel.get_by_role("button", name="Next")
+    expect(panel).to_contain_text("Step 1: LLM", timeout=60_000)
+    expect(previous).to_be_disabled()
+    following.click()
+    expect(panel).to_contain_text("Step 2: Evaluator", timeout=60_000)
+    expect(panel).to_contain_text("Feedback for iteration 1")
+    expect(previous).to_be_enabled()
+    panel.screenshot(path=str(ARTIFACTS / "loop_stepper.png"))
+    previous.click()
+    expect(panel).to_contain_text("Step 1: LLM", timeout=60_000)
+    expect(previous).to_be_disabled()
+
+
+@pytest.mark.timeout(240)
+def test_policy_explorer_refuses_an_empty_selection_and_draws_one_plot(page):
+    from playwright.sync_api import expect
+
+    panel = page.locator(".browser-explorer")
+    policies = panel.locator("select[multiple]")
+    run = panel.get_by_role("button", name="Run")
+    policies.select_option([])
+    expect(run).to_be_disabled(timeout=60_000)
+    expect(panel).to_contain_text("Choose at least one policy to run.")
+    plots = panel.locator("img")  # the Image widget: an empty picture until a run draws one
+    expect(plots).to_have_count(1)
+    assert plots.evaluate("img => img.naturalWidth") == 0
+    policies.select_option(["full history", "facts"])
+    expect(run).to_be_enabled(timeout=60_000)
+    empty = plots.get_attribute("src")
+    run.click()
+    page.wait_for_function(
+        "([img, old]) => img.src !== old && img.complete && img.naturalWidth > 0",
+        arg=[plots.element_handle(), empty],
+        timeout=120_000,
+    )
+    expect(panel.locator("table")).to_contain_text("facts")
+    expect(plots).to_have_count(1)  # one plot, drawn in place
+    panel.screenshot(path=str(ARTIFACTS / "policy_explorer.png"))
