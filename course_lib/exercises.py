@@ -11,7 +11,12 @@ only thing wrong is the type, the feedback says so instead of a bare "not quite"
 from __future__ import annotations
 
 import numbers
+import traceback
+from types import TracebackType
 from typing import Any
+
+from IPython import get_ipython
+from IPython.core.interactiveshell import InteractiveShell
 
 UNANSWERED = ...
 
@@ -45,3 +50,42 @@ def _kind(value: Any) -> str:
     if isinstance(value, str):
         return "text (a string)"
     return f"a {type(value).__name__}"
+
+
+def unquoted_name_guidance(error: NameError) -> str:
+    """What to do when an answer names something undefined: most often text written without quotes."""
+    name = error.name or str(error)
+    return (
+        f"{name!r} is not defined: Python read it as the name of a variable. If your answer is the text {name}, "
+        f"put it in quotes: '{name}'. Numbers and True/False take no quotes. Then run the cell again."
+    )
+
+
+def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
+    """Make a NameError raised by a lesson cell's own code print guidance instead of a bare traceback.
+
+    ``answer_2 = module`` (meaning the text ``'module'``) fails before any checking cell can look at it,
+    so the guidance has to come from the notebook's shell. A NameError raised inside a library keeps its
+    full traceback: that is a defect to see, not a student's answer. Returns False outside IPython.
+    """
+    shell = shell if shell is not None else get_ipython()
+    if shell is None:
+        return False
+
+    def handler(
+        self: InteractiveShell,
+        etype: type[BaseException],
+        value: BaseException,
+        tb: TracebackType | None,
+        tb_offset: int | None = None,
+    ) -> None:
+        frames = traceback.extract_tb(tb)
+        cells = getattr(self.compile, "_filename_map", {})  # the file names IPython gives the cells it ran
+        raised_in_cell = bool(frames) and frames[-1].filename in cells
+        if isinstance(value, NameError) and raised_in_cell:
+            print(f"NameError: {value}\n{unquoted_name_guidance(value)}")
+        else:
+            self.showtraceback((etype, value, tb), tb_offset=tb_offset)
+
+    shell.set_custom_exc((NameError,), handler)
+    return True

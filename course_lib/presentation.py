@@ -21,6 +21,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from pandas.io.formats.style import Styler
 
+from course_lib.exercises import explain_unquoted_names
+
 if TYPE_CHECKING:  # a type only: importing the display helpers does not load the memory half
     from .memory import Fact
 
@@ -40,12 +42,14 @@ def setup_display() -> None:
 
     pandas would cut any value over 50 characters with an ellipsis (``The previous facts are k…``);
     here every value is shown whole, and the table style wraps it between words instead.
+    In a notebook it also explains a NameError from a cell (``answer = Billing`` for ``'Billing'``).
     """
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.max_columns", None)
     pd.set_option("display.width", 120)
     plt.rcParams.update({"figure.dpi": 100, "axes.spines.top": False, "axes.spines.right": False})
     display(HTML(TABLE_CSS))
+    explain_unquoted_names()  # an exercise answer written without quotes gets guidance, not a bare traceback
 
 
 def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:

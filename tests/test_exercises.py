@@ -19,3 +19,25 @@ def test_check_minds_types_and_says_which_one_is_wrong():
     assert check("Ex", 9, 9) == "Ex: correct." and check("Ex", 2.0, 2) == "Ex: correct."
     assert check("Ex", 3, numpy.int64(3)) == "Ex: correct." and check("Ex", True, numpy.bool_(True)) == "Ex: correct."
     assert check("Ex", 8, 9, "Count again.") == "Ex: not quite. Count again."
+
+
+def test_an_unquoted_answer_gets_guidance_and_a_library_name_error_keeps_its_traceback(tmp_path, capsys, monkeypatch):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from course_lib.exercises import explain_unquoted_names
+
+    assert explain_unquoted_names(None) is False  # outside IPython: nothing to install
+    (tmp_path / "broken_lib.py").write_text("def run():\n    return missing_name\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    shell = InteractiveShell.instance()
+    try:
+        assert explain_unquoted_names(shell) is True
+        shell.run_cell("answer_2 = Billing")
+        cell = capsys.readouterr().out
+        assert "put it in quotes: 'Billing'" in cell and "Traceback" not in cell
+        shell.run_cell("import broken_lib\nbroken_lib.run()")
+        library = capsys.readouterr().out
+        assert "Traceback" in library and "missing_name" in library and "quotes" not in library
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
