@@ -31,6 +31,8 @@ FACT_COLUMNS = ["key", "value", "evidence", "turn", "recorded_at"]
 TABLE_CSS = """<style>
 /* course_lib.presentation.setup_display: readable tables in every lesson */
 table.dataframe td, table.dataframe th { text-align: left !important; vertical-align: top; }
+/* make present (Voila): cells tagged presenter-hidden (exercise stubs, cells that drive a panel) are not shown */
+.celltag_presenter-hidden { display: none; }
 table.dataframe td { white-space: pre-line; overflow-wrap: break-word; word-break: normal; max-width: 36em; }
 table.dataframe th { white-space: normal; }
 </style>"""

@@ -73,3 +73,31 @@ def test_readable_table_shows_a_column_one_item_per_line_and_escapes_it():
     frame = pd.DataFrame({"calls": [3], "returned": ["[4]Response\nFeedback <b>1</b>"]})
     page = readable_table(frame, lines=["returned"]).to_html()
     assert "[4]Response<br>Feedback &lt;b&gt;1&lt;/b&gt;" in page and 'class="dataframe"' in page
+
+
+def test_presenter_mode_hides_the_exercise_and_panel_driving_cells_by_tag():
+    """Voila's lab template gives each cell a celltag_<tag> class; setup_display's style hides the tag."""
+    import json
+    import re
+    from pathlib import Path
+
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    from course_lib.presentation import TABLE_CSS
+
+    assert ".celltag_presenter-hidden { display: none; }" in TABLE_CSS
+    lessons = sorted(Path(__file__).resolve().parents[1].glob("notebooks/[0-9]*.ipynb"))
+    untagged = []
+    for lesson in lessons:
+        for index, cell in enumerate(json.loads(lesson.read_text())["cells"]):
+            source = "".join(cell["source"])
+            exercise = re.search(r"^answer_\d+ = ", source, re.M) and "check(" in source
+            hidden = "presenter-hidden" in cell["metadata"].get("tags", [])
+            if cell["cell_type"] == "code" and (exercise or ".click()" in source) and not hidden:
+                untagged.append(f"{lesson.name} cell {index}")
+    assert lessons and not untagged
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("answer_1 = ...")])
+    notebook.cells[0].metadata["tags"] = ["presenter-hidden"]
+    html, _ = HTMLExporter(template_name="lab").from_notebook_node(notebook)
+    assert "celltag_presenter-hidden" in html
