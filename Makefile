@@ -48,11 +48,11 @@ qualify: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check course_lib tests benchmarks notebooks
-	$(BIN)/ruff format --check course_lib tests benchmarks
+	$(BIN)/ruff format --check course_lib tests benchmarks notebooks
 	$(BIN)/mypy
 
 format: $(STAMP)
-	$(BIN)/ruff format course_lib tests benchmarks
+	$(BIN)/ruff format course_lib tests benchmarks notebooks
 	$(BIN)/ruff check --fix course_lib tests benchmarks notebooks
 
 # Re-execute every lesson in place, top to bottom, so the stored outputs are what the code produces now.
