@@ -33,21 +33,21 @@ from matplotlib.figure import Figure
 from pydantic import BaseModel, ConfigDict
 
 from .assertions import ALLOWED_KEYS, find_declarations
-from .clients import (
-    OfflineAssistantClient,
-    ResolutionRule,
-    SummaryMode,
-    last_user_text,
-    make_chat_client,
-    resolve,
-    strip_prompt_block,
-    visible_mentions,
-)
+from .clients import make_chat_client
 from .extraction import MemoryExtraction, make_extraction
 from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .loop_demos import INDENT, RULE_EVALUATOR, LoopTrace
 from .memory import MAX_FACTS, Fact, WorkingMemory
+from .memory_models import (
+    OfflineAssistantClient,
+    ResolutionRule,
+    SummaryMode,
+    resolve,
+    strip_prompt_block,
+    visible_mentions,
+)
+from .offline import last_user_text
 from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
 from .presentation import integer_ticks
 from .tracing import CallLog, ModelCall
@@ -238,7 +238,7 @@ def task_text(messages: Sequence[Message]) -> str:
 class DriftProneAssistantClient(OfflineAssistantClient):
     """The offline desk assistant with a drifting resolution rule, which honours a facts check.
 
-    Like :class:`~course_lib.clients.OfflineAssistantClient` it answers only from what it receives and
+    Like :class:`~course_lib.memory_models.OfflineAssistantClient` it answers only from what it receives and
     resolves each key by its rule (``earliest`` and ``most_frequent`` drift back to a superseded value
     when both are visible). A User message that quotes facts in the facts-check format overrides what
     it resolved for those keys (a later quote wins), and is never read as the question or as a declaration.

@@ -2,7 +2,7 @@
 
 An offline model is a real MAF ``BaseChatClient`` (function invocation, middleware and telemetry
 layers included) that computes its reply from the messages it receives; a subclass only says how to
-answer, and streaming comes for free. The memory lessons' models live in :mod:`course_lib.clients`,
+answer, and streaming comes for free. The memory lessons' models live in :mod:`course_lib.memory_models`,
 the loop lessons' in :mod:`course_lib.loop_demos`.
 """
 

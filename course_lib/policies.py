@@ -39,15 +39,11 @@ from agent_framework import (
 )
 from pydantic import BaseModel, Field
 
-from .clients import (
-    ResolutionRule,
-    SummaryMode,
-    make_chat_client,
-    visible_mentions,
-)
+from .clients import make_chat_client
 from .conventions import stored_messages
 from .extraction import ChatFactWriter, MemoryExtraction
 from .memory import MAX_FACTS, WorkingMemory
+from .memory_models import ResolutionRule, SummaryMode, visible_mentions
 from .prompts import summary_prompt
 from .tracing import USAGE_FIELDS, CallLog, ModelCall, RecordingMiddleware, SeenMessage
 

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 import pandas as pd
 from agent_framework import BaseChatClient
 
-from .clients import OfflineWriterClient, make_chat_client
+from .clients import make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, MemoryExtraction
 from .live import LiveSettingsError, load_course_settings
 from .memory import MAX_MESSAGE_CHARS, WorkingMemory
+from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog
 
 

@@ -36,7 +36,7 @@ CHROMIUM_FLAGS = [
 # One cell per panel; each panel gets a class so a test finds it (the desk panel holds a memory panel too).
 PANEL_CELLS = [
     """\
-from course_lib.clients import OfflineWriterClient
+from course_lib.memory_models import OfflineWriterClient
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.loop_demos import run_seed_demo
 from course_lib.memory import WorkingMemory

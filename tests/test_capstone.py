@@ -27,10 +27,11 @@ from course_lib.capstone import (  # the evaluator's own phrase test, for one as
     run_capstone,
     stated_values,
 )
-from course_lib.clients import OfflineAssistantClient, OfflineChatClient
 from course_lib.extraction import MemoryExtraction, make_fact_writer
 from course_lib.loop import LoopAgent, LoopAgentOptions
 from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.memory_models import OfflineAssistantClient
+from course_lib.offline import OfflineChatClient
 from course_lib.policies import generate_timeline, load_timeline, offline_policies
 from course_lib.providers import FactsContextProvider, provider_agent
 from course_lib.tracing import CallLog

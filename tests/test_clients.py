@@ -3,18 +3,18 @@
 import pytest
 from agent_framework import Agent, Message
 
-from course_lib.clients import (
+from course_lib.clients import make_chat_client
+from course_lib.live import LiveSettingsError
+from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.memory_models import (
     OfflineAssistantClient,
     OfflineSummarizerClient,
     OfflineWriterClient,
     generalize,
     infer_from_prose,
-    make_chat_client,
     resolve,
     visible_mentions,
 )
-from course_lib.live import LiveSettingsError
-from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.prompts import summary_prompt
 from course_lib.providers import inject
 

@@ -4,7 +4,6 @@ import asyncio
 
 import pytest
 
-from course_lib.clients import OfflineWriterClient
 from course_lib.extraction import (
     MISMATCH,
     NO_FALLBACK,
@@ -14,6 +13,7 @@ from course_lib.extraction import (
     matches_declarations,
 )
 from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.memory_models import OfflineWriterClient
 from course_lib.tracing import CallLog
 
 

@@ -3,12 +3,7 @@
 import pytest
 from agent_framework import SecretString
 
-from course_lib.clients import (
-    OfflineAssistantClient,
-    OfflineSummarizerClient,
-    OfflineWriterClient,
-    make_chat_client,
-)
+from course_lib.clients import make_chat_client
 from course_lib.live import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -19,6 +14,7 @@ from course_lib.live import (
     load_course_settings,
 )
 from course_lib.loop_demos import OfflineDraftClient, OfflineJudgeClient
+from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
 
 KEY = "sk-live-secret-value"
 LIVE_VARS = ("OPENAI_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES")

@@ -610,32 +610,3 @@ async def test_the_caller_messages_are_not_copied_nor_changed_by_a_run():
     inner = Agent(client=NumberingChatClient(MessageNumberer()))
     await LoopAgent(inner, until(lambda c: c.iteration < 3, "more")).run(caller)
     assert caller[0].to_dict() == before
-
-
-def course_lib_imports(module: str) -> set[str]:
-    """The course_lib modules ``module`` loads when imported: its module-level imports, followed (read, not run).
-
-    A function-level import (the model factory builds the loop lessons' worker and judge on demand) loads
-    nothing at import time, so it is not followed.
-    """
-    import ast
-
-    package = DATA.parent / "course_lib"
-    seen, todo = set(), [module]
-    while todo:
-        tree = ast.parse((package / f"{todo.pop()}.py").read_text(encoding="utf-8"))
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                names = [node.module] if node.module else [a.name for a in node.names]
-                for name in names:
-                    if name not in seen and (package / f"{name}.py").exists():
-                        seen.add(name)
-                        todo.append(name)
-    return seen
-
-
-def test_the_loop_library_stands_alone_and_the_memory_half_does_not_load_it():
-    """loop.py imports nothing else of course_lib (no loop <-> tracing cycle); the memory half never loads the loop."""
-    assert course_lib_imports("loop") == set()
-    for memory_module in ("assertions", "memory", "extraction", "providers", "policies"):
-        assert not {"loop", "loop_demos"} & course_lib_imports(memory_module), memory_module

@@ -10,7 +10,7 @@ import pytest
 from agent_framework import ChatResponse, InMemoryHistoryProvider
 from pydantic import ValidationError
 
-from course_lib.clients import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
+from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
 from course_lib.policies import (
     CompactionPolicy,
     FactsPolicy,

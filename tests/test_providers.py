@@ -5,9 +5,10 @@ import asyncio
 import pytest
 from agent_framework import InMemoryHistoryProvider, Message
 
-from course_lib.clients import OfflineAssistantClient, OfflineChatClient, OfflineWriterClient
 from course_lib.extraction import ChatFactWriter, GatedWriter, MemoryExtraction
 from course_lib.memory import PROMPT_BLOCK_HEADER, WorkingMemory
+from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient
+from course_lib.offline import OfflineChatClient
 from course_lib.providers import (
     SEED_SCRIPT,
     FactsContextProvider,

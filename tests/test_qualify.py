@@ -6,8 +6,8 @@ import pytest
 from wire_server import last_user_text, loopback_server
 
 from course_lib import qualify
-from course_lib.clients import OfflineWriterClient
 from course_lib.live import LiveSettingsError
+from course_lib.memory_models import OfflineWriterClient
 
 
 @pytest.fixture

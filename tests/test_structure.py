@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 import course_lib
 from course_lib.assertions import ALLOWED_KEYS, find_declarations
-from course_lib.clients import OfflineAssistantClient, OfflineSummarizerClient, make_chat_client
+from course_lib.clients import make_chat_client
 from course_lib.conventions import EXTERNAL, attribution_source, message_source, stored_messages
 from course_lib.extraction import WRITER_INSTRUCTIONS, ChatFactWriter, make_extraction, make_fact_writer
 from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient
 from course_lib.prompts import read_summary_prompt, summary_prompt
 from course_lib.tracing import CallLog
 
@@ -95,17 +96,21 @@ async def test_the_extraction_builder_uses_the_factory_writer_and_the_given_stor
 
 # region Import direction: two halves that stand alone, in lesson order
 
-MEMORY_HALF = {"assertions": 0, "memory": 1, "extraction": 2, "providers": 3, "policies": 3, "qualify": 3}
+MEMORY_HALF = {
+    "assertions": 0,
+    "memory": 1,
+    "memory_models": 2,
+    "extraction": 2,
+    "providers": 3,
+    "policies": 3,
+    "qualify": 3,
+}
 """The memory half in lesson order: a module may load only modules of a lower rank."""
 LOOP_HALF = {"loop", "loop_demos"}
 SHARED = {"offline", "conventions", "prompts", "tracing", "presentation", "exercises", "live", "clients", "environment"}
 """Used by both halves, so they load neither."""
 JOINERS = {"widgets", "capstone"}
 """Panels for every lesson and the capstone: the only modules that may load both halves."""
-NOT_YET = {
-    "clients": "the memory lessons' offline models live beside the factory, which could import them on demand",
-}
-"""Modules that break their rule today, each with why; remove an entry when its module is fixed."""
 
 
 def _module_imports(name: str) -> set[str]:
@@ -157,21 +162,32 @@ def _rule_broken(name: str) -> str | None:
     return f"loads {sorted(wrong)}" if wrong else None
 
 
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(m, marks=pytest.mark.xfail(reason=NOT_YET[m], strict=False)) if m in NOT_YET else m for m in MODULES],
-)
+@pytest.mark.parametrize("name", MODULES)
 def test_each_module_loads_only_what_its_place_allows(name):
     assert _rule_broken(name) is None, f"course_lib.{name} {_rule_broken(name)}"
 
 
-def test_the_memory_half_loads_nothing_of_the_loop_half_at_run_time():
-    code = "import course_lib.providers, sys; print(sorted(sys.modules))"  # the static rule above, seen live
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert not [m for m in LOOP_HALF if f"'course_lib.{m}'" in loaded]
+def _loaded_by_running(code: str) -> set[str]:
+    """Every module loaded after running ``code`` in a fresh interpreter (course_lib's without their prefix)."""
+    probe = f"{code}\nimport sys\nprint(' '.join(sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    return {m.removeprefix("course_lib.") for m in loaded}
+
+
+def test_the_loop_half_and_its_models_load_nothing_of_the_memory_half_at_run_time():
+    code = "import course_lib.loop_demos\nfrom course_lib.clients import make_chat_client\n"
+    code += "make_chat_client('worker'); make_chat_client('judge')"  # the factory imports each role's model lazily
+    loaded = _loaded_by_running(code)
+    assert "loop_demos" in loaded and not loaded & set(MEMORY_HALF)  # the static rule above, seen live
+
+
+def test_the_memory_half_and_its_models_load_nothing_of_the_loop_half_at_run_time():
+    code = "import course_lib.providers, course_lib.policies, course_lib.qualify\n"
+    code += "from course_lib.clients import make_chat_client\n"
+    code += "for role in ('assistant', 'writer', 'reader', 'summarizer'): make_chat_client(role)"
+    loaded = _loaded_by_running(code)
+    assert "memory_models" in loaded and not loaded & LOOP_HALF
 
 
 def test_the_loop_library_loads_no_other_course_module_at_run_time():
-    code = "import course_lib.loop, sys; print(sorted(m for m in sys.modules if m.startswith('course_lib')))"
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert loaded.strip() == "['course_lib', 'course_lib.loop']"
+    assert _loaded_by_running("import course_lib.loop") & set(MODULES) == {"loop"}

@@ -11,7 +11,6 @@ import pytest
 from agent_framework import Agent, AgentMiddleware, ContextProvider, Message
 
 from course_lib.assertions import UnencodableMessage, find_declarations, parse_assertions
-from course_lib.clients import OfflineAssistantClient, OfflineWriterClient, visible_mentions
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.memory import (
     PROMPT_BLOCK_FOOTER,
@@ -24,6 +23,7 @@ from course_lib.memory import (
     WorkingMemory,
     parse_prompt_block,
 )
+from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient, visible_mentions
 from course_lib.providers import FactsContextProvider, ManualInjectionDesk, provider_agent
 
 

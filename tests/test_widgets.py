@@ -2,10 +2,10 @@
 
 import pytest
 
-from course_lib.clients import OfflineWriterClient
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.loop_demos import run_seed_demo
 from course_lib.memory import WorkingMemory
+from course_lib.memory_models import OfflineWriterClient
 from course_lib.policies import generate_timeline, load_timeline
 from course_lib.providers import offline_provider_desks
 from course_lib.tracing import CallLog

@@ -37,7 +37,6 @@ from course_lib.assertions import (
     has_lone_surrogate,
     parse_assertions,
 )
-from course_lib.clients import OfflineAssistantClient, OfflineWriterClient, visible_mentions
 from course_lib.extraction import ExtractionReport, FactBatch, MemoryExtraction
 from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopAgentOptions, LoopEvaluation
 from course_lib.memory import (
@@ -57,6 +56,7 @@ from course_lib.memory import (
     parse_prompt_block,
     prompt_block,
 )
+from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient, visible_mentions
 from course_lib.providers import (
     DESK_INSTRUCTIONS_BY_NAME,
     DeskConsole,

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from course_lib.clients import OfflineWriterClient
+from course_lib.memory_models import OfflineWriterClient
 
 USAGE = {"prompt_tokens": 42, "completion_tokens": 7, "total_tokens": 49}
 
