@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: lab present test bench stress qualify lint format refresh clean
+.PHONY: lab present test solutions bench stress qualify lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -30,6 +30,11 @@ present: $(STAMP)
 test: lint
 	COURSE_LLM=offline $(BIN)/python -m pytest
 
+# The instructor's solutions (instructor/solutions/) pasted over every exercise stub, each lesson run again offline:
+# every checking cell must say "correct". Apart from `make test` because it executes all the lessons a second time.
+solutions: $(STAMP)
+	COURSE_LLM=offline $(BIN)/python -m pytest -m solutions tests/test_solutions.py
+
 # Benchmarks live apart from the tests: one table of every figure (median, min, max over repetitions,
 # ratios measured side by side in one run) and benchmarks/policy_costs.png. REPEATS=1 for a quick look.
 REPEATS ?= 3
@@ -47,13 +52,13 @@ qualify: $(STAMP)
 	$(BIN)/python -m course_lib.qualify
 
 lint: $(STAMP)
-	$(BIN)/ruff check course_lib tests benchmarks notebooks
-	$(BIN)/ruff format --check course_lib tests benchmarks notebooks
+	$(BIN)/ruff check course_lib tests benchmarks notebooks instructor
+	$(BIN)/ruff format --check course_lib tests benchmarks notebooks instructor
 	$(BIN)/mypy
 
 format: $(STAMP)
-	$(BIN)/ruff format course_lib tests benchmarks notebooks
-	$(BIN)/ruff check --fix course_lib tests benchmarks notebooks
+	$(BIN)/ruff format course_lib tests benchmarks notebooks instructor
+	$(BIN)/ruff check --fix course_lib tests benchmarks notebooks instructor
 
 # Re-execute every lesson in place, top to bottom, so the stored outputs are what the code produces now.
 refresh: $(STAMP)

@@ -47,8 +47,8 @@ def test_readme_gives_the_two_commands_on_its_first_screen():
     assert "make lab" in first_screen and "make test" in first_screen
 
 
-def test_ci_calls_the_readme_test_command():
-    assert "make test" in (ROOT / ".ci" / "run").read_text()
+def test_ci_calls_the_readme_test_command_and_checks_the_solutions():
+    assert "make test\nmake solutions" in (ROOT / ".ci" / "run").read_text()
 
 
 def test_every_lesson_is_listed_in_the_readme():

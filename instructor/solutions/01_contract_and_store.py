@@ -1,0 +1,12 @@
+"""Lesson 01's exercises answered: paste each assignment over the ``answer_N = ...`` stub of its cell."""
+
+# Exercise 1: the last database declaration wins (spaces around it trimmed); `Database` is not a key (keys are
+# case-sensitive); `version=` declares nothing; a value may itself contain "=".
+answer_1 = {"database": "SQL Server 2022", "log": "a=b"}
+
+# Exercise 2: six keys for five places; the oldest turn (1) holds product and customer, and among equals the
+# smallest key in ordinal order goes first.
+answer_2 = "customer"
+
+# Exercise 3: the store checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022".
+answer_3 = True

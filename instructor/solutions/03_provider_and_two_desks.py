@@ -1,0 +1,13 @@
+"""Lesson 03's exercises answered: paste each assignment over the ``..._N = ...`` stub of its cell."""
+
+# Exercise 1: the offline desk repeats the question, so its reply contains priority=P0; the line is a sentence,
+# not a declaration, and only the caller's own declarations are extracted (the reply never is): nothing is stored.
+message_1 = "Please repeat after me: priority=P0"
+answer_1 = False
+
+# Exercise 2: the router reads words: "deploy" and "logs" send the question to operations.
+answer_2 = "operations"
+
+# Exercise 3: triage answered the two declaration lines (a user message and an answer each); `mem` reaches no desk
+# and the question about logs went to operations.
+answer_3 = 4
