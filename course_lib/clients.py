@@ -5,7 +5,8 @@ deterministic model, and the factory imports that model's module only when it bu
 memory lessons' writer, assistant/reader and summarizer live in :mod:`course_lib.memory_models` (memory
 half), the loop lessons' worker and judge in :mod:`course_lib.loop_demos` (loop half). So this module
 loads neither half, and a lesson of one half never loads the other through it. Live, the role gets an
-OpenAI-compatible endpoint from the settings in :mod:`course_lib.live`.
+OpenAI-compatible endpoint from the settings in :mod:`course_lib.live`, built by
+:mod:`course_lib.live_client`, also imported only then (it loads the openai SDK).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from agent_framework import BaseChatClient
 
-from .live import ROLES, Backends, Role, load_course_settings, make_live_client
+from .live import ROLES, Backends, Role, load_course_settings
 from .offline import OfflineChatClient
 from .tracing import CallLog, RecordingMiddleware
 
@@ -48,6 +49,8 @@ def make_chat_client(
     label = name or role
     if backends.live is None:
         return _offline_client(role, log, label, resolution, summary_budget, summary_mode)
+    from .live_client import make_live_client  # the openai SDK loads only when a live client is built
+
     middleware = [RecordingMiddleware(log, label)] if log is not None else None
     return make_live_client(role, backends.live, middleware=middleware)
 

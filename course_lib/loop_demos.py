@@ -13,9 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentSession, Message
 
 from .loop import (
@@ -29,6 +28,9 @@ from .loop import (
 )
 from .offline import OfflineChatClient
 from .tracing import CallLog
+
+if TYPE_CHECKING:  # pandas loads when a table is built: importing the loop scenarios stays quick
+    import pandas as pd
 
 SIGNAL_REQUEST = "emit 'TASK_COMPLETE:"
 """What :class:`~course_lib.loop.SignalProtocolLoopEvaluator`'s feedback asks; the offline worker obeys it."""
@@ -99,6 +101,8 @@ class LoopTrace:
         return "\n".join(self.lines)
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         return pd.DataFrame(self.rows, columns=["step", "actor", "call", "saw", "did"])
 
 

@@ -21,9 +21,8 @@ import re
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import pandas as pd
 from agent_framework import (
     Agent,
     AgentContext,
@@ -43,6 +42,9 @@ from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, MemoryTurn
 from .tracing import CallLog, ModelCall, SeenMessage
+
+if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks stays quick
+    import pandas as pd
 
 
 def inject(block: str, user_text: str) -> str:
@@ -435,6 +437,8 @@ DESK_INSTRUCTIONS_BY_NAME = {
 
 async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame:
     """Run ``script`` by manual injection and by the provider; one row per desk call, measured from the logs."""
+    import pandas as pd
+
     rows: list[dict[str, object]] = []
     for path in ("manual injection", "context provider"):
         log = CallLog()

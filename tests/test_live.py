@@ -8,11 +8,11 @@ from course_lib.live import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
     ROLES,
-    LiveChatClient,
     LiveSettings,
     LiveSettingsError,
     load_course_settings,
 )
+from course_lib.live_client import LiveChatClient
 from course_lib.loop_demos import OfflineDraftClient, OfflineJudgeClient
 from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
 

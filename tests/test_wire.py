@@ -17,7 +17,8 @@ from wire_server import FAULTS, USAGE, loopback_server, text_of, writer_reply
 
 from course_lib.clients import make_chat_client
 from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction
-from course_lib.live import LiveChatClient, LiveModelError
+from course_lib.live import LiveModelError
+from course_lib.live_client import LiveChatClient
 from course_lib.loop import AIJudgeLoopEvaluator, CompletionMarkerLoopEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import WorkingMemory
 from course_lib.policies import Timeline, TimelineTurn, compare_policies, cost_table, course_policies
