@@ -47,9 +47,8 @@ from .memory_models import ResolutionRule, SummaryMode, visible_mentions
 from .prompts import summary_prompt
 from .tracing import USAGE_FIELDS, CallLog, ModelCall, RecordingMiddleware, SeenMessage
 
-if TYPE_CHECKING:  # pandas and matplotlib load on first use: importing the policies stays quick
+if TYPE_CHECKING:  # pandas loads on first use: importing the policies stays quick
     import pandas as pd
-    from matplotlib.figure import Figure
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_TIMELINE = DATA_DIR / "timeline_demo170.json"
@@ -512,7 +511,7 @@ def _answer_row(policy: str, rule: str, turn: int, timeline_turn: TimelineTurn, 
     }
 
 
-# region Tables and plots
+# region Tables
 
 
 def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
@@ -546,22 +545,6 @@ def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
 def _sum_reported(column: pd.Series) -> int | str:
     """A sum of reported counts, or ``unknown`` when any call reported none (a partial sum is no measurement)."""
     return "unknown" if (column == "unknown").any() else int(column.sum())
-
-
-def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
-    """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded)."""
-    import matplotlib.pyplot as plt  # plots stay here until the presentation module takes them
-
-    fig, ax = plt.subplots(figsize=(8, 3.6))
-    reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
-    for policy, rows in reader.groupby("policy", sort=False):
-        ax.plot(rows["turn"], rows["chars_sent"], marker="o", label=policy)
-    ax.set_xlabel("turn")
-    ax.set_ylabel("characters sent to the reader")
-    ax.set_title(f"Prompt size per turn (rule: {rule})")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
 
 
 async def scaling_frame(
@@ -598,21 +581,6 @@ async def scaling_frame(
             if progress is not None:
                 progress(f"{name}, {n} turns")
     return pd.DataFrame(rows)
-
-
-def plot_scaling(frame: pd.DataFrame) -> Figure:
-    """Characters of the last reader call against the number of turns, one line per policy."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 3.6))
-    for policy, rows in frame.groupby("policy", sort=False):
-        ax.plot(rows["turns"], rows["last reader call (chars)"], marker="o", label=policy)
-    ax.set_xlabel("turns in the timeline")
-    ax.set_ylabel("characters in the last reader call")
-    ax.set_title("How each policy's prompt grows with the conversation")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
 
 
 async def session_footprint(policy: SessionPolicy) -> dict[str, object]:

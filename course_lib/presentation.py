@@ -3,7 +3,8 @@
 Every lesson calls :func:`setup_display` in its first cell, so tables read the same everywhere (and on a
 projector): text left-aligned and wrapped between words inside a bounded column, never cut with an
 ellipsis in the middle of a word. The memory half's tables (:func:`facts_frame`, :func:`presence_frame`)
-live here rather than in the store, which stays free of pandas; this module loads neither half.
+and the plots of the lessons live here rather than in the domain modules, which stay free of pandas and
+matplotlib; this module loads neither half, and matplotlib only when a figure is drawn.
 """
 
 from __future__ import annotations
@@ -13,17 +14,16 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
-import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, display
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 from pandas.io.formats.style import Styler
 
 from course_lib.exercises import explain_unquoted_names
 
-if TYPE_CHECKING:  # a type only: importing the display helpers does not load the memory half
+if TYPE_CHECKING:  # types only: importing the display helpers loads neither the memory half nor matplotlib
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
     from .memory import Fact
 
 FACT_COLUMNS = ["key", "value", "evidence", "turn", "recorded_at"]
@@ -46,6 +46,8 @@ def setup_display() -> None:
     here every value is shown whole, and the table style wraps it between words instead.
     In a notebook it also explains a NameError from a cell (``answer = Billing`` for ``'Billing'``).
     """
+    import matplotlib.pyplot as plt
+
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.max_columns", None)
     pd.set_option("display.width", 120)
@@ -90,6 +92,8 @@ def presence_frame(snapshots: Sequence[tuple[str, Sequence[Fact]]]) -> pd.DataFr
 
 def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step") -> Figure:
     """A grid: a filled cell is a fact in the store, labelled with its value; new or changed values are darker."""
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(1.8 * max(len(frame.columns), 3), 0.6 * max(len(frame.index), 2) + 1))
     for row, key in enumerate(frame.index):
         previous = ""
@@ -112,14 +116,49 @@ def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step"
     return fig
 
 
+def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
+    """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
+    for policy, rows in reader.groupby("policy", sort=False):
+        ax.plot(rows["turn"], rows["chars_sent"], marker="o", label=policy)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("characters sent to the reader")
+    ax.set_title(f"Prompt size per turn (rule: {rule})")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_scaling(frame: pd.DataFrame) -> Figure:
+    """Characters of the last reader call against the number of turns, one line per policy."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    for policy, rows in frame.groupby("policy", sort=False):
+        ax.plot(rows["turns"], rows["last reader call (chars)"], marker="o", label=policy)
+    ax.set_xlabel("turns in the timeline")
+    ax.set_ylabel("characters in the last reader call")
+    ax.set_title("How each policy's prompt grows with the conversation")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 def integer_ticks(ax: Axes, axis: Literal["x", "y", "both"] = "both") -> None:
     """Ticks on whole numbers only: a count of calls or messages has no 2.5."""
+    from matplotlib.ticker import MaxNLocator
+
     for name in ("x", "y") if axis == "both" else (axis,):
         getattr(ax, f"{name}axis").set_major_locator(MaxNLocator(integer=True))
 
 
 def figure_png(fig: Figure) -> bytes:
     """The figure as PNG bytes (for a panel's image), and closed so it is not also drawn below the cell."""
+    import matplotlib.pyplot as plt
+
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     plt.close(fig)

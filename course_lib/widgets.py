@@ -30,9 +30,8 @@ from .policies import (
     compare_policies,
     correctness_table,
     offline_policies,
-    plot_prompt_sizes,
 )
-from .presentation import facts_frame, figure_png
+from .presentation import facts_frame, figure_png, plot_prompt_sizes
 from .providers import DeskEvent, ProviderDesks
 
 if TYPE_CHECKING:  # the loop stepper only reads a trace; the loop half is not imported here
