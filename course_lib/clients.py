@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from agent_framework import BaseChatClient
 
 from .live import ROLES, Backends, Role, load_course_settings
-from .offline import OfflineChatClient
+from .offline import OfflineChatClient, without_tool_loop
 from .tracing import CallLog, RecordingMiddleware
 
 if TYPE_CHECKING:  # option types only: the models themselves load when their role is built
@@ -41,18 +41,19 @@ def make_chat_client(
     offline by nature (its numbered replies are the demo). Live settings come from the environment and
     ``.env`` (:func:`course_lib.live.load_course_settings`); a missing or blank one is an error, never a
     silent switch back to offline. With a ``log``, every call is recorded there (live ones with the usage
-    the provider reported). ``name`` labels the log rows (default: the role).
+    the provider reported). ``name`` labels the log rows (default: the role). No role is given tools, so every
+    client comes without MAF's tool loop (:func:`course_lib.offline.without_tool_loop`), live or offline.
     """
     if role not in ROLES:
         raise ValueError(f"Unknown model role {role!r}; choose one of {ROLES}.")
     backends = backends or load_course_settings()
     label = name or role
     if backends.live is None:
-        return _offline_client(role, log, label, resolution, summary_budget, summary_mode)
+        return without_tool_loop(_offline_client(role, log, label, resolution, summary_budget, summary_mode))
     from .live_client import make_live_client  # the openai SDK loads only when a live client is built
 
     middleware = [RecordingMiddleware(log, label)] if log is not None else None
-    return make_live_client(role, backends.live, middleware=middleware)
+    return without_tool_loop(make_live_client(role, backends.live, middleware=middleware))
 
 
 def _offline_client(

@@ -17,6 +17,7 @@ from agent_framework_openai import OpenAIChatCompletionClient
 from openai.types.chat import ChatCompletion
 
 from .live import RETRIES_VAR, TIMEOUT_VAR, LiveModelError, LiveSettings, Role
+from .offline import refuse_tools_without_loop
 
 
 class LiveChatClient(OpenAIChatCompletionClient):
@@ -44,6 +45,7 @@ class LiveChatClient(OpenAIChatCompletionClient):
     def _inner_get_response(
         self, *, messages: Sequence[Message], options: Mapping[str, Any], stream: bool = False, **kwargs: Any
     ) -> Awaitable[ChatResponse] | ResponseStream[ChatResponseUpdate, ChatResponse]:
+        refuse_tools_without_loop(self, options)
         result = super()._inner_get_response(messages=messages, options=options, stream=stream, **kwargs)
         return result if isinstance(result, ResponseStream) else self._checked(result)
 

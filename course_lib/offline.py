@@ -1,8 +1,9 @@
 """The base of every offline model, shared by both halves: it loads neither.
 
 An offline model is a real MAF ``BaseChatClient`` (function invocation, middleware and telemetry
-layers included) that computes its reply from the messages it receives; a subclass only says how to
-answer, and streaming comes for free. The memory lessons' models live in :mod:`course_lib.memory_models`,
+layers included; ``make_chat_client`` switches the tool loop off, as it does for live models) that
+computes its reply from the messages it receives; a subclass only says how to answer, and streaming
+comes for free. The memory lessons' models live in :mod:`course_lib.memory_models`,
 the loop lessons' in :mod:`course_lib.loop_demos`.
 """
 
@@ -12,7 +13,7 @@ import re
 import uuid
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from agent_framework import (
     BaseChatClient,
@@ -52,6 +53,7 @@ class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTeleme
     def _inner_get_response(
         self, *, messages: Sequence[Message], stream: bool, options: Mapping[str, Any], **_: Any
     ) -> Awaitable[ChatResponse] | ResponseStream[ChatResponseUpdate, ChatResponse]:
+        refuse_tools_without_loop(self, options)
         if stream:
             return self._build_response_stream(self._stream(messages, options))
         return self._respond(messages, options)
@@ -74,6 +76,33 @@ class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTeleme
         message_id = response.messages[0].message_id
         for word in re.findall(r"\S+\s*|\s+", response.text):
             yield ChatResponseUpdate(role="assistant", contents=[Content.from_text(word)], message_id=message_id)
+
+
+Client = TypeVar("Client", bound=FunctionInvocationLayer[Any])
+
+
+def without_tool_loop(client: Client) -> Client:
+    """``client`` with MAF's tool loop switched off, for a model the course gives no tools (offline or live alike).
+
+    MAF's ``FunctionInvocationLayer`` runs on every call, tools or not, and first copies every message it is sent
+    (``_copy_messages_for_function_invocation`` in ``agent_framework/_tools.py``): with a full history that is every
+    stored message on every turn. ``function_invocation_configuration["enabled"] = False`` is MAF's documented
+    switch for a client that needs no tool loop; the request then goes straight to the middleware and the model, and
+    what is sent and answered is the same. A request that does carry tools is refused
+    (:func:`refuse_tools_without_loop`), so a tool is never silently left uncalled.
+    """
+    client.function_invocation_configuration["enabled"] = False
+    return client
+
+
+def refuse_tools_without_loop(client: FunctionInvocationLayer[Any], options: Mapping[str, Any]) -> None:
+    """Refuse a request that carries tools to a client whose tool loop is off: the tools would never run."""
+    if options.get("tools") and not client.function_invocation_configuration.get("enabled", True):
+        raise ValueError(
+            f"{type(client).__name__} was built without MAF's tool loop (the course gives its models no tools), so "
+            "it cannot run the tools this request carries. Turn the loop back on for this client: "
+            "client.function_invocation_configuration['enabled'] = True."
+        )
 
 
 def last_user_text(messages: Sequence[Message]) -> str:

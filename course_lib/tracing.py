@@ -7,6 +7,7 @@ reported (``unknown`` when it reported none: an estimate is never passed off as 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -63,9 +64,9 @@ class ModelCall:
     total_tokens: int | None = None
     error: str | None = None
 
-    @property
+    @functools.cached_property
     def chars_sent(self) -> int:
-        """Characters of instructions and message text sent: what the model had to read."""
+        """Characters of instructions and message text sent: what the model had to read (counted once per call)."""
         return len(self.instructions or "") + sum(len(m.text) for m in self.messages)
 
 

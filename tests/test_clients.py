@@ -124,3 +124,42 @@ def test_generalize_keeps_a_value_it_would_empty_and_the_mode_is_checked():
     assert generalize("SQL Server 2022") == "SQL Server 2022"
     with pytest.raises(ValueError, match="Unknown summary mode"):
         OfflineSummarizerClient(mode="creative")
+
+
+# region Without MAF's tool loop
+
+
+def lookup(key: str) -> str:
+    """A tool no course model is given."""
+    return key
+
+
+@pytest.mark.parametrize("role", ["assistant", "writer", "reader", "summarizer", "worker", "judge"])
+async def test_every_role_comes_without_the_tool_loop_and_refuses_tools_it_could_not_run(role):
+    client = make_chat_client(role)
+    assert client.function_invocation_configuration["enabled"] is False
+    with pytest.raises(ValueError, match=r"without MAF's tool loop.*cannot run the tools"):
+        await Agent(client=client, tools=[lookup]).run("module=Billing")
+    assert (await Agent(client=client).run("module=Billing")).text  # no tools: answered as before
+
+
+async def test_the_tool_loop_changes_nothing_a_model_receives_or_answers():
+    """Switching MAF's tool loop off is a cost decision only: same messages sent, same answers, call by call."""
+    from course_lib.policies import generate_timeline, offline_policies, run_policy
+    from course_lib.tracing import CallLog
+
+    def reader(loop: bool):
+        def build(rule):
+            client = make_chat_client("reader", resolution=rule)
+            client.function_invocation_configuration["enabled"] = loop
+            return client
+
+        return build
+
+    results = []
+    for loop in (True, False):
+        log = CallLog()
+        factory = offline_policies(reader=reader(loop))["full history"]
+        rows = await run_policy(generate_timeline(30), factory("latest", log), log, "latest")
+        results.append((rows, [(c.instructions, c.messages, c.reply) for c in log.calls]))
+    assert results[0] == results[1]

@@ -282,3 +282,14 @@ async def test_a_failing_writer_is_reported_and_the_store_is_unchanged(server, m
     assert extraction.memory.facts == before
     if fault in CAUSES:
         assert expected_cause(fault, False) in report.diagnostic
+
+
+async def test_a_live_client_refuses_tools_before_sending_anything(server):
+    def lookup(key: str) -> str:
+        """A tool no course model is given."""
+        return key
+
+    client = make_chat_client("reader")
+    with pytest.raises(ValueError, match="without MAF's tool loop"):
+        await Agent(client=client, tools=[lookup]).run("module=Billing")
+    assert server.requests == []
