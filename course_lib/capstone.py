@@ -24,12 +24,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import matplotlib.pyplot as plt
-import pandas as pd
 from agent_framework import Message
-from matplotlib.figure import Figure
 from pydantic import BaseModel, ConfigDict
 
 from .assertions import ALLOWED_KEYS, find_declarations
@@ -49,8 +46,10 @@ from .memory_models import (
 )
 from .offline import last_user_text
 from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
-from .presentation import integer_ticks
 from .tracing import CallLog, ModelCall
+
+if TYPE_CHECKING:  # pandas loads when the table is built
+    import pandas as pd
 
 __all__ = [
     "DRIFT_RULES",
@@ -65,7 +64,6 @@ __all__ = [
     "check_answer",
     "compare_repairs",
     "plans_action",
-    "plot_repairs",
     "quoted_facts",
     "run_capstone",
     "stated_values",
@@ -515,41 +513,6 @@ async def compare_repairs(
 
 def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
     """One row per run: iterations, characters, correctness before and after the loop, the verdict and why."""
+    import pandas as pd
+
     return pd.DataFrame([run.row() for run in runs])
-
-
-VERDICT_COLOURS = {
-    "right first time": "tab:gray",
-    "repaired": "tab:green",
-    "partly repaired": "tab:olive",
-    "not repaired": "tab:red",
-    "stopped at the cap": "tab:orange",
-}
-
-
-def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
-    """Iterations and characters the reader received per run, coloured by the loop's verdict.
-
-    One bar per row of ``frame`` (for one ``rule`` when given); the label adds the rule and the store
-    bound when the rows differ in them.
-    """
-    rows = frame if rule is None else frame[frame["rule"] == rule]
-    labels = [
-        str(row["policy"])
-        + (f" ({row['rule']})" if rows["rule"].nunique() > 1 else "")
-        + (f", {row['store bound']} facts" if rows["store bound"].nunique() > 1 else "")
-        for _, row in rows.iterrows()
-    ]
-    colours = [VERDICT_COLOURS[v] for v in rows["verdict"]]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.42 * len(rows) + 1.7), sharey=True)
-    left.barh(labels, rows["iterations"], color=colours)
-    left.set_xlabel("loop iterations")
-    integer_ticks(left, "x")
-    right.barh(labels, rows["reader chars (loop)"], color=colours)
-    right.set_xlabel("characters sent to the reader in the loop")
-    left.invert_yaxis()
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in VERDICT_COLOURS.values()]
-    fig.legend(handles, list(VERDICT_COLOURS), loc="lower center", ncol=len(VERDICT_COLOURS), fontsize=8, frameon=False)
-    fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
-    return fig

@@ -147,6 +147,46 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
     return fig
 
 
+VERDICT_COLOURS: dict[str, str] = {
+    "right first time": "tab:gray",
+    "repaired": "tab:green",
+    "partly repaired": "tab:olive",
+    "not repaired": "tab:red",
+    "stopped at the cap": "tab:orange",
+}
+"""The capstone's verdicts (``course_lib.capstone.Verdict``), each with its colour in :func:`plot_repairs`."""
+
+
+def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
+    """Iterations and characters the reader received per run, coloured by the loop's verdict.
+
+    One bar per row of ``frame`` (for one ``rule`` when given); the label adds the rule and the store
+    bound when the rows differ in them.
+    """
+    import matplotlib.pyplot as plt
+
+    rows = frame if rule is None else frame[frame["rule"] == rule]
+    labels = [
+        str(row["policy"])
+        + (f" ({row['rule']})" if rows["rule"].nunique() > 1 else "")
+        + (f", {row['store bound']} facts" if rows["store bound"].nunique() > 1 else "")
+        for _, row in rows.iterrows()
+    ]
+    colours = [VERDICT_COLOURS[v] for v in rows["verdict"]]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.42 * len(rows) + 1.7), sharey=True)
+    left.barh(labels, rows["iterations"], color=colours)
+    left.set_xlabel("loop iterations")
+    integer_ticks(left, "x")
+    right.barh(labels, rows["reader chars (loop)"], color=colours)
+    right.set_xlabel("characters sent to the reader in the loop")
+    left.invert_yaxis()
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in VERDICT_COLOURS.values()]
+    fig.legend(handles, list(VERDICT_COLOURS), loc="lower center", ncol=len(VERDICT_COLOURS), fontsize=8, frameon=False)
+    fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
 def integer_ticks(ax: Axes, axis: Literal["x", "y", "both"] = "both") -> None:
     """Ticks on whole numbers only: a count of calls or messages has no 2.5."""
     from matplotlib.ticker import MaxNLocator

@@ -1,12 +1,16 @@
 """The one display setup and the shared tables and pictures."""
 
+from typing import get_args
+
 import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
+from course_lib.capstone import Verdict
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.presentation import (
     TABLE_CSS,
+    VERDICT_COLOURS,
     _short,
     facts_frame,
     figure_png,
@@ -67,6 +71,10 @@ def test_integer_ticks_and_png():
     integer_ticks(ax, "x")
     assert all(float(t).is_integer() for t in ax.get_xticks())
     assert figure_png(fig).startswith(b"\x89PNG") and not plt.fignum_exists(fig.number)
+
+
+def test_each_capstone_verdict_has_one_colour_in_the_repairs_plot():
+    assert list(VERDICT_COLOURS) == list(get_args(Verdict))
 
 
 def test_readable_table_shows_a_column_one_item_per_line_and_escapes_it():
