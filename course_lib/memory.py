@@ -247,7 +247,7 @@ class WorkingMemory:
         in flight cannot bring the forgotten data back.
         """
         if key is not None and key not in ALLOWED_KEYS:
-            raise InvalidFacts(f"Cannot forget {key!r}: it is not one of the allowed keys {list(ALLOWED_KEYS)}.")
+            raise InvalidFacts(f"Cannot forget {key!r}: it is not one of the allowed keys ({', '.join(ALLOWED_KEYS)}).")
         with self._gate:
             removed = len(self._facts) if key is None else int(key in self._facts)
             if key is None:

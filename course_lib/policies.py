@@ -115,7 +115,7 @@ def generate_timeline(n_turns: int) -> Timeline:
         TimelineTurn(user="product=Contoso Invoicing\nmodule=Reporting\ndatabase=PostgreSQL"),
         TimelineTurn(user="constraint=never restart the production database during business hours"),
     ]
-    middle = 2 + (n_turns - 3) // 2
+    middle = max(3, 2 + (n_turns - 3) // 2)  # turn 3 at the earliest: 4 turns still hold the correction
     for number in range(3, n_turns):
         if number == middle:
             turns.append(TimelineTurn(user="module=Billing; database=SQL Server 2022"))

@@ -124,6 +124,7 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
     for policy, rows in reader.groupby("policy", sort=False):
         ax.plot(rows["turn"], rows["chars_sent"], marker="o", label=policy)
+    integer_ticks(ax, "x")
     ax.set_xlabel("turn")
     ax.set_ylabel("characters sent to the reader")
     ax.set_title(f"Prompt size per turn (rule: {rule})")

@@ -241,15 +241,23 @@ class MemoryPanel(_Panel, widgets.VBox):
         return report
 
     def show_report(self, report: ExtractionReport | None, text: str = "") -> None:
-        """The extraction's status and diagnostic, then what in ``text`` was ignored and why."""
+        """The extraction's status and diagnostic, then what in ``text`` was ignored and why.
+
+        Green means facts were stored. A line that stores nothing says so first: in amber when it looked
+        like a declaration (the notes say why it is not one), in grey when it declared nothing (a question).
+        """
         if report is None:
             self.diagnostic.value = "No extraction ran for this line."
             return
-        color = "green" if report.status in ("accepted", "nothing_to_extract") else "crimson"
-        notes = "".join(f"<br>Ignored: {_escape(note)}" for note in declaration_notes(text))
-        self.diagnostic.value = (
-            f'<span style="color:{color}"><b>{report.status}</b>: {_escape(report.diagnostic)}</span>{notes}'
-        )
+        notes = declaration_notes(text)
+        status = f"<b>{report.status}</b>: {_escape(report.diagnostic)}"
+        if report.status == "nothing_to_extract":
+            color, status = ("#a35200" if notes else "dimgray"), f"<b>Nothing was stored.</b> {status}"
+            label = "Why"
+        else:
+            color, label = ("green" if report.status == "accepted" else "crimson"), "Ignored"
+        lines = "".join(f"<br>{label}: {_escape(note)}" for note in notes)
+        self.diagnostic.value = f'<span style="color:{color}">{status}</span>{lines}'
 
     def forget(self, key: str | None) -> None:
         """Forget one key or all (through ``on_forget`` when the panel belongs to a desk, so sessions go too)."""
@@ -271,7 +279,9 @@ class MemoryPanel(_Panel, widgets.VBox):
         """Show the store: the table, the ticket, the keys one can forget (the first one chosen)."""
         facts = self.memory.facts
         frame = facts_frame(facts)
-        frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.isoformat(timespec="seconds"))
+        # the time of day is enough within a session, and keeps the column narrow beside the desks
+        frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
+        frame = frame.rename(columns={"recorded_at": "recorded (UTC)"})
         self.table.value = frame.to_html(index=False, classes="memory-facts") if facts else "<i>No facts.</i>"
         self.ticket.value = f"Ticket: epoch {self.memory.epoch}, turn {self.memory.turn}"
         keys = [f.key for f in facts]
@@ -325,7 +335,12 @@ class DeskPanel(_Panel, widgets.HBox):
     async def _submit_turn(self, text: str) -> ExtractionReport | None:
         return (await self._handle(text)).report
 
+    def _clear_status(self) -> None:
+        """Each action starts with no status shown: what the panel says is about the latest action only."""
+        self.error.value = self.memory_panel.diagnostic.value = ""
+
     def _forget(self, key: str | None) -> None:
+        self._clear_status()
         self._record(self.desks.forget(key))
 
     async def send(self, line: str | None = None) -> None:
@@ -344,7 +359,7 @@ class DeskPanel(_Panel, widgets.HBox):
 
     async def _handle(self, line: str) -> DeskEvent:
         """One console line; a line the console refused is shown as an error, outside the transcript."""
-        self.error.value = ""
+        self._clear_status()
         event = await self.desks.handle(line)
         if event.kind == "refused":
             raise ConsoleRefusal(event.output)
@@ -460,9 +475,21 @@ class PolicyExplorer(_Panel, widgets.VBox):
         finally:
             self._enable_run()
         self.comparison = comparison
-        self.message.value = ""
+        self.message.value = expectations_html(self.timeline)
         self.table.value = correctness_table(comparison.answers).to_html(classes="policy-correctness")
         self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
+
+
+def expectations_html(timeline: Timeline) -> str:
+    """What "yes" means in the correctness table: what each graded answer must name, and must not."""
+    lines = []
+    for number, turn in enumerate(timeline.turns, start=1):
+        if turn.expect is not None:
+            said = f"the answer names {', '.join(turn.expect.must_contain)}"
+            if turn.expect.must_not_contain:
+                said += f"; and none of: {', '.join(turn.expect.must_not_contain)}"
+            lines.append(f"<b>yes</b> at turn {number}: {_escape(said)}.")
+    return "<br>".join(lines)
 
 
 class ProgressBar(widgets.HBox):

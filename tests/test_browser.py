@@ -22,6 +22,7 @@ import nbformat
 import pytest
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+VIEWPORT = {"width": 1200, "height": 900}
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_FLAGS = [
     "--headless",
@@ -86,6 +87,23 @@ def wait_for(url: str, seconds: float = 90) -> None:
     raise TimeoutError(f"Voila did not answer at {url} within {seconds} s")
 
 
+def show_whole(page) -> None:
+    """Grow the window to the page's content, so a screenshot holds it whole.
+
+    Voila's page scrolls inside ``#rendered_cells``, not the document: a full-page screenshot would stop at
+    the window's bottom, and an element below it would be cut there.
+    """
+    content = page.evaluate(
+        "() => Math.max(...[document.body, ...document.querySelectorAll('#rendered_cells')].map(e => e.scrollHeight))"
+    )
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": max(VIEWPORT["height"], min(content + 40, 12_000))})
+
+
+def screenshot(page, target, name: str) -> None:
+    show_whole(page)
+    target.screenshot(path=str(ARTIFACTS / name), **({"full_page": True} if target is page else {}))
+
+
 @pytest.fixture(scope="module")
 def voila_url(tmp_path_factory):
     folder = tmp_path_factory.mktemp("voila")
@@ -113,11 +131,10 @@ def page(voila_url):
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page = browser.new_page(viewport=VIEWPORT)
         page.goto(voila_url, timeout=120_000)
         page.locator(".browser-explorer").wait_for(timeout=120_000)  # the last cell: every panel is shown
         yield page
-        page.screenshot(path=str(ARTIFACTS / "panels.png"), full_page=True)
         browser.close()
 
 
@@ -146,7 +163,7 @@ def test_memory_panel_forgets_one_key_and_explains_a_refused_declaration(page):
     expect(diagnostic).to_contain_text("'owner' is not an allowed key")
     expect(facts).not_to_contain_text("Reporting")
     expect(facts).to_contain_text("SQL Server 2022")
-    panel.screenshot(path=str(ARTIFACTS / "memory_panel.png"))
+    screenshot(page, panel, "memory_panel.png")
 
 
 @pytest.mark.timeout(240)
@@ -167,13 +184,14 @@ def test_desk_panel_sends_on_enter_refuses_a_bad_forget_in_words_and_forgets_one
     expect(panel).to_contain_text("Cannot forget 'nonexistent': it is not one of the allowed keys")
     expect(line).to_have_value("forget nonexistent")  # the refused line stays in the box to correct
     expect(memory).to_contain_text("Billing")
-    panel.screenshot(path=str(ARTIFACTS / "desk_panel_refused.png"))
+    screenshot(page, panel, "desk_panel_refused.png")
     panel.locator("select").select_option("module")
     panel.get_by_role("button", name="Forget key").click()
     expect(memory).not_to_contain_text("Billing", timeout=60_000)
     expect(memory).to_contain_text("SQL Server 2022")
     expect(panel.locator(".memory-panel-diagnostic")).to_contain_text("Forgot 'module'")
-    panel.screenshot(path=str(ARTIFACTS / "desk_panel.png"))
+    expect(error_words).to_be_hidden()  # the status is the latest action's: the earlier refusal is gone
+    screenshot(page, panel, "desk_panel.png")
 
 
 @pytest.mark.timeout(240)
@@ -188,7 +206,7 @@ def test_loop_stepper_moves_through_the_trace(page):
     expect(panel).to_contain_text("Step 2: Evaluator", timeout=60_000)
     expect(panel).to_contain_text("Feedback for iteration 1")
     expect(previous).to_be_enabled()
-    panel.screenshot(path=str(ARTIFACTS / "loop_stepper.png"))
+    screenshot(page, panel, "loop_stepper.png")
     previous.click()
     expect(panel).to_contain_text("Step 1: LLM", timeout=60_000)
     expect(previous).to_be_disabled()
@@ -217,5 +235,20 @@ def test_policy_explorer_refuses_an_empty_selection_and_draws_one_plot(page):
         timeout=120_000,
     )
     expect(panel.locator("table")).to_contain_text("facts")
+    expect(panel.locator("table")).to_contain_text("yes")  # full history holds the correction of turn 3
+    expect(panel).to_contain_text("yes at turn 4: the answer names Billing")
     expect(plots).to_have_count(1)  # one plot, drawn in place
-    panel.screenshot(path=str(ARTIFACTS / "policy_explorer.png"))
+    screenshot(page, panel, "policy_explorer.png")
+
+
+@pytest.mark.timeout(240)
+def test_the_full_page_screenshot_holds_every_panel_whole(page):
+    """Runs last, when every panel has been used: the page at its longest."""
+    import struct
+
+    path = ARTIFACTS / "panels.png"
+    screenshot(page, page, path.name)
+    height = struct.unpack(">I", path.read_bytes()[20:24])[0]  # the PNG header's height
+    for name in ("memory", "desk", "stepper", "explorer"):
+        box = page.locator(f".browser-{name}").bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, f"the {name} panel is cut"

@@ -57,10 +57,11 @@ def test_a_bad_timeline_is_refused_naming_the_field(tmp_path):
         load_timeline(bad)
 
 
-def test_generated_timelines_have_the_requested_length_and_end_with_the_question():
-    timeline = generate_timeline(12)
-    assert len(timeline.turns) == 12 and timeline.questions == [12]
-    assert any(t.user == "module=Billing; database=SQL Server 2022" for t in timeline.turns)
+@pytest.mark.parametrize("turns", [4, 5, 12])
+def test_generated_timelines_have_the_requested_length_and_declare_what_their_question_expects(turns):
+    timeline = generate_timeline(turns)
+    assert len(timeline.turns) == turns and timeline.questions == [turns]
+    assert any(t.user == "module=Billing; database=SQL Server 2022" for t in timeline.turns[2:-1])
     with pytest.raises(ValueError, match="at least 4"):
         generate_timeline(3)
 

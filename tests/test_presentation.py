@@ -109,3 +109,14 @@ def test_presenter_mode_hides_the_exercise_and_panel_driving_cells_by_tag():
     notebook.cells[0].metadata["tags"] = ["presenter-hidden"]
     html, _ = HTMLExporter(template_name="lab").from_notebook_node(notebook)
     assert "celltag_presenter-hidden" in html
+
+
+def test_the_prompt_size_plot_counts_turns_in_whole_numbers_and_labels_its_axes():
+    from course_lib.presentation import plot_prompt_sizes
+
+    calls = [{"rule": "latest", "call": "reader", "policy": "facts", "turn": t, "chars_sent": 100 * t} for t in (1, 2)]
+    ax = plot_prompt_sizes(pd.DataFrame(calls)).axes[0]
+    low, high = ax.get_xlim()
+    ticks = [t for t in ax.get_xticks() if low <= t <= high]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+    assert ax.get_xlabel() == "turn" and ax.get_ylabel()

@@ -287,3 +287,42 @@ def test_progress_bar_counts_steps_and_shows_the_last_line():
     assert bar.bar.value == 2 and bar.label.value == "2/2 one more than announced"
     with pytest.raises(ValueError, match="at least 1 step"):
         ProgressBar(total=0)
+
+
+async def test_the_desk_panel_status_reflects_the_latest_action():
+    panel = two_desks()
+    await send(panel, "module=Billing; database=SQL Server 2022")
+    await send(panel, "forget nonexistent")
+    assert "Refused" in panel.error.value
+    panel.memory_panel.forget_key_button.click()  # a later forget that succeeds
+    await panel.idle()
+    assert panel.error.value == "" and "Forgot 'database'" in panel.memory_panel.diagnostic.value
+    await send(panel, "module=Reporting")
+    assert "accepted" in panel.memory_panel.diagnostic.value
+    await send(panel, "forget")  # typed: the earlier turn's report is no longer the latest news
+    assert "accepted" not in panel.memory_panel.diagnostic.value and panel.desks.memory.facts == ()
+
+
+@pytest.mark.parametrize("text", ["module=", "Module=Billing", "owner=alice"])
+async def test_a_line_that_stores_nothing_says_so_and_why_and_is_not_green(text):
+    panel = memory_panel()
+    await submit(panel, text)
+    assert panel.memory.facts == ()
+    assert "Nothing was stored" in panel.diagnostic.value and "color:green" not in panel.diagnostic.value
+    assert "Why:" in panel.diagnostic.value
+
+
+async def test_policy_explorer_on_a_four_turn_timeline_grades_full_history_correct():
+    explorer = PolicyExplorer(generate_timeline(4))
+    explorer.policies.value = ("full history",)
+    explorer.run_button.click()
+    await explorer.idle()
+    assert ">yes<" in explorer.table.value
+    assert "Billing" in explorer.message.value  # the panel says what a correct answer must contain
+
+
+async def test_the_memory_panel_shows_the_time_of_day_in_utc():
+    panel = memory_panel()
+    await submit(panel, "module=Billing")
+    recorded = panel.memory.facts[0].recorded_at
+    assert "recorded (UTC)" in panel.table.value and f"<td>{recorded:%H:%M:%S}</td>" in panel.table.value
