@@ -2,6 +2,7 @@
 
 import ast
 import importlib.metadata
+import re
 import subprocess
 import sys
 import tomllib
@@ -94,34 +95,51 @@ async def test_the_extraction_builder_uses_the_factory_writer_and_the_given_stor
     assert type(make_fact_writer().agent.client).__name__ == type(make_chat_client("writer")).__name__
 
 
-# region Import direction: two halves that stand alone, in lesson order
+# region The module map: where each module belongs, said once in course_lib's docstring and shown in the README
 
-MEMORY_HALF = {
-    "assertions": 0,
-    "memory": 1,
-    "memory_models": 2,
-    "extraction": 2,
-    "providers": 3,
-    "policies": 3,
-    "qualify": 3,
-}
-"""The memory half in lesson order: a module may load only modules of a lower rank."""
-LOOP_HALF = {"loop", "loop_demos"}
-SHARED = {
-    "offline",
-    "conventions",
-    "prompts",
-    "tracing",
-    "presentation",
-    "exercises",
-    "live",
-    "live_client",
-    "clients",
-    "environment",
-}
+
+def module_map(text: str, indent: str) -> dict[str, list[str]]:
+    """The groups of a map: a ``Group -- why:`` line opens a group, an ``<indent>name  what`` line adds a module."""
+    groups: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in text.splitlines():
+        header = re.fullmatch(r"\s*([A-Z][\w ]*) -- .*:", line)
+        module = re.match(rf"{indent}(\w+)(?:\.py)?\s", line)
+        if header:
+            current = groups.setdefault(header[1], [])
+        elif module and current is not None:
+            current.append(module[1])
+        elif line and not line.startswith(" "):
+            current = None  # the map ends where unindented text resumes
+    return groups
+
+
+MAP = module_map(course_lib.__doc__ or "", indent="    ")
+HALF_OF = dict(re.findall(r"^    (\w+) +\((memory half|loop half|both halves)\)", course_lib.__doc__ or "", re.M))
+"""Scenario code sits with a half: its map line says which."""
+MODULES = sorted(p.stem for p in (ROOT / "course_lib").glob("*.py") if p.stem != "__init__")
+
+MEMORY_LIBRARY = MAP["Memory half"]
+"""In lesson order: a module may load only those above it."""
+MEMORY_HALF = set(MEMORY_LIBRARY) | {m for m, half in HALF_OF.items() if half == "memory half"}
+LOOP_HALF = set(MAP["Loop half"]) | {m for m, half in HALF_OF.items() if half == "loop half"}
+SHARED = set(MAP["Shared infrastructure"])
 """Used by both halves, so they load neither."""
-JOINERS = {"widgets", "capstone"}
+JOINERS = set(MAP["Panels"]) | {m for m, half in HALF_OF.items() if half == "both halves"}
 """Panels for every lesson and the capstone: the only modules that may load both halves."""
+
+
+def test_the_module_map_puts_every_module_in_exactly_one_group():
+    assert sorted(m for group in MAP.values() for m in group) == MODULES
+    assert sorted(HALF_OF) == sorted(MAP["Scenario code"])  # each scenario module says which half it serves
+
+
+def test_the_readme_shows_the_same_map():
+    readme = (ROOT / "README.md").read_text().partition("## What is where")[2].partition("\n## ")[0]
+    assert module_map(readme, indent="  ") == MAP
+
+
+# region Import direction: two halves that stand alone, in lesson order
 
 
 def _module_imports(name: str) -> set[str]:
@@ -147,29 +165,31 @@ def _module_imports(name: str) -> set[str]:
 
 
 def _loaded_by(name: str) -> set[str]:
-    """Every course_lib module that importing ``name`` loads, transitively."""
+    """Every course_lib module that importing ``name`` loads, transitively (``name`` itself only through a cycle)."""
     seen: set[str] = set()
     todo = [name]
     while todo:
         for module in _module_imports(todo.pop()) - seen:
             seen.add(module)
             todo.append(module)
-    return seen - {name}
-
-
-MODULES = sorted(p.stem for p in (ROOT / "course_lib").glob("*.py") if p.stem != "__init__")
+    return seen
 
 
 def _rule_broken(name: str) -> str | None:
     loaded = _loaded_by(name)
-    if name in MEMORY_HALF:
-        wrong = (loaded & LOOP_HALF) | {m for m in loaded & set(MEMORY_HALF) if MEMORY_HALF[m] >= MEMORY_HALF[name]}
+    if name in loaded:
+        return "imports itself through a cycle"
+    if name in MEMORY_LIBRARY:
+        above = set(MEMORY_LIBRARY[: MEMORY_LIBRARY.index(name)])
+        wrong = loaded & (LOOP_HALF | JOINERS | (set(MEMORY_LIBRARY) - above))
+    elif name in MEMORY_HALF:
+        wrong = loaded & (LOOP_HALF | JOINERS)
     elif name in LOOP_HALF:
-        wrong = loaded & set(MEMORY_HALF)
+        wrong = loaded & (MEMORY_HALF | JOINERS)
     elif name in SHARED:
-        wrong = loaded & (set(MEMORY_HALF) | LOOP_HALF | JOINERS)
+        wrong = loaded & (MEMORY_HALF | LOOP_HALF | JOINERS)
     else:
-        return None if name in JOINERS else "not classified: add it to one half, SHARED or JOINERS"
+        return None if name in JOINERS else "not in the module map of course_lib/__init__.py"
     return f"loads {sorted(wrong)}" if wrong else None
 
 
@@ -193,7 +213,7 @@ def test_the_loop_half_and_its_models_load_neither_the_memory_half_nor_a_heavy_l
     code = "import course_lib.loop_demos\nfrom course_lib.clients import make_chat_client\n"
     code += "make_chat_client('worker'); make_chat_client('judge')"  # the factory imports each role's model lazily
     loaded = _loaded_by_running(code)
-    assert "loop_demos" in loaded and not loaded & (set(MEMORY_HALF) | HEAVY)  # the static rule above, seen live
+    assert "loop_demos" in loaded and not loaded & (MEMORY_HALF | HEAVY)  # the static rule above, seen live
 
 
 def test_the_memory_half_and_its_models_load_neither_the_loop_half_nor_a_heavy_library():
