@@ -35,7 +35,8 @@ from course_lib.loop_demos import MessageNumberer, NumberingChatClient
 warnings.filterwarnings("ignore", message=".*AgentLoopMiddleware is experimental.*")
 
 ITERATIONS = 3
-RUNS = 30  # loop runs per variant per repetition
+ROUNDS = 10  # interleaved rounds per pair per repetition
+RUNS_PER_BLOCK = 3  # loop runs per block: each side runs 2 blocks per round, 60 runs per repetition
 HISTORY = 200  # messages already in the caller's session for the fresh-context figure
 TASK = "Write the release note."
 FEEDBACK = "more"
@@ -108,25 +109,38 @@ async def from_snapshot(agent: Any, snapshot: dict[str, Any]) -> None:
     await agent.run(TASK, session=AgentSession.from_dict(snapshot))
 
 
-def cpu_seconds(variant: Callable[[], Awaitable[None]]) -> float:
-    """CPU seconds for RUNS runs of ``variant``, the garbage collector paused so a collection lands on neither side."""
-
-    async def runs() -> None:
-        for _ in range(RUNS):
-            await variant()
-
+async def cpu_seconds(variant: Callable[[], Awaitable[None]]) -> float:
+    """CPU seconds for RUNS_PER_BLOCK runs of ``variant``, the garbage collector collected before and paused during
+    the block, so a collection lands on neither side."""
     gc.collect()
     gc.disable()
     try:
         started = time.process_time()
-        asyncio.run(runs())
+        for _ in range(RUNS_PER_BLOCK):
+            await variant()
         return time.process_time() - started
     finally:
         gc.enable()
 
 
+async def interleaved(ours: Callable[[], Awaitable[None]], theirs: Callable[[], Awaitable[None]]) -> float:
+    """ours / theirs: the median over ROUNDS rounds of four short blocks, ours-theirs-theirs-ours then the mirror.
+
+    On a shared machine the CPU time of the same work drifts with what else runs (caches, frequency). Short
+    blocks, alternated and paired within a round, see the same conditions; the median over rounds ignores a
+    round that a burst of load hit on one side only. Both sides run in one event loop.
+    """
+    ratios = []
+    for round_number in range(ROUNDS):
+        first, second = (ours, theirs) if round_number % 2 == 0 else (theirs, ours)
+        times = [await cpu_seconds(variant) for variant in (first, second, second, first)]
+        outer, inner = times[0] + times[3], times[1] + times[2]
+        ratios.append(outer / inner if first is ours else inner / outer)
+    return statistics.median(ratios)
+
+
 def once(snapshot: dict[str, Any]) -> dict[str, float]:
-    """One repetition: every pair measured back to back, each side once before and once after the other.
+    """One repetition: every pair measured in interleaved rounds (see ``interleaved``).
 
     The agents are built once per repetition, outside the timed runs: what is compared is the calls.
     """
@@ -147,11 +161,11 @@ def once(snapshot: dict[str, Any]) -> dict[str, float]:
             lambda: from_snapshot(fresh_looping, snapshot),
         ),
     }
-    ratios = {}
-    for name, (ours, theirs) in pairs.items():
-        a1, b1, b2, a2 = cpu_seconds(ours), cpu_seconds(theirs), cpu_seconds(theirs), cpu_seconds(ours)
-        ratios[name] = (a1 + a2) / (b1 + b2)
-    return ratios
+
+    async def all_pairs() -> dict[str, float]:
+        return {name: await interleaved(ours, theirs) for name, (ours, theirs) in pairs.items()}
+
+    return asyncio.run(all_pairs())
 
 
 def measure(repeats: int) -> dict[str, list[float]]:
