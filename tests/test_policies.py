@@ -2,8 +2,6 @@
 
 import itertools
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -262,12 +260,6 @@ def test_a_policy_kind_is_its_identity_and_its_label_is_built_by_its_class():
     for label, factory in factories.items():
         policy = factory("latest", CallLog())
         assert (policy.name, policy.kind) == (label, factory.kind)
-
-
-def test_importing_the_policies_loads_neither_pandas_nor_matplotlib():
-    code = "import sys, course_lib.policies; print(sorted({'pandas', 'matplotlib'} & set(sys.modules)))"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "[]"
 
 
 async def test_scaling_reports_progress_once_per_replay_and_the_cpu_time():
