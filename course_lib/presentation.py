@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
+from IPython import get_ipython
 from IPython.display import HTML, display
 from pandas.io.formats.style import Styler
 
@@ -35,6 +36,8 @@ table.dataframe td, table.dataframe th { text-align: left !important; vertical-a
 .celltag_presenter-hidden { display: none; }
 table.dataframe td { white-space: pre-line; overflow-wrap: break-word; word-break: normal; max-width: 36em; }
 table.dataframe th { white-space: normal; }
+/* printed text wraps between words (a long word may still break), never in the middle of every word */
+.jp-OutputArea-output pre { word-break: normal !important; overflow-wrap: anywhere; }
 </style>"""
 """Left-aligned cells, wrapped between words within 36em, line breaks kept (one message per line)."""
 
@@ -54,6 +57,19 @@ def setup_display() -> None:
     plt.rcParams.update({"figure.dpi": 100, "axes.spines.top": False, "axes.spines.right": False})
     display(HTML(TABLE_CSS))
     explain_unquoted_names()  # an exercise answer written without quotes gets guidance, not a bare traceback
+    shell = get_ipython()
+    if shell is not None:  # a value holding line breaks is shown on several lines, not as a literal \n
+        shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, html_with_line_breaks)
+
+
+def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
+    """A table's HTML; the columns whose text holds line breaks are shown one line per line (readable_table).
+
+    pandas writes a line break inside a cell as the two characters ``\\n``: a prompt block or a stored
+    message then reads as one run of text. Tables without line breaks keep pandas' own HTML.
+    """
+    lines = [column for column in frame.columns if frame[column].map(lambda v: isinstance(v, str) and "\n" in v).any()]
+    return readable_table(frame, lines=lines).to_html() if lines else frame._repr_html_()
 
 
 def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:

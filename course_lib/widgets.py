@@ -446,7 +446,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.run_button = widgets.Button(description="Run", button_style="primary")
         self.message = widgets.HTML()
         self.table = widgets.HTML()
-        self.plot = widgets.Image(format="png")
+        # the plot at its own size: stretched to the panel's width, its text would be half as large again
+        self.plot = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start", max_width="100%"))
         self.comparison: Comparison | None = None
         self.run_button.on_click(lambda _: self._async.schedule(self.run()))
         self.policies.observe(lambda _: self._enable_run(), names="value")

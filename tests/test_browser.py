@@ -238,6 +238,7 @@ def test_policy_explorer_refuses_an_empty_selection_and_draws_one_plot(page):
     expect(panel.locator("table")).to_contain_text("yes")  # full history holds the correction of turn 3
     expect(panel).to_contain_text("yes at turn 4: the answer names Billing")
     expect(plots).to_have_count(1)  # one plot, drawn in place
+    assert plots.evaluate("img => img.clientWidth <= img.naturalWidth")  # at its own size, not stretched
     screenshot(page, panel, "policy_explorer.png")
 
 

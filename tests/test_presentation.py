@@ -120,3 +120,28 @@ def test_the_prompt_size_plot_counts_turns_in_whole_numbers_and_labels_its_axes(
     ticks = [t for t in ax.get_xticks() if low <= t <= high]
     assert ticks and all(float(t).is_integer() for t in ticks)
     assert ax.get_xlabel() == "turn" and ax.get_ylabel()
+
+
+def test_a_table_with_line_breaks_shows_them_as_lines_and_other_tables_keep_pandas_html():
+    from course_lib.presentation import html_with_line_breaks
+
+    frame = pd.DataFrame({"role": ["user", "assistant"], "text": ["block\nmodule=Billing", "Noted <b>."], "n": [1, 2]})
+    shown = html_with_line_breaks(frame)
+    assert "block<br>module=Billing" in shown and "\\n" not in shown and "Noted &lt;b&gt;." in shown
+    plain = pd.DataFrame({"role": ["user"], "n": [1]})
+    assert html_with_line_breaks(plain) == plain._repr_html_()
+
+
+def test_setup_display_uses_it_for_every_table_in_a_notebook():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from course_lib.presentation import html_with_line_breaks, setup_display
+
+    shell = InteractiveShell.instance()
+    try:
+        setup_display()
+        assert shell.display_formatter.formatters["text/html"].lookup_by_type(pd.DataFrame) is html_with_line_breaks
+    finally:
+        shell.display_formatter.formatters["text/html"].pop(pd.DataFrame, None)
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
