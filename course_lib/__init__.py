@@ -1,9 +1,9 @@
 """course_lib: the small, tested library behind the agent-memory and loop-engineering workbook.
 
-Two halves that stand alone, the lessons' scenario code beside them, and the infrastructure both use.
-The modules are flat; this map says where each belongs (``tests/test_structure.py`` checks that every
-module is in exactly one group, that the README's map says the same, and that each module imports only
-what its group allows):
+Two halves that stand alone, the lessons' scenario code and panels beside them, and the infrastructure both
+use; only the capstone joins the halves. The modules are flat; this map says where each belongs
+(``tests/test_structure.py`` checks that every module is in exactly one group, that the README's map says
+the same, and that each module imports only what its group allows):
 
 Memory half -- lessons 01-04, in lesson order; a module loads only those above it, never the loop half:
     assertions      the key=value contract: ALLOWED_KEYS, parse_assertions
@@ -33,8 +33,9 @@ Shared infrastructure -- used by both halves, loads neither:
     exercises       the checking cells' comparison
     environment     lesson 00's check of the installed packages against the lock
 
-Panels -- may load both halves:
-    widgets         ipywidgets panels: memory, desks, loop stepper, policy explorer
+Panels -- the lessons' ipywidgets panels, each with its half:
+    widgets         (memory half) the memory panel, the desks, the policy explorer
+    loop_panels     (loop half) the loop stepper
 """
 
 __version__ = "0.1.0"

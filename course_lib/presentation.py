@@ -4,7 +4,7 @@ Every lesson calls :func:`setup_display` in its first cell, so tables read the s
 projector): text left-aligned and wrapped between words inside a bounded column, never cut with an
 ellipsis in the middle of a word. The memory half's tables (:func:`facts_frame`, :func:`presence_frame`)
 and the plots of the lessons live here rather than in the domain modules, which stay free of pandas and
-matplotlib; this module loads neither half, and matplotlib only when a figure is drawn.
+matplotlib; this module loads neither half, and pandas and matplotlib only when a table or figure is made.
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
-import pandas as pd
 from IPython import get_ipython
 from IPython.display import HTML, display
-from pandas.io.formats.style import Styler
 
 from course_lib.exercises import explain_unquoted_names
 
-if TYPE_CHECKING:  # types only: importing the display helpers loads neither the memory half nor matplotlib
+if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
+    import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from pandas.io.formats.style import Styler
 
     from .memory import Fact
 
@@ -50,6 +50,7 @@ def setup_display() -> None:
     In a notebook it also explains a NameError from a cell (``answer = Billing`` for ``'Billing'``).
     """
     import matplotlib.pyplot as plt
+    import pandas as pd
 
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.max_columns", None)
@@ -88,6 +89,8 @@ def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
 
 def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
     """The facts as a table, one row each, in eviction order: what a student inspects after a turn."""
+    import pandas as pd
+
     return pd.DataFrame([f.model_dump() for f in facts], columns=FACT_COLUMNS)
 
 
@@ -97,6 +100,8 @@ def presence_frame(snapshots: Sequence[tuple[str, Sequence[Fact]]]) -> pd.DataFr
     A table of "key x turn" answers at a glance what a list of events hides: when a fact arrived, when a
     correction replaced it, when the bound evicted it and when forget cleared it.
     """
+    import pandas as pd
+
     from .assertions import ALLOWED_KEYS  # when called: loading the display helpers loads neither half
 
     columns = {label: {f.key: f.value for f in facts} for label, facts in snapshots}
@@ -202,6 +207,20 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
+
+
+class PanelText:
+    """A panel's saved output: a short line instead of the widget tree's raw repr (mixed into every panel)."""
+
+    title = "panel"
+
+    def __repr__(self) -> str:
+        return f"[{self.title}: interactive, run this cell in Jupyter to use it]"
+
+
+def html_lines(text: str) -> str:
+    """``text`` escaped for an HTML value, its line breaks kept."""
+    return html.escape(text, quote=False).replace("\n", "<br>")
 
 
 def integer_ticks(ax: Axes, axis: Literal["x", "y", "both"] = "both") -> None:

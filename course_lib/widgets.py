@@ -1,9 +1,10 @@
-"""Interactive panels for the lessons (ipywidgets). The logic lives here and is tested without a browser.
+"""The memory lessons' interactive panels (ipywidgets). The logic lives here and is tested without a browser.
 
 Every panel goes through the same library calls as the lessons: the memory panel submits a message through
 the writer and the host check (it cannot bypass the contract), the desk panel drives the two-desk console,
-the loop stepper replays a :class:`~course_lib.loop_demos.LoopTrace`, the policy explorer runs the Demo170
-comparison. Output is written as HTML values (or image bytes) so nothing leaks into the cell.
+the policy explorer runs the Demo170 comparison (the loop lessons' stepper is in :mod:`course_lib.loop_panels`,
+so a loop lesson loads nothing of the memory half). Output is written as HTML values (or image bytes) so
+nothing leaks into the cell.
 
 A button's click schedules the panel's coroutine on the running event loop (Jupyter's, or a test's);
 ``await panel.idle()`` waits for it. A failing action never disappears into a background task: its error
@@ -14,9 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import html
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -31,11 +31,10 @@ from .policies import (
     correctness_table,
     offline_policies,
 )
+from .presentation import PanelText as _Panel
 from .presentation import facts_frame, figure_png, plot_prompt_sizes
+from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks
-
-if TYPE_CHECKING:  # the loop stepper only reads a trace; the loop half is not imported here
-    from .loop_demos import LoopTrace
 
 
 class ConsoleRefusal(ValueError):
@@ -157,21 +156,8 @@ def declaration_notes(text: str) -> list[str]:
     return notes
 
 
-def _escape(text: str) -> str:
-    return html.escape(text, quote=False).replace("\n", "<br>")
-
-
 def _error_html(text: str) -> str:
     return f'<span style="color:crimson"><b>Refused:</b> {_escape(text)}</span>'
-
-
-class _Panel:
-    """A short text for a panel's saved output, instead of the widget tree's raw repr."""
-
-    title = "panel"
-
-    def __repr__(self) -> str:
-        return f"[{self.title}: interactive, run this cell in Jupyter to use it]"
 
 
 class MemoryPanel(_Panel, widgets.VBox):
@@ -379,53 +365,6 @@ class DeskPanel(_Panel, widgets.HBox):
             "<i>Type a message and press Enter, or <code>mem</code>, <code>forget KEY</code>, <code>forget</code>.</i>"
         )
         self.chat.value = f'<div style="overflow-wrap: anywhere; white-space: normal">{body}</div>'
-
-
-class LoopStepper(_Panel, widgets.VBox):
-    """Step or slide through a traced loop: what the model received and returned, what each evaluator saw."""
-
-    title = "Loop stepper"
-
-    def __init__(self, trace: LoopTrace) -> None:
-        if not trace.rows:
-            raise ValueError("The trace is empty: run a traced loop first.")
-        self.trace = trace
-        self.slider = widgets.IntSlider(value=1, min=1, max=len(trace.rows), description="Step")
-        self.previous_button = widgets.Button(description="Previous")
-        self.next_button = widgets.Button(description="Next")
-        self.view = widgets.HTML()
-        self.previous_button.on_click(lambda _: self.step(-1))
-        self.next_button.on_click(lambda _: self.step(+1))
-        self.slider.observe(lambda _: self.render(), names="value")
-        super().__init__([widgets.HBox([self.previous_button, self.slider, self.next_button]), self.view])
-        self.render()
-
-    def step(self, delta: int) -> None:
-        self.slider.value = min(max(self.slider.value + delta, 1), self.slider.max)
-
-    def render(self) -> None:
-        step = self.slider.value
-        row = self.trace.rows[step - 1]
-        saw = "".join(
-            f"<b>{_escape(title)}</b><ul>{''.join(f'<li>{_escape(item)}</li>' for item in items) or '<li>-</li>'}</ul>"
-            for title, items in _sections(row)
-        )
-        feedback = [str(r["did"]) for r in self.trace.rows[:step] if str(r["did"]).startswith("continue")]
-        self.view.value = (
-            f"<h4>Step {row['step']}: {row['actor']} (call {row['call']})</h4>"
-            f"{saw}<b>Did</b>: {_escape(str(row['did']))}"
-            f"<br><b>Feedback so far</b>: {_escape(' / '.join(feedback) or '(none)')}"
-        )
-        self.previous_button.disabled = step == 1
-        self.next_button.disabled = step == self.slider.max
-
-
-def _sections(row: dict[str, object]) -> list[tuple[str, list[str]]]:
-    """What a step saw, as titled lists (the trace keeps them apart, so a list item is never split)."""
-    sections = row.get("sections")
-    if isinstance(sections, dict):
-        return [(str(title), [str(item) for item in items]) for title, items in sections.items()]
-    return [("Saw", [str(row["saw"])])]
 
 
 class PolicyExplorer(_Panel, widgets.VBox):

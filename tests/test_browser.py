@@ -44,7 +44,8 @@ from course_lib.memory import WorkingMemory
 from course_lib.policies import generate_timeline
 from course_lib.providers import offline_provider_desks
 from course_lib.tracing import CallLog
-from course_lib.widgets import DeskPanel, LoopStepper, MemoryPanel, PolicyExplorer
+from course_lib.loop_panels import LoopStepper
+from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer
 
 memory = MemoryPanel(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())))
 memory.add_class("browser-memory")

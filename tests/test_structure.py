@@ -2,6 +2,7 @@
 
 import ast
 import importlib.metadata
+import json
 import re
 import subprocess
 import sys
@@ -116,7 +117,7 @@ def module_map(text: str, indent: str) -> dict[str, list[str]]:
 
 MAP = module_map(course_lib.__doc__ or "", indent="    ")
 HALF_OF = dict(re.findall(r"^    (\w+) +\((memory half|loop half|both halves)\)", course_lib.__doc__ or "", re.M))
-"""Scenario code sits with a half: its map line says which."""
+"""Scenario code and panels sit with a half (or both): the module's map line says which."""
 MODULES = sorted(p.stem for p in (ROOT / "course_lib").glob("*.py") if p.stem != "__init__")
 
 MEMORY_LIBRARY = MAP["Memory half"]
@@ -125,13 +126,13 @@ MEMORY_HALF = set(MEMORY_LIBRARY) | {m for m, half in HALF_OF.items() if half ==
 LOOP_HALF = set(MAP["Loop half"]) | {m for m, half in HALF_OF.items() if half == "loop half"}
 SHARED = set(MAP["Shared infrastructure"])
 """Used by both halves, so they load neither."""
-JOINERS = set(MAP["Panels"]) | {m for m, half in HALF_OF.items() if half == "both halves"}
-"""Panels for every lesson and the capstone: the only modules that may load both halves."""
+JOINERS = {m for m, half in HALF_OF.items() if half == "both halves"}
+"""The capstone: the only module that may load both halves."""
 
 
 def test_the_module_map_puts_every_module_in_exactly_one_group():
     assert sorted(m for group in MAP.values() for m in group) == MODULES
-    assert sorted(HALF_OF) == sorted(MAP["Scenario code"])  # each scenario module says which half it serves
+    assert sorted(HALF_OF) == sorted(MAP["Scenario code"] + MAP["Panels"])  # each says which half it serves
 
 
 def test_the_readme_shows_the_same_map():
@@ -198,6 +199,37 @@ def test_each_module_loads_only_what_its_place_allows(name):
     assert _rule_broken(name) is None, f"course_lib.{name} {_rule_broken(name)}"
 
 
+def _lesson_imports(lesson: Path) -> set[str]:
+    """The course_lib modules a lesson's code cells import (IPython magics and shell lines left out)."""
+    found: set[str] = set()
+    for cell in json.loads(lesson.read_text())["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        lines = "".join(cell["source"]).splitlines()
+        code = "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
+        tree = compile(code, lesson.name, "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        for node in ast.walk(tree):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            found.update(name.split(".")[1] for name in names if name.startswith("course_lib."))
+    return found
+
+
+LESSONS = sorted((ROOT / "notebooks").glob("0[1-6]_*.ipynb"))
+"""The lessons of one half: 01-04 memory, 05-06 loop (00 sets up, 07 is the capstone that joins them)."""
+CROSSINGS = {"03_provider_and_two_desks": {"loop"}}
+"""A lesson that reaches into the other half on purpose: lesson 03's section 6 wraps the desk in a LoopAgent to
+show that the loop's attributed feedback never becomes a fact (the trust boundary, before lessons 05-06)."""
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda path: path.stem)
+def test_a_lesson_of_one_half_loads_of_the_other_only_its_stated_crossing(lesson):
+    imported = _lesson_imports(lesson)
+    loaded = imported.union(*(_loaded_by(m) for m in imported))
+    other = LOOP_HALF if lesson.name < "05" else MEMORY_HALF
+    assert imported and loaded & other == CROSSINGS.get(lesson.stem, set())
+
+
 def _loaded_by_running(code: str) -> set[str]:
     """Every module loaded after running ``code`` in a fresh interpreter (course_lib's without their prefix)."""
     probe = f"{code}\nimport sys\nprint(' '.join(sys.modules))"
@@ -209,18 +241,19 @@ HEAVY = {"openai", "pandas", "matplotlib"}
 """Libraries that cost most of a second each to import: loaded when a live client, a table or a plot is built."""
 
 
-def test_the_loop_half_and_its_models_load_neither_the_memory_half_nor_a_heavy_library():
-    code = "import course_lib.loop_demos\nfrom course_lib.clients import make_chat_client\n"
-    code += "make_chat_client('worker'); make_chat_client('judge')"  # the factory imports each role's model lazily
+def test_the_loop_half_with_its_models_and_panel_loads_neither_the_memory_half_nor_a_heavy_library():
+    """The static rule above, seen live; the factory imports each role's model when it builds the role."""
+    code = "import course_lib.loop_demos, course_lib.loop_panels\nfrom course_lib.clients import make_chat_client\n"
+    code += "make_chat_client('worker'); make_chat_client('judge')"
     loaded = _loaded_by_running(code)
-    assert "loop_demos" in loaded and not loaded & (MEMORY_HALF | HEAVY)  # the static rule above, seen live
+    assert {"loop_demos", "loop_panels"} <= loaded and not loaded & (MEMORY_HALF | HEAVY)
 
 
-def test_the_memory_half_and_its_models_load_neither_the_loop_half_nor_a_heavy_library():
-    code = "import course_lib.providers, course_lib.policies\nfrom course_lib.clients import make_chat_client\n"
+def test_the_memory_half_with_its_models_and_panels_loads_neither_the_loop_half_nor_a_heavy_library():
+    code = "import course_lib.widgets\nfrom course_lib.clients import make_chat_client\n"  # the panels load the rest
     code += "for role in ('assistant', 'writer', 'reader', 'summarizer'): make_chat_client(role)"
     loaded = _loaded_by_running(code)
-    assert {"extraction", "memory_models"} <= loaded and not loaded & (LOOP_HALF | HEAVY)
+    assert {"providers", "policies", "memory_models"} <= loaded and not loaded & (LOOP_HALF | HEAVY)
 
 
 def test_the_loop_library_loads_no_other_course_module_at_run_time():

@@ -4,12 +4,13 @@ import pytest
 
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.loop_demos import run_seed_demo
+from course_lib.loop_panels import LoopStepper
 from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.policies import generate_timeline, load_timeline
 from course_lib.providers import offline_provider_desks
 from course_lib.tracing import CallLog
-from course_lib.widgets import DeskPanel, LoopStepper, MemoryPanel, PolicyExplorer, ProgressBar
+from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer, ProgressBar
 
 
 def memory_panel(misbehaviour=None):

@@ -1,0 +1,65 @@
+"""The loop lessons' panel (ipywidgets): step through a traced loop. Tested without a browser.
+
+The stepper replays a :class:`~course_lib.loop_demos.LoopTrace`: what the model received and returned at
+each call, what each evaluator saw and decided. It is kept apart from the memory lessons' panels
+(:mod:`course_lib.widgets`), so a loop lesson loads nothing of the memory half.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import ipywidgets as widgets
+
+from .presentation import PanelText, html_lines
+
+if TYPE_CHECKING:  # the stepper only reads a trace
+    from .loop_demos import LoopTrace
+
+
+class LoopStepper(PanelText, widgets.VBox):
+    """Step or slide through a traced loop: what the model received and returned, what each evaluator saw."""
+
+    title = "Loop stepper"
+
+    def __init__(self, trace: LoopTrace) -> None:
+        if not trace.rows:
+            raise ValueError("The trace is empty: run a traced loop first.")
+        self.trace = trace
+        self.slider = widgets.IntSlider(value=1, min=1, max=len(trace.rows), description="Step")
+        self.previous_button = widgets.Button(description="Previous")
+        self.next_button = widgets.Button(description="Next")
+        self.view = widgets.HTML()
+        self.previous_button.on_click(lambda _: self.step(-1))
+        self.next_button.on_click(lambda _: self.step(+1))
+        self.slider.observe(lambda _: self.render(), names="value")
+        super().__init__([widgets.HBox([self.previous_button, self.slider, self.next_button]), self.view])
+        self.render()
+
+    def step(self, delta: int) -> None:
+        self.slider.value = min(max(self.slider.value + delta, 1), self.slider.max)
+
+    def render(self) -> None:
+        step = self.slider.value
+        row = self.trace.rows[step - 1]
+        saw = "".join(f"<b>{html_lines(title)}</b><ul>{_list_items(items)}</ul>" for title, items in _sections(row))
+        feedback = [str(r["did"]) for r in self.trace.rows[:step] if str(r["did"]).startswith("continue")]
+        self.view.value = (
+            f"<h4>Step {row['step']}: {row['actor']} (call {row['call']})</h4>"
+            f"{saw}<b>Did</b>: {html_lines(str(row['did']))}"
+            f"<br><b>Feedback so far</b>: {html_lines(' / '.join(feedback) or '(none)')}"
+        )
+        self.previous_button.disabled = step == 1
+        self.next_button.disabled = step == self.slider.max
+
+
+def _sections(row: dict[str, object]) -> list[tuple[str, list[str]]]:
+    """What a step saw, as titled lists (the trace keeps them apart, so a list item is never split)."""
+    sections = row.get("sections")
+    if isinstance(sections, dict):
+        return [(str(title), [str(item) for item in items]) for title, items in sections.items()]
+    return [("Saw", [str(row["saw"])])]
+
+
+def _list_items(items: list[str]) -> str:
+    return "".join(f"<li>{html_lines(item)}</li>" for item in items) or "<li>-</li>"
