@@ -268,7 +268,9 @@ class MemoryPanel(_Panel, widgets.VBox):
         # the time of day is enough within a session, and keeps the column narrow beside the desks
         frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
         frame = frame.rename(columns={"recorded_at": "recorded (UTC)"})
-        self.table.value = frame.to_html(index=False, classes="memory-facts") if facts else "<i>No facts.</i>"
+        self.table.value = (
+            frame.to_html(index=False, classes="memory-facts", justify="left") if facts else "<i>No facts.</i>"
+        )
         self.ticket.value = f"Ticket: epoch {self.memory.epoch}, turn {self.memory.turn}"
         keys = [f.key for f in facts]
         chosen = self.key.value if self.key.value in keys else (keys[0] if keys else None)
@@ -416,7 +418,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
             self._enable_run()
         self.comparison = comparison
         self.message.value = expectations_html(self.timeline)
-        self.table.value = correctness_table(comparison.answers).to_html(classes="policy-correctness")
+        self.table.value = correctness_table(comparison.answers).to_html(classes="policy-correctness", justify="left")
         self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
 
 

@@ -327,3 +327,4 @@ async def test_the_memory_panel_shows_the_time_of_day_in_utc():
     await submit(panel, "module=Billing")
     recorded = panel.memory.facts[0].recorded_at
     assert "recorded (UTC)" in panel.table.value and f"<td>{recorded:%H:%M:%S}</td>" in panel.table.value
+    assert 'style="text-align: left;"' in panel.table.value  # headers over their text, lesson style or not
