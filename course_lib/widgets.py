@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -35,6 +35,9 @@ from .presentation import PanelText as _Panel
 from .presentation import facts_frame, figure_png, plot_prompt_sizes
 from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class ConsoleRefusal(ValueError):
@@ -418,8 +421,23 @@ class PolicyExplorer(_Panel, widgets.VBox):
             self._enable_run()
         self.comparison = comparison
         self.message.value = expectations_html(self.timeline)
-        self.table.value = correctness_table(comparison.answers).to_html(classes="policy-correctness", justify="left")
+        self.table.value = (
+            turn_correctness(comparison.answers)
+            .reset_index()
+            .to_html(index=False, classes="policy-correctness", justify="left")
+        )
         self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
+
+
+def turn_correctness(answers: pd.DataFrame) -> pd.DataFrame:
+    """One rule's correctness for the panel: a row per policy, a column per graded turn, ``yes`` or ``no``.
+
+    The panel runs a single rule, so the lesson's (rule, turn) column levels would only add two header rows
+    a student has to decode.
+    """
+    table = correctness_table(answers).droplevel("rule", axis=1)
+    table.columns = [f"correct at turn {turn}" for turn in table.columns]
+    return table
 
 
 def expectations_html(timeline: Timeline) -> str:

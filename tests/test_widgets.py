@@ -10,7 +10,7 @@ from course_lib.memory_models import OfflineWriterClient
 from course_lib.policies import generate_timeline, load_timeline
 from course_lib.providers import offline_provider_desks
 from course_lib.tracing import CallLog
-from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer, ProgressBar
+from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer, ProgressBar, turn_correctness
 
 
 def memory_panel(misbehaviour=None):
@@ -328,3 +328,18 @@ async def test_the_memory_panel_shows_the_time_of_day_in_utc():
     recorded = panel.memory.facts[0].recorded_at
     assert "recorded (UTC)" in panel.table.value and f"<td>{recorded:%H:%M:%S}</td>" in panel.table.value
     assert 'style="text-align: left;"' in panel.table.value  # headers over their text, lesson style or not
+
+
+async def test_policy_explorer_table_reads_one_row_per_policy_one_column_per_graded_turn():
+    explorer = PolicyExplorer(load_timeline())
+    explorer.policies.value = ("full history", "facts")
+    explorer.run_button.click()
+    await explorer.idle()
+    frame = turn_correctness(explorer.comparison.answers)
+    graded = [n for n, turn in enumerate(explorer.timeline.turns, start=1) if turn.expect is not None]
+    assert list(frame.columns) == [f"correct at turn {n}" for n in graded]
+    assert list(frame.index) == ["full history", "facts"] and frame.index.name == "policy"
+    assert set(frame.to_numpy().ravel()) <= {"yes", "no"}
+    assert explorer.table.value == frame.reset_index().to_html(
+        index=False, classes="policy-correctness", justify="left"
+    )
