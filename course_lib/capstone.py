@@ -44,7 +44,7 @@ from .memory_models import (
     strip_prompt_block,
     visible_mentions,
 )
-from .offline import last_user_text
+from .offline import last_user_text, without_tool_loop
 from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
 from .tracing import CallLog, ModelCall
 
@@ -263,10 +263,14 @@ class DriftProneAssistantClient(OfflineAssistantClient):
 
 
 def capstone_reader(rule: ResolutionRule) -> Any:
-    """The reader for one run: live, the factory's ``reader``; offline, the drift-prone assistant for ``rule``."""
+    """The reader for one run: live, the factory's ``reader``; offline, the drift-prone assistant for ``rule``.
+
+    Either way without MAF's tool loop, as ``make_chat_client`` builds every role: the capstone gives its reader
+    no tools, and its offline and live runs then do the same MAF work.
+    """
     backends = load_course_settings()
     if backends.live is None:
-        return DriftProneAssistantClient(rule)
+        return without_tool_loop(DriftProneAssistantClient(rule))
     return make_chat_client("reader", resolution=rule, backends=backends)
 
 

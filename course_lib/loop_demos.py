@@ -146,7 +146,12 @@ class MessageNumberer:
 
 
 class NumberingChatClient(OfflineChatClient):
-    """The seed's ``FakeChatClient``: answers ``[n]Response message from LLM.`` and traces every call."""
+    """The seed's ``FakeChatClient``: answers ``[n]Response message from LLM.`` and traces every call.
+
+    Built directly, not by ``make_chat_client``, so it keeps MAF's default tool loop: it stands in for the seed's
+    fake client, and lesson 06 and ``make bench`` run ``LoopAgent`` and MAF's ``AgentLoopMiddleware`` on the very
+    same client, so neither side of that comparison gets a cheaper client than the other.
+    """
 
     def __init__(self, numberer: MessageNumberer, trace: LoopTrace | None = None, *, log: CallLog | None = None):
         super().__init__(log=log, name="llm")

@@ -349,12 +349,15 @@ def test_the_feedback_would_be_extractable_if_it_were_taken_for_the_callers_word
 
 def test_live_settings_make_the_reader_live_and_offline_it_is_the_drift_prone_model(monkeypatch):
     monkeypatch.delenv("COURSE_LLM", raising=False)
-    assert isinstance(capstone_reader("earliest"), DriftProneAssistantClient)
+    offline = capstone_reader("earliest")
+    assert isinstance(offline, DriftProneAssistantClient)
     monkeypatch.setenv("COURSE_LLM", "openai")
     monkeypatch.setenv("OPENAI_MODEL", "m")
     monkeypatch.setenv("OPENAI_API_KEY", "k")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     live = capstone_reader("earliest")
     assert not isinstance(live, OfflineChatClient)
+    for reader in (offline, live):  # the same MAF work offline and live: no tool loop for a reader with no tools
+        assert reader.function_invocation_configuration["enabled"] is False
     policy = capstone_policy("facts")("earliest", CallLog())
     assert not isinstance(policy.extraction.writer.agent.client, OfflineChatClient)  # the store's writer too
