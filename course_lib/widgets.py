@@ -415,12 +415,15 @@ class PolicyExplorer(_Panel, widgets.VBox):
         chosen = {label: factory for label, factory in factories.items() if factory.kind in kinds}
         self.run_button.disabled = True
         self.message.value = "<i>Running…</i>"
+        # the previous result goes first: under a refusal it would read as the answer to the new settings
+        self.comparison, self.table.value, self.plot.value = None, "", b""
         try:
             comparison = await compare_policies(self.timeline, chosen, rules=[self.rule.value])
         finally:
             self._enable_run()
         self.comparison = comparison
-        self.message.value = expectations_html(self.timeline)
+        settings = f"rule {self.rule.value}, window {self.window.value}, fact bound {self.max_facts.value}"
+        self.message.value = f"<i>Computed with {settings}.</i><br>{expectations_html(self.timeline)}"
         self.table.value = (
             turn_correctness(comparison.answers)
             .reset_index()

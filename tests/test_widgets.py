@@ -119,6 +119,7 @@ async def test_policy_explorer_applies_the_window_and_bound():
     explorer.run_button.click()
     await explorer.idle()
     assert "last 8 turns" in explorer.table.value
+    assert "Computed with rule latest, window 8, fact bound 5." in explorer.message.value
 
 
 # --- defects found by trying the panels as a student (issue 11) ---
@@ -343,3 +344,22 @@ async def test_policy_explorer_table_reads_one_row_per_policy_one_column_per_gra
     assert explorer.table.value == frame.reset_index().to_html(
         index=False, classes="policy-correctness", justify="left"
     )
+
+
+async def test_policy_explorer_clears_the_previous_result_when_a_run_fails(monkeypatch):
+    explorer = PolicyExplorer(generate_timeline(8))
+    explorer.policies.value = ("full history",)
+    explorer.run_button.click()
+    await explorer.idle()
+    assert ">yes<" in explorer.table.value and explorer.plot.value
+
+    async def refused(*args, **kwargs):
+        raise ValueError("Summary too long (rule: summary budget). Nothing was compared.")
+
+    monkeypatch.setattr("course_lib.widgets.compare_policies", refused)
+    explorer.window.value = 2
+    explorer.run_button.click()
+    await explorer.idle()
+    assert "Summary too long" in explorer.message.value
+    assert explorer.table.value == "" and not explorer.plot.value  # no stale result under the refusal
+    assert explorer.comparison is None
