@@ -69,7 +69,8 @@ def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
     pandas writes a line break inside a cell as the two characters ``\\n``: a prompt block or a stored
     message then reads as one run of text. Tables without line breaks keep pandas' own HTML.
     """
-    lines = [column for column in frame.columns if frame[column].map(lambda v: isinstance(v, str) and "\n" in v).any()]
+    has_break = frame.apply(lambda column: column.map(lambda v: isinstance(v, str) and "\n" in v).any())
+    lines = list(dict.fromkeys(frame.columns[has_break.to_numpy()]))  # by position: column names may repeat
     return readable_table(frame, lines=lines).to_html() if lines else frame._repr_html_()
 
 

@@ -145,3 +145,12 @@ def test_setup_display_uses_it_for_every_table_in_a_notebook():
         shell.display_formatter.formatters["text/html"].pop(pd.DataFrame, None)
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+def test_a_table_with_repeated_column_names_is_shown_with_its_line_breaks():
+    import pandas as pd
+
+    from course_lib.presentation import html_with_line_breaks
+
+    frame = pd.DataFrame([[1, "a\nb"]], columns=["x", "x"])
+    assert "a<br>b" in html_with_line_breaks(frame)
