@@ -60,4 +60,4 @@ def repeat(repeats: int, once: Callable[[], dict[str, float]], figures: dict[str
 def _fmt(value: float) -> str:
     if value >= 100:
         return f"{value:,.0f}"
-    return f"{value:.3g}" if value < 10 else f"{value:.1f}"
+    return f"{value:#.3g}" if value < 10 else f"{value:.1f}"  # "1.00", not "1": a median just over 1 shows it
