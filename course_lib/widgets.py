@@ -469,9 +469,21 @@ class ProgressBar(widgets.HBox):
         self.label = widgets.Label(value=f"0/{total}")
         super().__init__([self.bar, self.label])
 
-    def __repr__(self) -> str:  # the saved output: a short line, not the widget tree
-        return f"[{self.bar.description}: {self.bar.value}/{self.bar.max}]"
+    def __repr__(self) -> str:  # the saved output, taken before the run: what the bar is, not "0 done"
+        return f"[{self.bar.description}: a progress bar of {self.bar.max} steps, moving while this cell runs]"
 
     def step(self, message: str = "") -> None:
         self.bar.value = min(self.bar.value + 1, self.bar.max)
         self.label.value = f"{self.bar.value}/{self.bar.max} {message}".rstrip()
+
+
+def __getattr__(name: str) -> Any:
+    """``course_lib.widgets.LoopStepper`` stays importable: the loop stepper moved to the loop half's ``loop_panels``.
+
+    Imported only when asked for, so loading the memory lessons' panels still loads nothing of the loop half.
+    """
+    if name == "LoopStepper":
+        from .loop_panels import LoopStepper
+
+        return LoopStepper
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -282,7 +282,8 @@ async def test_stepper_lists_each_previous_feedback_as_one_item_apart_from_the_r
 
 def test_progress_bar_counts_steps_and_shows_the_last_line():
     bar = ProgressBar(total=2, description="Replaying")
-    assert (bar.bar.value, bar.label.value, repr(bar)) == (0, "0/2", "[Replaying: 0/2]")
+    assert (bar.bar.value, bar.label.value) == (0, "0/2")
+    assert repr(bar) == "[Replaying: a progress bar of 2 steps, moving while this cell runs]"  # never "0 done"
     bar.step("full history, 10 turns")
     bar.step("facts, 10 turns")
     bar.step("one more than announced")
@@ -363,3 +364,11 @@ async def test_policy_explorer_clears_the_previous_result_when_a_run_fails(monke
     assert "Summary too long" in explorer.message.value
     assert explorer.table.value == "" and not explorer.plot.value  # no stale result under the refusal
     assert explorer.comparison is None
+
+
+def test_the_loop_stepper_keeps_its_old_import_path():
+    from course_lib import loop_panels, widgets
+
+    assert widgets.LoopStepper is loop_panels.LoopStepper
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        widgets.Nothing  # noqa: B018
