@@ -27,13 +27,18 @@ lab: $(STAMP)
 present: $(STAMP)
 	$(BIN)/voila notebooks --strip_sources=True
 
+# Tests run on every core (at most 4 workers); each file or notebook stays on one worker (--dist loadscope), so a
+# notebook's cells run in order in one kernel. WORKERS=0 runs them in this process, one after another.
+WORKERS ?= auto
+PARALLEL = $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --maxprocesses 4 --dist loadscope)
+
 test: lint
-	COURSE_LLM=offline $(BIN)/python -m pytest
+	COURSE_LLM=offline $(BIN)/python -m pytest $(PARALLEL)
 
 # The instructor's solutions (instructor/solutions/) pasted over every exercise stub, each lesson run again offline:
 # every checking cell must say "correct". Apart from `make test` because it executes all the lessons a second time.
 solutions: $(STAMP)
-	COURSE_LLM=offline $(BIN)/python -m pytest -m solutions tests/test_solutions.py
+	COURSE_LLM=offline $(BIN)/python -m pytest $(PARALLEL) -m solutions tests/test_solutions.py
 
 # Benchmarks live apart from the tests: one table of every figure (median, min, max over repetitions,
 # ratios measured side by side in one run) and benchmarks/policy_costs.png. REPEATS=1 for a quick look.
