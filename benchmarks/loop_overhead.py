@@ -65,25 +65,26 @@ def middleware() -> AgentLoopMiddleware:
     return AgentLoopMiddleware(lambda *, iteration, **_: iteration < ITERATIONS)
 
 
+async def drained(run: Any) -> None:
+    """Read a streamed run to its end, as a caller would, then its final response."""
+    async for _ in run:
+        pass
+    await run.get_final_response()
+
+
 async def by_hand(inner: Agent, stream: bool) -> None:
     session = inner.create_session()
     for text in (TASK, *[FEEDBACK] * (ITERATIONS - 1)):
         message = Message(role="user", contents=[text])
         if stream:
-            run = inner.run([message], stream=True, session=session)
-            async for _ in run:
-                pass
-            await run.get_final_response()
+            await drained(inner.run([message], stream=True, session=session))
         else:
             await inner.run([message], session=session)
 
 
 async def looped(agent: LoopAgent, stream: bool) -> None:
     if stream:
-        run = agent.run(TASK, stream=True)
-        async for _ in run:
-            pass
-        await run.get_final_response()
+        await drained(agent.run(TASK, stream=True))
     else:
         await agent.run(TASK)
 

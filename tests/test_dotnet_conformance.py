@@ -174,6 +174,18 @@ class CountingSession(AgentSession):
         return super().from_dict(data)
 
 
+def assert_cloned_from_one_snapshot(capture: InnerAgentCapture, caller: AgentSession) -> None:
+    """Three calls: the first on the caller's session, each re-invocation on its own clone of one snapshot."""
+    assert capture.call_count == 3
+    assert CountingSession.serialized == 1
+    assert CountingSession.deserialized == 2
+    sessions = capture.sessions_per_call
+    assert sessions[0] is caller
+    assert sessions[1] is not caller and sessions[2] is not caller
+    assert sessions[1] is not sessions[2]
+    assert capture.create_session_calls == 0
+
+
 @pytest.fixture
 def counting_session():
     CountingSession.serialized = CountingSession.deserialized = 0
@@ -414,14 +426,7 @@ class TestLoopAgentTests:
         evaluator = DelegateLoopEvaluator(lambda _: LoopEvaluation.continue_with("more"))
         options = LoopAgentOptions(max_iterations=3, fresh_context_per_iteration=True)
         await LoopAgent(capture, evaluator, options).run([user("go")], session=counting_session)
-        assert capture.call_count == 3
-        assert CountingSession.serialized == 1
-        assert CountingSession.deserialized == 2
-        sessions = capture.sessions_per_call
-        assert sessions[0] is counting_session
-        assert sessions[1] is not counting_session and sessions[2] is not counting_session
-        assert sessions[1] is not sessions[2]
-        assert capture.create_session_calls == 0
+        assert_cloned_from_one_snapshot(capture, counting_session)
 
     async def test_RunAsync_Fresh_WithContinueWithMessages_RecreatesSessionAsync(self):
         capture = InnerAgentCapture(lambda _: response_of("x"), sessions=AgentSession)
@@ -441,13 +446,7 @@ class TestLoopAgentTests:
         evaluator = DelegateLoopEvaluator(lambda _: LoopEvaluation.continue_with_messages([user("explicit")]))
         options = LoopAgentOptions(max_iterations=3, fresh_context_per_iteration=True)
         await LoopAgent(capture, evaluator, options).run([user("go")], session=counting_session)
-        assert capture.call_count == 3
-        assert CountingSession.serialized == 1
-        assert CountingSession.deserialized == 2
-        sessions = capture.sessions_per_call
-        assert sessions[0] is counting_session
-        assert sessions[1] is not counting_session and sessions[1] is not sessions[2]
-        assert capture.create_session_calls == 0
+        assert_cloned_from_one_snapshot(capture, counting_session)
 
     async def test_RunAsync_SessionCreatedCallback_NotifiesLoopOwnedSessionAsync(self):
         created = AgentSession()
