@@ -33,10 +33,12 @@ from .tracing import CallLog, ModelCall
 class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTelemetryLayer, BaseChatClient):
     """Base of the offline models: subclasses only say how to answer; streaming comes for free.
 
-    Given a ``log``, a client records each call in it. Without one it records nothing: an agent that
-    carries :class:`~course_lib.tracing.RecordingMiddleware` already logs every call, and a second copy
-    of every prompt would only cost time and memory. Each reply carries a fresh message id, as a live
-    provider's does, so MAF's history can tell stored messages apart without re-serialising them.
+    Given a ``log``, a client records each call in it as :class:`~course_lib.tracing.RecordingMiddleware` would
+    (the messages MAF hands the client, the reply or the error), without a chat middleware: that saves MAF's
+    per-call reconciliation over every message sent (:func:`~course_lib.tracing.recording_middleware`). Without
+    one it records nothing: an agent that carries a ``RecordingMiddleware`` already logs every call. Each reply
+    carries a fresh message id, as a live provider's does, so MAF's history can tell stored messages apart without
+    re-serialising them.
     """
 
     OTEL_PROVIDER_NAME = "offline"
@@ -60,12 +62,16 @@ class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTeleme
 
     async def _respond(self, messages: Sequence[Message], options: Mapping[str, Any]) -> ChatResponse:
         opts = await self._validate_options(options)
-        text = self.answer(messages, opts)
-        if self.log is not None:
-            seen = self.log.seen(messages)
-            self.log.record(
-                ModelCall(client=self.name, instructions=opts.get("instructions"), messages=seen, reply=text)
-            )
+        if self.log is None:
+            text = self.answer(messages, opts)
+        else:  # recorded as RecordingMiddleware records: a failed call was still sent, with no reply
+            seen, instructions = self.log.seen(messages), opts.get("instructions")
+            try:
+                text = self.answer(messages, opts)
+            except Exception as error:
+                self.log.record(ModelCall(self.name, instructions, seen, reply="", error=str(error)))
+                raise
+            self.log.record(ModelCall(client=self.name, instructions=instructions, messages=seen, reply=text))
         reply = Message(role="assistant", contents=[text], message_id=f"{self.name}-{uuid.uuid4().hex}")
         return ChatResponse(messages=[reply], response_format=opts.get("response_format"))
 

@@ -11,8 +11,9 @@ Each policy decides what the reader model receives at each user turn:
    the model while the stored history stays whole; and ``reducer``, which rewrites what the session
    *keeps* (:class:`RetainedWindowHistoryProvider`).
 
-Every call is recorded by :class:`~course_lib.tracing.RecordingMiddleware` where MAF hands the final
-messages to the client, so characters sent and provider-reported tokens are what really went out.
+Every call is recorded where MAF hands the final messages to the client (by the client itself when it was built
+with the comparison's log, else by :class:`~course_lib.tracing.RecordingMiddleware`), so characters sent and
+provider-reported tokens are what really went out.
 Nothing here is keyed to a policy's name: the results come from what each policy let the model see.
 """
 
@@ -45,7 +46,7 @@ from .extraction import ChatFactWriter, MemoryExtraction
 from .memory import MAX_FACTS, WorkingMemory
 from .memory_models import ResolutionRule, SummaryMode, visible_mentions
 from .prompts import summary_prompt
-from .tracing import USAGE_FIELDS, CallLog, ModelCall, RecordingMiddleware, SeenMessage
+from .tracing import USAGE_FIELDS, CallLog, ModelCall, SeenMessage, recording_middleware
 
 if TYPE_CHECKING:  # pandas loads on first use: importing the policies stays quick
     import pandas as pd
@@ -141,7 +142,9 @@ class MemoryPolicy(ABC):
     """Builds what the reader receives at each turn, and keeps whatever state the policy needs.
 
     ``kind`` is the policy's stable identity (code compares it); ``name`` is its display label, built
-    from its parameters by the class's ``label`` and shown in tables ("last 3 turns").
+    from its parameters by the class's ``label`` and shown in tables ("last 3 turns"). Every model call lands
+    once in ``log``: recorded by the client when it was built with that log, else by a ``RecordingMiddleware``
+    (:func:`~course_lib.tracing.recording_middleware`).
     """
 
     kind: ClassVar[PolicyKind]
@@ -155,7 +158,7 @@ class MemoryPolicy(ABC):
             client=reader,
             name="reader",
             instructions=READER_INSTRUCTIONS,
-            middleware=[RecordingMiddleware(log, "reader")],
+            middleware=recording_middleware(reader, log, "reader"),
             context_providers=list(providers) if providers else None,
         )
 
@@ -248,7 +251,7 @@ class SummaryPolicy(MemoryPolicy):
             client=summarizer,
             name="summarizer",
             instructions=SUMMARIZER_INSTRUCTIONS,
-            middleware=[RecordingMiddleware(log, "summarizer")],
+            middleware=recording_middleware(summarizer, log, "summarizer"),
         )
         self.summary = ""
         self.turns = 0
@@ -282,7 +285,7 @@ class FactsPolicy(MemoryPolicy):
     ) -> None:
         super().__init__(reader, log)
         self.name = self.label(max_facts)
-        writer_agent = ChatFactWriter(writer, middleware=[RecordingMiddleware(log, "writer")])
+        writer_agent = ChatFactWriter(writer, middleware=recording_middleware(writer, log, "writer"))
         self.extraction = MemoryExtraction(WorkingMemory(max_facts), writer_agent)
 
     async def turn(self, user_text: str) -> str:
@@ -380,36 +383,41 @@ def course_policies(
     ``reader`` builds the reader's client for a rule (default: the factory's reader, which offline resolves
     conflicts by that rule); lesson 07 passes its drift-prone one.
     """
-    make_reader = reader or (lambda rule: make_chat_client("reader", resolution=rule))
+
+    def make_reader(rule: ResolutionRule, log: CallLog) -> SupportsChatGetResponse:
+        # Built with the policy's log, a model records its own calls (no chat middleware: see recording_middleware).
+        return reader(rule) if reader is not None else make_chat_client("reader", resolution=rule, log=log)
 
     factories = [
         PolicyFactory(
-            FullHistoryPolicy, FullHistoryPolicy.label(), lambda r, log: FullHistoryPolicy(make_reader(r), log)
+            FullHistoryPolicy, FullHistoryPolicy.label(), lambda r, log: FullHistoryPolicy(make_reader(r, log), log)
         ),
         PolicyFactory(
-            LastTurnsPolicy, LastTurnsPolicy.label(window), lambda r, log: LastTurnsPolicy(make_reader(r), log, window)
+            LastTurnsPolicy,
+            LastTurnsPolicy.label(window),
+            lambda r, log: LastTurnsPolicy(make_reader(r, log), log, window),
         ),
         PolicyFactory(
             SummaryPolicy,
             SummaryPolicy.label(),
             lambda r, log: SummaryPolicy(
-                make_reader(r),
+                make_reader(r, log),
                 log,
-                make_chat_client("summarizer", summary_budget=summary_budget, summary_mode=summary_mode),
+                make_chat_client("summarizer", log=log, summary_budget=summary_budget, summary_mode=summary_mode),
             ),
         ),
         PolicyFactory(
             FactsPolicy,
             FactsPolicy.label(max_facts),
-            lambda r, log: FactsPolicy(make_reader(r), log, make_chat_client("writer"), max_facts),
+            lambda r, log: FactsPolicy(make_reader(r, log), log, make_chat_client("writer", log=log), max_facts),
         ),
         PolicyFactory(
             CompactionPolicy,
             CompactionPolicy.label(window),
-            lambda r, log: CompactionPolicy(make_reader(r), log, window),
+            lambda r, log: CompactionPolicy(make_reader(r, log), log, window),
         ),
         PolicyFactory(
-            ReducerPolicy, ReducerPolicy.label(window), lambda r, log: ReducerPolicy(make_reader(r), log, window)
+            ReducerPolicy, ReducerPolicy.label(window), lambda r, log: ReducerPolicy(make_reader(r, log), log, window)
         ),
     ]
     return {factory.label: factory for factory in factories}

@@ -5,9 +5,10 @@ import json
 from pathlib import Path
 
 import pytest
-from agent_framework import ChatResponse, InMemoryHistoryProvider
+from agent_framework import Agent, ChatResponse, InMemoryHistoryProvider
 from pydantic import ValidationError
 
+from course_lib.clients import make_chat_client
 from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
 from course_lib.policies import (
     CompactionPolicy,
@@ -29,7 +30,7 @@ from course_lib.policies import (
     scaling_frame,
     session_footprint,
 )
-from course_lib.tracing import CallLog
+from course_lib.tracing import CallLog, RecordingMiddleware, recording_middleware
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SMALL = ["module=Reporting", "database=PostgreSQL", "module=Billing", "Which module?"]
@@ -237,6 +238,60 @@ async def test_each_call_is_logged_once_by_the_agent_not_again_by_the_offline_cl
     assert len(log) == len(SMALL) and policy.reader.client.log is None
     first, last = log.calls[1].messages[0], log.calls[-1].messages[0]  # turn 1, loaded from the history
     assert first is last  # a message re-sent on every turn is recorded once and shared
+
+
+def _reader_and_helper(kind, log):
+    """A policy of ``kind`` on offline models built with ``log`` (they record their own calls), or without any."""
+    models = {"log": log} if log is not None else {}
+    log = log if log is not None else CallLog()
+    reader = make_chat_client("reader", **models)
+    if kind == "summary":
+        return SummaryPolicy(reader, log, make_chat_client("summarizer", **models))
+    if kind == "facts":
+        return FactsPolicy(reader, log, make_chat_client("writer", **models))
+    return FullHistoryPolicy(reader, log)
+
+
+@pytest.mark.parametrize("kind", ["full_history", "summary", "facts"])
+async def test_a_model_built_with_the_log_records_each_call_once_exactly_as_the_middleware_does(kind):
+    own_log = CallLog()
+    own = _reader_and_helper(kind, own_log)
+    by_middleware = _reader_and_helper(kind, None)
+    for policy in (own, by_middleware):
+        for text in SMALL:
+            await policy.turn(text)
+    rows = [[(c.client, c.instructions, c.messages, c.reply) for c in p.log.calls] for p in (own, by_middleware)]
+    assert rows[0] == rows[1] and len(rows[0]) == len(SMALL) * (1 if kind == "full_history" else 2)
+    assert own.reader.middleware in (None, []) and by_middleware.reader.middleware
+
+
+def test_the_comparison_builds_its_models_with_its_log_so_no_chat_middleware_runs():
+    for label, factory in offline_policies().items():
+        log = CallLog()
+        policy = factory("latest", log)
+        assert policy.reader.client.log is log and policy.reader.middleware in (None, []), label
+
+
+def test_a_client_that_records_elsewhere_or_not_at_all_gets_the_middleware():
+    log = CallLog()
+    assert recording_middleware(make_chat_client("reader", log=log), log, "reader") == []
+    for client in (make_chat_client("reader"), make_chat_client("reader", log=CallLog())):
+        (middleware,) = recording_middleware(client, log, "reader")
+        assert isinstance(middleware, RecordingMiddleware) and middleware.log is log
+
+
+async def test_an_offline_model_records_a_failed_call_with_its_error_as_the_middleware_does():
+    class Broken(OfflineAssistantClient):
+        def answer(self, messages, options):
+            raise RuntimeError("the model broke")
+
+    for log, middleware in ((CallLog(), False), (CallLog(), True)):
+        client = Broken(log=None if middleware else log)
+        agent = Agent(client=client, middleware=[RecordingMiddleware(log, client.name)] if middleware else None)
+        with pytest.raises(RuntimeError, match="the model broke"):
+            await agent.run("module=Billing")
+        (call,) = log.calls
+        assert call.error == "the model broke" and call.reply == "" and call.messages[-1].text == "module=Billing"
 
 
 async def test_visible_values_are_read_for_graded_turns_only():
