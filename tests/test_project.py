@@ -56,3 +56,15 @@ def test_every_lesson_is_listed_in_the_readme():
     lessons = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     assert lessons, "no lesson found"
     assert all(name in readme for name in lessons)
+
+
+def test_loading_jsonschema_builds_no_parser_at_import():
+    """Every nbval worker, Voila and JupyterLab load jsonschema; from 4.25 it imports rfc3987-syntax (2.6 s here)."""
+    import subprocess
+    import sys
+
+    probe = "import sys, nbformat.validator; print(sorted({'lark', 'rfc3987_syntax'} & set(sys.modules)))"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]", f"jsonschema loaded {loaded.strip()}: keep it below 4.25 in requirements.lock"
+    major, minor = (int(part) for part in locked()["jsonschema"].split(".")[:2])
+    assert "rfc3987-syntax" not in locked() and (major, minor) < (4, 25)
