@@ -12,12 +12,17 @@ turn against the turn number.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import inspect
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+from agent_framework import CompactionProvider, SessionContext
 from figures import Figure
 
 from course_lib.memory import FactCandidate, WorkingMemory
@@ -32,6 +37,52 @@ machine moves it by half; ten of them are as long as one 1,000-turn replay, so b
 the same span and the same drift."""
 UNBOUNDED = ("full_history", "compaction")
 PLOT = Path(__file__).resolve().parent / "policy_costs.png"
+MAF_WALKS = {"full_history": (SessionContext, "extend_messages"), "compaction": (CompactionProvider, "after_run")}
+"""For each unbounded policy, the one MAF method that walks its whole stored history on every turn and costs the most
+(lesson 04, section 6): timed inside the 1,000-turn replay, it is the part of the policy's time the course cannot
+remove without leaving MAF's own history or compaction (a floor under the target)."""
+_running: list[str] = []  # the label of the policy whose turn is being timed
+
+
+@contextlib.contextmanager
+def maf_walks(seconds: dict[tuple[str, str], float]) -> Iterator[None]:
+    """Time each ``MAF_WALKS`` method, adding its CPU seconds to ``seconds[(policy label, method name)]``."""
+    originals = {kind: getattr(owner, name) for kind, (owner, name) in MAF_WALKS.items()}
+
+    def timed_method(original):
+        def add(started: float) -> None:
+            key = (_running[-1] if _running else "outside a turn", original.__name__)
+            seconds[key] = seconds.get(key, 0.0) + time.process_time() - started
+
+        if inspect.iscoroutinefunction(original):
+
+            @functools.wraps(original)
+            async def timed_async(*args, **kwargs):
+                started = time.process_time()
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    add(started)
+
+            return timed_async
+
+        @functools.wraps(original)
+        def timed_sync(*args, **kwargs):
+            started = time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                add(started)
+
+        return timed_sync
+
+    for kind, (owner, name) in MAF_WALKS.items():
+        setattr(owner, name, timed_method(originals[kind]))
+    try:
+        yield
+    finally:
+        for kind, (owner, name) in MAF_WALKS.items():
+            setattr(owner, name, originals[kind])
 
 
 def timed(factories: dict[str, PolicyFactory], seconds: dict[str, list[float]]) -> dict[str, PolicyFactory]:
@@ -44,9 +95,11 @@ def timed(factories: dict[str, PolicyFactory], seconds: dict[str, list[float]]) 
 
             async def turn(user_text: str) -> str:
                 started = time.process_time()
+                _running.append(label)
                 try:
                     return await inner(user_text)
                 finally:
+                    _running.pop()
                     samples.append(time.process_time() - started)
 
             policy.turn = turn  # type: ignore[method-assign]
@@ -57,11 +110,17 @@ def timed(factories: dict[str, PolicyFactory], seconds: dict[str, list[float]]) 
     return {label: wrap(label, factory) for label, factory in factories.items()}
 
 
-async def comparison(turns: int) -> tuple[float, dict[str, list[float]], dict[str, list[int]]]:
-    """The whole comparison at ``turns``: its CPU seconds, each policy's seconds and characters per turn."""
+async def comparison(
+    turns: int, in_maf: dict[tuple[str, str], float] | None = None
+) -> tuple[float, dict[str, list[float]], dict[str, list[int]]]:
+    """The whole comparison at ``turns``: its CPU seconds, each policy's seconds and characters per turn.
+
+    Given ``in_maf``, the seconds each policy spends in its ``MAF_WALKS`` method are added there.
+    """
     seconds: dict[str, list[float]] = {}
     started = time.process_time()
-    result = await compare_policies(generate_timeline(turns), timed(offline_policies(), seconds), rules=["latest"])
+    with maf_walks(in_maf) if in_maf is not None else contextlib.nullcontext():
+        result = await compare_policies(generate_timeline(turns), timed(offline_policies(), seconds), rules=["latest"])
     total = time.process_time() - started
     chars = result.calls.groupby(["policy", "turn"], sort=False)["chars_sent"].sum()
     per_turn = {label: chars[label].tolist() for label in seconds}
@@ -144,7 +203,8 @@ def figures(repeats: int = 3) -> list[Figure]:
     curves: tuple[dict[str, list[float]], dict[str, list[int]]] = ({}, {})
     for _ in range(repeats):
         shorts = [asyncio.run(comparison(SHORT))[1] for _ in range(SHORT_REPLAYS // 2)]
-        whole, long, chars = asyncio.run(comparison(LONG))
+        in_maf: dict[tuple[str, str], float] = {}
+        whole, long, chars = asyncio.run(comparison(LONG, in_maf))
         shorts += [asyncio.run(comparison(SHORT))[1] for _ in range(SHORT_REPLAYS - len(shorts))]
         short = {label: statistics.mean(sum(run[label]) for run in shorts) for label in labels}
         longest = asyncio.run(bounded_long(LONGEST))
@@ -154,6 +214,8 @@ def figures(repeats: int = 3) -> list[Figure]:
             if factory.kind in UNBOUNDED:
                 target = 20.0 if factory.kind == "full_history" else 10.0
                 add(f"{label}: CPU at {LONG:,} turns", "s", sum(long[label]), target)
+                owner, method = MAF_WALKS[factory.kind]
+                add(f"{label}: of which in MAF's {owner.__name__}.{method}", "s", in_maf.get((label, method), 0.0))
                 add(f"{label}: time({LONG:,}) / time({SHORT})", "ratio", ratio)
             else:
                 add(f"{label}: time({LONG:,}) / time({SHORT})", "ratio", ratio, 12.0)
