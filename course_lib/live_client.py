@@ -7,13 +7,10 @@ offline lesson never pays for it.
 
 from __future__ import annotations
 
-import functools
 import json
-import ssl
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Mapping, Sequence
 from typing import Any
 
-import httpx
 import openai
 from agent_framework import ChatResponse, ChatResponseUpdate, Message, ResponseStream
 from agent_framework_openai import OpenAIChatCompletionClient
@@ -21,16 +18,6 @@ from openai.types.chat import ChatCompletion
 
 from .live import RETRIES_VAR, TIMEOUT_VAR, LiveModelError, LiveSettings, Role
 from .offline import refuse_tools_without_loop
-
-
-@functools.cache
-def tls_context() -> ssl.SSLContext:
-    """The TLS context every live client of this process shares: httpx's default, built once.
-
-    Each client would otherwise build its own, and building one loads the whole CA bundle (about 40 ms here): a
-    lesson that makes a client per role, or a test suite that makes sixty, pays that every time for the same context.
-    """
-    return httpx.create_ssl_context()
 
 
 class LiveChatClient(OpenAIChatCompletionClient):
@@ -47,7 +34,6 @@ class LiveChatClient(OpenAIChatCompletionClient):
             base_url=settings.base_url,
             timeout=openai.Timeout(settings.timeout, connect=min(settings.timeout, 10.0)),
             max_retries=settings.max_retries,
-            http_client=openai.DefaultAsyncHttpxClient(verify=tls_context()),
         )
         super().__init__(model=settings.model_for(role), async_client=sdk, middleware=middleware)
         self.role = role

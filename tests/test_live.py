@@ -109,22 +109,3 @@ def test_the_backend_table_names_every_role_and_the_offline_numbering_llm(live):
     assert [r["role"] for r in rows] == [*ROLES, "numbering"]
     assert {r["backend"] for r in rows[:-1]} == {"openai"} and rows[-1]["backend"] == "offline (always)"
     assert all(KEY not in str(r) for r in rows)
-
-
-def test_live_clients_share_one_verifying_tls_context_built_once(live, monkeypatch):
-    import ssl
-
-    import httpx
-
-    from course_lib import live_client
-
-    built = []
-    monkeypatch.setattr(httpx, "create_ssl_context", lambda: built.append(1) or ssl.create_default_context())
-    live_client.tls_context.cache_clear()
-    try:
-        clients = [make_chat_client(role) for role in ROLES]
-        assert len(built) == 1 and all(isinstance(c, LiveChatClient) for c in clients)
-        context = live_client.tls_context()
-        assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
-    finally:
-        live_client.tls_context.cache_clear()
