@@ -55,25 +55,34 @@ class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTeleme
     def _inner_get_response(
         self, *, messages: Sequence[Message], stream: bool, options: Mapping[str, Any], **_: Any
     ) -> Awaitable[ChatResponse] | ResponseStream[ChatResponseUpdate, ChatResponse]:
-        refuse_tools_without_loop(self, options)
+        try:
+            refuse_tools_without_loop(self, options)
+        except ValueError as error:
+            self._record(messages, options, error=error)
+            raise
         if stream:
             return self._build_response_stream(self._stream(messages, options))
         return self._respond(messages, options)
 
     async def _respond(self, messages: Sequence[Message], options: Mapping[str, Any]) -> ChatResponse:
-        opts = await self._validate_options(options)
-        if self.log is None:
+        try:
+            opts = await self._validate_options(options)
             text = self.answer(messages, opts)
-        else:  # recorded as RecordingMiddleware records: a failed call was still sent, with no reply
-            seen, instructions = self.log.seen(messages), opts.get("instructions")
-            try:
-                text = self.answer(messages, opts)
-            except Exception as error:
-                self.log.record(ModelCall(self.name, instructions, seen, reply="", error=str(error)))
-                raise
-            self.log.record(ModelCall(client=self.name, instructions=instructions, messages=seen, reply=text))
+        except Exception as error:
+            self._record(messages, options, error=error)
+            raise
+        self._record(messages, opts, reply=text)
         reply = Message(role="assistant", contents=[text], message_id=f"{self.name}-{uuid.uuid4().hex}")
         return ChatResponse(messages=[reply], response_format=opts.get("response_format"))
+
+    def _record(
+        self, messages: Sequence[Message], options: Mapping[str, Any], reply: str = "", error: Exception | None = None
+    ) -> None:
+        """Log the call, when there is a log, as RecordingMiddleware would: a refused or failed call has no reply."""
+        if self.log is not None:
+            seen = self.log.seen(messages)
+            failure = None if error is None else str(error)
+            self.log.record(ModelCall(self.name, options.get("instructions"), seen, reply=reply, error=failure))
 
     async def _stream(
         self, messages: Sequence[Message], options: Mapping[str, Any]

@@ -139,12 +139,13 @@ class CallLog:
 def recording_middleware(client: object, log: CallLog, name: str) -> list[ChatMiddleware]:
     """What an agent on ``client`` needs so that each call lands once in ``log``: nothing if the client records there.
 
-    A client built with this log (``make_chat_client(role, log=log)``) already records every call: an offline
-    model in its own ``_respond``, a live one with a :class:`RecordingMiddleware` of its own. Otherwise the agent
-    gets a ``RecordingMiddleware``. Both record the same messages, those MAF hands to the client. The difference is
-    cost: any chat middleware makes MAF's chat-middleware layer reconcile compaction summaries over every message
-    sent after each call (``_reconcile_compaction_summaries`` in ``agent_framework/_middleware.py``), which with a
-    full history is every stored message on every turn.
+        A client built with this log (``make_chat_client(role, log=log)``) already records every call: an offline
+        model in its own ``_respond``, a live one with a :class:`RecordingMiddleware` of its own. Otherwise the agent
+        gets a ``RecordingMiddleware``. Both record the same messages, those MAF hands to the client (the course sets no
+    in-run ``compaction_strategy``, which MAF would apply between the two). The difference is
+        cost: any chat middleware makes MAF's chat-middleware layer reconcile compaction summaries over every message
+        sent after each call (``_reconcile_compaction_summaries`` in ``agent_framework/_middleware.py``), which with a
+        full history is every stored message on every turn.
     """
     if getattr(client, "log", None) is log:
         return []

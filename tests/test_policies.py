@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from course_lib.clients import make_chat_client
 from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
+from course_lib.offline import without_tool_loop
 from course_lib.policies import (
     CompactionPolicy,
     FactsPolicy,
@@ -269,7 +270,14 @@ def test_the_comparison_builds_its_models_with_its_log_so_no_chat_middleware_run
     for label, factory in offline_policies().items():
         log = CallLog()
         policy = factory("latest", log)
-        assert policy.reader.client.log is log and policy.reader.middleware in (None, []), label
+        agents = [policy.reader]
+        if isinstance(policy, SummaryPolicy):
+            agents.append(policy.summarizer)
+        if isinstance(policy, FactsPolicy):
+            agents.append(policy.extraction.writer.agent)
+        for agent in agents:
+            assert agent.client.log is log and agent.middleware in (None, []), (label, agent.name)
+        assert len(agents) == 1 + (policy.kind in ("summary", "facts")), label
 
 
 def test_a_client_that_records_elsewhere_or_not_at_all_gets_the_middleware():
@@ -285,13 +293,24 @@ async def test_an_offline_model_records_a_failed_call_with_its_error_as_the_midd
         def answer(self, messages, options):
             raise RuntimeError("the model broke")
 
-    for log, middleware in ((CallLog(), False), (CallLog(), True)):
-        client = Broken(log=None if middleware else log)
-        agent = Agent(client=client, middleware=[RecordingMiddleware(log, client.name)] if middleware else None)
-        with pytest.raises(RuntimeError, match="the model broke"):
-            await agent.run("module=Billing")
-        (call,) = log.calls
-        assert call.error == "the model broke" and call.reply == "" and call.messages[-1].text == "module=Billing"
+    def lookup(key: str) -> str:
+        return key
+
+    for client_class, tools, error in (
+        (Broken, None, "the model broke"),
+        (OfflineAssistantClient, [lookup], "tool loop"),
+    ):
+        rows = []
+        for by_middleware in (False, True):
+            log = CallLog()
+            client = without_tool_loop(client_class(log=None if by_middleware else log))
+            agent = Agent(client=client, middleware=[RecordingMiddleware(log, client.name)] if by_middleware else None)
+            with pytest.raises(Exception, match=error):
+                await agent.run("module=Billing", tools=tools)
+            (call,) = log.calls
+            assert error in call.error and call.reply == "" and call.messages[-1].text == "module=Billing"
+            rows.append((call.client, call.instructions, call.messages))
+        assert rows[0] == rows[1], client_class.__name__
 
 
 async def test_visible_values_are_read_for_graded_turns_only():
