@@ -136,25 +136,6 @@ class CallLog:
         return pd.DataFrame(rows, columns=columns)
 
 
-def recording_middleware(client: object, log: CallLog, name: str) -> list[ChatMiddleware]:
-    """What an agent on ``client`` needs so that each call lands once in ``log``: nothing if the client records there.
-
-        A client built with this log (``make_chat_client(role, log=log)``) already records every call: an offline
-        model in its own ``_respond``, a live one with a :class:`RecordingMiddleware` of its own. Otherwise the agent
-        gets a ``RecordingMiddleware``. Both record the same messages, those MAF hands to the client (the course sets no
-    in-run ``compaction_strategy``, which MAF would apply between the two). The difference is
-        cost: any chat middleware makes MAF's chat-middleware layer reconcile compaction summaries over every message
-        sent after each call (``_reconcile_compaction_summaries`` in ``agent_framework/_middleware.py``), which with a
-        full history is every stored message on every turn.
-    """
-    if getattr(client, "log", None) is log:
-        return []
-    own = getattr(client, "chat_middleware", None) or []
-    if any(isinstance(m, RecordingMiddleware) and m.log is log for m in own):
-        return []
-    return [RecordingMiddleware(log, name)]
-
-
 class RecordingMiddleware(ChatMiddleware):
     """Chat middleware that logs exactly what reaches the client and the usage the provider reported.
 
@@ -206,3 +187,22 @@ def _row(index: int, call: ModelCall) -> dict[str, object]:
         "input_tokens": "unknown" if call.input_tokens is None else call.input_tokens,
         "reply": call.reply,
     }
+
+
+def recording_middleware(client: object, log: CallLog, name: str) -> list[ChatMiddleware]:
+    """What an agent on ``client`` needs so that each call lands once in ``log``: nothing if the client records there.
+
+    A client built with this log (``make_chat_client(role, log=log)``) already records every call: an offline
+    model in its own ``_respond``, a live one with a :class:`RecordingMiddleware` of its own. Otherwise the agent
+    gets a ``RecordingMiddleware``. Both record the same messages, those MAF hands to the client (the course sets no
+    in-run ``compaction_strategy``, which MAF would apply between the two). The difference is cost: any chat
+    middleware makes MAF's chat-middleware layer reconcile compaction summaries over every message sent after each
+    call (``_reconcile_compaction_summaries`` in ``agent_framework/_middleware.py``), which with a full history is
+    every stored message on every turn.
+    """
+    if getattr(client, "log", None) is log:
+        return []
+    own = getattr(client, "chat_middleware", None) or []
+    if any(isinstance(m, RecordingMiddleware) and m.log is log for m in own):
+        return []
+    return [RecordingMiddleware(log, name)]
