@@ -16,8 +16,10 @@ The flow, per run:
 3. A response that asks for tool approval ends the run at once; so do an exhausted token or time
    budget and reaching the iteration cap (inclusive: the evaluators are not asked after the last
    permitted run). A non-streaming result then says why in ``additional_properties["loop_exit_reason"]``.
-4. Evaluators are asked in order; the first that asks to re-invoke wins and the rest are skipped.
-   The loop ends only when all of them say stop. Each re-invocation records its feedback (or None).
+4. Evaluators are asked in order (an exit reason an earlier pass stamped is cleared first); the first
+   that asks to re-invoke wins and the rest are skipped. The loop ends only when all of them say stop,
+   or when the time budget ran out while they were asked (a slow evaluator starts no other iteration).
+   Each re-invocation records its feedback (or None).
 5. The next input: an evaluator's explicit messages verbatim; otherwise, without fresh context, the
    latest feedback alone as one User message (nothing when blank: the agent continues from its
    history); with fresh context, the initial messages plus one ``## Feedback`` message listing every
@@ -226,7 +228,8 @@ class LoopAgentOptions:
     (``options?.MaxIterations ?? DefaultMaxIterations``): there is no unbounded loop.
     ``max_tokens`` and ``max_duration`` are the newer .NET budgets: the run stops once the tokens the
     inner agent reported (total, else input + output) reach ``max_tokens``, or once ``max_duration`` has
-    passed, checked after each iteration and before the evaluators are asked.
+    passed, checked after each iteration and before the evaluators are asked; the time budget is checked
+    again after they answered, so a slow evaluator cannot start another iteration.
     """
 
     max_iterations: int | None = DEFAULT_MAX_ITERATIONS
@@ -403,13 +406,19 @@ class _LoopRun:
         if evaluation is None:
             self.exit_reason = context.additional_properties.get(LoopExitReason.ADDITIONAL_PROPERTIES_KEY)
             return False
+        if self._duration_spent():  # a slow evaluator may have spent the rest of the time budget
+            self.exit_reason = LoopExitReason.TIME_BUDGET_EXCEEDED
+            return False
         await self._prepare_next(evaluation)
         return True
 
+    def _duration_spent(self) -> bool:
+        budget = self.options.max_duration
+        return budget is not None and time.monotonic() - self.started >= budget.total_seconds()
+
     def _budget_or_cap(self, iteration: int) -> str | None:
         """The reason to stop before asking the evaluators (time, then tokens, then the cap), or None."""
-        budget = self.options.max_duration
-        if budget is not None and time.monotonic() - self.started >= budget.total_seconds():
+        if self._duration_spent():
             return LoopExitReason.TIME_BUDGET_EXCEEDED
         if self.options.max_tokens is not None and self.tokens >= self.options.max_tokens:
             return LoopExitReason.TOKEN_BUDGET_EXCEEDED
@@ -451,6 +460,12 @@ class _LoopRun:
         return self.context
 
     async def _evaluate(self, context: LoopContext) -> LoopEvaluation | None:
+        """The first evaluation that re-invokes, or None when all stop.
+
+        An exit reason stamped by an earlier pass is cleared first (as .NET does): only the pass that ends the
+        loop says why it ended.
+        """
+        context.additional_properties.pop(LoopExitReason.ADDITIONAL_PROPERTIES_KEY, None)
         for evaluator in self.loop.evaluators:
             evaluation = await evaluator.evaluate(context)
             if evaluation.should_reinvoke:

@@ -28,6 +28,7 @@ from course_lib.loop import (
     LoopAgentOptions,
     LoopContext,
     LoopEvaluation,
+    LoopExitReason,
 )
 from course_lib.loop_demos import (
     LoopTrace,
@@ -365,6 +366,39 @@ async def test_streaming_exclude_and_cap():
     options = LoopAgentOptions(exclude_on_behalf_of_messages=True, max_iterations=4)
     updates, _ = await collect(LoopAgent(inner, until(lambda c: True, "again"), options).run("go", stream=True))
     assert [u.text for u in updates] == ["ack"] * 4 and inner.calls == 4
+
+
+async def test_an_exit_reason_stamped_by_an_earlier_pass_does_not_survive_it():
+    """.NET clears ``loop_exit_reason`` at the start of every evaluation pass: only the last pass says why."""
+
+    def stamp_then_stop(ctx):
+        if ctx.iteration == 1:
+            ctx.additional_properties[LoopExitReason.ADDITIONAL_PROPERTIES_KEY] = LoopExitReason.COMPLETED
+        return LoopEvaluation.stop()
+
+    seen = []
+
+    def continue_once(ctx):
+        seen.append(dict(ctx.additional_properties))
+        return LoopEvaluation.continue_with("again") if ctx.iteration == 1 else LoopEvaluation.stop()
+
+    inner = CaptureAgent()
+    loop = LoopAgent(inner, [DelegateLoopEvaluator(stamp_then_stop), DelegateLoopEvaluator(continue_once)])
+    response = await loop.run([user("go")], session=AgentSession())
+    assert inner.calls == 2
+    assert seen[1] == {}  # the second pass starts without the first pass's stamp
+    assert LoopExitReason.ADDITIONAL_PROPERTIES_KEY not in (response.additional_properties or {})
+
+
+async def test_a_reason_stamped_by_the_pass_that_stops_is_reported():
+    def stamp_at_two(ctx):
+        if ctx.iteration == 1:
+            return LoopEvaluation.continue_with("again")
+        ctx.additional_properties[LoopExitReason.ADDITIONAL_PROPERTIES_KEY] = LoopExitReason.NEED_INPUT
+        return LoopEvaluation.stop()
+
+    response = await LoopAgent(CaptureAgent(), DelegateLoopEvaluator(stamp_at_two)).run([user("go")])
+    assert response.additional_properties[LoopExitReason.ADDITIONAL_PROPERTIES_KEY] == LoopExitReason.NEED_INPUT
 
 
 async def test_evaluator_errors_propagate():
