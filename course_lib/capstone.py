@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from agent_framework import Message
@@ -35,7 +35,7 @@ from .extraction import MemoryExtraction, make_extraction
 from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .loop_demos import INDENT, RULE_EVALUATOR, LoopTrace
-from .memory import MAX_FACTS, Fact, WorkingMemory
+from .memory import MAX_FACTS, Fact, WorkingMemory, quote_for_prompt
 from .memory_models import (
     OfflineAssistantClient,
     ResolutionRule,
@@ -77,11 +77,43 @@ FEEDBACK_FOOTER = "[end of facts check]"
 
 
 # region Reading an answer
+#
+# A real model writes prose: "The module is Billing and the database is still PostgreSQL.", Markdown lists and
+# bold, a history ("moved from Reporting to Billing"). The reader works clause by clause on a plain copy of the
+# answer (Markdown marks removed, spacing collapsed), in time linear in the answer's length: every pattern below
+# starts at a key word or a known value and reads a bounded stretch after it, and no pattern can backtrack over a
+# run of one character.
 
-
+_MARKDOWN = str.maketrans({"*": " ", "`": " ", "#": " ", "|": " ", ">": " "})
+_CLAUSE_END = re.compile(r"[;!?\n]+|[.:](?=\s|$)")
+_MAX_VALUE = 120
+"""The longest stretch after a key that is read as its value (a stored value is at most 256; a prose value ends
+sooner, at a clause end, a comma or an "and")."""
 _STATEMENT = re.compile(
-    r"(?<![\w-])[*_`]*(?P<key>" + "|".join(ALLOWED_KEYS) + r")[*_`]*[ \t]*[=:][ \t]*"
-    r"(?P<value>(?:[^;\n.,]|[.,](?=\S))+)",
+    r"(?<![\w-])(?P<key>" + "|".join(ALLOWED_KEYS) + r")[ \t]*[=:][ \t]*"
+    r"(?P<value>(?:[^;\n.,]|[.,](?=\S)){1," + str(_MAX_VALUE) + "})",
+    re.IGNORECASE,
+)
+_COPULA = re.compile(
+    r"(?<![\w-])(?P<key>" + "|".join(ALLOWED_KEYS) + r")s?\s+(?:(?:is|are|stays|remains|will be|should be|must be|"
+    r"becomes|=)\s+)(?:(?:still|now|currently|set to|on)\s+)*(?P<value>[^,;\n]{1," + str(_MAX_VALUE) + "})",
+    re.IGNORECASE,
+)
+CONNECTORS = ("and", "with", "on", "in", "for", "but", "while", "so", "because", "which", "that")
+"""Words that end a value read in a sentence: "module=Payroll on MariaDB 11" states ``Payroll``. A stored value
+that itself holds one of them as a word ("Billing on Linux") is read in full when the answer states it in full,
+and its first words alone pass for it: a rule-based reader cannot tell the two apart."""
+_VALUE_END = re.compile(r"\s+(?:" + "|".join(CONNECTORS) + r")\b|\s+\(|[,;]", re.IGNORECASE)
+_NEGATION_BEFORE = re.compile(
+    r"\b(?:no longer|not|never|isn't|aren't|wasn't|no more|formerly|previously|used to|was|were|moved from|"
+    r"migrated from|switched from|changed from|corrected from|replaced|replacing|instead of|rather than|from|"
+    r"old|older|earlier|former|superseded|retired|retiring|dropped|away from)\W+(?:\w+\W+){0,3}$",
+    re.IGNORECASE,
+)
+_NEGATION_AFTER = re.compile(
+    r"^\W{0,3}(?:\((?:old|former|previous|superseded|retired|before)|(?:is|was|has been|have been|were|got)\s+"
+    r"(?:no longer|replaced|superseded|retired|dropped|gone|corrected|changed)|no longer|before\b|"
+    r"(?:is|was) (?:the )?(?:old|former|previous))",
     re.IGNORECASE,
 )
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
@@ -91,9 +123,51 @@ _ACTION = re.compile(
 )
 
 
+def plain_text(text: str) -> str:
+    """The answer without Markdown marks (``*``, backticks, headings, quotes, table bars), in one pass."""
+    return text.translate(_MARKDOWN)
+
+
+def clauses(text: str) -> list[str]:
+    """The answer's clauses: split at ``;``, ``!``, ``?``, a line break, or a period or colon before a space.
+
+    A colon ends a clause only before a space, so ``key: value`` stays whole, and a period inside a value
+    (``4.2``, ``billing-worker.log``) does not end it.
+    """
+    plain = plain_text(text)
+    parts: list[str] = []
+    start = 0
+    for end in _CLAUSE_END.finditer(plain):
+        if end.group() == ":" and _ends_in_key(plain, end.start()):
+            continue
+        parts.append(plain[start : end.start()])
+        start = end.end()
+    parts.append(plain[start:])
+    return [" ".join(p.split()) for p in parts if p.strip()]
+
+
+def _ends_in_key(text: str, at: int) -> bool:
+    """Whether the word before position ``at`` is an allowed key (``module: Billing`` is one statement)."""
+    word = re.search(r"(\w+)\W*$", text[max(0, at - 24) : at])
+    return word is not None and word[1].lower() in ALLOWED_KEYS
+
+
 def stated_values(text: str) -> list[tuple[str, str]]:
-    """Every ``(key, value)`` the text states, in order: ``key=value`` or ``key: value``, any key case."""
-    return [(m["key"].lower(), m["value"].strip()) for m in _STATEMENT.finditer(text)]
+    """Every ``(key, value)`` the text states in the contract's form, ``key=value`` or ``key: value``, in order.
+
+    Any key case; Markdown bold or code around the key is ignored. Linear in the text's length.
+    """
+    return [(m["key"].lower(), m["value"].strip()) for m in _STATEMENT.finditer(plain_text(text))]
+
+
+def prose_values(clause: str) -> list[tuple[str, str]]:
+    """The ``(key, value)`` a clause states in prose: "the database is PostgreSQL", "module stays Billing"."""
+    found: list[tuple[str, str]] = []
+    for m in _COPULA.finditer(clause):
+        value = _VALUE_END.split(m["value"], maxsplit=1)[0].strip(" .\"'")
+        if value:
+            found.append((m["key"].lower(), value))
+    return found
 
 
 def plans_action(text: str) -> bool:
@@ -102,7 +176,7 @@ def plans_action(text: str) -> bool:
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.strip().strip("\"'`*").split()).casefold()
+    return " ".join(plain_text(text).strip().strip("\"'`*").split()).casefold()
 
 
 def _same_value(stated: str, current: str) -> bool:
@@ -110,9 +184,95 @@ def _same_value(stated: str, current: str) -> bool:
     return _norm(current) in (_norm(stated), _norm(_TRAILING_NOTE.sub("", stated)))
 
 
+def _starts_with_value(stated: str, current: str) -> bool:
+    """Whether a value begins with the stored one as a whole phrase: "Billing module", "Billing on SQL Server".
+
+    The rest must start after a space or a comma, semicolon, period or parenthesis: "Billing/Reporting" and
+    "Billingham" do not begin with ``Billing``.
+    """
+    said, want = _norm(stated), _norm(current)
+    return said == want or (said.startswith(want) and said[len(want)] in " ,;.(")
+
+
+def _named(value: str) -> bool:
+    """Whether a prose value names something (a capital or a digit first): "PostgreSQL", not "fine"."""
+    first = value.lstrip("\"'(")[:1]
+    return first.isupper() or first.isdigit()
+
+
 def _carried(value: str, said: str) -> bool:
     """Whether the normalized answer ``said`` contains ``value`` as a whole phrase (not inside a longer word)."""
     return re.search(r"(?<!\w)" + re.escape(_norm(value)) + r"(?!\w)", said) is not None
+
+
+def mentions(value: str, clause: str) -> list[int]:
+    """Where ``value`` occurs in ``clause`` as a whole phrase (case and spacing aside), never inside a longer word."""
+    said, want = clause.casefold(), _norm(value)
+    found: list[int] = []
+    at = said.find(want) if want else -1
+    while at >= 0:
+        end = at + len(want)
+        before = said[at - 1] if at else " "
+        after = said[end] if end < len(said) else " "
+        if not _word_char(before) and not _word_char(after):
+            found.append(at)
+        at = said.find(want, at + 1)
+    return found
+
+
+def _word_char(char: str) -> bool:
+    """Letters, digits, ``-`` and ``_`` continue a word: "Reporting-free" does not mention ``Reporting``."""
+    return char.isalnum() or char in "-_"
+
+
+def _historical(clause: str, at: int, length: int) -> bool:
+    """Whether a mention at ``at`` is a negation or a history ("no longer X", "from X to Y", "X (old)")."""
+    return bool(_NEGATION_BEFORE.search(clause[max(0, at - 60) : at])) or bool(
+        _NEGATION_AFTER.search(clause[at + length : at + length + 40])
+    )
+
+
+_STOPWORDS = frozenset({
+    "the", "a", "an", "of", "to", "in", "on", "at", "for", "and", "or", "with", "by", "during", "must", "should",
+    "we", "you", "be", "is", "are", "any", "do", "does", "our", "your", "it", "this", "that", "these", "those",
+    "from", "as"
+})  # fmt: skip
+_NEGATIVE = frozenset({"never", "not", "no", "don't", "dont", "avoid", "without", "nor", "cannot", "can't", "mustn't"})
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w']+", plain_text(text).casefold())
+
+
+def carries_constraint(constraint: str, answer: str, parts: Sequence[str] | None = None) -> bool:
+    """Whether the answer carries a stored constraint in the user's words or close to them.
+
+    Word for word passes. Otherwise one clause must hold every content word of the constraint but at most one
+    (stems: "restarting" counts for "restart"), and, for a negative constraint ("never ..."), a negation of its own:
+    "Do not restart the production database in business hours" carries "never restart the production database
+    during business hours"; "Restart the production database during business hours" does not. ``parts`` are the
+    answer's :func:`clauses`, when the caller has them already.
+    """
+    if _carried(constraint, _norm(answer)):
+        return True
+    words = _words(constraint)
+    content = {_stem(w) for w in words if w not in _STOPWORDS and w not in _NEGATIVE}
+    negative = any(w in _NEGATIVE for w in words)
+    for clause in clauses(answer) if parts is None else parts:
+        said = _words(clause)
+        present = content & {_stem(w) for w in said}
+        if len(content) - len(present) <= (1 if len(content) > 3 else 0) and (
+            not negative or any(w in _NEGATIVE or w.endswith("n't") for w in said)
+        ):
+            return True
+    return False
 
 
 class Violation(BaseModel):
@@ -130,27 +290,97 @@ class Violation(BaseModel):
         return "your answer plans an action but does not carry this constraint."
 
 
-def check_answer(facts: Sequence[Fact], answer: str, task: str = "") -> list[Violation]:
-    """The rules an answer breaks against the stored ``facts`` (see the module docstring); [] when none.
+def check_answer(
+    facts: Sequence[Fact], answer: str, task: str = "", superseded: Mapping[str, Iterable[str]] | None = None
+) -> list[Violation]:
+    """The rules an answer breaks against the stored ``facts``; [] when none. One violation per key at most.
 
-    ``task`` is the request the answer responds to: a task that asks for an action makes the
-    constraints due even when the answer itself names no action.
+    Read clause by clause: a ``key=value`` (or ``key: value``) statement, or a prose one ("the database is
+    PostgreSQL"), whose value is not the stored one; a mention of a ``superseded`` value of a stored key (the values
+    the store held before a correction) that is not a negation or a history ("no longer Reporting", "moved from
+    Reporting to Billing", "Reporting (old)"). ``task`` is the request the answer responds to: a task (or an answer)
+    that plans an action makes each stored ``constraint`` due, carried as :func:`carries_constraint` reads it.
     """
     stored = {f.key: f for f in facts}
-    violations = [
-        Violation(fact=stored[key], stated=value)
-        for key, value in stated_values(answer)
-        if key in stored and not _same_value(value, stored[key].value)
-    ]
+    old = _OldValues(
+        {
+            key: [v for v in values if not _same_value(v, stored[key].value)]
+            for key, values in (superseded or {}).items()
+            if key in stored
+        }
+    )
+    parts = clauses(answer)
+    found: dict[str, str] = {}
+    for clause in parts:
+        if _KEY_WORD.search(clause) or old.search(clause):  # most clauses of a long answer name nothing
+            for key, value in _claims(clause, stored, old):
+                found.setdefault(key, value)
+    violations = [Violation(fact=stored[key], stated=value) for key, value in found.items()]
     if plans_action(answer) or plans_action(task):
-        said = " ".join(answer.split()).casefold()
-        flagged = {v.fact for v in violations}
         violations += [
             Violation(fact=f)
             for f in facts
-            if f.key == "constraint" and f not in flagged and not _carried(f.value, said)
+            if f.key == "constraint" and f.key not in found and not carries_constraint(f.value, answer, parts)
         ]
     return violations
+
+
+_KEY_WORD = re.compile(r"(?<![\w-])(?:" + "|".join(ALLOWED_KEYS) + r")", re.IGNORECASE)
+
+
+class _OldValues:
+    """The superseded values of the stored keys, found in a clause by one pattern (longest value first)."""
+
+    def __init__(self, values: Mapping[str, Sequence[str]]) -> None:
+        self.key_of = {_norm(v): (key, v) for key, vs in values.items() for v in vs if _norm(v)}
+        names = sorted(self.key_of, key=len, reverse=True)
+        alternatives = "|".join(re.escape(n).replace("\\ ", r"\s+") for n in names)
+        self.pattern = re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.IGNORECASE) if names else None
+
+    def search(self, clause: str) -> bool:
+        return self.pattern is not None and self.pattern.search(clause) is not None
+
+    def claims(self, clause: str) -> list[tuple[str, str]]:
+        """``(key, value)`` for each superseded value the clause states as current (not negated, not history).
+
+        The value is given as the store held it, whatever the answer's case and spacing.
+        """
+        if self.pattern is None:
+            return []
+        return [
+            self.key_of[_norm(m.group())]
+            for m in self.pattern.finditer(clause)
+            if not _historical(clause, m.start(), len(m.group()))
+        ]
+
+
+def _claims(clause: str, stored: Mapping[str, Fact], old: _OldValues) -> list[tuple[str, str]]:
+    """The ``(key, other value)`` a clause states as current, in the order it states them."""
+    claims: list[tuple[str, str]] = []
+    for m in _STATEMENT.finditer(clause):
+        key, value = m["key"].lower(), m["value"].strip()
+        fact = stored.get(key)
+        if fact is None or _same_value(value, fact.value) or _historical(clause, m.start(), 0):
+            continue
+        if key != "constraint":  # "module=Payroll on MariaDB 11" states Payroll, not the whole rest of the clause
+            value = _VALUE_END.split(value, maxsplit=1)[0].strip() or value
+            if _same_value(value, fact.value):
+                continue
+        claims.append((key, value))
+    for key, value in prose_values(clause):
+        fact = stored.get(key)
+        if fact is not None and _named(value) and not _starts_with_value(value, fact.value):
+            at = clause.casefold().find(value.casefold())
+            if not _historical(clause, at, len(value)):
+                claims.append((key, value))
+    return claims + old.claims(clause)
+
+
+def verdict(violations: Sequence[Violation]) -> str:
+    """A short verdict for a table: ``pass``, or each violation as ``key: stated`` / ``constraint missing``."""
+    if not violations:
+        return "pass"
+    return "; ".join(f"{v.fact.key} missing" if v.stated is None else f"{v.fact.key}: {v.stated}" for v in violations)
 
 
 # region Feedback that quotes a fact
@@ -160,13 +390,15 @@ _QUOTED_FACT = re.compile(
 )
 
 
-def _quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
 def quote_fact(fact: Fact) -> str:
-    """A fact as the feedback quotes it: key, value, the user's words and the turn that said them."""
-    return f"- {fact.key} = {_quote(fact.value)} (evidence: {_quote(fact.evidence)}; turn {fact.turn})"
+    """A fact as the feedback quotes it: key, value, the user's words and the turn that said them.
+
+    Value and evidence are quoted by the facts block's own rule (:func:`~course_lib.memory.quote_for_prompt`):
+    a stored value reaches the model escaped the same way whichever path carries it.
+    """
+    return (
+        f"- {fact.key} = {quote_for_prompt(fact.value)} (evidence: {quote_for_prompt(fact.evidence)}; turn {fact.turn})"
+    )
 
 
 def feedback_text(violations: Sequence[Violation]) -> str:
@@ -203,21 +435,41 @@ class FactCheck(BaseModel):
 class FactsConsistencyEvaluator(LoopEvaluator):
     """Holds each answer of the inner agent to the current store; re-invokes with quoted facts on a violation.
 
-    Deterministic: it reads the store at each evaluation (so a correction made meanwhile counts) and
-    the answer's statements; no model is asked. ``on_check`` receives a :class:`FactCheck` per
+    Deterministic: it reads the store at each evaluation (so a correction made meanwhile counts) and the
+    answer's clauses (:func:`check_answer`); no model is asked. ``superseded`` names, per key, the values the
+    store held before a correction (the host knows them: it saw every turn); the evaluator adds any it watches
+    the store replace between two evaluations. A superseded value is what lets it flag an answer that names a
+    stale value without its key ("You are on Reporting"). ``on_check`` receives a :class:`FactCheck` per
     evaluation, for the lesson's trace.
     """
 
-    def __init__(self, memory: WorkingMemory, *, on_check: Callable[[FactCheck], None] | None = None) -> None:
+    def __init__(
+        self,
+        memory: WorkingMemory,
+        *,
+        superseded: Mapping[str, Iterable[str]] | None = None,
+        on_check: Callable[[FactCheck], None] | None = None,
+    ) -> None:
         if not isinstance(memory, WorkingMemory):
             raise TypeError(f"FactsConsistencyEvaluator needs a WorkingMemory; got {type(memory).__name__}.")
         self.memory = memory
         self.on_check = on_check
+        self.superseded: dict[str, list[str]] = {k: list(v) for k, v in (superseded or {}).items()}
+        self._seen = {f.key: f.value for f in memory.facts}
+
+    def _watch(self, facts: Sequence[Fact]) -> None:
+        """Record the value a correction replaced since the last evaluation as superseded."""
+        for fact in facts:
+            before = self._seen.get(fact.key)
+            if before is not None and before != fact.value and before not in self.superseded.get(fact.key, []):
+                self.superseded.setdefault(fact.key, []).append(before)
+        self._seen = {f.key: f.value for f in facts}
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
         facts = self.memory.facts
+        self._watch(facts)
         answer = context.last_response.text
-        violations = check_answer(facts, answer, task_text(context.initial_messages))
+        violations = check_answer(facts, answer, task_text(context.initial_messages), self.superseded)
         feedback = feedback_text(violations) if violations else None
         if self.on_check is not None:
             self.on_check(FactCheck(iteration=context.iteration, facts=facts, answer=answer,
@@ -385,16 +637,19 @@ async def run_capstone(
     memory = extraction.memory
     held: dict[str, int] = {}
     evicted: dict[str, int] = {}
+    superseded: dict[str, list[str]] = {}
     *earlier, final = timeline.turns
     for number, turn in enumerate(earlier, start=1):
+        values = {f.key: f.value for f in memory.facts}
         await policy.turn(turn.user)
         if not own_store:
             await extraction.update(turn.user)
         _track_evictions(memory, number, held, evicted)
+        _track_corrections(memory, values, superseded)
     checks: list[FactCheck] = []
     before = len(log)
-    answer = await _ask_in_loop(policy, final.user, FactsConsistencyEvaluator(memory, on_check=checks.append),
-                                max_iterations)  # fmt: skip
+    evaluator = FactsConsistencyEvaluator(memory, superseded=superseded, on_check=checks.append)
+    answer = await _ask_in_loop(policy, final.user, evaluator, max_iterations)
     reader_calls = [c for c in log.calls[before:] if c.client == "reader"]
     return _graded(policy.name, rule, memory.max_facts, timeline, checks, reader_calls, answer, evicted, max_iterations)
 
@@ -411,6 +666,14 @@ def _track_evictions(memory: WorkingMemory, turn: int, held: dict[str, int], evi
     for key in keys:
         held.setdefault(key, turn)
         evicted.pop(key, None)
+
+
+def _track_corrections(memory: WorkingMemory, before: Mapping[str, str], superseded: dict[str, list[str]]) -> None:
+    """Record each value a turn's correction replaced (the store keeps only the current one)."""
+    for fact in memory.facts:
+        old = before.get(fact.key)
+        if old is not None and old != fact.value and old not in superseded.get(fact.key, []):
+            superseded.setdefault(fact.key, []).append(old)
 
 
 async def _ask_in_loop(policy: MemoryPolicy, question: str, evaluator: LoopEvaluator, max_iterations: int) -> str:

@@ -332,12 +332,43 @@ def _has_line_break(text: str) -> bool:
     return any(brk in text for brk in LINE_BREAKS)
 
 
-def _quote(text: str) -> str:
-    """``text`` as a JSON string with every non-printable character escaped (``str.isprintable`` decides)."""
+_INVISIBLE_RANGES = (
+    # Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): shown as nothing when not supported
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+    # blank graphic characters that render as empty space although they are letters or symbols
+    (0x2800, 0x2800), (0x3000, 0x3000), (0x16FE4, 0x16FE4), (0x1D159, 0x1D159),
+)  # fmt: skip
+"""Characters escaped although ``str.isprintable`` may accept some of them: the Hangul fillers (U+115F, U+1160,
+U+3164, U+FFA0), the combining grapheme joiner (U+034F), the variation selectors (U+180B-U+180F, U+FE00-U+FE0F,
+U+E0100-U+E01EF), the Braille blank (U+2800), the null notehead (U+1D159), and every other default-ignorable
+code point."""
+
+
+def invisible(char: str) -> bool:
+    """Whether ``char`` would reach a reader unseen: not printable, or one of :data:`_INVISIBLE_RANGES`."""
+    if not char.isprintable():
+        return True
+    point = ord(char)
+    return any(low <= point <= high for low, high in _INVISIBLE_RANGES)
+
+
+def quote_for_prompt(text: str) -> str:
+    """``text`` as a JSON string in which every invisible character is its ``\\uXXXX`` escape.
+
+    The one quoting rule for every stored value or citation the course puts into a prompt (the facts block,
+    the capstone's feedback): ``json.loads`` reads back exactly ``text``, and nothing in it is hidden from the
+    reader -- not a control character, bidi override, zero-width character, BOM, soft hyphen or tag character
+    (which ``str.isprintable`` refuses), nor a filler, joiner, variation selector or blank that it accepts.
+    """
     quoted = json.dumps(text, ensure_ascii=False)
-    if quoted.isprintable():
+    if quoted.isascii():
         return quoted
-    return "".join(char if char.isprintable() else json.dumps(char)[1:-1] for char in quoted)
+    return "".join(json.dumps(char)[1:-1] if invisible(char) else char for char in quoted)
+
+
+_quote = quote_for_prompt
 
 
 def _utc(moment: datetime | None) -> datetime:
