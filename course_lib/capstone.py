@@ -61,12 +61,15 @@ __all__ = [
     "Violation",
     "capstone_policies",
     "capstone_policy",
+    "carries_constraint",
     "check_answer",
     "compare_repairs",
     "plans_action",
     "quoted_facts",
     "run_capstone",
     "stated_values",
+    "verdict",
+    "verdict_table",
 ]
 
 DRIFT_RULES: tuple[ResolutionRule, ...] = ("earliest", "most_frequent")
@@ -776,6 +779,20 @@ async def compare_repairs(
         for rule in rules
         for factory in policies.values()
     ]
+
+
+def verdict_table(
+    facts: Sequence[Fact], answers: Sequence[tuple[str, str]], superseded: Mapping[str, Iterable[str]] | None = None
+) -> pd.DataFrame:
+    """One row per ``(task, answer)``: the evaluator's :func:`verdict` on it against ``facts``."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {"task": task, "answer": answer, "verdict": verdict(check_answer(facts, answer, task, superseded))}
+            for task, answer in answers
+        ]
+    )
 
 
 def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
