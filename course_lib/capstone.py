@@ -4,19 +4,20 @@ The only module that joins the two halves of the workbook. The memory half keeps
 cited facts; the loop half re-invokes an agent until its evaluators are satisfied. Here a
 :class:`FactsConsistencyEvaluator` reads each answer of the inner agent and holds it to the store:
 
-* for every stored key, the answer may state no other value as current (``module=Reporting`` where
-  the store says ``module=Billing``);
+* for every stored key, the answer may state no other value as current: ``module=Reporting`` where
+  the store says ``module=Billing``, "the module is Reporting", or a superseded "Reporting" named
+  without its key; a negation or a history ("no longer Reporting", "moved from Reporting") is no claim;
 * an answer that plans an action (or answers a task that asks for one) carries every stored
-  ``constraint``, word for word.
+  ``constraint``, in the user's words or close to them (:func:`carries_constraint`).
 
 On a violation the loop re-invokes the agent with feedback that quotes the fact, its evidence and its
-turn; otherwise it stops. The evaluator sees only what the store holds: a fact the bound evicted, or
-one a summary distorted before the store could keep it, cannot be enforced. The feedback is text the
-loop adds: it must never become a fact (the loop attributes it; the facts provider extracts only from
-the caller's own words).
+turn (quoted as the facts block quotes them); otherwise it stops. The evaluator sees only what the store
+holds: a fact the bound evicted, or one a summary distorted before the store could keep it, cannot be
+enforced. The feedback is text the loop adds: it must never become a fact (the loop attributes it; the
+facts provider extracts only from the caller's own words).
 
-A statement is read where the answer writes a key next to a value: ``key=value`` or ``key: value``
-(the workbook's contract), ``;``, a line break or a sentence end closing the value.
+The reading is rule-based and linear in the answer's length (see "Reading an answer" below); lesson 07
+shows where such rules must still fail, and what an AI judge would cost instead.
 """
 
 from __future__ import annotations

@@ -339,7 +339,9 @@ class DeskConsole(ABC):
     def forget(self, key: str | None = None) -> DeskEvent:
         """Forget one key or all, and replace every desk's session by a new, empty one.
 
-        A key that is not one of the allowed keys raises :class:`InvalidFacts` and changes nothing.
+        The store's :class:`ForgottenFactsFilter` does the forgetting, so a run already under way (a loop's next
+        iteration, on the session or snapshot it holds) is sent no forgotten value either. A key that is not one
+        of the allowed keys raises :class:`InvalidFacts` and changes nothing.
         """
         removed = forget_filter(self.memory).forget(key)  # every desk's later model calls are held to it
         self._replace_sessions()
