@@ -363,7 +363,7 @@ def quote_for_prompt(text: str) -> str:
     (which ``str.isprintable`` refuses), nor a filler, joiner, variation selector or blank that it accepts.
     """
     quoted = json.dumps(text, ensure_ascii=False)
-    if quoted.isascii():
+    if quoted.isascii() and quoted.isprintable():  # no printable ASCII character is invisible
         return quoted
     return "".join(json.dumps(char)[1:-1] if invisible(char) else char for char in quoted)
 

@@ -13,10 +13,11 @@ ISPRINTABLE_ACCEPTS = ["\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u034f
 SIBLINGS = ["\u180b", "\u180f", "\u17b4", "\ufe00", "\U000e0100", "\U000e01ef", "\U0001d159"]
 """Their siblings: Mongolian and supplementary variation selectors, a Khmer inherent vowel, a blank notehead."""
 REFUSED_BY_ISPRINTABLE = [
-    "\u202e", "\u2066", "\u200b", "\u200d", "\ufeff", "\u00ad", "\U000e0041", "\u2060", "\u061c", "\u0007", "\u2028",
+    "\u202e", "\u2066", "\u200b", "\u200d", "\ufeff", "\u00ad", "\U000e0041", "\u2060", "\u061c", "\u0007",
+    "\u007f", "\u2028",
 ]  # fmt: skip
 """The eleven classes the feedback let through raw: bidi overrides and isolates, zero-width space and joiner, BOM,
-soft hyphen, tag characters, word joiner, Arabic letter mark, a control character, a line separator."""
+soft hyphen, tag characters, word joiner, Arabic letter mark, control characters (DEL too), a line separator."""
 
 
 @pytest.mark.parametrize(
