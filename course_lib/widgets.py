@@ -473,7 +473,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self._generation += 1
         self._relabel()
         self.notes.value = "<br>".join(f"<i>{_escape(note)}</i>" for note in self.idle_controls())
-        self.comparison, self.table.value, self.plot.value = None, "", b""
+        self._clear_result()
         self._enable_run()
         self.message.value = (
             f"<i>Press Run to compute with {self.settings()}.</i>"
@@ -522,7 +522,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.run_button.disabled = True
         self.message.value = f"<i>Running with {settings}…</i>"
         # the previous result goes first: under a refusal it would read as the answer to the new settings
-        self.comparison, self.table.value, self.plot.value = None, "", b""
+        self._clear_result()
         try:
             comparison = await compare_policies(self.timeline, chosen, rules=[self.rule.value])
         finally:
@@ -537,6 +537,12 @@ class PolicyExplorer(_Panel, widgets.VBox):
             .to_html(index=False, classes="policy-correctness", justify="left")
         )
         self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
+        self.plot.layout.display = None
+
+    def _clear_result(self) -> None:
+        """No comparison, table or plot on screen; the empty picture is hidden (a browser draws it as a broken icon)."""
+        self.comparison, self.table.value, self.plot.value = None, "", b""
+        self.plot.layout.display = "none"
 
 
 def _kinds_changed_by(*, window: int = 3, max_facts: int = 5) -> set[str]:

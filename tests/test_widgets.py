@@ -109,7 +109,7 @@ async def test_policy_explorer_updates_the_table_and_the_plot():
     explorer.run_button.click()
     await explorer.idle()
     assert "full history" in explorer.table.value and "last 3" not in explorer.table.value
-    assert bytes(explorer.plot.value).startswith(b"\x89PNG")
+    assert bytes(explorer.plot.value).startswith(b"\x89PNG") and explorer.plot.layout.display is None
 
 
 async def test_policy_explorer_applies_the_window_and_bound():
@@ -387,6 +387,7 @@ async def test_every_panel_starts_fresh():
     assert explorer.comparison is None and explorer.table.value == "" and not explorer.plot.value
     assert explorer.message.value.startswith("<i>Press Run to compute with rule latest, window 3, fact bound 5.")
     assert explorer.policies.value == explorer.policies.options and explorer.notes.value == ""
+    assert explorer.plot.layout.display == "none"  # an empty picture would show as a broken-image icon
     trace, _ = await run_seed_demo()
     stepper = LoopStepper(trace)
     assert stepper.slider.value == 1 and "Step 1 of 6:" in stepper.view.value
@@ -467,6 +468,7 @@ async def test_moving_a_control_takes_the_previous_table_off_the_screen(control)
     new = {"window": 2, "max_facts": 3, "rule": "earliest", "policies": ("full history",)}[control]
     getattr(explorer, control).value = new
     assert explorer.table.value == "" and not explorer.plot.value and explorer.comparison is None
+    assert explorer.plot.layout.display == "none"
     assert "Press Run" in explorer.message.value and "Computed with" not in explorer.message.value
 
 
