@@ -17,14 +17,14 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 HERE = Path(__file__).resolve().parent
 
 LESSONS: dict[str, tuple[str, str]] = {
-    "00": ("Set-up and model backends", "start"),
-    "01": ("The contract and the store", "memory"),
+    "00": ("Set-up and\nmodel backends", "start"),
+    "01": ("The contract\nand the store", "memory"),
     "02": ("Correct, then forget\n(Demo150, by hand)", "memory"),
     "03": ("A context provider,\ntwo desks (Demo160)", "memory"),
-    "04": ("Memory policies compared\n(Demo170)", "memory"),
+    "04": ("Memory policies\ncompared (Demo170)", "memory"),
     "05": ("The loop, traced\n(LoopAgent)", "loop"),
-    "06": ("Loop options, evaluators,\nMAF's own loop", "loop"),
-    "07": ("A loop held to the facts\n(capstone: both halves)", "both"),
+    "06": ("Options, evaluators,\nMAF's own loop", "loop"),
+    "07": ("A loop held to the\nfacts (both halves)", "both"),
 }
 """Lesson number -> (short title, part of the course)."""
 
@@ -48,7 +48,7 @@ def draw(path: Path = HERE / "course_map.png") -> Path:
     ax.set_xlim(-0.4, 12.0)
     ax.set_ylim(0.1, 4.0)
     ax.axis("off")
-    width, height = 1.75, 0.8
+    width, height = 1.8, 0.9
     for number, (title, part) in LESSONS.items():
         x, y = POSITIONS[number]
         ax.add_patch(
@@ -61,8 +61,8 @@ def draw(path: Path = HERE / "course_map.png") -> Path:
                 edgecolor="#555555",
             )
         )
-        ax.text(x, y + 0.2, number, ha="center", va="center", fontsize=11, fontweight="bold")
-        ax.text(x, y - 0.1, title, ha="center", va="center", fontsize=7.5)
+        ax.text(x, y + 0.2, number, ha="center", va="center", fontsize=14, fontweight="bold")
+        ax.text(x, y - 0.14, title, ha="center", va="center", fontsize=10)
 
     def arrow(start: str, end: str, style: str = "-") -> None:
         (x0, y0), (x1, y1) = POSITIONS[start], POSITIONS[end]
@@ -81,16 +81,16 @@ def draw(path: Path = HERE / "course_map.png") -> Path:
         arrow(start, end)
     arrow("06", "07")
     arrow("00", "05", style="--")
-    ax.text(5.6, 3.75, "Memory half: controlled facts against context drift (French seed)", ha="center", fontsize=9.5)
-    ax.text(3.6, 0.3, "Loop half: loop engineering with LoopAgent (Chinese seed)", ha="center", fontsize=9.5)
-    ax.text(10.8, 2.75, "the halves meet", ha="center", fontsize=8.5, style="italic")
+    ax.text(5.6, 3.75, "Memory half: controlled facts against context drift (French seed)", ha="center", fontsize=11)
+    ax.text(3.6, 0.3, "Loop half: loop engineering with LoopAgent (Chinese seed)", ha="center", fontsize=11)
+    ax.text(10.8, 2.75, "the halves meet", ha="center", fontsize=10, style="italic")
     ax.text(
         0.6,
         1.3,
         "optional: skip it and start\nat 01 (or at 05 for the loop)",
         ha="center",
         va="center",
-        fontsize=7,
+        fontsize=9,
         style="italic",
     )
     fig.tight_layout()
