@@ -5,13 +5,16 @@ what the library computes. The expected value always comes from running the code
 answer key typed into the notebook, so an exercise checks understanding of the mechanism itself.
 
 The comparison minds types: ``'9'`` is text, not the number 9, and ``1`` is not ``True``. When the
-only thing wrong is the type, the feedback says so instead of a bare "not quite".
+only thing wrong is the type, the feedback says so instead of a bare "not quite"; a near miss (the case of
+a word, spaces around it, a dict with a key too many or too few) is named too. A correct answer says, in
+one line, why it is correct: the reasons are written here, in :data:`EXERCISES`, beside each exercise's hint.
 """
 
 from __future__ import annotations
 
 import numbers
 import traceback
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
@@ -21,13 +24,253 @@ from IPython.core.interactiveshell import InteractiveShell
 UNANSWERED = ...
 
 
-def check(exercise: str, answer: Any, expected: Any, hint: str = "") -> str:
-    """One line for the checking cell: not answered yet, correct, or not quite (with a hint)."""
+@dataclass(frozen=True)
+class Exercise:
+    """One lesson exercise: its label in the checking cell, the hint shown on a wrong answer, and why the answer holds.
+
+    The expected value is never here: the checking cell computes it by running the library. ``why`` explains
+    the mechanism behind the answer in one line, shown only once the answer is correct.
+    """
+
+    lesson: str
+    label: str
+    hint: str
+    why: str
+
+
+EXERCISES: tuple[Exercise, ...] = (
+    Exercise(
+        "00",
+        "Exercise 1",
+        "Three attempts of 20 s each, plus the waits between them.",
+        "One call and two retries of 20 s each, plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
+    ),
+    Exercise(
+        "00",
+        "Exercise 2",
+        "Its replies are the seed's demo of lesson 05.",
+        "The seed's numbering model of lesson 05: its numbered replies are the demo, so it is never live.",
+    ),
+    Exercise(
+        "00",
+        "Exercise 3",
+        "Only explicit key=value declarations may become facts.",
+        'The host admits only what the user declared as key=value; "Our database is Oracle." declares nothing.',
+    ),
+    Exercise(
+        "01",
+        "Exercise 1",
+        "Remember: keys are case-sensitive, empty values are not declarations, the last declaration wins.",
+        "The last database declaration wins (spaces trimmed); `Database` is not a key; `version=` declares nothing; "
+        'a value may itself contain "=".',
+    ),
+    Exercise(
+        "01",
+        "Exercise 2",
+        "Oldest turn first; among equals, the smallest key in ordinal order.",
+        "Six keys for five places: the oldest turn (1) holds product and customer, and among equals the smallest "
+        "key in ordinal order goes first.",
+    ),
+    Exercise(
+        "01",
+        "Exercise 3",
+        "The store checks the citation, not the meaning: is the value inside its evidence? "
+        "(The host check of lesson 02 is stricter.)",
+        'The store checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022".',
+    ),
+    Exercise(
+        "02",
+        "Exercise 1",
+        "Is `Module` one of the allowed keys?",
+        "`Module` is not an allowed key, so the line declares only module=Billing, which the writer proposes.",
+    ),
+    Exercise(
+        "02",
+        "Exercise 2",
+        "A rejected batch changes nothing: no fact of it is admitted, not even the valid one.",
+        "The writer dropped a declaration, so the whole batch is rejected: even module=Reporting is not stored.",
+    ),
+    Exercise(
+        "02",
+        "Exercise 3",
+        "`mem` and `forget` call no model; a user turn calls two.",
+        "Each user turn calls the desk and the writer (2 + 2); `mem` and `forget` call no model.",
+    ),
+    Exercise(
+        "03",
+        "Exercise 1",
+        "Only the caller's own key=value lines are extracted; the answer never is.",
+        "Only the caller's own declarations are extracted, never the assistant's reply: a fact repeated in an "
+        "answer is not stored.",
+    ),
+    Exercise(
+        "03",
+        "Exercise 2",
+        "The router reads words, not intent: does the question name logs, deploys or incidents?",
+        'The router reads words: "deploy" and "logs" send the question to operations.',
+    ),
+    Exercise(
+        "03",
+        "Exercise 3",
+        "Which lines reached triage (mem calls no desk), and what does the history store for each?",
+        "Triage answered the two declaration lines (a user message and an answer each); `mem` reaches no desk and "
+        "the question about logs went to operations.",
+    ),
+    Exercise(
+        "04",
+        "Exercise 1",
+        "Which turns does a 9-turn window hold at turn 10?",
+        "A 9-turn window at turn 10 still holds the correction of turn 6 and the prohibition of turn 2.",
+    ),
+    Exercise(
+        "04",
+        "Exercise 2",
+        "Count the distinct keys declared before turn 10.",
+        "Nine keys for eight places: product (turn 1) is evicted; module, database and the constraint, which the "
+        "question needs, are all still held.",
+    ),
+    Exercise(
+        "04",
+        "Exercise 3",
+        "The oldest lines go first; the prohibition is turn 2.",
+        "An extractive summary over budget drops its oldest lines first, and the prohibition is turn 2.",
+    ),
+    Exercise(
+        "05",
+        "Exercise 1",
+        "Three to start with, then two more per iteration.",
+        "Three input messages, then a response and a feedback message per iteration: 3 + 2 * 3 at the 4th call.",
+    ),
+    Exercise(
+        "05",
+        "Exercise 2",
+        "The evaluator stops after the first response.",
+        "The evaluator stops after the first response, and only the responses come back: one message.",
+    ),
+    Exercise(
+        "05",
+        "Exercise 3",
+        "The input uses [1] to [3]; count the responses from [4].",
+        "The LLM answers [4], the evaluator asks again, the LLM answers [5]: stop, after two calls.",
+    ),
+    Exercise(
+        "06",
+        "Exercise 1",
+        "Fresh context: the initial messages plus one feedback message.",
+        "With a fresh context every call sees only the three initial messages plus the latest feedback.",
+    ),
+    Exercise(
+        "06",
+        "Exercise 2",
+        "One at the start, one per re-invocation.",
+        "One session at the start and one for the second (and last) iteration.",
+    ),
+    Exercise(
+        "06",
+        "Exercise 3",
+        "B is asked only on iterations where A says stop.",
+        "B is asked only when A says stop, and A stops once, at iteration 3, where B agrees.",
+    ),
+    Exercise(
+        "07",
+        "Exercise 1",
+        "Under 'latest' the correction is the value the reader keeps.",
+        "Under 'latest' the reader keeps the correction, so the first answer already agrees with the store.",
+    ),
+    Exercise(
+        "07",
+        "Exercise 2",
+        "Which of these keys does the store hold?",
+        "The store holds module=Billing and database=SQL Server 2022 but has evicted the constraint: only "
+        "database=PostgreSQL contradicts it.",
+    ),
+    Exercise(
+        "07",
+        "Exercise 3",
+        "Count the distinct keys declared from turn 2 to turn 9.",
+        "Six places keep turns 4 to 9; the constraint of turn 2 is evicted, so nothing holds the plan to it.",
+    ),
+)
+"""Every lesson exercise, in lesson order. A checking cell names its exercise by its label and hint."""
+
+
+def exercise(lesson: str, label: str) -> Exercise:
+    """The exercise ``label`` (``"Exercise 2"``) of ``lesson`` (``"01"``); a name that is none is refused by name."""
+    for candidate in EXERCISES:
+        if (candidate.lesson, candidate.label) == (lesson, label):
+            return candidate
+    raise KeyError(f"There is no {label!r} in lesson {lesson!r}: see course_lib.exercises.EXERCISES.")
+
+
+def _why(label: str, hint: str) -> str:
+    """The reason written beside the exercise a checking cell names (by label and hint), or nothing."""
+    return next((e.why for e in EXERCISES if (e.label, e.hint) == (label, hint)), "")
+
+
+def check(exercise: str, answer: Any, expected: Any, hint: str = "", why: str | None = None) -> str:
+    """What the checking cell prints: not answered yet, correct (and why, on a line of its own), or not quite.
+
+    ``why`` defaults to the reason :data:`EXERCISES` gives for the exercise named by ``exercise`` and
+    ``hint``. A wrong answer gets, before the exercise's hint, what is wrong with its type, or how close
+    it came (:func:`near_miss_hint`).
+    """
     if answer is UNANSWERED:
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
     if answer == expected and _kind(answer) == _kind(expected):
-        return f"{exercise}: correct."
-    return " ".join(part for part in (f"{exercise}: not quite.", type_hint(answer, expected), hint) if part)
+        reason = _why(exercise, hint) if why is None else why
+        return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
+    specific = type_hint(answer, expected) or near_miss_hint(answer, expected)
+    return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+
+
+def near_miss_hint(answer: Any, expected: Any) -> str:
+    """How close a wrong answer of the right type came: the case, spaces around it, a dict's keys or values."""
+    if isinstance(answer, str) and isinstance(expected, str):
+        return _text_hint(answer, expected)
+    if isinstance(answer, dict) and isinstance(expected, dict):
+        return _dict_hint(answer, expected)
+    if isinstance(answer, list | tuple) and isinstance(expected, list | tuple) and len(answer) != len(expected):
+        return f"Your answer has {_items(len(answer))}; the answer has {_items(len(expected))}."
+    return ""
+
+
+def _text_hint(answer: str, expected: str, subject: str = "") -> str:
+    """Spaces around the text, or its case: the two ways a right word is written wrong. ``subject`` names a value."""
+    yours = f"the value of {subject}" if subject else "your answer"
+    if answer.strip() == expected.strip():
+        return f"{yours[0].upper()}{yours[1:]} has spaces around it ({answer!r}): write {expected!r}."
+    if answer.strip().casefold() == expected.strip().casefold():
+        return f"Mind the case: {yours} is {answer!r}; write {expected!r}."
+    return ""
+
+
+def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
+    """Which keys are missing or extra (a key in the wrong case is named as such), else which value is wrong."""
+    missing = [key for key in expected if key not in answer]
+    extra = [key for key in answer if key not in expected]
+    parts = []
+    if missing:
+        parts.append(f"Your dict is missing the key{'s' * (len(missing) > 1)} {_names(missing)}.")
+    if extra:
+        parts.append(f"Your dict has {'an extra key' if len(extra) == 1 else 'extra keys'}: {_names(extra)}.")
+    folded = {str(key).casefold() for key in missing}
+    if any(isinstance(key, str) and key.casefold() in folded for key in extra):
+        parts.append("Keys are case-sensitive.")
+    if parts:
+        return " ".join(parts)
+    for key, value in expected.items():
+        if answer[key] != value or _kind(answer[key]) != _kind(value):
+            close = _text_hint(answer[key], value, repr(key)) if isinstance(answer[key], str) else ""
+            parts.append(close or f"The keys are right; the value of {key!r} is not.")
+    return " ".join(parts)
+
+
+def _items(count: int) -> str:
+    return f"{count} item{'s' * (count != 1)}"
+
+
+def _names(keys: list[Any]) -> str:
+    return " and ".join(repr(key) for key in keys)
 
 
 def type_hint(answer: Any, expected: Any) -> str:

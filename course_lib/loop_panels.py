@@ -18,7 +18,10 @@ if TYPE_CHECKING:  # the stepper only reads a trace
 
 
 class LoopStepper(PanelText, widgets.VBox):
-    """Step or slide through a traced loop: what the model received and returned, what each evaluator saw."""
+    """Step or slide through a traced loop: what the model received and returned, what each evaluator saw.
+
+    A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6").
+    """
 
     title = "Loop stepper"
 
@@ -45,7 +48,7 @@ class LoopStepper(PanelText, widgets.VBox):
         saw = "".join(f"<b>{html_lines(title)}</b><ul>{_list_items(items)}</ul>" for title, items in _sections(row))
         feedback = [str(r["did"]) for r in self.trace.rows[:step] if str(r["did"]).startswith("continue")]
         self.view.value = (
-            f"<h4>Step {row['step']}: {row['actor']} (call {row['call']})</h4>"
+            f"<h4>Step {step} of {self.slider.max}: {row['actor']} (call {row['call']})</h4>"
             f"{saw}<b>Did</b>: {html_lines(str(row['did']))}"
             f"<br><b>Feedback so far</b>: {html_lines(' / '.join(feedback) or '(none)')}"
         )

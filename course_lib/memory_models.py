@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from agent_framework import Message
 
-from .assertions import ALLOWED_KEYS, Declaration, MessageRefused, find_declarations
+from .assertions import _SEPARATORS, ALLOWED_KEYS, Declaration, MessageRefused, find_declarations
 from .memory import FactCandidate, parse_prompt_block, split_prompt_block
 from .offline import OfflineChatClient, last_user_text
 from .prompts import read_summary_prompt
@@ -97,11 +97,48 @@ class OfflineAssistantClient(OfflineChatClient):
         if declared:
             said = "; ".join(f"{k}={v}" for k, v in declared.items())
             return f"Noted what you declared: {said}."
+        if refused := refused_declarations(question):
+            return (
+                f"That looks like a declaration, but I cannot note it: {'; '.join(refused)}. Nothing was noted "
+                f"(allowed keys: {', '.join(ALLOWED_KEYS)})."
+            )
         resolved = resolve(visible_mentions(messages), self.resolution)
         if not resolved:
             return f"You asked: {question.strip()!r}. I see no facts about your setup; state them as key=value."
         known = "; ".join(f"{k}={v}" for k, v in resolved.items())
         return f"You asked: {question.strip()!r}. From what I can see: {known}."
+
+
+_SHAPED = re.compile(r"^\s*(?P<key>[^\s=]+)\s*=")
+
+
+def refused_declarations(text: str) -> list[str]:
+    """Why each ``key=value``-shaped segment of ``text`` that the contract does not accept declares nothing.
+
+    ``owner=alice`` (not an allowed key), ``Module=Billing`` (keys are case-sensitive) and ``module=`` (no
+    value) look like declarations and declare nothing: an assistant that answered them as questions would
+    hide the refusal. A segment with a space inside its key ("what does a=b mean") is prose, not a declaration.
+    """
+    try:
+        accepted = {d.evidence for d in find_declarations(text)}
+    except MessageRefused:
+        return []
+    reasons: list[str] = []
+    for segment in _SEPARATORS.split(text):
+        shaped = _SHAPED.match(segment)
+        if shaped is None or segment.strip() in accepted:
+            continue
+        key = shaped["key"]
+        cased = [allowed for allowed in ALLOWED_KEYS if allowed.casefold() == key.casefold()]
+        if key in ALLOWED_KEYS:
+            reason = f"'{key}=' has no value"
+        elif cased:
+            reason = f"'{key}' is not a key (keys are case-sensitive: write '{cased[0]}')"
+        else:
+            reason = f"'{key}' is not an allowed key"
+        if reason not in reasons:
+            reasons.append(reason)
+    return reasons
 
 
 def visible_mentions(messages: Sequence[Message | SeenMessage]) -> list[tuple[str, str]]:

@@ -170,6 +170,28 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
     return fig
 
 
+def plot_time_per_turn(frame: pd.DataFrame) -> Figure:
+    """CPU milliseconds per turn against the number of turns, one line per policy (a ``scaling_frame`` table).
+
+    The picture of lesson 04's point about time: a flat line is a policy whose stored history is bounded (each
+    turn costs the same however long the conversation), a rising one keeps everything and re-reads it every turn.
+    Times depend on the machine, so a lesson shows this figure without checking its pixels.
+    """
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    per_turn = frame.assign(ms=1000 * frame["CPU seconds"] / frame["turns"])
+    for policy, rows in per_turn.groupby("policy", sort=False):
+        ax.plot(rows["turns"], rows["ms"], marker="o", label=policy)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("turns in the conversation")
+    ax.set_ylabel("CPU milliseconds per turn")
+    ax.set_title("Time per turn: flat when what is kept is bounded")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 VERDICT_COLOURS: dict[str, str] = {
     "right first time": "tab:gray",
     "repaired": "tab:green",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -113,12 +114,40 @@ class _Async:
 
 
 def describe_error(error: BaseException) -> str:
-    """An error in a student's words: the rule it broke (with a case hint for a key), or what went wrong."""
+    """An error in a student's words: the rule it broke (with a case hint for a key), or what went wrong.
+
+    Long input repeated in the error is shortened (:func:`shorten_long_input`), so the rule stays readable.
+    """
     if not isinstance(error, EXPECTED_ERRORS):
-        return f"Something went wrong ({type(error).__name__}): {error}. Nothing was changed."
+        return shorten_long_input(f"Something went wrong ({type(error).__name__}): {error}. Nothing was changed.")
     text = str(error)
     hints = [case_hint(word) for word in _quoted_words(text)]
-    return " ".join([text, *[hint for hint in hints if hint]])
+    return shorten_long_input(" ".join([text, *[hint for hint in hints if hint]]))
+
+
+SHOWN_INPUT_CHARS = 40
+"""How much of a long piece of input a panel's message repeats: enough to recognise it, never the whole line."""
+
+_LONG = SHOWN_INPUT_CHARS + 20
+# a quotation opens after no word character and closes before none ("'Module': ... write 'module'" holds two)
+_LONG_RUN = re.compile(rf"(?<!\w)'[^'\n]{{{_LONG},}}'(?!\w)|(?<!\w)\"[^\"\n]{{{_LONG},}}\"(?!\w)|[^\s'\"]{{{_LONG},}}")
+
+
+def shorten_long_input(text: str, keep: int = SHOWN_INPUT_CHARS) -> str:
+    """``text`` with every long quotation or unbroken run cut to its first ``keep`` characters and its length.
+
+    An error that repeats a 300-character value in full is one unbroken string that runs off the panel's
+    edge and hides the rule after it; ``'xxxx…' (300 characters)`` keeps the value recognisable and the rule
+    whole. Short quotations (keys, ordinary values) are left as they are.
+    """
+
+    def cut(match: re.Match[str]) -> str:
+        run = match.group(0)
+        quote = run[0] if run[0] in "'\"" and run[-1] == run[0] else ""
+        inner = run[1:-1] if quote else run
+        return f"{quote}{inner[:keep]}\u2026{quote} ({len(inner)} characters)"
+
+    return _LONG_RUN.sub(cut, text)
 
 
 def case_hint(key: str) -> str:
@@ -156,7 +185,7 @@ def declaration_notes(text: str) -> list[str]:
         names = " and ".join(f"'{k}'" for k in unknown)
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
         notes.append(f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
-    return notes
+    return [shorten_long_input(note) for note in notes]
 
 
 def _error_html(text: str) -> str:
@@ -194,7 +223,7 @@ class MemoryPanel(_Panel, widgets.VBox):
             lambda _: self._async.now_or_after(functools.partial(self.forget, self.key.value))
         )
         self.forget_all_button.on_click(lambda _: self._async.now_or_after(functools.partial(self.forget, None)))
-        self.message.observe(lambda _: self._enable_submit(), names="value")
+        self.message.observe(lambda _: self._message_edited(), names="value")
         for widget, name in ((self.table, "facts"), (self.message, "message"), (self.diagnostic, "diagnostic")):
             widget.add_class(f"memory-panel-{name}")
         super().__init__(
@@ -213,6 +242,12 @@ class MemoryPanel(_Panel, widgets.VBox):
 
     def _enable_submit(self) -> None:
         self.submit_button.disabled = not self.message.value.strip()
+
+    def _message_edited(self) -> None:
+        """A box emptied by the student disables Submit and clears the previous result: it answered another line."""
+        self._enable_submit()
+        if self.submit_button.disabled:
+            self.diagnostic.value = ""
 
     async def submit(self, text: str | None = None) -> ExtractionReport | None:
         """Submit ``text`` (by default the message box) as a user turn; show the outcome in place."""
@@ -239,7 +274,7 @@ class MemoryPanel(_Panel, widgets.VBox):
             self.diagnostic.value = "No extraction ran for this line."
             return
         notes = declaration_notes(text)
-        status = f"<b>{report.status}</b>: {_escape(report.diagnostic)}"
+        status = f"<b>{report.status}</b>: {_escape(shorten_long_input(report.diagnostic))}"
         if report.status == "nothing_to_extract":
             color, status = ("#a35200" if notes else "dimgray"), f"<b>Nothing was stored.</b> {status}"
             label = "Why"
@@ -282,6 +317,10 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.forget_key_button.disabled = self.forget_all_button.disabled = not facts
 
 
+TRANSCRIPT_STYLE = "max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse"
+"""The desk transcript's box: bounded, scrolling, laid out from its newest line (see ``DeskPanel._render``)."""
+
+
 class DeskPanel(_Panel, widgets.HBox):
     """The two-desk conversation (provider path) with ``mem`` / ``forget``, and the memory panel beside it."""
 
@@ -292,7 +331,8 @@ class DeskPanel(_Panel, widgets.HBox):
         self._async = _Async(self._show_error)
         self.transcript: list[str] = []
         self.events: list[DeskEvent] = []
-        self.chat = widgets.HTML(layout=widgets.Layout(max_height="420px", overflow="auto"))
+        self.chat = widgets.HTML()
+        self.chat.add_class("desk-panel-transcript")
         self.error = widgets.HTML()
         self.line = widgets.Text(placeholder="Where can I find logs?", description="You")
         self.send_button = widgets.Button(description="Send", button_style="primary", disabled=True)
@@ -366,14 +406,29 @@ class DeskPanel(_Panel, widgets.HBox):
         self.memory_panel.refresh()
 
     def _render(self) -> None:
+        """The transcript, scrolled to its newest line.
+
+        The scrolling box lays its content out from the bottom (``column-reverse``): a browser then opens it,
+        and keeps it, at its end, so the reply to the latest line is always in view and older lines scroll up.
+        Each render replaces the box, so no script has to remember to scroll it.
+        """
         body = "<hr>".join(self.transcript) or (
             "<i>Type a message and press Enter, or <code>mem</code>, <code>forget KEY</code>, <code>forget</code>.</i>"
         )
-        self.chat.value = f'<div style="overflow-wrap: anywhere; white-space: normal">{body}</div>'
+        self.chat.value = (
+            f'<div class="desk-transcript" style="{TRANSCRIPT_STYLE}">'
+            f'<div style="overflow-wrap: anywhere; white-space: normal">{body}</div></div>'
+        )
 
 
 class PolicyExplorer(_Panel, widgets.VBox):
-    """Choose policies, rule, window and fact bound; the correctness table and the prompt-size plot update."""
+    """Choose policies, rule, window and fact bound, then Run: the correctness table and the prompt-size plot.
+
+    What is on screen always belongs together: the policy labels follow the sliders ("last 6 turns" with
+    Window at 6), a control that changes nothing for the chosen policies says so, and any change of a
+    control takes the previous result off the screen (it answered other settings), so a table is only ever
+    shown under its "Computed with..." caption. A new panel starts with no result.
+    """
 
     title = "Policy explorer"
 
@@ -382,28 +437,78 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self._async = _Async(lambda text: setattr(self.message, "value", _error_html(text)))
         defaults = offline_policies()
         self._kinds = {label: factory.kind for label, factory in defaults.items()}  # labels shown -> identities
+        self._sized_by = {"window": _kinds_changed_by(window=2), "max_facts": _kinds_changed_by(max_facts=2)}
+        self._relabelling = False
+        self._generation = 0  # counts changes of the controls: a run started before one is not shown
         names = list(defaults)
         self.policies = widgets.SelectMultiple(options=names, value=tuple(names), description="Policies", rows=6)
         self.rule = widgets.Dropdown(options=list(RULES), value="latest", description="Rule")
         self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window")
         self.max_facts = widgets.IntSlider(value=5, min=1, max=10, description="Fact bound")
         self.run_button = widgets.Button(description="Run", button_style="primary")
+        self.notes = widgets.HTML()
         self.message = widgets.HTML()
         self.table = widgets.HTML()
         # the plot at its own size: stretched to the panel's width, its text would be half as large again
         self.plot = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start", max_width="100%"))
         self.comparison: Comparison | None = None
         self.run_button.on_click(lambda _: self._async.schedule(self.run()))
-        self.policies.observe(lambda _: self._enable_run(), names="value")
-        controls = widgets.VBox([self.policies, self.rule, self.window, self.max_facts, self.run_button])
+        for control in (self.policies, self.rule, self.window, self.max_facts):
+            control.observe(lambda _: self._settings_changed(), names="value")
+        controls = widgets.VBox([self.policies, self.rule, self.window, self.max_facts, self.notes, self.run_button])
         super().__init__([controls, self.message, self.table, self.plot])
+        self._settings_changed()
 
     async def idle(self) -> None:
         await self._async.idle()
 
+    def settings(self) -> str:
+        """The settings a run would use, in the words of the caption."""
+        return f"rule {self.rule.value}, window {self.window.value}, fact bound {self.max_facts.value}"
+
+    def _settings_changed(self) -> None:
+        """Labels follow the sliders, idle controls say so, and the previous result leaves the screen."""
+        if self._relabelling:
+            return
+        self._generation += 1
+        self._relabel()
+        self.notes.value = "<br>".join(f"<i>{_escape(note)}</i>" for note in self.idle_controls())
+        self._clear_result()
+        self._enable_run()
+        self.message.value = (
+            f"<i>Press Run to compute with {self.settings()}.</i>"
+            if self.policies.value
+            else "Choose at least one policy to run."
+        )
+
+    def _relabel(self) -> None:
+        """The policies listed under the labels of the current window and bound; the same policies stay chosen."""
+        factories = offline_policies(window=self.window.value, max_facts=self.max_facts.value)
+        chosen = {self._kinds[label] for label in self.policies.value}
+        labels = list(factories)
+        if labels == list(self.policies.options):
+            return
+        self._kinds = {label: factory.kind for label, factory in factories.items()}
+        self._relabelling = True  # the two assignments below are one change, not two
+        try:
+            self.policies.options = labels
+            self.policies.value = tuple(label for label in labels if self._kinds[label] in chosen)
+        finally:
+            self._relabelling = False
+
+    def idle_controls(self) -> list[str]:
+        """One line per slider that changes nothing for the chosen policies, naming the policies it does size."""
+        chosen = {self._kinds[label] for label in self.policies.value}
+        notes = []
+        for name, slider in (("window", self.window), ("max_facts", self.max_facts)):
+            sized = self._sized_by[name]
+            if chosen and not chosen & sized:
+                which = ", ".join(label for label, kind in self._kinds.items() if kind in sized)
+                notes.append(f"{slider.description} changes nothing for the chosen policies: it sizes {which}.")
+        return notes
+
     def _enable_run(self) -> None:
         self.run_button.disabled = not self.policies.value
-        self.message.value = "" if self.policies.value else "Choose at least one policy to run."
 
     async def run(self) -> None:
         """Run the chosen policies with the sliders' settings; the new table and plot replace the old ones."""
@@ -413,16 +518,18 @@ class PolicyExplorer(_Panel, widgets.VBox):
         factories = offline_policies(window=self.window.value, max_facts=self.max_facts.value)
         kinds = {self._kinds[label] for label in self.policies.value}
         chosen = {label: factory for label, factory in factories.items() if factory.kind in kinds}
+        settings, generation = self.settings(), self._generation
         self.run_button.disabled = True
-        self.message.value = "<i>Running…</i>"
+        self.message.value = f"<i>Running with {settings}…</i>"
         # the previous result goes first: under a refusal it would read as the answer to the new settings
-        self.comparison, self.table.value, self.plot.value = None, "", b""
+        self._clear_result()
         try:
             comparison = await compare_policies(self.timeline, chosen, rules=[self.rule.value])
         finally:
             self._enable_run()
+        if generation != self._generation:  # a control moved while it ran: this result answers old settings
+            return
         self.comparison = comparison
-        settings = f"rule {self.rule.value}, window {self.window.value}, fact bound {self.max_facts.value}"
         self.message.value = f"<i>Computed with {settings}.</i><br>{expectations_html(self.timeline)}"
         self.table.value = (
             turn_correctness(comparison.answers)
@@ -430,6 +537,19 @@ class PolicyExplorer(_Panel, widgets.VBox):
             .to_html(index=False, classes="policy-correctness", justify="left")
         )
         self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
+        self.plot.layout.display = None
+
+    def _clear_result(self) -> None:
+        """No comparison, table or plot on screen; the empty picture is hidden (a browser draws it as a broken icon)."""
+        self.comparison, self.table.value, self.plot.value = None, "", b""
+        self.plot.layout.display = "none"
+
+
+def _kinds_changed_by(*, window: int = 3, max_facts: int = 5) -> set[str]:
+    """The policies a setting sizes: those whose label (built from their parameters) changes with it."""
+    default = offline_policies()
+    changed = offline_policies(window=window, max_facts=max_facts)
+    return {factory.kind for label, factory in changed.items() if label not in default}
 
 
 def turn_correctness(answers: pd.DataFrame) -> pd.DataFrame:

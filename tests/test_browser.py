@@ -135,6 +135,11 @@ def page(voila_url):
         page = browser.new_page(viewport=VIEWPORT)
         page.goto(voila_url, timeout=120_000)
         page.locator(".browser-explorer").wait_for(timeout=120_000)  # the last cell: every panel is shown
+        page.locator(".browser-stepper h4").wait_for(timeout=60_000)
+        # what a student sees before touching anything (tests may run in any order after this)
+        page.initial = {
+            name: page.locator(f".browser-{name}").inner_text() for name in ("memory", "desk", "stepper", "explorer")
+        }
         yield page
         browser.close()
 
@@ -201,15 +206,15 @@ def test_loop_stepper_moves_through_the_trace(page):
 
     panel = page.locator(".browser-stepper")
     previous, following = panel.get_by_role("button", name="Previous"), panel.get_by_role("button", name="Next")
-    expect(panel).to_contain_text("Step 1: LLM", timeout=60_000)
+    expect(panel).to_contain_text("Step 1 of 6: LLM", timeout=60_000)
     expect(previous).to_be_disabled()
     following.click()
-    expect(panel).to_contain_text("Step 2: Evaluator", timeout=60_000)
+    expect(panel).to_contain_text("Step 2 of 6: Evaluator", timeout=60_000)
     expect(panel).to_contain_text("Feedback for iteration 1")
     expect(previous).to_be_enabled()
     screenshot(page, panel, "loop_stepper.png")
     previous.click()
-    expect(panel).to_contain_text("Step 1: LLM", timeout=60_000)
+    expect(panel).to_contain_text("Step 1 of 6: LLM", timeout=60_000)
     expect(previous).to_be_disabled()
 
 
@@ -241,6 +246,82 @@ def test_policy_explorer_refuses_an_empty_selection_and_draws_one_plot(page):
     expect(plots).to_have_count(1)  # one plot, drawn in place
     assert plots.evaluate("img => img.clientWidth <= img.naturalWidth")  # at its own size, not stretched
     screenshot(page, panel, "policy_explorer.png")
+
+
+def test_every_panel_starts_fresh(page):
+    initial = page.initial
+    assert "Ticket: epoch 0, turn 0" in initial["memory"] and "No facts." in initial["memory"]
+    assert "Forgot" not in initial["memory"] and "Refused" not in initial["memory"]
+    assert "Type a message and press Enter" in initial["desk"] and "you:" not in initial["desk"]
+    assert "Step 1 of 6: LLM" in initial["stepper"]
+    assert "Press Run to compute with rule latest, window 3, fact bound 5." in initial["explorer"]
+    assert "correct at turn" not in initial["explorer"]  # no table before a run
+
+
+@pytest.mark.timeout(240)
+def test_the_desk_transcript_follows_the_newest_line_and_refuses_a_bad_declaration_in_words(page):
+    from playwright.sync_api import expect
+
+    panel = page.locator(".browser-desk")
+    line = panel.locator(".widget-text input")
+    lines = ["mem", "Where can I find logs?", "module=Reporting", "mem", "Which module am I on?", "mem", "owner=alice"]
+    for text in lines:
+        line.fill(text)
+        line.press("Enter")
+        expect(line).to_have_value("", timeout=60_000)
+    box = panel.locator(".desk-transcript")
+    expect(box).to_contain_text("'owner' is not an allowed key", timeout=60_000)
+    expect(box).not_to_contain_text("You asked: 'owner=alice'")
+    geometry = box.evaluate(
+        """box => {
+            const outer = box.getBoundingClientRect(), inner = box.firstElementChild.getBoundingClientRect();
+            return {overflows: box.scrollHeight > box.clientHeight + 1, gap: Math.abs(outer.bottom - inner.bottom)};
+        }"""
+    )
+    assert geometry["overflows"], "the transcript should be longer than its box by now"
+    assert geometry["gap"] <= 2, f"the newest line is not at the bottom of the box: {geometry}"
+    screenshot(page, panel, "desk_panel_transcript.png")
+
+
+@pytest.mark.timeout(240)
+def test_memory_panel_shortens_a_long_value_and_an_emptied_box_clears_the_result(page):
+    from playwright.sync_api import expect
+
+    panel = page.locator(".browser-memory")
+    diagnostic = panel.locator(".memory-panel-diagnostic")
+    box = panel.locator(".memory-panel-message textarea")
+    box.fill("symptom=" + "x" * 300)
+    panel.get_by_role("button", name="Submit").click()
+    expect(diagnostic).to_contain_text("(300 characters)", timeout=60_000)
+    expect(diagnostic).to_contain_text("no fallback extraction is attempted.")
+    assert diagnostic.evaluate("d => d.scrollWidth <= d.clientWidth + 1"), "the message runs off the panel's edge"
+    screenshot(page, panel, "memory_panel_long_value.png")
+    box.fill("")
+    expect(panel.get_by_role("button", name="Submit")).to_be_disabled(timeout=60_000)
+    expect(diagnostic).to_have_text("", timeout=60_000)
+
+
+@pytest.mark.timeout(240)
+def test_policy_explorer_labels_follow_the_window_and_a_moved_slider_clears_the_table(page):
+    from playwright.sync_api import expect
+
+    panel = page.locator(".browser-explorer")
+    policies = panel.locator("select[multiple]")
+    policies.select_option(["full history", "facts"])
+    expect(panel).to_contain_text("Window changes nothing for the chosen policies", timeout=60_000)
+    panel.get_by_role("button", name="Run").click()
+    expect(panel.locator("table")).to_contain_text("yes", timeout=120_000)
+    expect(panel).to_contain_text("Computed with rule latest")
+    window = panel.locator(".widget-slider").first.locator(".ui-slider-handle, .noUi-handle").first
+    window.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(policies).to_contain_text("last 4 turns", timeout=60_000)  # the generated timeline has 4 turns
+    expect(policies).to_contain_text("compaction (4 turns)")
+    expect(panel.locator("table")).to_have_count(0)  # the old table answered other settings
+    expect(panel).to_contain_text("Press Run to compute with rule latest, window 4")
+    expect(panel).not_to_contain_text("Computed with")
+    screenshot(page, panel, "policy_explorer_moved.png")
 
 
 @pytest.mark.timeout(240)

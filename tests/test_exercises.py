@@ -1,12 +1,17 @@
-import numpy
+import ast
+from pathlib import Path
 
-from course_lib.exercises import check
+import nbformat
+import numpy
+import pytest
+
+from course_lib.exercises import EXERCISES, check, exercise
 
 
 def test_check_tells_unanswered_correct_and_wrong_apart():
     assert "not answered yet" in check("Exercise 1", ..., {"module": "A"})
     assert check("Exercise 1", {"module": "A"}, {"module": "A"}) == "Exercise 1: correct."
-    assert check("Exercise 1", {"module": "B"}, {"module": "A"}, "Look again.") == "Exercise 1: not quite. Look again."
+    assert check("Exercise 1", "B", "A", "Look again.") == "Exercise 1: not quite. Look again."
 
 
 def test_check_minds_types_and_says_which_one_is_wrong():
@@ -41,3 +46,67 @@ def test_an_unquoted_answer_gets_guidance_and_a_library_name_error_keeps_its_tra
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+# --- near misses and reasons (issue 25) ---
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "said"),
+    [
+        ("Accepted", "accepted", "Mind the case: your answer is 'Accepted'; write 'accepted'."),
+        (" accepted", "accepted", "Your answer has spaces around it (' accepted'): write 'accepted'."),
+        ("accepted\n", "accepted", "spaces around it"),
+        ({"database": "SQL Server 2022"}, {"database": "SQL Server 2022", "log": "a=b"}, "missing the key 'log'."),
+        ({"log": "a=b", "version": ""}, {"log": "a=b"}, "Your dict has an extra key: 'version'."),
+        ({"Log": "a=b"}, {"log": "a=b"}, "missing the key 'log'. Your dict has an extra key: 'Log'. Keys are case"),
+        ({"log": "A=B"}, {"log": "a=b"}, "Mind the case: the value of 'log' is 'A=B'; write 'a=b'."),
+        ({"log": "x"}, {"log": "a=b"}, "The keys are right; the value of 'log' is not."),
+        (["a"], ["a", "b"], "Your answer has 1 item; the answer has 2 items."),
+    ],
+)
+def test_a_near_miss_is_named(answer, expected, said):
+    assert said in check("Ex", answer, expected, "Look again.")
+    assert check("Ex", answer, expected, "Look again.").endswith("Look again.")  # the exercise's hint still follows
+
+
+def test_a_wrong_answer_that_is_no_near_miss_gets_only_the_hint():
+    assert check("Ex", "rejected", "accepted", "Look again.") == "Ex: not quite. Look again."
+    assert check("Ex", 8, 9) == "Ex: not quite."
+
+
+def test_a_correct_answer_says_why_on_one_line_of_its_own():
+    first = exercise("01", "Exercise 1")
+    said = check("Exercise 1", {"log": "a=b"}, {"log": "a=b"}, first.hint)
+    assert said.splitlines() == ["Exercise 1: correct.", f"Why: {first.why}"]
+    assert check("Ex", 1, 1, why="One is one.") == "Ex: correct.\nWhy: One is one."
+    assert check("Ex", 1, 1) == "Ex: correct."  # an exercise not in EXERCISES has no reason to give
+    assert "not answered yet" in check("Exercise 1", ..., None, first.hint)  # the stored line is unchanged
+    with pytest.raises(KeyError, match="no 'Exercise 9' in lesson '01'"):
+        exercise("01", "Exercise 9")
+
+
+def _checking_calls(source: str) -> list[tuple[str, str]]:
+    """The (label, hint) of each ``check(...)`` call with a literal label and hint in a cell's source."""
+    calls = []
+    for node in ast.walk(ast.parse(source.replace("await ", ""))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "check" and len(node.args) == 4:
+            label, hint = node.args[0], node.args[3]
+            if isinstance(label, ast.Constant) and isinstance(hint, ast.Constant):
+                calls.append((label.value, hint.value))
+    return calls
+
+
+def test_every_checking_cell_names_a_defined_exercise_and_every_exercise_is_checked():
+    used = set()
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        lesson = path.name[:2]
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code":
+                for label, hint in _checking_calls(cell.source):
+                    assert exercise(lesson, label).hint == hint, f"lesson {lesson}, {label}: the hint differs"
+                    used.add((lesson, label))
+    assert used == {(e.lesson, e.label) for e in EXERCISES}
+    assert all(e.why and "\n" not in e.why for e in EXERCISES)

@@ -154,3 +154,19 @@ def test_a_table_with_repeated_column_names_is_shown_with_its_line_breaks():
 
     frame = pd.DataFrame([[1, "a\nb"]], columns=["x", "x"])
     assert "a<br>b" in html_with_line_breaks(frame)
+
+
+def test_the_time_per_turn_plot_draws_milliseconds_per_turn_one_line_per_policy():
+    from course_lib.presentation import plot_time_per_turn
+
+    rows = [
+        {"policy": policy, "turns": turns, "CPU seconds": seconds}
+        for policy, per_turn in (("full history", lambda n: n * n / 1e5), ("facts", lambda n: n / 1e3))
+        for turns, seconds in ((10, per_turn(10)), (100, per_turn(100)))
+    ]
+    ax = plot_time_per_turn(pd.DataFrame(rows)).axes[0]
+    lines = {line.get_label(): list(line.get_ydata()) for line in ax.get_lines()}
+    assert lines["facts"] == pytest.approx([1.0, 1.0])  # flat: the same per turn however long
+    assert lines["full history"] == pytest.approx([0.1, 1.0])  # rising: re-reads everything kept
+    assert ax.get_ylabel() == "CPU milliseconds per turn" and ax.get_ylim()[0] == 0
+    plt.close("all")

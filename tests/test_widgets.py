@@ -91,9 +91,9 @@ async def test_memory_panel_inside_the_desk_submits_a_full_desk_turn():
 async def test_loop_stepper_walks_the_trace():
     trace, _ = await run_seed_demo()
     stepper = LoopStepper(trace)
-    assert "Step 1: LLM" in stepper.view.value and "[4]Response message from LLM." in stepper.view.value
+    assert "Step 1 of 6: LLM" in stepper.view.value and "[4]Response message from LLM." in stepper.view.value
     stepper.next_button.click()
-    assert "Step 2: Evaluator" in stepper.view.value and "Feedback for iteration 1" in stepper.view.value
+    assert "Step 2 of 6: Evaluator" in stepper.view.value and "Feedback for iteration 1" in stepper.view.value
     stepper.slider.value = 6
     assert "stop" in stepper.view.value
     stepper.next_button.click()
@@ -109,7 +109,7 @@ async def test_policy_explorer_updates_the_table_and_the_plot():
     explorer.run_button.click()
     await explorer.idle()
     assert "full history" in explorer.table.value and "last 3" not in explorer.table.value
-    assert bytes(explorer.plot.value).startswith(b"\x89PNG")
+    assert bytes(explorer.plot.value).startswith(b"\x89PNG") and explorer.plot.layout.display is None
 
 
 async def test_policy_explorer_applies_the_window_and_bound():
@@ -228,8 +228,8 @@ def test_the_transcript_cannot_squeeze_the_memory_panel():
     chat_column, memory = panel.children
     assert chat_column.layout.flex == "1 1 0" and chat_column.layout.min_width == "0"
     assert memory.layout.flex.startswith("0 0 ") and memory.layout.min_width
-    assert panel.chat.layout.overflow == "auto" and panel.chat.layout.max_height
-    assert "overflow-wrap:anywhere" in panel.chat.value.replace(" ", "")
+    compact = panel.chat.value.replace(" ", "")
+    assert "overflow-y:auto" in compact and "max-height:420px" in compact and "overflow-wrap:anywhere" in compact
 
 
 async def test_policy_explorer_replaces_its_plot_and_refuses_an_empty_selection():
@@ -239,11 +239,11 @@ async def test_policy_explorer_replaces_its_plot_and_refuses_an_empty_selection(
         explorer.run_button.click()
         await explorer.idle()
     assert bytes(explorer.plot.value).startswith(b"\x89PNG")
-    table = explorer.table.value
     explorer.policies.value = ()
     assert explorer.run_button.disabled
     await explorer.run()
-    assert "Choose at least one policy" in explorer.message.value and explorer.table.value == table
+    assert "Choose at least one policy" in explorer.message.value
+    assert explorer.table.value == "" and not explorer.plot.value  # never a table without its caption
 
 
 @pytest.mark.parametrize(
@@ -372,3 +372,137 @@ def test_the_loop_stepper_keeps_its_old_import_path():
     assert widgets.LoopStepper is loop_panels.LoopStepper
     with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
         widgets.Nothing  # noqa: B018
+
+
+# --- a student's reading of the panels (issue 25) ---
+
+
+async def test_every_panel_starts_fresh():
+    panel = memory_panel()
+    assert panel.memory.facts == () and panel.ticket.value == "Ticket: epoch 0, turn 0"
+    assert panel.diagnostic.value == "" and "No facts" in panel.table.value and panel.submit_button.disabled
+    desk = two_desks()
+    assert desk.transcript == [] and desk.error.value == "" and "Type a message" in desk.chat.value
+    explorer = PolicyExplorer(load_timeline())
+    assert explorer.comparison is None and explorer.table.value == "" and not explorer.plot.value
+    assert explorer.message.value.startswith("<i>Press Run to compute with rule latest, window 3, fact bound 5.")
+    assert explorer.policies.value == explorer.policies.options and explorer.notes.value == ""
+    assert explorer.plot.layout.display == "none"  # an empty picture would show as a broken-image icon
+    trace, _ = await run_seed_demo()
+    stepper = LoopStepper(trace)
+    assert stepper.slider.value == 1 and "Step 1 of 6:" in stepper.view.value
+
+
+async def test_a_long_value_is_shortened_in_the_message_and_the_rule_stays_whole():
+    panel = memory_panel()
+    await submit(panel, "symptom=" + "x" * 300)
+    text = panel.diagnostic.value
+    assert "x" * 60 not in text and "(300 characters)" in text
+    assert text.rstrip("</span>").endswith("no fallback extraction is attempted.")  # the rule, whole
+    await submit(panel, "Module" + "z" * 150 + "=a")
+    assert "z" * 60 not in panel.diagnostic.value and "(156 characters)" in panel.diagnostic.value
+
+
+def test_shortening_keeps_short_quotations_and_cuts_unbroken_runs():
+    from course_lib.widgets import shorten_long_input
+
+    assert shorten_long_input("'module' is not 'Module'") == "'module' is not 'Module'"
+    assert shorten_long_input("a " + "y" * 100 + " b") == "a " + "y" * 40 + "\u2026 (100 characters) b"
+    assert shorten_long_input('"' + "q w " * 30 + '"') == '"' + ("q w " * 30)[:40] + '\u2026" (120 characters)'
+
+
+async def test_emptying_the_message_box_disables_submit_and_clears_the_previous_result():
+    panel = memory_panel()
+    await submit(panel, "module=Billing")
+    assert "accepted" in panel.diagnostic.value
+    panel.message.value = "   "
+    assert panel.submit_button.disabled and panel.diagnostic.value == ""
+    assert [f.key for f in panel.memory.facts] == ["module"]  # the store is not touched
+
+
+async def test_the_desk_transcript_is_laid_out_from_its_newest_line():
+    panel = two_desks()
+    for line in ["module=Billing", "mem", "Where can I find logs?", "mem", "forget module", "mem", "forget"]:
+        await send(panel, line)
+    assert "flex-direction:column-reverse" in panel.chat.value.replace(" ", "")
+    assert panel.chat.value.rindex("forget") > panel.chat.value.index("module=Billing")  # oldest first, newest last
+
+
+async def test_the_offline_desk_answers_a_refused_declaration_as_a_refusal():
+    panel = two_desks()
+    await send(panel, "owner=alice")
+    assert "You asked" not in panel.chat.value and "'owner' is not an allowed key" in panel.chat.value
+    assert "Nothing was noted" in panel.chat.value and panel.desks.memory.facts == ()
+
+
+def test_policy_labels_follow_the_sliders_and_keep_the_selection():
+    explorer = PolicyExplorer(load_timeline())
+    explorer.policies.value = ("last 3 turns", "facts")
+    explorer.window.value = 6
+    assert "last 6 turns" in explorer.policies.options and "compaction (6 turns)" in explorer.policies.options
+    assert "reducer (6 turns)" in explorer.policies.options and "last 3 turns" not in explorer.policies.options
+    explorer.max_facts.value = 4
+    assert explorer.policies.value == ("last 6 turns", "facts (4)")
+    assert "window 6, fact bound 4" in explorer.message.value
+
+
+def test_a_slider_that_changes_nothing_for_the_chosen_policies_says_so():
+    explorer = PolicyExplorer(load_timeline())
+    explorer.policies.value = ("full history", "facts")
+    assert "Window changes nothing for the chosen policies" in explorer.notes.value
+    assert "last 3 turns, compaction (3 turns), reducer (3 turns)" in explorer.notes.value
+    assert "Fact bound" not in explorer.notes.value
+    explorer.policies.value = ("summary",)
+    assert "Window changes nothing" in explorer.notes.value and "Fact bound changes nothing" in explorer.notes.value
+    explorer.policies.value = ("summary", "reducer (3 turns)")
+    assert "Window" not in explorer.notes.value
+
+
+@pytest.mark.parametrize("control", ["window", "max_facts", "rule", "policies"])
+async def test_moving_a_control_takes_the_previous_table_off_the_screen(control):
+    explorer = PolicyExplorer(generate_timeline(6))
+    explorer.policies.value = ("full history", "last 3 turns")
+    explorer.run_button.click()
+    await explorer.idle()
+    assert explorer.table.value and "Computed with" in explorer.message.value
+    new = {"window": 2, "max_facts": 3, "rule": "earliest", "policies": ("full history",)}[control]
+    getattr(explorer, control).value = new
+    assert explorer.table.value == "" and not explorer.plot.value and explorer.comparison is None
+    assert explorer.plot.layout.display == "none"
+    assert "Press Run" in explorer.message.value and "Computed with" not in explorer.message.value
+
+
+async def test_a_result_computed_for_settings_moved_during_the_run_is_not_shown(monkeypatch):
+    import asyncio
+
+    from course_lib import widgets
+
+    explorer = PolicyExplorer(generate_timeline(6))
+    explorer.policies.value = ("full history",)
+    started, release = asyncio.Event(), asyncio.Event()
+    real = widgets.compare_policies
+
+    async def slow(*args, **kwargs):
+        started.set()
+        await release.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(widgets, "compare_policies", slow)
+    explorer.run_button.click()
+    await started.wait()
+    explorer.window.value = 2
+    release.set()
+    await explorer.idle()
+    assert explorer.table.value == "" and "Press Run to compute with rule latest, window 2" in explorer.message.value
+
+
+async def test_a_table_is_never_on_screen_without_its_caption():
+    explorer = PolicyExplorer(generate_timeline(6))
+    steps = [("policies", ("facts",)), ("run", None), ("window", 4), ("run", None), ("policies", ()), ("run", None)]
+    for name, value in steps:
+        if name == "run":
+            await explorer.run()
+        else:
+            getattr(explorer, name).value = value
+        if explorer.table.value:
+            assert explorer.message.value.startswith("<i>Computed with ")
