@@ -152,7 +152,6 @@ DRIVEN_TODAY = {
     "02_correct_then_forget",
     "03_provider_and_two_desks",
     "04_memory_policies_compared",
-    "05_loop_agent_traced",
 }
 """Lessons whose hidden cell still drives the panel the student sees (NOTEBOOK_CHANGES.md, section 1, fixes them).
 The marks are strict: each fails once its lesson is fixed (which also shows the finder finds a driven panel)."""
