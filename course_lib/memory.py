@@ -32,12 +32,14 @@ from .assertions import (
     Declaration,
     check_message,
     has_lone_surrogate,
+    utf16_length,
 )
 
 MAX_FACTS = 5
 """Facts the store holds, and candidates one batch may carry."""
 MAX_VALUE_CHARS = 256
 MAX_EVIDENCE_CHARS = 512
+"""Both bounds count UTF-16 code units, as the seed's ``fact.Value.Length`` does (:func:`~.assertions.utf16_length`)."""
 
 __all__ = [
     "MAX_EVIDENCE_CHARS",
@@ -219,20 +221,20 @@ class WorkingMemory:
     def apply(
         self,
         turn: MemoryTurn,
-        candidates: Sequence[FactCandidate],
+        candidates: Sequence[FactCandidate] | None,
         recorded_at: datetime | None = None,
     ) -> tuple[Fact, ...]:
         """Admit the whole batch or nothing; return the facts after the update.
 
         Raises :class:`UnknownTicket` for a ticket ``begin_turn`` did not issue, :class:`ForgottenTurn`
         when ``forget`` ran since the turn began, :class:`NewerTurnBegan` when a newer turn began, and
-        :class:`InvalidFacts` for a bad batch.
+        :class:`InvalidFacts` for a bad batch -- a malformed one too (``None``, not a list, an element that is
+        not a candidate), as the seed's ``Apply`` refuses a null batch and a null candidate with its own rules.
         """
         stamp = _utc(recorded_at)
         with self._gate:
             self._check_ticket(turn)
-            validate_batch(turn.user_text, candidates)
-            for c in candidates:
+            for c in validate_batch(turn.user_text, candidates):
                 self._facts[c.key] = Fact(
                     key=c.key, value=c.value, evidence=c.evidence, turn=turn.number, recorded_at=stamp
                 )
@@ -290,8 +292,18 @@ def prompt_block(facts: Iterable[Fact]) -> str:
     return "\n".join(lines)
 
 
-def validate_batch(user_text: str, candidates: Sequence[FactCandidate]) -> None:
-    """Raise :class:`InvalidFacts` naming the first candidate and rule a batch breaks."""
+def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -> Sequence[FactCandidate]:
+    """Return the batch when it passes every rule; else raise :class:`InvalidFacts` naming the candidate and rule.
+
+    The seed's first rule, ``candidates is null || candidates.Count > 5``, covers a batch that is not a list of
+    candidates at all (``None``, a generator, a set, a string); its second, ``fact is null || ...``, an element
+    that is not a candidate (``None``, a dict) or whose fields are not text.
+    """
+    if not isinstance(candidates, (list, tuple)):
+        raise InvalidFacts(
+            f"Extraction must contain at most {MAX_FACTS} facts, as a list of candidates; got "
+            f"{type(candidates).__name__}, not a list (rule: at most {MAX_FACTS} facts). The whole batch is rejected."
+        )
     if len(candidates) > MAX_FACTS:
         raise InvalidFacts(
             f"Extraction must contain at most {MAX_FACTS} facts; this batch has {len(candidates)}. "
@@ -302,20 +314,40 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate]) -> None:
         rule = _broken_rule(candidate, user_text, seen)
         if rule:
             raise InvalidFacts(
-                f"Invalid fact #{index + 1} ({candidate.key!r}={candidate.value!r}): {rule}. "
+                f"Invalid fact #{index + 1} ({_shown(candidate)}): {rule}. "
                 "The whole batch is rejected; the store is unchanged."
             )
         seen.add(candidate.key)
+    return candidates
 
 
-def _broken_rule(c: FactCandidate, user_text: str, seen: set[str]) -> str | None:
+def _shown(candidate: object) -> str:
+    """A candidate as the refusal names it: ``'key'='value'``, or what stood in its place."""
+    if isinstance(candidate, FactCandidate):
+        return f"{candidate.key!r}={candidate.value!r}"
+    return repr(candidate)[:80]
+
+
+def _broken_rule(c: object, user_text: str, seen: set[str]) -> str | None:
+    if not isinstance(c, FactCandidate):
+        return f"no candidate: a {type(c).__name__} stands in the batch (rule: each fact is a FactCandidate)"
+    if not all(isinstance(field, str) for field in (c.key, c.value, c.evidence)):
+        return "key, value and evidence are not text (rule: each field is a string)"
     checks = (
         (c.key not in ALLOWED_KEYS, f"unknown key; allowed keys are {', '.join(ALLOWED_KEYS)}"),
         (c.key in seen, "duplicate key in the batch"),
         (not c.value.strip(), "blank value"),
-        (len(c.value) > MAX_VALUE_CHARS, f"value longer than {MAX_VALUE_CHARS} characters"),
+        (
+            utf16_length(c.value) > MAX_VALUE_CHARS,
+            f"value longer than {MAX_VALUE_CHARS} characters ({utf16_length(c.value)} UTF-16 code units, "
+            "as .NET's string.Length counts)",
+        ),
         (not c.evidence.strip(), "blank evidence"),
-        (len(c.evidence) > MAX_EVIDENCE_CHARS, f"evidence longer than {MAX_EVIDENCE_CHARS} characters"),
+        (
+            utf16_length(c.evidence) > MAX_EVIDENCE_CHARS,
+            f"evidence longer than {MAX_EVIDENCE_CHARS} characters ({utf16_length(c.evidence)} UTF-16 code units, "
+            "as .NET's string.Length counts)",
+        ),
         (_has_line_break(c.value), "value contains a line break (line breaks separate declarations)"),
         (_has_line_break(c.evidence), "evidence contains a line break (a declaration is one line)"),
         (c.evidence not in user_text, "evidence is not an exact quote of the current user message"),

@@ -36,6 +36,7 @@ from course_lib.assertions import (
     find_declarations,
     has_lone_surrogate,
     parse_assertions,
+    utf16_length,
 )
 from course_lib.extraction import ExtractionReport, FactBatch, MemoryExtraction
 from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopAgentOptions, LoopEvaluation
@@ -499,7 +500,7 @@ async def run_interleavings(path: str, count: int, seed: int = 0) -> tuple[int, 
 
 def contract_violations(text: str) -> list[str]:
     """The contract on any text: refusals named, declarations on one line, the offline models agreeing."""
-    too_long = len(text) > MAX_MESSAGE_CHARS
+    too_long = utf16_length(text) > MAX_MESSAGE_CHARS  # counted as .NET counts, like the contract
     surrogate = any("\ud800" <= c <= "\udfff" for c in text)
     try:
         declarations = find_declarations(text)
