@@ -160,6 +160,7 @@ class WorkingMemory:
         self._facts: dict[str, Fact] = {}
         self._epoch = 0
         self._turn = 0
+        self._first = 0  # the oldest turn that may still write: the first of the latest run, or the last that wrote
 
     @property
     def epoch(self) -> int:
@@ -184,12 +185,30 @@ class WorkingMemory:
         the ticket worthless. A message the contract refuses (too long, not encodable) raises
         :class:`~course_lib.assertions.MessageRefused` and begins no turn.
         """
-        check_message(user_text)
+        return self.begin_turns([user_text])[0]
+
+    def begin_turns(self, user_texts: Sequence[str]) -> tuple[MemoryTurn, ...]:
+        """Open one turn per message of a run, in order, at once; any ticket of an earlier run becomes stale.
+
+        A run that carries several caller messages (the seed's Demo160 extracts each on its own) takes all its
+        tickets when it begins, so a ``forget`` during the run voids every one of them. They write in order:
+        once a message has written, the run's earlier messages can no longer overwrite it. A message the
+        contract refuses raises :class:`~course_lib.assertions.MessageRefused` and begins no turn at all.
+        """
+        for text in user_texts:
+            check_message(text)
+        if not user_texts:
+            return ()  # no message, no turn: the tickets already out stay as good as they were
         with self._gate:
-            self._turn += 1
-            ticket = MemoryTurn(epoch=self._epoch, number=self._turn, user_text=user_text)
-            ticket._seal = self._seal_of(ticket)
-            return ticket
+            first = self._turn + 1
+            tickets = []
+            for text in user_texts:
+                self._turn += 1
+                ticket = MemoryTurn(epoch=self._epoch, number=self._turn, user_text=text)
+                ticket._seal = self._seal_of(ticket)
+                tickets.append(ticket)
+            self._first = first
+            return tuple(tickets)
 
     def check_ticket(self, turn: MemoryTurn) -> None:
         """Raise the refusal ``apply`` would give this ticket now (unknown, forgotten, superseded), if any."""
@@ -208,7 +227,7 @@ class WorkingMemory:
                 f"Memory update refused: forget ran after this turn began (ticket epoch {turn.epoch}, store "
                 f"epoch {self._epoch}); nothing said before a forget is ever written. Nothing was written."
             )
-        if turn.number != self._turn:
+        if not self._first <= turn.number <= self._turn:
             raise NewerTurnBegan(
                 f"Memory update refused: a newer turn began (ticket turn {turn.number}, store turn "
                 f"{self._turn}); only the latest turn may write. Nothing was written."
@@ -238,6 +257,7 @@ class WorkingMemory:
                 self._facts[c.key] = Fact(
                     key=c.key, value=c.value, evidence=c.evidence, turn=turn.number, recorded_at=stamp
                 )
+            self._first = turn.number  # the run's earlier messages may no longer overwrite what this one said
             while len(self._facts) > self.max_facts:
                 del self._facts[_eviction_order(self._facts.values())[0].key]
             return _eviction_order(self._facts.values())

@@ -331,3 +331,11 @@ def test_the_message_bound_counts_utf16_code_units_too():
     memory.begin_turn("\U0001f525" * (MAX_MESSAGE_CHARS // 2))  # 2048 emoji = 4096 units: at the limit
     with pytest.raises(MessageTooLong, match=r"4098 characters \(UTF-16 code units.*2049 code points\)"):
         memory.begin_turn("\U0001f525" * (MAX_MESSAGE_CHARS // 2 + 1))
+
+
+def test_a_run_with_no_message_begins_no_turn_and_leaves_the_tickets_out_good():
+    memory = WorkingMemory()
+    ticket = memory.begin_turn("module=A")
+    assert memory.begin_turns([]) == () and memory.turn == 1
+    memory.apply(ticket, [cand("module", "A")])
+    assert [f.key for f in memory.facts] == ["module"]
