@@ -38,7 +38,7 @@ ALLOWED_KEYS: tuple[str, ...] = (
 """The ten keys a declaration may use, in the seed's order."""
 
 MAX_MESSAGE_CHARS = 4096
-"""A user message longer than this is refused before anything is parsed or stored."""
+"""A user message longer than this (in UTF-16 code units, as .NET counts) is refused before anything is parsed."""
 
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 """Every character ``str.splitlines`` breaks on: each separates declarations, like ``;``."""
@@ -72,11 +72,28 @@ class Declaration:
     evidence: str
 
 
+def utf16_length(text: str) -> int:
+    """``text``'s length as .NET's ``string.Length`` counts it: UTF-16 code units (an emoji outside the BMP is 2).
+
+    Every bound of the contract (message, value, evidence) counts these units, so that what the seed's store
+    refuses is refused here too; a lone surrogate counts one unit, as in .NET.
+    """
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def length_in_units(text: str) -> str:
+    """``"N characters"``, with the count of code points beside it when the UTF-16 count differs from it."""
+    units = utf16_length(text)
+    if units == len(text):
+        return f"{units} characters"
+    return f"{units} characters (UTF-16 code units, as .NET's string.Length counts; {len(text)} code points)"
+
+
 def check_message_length(text: str) -> None:
-    """Refuse a message over the limit, naming the rule and both lengths."""
-    if len(text) > MAX_MESSAGE_CHARS:
+    """Refuse a message over the limit (in UTF-16 code units: :func:`utf16_length`), naming the rule and lengths."""
+    if utf16_length(text) > MAX_MESSAGE_CHARS:
         raise MessageTooLong(
-            f"Message refused: it has {len(text)} characters and the limit is "
+            f"Message refused: it has {length_in_units(text)} and the limit is "
             f"{MAX_MESSAGE_CHARS} (rule: message length). Nothing was parsed or stored."
         )
 

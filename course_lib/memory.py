@@ -32,12 +32,14 @@ from .assertions import (
     Declaration,
     check_message,
     has_lone_surrogate,
+    utf16_length,
 )
 
 MAX_FACTS = 5
 """Facts the store holds, and candidates one batch may carry."""
 MAX_VALUE_CHARS = 256
 MAX_EVIDENCE_CHARS = 512
+"""Both bounds count UTF-16 code units, as the seed's ``fact.Value.Length`` does (:func:`~.assertions.utf16_length`)."""
 
 __all__ = [
     "MAX_EVIDENCE_CHARS",
@@ -158,6 +160,7 @@ class WorkingMemory:
         self._facts: dict[str, Fact] = {}
         self._epoch = 0
         self._turn = 0
+        self._first = 0  # the oldest turn that may still write: the first of the latest run, or the last that wrote
 
     @property
     def epoch(self) -> int:
@@ -182,12 +185,30 @@ class WorkingMemory:
         the ticket worthless. A message the contract refuses (too long, not encodable) raises
         :class:`~course_lib.assertions.MessageRefused` and begins no turn.
         """
-        check_message(user_text)
+        return self.begin_turns([user_text])[0]
+
+    def begin_turns(self, user_texts: Sequence[str]) -> tuple[MemoryTurn, ...]:
+        """Open one turn per message of a run, in order, at once; any ticket of an earlier run becomes stale.
+
+        A run that carries several caller messages (the seed's Demo160 extracts each on its own) takes all its
+        tickets when it begins, so a ``forget`` during the run voids every one of them. They write in order:
+        once a message has written, the run's earlier messages can no longer overwrite it. A message the
+        contract refuses raises :class:`~course_lib.assertions.MessageRefused` and begins no turn at all.
+        """
+        for text in user_texts:
+            check_message(text)
+        if not user_texts:
+            return ()  # no message, no turn: the tickets already out stay as good as they were
         with self._gate:
-            self._turn += 1
-            ticket = MemoryTurn(epoch=self._epoch, number=self._turn, user_text=user_text)
-            ticket._seal = self._seal_of(ticket)
-            return ticket
+            first = self._turn + 1
+            tickets = []
+            for text in user_texts:
+                self._turn += 1
+                ticket = MemoryTurn(epoch=self._epoch, number=self._turn, user_text=text)
+                ticket._seal = self._seal_of(ticket)
+                tickets.append(ticket)
+            self._first = first
+            return tuple(tickets)
 
     def check_ticket(self, turn: MemoryTurn) -> None:
         """Raise the refusal ``apply`` would give this ticket now (unknown, forgotten, superseded), if any."""
@@ -206,7 +227,7 @@ class WorkingMemory:
                 f"Memory update refused: forget ran after this turn began (ticket epoch {turn.epoch}, store "
                 f"epoch {self._epoch}); nothing said before a forget is ever written. Nothing was written."
             )
-        if turn.number != self._turn:
+        if not self._first <= turn.number <= self._turn:
             raise NewerTurnBegan(
                 f"Memory update refused: a newer turn began (ticket turn {turn.number}, store turn "
                 f"{self._turn}); only the latest turn may write. Nothing was written."
@@ -219,23 +240,24 @@ class WorkingMemory:
     def apply(
         self,
         turn: MemoryTurn,
-        candidates: Sequence[FactCandidate],
+        candidates: Sequence[FactCandidate] | None,
         recorded_at: datetime | None = None,
     ) -> tuple[Fact, ...]:
         """Admit the whole batch or nothing; return the facts after the update.
 
         Raises :class:`UnknownTicket` for a ticket ``begin_turn`` did not issue, :class:`ForgottenTurn`
         when ``forget`` ran since the turn began, :class:`NewerTurnBegan` when a newer turn began, and
-        :class:`InvalidFacts` for a bad batch.
+        :class:`InvalidFacts` for a bad batch -- a malformed one too (``None``, not a list, an element that is
+        not a candidate), as the seed's ``Apply`` refuses a null batch and a null candidate with its own rules.
         """
         stamp = _utc(recorded_at)
         with self._gate:
             self._check_ticket(turn)
-            validate_batch(turn.user_text, candidates)
-            for c in candidates:
+            for c in validate_batch(turn.user_text, candidates):
                 self._facts[c.key] = Fact(
                     key=c.key, value=c.value, evidence=c.evidence, turn=turn.number, recorded_at=stamp
                 )
+            self._first = turn.number  # the run's earlier messages may no longer overwrite what this one said
             while len(self._facts) > self.max_facts:
                 del self._facts[_eviction_order(self._facts.values())[0].key]
             return _eviction_order(self._facts.values())
@@ -290,8 +312,18 @@ def prompt_block(facts: Iterable[Fact]) -> str:
     return "\n".join(lines)
 
 
-def validate_batch(user_text: str, candidates: Sequence[FactCandidate]) -> None:
-    """Raise :class:`InvalidFacts` naming the first candidate and rule a batch breaks."""
+def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -> Sequence[FactCandidate]:
+    """Return the batch when it passes every rule; else raise :class:`InvalidFacts` naming the candidate and rule.
+
+    The seed's first rule, ``candidates is null || candidates.Count > 5``, covers a batch that is not a list of
+    candidates at all (``None``, a generator, a set, a string); its second, ``fact is null || ...``, an element
+    that is not a candidate (``None``, a dict) or whose fields are not text.
+    """
+    if not isinstance(candidates, (list, tuple)):
+        raise InvalidFacts(
+            f"Extraction must contain at most {MAX_FACTS} facts, as a list of candidates; got "
+            f"{type(candidates).__name__}, not a list (rule: at most {MAX_FACTS} facts). The whole batch is rejected."
+        )
     if len(candidates) > MAX_FACTS:
         raise InvalidFacts(
             f"Extraction must contain at most {MAX_FACTS} facts; this batch has {len(candidates)}. "
@@ -302,20 +334,40 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate]) -> None:
         rule = _broken_rule(candidate, user_text, seen)
         if rule:
             raise InvalidFacts(
-                f"Invalid fact #{index + 1} ({candidate.key!r}={candidate.value!r}): {rule}. "
+                f"Invalid fact #{index + 1} ({_shown(candidate)}): {rule}. "
                 "The whole batch is rejected; the store is unchanged."
             )
         seen.add(candidate.key)
+    return candidates
 
 
-def _broken_rule(c: FactCandidate, user_text: str, seen: set[str]) -> str | None:
+def _shown(candidate: object) -> str:
+    """A candidate as the refusal names it: ``'key'='value'``, or what stood in its place."""
+    if isinstance(candidate, FactCandidate):
+        return f"{candidate.key!r}={candidate.value!r}"
+    return repr(candidate)[:80]
+
+
+def _broken_rule(c: object, user_text: str, seen: set[str]) -> str | None:
+    if not isinstance(c, FactCandidate):
+        return f"no candidate: a {type(c).__name__} stands in the batch (rule: each fact is a FactCandidate)"
+    if not all(isinstance(field, str) for field in (c.key, c.value, c.evidence)):
+        return "key, value and evidence are not text (rule: each field is a string)"
     checks = (
         (c.key not in ALLOWED_KEYS, f"unknown key; allowed keys are {', '.join(ALLOWED_KEYS)}"),
         (c.key in seen, "duplicate key in the batch"),
         (not c.value.strip(), "blank value"),
-        (len(c.value) > MAX_VALUE_CHARS, f"value longer than {MAX_VALUE_CHARS} characters"),
+        (
+            utf16_length(c.value) > MAX_VALUE_CHARS,
+            f"value longer than {MAX_VALUE_CHARS} characters ({utf16_length(c.value)} UTF-16 code units, "
+            "as .NET's string.Length counts)",
+        ),
         (not c.evidence.strip(), "blank evidence"),
-        (len(c.evidence) > MAX_EVIDENCE_CHARS, f"evidence longer than {MAX_EVIDENCE_CHARS} characters"),
+        (
+            utf16_length(c.evidence) > MAX_EVIDENCE_CHARS,
+            f"evidence longer than {MAX_EVIDENCE_CHARS} characters ({utf16_length(c.evidence)} UTF-16 code units, "
+            "as .NET's string.Length counts)",
+        ),
         (_has_line_break(c.value), "value contains a line break (line breaks separate declarations)"),
         (_has_line_break(c.evidence), "evidence contains a line break (a declaration is one line)"),
         (c.evidence not in user_text, "evidence is not an exact quote of the current user message"),

@@ -7,9 +7,10 @@ Each policy decides what the reader model receives at each user turn:
 3. ``summary``: an unverified summary that a model call rewrites after each turn (empty or over 700
    characters stops the comparison: there is no substitute text);
 4. ``facts``: the bounded controlled-facts store (lessons 01-03) and its writer;
-5. ``compaction``: MAF's ``CompactionProvider`` with a sliding window, which reduces the *view* sent to
-   the model while the stored history stays whole; and ``reducer``, which rewrites what the session
-   *keeps* (:class:`RetainedWindowHistoryProvider`).
+5. ``compaction``: MAF's ``CompactionProvider`` with the seed's sliding window
+   (``SlidingWindowCompactionStrategy(CompactionTriggers.TurnsExceed(3), minimumPreservedTurns: 3)``, ported as
+   :class:`SeedSlidingWindow`), which reduces the *view* sent to the model while the stored history stays whole;
+   and ``reducer``, the same window rewriting what the session *keeps* (:class:`RetainedWindowHistoryProvider`).
 
 Every call is recorded where MAF hands the final messages to the client (by the client itself when it was built
 with the comparison's log, else by :class:`~course_lib.tracing.RecordingMiddleware`), so characters sent and
@@ -29,13 +30,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from agent_framework import (
+    EXCLUDE_REASON_KEY,
+    EXCLUDED_KEY,
     Agent,
     AgentSession,
     CompactionProvider,
     ContextProvider,
     InMemoryHistoryProvider,
     Message,
-    SlidingWindowStrategy,
     SupportsChatGetResponse,
 )
 from pydantic import BaseModel, Field
@@ -296,54 +298,132 @@ class FactsPolicy(MemoryPolicy):
         return answer
 
 
-class CompactionPolicy(SessionPolicy):
-    """MAF's ``CompactionProvider``: a sliding window over the *view* sent; the session keeps everything.
+class SeedSlidingWindow:
+    """The seed's ``SlidingWindowCompactionStrategy(CompactionTriggers.TurnsExceed(max_turns), minimumPreservedTurns)``.
 
-    After each turn the provider marks the messages outside the window as excluded in the stored history
-    (they stay stored, with their annotations), and the history loads only the included ones. Compacting
-    the loaded copies before each call instead (``before_strategy``) sends the same messages but makes
-    MAF copy and regroup the whole history on every turn. The provider comes first in the list so that
-    its ``after_run`` sees the turn the history has just saved.
+    MAF Python has neither turn triggers nor a preserved-turns floor (its ``SlidingWindowStrategy`` keeps a fixed
+    number of message groups), so this ports the .NET source (``SlidingWindowCompactionStrategy.cs``,
+    ``CompactionTriggers.cs``) onto MAF Python's compaction-strategy protocol, rule for rule:
+
+    * a turn is a user message and everything after it up to the next one; messages before the first user
+      message (turn 0) and system messages are always kept;
+    * trigger ``TurnsExceed(max_turns)``: it compacts only when more than ``max_turns`` turns are included;
+    * target (the default, the trigger's inverse): it stops as soon as at most ``max_turns`` are left;
+    * ``minimumPreservedTurns``: the last ones are a hard floor, never excluded even if the target is not met;
+    * the oldest turns go first, a whole turn at a time (marked excluded, as MAF's strategies do).
+
+    ``incoming_turns`` says how many turns the request will add after the messages this strategy sees. The seed's
+    ``CompactionProvider`` wraps the chat client, so it counts the new user message too; MAF Python's provider
+    compacts the stored history after a run, and the next run adds its one new message: ``incoming_turns=1``
+    counts it, so the request still holds at most ``max_turns`` turns, the new one included. The reducer runs on
+    the stored list itself, like the seed's ``AsChatReducer`` after each addition: ``incoming_turns=0``.
+    """
+
+    def __init__(self, max_turns: int = 3, minimum_preserved_turns: int = 3, *, incoming_turns: int = 0) -> None:
+        if max_turns < 0:
+            raise ValueError(f"max_turns (TurnsExceed's threshold) must not be negative; got {max_turns}.")
+        if minimum_preserved_turns < 0:
+            raise ValueError(
+                "minimum_preserved_turns must not be negative (.NET: EnsureNonNegative); "
+                f"got {minimum_preserved_turns}."
+            )
+        self.max_turns = max_turns
+        self.minimum_preserved_turns = minimum_preserved_turns
+        self.incoming_turns = incoming_turns
+
+    async def __call__(self, messages: list[Message]) -> bool:
+        """Exclude the oldest unprotected turns until the target holds; True when anything was excluded."""
+        turns: dict[int, list[Message]] = {}  # turn index (1 = first user message) -> its included messages
+        index = 0
+        for message in messages:
+            if message.role == "user":
+                index += 1
+            if message.role != "system" and index > 0 and not message.additional_properties.get(EXCLUDED_KEY):
+                turns.setdefault(index, []).append(message)
+        order = list(turns)  # included turns, oldest first
+        count = len(order) + self.incoming_turns
+        if count <= self.max_turns:  # TurnsExceed(max_turns) does not fire
+            return False
+        floor = max(0, self.minimum_preserved_turns - self.incoming_turns)  # the incoming turns are the newest
+        changed = False
+        for turn in order[: len(order) - floor]:
+            for message in turns[turn]:
+                message.additional_properties[EXCLUDED_KEY] = True
+                message.additional_properties[EXCLUDE_REASON_KEY] = f"Excluded by {type(self).__name__}"
+            changed, count = True, count - 1
+            if count <= self.max_turns:  # the target: the trigger would no longer fire
+                break
+        return changed
+
+
+def seed_window_label(kind: str, max_turns: int, minimum_preserved_turns: int) -> str:
+    """A compaction or reducer policy named in the seed's terms: ``compaction (TurnsExceed(3), preserved 3)``."""
+    return f"{kind} (TurnsExceed({max_turns}), preserved {minimum_preserved_turns})"
+
+
+class CompactionPolicy(SessionPolicy):
+    """MAF's ``CompactionProvider`` with the seed's window over the *view* sent; the session keeps everything.
+
+    The seed: ``CompactionProvider(new SlidingWindowCompactionStrategy(CompactionTriggers.TurnsExceed(3),
+    minimumPreservedTurns: 3))`` on the chat client, so at most 3 user turns reach the model, the new one
+    included. Here the provider runs :class:`SeedSlidingWindow` after each turn, counting the turn the next
+    request adds: it marks the turns outside the window as excluded in the stored history (they stay stored,
+    with their annotations), and the history loads only the included ones. The provider comes first in the list
+    so that its ``after_run`` sees the turn the history has just saved.
     """
 
     kind = "compaction"
 
     @staticmethod
-    def label(turns: int) -> str:
-        return f"compaction ({turns} turns)"
+    def label(max_turns: int, minimum_preserved_turns: int) -> str:
+        return seed_window_label("compaction", max_turns, minimum_preserved_turns)
 
-    def __init__(self, reader: SupportsChatGetResponse, log: CallLog, turns: int = 3) -> None:
-        window = SlidingWindowStrategy(keep_last_groups=2 * turns)  # a turn is two groups: ask, answer
+    def __init__(
+        self, reader: SupportsChatGetResponse, log: CallLog, max_turns: int = 3, minimum_preserved_turns: int = 3
+    ) -> None:
+        window = SeedSlidingWindow(max_turns, minimum_preserved_turns, incoming_turns=1)
         providers = [CompactionProvider(after_strategy=window), InMemoryHistoryProvider(skip_excluded=True)]
-        super().__init__(reader, log, self.label(turns), providers)
+        super().__init__(reader, log, self.label(max_turns, minimum_preserved_turns), providers)
 
 
 class RetainedWindowHistoryProvider(InMemoryHistoryProvider):
-    """A history that keeps only its last ``turns`` turns after each save: the session itself is reduced."""
+    """A history that reduces its stored list with the seed's window after each save: the session itself shrinks.
 
-    def __init__(self, turns: int = 3) -> None:
+    The seed's ``InMemoryChatHistoryProvider`` with ``ChatReducer = SlidingWindowCompactionStrategy(...)
+    .AsChatReducer()`` and ``ReducerTriggerEvent.AfterMessageAdded``: after each exchange is stored, the list
+    is replaced by the window's included messages, so the snapshot holds only those.
+    """
+
+    def __init__(self, max_turns: int = 3, minimum_preserved_turns: int = 3) -> None:
         super().__init__()
-        self.keep = 2 * turns
+        self.window = SeedSlidingWindow(max_turns, minimum_preserved_turns)
 
     async def save_messages(
         self, session_id: str | None, messages: Sequence[Message], *, state: dict[str, Any] | None = None, **kwargs: Any
     ) -> None:
         await super().save_messages(session_id, messages, state=state, **kwargs)
         if state is not None:
-            state["messages"] = state["messages"][-self.keep :]
+            stored = state["messages"]
+            await self.window(stored)
+            state["messages"] = [m for m in stored if not m.additional_properties.pop(EXCLUDED_KEY, False)]
+            for message in state["messages"]:
+                message.additional_properties.pop(EXCLUDE_REASON_KEY, None)
 
 
 class ReducerPolicy(SessionPolicy):
-    """A retained-history reducer: the same window as compaction, but applied to what the session stores."""
+    """The seed's retained-history reducer: the same window as compaction, applied to what the session stores."""
 
     kind = "reducer"
 
     @staticmethod
-    def label(turns: int) -> str:
-        return f"reducer ({turns} turns)"
+    def label(max_turns: int, minimum_preserved_turns: int) -> str:
+        return seed_window_label("reducer", max_turns, minimum_preserved_turns)
 
-    def __init__(self, reader: SupportsChatGetResponse, log: CallLog, turns: int = 3) -> None:
-        super().__init__(reader, log, self.label(turns), [RetainedWindowHistoryProvider(turns)])
+    def __init__(
+        self, reader: SupportsChatGetResponse, log: CallLog, max_turns: int = 3, minimum_preserved_turns: int = 3
+    ) -> None:
+        history = RetainedWindowHistoryProvider(max_turns, minimum_preserved_turns)
+        super().__init__(reader, log, self.label(max_turns, minimum_preserved_turns), [history])
 
 
 def _pair(user: str, answer: str) -> list[Message]:
@@ -411,13 +491,15 @@ def course_policies(
             FactsPolicy.label(max_facts),
             lambda r, log: FactsPolicy(make_reader(r, log), log, make_chat_client("writer", log=log), max_facts),
         ),
-        PolicyFactory(
+        PolicyFactory(  # the seed's TurnsExceed(window), minimumPreservedTurns: window (3 and 3 by default)
             CompactionPolicy,
-            CompactionPolicy.label(window),
-            lambda r, log: CompactionPolicy(make_reader(r, log), log, window),
+            CompactionPolicy.label(window, window),
+            lambda r, log: CompactionPolicy(make_reader(r, log), log, window, window),
         ),
         PolicyFactory(
-            ReducerPolicy, ReducerPolicy.label(window), lambda r, log: ReducerPolicy(make_reader(r, log), log, window)
+            ReducerPolicy,
+            ReducerPolicy.label(window, window),
+            lambda r, log: ReducerPolicy(make_reader(r, log), log, window, window),
         ),
     ]
     return {factory.label: factory for factory in factories}

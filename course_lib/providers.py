@@ -4,12 +4,13 @@
   the user's own words after the response. The block travels inside the user message, so the session
   history stores it too.
 * **The provider** (:class:`FactsContextProvider`) adds the block as a context message of its own before
-  each run, and after a successful run extracts from the User messages the caller passed to ``run``.
+  each run, and after a successful run extracts from the User messages the caller passed to ``run``, each
+  message on its own with its own report, in order, as the seed's ``StoreAIContextAsync`` loops over them.
   Its :class:`CallerTurnGate`, the agent's first middleware, is the one place that sees exactly those
   messages, before any other middleware, context provider, loop or model can add one: it begins the
-  turn there (one ticket per run) from the caller's User messages that carry no MAF attribution
-  (``additional_properties["_attribution"]``, which history, this block and the loop's feedback all
-  carry). History stores only the caller's words and the answers.
+  turns there (one ticket per message, all taken at once) from the caller's User messages that carry no
+  MAF attribution (``additional_properties["_attribution"]``, which history, this block and the loop's
+  feedback all carry). History stores only the caller's words and the answers.
 
 Both paths share the console of the seed: ``mem`` shows the facts, ``forget [KEY]`` forgets (and
 replaces every session, so an old mention cannot come back through history), anything else is a turn.
@@ -67,8 +68,9 @@ NO_GATE = (
     "Nothing is extracted; build the agent with provider_agent() or put provider.gate first in its middleware."
 )
 
-Begun = MemoryTurn | ExtractionReport | None
-"""What a run holds: its ticket, the contract's refusal of the caller's words, or nothing to extract."""
+Begun = tuple[MemoryTurn | ExtractionReport, ...]
+"""What a run holds, one entry per non-blank caller message in order: its ticket or the contract's refusal of it
+(empty: nothing to extract)."""
 
 _PENDING_PER_SESSION = 8
 """Gated runs kept per session until their ``before_run`` claims them (a run that failed earlier never does)."""
@@ -78,11 +80,11 @@ class CallerTurnGate(AgentMiddleware):
     """The agent's first middleware: begins the turn from exactly what the caller passed to ``run``.
 
     Agent middleware runs before the context providers and the model, and the first one sees the
-    caller's messages before any other middleware can change them. The gate takes the run's one ticket
-    here, from the caller's unattributed User messages joined by a line break (a line break separates
-    declarations, so two messages never merge into one), and leaves it for the provider under the
-    run's session, tagged with the caller's message objects so that concurrent runs on one session each
-    find their own. A message object that already began a turn (a loop re-sending the task) begins none.
+    caller's messages before any other middleware can change them. The gate takes the run's tickets here,
+    one per unattributed, non-blank caller User message (the seed's ``IsNullOrWhiteSpace`` skip), and leaves
+    them for the provider under the run's session, tagged with the caller's message objects so that
+    concurrent runs on one session each find their own. A message object that already began a turn (a loop
+    re-sending the task) begins none.
     """
 
     def __init__(self, provider: FactsContextProvider) -> None:
@@ -98,11 +100,11 @@ class CallerTurnGate(AgentMiddleware):
 class FactsContextProvider(ContextProvider):
     """A MAF context provider that shows the facts before a run and extracts the caller's words after it.
 
-    ``on_report`` receives every :class:`ExtractionReport`. The turn begins in :attr:`gate` (which must
-    be the agent's first middleware: :func:`provider_agent` puts it there), before the model is called,
-    so a ``forget`` during the run makes the whole run write nothing; a run that raised never reaches
-    ``after_run`` and stores nothing either. Loop feedback, history, blocks, messages another provider
-    or middleware added, and the answer are never extracted.
+    ``on_report`` receives every :class:`ExtractionReport`: one per caller message, in order. The turns begin
+    in :attr:`gate` (which must be the agent's first middleware: :func:`provider_agent` puts it there), before
+    the model is called, so a ``forget`` during the run makes the whole run write nothing; a run that raised
+    never reaches ``after_run`` and stores nothing either. Loop feedback, history, blocks, messages another
+    provider or middleware added, and the answer are never extracted.
     """
 
     DEFAULT_SOURCE_ID = "controlled_facts"
@@ -129,19 +131,31 @@ class FactsContextProvider(ContextProvider):
         context.metadata[self.source_id] = self._run_ticket(agent, session, context)
 
     async def after_run(self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict) -> None:
-        begun = context.metadata.get(self.source_id)
-        if context.response is not None and begun is not None:
-            self._report(await self.extraction.complete(begun))
+        begun: Begun = context.metadata.get(self.source_id) or ()
+        if context.response is not None:
+            for each in begun:  # message by message, in order, each with its own report (the seed's foreach)
+                self._report(await self.extraction.complete(each))
 
     def _begin_run(self, session: AgentSession, messages: Sequence[Message]) -> None:
-        """Called by the gate: one ticket for the caller's new words in this run (or None: nothing new)."""
+        """Called by the gate: a ticket per caller message new in this run (a refusal where the contract refuses it)."""
         words = [m for m in caller_user_messages(messages) if m.text.strip() and not self._already_begun(m)]
-        begun = self.extraction.begin("\n".join(m.text for m in words)) if words else None
+        begun = self._begin_messages([m.text for m in words])
         pending = self._runs.setdefault(id(session), [])
         pending.append((tuple(messages), begun))
         del pending[:-_PENDING_PER_SESSION]
         for message in words:
             self._begun[id(message)] = weakref.ref(message, self._forget_message(id(message)))
+
+    def _begin_messages(self, texts: Sequence[str]) -> Begun:
+        """The tickets of a run's messages, all taken at once; a message the contract refuses gets its refusal."""
+        refusals: dict[int, ExtractionReport] = {}
+        for index, text in enumerate(texts):
+            try:
+                check_message(text)
+            except MessageRefused as error:
+                refusals[index] = self.extraction.rejected(str(error))
+        tickets = iter(self.extraction.memory.begin_turns([t for i, t in enumerate(texts) if i not in refusals]))
+        return tuple(refusals[i] if i in refusals else next(tickets) for i in range(len(texts)))
 
     def _forget_message(self, key: int) -> Callable[[weakref.ref[Message]], None]:
         """The callback that drops a message's entry once the message itself is gone (its id may be reused)."""
@@ -168,8 +182,8 @@ class FactsContextProvider(ContextProvider):
                 del self._runs[id(session)]
             return claimed[1]
         if any(m.text.strip() for m in caller_user_messages(context.input_messages)):
-            return self.extraction.rejected(NO_GATE)
-        return None
+            return (self.extraction.rejected(NO_GATE),)
+        return ()
 
     def _report(self, report: ExtractionReport) -> None:
         if self.on_report is not None:

@@ -262,3 +262,80 @@ def test_a_ticket_taken_before_forget_never_writes_whatever_happens_in_between(o
             with pytest.raises(StaleMemoryUpdate):
                 memory.apply(ticket, [cand("database", "B")])
             assert memory.facts == before
+
+
+# The seed's Apply(turn, IReadOnlyList<FactCandidate>? candidates, ...) refuses a null batch with its batch rule and a
+# null candidate with its candidate rule; here a malformed batch is refused the same way, never crashed on.
+MALFORMED_BATCHES = {  # what the caller passed -> the rule the refusal names
+    "None": (None, "at most 5 facts"),
+    "a generator": ((c for c in [cand("module", "A")]), "at most 5 facts"),
+    "a set": ({cand("module", "A")}, "at most 5 facts"),
+    "a string": ("module=A", "at most 5 facts"),
+    "a dict": ({"key": "module", "value": "A", "evidence": "module=A"}, "at most 5 facts"),
+    "[None]": ([None], r"Invalid fact #1 \(None\): no candidate"),
+    "a dict in the list": ([{"key": "module", "value": "A", "evidence": "module=A"}], "Invalid fact #1"),
+    "a string in the list": (["module=A"], "Invalid fact #1"),
+    "a candidate then None": ([cand("module", "A"), None], "Invalid fact #2"),
+    "a non-text field": ([FactCandidate.model_construct(key="module", value=None, evidence="module=A")], "not text"),
+}
+
+
+@pytest.mark.parametrize("kind", MALFORMED_BATCHES)
+def test_a_malformed_batch_is_refused_with_the_seeds_rule_and_changes_nothing(kind, t0):
+    batch, rule = MALFORMED_BATCHES[kind]
+    memory = store_with("product=Contoso", cand("product", "Contoso"), at=t0)
+    before, turn = memory.facts, memory.begin_turn("module=A")
+    with pytest.raises(InvalidFacts, match=rule):
+        memory.apply(turn, batch)
+    assert memory.facts == before
+    memory.apply(turn, [cand("module", "A")])  # the ticket is still good: the refusal changed nothing
+    assert [f.key for f in memory.facts] == ["product", "module"]
+
+
+def test_blank_value_and_blank_evidence_are_rules_of_their_own():
+    # the seed: string.IsNullOrWhiteSpace(fact.Value) and string.IsNullOrWhiteSpace(fact.Evidence), each on its own
+    memory = WorkingMemory()
+    turn = memory.begin_turn("module=A")
+    with pytest.raises(InvalidFacts, match="blank value"):
+        memory.apply(turn, [FactCandidate(key="module", value="\t", evidence="module=A")])
+    with pytest.raises(InvalidFacts, match="blank evidence"):
+        memory.apply(turn, [FactCandidate(key="module", value="A", evidence="")])
+    assert memory.facts == ()
+
+
+EMOJI_200 = "\U0001f525" * 200  # 200 code points, 400 UTF-16 code units
+
+
+def test_bounds_count_utf16_code_units_as_dotnet_string_length_does():
+    # .NET's string.Length counts UTF-16 code units: the seed's store refuses 200 emoji (400 units) as a value
+    memory = WorkingMemory()
+    turn = memory.begin_turn(f"symptom={EMOJI_200}")
+    with pytest.raises(InvalidFacts, match=rf"value longer than {MAX_VALUE_CHARS} characters \(400 UTF-16"):
+        memory.apply(turn, [cand("symptom", EMOJI_200)])
+    assert memory.facts == ()
+    at_limit = "\U0001f525" * (MAX_VALUE_CHARS // 2)  # 128 emoji: exactly 256 units, admitted
+    memory.apply(memory.begin_turn(f"symptom={at_limit}"), [cand("symptom", at_limit)])
+    assert [f.value for f in memory.facts] == [at_limit]
+    evidence = "log=" + "é" * (MAX_EVIDENCE_CHARS - 4)  # a BMP character is one unit: 512 units, admitted
+    memory.apply(memory.begin_turn(evidence), [cand("log", "é", evidence)])
+    assert memory.facts[-1].evidence == evidence
+    too_long = "log=é " + "\U0001f525" * 254  # 6 + 508 = 514 units in 260 code points
+    with pytest.raises(InvalidFacts, match=rf"evidence longer than {MAX_EVIDENCE_CHARS} characters \(514 UTF-16"):
+        memory.apply(memory.begin_turn(too_long), [cand("log", "é", too_long)])
+
+
+def test_the_message_bound_counts_utf16_code_units_too():
+    from course_lib.assertions import MAX_MESSAGE_CHARS, MessageTooLong
+
+    memory = WorkingMemory()
+    memory.begin_turn("\U0001f525" * (MAX_MESSAGE_CHARS // 2))  # 2048 emoji = 4096 units: at the limit
+    with pytest.raises(MessageTooLong, match=r"4098 characters \(UTF-16 code units.*2049 code points\)"):
+        memory.begin_turn("\U0001f525" * (MAX_MESSAGE_CHARS // 2 + 1))
+
+
+def test_a_run_with_no_message_begins_no_turn_and_leaves_the_tickets_out_good():
+    memory = WorkingMemory()
+    ticket = memory.begin_turn("module=A")
+    assert memory.begin_turns([]) == () and memory.turn == 1
+    memory.apply(ticket, [cand("module", "A")])
+    assert [f.key for f in memory.facts] == ["module"]

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from agent_framework import Agent, ChatResponse, InMemoryHistoryProvider
+from agent_framework import Agent, ChatResponse, InMemoryHistoryProvider, Message
 from pydantic import ValidationError
 
 from course_lib.clients import make_chat_client
@@ -17,6 +17,7 @@ from course_lib.policies import (
     FullHistoryPolicy,
     LastTurnsPolicy,
     ReducerPolicy,
+    SeedSlidingWindow,
     SummaryPolicy,
     SummaryRejected,
     Timeline,
@@ -108,8 +109,9 @@ async def test_an_overlong_or_empty_summary_stops_the_run():
 
 
 async def test_compaction_reduces_the_view_while_the_stored_history_stays_whole():
+    # TurnsExceed(2), minimumPreservedTurns: 2 on the request: the new message and one earlier exchange
     log = CallLog()
-    compaction = CompactionPolicy(OfflineAssistantClient(), log, turns=1)
+    compaction = CompactionPolicy(OfflineAssistantClient(), log, max_turns=2, minimum_preserved_turns=2)
     sent = await last_reader_call(compaction, log)
     assert [text for role, text in sent if role == "user"] == ["module=Billing", "Which module?"]
     footprint = await session_footprint(compaction)
@@ -117,13 +119,53 @@ async def test_compaction_reduces_the_view_while_the_stored_history_stays_whole(
 
 
 async def test_the_reducer_rewrites_what_the_session_keeps():
+    # TurnsExceed(1), minimumPreservedTurns: 1 on the stored list after each addition: one exchange stays stored
     log = CallLog()
-    reducer = ReducerPolicy(OfflineAssistantClient(), log, turns=1)
+    reducer = ReducerPolicy(OfflineAssistantClient(), log, max_turns=1, minimum_preserved_turns=1)
     sent = await last_reader_call(reducer, log)
     assert [text for role, text in sent if role == "user"] == ["module=Billing", "Which module?"]
     footprint = await session_footprint(reducer)
     assert footprint["messages in the serialized session"] == 2
     assert footprint["first stored message"] == "Which module?"
+
+
+def turns_of(*users, before=(), system=False):
+    """A conversation: an optional system message, messages before the first user turn, then user/answer pairs."""
+    messages = [Message(role="system", contents=["rules"])] if system else []
+    messages += [Message(role="assistant", contents=[text]) for text in before]
+    for user in users:
+        messages += [Message(role="user", contents=[user]), Message(role="assistant", contents=[f"re {user}"])]
+    return messages
+
+
+def kept(messages):
+    return [m.text for m in messages if not m.additional_properties.get("_excluded")]
+
+
+@pytest.mark.parametrize(
+    ("max_turns", "preserved", "incoming", "users_kept"),
+    [
+        (3, 3, 0, ["t3", "t4", "t5"]),  # TurnsExceed(3): excluded oldest first until 3 turns are left
+        (3, 3, 1, ["t4", "t5"]),  # the request adds one turn: 2 stored + the new one = 3
+        (3, 1, 0, ["t3", "t4", "t5"]),  # the target (the trigger's inverse) stops at 3 even with a floor of 1
+        (3, 4, 0, ["t2", "t3", "t4", "t5"]),  # the floor is hard: 4 preserved turns stay although 4 > 3
+        (5, 1, 0, ["t1", "t2", "t3", "t4", "t5"]),  # 5 turns do not exceed 5: the trigger does not fire
+    ],
+)
+async def test_the_seeds_sliding_window_follows_the_dotnet_source(max_turns, preserved, incoming, users_kept):
+    messages = turns_of("t1", "t2", "t3", "t4", "t5", before=["hello"], system=True)
+    window = SeedSlidingWindow(max_turns, preserved, incoming_turns=incoming)
+    changed = await window(messages)
+    assert changed == (len(users_kept) < 5)
+    # the system message and turn 0 (before the first user message) are always kept; a turn goes whole
+    assert kept(messages) == ["rules", "hello", *[t for u in users_kept for t in (u, f"re {u}")]]
+
+
+def test_the_seeds_sliding_window_refuses_what_dotnet_refuses():
+    with pytest.raises(ValueError, match="minimum_preserved_turns"):
+        SeedSlidingWindow(3, -1)
+    with pytest.raises(ValueError, match="max_turns"):
+        SeedSlidingWindow(-1, 3)
 
 
 class ReportingReader(OfflineAssistantClient):
@@ -206,12 +248,19 @@ async def test_an_overlong_or_empty_summary_stops_the_comparison_with_no_substit
 
 async def test_the_seeds_turns_exceed_3_view_is_three_user_turns_counting_the_new_one():
     # .NET's TurnsExceed(3) / minimumPreservedTurns: 3 compact the whole request, the new message included, down to
-    # 3 user turns; MAF Python's window runs on the loaded history, so turns=2 is the seed's view and turns=3 one more.
+    # 3 user turns; the reducer (AsChatReducer, AfterMessageAdded) keeps 3 stored turns, so its request holds 4.
     timeline = load_timeline()
-    for turns, user_turns in ((2, 3), (3, 4)):
+    factories = offline_policies()
+    assert (
+        "compaction (TurnsExceed(3), preserved 3)" in factories and "reducer (TurnsExceed(3), preserved 3)" in factories
+    )
+    for label, user_turns, stored in (("compaction", 3, 20), ("reducer", 4, 6)):
         log = CallLog()
-        await run_policy(timeline, CompactionPolicy(OfflineAssistantClient(), log, turns), log, "latest")
+        policy = factories[f"{label} (TurnsExceed(3), preserved 3)"]("latest", log)
+        await run_policy(timeline, policy, log, "latest")
         assert sum(m.role == "user" for m in log.calls[-1].messages) == user_turns
+        assert [m.text for m in log.calls[-1].messages if m.role == "user"][-1] == timeline.turns[-1].user
+        assert (await session_footprint(policy))["messages in the serialized session"] == stored
 
 
 async def test_provenance_makes_the_facts_larger_than_a_short_dialogue():
@@ -328,8 +377,8 @@ def test_a_policy_kind_is_its_identity_and_its_label_is_built_by_its_class():
         "last 5 turns": "last_turns",
         "summary": "summary",
         "facts (4)": "facts",
-        "compaction (5 turns)": "compaction",
-        "reducer (5 turns)": "reducer",
+        "compaction (TurnsExceed(5), preserved 5)": "compaction",
+        "reducer (TurnsExceed(5), preserved 5)": "reducer",
     }
     for label, factory in factories.items():
         policy = factory("latest", CallLog())

@@ -227,3 +227,90 @@ async def test_console_commands_ignore_case_and_an_over_long_line_reaches_no_mod
     assert event.kind == "refused" and "limit is 4096" in event.output and len(log) == calls
     assert [f.value for f in console.memory.facts] == ["Billing"] and console.memory.turn == 1
     assert (await console.handle(" Forget  ")).kind == "forget" and console.memory.facts == ()
+
+
+def provider_on(memory=None, writer=None, client=None):
+    """A provider agent on the offline desk and writer, with the reports it gives."""
+    reports = []
+    extraction = MemoryExtraction(memory or WorkingMemory(), writer or ChatFactWriter(OfflineWriterClient()))
+    provider = FactsContextProvider(extraction, on_report=reports.append)
+    agent = provider_agent(client or OfflineAssistantClient(), provider, name="desk", instructions="")
+    return agent, provider, reports
+
+
+THREE_AND_THREE = [
+    "module=Billing; database=SQL Server 2022; product=Contoso",
+    "priority=P1; customer=Fabrikam; version=4.2",
+]
+
+
+async def test_each_caller_message_is_its_own_extraction_with_its_own_report_in_order():
+    # the seed's StoreAIContextAsync: foreach External User message, UpdateAsync(message.Text), report(...) each time
+    writer = RecordingWriter()
+    agent, provider, reports = provider_on(writer=writer)
+    await agent.run([Message(role="user", contents=[text]) for text in THREE_AND_THREE], session=agent.create_session())
+    assert writer.seen == THREE_AND_THREE  # one writer call per message, never the two joined
+    assert [(r.status, r.turn) for r in reports] == [("accepted", 1), ("accepted", 2)]
+    assert [len(r.proposed) for r in reports] == [3, 3]
+    # six facts were admitted in two batches of three; the store's bound of five evicted the oldest turn's first key
+    assert [(f.key, f.turn) for f in provider.extraction.memory.facts] == [
+        ("module", 1),
+        ("product", 1),
+        ("customer", 2),
+        ("priority", 2),
+        ("version", 2),
+    ]
+
+
+async def test_blank_caller_messages_are_skipped_and_a_bad_one_refuses_only_itself():
+    writer = RecordingWriter()
+    agent, provider, reports = provider_on(writer=writer)
+    messages = ["module=Billing", "   ", "priority=P1\n\t", "x" * 5000, "database=SQL Server 2022"]
+    await agent.run([Message(role="user", contents=[text]) for text in messages], session=agent.create_session())
+    assert writer.seen == ["module=Billing", "priority=P1\n\t", "database=SQL Server 2022"]  # blank: no extraction
+    assert [r.status for r in reports] == ["accepted", "accepted", "rejected", "accepted"]
+    assert "limit is 4096" in reports[2].diagnostic
+    assert [f.key for f in provider.extraction.memory.facts] == ["module", "priority", "database"]
+
+
+async def test_a_forget_during_a_two_message_run_makes_the_whole_run_write_nothing():
+    memory = WorkingMemory()
+
+    class Slow(OfflineChatClient):
+        def answer(self, messages, options):
+            memory.forget()  # typed while the desk answers: both messages' tickets were taken before
+            return "ok"
+
+    agent, _provider, reports = provider_on(memory, client=Slow())
+    await agent.run([Message(role="user", contents=[text]) for text in THREE_AND_THREE], session=agent.create_session())
+    assert memory.facts == () and [r.status for r in reports] == ["forgotten", "forgotten"]
+
+
+async def test_a_forget_between_the_two_extractions_stops_the_second_one_too():
+    memory = WorkingMemory()
+    writer = GatedWriter(ChatFactWriter(OfflineWriterClient()))
+    agent, _provider, reports = provider_on(memory, writer=writer)
+    run = asyncio.create_task(
+        agent.run([Message(role="user", contents=[t]) for t in THREE_AND_THREE], session=agent.create_session())
+    )
+    await writer.started.wait()
+    memory.forget()
+    writer.release()
+    await run
+    assert memory.facts == () and [r.status for r in reports] == ["forgotten", "forgotten"]
+
+
+def test_tickets_of_one_run_write_in_order_and_a_newer_turn_stops_them_all():
+    from course_lib.memory import FactCandidate, NewerTurnBegan
+
+    memory = WorkingMemory()
+    first, second = memory.begin_turns(["module=A", "database=B"])
+    memory.apply(second, [FactCandidate(key="database", value="B", evidence="database=B")])
+    with pytest.raises(NewerTurnBegan):  # the later message wrote: the earlier one may not overwrite it afterwards
+        memory.apply(first, [FactCandidate(key="module", value="A", evidence="module=A")])
+    third, fourth = memory.begin_turns(["module=C", "priority=D"])
+    memory.begin_turn("other desk")
+    for ticket in (third, fourth):
+        with pytest.raises(NewerTurnBegan):
+            memory.check_ticket(ticket)
+    assert [(f.key, f.turn) for f in memory.facts] == [("database", 2)]

@@ -150,8 +150,6 @@ def test_no_stored_table_cell_is_a_wall_of_text(name):
 PANELS = ("MemoryPanel", "DeskPanel", "PolicyExplorer", "LoopStepper")
 DRIVEN_TODAY = {
     "02_correct_then_forget",
-    "03_provider_and_two_desks",
-    "04_memory_policies_compared",
 }
 """Lessons whose hidden cell still drives the panel the student sees (NOTEBOOK_CHANGES.md, section 1, fixes them).
 The marks are strict: each fails once its lesson is fixed (which also shows the finder finds a driven panel)."""

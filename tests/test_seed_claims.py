@@ -1,8 +1,11 @@
 """docs/seed-claims.md maps every claim of both seeds to the lesson cell that shows it and the test that checks it.
 
-Each row names a notebook, the text the cell must show (in its source or its stored output), and a test. The cell
-is found by its tag, ``claim-<ID>``, in the cell's metadata. These tests fail when a notebook, a tagged cell, the
-text it should show or a named test disappears, and when a tag names a claim the map does not hold.
+Each row names a notebook, the text the cell must show, a test, and a piece of that test's source (the assertion that
+exercises the claim). The cell is found by its tag, ``claim-<ID>``, in the cell's metadata. A code cell must show the
+text in its **stored output** (what the run produced, not what the code says: a row whose ``shows`` starts with
+``source:`` is a claim about how code is written and is looked for in the source); a markdown cell in its text. These
+tests fail when a notebook, a tagged cell, the text it should show, a named test or its asserted piece disappears, and
+when a tag names a claim the map does not hold.
 """
 
 from __future__ import annotations
@@ -19,20 +22,26 @@ ROOT = Path(__file__).resolve().parent.parent
 CLAIMS = ROOT / "docs" / "seed-claims.md"
 ROW = re.compile(
     r"^\| (?P<id>[FL]\d{2}) \| (?P<claim>[^|]+?) \| `(?P<notebook>\d\d_[a-z0-9_]+)` \| `(?P<shows>[^`]+)` "
-    r"\| `(?P<test>tests/test_[a-z0-9_]+\.py::(?:Test\w+::)?test_\w+)` \|$"
+    r"\| `(?P<test>tests/test_[a-z0-9_]+\.py::(?:Test\w+::)?test_\w+)` \| `(?P<asserts>[^`]+)` \|$"
 )
 TAG = "claim-{}"
+PENDING = "## Waiting on a lesson change"
+SOURCE = "source: "
 
 
-def claims() -> list[dict[str, str]]:
-    """Every row of the map; a row that looks like a claim but does not parse is an error, not a skip."""
-    rows = []
+def claims() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """The map's rows, and apart the rows waiting on a lesson change; a row that does not parse is an error."""
+    rows: list[dict[str, str]] = []
+    pending: list[dict[str, str]] = []
+    target = rows
     for number, line in enumerate(CLAIMS.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith(PENDING):
+            target = pending
         if re.match(r"^\| [FL]\d", line):
             match = ROW.match(line)
             assert match, f"docs/seed-claims.md line {number} does not follow the row format: {line}"
-            rows.append(match.groupdict())
-    return rows
+            target.append(match.groupdict())
+    return rows, pending
 
 
 @cache
@@ -40,38 +49,77 @@ def notebook(stem: str) -> nbformat.NotebookNode:
     return nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
 
 
-def shown_text(cell: nbformat.NotebookNode) -> str:
-    """What a cell shows a reader: its source, its printed text (one stream, however it was split) and its data."""
+def stored_output(cell: nbformat.NotebookNode) -> str:
+    """What a code cell's run left for a reader: its printed text (one stream, however split) and its data."""
     outputs = cell.get("outputs", [])
-    parts = [cell.source, "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")]
+    parts = ["".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")]
     for output in outputs:
         data = output.get("data", {})
         parts += [data.get(kind, "") for kind in ("text/plain", "text/markdown", "text/html")]
+    parts += [str(o.get("evalue", "")) for o in outputs if o.get("output_type") == "error"]
     return "\n".join(part if isinstance(part, str) else "".join(part) for part in parts)
 
 
+def shown_text(cell: nbformat.NotebookNode, shows: str) -> tuple[str, str]:
+    """Where the row's text must be found in the cell, and that text: a code cell's output, unless ``source:``."""
+    if shows.startswith(SOURCE):
+        return cell.source, shows[len(SOURCE) :]
+    if cell.cell_type == "code":
+        return stored_output(cell), shows
+    return cell.source, shows
+
+
 @cache
-def defined_tests(path: str) -> frozenset[str]:
-    """The test functions of a file, and its test classes' methods as ``Class::method``."""
+def defined_tests(path: str) -> dict[str, str]:
+    """The test functions of a file, and its test classes' methods as ``Class::method``, with their source."""
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
-    names = set()
-    for node in ast.parse((ROOT / path).read_text(encoding="utf-8")).body:
+    text = (ROOT / path).read_text(encoding="utf-8")
+    found: dict[str, str] = {}
+    for node in ast.parse(text).body:
         if isinstance(node, functions):
-            names.add(node.name)
+            found[node.name] = ast.get_source_segment(text, node) or ""
         elif isinstance(node, ast.ClassDef):
-            names |= {f"{node.name}::{item.name}" for item in node.body if isinstance(item, functions)}
-    return frozenset(names)
+            for item in node.body:
+                if isinstance(item, functions):
+                    found[f"{node.name}::{item.name}"] = ast.get_source_segment(text, item) or ""
+    return found
 
 
-CLAIM_ROWS = claims()
+def source_of_test(row: dict[str, str]) -> str:
+    """The named test's own source, decorators and parameters included (they hold cases), or a failure."""
+    path, _, name = row["test"].partition("::")
+    tests = defined_tests(path)
+    assert name in tests, f"{row['test']} (named for {row['id']}) does not exist"
+    text = (ROOT / path).read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name.split("::")[-1]:
+            decorators = "".join(ast.get_source_segment(text, d) or "" for d in node.decorator_list)
+            return decorators + tests[name] + _parameters(text, tree, node)
+    return tests[name]
+
+
+def _parameters(text: str, tree: ast.Module, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """The module-level tables a parametrized test reads its cases from (``BAD_BATCHES``, ``MALFORMED_BATCHES``)."""
+    names = {n.id for d in node.decorator_list for n in ast.walk(d) if isinstance(n, ast.Name)}
+    names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id.isupper()}
+    tables = [
+        ast.get_source_segment(text, item) or ""
+        for item in tree.body
+        if isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id in names for t in item.targets)
+    ]
+    return "\n".join(tables)
+
+
+CLAIM_ROWS, PENDING_ROWS = claims()
 
 
 def test_the_map_holds_both_seeds_with_unique_ids():
-    ids = [row["id"] for row in CLAIM_ROWS]
+    ids = [row["id"] for row in CLAIM_ROWS + PENDING_ROWS]
     assert len(ids) == len(set(ids)), "a claim id is used twice"
     assert sum(i.startswith("F") for i in ids) >= 40 and sum(i.startswith("L") for i in ids) >= 20
     text = " ".join(row["claim"] for row in CLAIM_ROWS)
-    for anchor in ("700", "256", "512", "4096", "EP013", "TurnsExceed(3)", "AsChatReducer", "MaxIterations"):
+    for anchor in ("700", "256", "512", "4096", "EP013", "TurnsExceed(3)", "AsChatReducer", "MaxIterations", "UTF-16"):
         assert anchor in text, f"no claim mentions {anchor}"
 
 
@@ -80,9 +128,18 @@ def test_each_claim_has_a_tagged_cell_that_shows_it_and_an_existing_test(row):
     tag = TAG.format(row["id"])
     cells = [c for c in notebook(row["notebook"]).cells if tag in c.metadata.get("tags", [])]
     assert len(cells) == 1, f"{row['notebook']} should have exactly one cell tagged {tag}; found {len(cells)}"
-    assert row["shows"] in shown_text(cells[0]), f"the cell tagged {tag} no longer shows {row['shows']!r}"
-    path, _, name = row["test"].partition("::")
-    assert name in defined_tests(path), f"{row['test']} (named for {row['id']}) does not exist"
+    where, text = shown_text(cells[0], row["shows"])
+    kind = "source" if row["shows"].startswith(SOURCE) or cells[0].cell_type != "code" else "stored output"
+    assert text in where, f"the {kind} of the cell tagged {tag} no longer shows {text!r}"
+    assert row["asserts"] in source_of_test(row), f"{row['test']} no longer holds {row['asserts']!r} ({row['id']})"
+
+
+@pytest.mark.parametrize("row", PENDING_ROWS, ids=[row["id"] for row in PENDING_ROWS])
+def test_a_claim_waiting_on_a_lesson_is_not_tagged_yet(row):
+    tag = TAG.format(row["id"])
+    tagged = [c for c in notebook(row["notebook"]).cells if tag in c.metadata.get("tags", [])]
+    assert not tagged, f"{row['notebook']} now tags {tag}: move {row['id']} up into its table"
+    assert row["asserts"] in source_of_test(row)
 
 
 def test_every_claim_tag_in_the_lessons_is_in_the_map():
@@ -91,3 +148,32 @@ def test_every_claim_tag_in_the_lessons_is_in_the_map():
         for cell in notebook(path.stem).cells:
             stray = {t for t in cell.metadata.get("tags", []) if t.startswith("claim-")} - known
             assert not stray, f"{path.name} has claim tags the map does not hold: {sorted(stray)}"
+
+
+def test_a_row_whose_cell_or_test_does_not_show_it_fails():
+    """The checks above catch a text only in a code cell's source, and a test that does not assert the claim."""
+    row = next(r for r in CLAIM_ROWS if r["id"] == "F38")
+    cell = next(c for c in notebook(row["notebook"]).cells if "claim-F38" in c.metadata.get("tags", []))
+    in_source_only = "make(make_chat_client"
+    assert in_source_only in cell.source and in_source_only not in shown_text(cell, in_source_only)[0]
+    elsewhere = {**row, "test": "tests/test_policies.py::test_full_history_sends_every_earlier_turn"}
+    assert row["asserts"] not in source_of_test(elsewhere)
+
+
+def test_loop_agent_options_are_the_seeds_six_with_their_defaults():
+    """L07: the six options of the seed's LoopAgentOptions, under their Python names, with the .NET defaults."""
+    from dataclasses import fields
+
+    from course_lib.loop import LoopAgentOptions
+
+    seed = {
+        "max_iterations": 10,  # MaxIterations: null in the declaration, DefaultMaxIterations (10) in the source (L08)
+        "fresh_context_per_iteration": False,
+        "on_behalf_of_author_name": None,
+        "exclude_on_behalf_of_messages": False,
+        "non_streaming_returns_last_response_only": False,
+        "session_created_callback": None,
+    }
+    options = LoopAgentOptions()
+    assert set(seed) <= {f.name for f in fields(options)}
+    assert {name: getattr(options, name) for name in seed} == seed

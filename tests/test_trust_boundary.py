@@ -86,10 +86,10 @@ async def test_a_forget_during_a_two_message_run_stores_nothing_from_that_run():
     caller = [Message(role="user", contents=["module=Billing"]), Message(role="user", contents=["database=SQL"])]
     await agent.run(caller, session=agent.create_session())
     assert facts(memory) == {}
-    assert [r.status for r in reports] == ["forgotten"]  # one run, one ticket, one refusal
+    assert [r.status for r in reports] == ["forgotten", "forgotten"]  # one ticket per message, both taken before
 
 
-async def test_one_run_holds_one_ticket_taken_before_the_model_is_called():
+async def test_one_run_takes_one_ticket_per_message_before_the_model_is_called():
     memory = WorkingMemory()
     seen_turns = []
 
@@ -101,8 +101,9 @@ async def test_one_run_holds_one_ticket_taken_before_the_model_is_called():
     agent, _, reports = wired(Watching(), memory)
     caller = [Message(role="user", contents=["module=Billing"]), Message(role="user", contents=["database=SQL"])]
     await agent.run(caller, session=agent.create_session())
-    assert seen_turns == [1] and memory.turn == 1  # begun before the model answered, once
-    assert facts(memory) == {"module": "Billing", "database": "SQL"} and [r.status for r in reports] == ["accepted"]
+    assert seen_turns == [2] and memory.turn == 2  # both begun before the model answered, once each
+    assert facts(memory) == {"module": "Billing", "database": "SQL"}
+    assert [(r.status, r.turn) for r in reports] == [("accepted", 1), ("accepted", 2)]
 
 
 async def test_a_forget_while_a_two_message_run_is_answered_stores_nothing():

@@ -36,6 +36,7 @@ from course_lib.assertions import (
     find_declarations,
     has_lone_surrogate,
     parse_assertions,
+    utf16_length,
 )
 from course_lib.extraction import ExtractionReport, FactBatch, MemoryExtraction
 from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopAgentOptions, LoopEvaluation
@@ -143,10 +144,11 @@ class WitnessMemory(WorkingMemory):
         super().__init__()
         self.events: list[tuple[Any, ...]] = []
 
-    def begin_turn(self, user_text: str) -> MemoryTurn:
-        ticket = super().begin_turn(user_text)
-        self.events.append(("begin", ticket))
-        return ticket
+    def begin_turns(self, user_texts: Sequence[str]) -> tuple[MemoryTurn, ...]:
+        tickets = super().begin_turns(user_texts)  # begin_turn is a run of one message
+        if tickets:
+            self.events.append(("begin", tickets))
+        return tickets
 
     def apply(self, turn, candidates, recorded_at=None):
         try:
@@ -196,7 +198,8 @@ def fence_violations(facts: Sequence[Fact]) -> list[str]:
 def log_violations(memory: WitnessMemory, caller_texts: Sequence[str]) -> list[str]:
     """Check every write and refusal in the log against the promises, then replay the log as an oracle."""
     problems: list[str] = []
-    begun: dict[int, tuple[int, int]] = {}  # ticket number -> (forgets, begins) counted when it began
+    begun: dict[int, tuple[int, int]] = {}  # ticket number -> (forgets, runs begun) counted when its run began
+    wrote: dict[int, int] = {}  # run (its count of runs begun) -> the latest of its tickets that wrote
     said: dict[str, int] = {}  # text -> forgets the user had asked for when they last sent it
     forgets = begins = asked = ran = 0
     oracle: dict[str, tuple[str, str, int]] = {}
@@ -208,9 +211,9 @@ def log_violations(memory: WitnessMemory, caller_texts: Sequence[str]) -> list[s
             asked += 1
         elif kind == "forget ran":
             ran += 1
-        elif kind == "begin":
+        elif kind == "begin":  # one run: its tickets, one per message, taken at once
             begins += 1
-            begun[event[1].number] = (forgets, begins)
+            begun.update({ticket.number: (forgets, begins) for ticket in event[1]})
         elif kind == "forget":
             forgets += 1
             key = event[1]
@@ -225,6 +228,9 @@ def log_violations(memory: WitnessMemory, caller_texts: Sequence[str]) -> list[s
                 problems.append(f"turn {ticket.number} wrote although forget ran after it began")
             if at_begins != begins:
                 problems.append(f"turn {ticket.number} wrote although a newer turn began")
+            if ticket.number < wrote.get(at_begins, 0):
+                problems.append(f"turn {ticket.number} wrote after a later message of its run")
+            wrote[at_begins] = ticket.number
             if ran > said.get(ticket.user_text, ran):  # forgets run in the order they are asked
                 problems.append(f"turn {ticket.number} wrote although a forget asked after it had already run")
             for c in candidates:
@@ -240,7 +246,10 @@ def log_violations(memory: WitnessMemory, caller_texts: Sequence[str]) -> list[s
             at_forgets, at_begins = begun.get(ticket.number, (-1, -1))
             if isinstance(error, ForgottenTurn) and at_forgets == forgets:
                 problems.append(f"turn {ticket.number} was told forget ran, but none did")
-            if isinstance(error, NewerTurnBegan) and (at_forgets != forgets or at_begins == begins):
+            later_sibling_wrote = ticket.number < wrote.get(at_begins, 0)
+            if isinstance(error, NewerTurnBegan) and (
+                at_forgets != forgets or (at_begins == begins and not later_sibling_wrote)
+            ):
                 problems.append(f"turn {ticket.number} was told a newer turn began: {error}")
             forgery = isinstance(error, UnknownTicket) and FORGED in ticket.user_text  # a harness forgery, refused
             if not forgery and not isinstance(error, ForgottenTurn | NewerTurnBegan | InvalidFacts):
@@ -376,7 +385,8 @@ async def provider_interleaving(rng: random.Random) -> list[str]:
     async def turn() -> None:
         texts = [caller_line(rng) for _ in range(rng.randint(1, 3))]
         caller_texts.extend(texts)
-        memory.said("\n".join(texts))
+        for text in texts:  # each message is its own turn
+            memory.said(text)
         messages = [Message(role="user", contents=[t]) for t in texts]
         session = agent.create_session()
         attack = rng.choice(["none", "none", "judge", "middleware"])
@@ -499,7 +509,7 @@ async def run_interleavings(path: str, count: int, seed: int = 0) -> tuple[int, 
 
 def contract_violations(text: str) -> list[str]:
     """The contract on any text: refusals named, declarations on one line, the offline models agreeing."""
-    too_long = len(text) > MAX_MESSAGE_CHARS
+    too_long = utf16_length(text) > MAX_MESSAGE_CHARS  # counted as .NET counts, like the contract
     surrogate = any("\ud800" <= c <= "\udfff" for c in text)
     try:
         declarations = find_declarations(text)
