@@ -225,7 +225,7 @@ class LiveChatClient(OpenAIChatCompletionClient):
         """The error a student sees: role, model and endpoint, the cause, and what to change; no key in it."""
         cause, hint, kind = explain(_root(error), self.settings)
         where = f"{self.role} model {self.model!r} at {self.settings.endpoint}"
-        message = f"{where}: {cause}." + (f" {hint}" if hint else "") + " No offline fallback is used."
+        message = f"{where}: {cause.rstrip('.')}." + (f" {hint}" if hint else "") + " No offline fallback is used."
         return LiveModelError(self.settings.mask(message), kind)
 
 

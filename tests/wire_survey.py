@@ -14,6 +14,7 @@ import asyncio
 import os
 import socket
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -24,12 +25,15 @@ from wire_server import FAULTS, loopback_server
 
 from course_lib.clients import make_chat_client
 from course_lib.live import LiveModelError, load_course_settings
+from course_lib.live_client import LiveChatClient  # loaded before the clock starts: an import is not a wait
 
 KEY = "sk-proj-" + "survey0123456789" * 8
 
 
 async def ask(stream: bool) -> str:
-    agent = Agent(client=make_chat_client("assistant"))
+    client = make_chat_client("assistant")
+    assert isinstance(client, LiveChatClient)
+    agent = Agent(client=client)
     if stream:
         run = agent.run("module=Billing", stream=True)
         async for _ in run:
@@ -44,12 +48,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def survey(timeout: float, retries: int, drip: float) -> None:
+async def survey(timeout: float, retries: int, drip: float, only: list[str], stop_after: float) -> None:
     print("| fault | mode | wall (s) | deadline (s) | kind | the student reads |")
     print("| --- | --- | ---: | ---: | --- | --- |")
-    for fault in (*FAULTS, "down"):
+    for fault in only or (*FAULTS, "down"):
         for stream in (False, True):
             with loopback_server() as server:
+                stopper = threading.Timer(stop_after, server.release.set)  # the server stops playing then
+                stopper.start()
                 os.environ.update(
                     COURSE_LLM="openai",
                     OPENAI_MODEL="local-model",
@@ -70,6 +76,7 @@ async def survey(timeout: float, retries: int, drip: float) -> None:
                 except Exception as error:  # the survey reports whatever escapes
                     kind, said = type(error).__name__, str(error)
                 wall = time.perf_counter() - start
+                stopper.cancel()
             shown = said.replace("|", "\\|").replace("\n", " ")
             print(f"| {fault} | {'streamed' if stream else 'plain'} | {wall:.1f} | {deadline:g} | {kind} | {shown} |")
 
@@ -79,8 +86,10 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=3.0)
     parser.add_argument("--retries", type=int, default=1)
     parser.add_argument("--drip", type=float, default=1.0, help="seconds between two bytes of a slow fault")
+    parser.add_argument("--only", nargs="*", default=[], help="these faults only")
+    parser.add_argument("--stop-after", type=float, default=120.0, help="seconds after which the server stops")
     args = parser.parse_args()
-    asyncio.run(survey(args.timeout, args.retries, args.drip))
+    asyncio.run(survey(args.timeout, args.retries, args.drip, args.only, args.stop_after))
 
 
 if __name__ == "__main__":
