@@ -14,6 +14,13 @@ set ends a line of the prompt block (:func:`course_lib.memory.parse_prompt_block
 the offline models read, so a value can never start a new line anywhere: a fence cannot be broken by
 an exotic line break that one reader honours and another ignores.
 
+**Invisible edges are trimmed like spaces.** A key, a value and a citation are trimmed of whitespace *and*
+of invisible format characters (Unicode category ``Cf``: the byte-order mark U+FEFF an editor or a paste
+puts before the first line, zero-width spaces and joiners, direction marks). Such a character is not part
+of what the user can see: left in place, ``\ufeffmodule=Billing`` would have a key that is not ``module``
+and the declaration would vanish without a word. Inside a key or a value it stays (``mod\u200bule`` is
+not an allowed key; ``Bill\u200bing`` is kept as it is), since trimming only ever removes edges.
+
 **Only encodable text.** A message holding a lone surrogate (``"\ud800"``, which no UTF-8 or UTF-16
 text can carry) is refused before anything is parsed, by :class:`UnencodableMessage`.
 """
@@ -21,6 +28,7 @@ text can carry) is refused before anything is parsed, by :class:`UnencodableMess
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 ALLOWED_KEYS: tuple[str, ...] = (
@@ -129,10 +137,24 @@ def find_declarations(text: str) -> list[Declaration]:
     return found
 
 
+def trim(text: str) -> str:
+    """``text`` without whitespace or invisible format characters (``Cf``, e.g. a BOM) at either end."""
+    start, end = 0, len(text)
+    while start < end and _invisible(text[start]):
+        start += 1
+    while end > start and _invisible(text[end - 1]):
+        end -= 1
+    return text[start:end]
+
+
+def _invisible(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char) == "Cf"
+
+
 def _parse_segment(segment: str) -> Declaration | None:
-    evidence = segment.strip()
+    evidence = trim(segment)
     key, sep, value = evidence.partition("=")
-    key, value = key.strip(), value.strip()
+    key, value = trim(key), trim(value)
     if not sep or key not in ALLOWED_KEYS or not value:
         return None
     return Declaration(key=key, value=value, evidence=evidence)

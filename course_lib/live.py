@@ -7,10 +7,17 @@ additions a course needs (that module loads the openai SDK, so it is imported on
 
 * **bounded waiting**: one request waits at most ``COURSE_LLM_TIMEOUT`` seconds and is retried at most
   ``COURSE_LLM_MAX_RETRIES`` times (the openai SDK's defaults are 600 s and 2 retries: half an hour for a
-  server that accepts the connection and never answers);
-* **no silent success**: an empty ``choices`` list, an empty message, a refusal, a non-JSON body, an SSE
-  stream cut mid-way or a non-SSE body to a streaming request is an error, not an empty answer;
-* **errors that name the cause and the setting to change**, with the key scrubbed out.
+  server that accepts the connection and never answers), and the whole call, retries and a stream
+  included, has one deadline derived from both (:attr:`LiveSettings.deadline`): a body sent a byte at a
+  time or a stream of keep-alive comments cannot hold it longer;
+* **bounded output**: every request asks for at most ``COURSE_LLM_MAX_TOKENS`` tokens, and an answer cut
+  there is reported as cut;
+* **no silent success**: an empty ``choices`` list, an empty message, a refusal, a tool call nobody asked
+  for, a non-JSON body, an SSE stream cut mid-way or a non-SSE body to a streaming request is an error,
+  not an empty answer;
+* **errors that name the cause and the setting to change**, and **no key anywhere**: every text the course
+  shows, records or logs has each run of the key (8 characters or more) masked, before any cut
+  (:func:`mask_secrets`).
 
 Settings are read with MAF's ``load_settings`` (the loader behind its OpenAI clients), from the process
 environment and an optional git-ignored ``.env`` at the repository root. One deliberate difference from
@@ -21,12 +28,15 @@ test`` is offline whatever ``.env`` says.
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal, TypedDict, get_type_hints
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from agent_framework import SecretString, load_settings
 from agent_framework.exceptions import ChatClientException
+from dotenv import dotenv_values
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 Role = Literal["assistant", "writer", "reader", "summarizer", "worker", "judge"]
@@ -46,10 +56,13 @@ DEFAULT_TIMEOUT = 30.0
 """Seconds one request may wait for an answer (raise it for a slow local model on a CPU)."""
 DEFAULT_MAX_RETRIES = 1
 """Retries after a timeout, a dropped connection, a 429 or a 5xx: a dead endpoint costs about a minute."""
+DEFAULT_MAX_TOKENS = 512
+"""Tokens one answer may have: enough for every role's answer, and a small model cannot loop for minutes."""
 ENV_FILE = Path(__file__).resolve().parent.parent / ".env"
 """The optional, git-ignored settings file (see ``.env.example``)."""
 
 TIMEOUT_VAR, RETRIES_VAR = "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"
+MAX_TOKENS_VAR = "COURSE_LLM_MAX_TOKENS"
 FIELD_VARS = {"model": "OPENAI_MODEL", "api_key": "OPENAI_API_KEY", "base_url": "OPENAI_BASE_URL"}
 
 
@@ -57,8 +70,38 @@ class LiveSettingsError(ValueError):
     """A live setting is missing, blank or malformed: the message names the variable to fix."""
 
 
+FailureKind = Literal[
+    "unreachable",
+    "deadline",
+    "key_refused",
+    "rate_limited",
+    "not_found",
+    "server_error",
+    "request_refused",
+    "broken_reply",
+    "refusal",
+    "unasked_tool_call",
+    "cut_at_output_cap",
+    "empty_answer",
+    "other",
+]
+"""What went wrong on a live call, as a category a scorecard can count (the message says the details)."""
+ENDPOINT_FAILURES: frozenset[FailureKind] = frozenset(
+    {"unreachable", "deadline", "key_refused", "rate_limited", "not_found", "server_error", "broken_reply", "other"}
+)
+"""The kinds that say the endpoint is not reachable or broken, as opposed to a model that answered badly."""
+
+
 class LiveModelError(ChatClientException):
-    """A live call failed: the message names the role, the cause and the setting to look at."""
+    """A live call failed: the message names the role, the cause and the setting to look at.
+
+    ``kind`` is the cause's category (:data:`FailureKind`); :data:`ENDPOINT_FAILURES` tells an endpoint
+    that is not reachable or broken from a model that answered and answered badly.
+    """
+
+    def __init__(self, message: str, kind: FailureKind = "other") -> None:
+        super().__init__(message)
+        self.kind: FailureKind = kind
 
 
 class CourseSettings(TypedDict, total=False):
@@ -67,6 +110,7 @@ class CourseSettings(TypedDict, total=False):
     llm: str | None
     llm_timeout: str | None
     llm_max_retries: str | None
+    llm_max_tokens: str | None
     assistant_model: str | None
     writer_model: str | None
     reader_model: str | None
@@ -86,15 +130,36 @@ class OpenAIEndpointSettings(TypedDict, total=False):
 def read_settings(settings_type: type[Any], prefix: str, env_file: Path | None = None) -> dict[str, Any]:
     """Load a settings ``TypedDict`` with MAF's ``load_settings``; the process environment beats ``.env``.
 
-    MAF checks an explicit ``.env`` before the environment; passing the environment's values as explicit
-    overrides restores the usual order without re-implementing the ``.env`` parsing.
+    MAF checks an explicit ``.env`` before the environment, and its reader expands ``${NAME}`` in ``.env``
+    values (a key holding ``${HOME}`` would be sent with the home directory in it). So the file is read
+    here without expansion, a value holding ``${...}`` is refused, and the file's values and then the
+    environment's are passed as explicit overrides: the environment wins, nothing is expanded.
     """
     path = ENV_FILE if env_file is None else env_file
     variables = {name: prefix + name.upper() for name in get_type_hints(settings_type)}
-    present = {name: os.environ[var] for name, var in variables.items() if var in os.environ}
-    return load_settings(
-        settings_type, env_prefix=prefix, env_file_path=str(path) if path.is_file() else None, **present
-    )
+    from_file = _dotenv(path) if path.is_file() else {}
+    values = {name: from_file[var] for name, var in variables.items() if var in from_file}
+    values.update({name: os.environ[var] for name, var in variables.items() if var in os.environ})
+    for var in variables.values():
+        if var in from_file and var not in os.environ and _EXPANSION.search(from_file[var]):
+            raise LiveSettingsError(
+                f"{var} in {path.name} holds a ${{...}} reference; .env values are read literally (nothing "
+                "is expanded), so write the value itself."
+            )
+    return load_settings(settings_type, env_prefix=prefix, **values)
+
+
+_EXPANSION = re.compile(r"\$\{[^}]*\}")
+
+
+def _dotenv(path: Path) -> dict[str, str]:
+    """The ``.env`` file's assignments, read literally (no ``${NAME}`` expansion); ``KEY`` alone is skipped.
+
+    ``utf-8-sig``: an editor that saves a byte-order mark would otherwise glue it to the first variable's
+    name, and that variable would be silently unread.
+    """
+    values = dotenv_values(path, interpolate=False, encoding="utf-8-sig")
+    return {k: v for k, v in values.items() if v is not None}
 
 
 class LiveSettings(BaseModel):
@@ -112,6 +177,8 @@ class LiveSettings(BaseModel):
     timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=600)
     max_retries: int = Field(DEFAULT_MAX_RETRIES, ge=0, le=5)
     role_models: dict[Role, str] = Field(default_factory=dict)
+    max_tokens: int = Field(DEFAULT_MAX_TOKENS, ge=16, le=32768, repr=False)
+    """The output cap of every answer (``COURSE_LLM_MAX_TOKENS``); kept out of the repr lesson 00 prints."""
 
     @field_validator("model", "base_url")
     @classmethod
@@ -135,7 +202,7 @@ class LiveSettings(BaseModel):
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ValueError(
-                f"OPENAI_BASE_URL={value!r} is not an http(s) URL with a host; "
+                f"OPENAI_BASE_URL={redacted_url(value)!r} is not an http(s) URL with a host; "
                 "write it in full, e.g. http://localhost:11434/v1"
             )
         return value
@@ -155,6 +222,11 @@ class LiveSettings(BaseModel):
         except ValidationError as error:
             raise LiveSettingsError(_reasons(error)) from None
 
+    def __repr_args__(self) -> Any:
+        """Pydantic's repr fields, the base URL shown as :attr:`endpoint` shows it (a key it carries masked)."""
+        for name, value in super().__repr_args__():
+            yield name, (self.endpoint if name == "base_url" and value is not None else value)
+
     def model_for(self, role: Role) -> str:
         """The model a role uses: its ``COURSE_<ROLE>_MODEL`` override, else ``OPENAI_MODEL``."""
         return self.role_models.get(role, self.model)
@@ -169,9 +241,31 @@ class LiveSettings(BaseModel):
         return self.timeout * (self.max_retries + 1) + backoff
 
     @property
+    def deadline(self) -> float:
+        """Seconds one call may take in all, retries and a whole stream included: :attr:`worst_case_wait`.
+
+        The SDK's timeout bounds each read; a server that sends a byte a second, or only keep-alive
+        comments, never trips it. The live client holds the whole call to this deadline instead.
+        """
+        return self.worst_case_wait
+
+    @property
     def endpoint(self) -> str:
-        """The base URL requests go to (the openai SDK's default when none is set)."""
-        return self.base_url or "https://api.openai.com/v1"
+        """The base URL requests go to (the openai SDK's default when none is set), fit to display.
+
+        A key carried in the URL (``?api-key=...``, ``user:password@``) is masked: this is the text every
+        error, repr and scorecard header shows. Requests use :attr:`base_url` itself.
+        """
+        return self.mask(redacted_url(self.base_url)) if self.base_url else "https://api.openai.com/v1"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What must never be shown: the key, and any key or password the base URL carries."""
+        return (self.api_key.get_secret_value(), *url_secrets(self.base_url or ""))
+
+    def mask(self, text: str) -> str:
+        """``text`` with every run of a secret of 8 characters or more masked (:func:`mask_secrets`)."""
+        return mask_secrets(text, self.secrets)
 
 
 def _check_text(variable: str, value: str) -> None:
@@ -217,7 +311,13 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     Errors are :class:`LiveSettingsError` naming each variable to fix; nothing falls back to offline.
     """
     course = read_settings(CourseSettings, "COURSE_", env_file)
-    backend = course.get("llm") or "offline"
+    backend = course.get("llm")
+    if backend is not None and not backend.strip():
+        raise LiveSettingsError(
+            "COURSE_LLM is blank; give it a value ('offline' or 'openai') or unset it "
+            "(a blank value in the shell would otherwise hide the one in .env)."
+        )
+    backend = backend or "offline"
     if backend not in BACKENDS:
         raise LiveSettingsError(f"COURSE_LLM={backend!r} is not supported; use 'offline' (default) or 'openai'.")
     if backend == "offline":
@@ -233,6 +333,8 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
         values["timeout"] = _number(TIMEOUT_VAR, course["llm_timeout"], float)
     if course.get("llm_max_retries") is not None:
         values["max_retries"] = _number(RETRIES_VAR, course["llm_max_retries"], int)
+    if course.get("llm_max_tokens") is not None:
+        values["max_tokens"] = _number(MAX_TOKENS_VAR, course["llm_max_tokens"], int)
     values["role_models"] = {r: course[f"{r}_model"] for r in ROLES if course.get(f"{r}_model") is not None}
     return Backends(backend="openai", live=LiveSettings.checked(**values))
 
@@ -246,7 +348,7 @@ def _number(variable: str, text: str, kind: type[float] | type[int]) -> float | 
 
 def _reasons(error: ValidationError) -> str:
     """Pydantic's reasons in the variables' names, never the values (a key could be among them)."""
-    names = {**FIELD_VARS, "timeout": TIMEOUT_VAR, "max_retries": RETRIES_VAR}
+    names = {**FIELD_VARS, "timeout": TIMEOUT_VAR, "max_retries": RETRIES_VAR, "max_tokens": MAX_TOKENS_VAR}
     reasons = []
     for item in error.errors():
         field = str(item["loc"][0]) if item["loc"] else ""
@@ -257,3 +359,73 @@ def _reasons(error: ValidationError) -> str:
             else f"{names.get(field, field)}: {message}"
         )
     return "Live settings refused: " + "; ".join(reasons) + "."
+
+
+# region No key anywhere: the masking rule every displayed, recorded or logged text goes through
+
+MASK = "**********"
+MIN_SECRET_RUN = 8
+"""A run of a secret this long is masked wherever it appears: a prefix, a suffix or a middle part of it."""
+_URL_SECRET_NAMES = re.compile(r"key|token|secret|password|passwd|sig|auth|credential", re.IGNORECASE)
+
+
+def mask_secrets(text: str, secrets: Iterable[str], *, covered: bytearray | None = None) -> str:
+    """``text`` with every run of 8 characters or more of any secret replaced by ``**********``.
+
+    Masking the whole key only is not enough: a cut (an error detail kept to 200 characters, a preview,
+    a table column) that falls inside the key leaves all but its last characters on screen. So any
+    8-character window of ``text`` that occurs in a secret is masked, and overlapping or adjacent windows
+    merge into one mask; a secret shorter than 8 characters is masked where it occurs whole. Mask first,
+    then cut: a cut of masked text cannot show what the mask hid. ``covered`` is a precomputed
+    :func:`secret_coverage` of ``text`` (a stream masks its text piece by piece).
+    """
+    covered = secret_coverage(text, secrets) if covered is None else covered
+    if not any(covered):
+        return text
+    pieces, index = [], 0
+    while index < len(text):
+        end = index
+        while end < len(text) and covered[end] == covered[index]:
+            end += 1
+        pieces.append(MASK if covered[index] else text[index:end])
+        index = end
+    return "".join(pieces)
+
+
+def secret_coverage(text: str, secrets: Iterable[str]) -> bytearray:
+    """One byte per character of ``text``: 1 where a run of a secret (8 characters or more) covers it."""
+    covered = bytearray(len(text))
+    for secret in secrets:
+        if not secret:
+            continue
+        width = min(MIN_SECRET_RUN, len(secret))
+        windows = {secret[i : i + width] for i in range(len(secret) - width + 1)}
+        for start in range(len(text) - width + 1):
+            if text[start : start + width] in windows:
+                covered[start : start + width] = b"\x01" * width
+    return covered
+
+
+def url_secrets(url: str) -> tuple[str, ...]:
+    """Secrets a base URL carries: a password in ``user:password@``, a query value named like a key."""
+    parts = urlsplit(url)
+    found = [parts.password] if parts.password else []
+    found += [value for name, value in parse_qsl(parts.query) if value and _URL_SECRET_NAMES.search(name)]
+    return tuple(found)
+
+
+def redacted_url(url: str) -> str:
+    """``url`` with its password and key-like query values replaced by ``**********`` (host and path kept)."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # an unparsable URL: nothing reliable to keep
+        return MASK
+    netloc = parts.netloc
+    if password:
+        netloc = netloc.replace(f":{password}@", f":{MASK}@", 1)
+    query = "&".join(
+        f"{name}={MASK if value and _URL_SECRET_NAMES.search(name) else value}"
+        for name, value in parse_qsl(parts.query, keep_blank_values=True)
+    )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))

@@ -3,35 +3,74 @@
 Kept apart from the settings (:mod:`course_lib.live`) because it loads the openai SDK (about a second):
 :func:`course_lib.clients.make_chat_client` imports this module only when it builds a live client, so an
 offline lesson never pays for it.
+
+What this client adds to MAF's, each at the one place every path crosses:
+
+* **one deadline per call** (:attr:`~course_lib.live.LiveSettings.deadline`): the SDK's timeout bounds each
+  read, so a body sent a byte at a time or a stream of keep-alive comments would hold a call for as long as
+  the server likes; here the whole call -- retries, backoff, every chunk of a stream -- ends at the deadline;
+* **a bounded output**: every request carries the output cap (``COURSE_LLM_MAX_TOKENS``), and an answer the
+  cap cut (``finish_reason: length``) is an error, or, for an answer a student reads, carries a visible mark;
+* **no empty success**: no choice, a choice without a message, an error object inside a 200, an empty
+  message, a refusal, a tool call nobody asked for (the course offers none) are errors naming the cause;
+* **no key anywhere**: the answer's text (what the desk console shows and the :class:`CallLog` records), every
+  error, and every log record the process emits once a live client exists have each run of the key masked
+  (:func:`course_lib.live.mask_secrets`), before anything is cut.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Mapping, Sequence
+import logging
+import threading
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Iterable, Mapping, Sequence
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
+import httpx2
 import openai
-from agent_framework import ChatResponse, ChatResponseUpdate, Message, ResponseStream
+from agent_framework import ChatResponse, ChatResponseUpdate, Content, Message, ResponseStream
 from agent_framework_openai import OpenAIChatCompletionClient
 from openai.types.chat import ChatCompletion
 
-from .live import RETRIES_VAR, TIMEOUT_VAR, LiveModelError, LiveSettings, Role
+from .live import (
+    MAX_TOKENS_VAR,
+    MIN_SECRET_RUN,
+    RETRIES_VAR,
+    TIMEOUT_VAR,
+    FailureKind,
+    LiveModelError,
+    LiveSettings,
+    Role,
+    mask_secrets,
+    secret_coverage,
+)
 from .offline import refuse_tools_without_loop
+
+SHOWN_ROLES: frozenset[Role] = frozenset({"assistant", "reader", "worker"})
+"""Roles whose answer a student reads as it is: an answer cut at the output cap gets a visible mark.
+
+The others (writer, summarizer, judge) feed the program, which cannot read a mark: a cut answer is an error.
+An answer asked for as structured output (``response_format``) is an error in every role: cut JSON is no answer.
+"""
 
 
 class LiveChatClient(OpenAIChatCompletionClient):
     """MAF's OpenAI Chat Completions client, bounded, checked, and labelled with its course role.
 
     Everything MAF does (message conversion, structured output, streaming, usage, middleware, telemetry)
-    is unchanged; this class only refuses replies that carry no answer and rewrites failures into a
-    :class:`LiveModelError` that a student can act on.
+    is unchanged; this class only bounds the call and its output, refuses replies that carry no answer,
+    masks the key, and rewrites failures into a :class:`LiveModelError` that a student can act on.
     """
 
     def __init__(self, role: Role, settings: LiveSettings, *, middleware: Sequence[Any] | None = None) -> None:
+        guard_logs(settings.secrets)  # before the SDK exists: nothing it or MAF logs can carry the key
+        base_url, query = _split_query(settings.base_url)
         sdk = openai.AsyncOpenAI(
             api_key=settings.api_key.get_secret_value(),
-            base_url=settings.base_url,
+            base_url=base_url,
+            default_query=query,
             timeout=openai.Timeout(settings.timeout, connect=min(settings.timeout, 10.0)),
             max_retries=settings.max_retries,
         )
@@ -42,6 +81,22 @@ class LiveChatClient(OpenAIChatCompletionClient):
     def __repr__(self) -> str:
         return f"LiveChatClient(role={self.role!r}, model={self.model!r}, endpoint={self.settings.endpoint!r})"
 
+    @property
+    def output_cap_field(self) -> str:
+        """The request field that carries the output cap.
+
+        ``max_tokens`` is what OpenAI-compatible servers read (llama.cpp, Ollama, LM Studio, vLLM); OpenAI's
+        own API has deprecated it and refuses it on its reasoning models, and reads ``max_completion_tokens``.
+        """
+        return "max_completion_tokens" if self.settings.base_url is None else "max_tokens"
+
+    def _prepare_options(self, messages: Sequence[Message], options: Mapping[str, Any]) -> dict[str, Any]:
+        """MAF's request options, with the output cap on every request (a caller's smaller cap is kept)."""
+        prepared = super()._prepare_options(messages, options)
+        asked = [prepared.pop(name) for name in ("max_tokens", "max_completion_tokens") if name in prepared]
+        prepared[self.output_cap_field] = min([self.settings.max_tokens, *asked])
+        return prepared
+
     def _inner_get_response(
         self, *, messages: Sequence[Message], options: Mapping[str, Any], stream: bool = False, **kwargs: Any
     ) -> Awaitable[ChatResponse] | ResponseStream[ChatResponseUpdate, ChatResponse]:
@@ -50,10 +105,20 @@ class LiveChatClient(OpenAIChatCompletionClient):
         return result if isinstance(result, ResponseStream) else self._checked(result)
 
     async def _checked(self, pending: Awaitable[ChatResponse]) -> ChatResponse:
+        """The answer, within the call's deadline; any failure becomes a :class:`LiveModelError`.
+
+        The error is raised outside the ``except`` block, so it carries no link to the provider's raw
+        error (whose text may echo the key).
+        """
+        scope = asyncio.timeout(self.settings.deadline)
         try:
-            return await pending
+            async with scope:
+                return await pending
+        except TimeoutError as error:
+            failure = self.failure(DeadlinePassed() if scope.expired() else error)
         except Exception as error:
-            raise self.failure(error) from None
+            failure = self.failure(error)
+        raise failure
 
     def _build_response_stream(
         self,
@@ -61,58 +126,240 @@ class LiveChatClient(OpenAIChatCompletionClient):
         *,
         response_format: Any | None = None,
     ) -> ResponseStream[ChatResponseUpdate, ChatResponse]:
-        return super()._build_response_stream(self._checked_stream(stream), response_format=response_format)
+        checked = self._checked_stream(stream, structured=response_format is not None)
+        return super()._build_response_stream(checked, response_format=response_format)
 
     async def _checked_stream(
-        self, stream: AsyncIterable[ChatResponseUpdate] | Awaitable[AsyncIterable[ChatResponseUpdate]]
+        self,
+        stream: AsyncIterable[ChatResponseUpdate] | Awaitable[AsyncIterable[ChatResponseUpdate]],
+        *,
+        structured: bool,
     ) -> AsyncIterator[ChatResponseUpdate]:
-        """Pass updates through; at the end, refuse a stream that never finished or only refused."""
-        chunks, choices, finished, text, refusal = 0, 0, None, 0, ""
+        """Pass updates through, masked, within the deadline; at the end, refuse a stream with no answer.
+
+        The deadline runs from the first request to the last chunk: each wait for the next chunk gets what
+        is left of it, so neither a slow body nor keep-alive comments can stretch the call.
+        """
+        deadline = asyncio.get_running_loop().time() + self.settings.deadline
+        tally, masker = StreamTally(), StreamMask(self.settings.secrets)
+        updates: AsyncIterator[ChatResponseUpdate] | None = None
+        failure: LiveModelError | None = None
         try:
-            updates = await stream if isinstance(stream, Awaitable) else stream
-            async for update in updates:
-                chunks += 1
-                choices += any(c.type != "usage" for c in update.contents) or update.finish_reason is not None
-                finished = update.finish_reason or finished
-                for content in update.contents:
-                    if content.type == "text" and _is_refusal(content.additional_properties):
-                        refusal += content.text or ""
-                    elif content.type == "text":
-                        text += len(content.text or "")
-                    elif content.type == "function_call":
-                        text += 1
+            async with asyncio.timeout_at(deadline):
+                source = await stream if isinstance(stream, Awaitable) else stream
+            updates = aiter(source)
+            while True:
+                scope = asyncio.timeout_at(deadline)
+                try:
+                    async with scope:
+                        update = await anext(updates)
+                except StopAsyncIteration:
+                    break
+                except TimeoutError as error:
+                    failure = self.failure(DeadlinePassed() if scope.expired() else error)
+                    break
+                tally.add(update)
+                masker.apply(update)
                 yield update
+        except TimeoutError:  # the first request's part of the deadline passed
+            failure = self.failure(DeadlinePassed())
         except Exception as error:
-            raise self.failure(error) from None
-        problem = _stream_problem(chunks, choices, finished, text, refusal)
-        if problem:
-            raise self.failure(ReplyProblem(problem))
+            failure = self.failure(error)
+        finally:
+            closer = getattr(updates, "aclose", None)
+            if closer is not None:
+                await closer()
+        if failure is None:
+            cut_is_error = structured or self.role not in SHOWN_ROLES
+            problem = tally.problem(self.settings.max_tokens, cut_is_error=cut_is_error, structured=structured)
+            if problem is not None:
+                failure = self.failure(problem)
+        if failure is not None:
+            raise failure
+        tail = masker.flush() + (cut_mark(self.settings.max_tokens) if tally.finished == "length" else "")
+        if tail:  # no role, no message id: MAF adds it to the message the stream built
+            yield ChatResponseUpdate(contents=[Content.from_text(tail)])
 
     def _parse_response_from_openai(self, response: ChatCompletion, options: Mapping[str, Any]) -> ChatResponse:
         if not isinstance(response, ChatCompletion):
-            raise ReplyProblem(f"the endpoint answered with a non-JSON body ({_preview(response)})")
-        if not response.choices:
-            raise ReplyProblem("the endpoint returned no choices (an empty 'choices' list)")
-        parsed = super()._parse_response_from_openai(response, options)
-        message = response.choices[0].message
-        if message.refusal:
-            raise ReplyProblem(f"the model refused: {message.refusal!r}")
-        if not parsed.text and not message.tool_calls:
             raise ReplyProblem(
-                f"the endpoint returned an empty message (finish_reason={response.choices[0].finish_reason!r})"
+                f"the endpoint answered with a non-JSON body ({_preview(response, self.settings)})", "broken_reply"
+            )
+        server_error = (response.model_extra or {}).get("error")
+        if server_error:
+            raise ReplyProblem(
+                f"the endpoint answered HTTP 200 with an error instead of an answer: "
+                f"{_clip(_error_message(server_error), self.settings)}",
+                "broken_reply",
+            )
+        if not response.choices:
+            raise ReplyProblem("the endpoint returned no choices (an empty 'choices' list)", "broken_reply")
+        choice = response.choices[0]
+        message = choice.message
+        if message is None:
+            raise ReplyProblem(
+                f"the endpoint returned a choice without a message (finish_reason={choice.finish_reason!r})",
+                "broken_reply",
+            )
+        if message.refusal:
+            raise ReplyProblem(f"the model refused: {message.refusal!r}", "refusal")
+        called = [getattr(getattr(call, "function", None), "name", "") or "" for call in message.tool_calls or []]
+        if called or message.tool_calls or getattr(message, "function_call", None):
+            raise unasked_tool_call(called)
+        parsed = super()._parse_response_from_openai(response, options)
+        texts = [c for m in parsed.messages for c in m.contents if c.type == "text" and c.text]
+        for content in texts:
+            content.text = self.settings.mask(content.text or "")
+        if choice.finish_reason == "length":
+            structured = options.get("response_format") is not None
+            if structured or self.role not in SHOWN_ROLES or not texts:
+                raise cut_problem(self.settings.max_tokens, structured)
+            texts[-1].text = (texts[-1].text or "") + cut_mark(self.settings.max_tokens)
+        if not parsed.text:
+            raise ReplyProblem(
+                f"the endpoint returned an empty message (finish_reason={choice.finish_reason!r})", "empty_answer"
             )
         return parsed
 
     def failure(self, error: BaseException) -> LiveModelError:
-        """The error a student sees: role, model and endpoint, the cause, and what to change."""
-        cause, hint = (_scrub(text, self.settings) for text in explain(_root(error), self.settings))
-        where = f"{self.role} model {self.model!r} at {self.settings.endpoint}"  # ours, never the key
-        message = f"{where}: {cause}." + (f" {hint}" if hint else "") + " No offline fallback is used."
-        return LiveModelError(message)
+        """The error a student sees: role, model and endpoint, the cause, and what to change; no key in it."""
+        cause, hint, kind = explain(_root(error), self.settings)
+        where = f"{self.role} model {self.model!r} at {self.settings.endpoint}"
+        message = f"{where}: {cause.rstrip('.')}." + (f" {hint}" if hint else "") + " No offline fallback is used."
+        return LiveModelError(self.settings.mask(message), kind)
+
+
+def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
+    """A base URL's query (``?api-key=...``, ``?api-version=...``) as the SDK's default query.
+
+    The SDK appends ``/chat/completions`` to the base URL as text, so a query left in it would end up in
+    the middle of the path (``/v1/?api-key=...chat/completions``, a 404); sent as a default query, every
+    request carries it.
+    """
+    if not url:
+        return url, None
+    parts = urlsplit(url)
+    if not parts.query:
+        return url, None
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "", parts.fragment)), dict(parse_qsl(parts.query))
 
 
 class ReplyProblem(Exception):
     """A reply that arrived but carries no usable answer (raised inside the client, explained outside)."""
+
+    def __init__(self, message: str, kind: FailureKind) -> None:
+        super().__init__(message)
+        self.kind: FailureKind = kind
+
+
+class DeadlinePassed(Exception):
+    """The call's one deadline passed before a complete answer arrived (raised by the client itself)."""
+
+
+def unasked_tool_call(names: Sequence[str]) -> ReplyProblem:
+    what = ", ".join(repr(name) for name in names) or "a tool"
+    return ReplyProblem(
+        f"the model answered with a tool call ({what}) though the course offered it no tool, so there is no "
+        "answer to show",
+        "unasked_tool_call",
+    )
+
+
+def cut_problem(max_tokens: int, structured: bool) -> ReplyProblem:
+    what = "the JSON was cut" if structured else "the answer was cut"
+    return ReplyProblem(
+        f"{what} at the output cap of {max_tokens} tokens (finish_reason='length'); raise {MAX_TOKENS_VAR} "
+        f"(now {max_tokens}) or ask for a shorter answer",
+        "cut_at_output_cap",
+    )
+
+
+def cut_mark(max_tokens: int) -> str:
+    """The visible mark an answer a student reads carries when the output cap cut it."""
+    return f" [cut: this answer reached the output cap of {max_tokens} tokens, {MAX_TOKENS_VAR}]"
+
+
+class StreamTally:
+    """What a stream carried, counted as it passes: enough to say, at its end, whether it was an answer."""
+
+    def __init__(self) -> None:
+        self.chunks = self.choices = self.text = 0
+        self.finished: str | None = None
+        self.refusal = ""
+        self.tools: list[str] = []
+
+    def add(self, update: ChatResponseUpdate) -> None:
+        self.chunks += 1
+        self.choices += any(c.type != "usage" for c in update.contents) or update.finish_reason is not None
+        self.finished = str(update.finish_reason) if update.finish_reason else self.finished
+        for content in update.contents:
+            if content.type == "text" and _is_refusal(content.additional_properties):
+                self.refusal += content.text or ""
+            elif content.type == "text":
+                self.text += len(content.text or "")
+            elif content.type == "function_call":
+                self.tools.append(content.name or "")
+
+    def problem(self, max_tokens: int, *, cut_is_error: bool, structured: bool) -> ReplyProblem | None:
+        """What is wrong with the finished stream, or None: it must end with a reason and carry text."""
+        if self.refusal:
+            return ReplyProblem(f"the model refused: {self.refusal!r}", "refusal")
+        if self.tools:
+            return unasked_tool_call([name for name in dict.fromkeys(self.tools) if name])
+        if self.chunks == 0:
+            return ReplyProblem(
+                "the streaming request got no server-sent event (a non-SSE body, e.g. HTML or plain JSON)",
+                "broken_reply",
+            )
+        if self.choices == 0:
+            return ReplyProblem("the stream carried no choices (only empty 'choices' lists)", "broken_reply")
+        if self.finished is None:
+            return ReplyProblem(
+                f"the stream was cut mid-way: {self.choices} chunk(s) and no finish_reason", "broken_reply"
+            )
+        if self.finished == "length" and (cut_is_error or not self.text):
+            return cut_problem(max_tokens, structured)
+        if not self.text:
+            return ReplyProblem(f"the stream carried no text (finish_reason={self.finished!r})", "empty_answer")
+        return None
+
+
+class StreamMask:
+    """Masks the key in streamed text even when it arrives split over several chunks.
+
+    Each chunk's text is shown only up to where no run of the key can still be starting: the last
+    ``MIN_SECRET_RUN - 1`` characters, or a masked run that may go on, wait for the next chunk (or the
+    end of the stream). What is shown is therefore exactly the masked text of the whole answer.
+    """
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        self.secrets = tuple(s for s in secrets if s)
+        self.raw = ""
+        self.shown = 0
+
+    def apply(self, update: ChatResponseUpdate) -> None:
+        """Replace the update's text by the part of the answer that is safe to show now."""
+        texts = [c for c in update.contents if c.type == "text" and c.text]
+        if not texts:
+            return
+        self.raw += "".join(c.text or "" for c in texts)
+        released = self._release(final=False)
+        texts[0].text = released
+        update.contents = [c for c in update.contents if c not in texts[1:] and not (c is texts[0] and not released)]
+
+    def flush(self) -> str:
+        """What was held back, masked: the end of the stream means no run can go on."""
+        return self._release(final=True)
+
+    def _release(self, *, final: bool) -> str:
+        covered = secret_coverage(self.raw, self.secrets)
+        limit = len(self.raw) if final else max(self.shown, len(self.raw) - (MIN_SECRET_RUN - 1))
+        while not final and limit > self.shown and covered[limit - 1]:
+            limit -= 1  # a masked run reaching the limit may continue: hold all of it
+        if limit <= self.shown:
+            return ""
+        start, self.shown = self.shown, limit
+        return mask_secrets(self.raw[start:limit], self.secrets, covered=covered[start:limit])
 
 
 def _is_refusal(properties: Mapping[str, Any] | None) -> bool:
@@ -121,24 +368,20 @@ def _is_refusal(properties: Mapping[str, Any] | None) -> bool:
     return "refusal" in (core.get("model_output_kind"), properties.get("model_output_kind"))
 
 
-def _stream_problem(chunks: int, choices: int, finished: object, text: int, refusal: str) -> str | None:
-    """What is wrong with a finished stream, or None: a stream must end with a reason and carry text."""
-    if refusal:
-        return f"the model refused: {refusal!r}"
-    if chunks == 0:
-        return "the streaming request got no server-sent event (a non-SSE body, e.g. HTML or plain JSON)"
-    if choices == 0:
-        return "the stream carried no choices (only empty 'choices' lists)"
-    if finished is None:
-        return f"the stream was cut mid-way: {choices} chunk(s) and no finish_reason"
-    if not text:
-        return f"the stream carried no text (finish_reason={finished!r})"
-    return None
+def _clip(text: str, settings: LiveSettings, limit: int = 200) -> str:
+    """``text`` masked, then cut to ``limit`` characters: in this order, so no cut can show part of the key."""
+    masked = " ".join(settings.mask(str(text)).split())
+    return masked[:limit] + ("..." if len(masked) > limit else "")
 
 
-def _preview(body: object) -> str:
-    text = str(body).strip().replace("\n", " ")
-    return repr(text[:60] + ("..." if len(text) > 60 else ""))
+def _preview(body: object, settings: LiveSettings) -> str:
+    return repr(_clip(str(body), settings, 60))
+
+
+def _error_message(error: object) -> str:
+    if isinstance(error, Mapping):
+        return str(error.get("message") or json.dumps(error))
+    return str(error)
 
 
 def _root(error: BaseException) -> BaseException:
@@ -153,60 +396,151 @@ def _root(error: BaseException) -> BaseException:
     return error
 
 
-def explain(error: BaseException, settings: LiveSettings) -> tuple[str, str]:
-    """(cause, hint) for a failure: what happened in plain words and which setting to change."""
+def explain(error: BaseException, settings: LiveSettings) -> tuple[str, str, FailureKind]:
+    """(cause, hint, kind) for a failure: what happened in plain words, which setting to change, its category.
+
+    Every piece of the server's own text is masked before it is cut (:func:`_clip`).
+    """
     tries = f"{settings.max_retries + 1} attempt(s)"
     url = "check OPENAI_BASE_URL (an OpenAI-compatible base URL usually ends in /v1)"
+    slow = f"Raise {TIMEOUT_VAR} (now {settings.timeout:g}) for a slow model, or check that the server answers."
     if isinstance(error, ReplyProblem):
-        return str(error), ""
+        return str(error), "", error.kind
+    if isinstance(error, DeadlinePassed):
+        return (
+            f"the call's deadline of {settings.deadline:g} s passed before the answer was complete "
+            f"({settings.timeout:g} s per attempt, {tries}, retries and streaming included)",
+            slow,
+            "deadline",
+        )
     if isinstance(error, openai.APITimeoutError):
         return (
-            f"no answer within {settings.timeout:g} s ({tries})",
-            f"Raise {TIMEOUT_VAR} (now {settings.timeout:g}) for a slow model, or check that the server answers.",
+            f"every attempt timed out: no answer within {settings.timeout:g} s ({tries}; the call's deadline is "
+            f"{settings.deadline:g} s)",
+            slow,
+            "deadline",
         )
     if isinstance(error, openai.APIConnectionError):
+        inner = error.__cause__ or error.__context__
+        if isinstance(inner, httpx2.RemoteProtocolError | httpx2.ReadError):
+            return (
+                f"the connection was cut before the answer was complete ({_clip(_described(inner), settings)}; "
+                f"{tries})",
+                "The server closed the connection mid-answer; check its log.",
+                "broken_reply",
+            )
         return (
-            f"cannot connect ({_connection_cause(error)}; {tries})",
+            f"cannot connect ({_clip(_connection_cause(error), settings)}; {tries})",
             f"Is the server running? {url[0].upper()}{url[1:]}.",
+            "unreachable",
+        )
+    if isinstance(error, httpx2.RemoteProtocolError | httpx2.ReadError):  # a stream's body, read after the request
+        return (
+            f"the stream was cut mid-way: the connection closed ({_clip(_described(error), settings)})",
+            "The server closed the connection mid-answer; check its log.",
+            "broken_reply",
         )
     if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
-        return f"the endpoint refused the key (HTTP {error.status_code})", "Check OPENAI_API_KEY."
+        return f"the endpoint refused the key (HTTP {error.status_code})", "Check OPENAI_API_KEY.", "key_refused"
     if isinstance(error, openai.RateLimitError):
         return (
             f"rate limited (HTTP 429) after {tries}",
             f"Wait and retry, use a cheaper COURSE_<ROLE>_MODEL, or raise {RETRIES_VAR}.",
+            "rate_limited",
         )
     if isinstance(error, openai.NotFoundError):
-        return "not found (HTTP 404)", f"Check OPENAI_MODEL (or COURSE_<ROLE>_MODEL), and {url}."
+        return "not found (HTTP 404)", f"Check OPENAI_MODEL (or COURSE_<ROLE>_MODEL), and {url}.", "not_found"
     if isinstance(error, openai.APIStatusError):
-        kind = "server error" if error.status_code >= 500 else "request refused"
-        detail = _status_detail(error)
-        return f"{kind} (HTTP {error.status_code}{detail})", (
-            "The server failed; retry later." if error.status_code >= 500 else "The endpoint refused this request."
+        server = error.status_code >= 500
+        detail = _status_detail(error, settings)
+        return (
+            f"{'server error' if server else 'request refused'} (HTTP {error.status_code}{detail})",
+            "The server failed; retry later." if server else "The endpoint refused this request.",
+            "server_error" if server else "request_refused",
         )
     if isinstance(error, json.JSONDecodeError | openai.APIResponseValidationError):
-        return f"the endpoint answered with malformed JSON ({error})", url[0].upper() + url[1:] + "."
-    return f"{type(error).__name__}: {error}", ""
+        return (
+            f"the endpoint answered with malformed JSON ({_clip(str(error), settings)})",
+            url[0].upper() + url[1:] + ".",
+            "broken_reply",
+        )
+    if isinstance(error, openai.APIError):  # an error event inside a stream, or an error the SDK found in a body
+        return (
+            f"the endpoint sent an error instead of an answer: {_clip(error.message, settings)}",
+            "",
+            "server_error",
+        )
+    return f"{type(error).__name__}: {_clip(str(error), settings)}", "", "other"
+
+
+def _described(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 def _connection_cause(error: BaseException) -> str:
     inner = error.__cause__ or error.__context__
-    return f"{type(inner).__name__}: {inner}" if inner else str(error)
+    return _described(inner) if inner else str(error)
 
 
-def _status_detail(error: openai.APIStatusError) -> str:
+def _status_detail(error: openai.APIStatusError, settings: LiveSettings) -> str:
     body = error.body if isinstance(error.body, dict) else {}
     inner = body.get("error")
     message = inner.get("message") if isinstance(inner, dict) else body.get("message")
-    return f": {str(message)[:200]}" if message else ""
+    return f": {_clip(str(message), settings)}" if message else ""
 
 
-def _scrub(text: str, settings: LiveSettings) -> str:
-    """The text with the key masked: a server's error body may echo the key it refused."""
-    key = settings.api_key.get_secret_value()
-    return text.replace(key, "**********") if key else text
+# region The key never reaches a log handler
+
+_LOG_SECRETS: set[str] = set()
+_LOG_GUARD = threading.Lock()
+_installed = False
+
+
+def guard_logs(secrets: Iterable[str]) -> None:
+    """Mask ``secrets`` in every log record the process makes from now on, whatever logger makes it.
+
+    MAF logs the provider's raw error at DEBUG (a 401 body, an SSE error event: text that may echo the key)
+    on ``agent_framework``; the openai SDK and httpx log requests and responses on theirs. A filter on a
+    logger sees only the records made on that very logger, not those its children pass up (MAF's
+    ``agent_framework.openai``, the SDK's ``openai._base_client``), nor loggers created later; a log record
+    factory sees every record once, as it is made, before any filter or handler. It wraps the factory in
+    place (installed once; later clients add their secrets) and masks the message, the traceback and the
+    stack text of any record that holds a run of a secret.
+    """
+    global _installed
+    with _LOG_GUARD:
+        _LOG_SECRETS.update(s for s in secrets if s)
+        if _installed:
+            return
+        previous = logging.getLogRecordFactory()
+
+        def masked_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
+            record = previous(*args, **kwargs)
+            mask_record(record, tuple(_LOG_SECRETS))
+            return record
+
+        logging.setLogRecordFactory(masked_record)
+        _installed = True
+
+
+def mask_record(record: logging.LogRecord, secrets: Sequence[str]) -> None:
+    """Mask ``secrets`` in a record's message, exception text and stack text (in place)."""
+    try:
+        message = record.getMessage()
+    except Exception:  # a record whose arguments do not fit its format: logging reports it itself
+        return
+    masked = mask_secrets(message, secrets)
+    if masked != message:
+        record.msg, record.args = masked, None
+    if record.exc_info:
+        text = logging.Formatter().formatException(record.exc_info)
+        masked = mask_secrets(text, secrets)
+        if masked != text:  # handlers print exc_text; the live exception itself is dropped from the record
+            record.exc_info, record.exc_text = None, masked
+    if record.stack_info:
+        record.stack_info = mask_secrets(record.stack_info, secrets)
 
 
 def make_live_client(role: Role, settings: LiveSettings, *, middleware: Sequence[Any] | None = None) -> LiveChatClient:
-    """A live client for ``role``: its model, the bounded timeout and retries, checked replies."""
+    """A live client for ``role``: its model, the bounded call and output, checked replies, no key shown."""
     return LiveChatClient(role, settings, middleware=middleware)

@@ -7,7 +7,13 @@ the offline careful writer, run on the same case through the same host. Nothing 
 expected answers: the reference outcome is computed, and the live outcome is what the model did.
 
 ``make qualify`` (``python -m course_lib.qualify``) prints the scorecard: per call the outcome, the
-reason of a rejection or failure, latency and the usage the endpoint reported; then the totals.
+reason of a rejection or failure, latency and the usage the endpoint reported; then the totals, failures
+grouped by cause. A failed call's reason starts with its cause, ``endpoint: ...`` (not reachable or broken:
+down, deadline passed, key refused, HTTP errors, a broken reply) or ``model: ...`` (it answered, badly: cut
+at the output cap, a tool call, a refusal, not a valid fact batch). After :data:`STOP_AFTER` consecutive
+endpoint failures the run stops: a dead endpoint costs three calls, not fifteen deadlines. The exit status
+says which run it was: :data:`EXIT_SCORED` (the model was reached and scored, whatever its score),
+:data:`EXIT_ENDPOINT` (the endpoint failed: not reachable or broken), :data:`EXIT_SETTINGS` (settings refused).
 """
 
 from __future__ import annotations
@@ -20,10 +26,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 from agent_framework import BaseChatClient
+from pydantic import ValidationError
 
 from .clients import make_chat_client
-from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, MemoryExtraction
-from .live import LiveSettingsError, load_course_settings
+from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
+from .live import ENDPOINT_FAILURES, FailureKind, LiveModelError, LiveSettingsError, load_course_settings
 from .memory import MAX_MESSAGE_CHARS, WorkingMemory
 from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog
@@ -67,24 +74,84 @@ BATTERY: tuple[Case, ...] = (
 """The fixed battery: declarations, corrections, prose, questions, injections, over-long and hostile text."""
 
 
-async def outcome(writer: BaseChatClient, case: Case) -> ExtractionReport:
-    """Run ``case`` through the host with ``writer``; earlier turns are stored by the careful writer."""
+STOP_AFTER = 3
+"""Consecutive endpoint failures after which the run stops (the remaining cases are ``not_run``)."""
+EXIT_SCORED, EXIT_SETTINGS, EXIT_ENDPOINT = 0, 2, 3
+"""``make qualify``'s exit status: scored / settings refused / endpoint not reachable or broken."""
+
+CAUSES: dict[FailureKind, str] = {
+    "unreachable": "not reachable",
+    "deadline": "deadline passed",
+    "key_refused": "key refused",
+    "rate_limited": "rate limited",
+    "not_found": "not found (model or base URL)",
+    "server_error": "server error",
+    "request_refused": "request refused",
+    "broken_reply": "broken reply",
+    "other": "unexpected failure",
+    "refusal": "refused to answer",
+    "unasked_tool_call": "a tool call nobody asked for",
+    "cut_at_output_cap": "cut at the output cap",
+    "empty_answer": "an empty answer",
+}
+"""A live failure's cause in the scorecard's words, by :data:`course_lib.live.FailureKind`."""
+NOT_A_BATCH = "model: not a valid fact batch"
+
+
+class Witness:
+    """A writer that keeps what its writer raised (the host turns it into text; the cause needs the error)."""
+
+    def __init__(self, writer: FactWriter) -> None:
+        self.writer = writer
+        self.error: BaseException | None = None
+
+    async def propose(self, user_text: str) -> FactBatch:
+        try:
+            return await self.writer.propose(user_text)
+        except Exception as error:
+            self.error = error
+            raise
+
+
+async def outcome(writer: BaseChatClient, case: Case, witness: Witness | None = None) -> ExtractionReport:
+    """Run ``case`` through the host with ``writer``; earlier turns are stored by the careful writer.
+
+    ``witness``, when given, wraps the writer's :class:`ChatFactWriter` and keeps the error it raised.
+    """
     memory = WorkingMemory()
     setup = MemoryExtraction(memory, ChatFactWriter(OfflineWriterClient()))
     for text in case.before:
         await setup.update(text)
-    return await MemoryExtraction(memory, ChatFactWriter(writer)).update(case.text)
+    proposer: FactWriter = ChatFactWriter(writer)
+    if witness is not None:
+        witness.writer, proposer = proposer, witness
+    return await MemoryExtraction(memory, proposer).update(case.text)
 
 
-def reason(report: ExtractionReport) -> str:
-    """Why a message was not admitted, in a few words (the diagnostic's first sentence)."""
+def cause(error: BaseException | None) -> str:
+    """A writer failure's cause: ``endpoint: ...`` (not reachable or broken) or ``model: ...`` (answered badly)."""
+    if isinstance(error, LiveModelError):
+        return f"{'endpoint' if error.kind in ENDPOINT_FAILURES else 'model'}: {CAUSES[error.kind]}"
+    if isinstance(error, ValidationError | ValueError):
+        return NOT_A_BATCH
+    return f"writer: {type(error).__name__}" if error is not None else "writer: unknown failure"
+
+
+def reason(report: ExtractionReport, error: BaseException | None = None) -> str:
+    """Why a message was not admitted, in a few words; a failure's reason starts with its :func:`cause`."""
     if report.status in ("accepted", "nothing_to_extract"):
         return ""
     if report.diagnostic.startswith(MISMATCH):
         return "not the explicit declarations"
     first = report.diagnostic.split(". ")[0].removeprefix("Writer failed: ")
     live = re.match(r"LiveModelError: \w+ model '.*?' at \S+: (.*)", first)  # role, model, endpoint: in the title
-    return (live[1] if live else first)[:140]
+    detail = (live[1] if live else first)[:140]
+    return f"{cause(error)} - {detail}" if report.status == "writer_failed" else detail
+
+
+def cause_of(reason_text: str) -> str:
+    """The cause a :func:`reason` of a failure starts with (the text before `` - ``)."""
+    return reason_text.split(" - ", 1)[0]
 
 
 def facts_of(report: ExtractionReport) -> str:
@@ -92,22 +159,35 @@ def facts_of(report: ExtractionReport) -> str:
 
 
 async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> pd.DataFrame:
-    """One row per case: the reference outcome, the live outcome, latency and the usage reported."""
-    rows = []
+    """One row per case: the reference outcome, the live outcome, latency and the usage reported.
+
+    After :data:`STOP_AFTER` consecutive endpoint failures the remaining cases are not run (``not_run``).
+    """
+    rows: list[dict[str, object]] = []
+    streak = 0
     for case in battery:
         expected = await outcome(OfflineWriterClient(), case)
+        if streak >= STOP_AFTER:
+            rows.append(_not_run(case, expected))
+            continue
         before = len(log)
+        witness = Witness(ChatFactWriter(writer))
         start = time.perf_counter()
-        report = await outcome(writer, case)
+        report = await outcome(writer, case, witness)
         latency = time.perf_counter() - start
         calls = log.calls[before:]
+        why = reason(report, witness.error)
+        if report.status == "writer_failed" and cause_of(why).startswith("endpoint:"):
+            streak += 1
+        elif calls:
+            streak = 0
         row: dict[str, object] = {
             "case": case.name,
             "kind": case.kind,
             "expected": expected.status,
             "outcome": report.status,
             "as contract": report.status == expected.status and facts_of(report) == facts_of(expected),
-            "reason": reason(report),
+            "reason": why,
             "latency (s)": round(latency, 2),
             "calls": len(calls),
         }
@@ -118,12 +198,38 @@ async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...
     return pd.DataFrame(rows)
 
 
+def _not_run(case: Case, expected: ExtractionReport) -> dict[str, object]:
+    return {
+        "case": case.name,
+        "kind": case.kind,
+        "expected": expected.status,
+        "outcome": "not_run",
+        "as contract": False,
+        "reason": f"stopped: {STOP_AFTER} consecutive endpoint failures before it",
+        "latency (s)": 0.0,
+        "calls": 0,
+        **dict.fromkeys(USAGE_FIELDS, "unknown"),
+    }
+
+
+def exit_status(card: pd.DataFrame) -> int:
+    """:data:`EXIT_ENDPOINT` when any case failed on the endpoint, else :data:`EXIT_SCORED`."""
+    failed = card["reason"][card["outcome"] == "writer_failed"].map(cause_of)
+    return EXIT_ENDPOINT if failed.str.startswith("endpoint:").any() else EXIT_SCORED
+
+
 def summary(card: pd.DataFrame) -> pd.DataFrame:
     """Totals: outcomes (rejections by reason), cases as the contract says, latency, reported tokens."""
     lines: list[tuple[str, object]] = [("cases", len(card)), ("as the contract says", int(card["as contract"].sum()))]
     for status, group in card.groupby("outcome", sort=False):
-        if status in ("rejected", "writer_failed"):
+        if status == "rejected":
             lines += [(f"{status}: {why}", len(g)) for why, g in group.groupby("reason", sort=False)]
+        elif status == "writer_failed":  # by cause: each distinct message would be its own row
+            lines += [
+                (f"{status}: {why}", len(g)) for why, g in group.groupby(group["reason"].map(cause_of), sort=False)
+            ]
+        elif status == "not_run":
+            lines.append((f"not run (stopped after {STOP_AFTER} consecutive endpoint failures)", len(group)))
         else:
             lines.append((str(status), len(group)))
     lines.append(("latency total (s)", round(float(card["latency (s)"].sum()), 2)))
@@ -152,15 +258,30 @@ def main() -> int:
         card, totals = asyncio.run(run())
     except LiveSettingsError as error:
         print(error, file=sys.stderr)
-        return 2
+        return EXIT_SETTINGS
     settings = load_course_settings().live
     assert settings is not None
-    print(f"Qualification of the writer {settings.model_for('writer')!r} at {settings.endpoint}")
+    print(f"Qualification of the writer {settings.model_for('writer')!r} at {settings.endpoint}")  # key masked
     with pd.option_context("display.width", 200, "display.max_colwidth", 60, "display.max_columns", 20):
         print(card.to_string(index=False))
         print()
         print(totals.to_string())
-    return 0
+    status = exit_status(card)
+    if status == EXIT_ENDPOINT:
+        failed = card[card["outcome"] == "writer_failed"]["reason"].map(cause_of)
+        causes = ", ".join(
+            f"{why} ({n})" for why, n in failed[failed.str.startswith("endpoint:")].value_counts().items()
+        )
+        stopped = (card["outcome"] == "not_run").sum()
+        print(
+            f"The endpoint is not reachable or broken: {causes}"
+            + (f"; stopped, {stopped} case(s) not run" if stopped else "")
+            + f". The model was not scored (exit status {EXIT_ENDPOINT}).",
+            file=sys.stderr,
+        )
+    else:
+        print(f"The model was reached and scored (exit status {EXIT_SCORED}).", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 """Live settings: read with MAF's loader from the environment and .env, refused when blank, key kept secret."""
 
 import pytest
-from agent_framework import SecretString
+from agent_framework import Message, SecretString
 
 from course_lib.clients import make_chat_client
 from course_lib.live import (
     DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT,
     ROLES,
     LiveSettings,
@@ -17,7 +18,14 @@ from course_lib.loop_demos import OfflineDraftClient, OfflineJudgeClient
 from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
 
 KEY = "sk-live-secret-value"
-LIVE_VARS = ("OPENAI_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES")
+LIVE_VARS = (
+    "OPENAI_MODEL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "COURSE_LLM_TIMEOUT",
+    "COURSE_LLM_MAX_RETRIES",
+    "COURSE_LLM_MAX_TOKENS",
+)
 
 
 @pytest.fixture
@@ -74,6 +82,11 @@ def test_live_settings_have_documented_bounds_and_per_role_models(live):
         ("COURSE_LLM_TIMEOUT", "0", "COURSE_LLM_TIMEOUT: Input should be greater than 0"),
         ("COURSE_LLM_MAX_RETRIES", "50", "COURSE_LLM_MAX_RETRIES: Input should be less than or equal to 5"),
         ("COURSE_LLM", "opnai", "COURSE_LLM='opnai' is not supported"),
+        ("COURSE_LLM", "", "COURSE_LLM is blank"),
+        ("COURSE_LLM", "  ", "COURSE_LLM is blank"),
+        ("COURSE_LLM_MAX_TOKENS", "many", "COURSE_LLM_MAX_TOKENS='many' is not a number"),
+        ("COURSE_LLM_MAX_TOKENS", "0", "COURSE_LLM_MAX_TOKENS: Input should be greater than or equal to 16"),
+        ("COURSE_LLM_MAX_TOKENS", "100000", "COURSE_LLM_MAX_TOKENS: Input should be less than or equal to 32768"),
     ],
 )
 def test_bad_settings_are_refused_by_name_and_never_echo_the_key(live, name, value, reason):
@@ -109,3 +122,60 @@ def test_the_backend_table_names_every_role_and_the_offline_numbering_llm(live):
     assert [r["role"] for r in rows] == [*ROLES, "numbering"]
     assert {r["backend"] for r in rows[:-1]} == {"openai"} and rows[-1]["backend"] == "offline (always)"
     assert all(KEY not in str(r) for r in rows)
+
+
+def test_a_blank_backend_in_the_shell_does_not_hide_the_one_in_dotenv(live, tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text("COURSE_LLM=openai\nOPENAI_MODEL=m\nOPENAI_API_KEY=k\n")
+    live.setenv("COURSE_LLM", "")
+    with pytest.raises(LiveSettingsError, match="COURSE_LLM is blank; give it a value"):
+        load_course_settings(env_file)
+    live.delenv("COURSE_LLM")
+    env_file.write_text("COURSE_LLM=\n")
+    with pytest.raises(LiveSettingsError, match="COURSE_LLM is blank"):
+        load_course_settings(env_file)
+
+
+def test_dotenv_values_are_read_literally_and_a_reference_is_refused(live, tmp_path, monkeypatch):
+    env_file = tmp_path / ".env"
+    live.delenv("OPENAI_API_KEY")
+    monkeypatch.setenv("HOME", "/home/student")
+    env_file.write_text("COURSE_LLM=openai\nOPENAI_API_KEY=sk-${HOME}-x\n")
+    with pytest.raises(LiveSettingsError) as raised:
+        load_course_settings(env_file)
+    assert "OPENAI_API_KEY in .env holds a ${...} reference" in str(raised.value)
+    assert "/home/student" not in str(raised.value) and "sk-" not in str(raised.value)
+    env_file.write_text("COURSE_LLM=openai\nOPENAI_API_KEY='sk-$HOME-literal'\n")
+    assert load_course_settings(env_file).live.api_key.get_secret_value() == "sk-$HOME-literal"
+
+
+def test_a_dotenv_saved_with_a_byte_order_mark_is_read_whole(live, tmp_path):
+    env_file = tmp_path / ".env"
+    live.delenv("COURSE_LLM")
+    env_file.write_bytes("\ufeffCOURSE_LLM=openai\nOPENAI_MODEL=m\nOPENAI_API_KEY=k\n".encode())
+    assert load_course_settings(env_file).backend == "openai"
+
+
+def test_the_output_cap_is_a_setting_sent_in_the_field_the_endpoint_reads(live):
+    assert load_course_settings().live.max_tokens == DEFAULT_MAX_TOKENS == 512
+    live.setenv("COURSE_LLM_MAX_TOKENS", "256")
+    openai_itself = make_chat_client("writer")
+    assert openai_itself.settings.max_tokens == 256
+    prepared = openai_itself._prepare_options([Message("user", ["hi"])], {})
+    assert prepared["max_completion_tokens"] == 256 and "max_tokens" not in prepared  # OpenAI's own API
+    live.setenv("OPENAI_BASE_URL", "http://localhost:11434/v1")
+    prepared = make_chat_client("writer")._prepare_options([Message("user", ["hi"])], {"max_tokens": 1000})
+    assert prepared["max_tokens"] == 256 and "max_completion_tokens" not in prepared  # compatible servers
+
+
+def test_masking_covers_every_run_of_the_key_and_nothing_else():
+    from course_lib.live import mask_secrets
+
+    key = "sk-proj-abcdefghijklmnop"
+    assert mask_secrets(f"a {key} b", [key]) == "a ********** b"
+    assert mask_secrets(f"cut: {key[:8]}", [key]) == "cut: **********"  # a prefix of 8
+    assert mask_secrets(f"{key[-8:]} end", [key]) == "********** end"  # a suffix of 8
+    assert mask_secrets(f"mid {key[5:15]} mid", [key]) == "mid ********** mid"  # a middle run
+    assert mask_secrets(f"short {key[:7]} {key[-7:]}", [key]) == f"short {key[:7]} {key[-7:]}"  # under 8: kept
+    assert mask_secrets("ollama said ollama", ["ollama"]) == "********** said **********"  # a short key, whole
+    assert mask_secrets("nothing here", [key, ""]) == "nothing here"

@@ -1,11 +1,15 @@
 """`make qualify` against the loopback server: the scorecard is what the live writer did, call by call."""
 
+import asyncio
 import json
+import socket
+import time
 
 import pytest
 from wire_server import last_user_text, loopback_server
 
 from course_lib import qualify
+from course_lib.extraction import ExtractionReport
 from course_lib.live import LiveSettingsError
 from course_lib.memory_models import OfflineWriterClient
 
@@ -64,3 +68,62 @@ async def test_qualify_refuses_to_score_the_offline_reference(monkeypatch):
 def test_make_qualify_offline_exits_with_the_setting_to_change(monkeypatch, capsys):
     monkeypatch.setenv("COURSE_LLM", "offline")
     assert qualify.main() == 2 and "COURSE_LLM=openai" in capsys.readouterr().err
+
+
+async def test_a_hung_endpoint_stops_the_run_after_a_few_cases_and_exits_endpoint_broken(server, monkeypatch, capsys):
+    monkeypatch.setenv("COURSE_LLM_TIMEOUT", "0.3")
+    server.fault = "keep_alive"  # answers, then sends nothing but keep-alive comments: only the deadline ends it
+    server.drip = 0.05
+    start = time.perf_counter()
+    status = await asyncio.to_thread(qualify.main)
+    elapsed = time.perf_counter() - start
+    printed = capsys.readouterr()
+    assert status == qualify.EXIT_ENDPOINT == 3
+    assert len(server.requests) == qualify.STOP_AFTER  # three calls, not fifteen deadlines
+    assert elapsed < qualify.STOP_AFTER * 0.3 + 5  # three deadlines of 0.3 s, plus the offline reference
+    assert "not run (stopped after 3 consecutive endpoint failures)" in printed.out
+    assert "writer_failed: endpoint: deadline passed" in printed.out
+    assert "The endpoint is not reachable or broken: endpoint: deadline passed (3); stopped" in printed.err
+
+
+async def test_an_endpoint_that_is_down_exits_endpoint_broken_at_once(server, monkeypatch, capsys):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    assert await asyncio.to_thread(qualify.main) == qualify.EXIT_ENDPOINT
+    assert "writer_failed: endpoint: not reachable" in capsys.readouterr().out
+
+
+async def test_a_model_that_answers_badly_is_scored_and_its_failures_are_grouped_by_cause(server, capsys):
+    server.fault = "length"  # every JSON cut at the output cap: the model answered, badly
+    assert await asyncio.to_thread(qualify.main) == qualify.EXIT_SCORED == 0
+    card, totals = await qualify.run()
+    failed = card[card["outcome"] == "writer_failed"]
+    assert len(failed) >= 10 and failed["reason"].str.startswith("model: cut at the output cap - ").all()
+    failures = [m for m in totals.index if m.startswith("writer_failed")]
+    assert failures == ["writer_failed: model: cut at the output cap"]  # one row per cause, not per message
+    assert "The model was reached and scored (exit status 0)" in capsys.readouterr().err
+
+
+def test_invalid_batches_with_distinct_messages_count_as_one_cause(server):
+    reports = [
+        (qualify.reason(ExtractionReport(status="writer_failed", facts=(), diagnostic=d), ValueError(d)))
+        for d in (
+            "Writer output is not a valid fact batch: EOF at column 12. x",
+            "Writer output is not ...: column 80. x",
+        )
+    ]
+    assert {qualify.cause_of(r) for r in reports} == {"model: not a valid fact batch"}
+
+
+async def test_the_key_never_shows_in_the_printed_scorecard(server, monkeypatch, capsys):
+    key = "sk-proj-" + "0123456789abcdefghij" * 6
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    monkeypatch.setenv("OPENAI_BASE_URL", f"{server.base_url}?api-key={key}")
+    server.fault, server.echo_pad = "echo_key_500", 100  # the 140-character reason cut falls inside the echo
+    assert await asyncio.to_thread(qualify.main) == qualify.EXIT_ENDPOINT
+    printed = capsys.readouterr()
+    text = printed.out + printed.err
+    assert "api-key=**********" in text
+    assert not [key[i : i + 8] for i in range(len(key) - 7) if key[i : i + 8] in text]

@@ -9,6 +9,7 @@ the writer, a ``writer_failed`` report), the store unchanged, no fallback to the
 import json
 import logging
 import socket
+import time
 
 import pytest
 from agent_framework import Agent
@@ -17,7 +18,7 @@ from wire_server import FAULTS, USAGE, loopback_server, text_of, writer_reply
 
 from course_lib.clients import make_chat_client
 from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction
-from course_lib.live import LiveModelError
+from course_lib.live import ROLES, LiveModelError
 from course_lib.live_client import LiveChatClient
 from course_lib.loop import AIJudgeLoopEvaluator, CompletionMarkerLoopEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import WorkingMemory
@@ -171,7 +172,7 @@ async def test_lesson_06_worker_and_judge_go_live(server):
 # region Every failure is an error that names its cause
 
 CAUSES = {
-    "timeout": "no answer within 0.5 s (1 attempt(s)). Raise COURSE_LLM_TIMEOUT",
+    "timeout": "Raise COURSE_LLM_TIMEOUT (now 0.5) for a slow model",
     "http_401": "the endpoint refused the key (HTTP 401). Check OPENAI_API_KEY",
     "http_429": "rate limited (HTTP 429) after 1 attempt(s)",
     "http_500": "server error (HTTP 500: simulated 500)",
@@ -180,7 +181,18 @@ CAUSES = {
     "empty_choices": ("no choices", "carried no choices"),
     "refusal": 'the model refused: "I can\'t help with that."',
     "sse_cut": ("malformed JSON", "the stream was cut mid-way"),
+    "chunked_cut": "the connection was cut before the answer was complete (RemoteProtocolError",
+    "error_in_200": (
+        "answered HTTP 200 with an error instead of an answer: The model is overloaded",
+        "sent an error instead of an answer: The model is overloaded",
+    ),
+    "no_message": ("a choice without a message", "the stream carried no text"),
+    "tool_call": "answered with a tool call ('lookup') though the course offered it no tool",
+    "slow_drip": "the call's deadline of 0.5 s passed before the answer was complete",
+    "keep_alive": "the call's deadline of 0.5 s passed before the answer was complete",
 }
+"""What the student reads for each fault (plain, streamed); the slow faults run with a 0.5 s deadline."""
+SLOW = ("timeout", "slow_drip", "keep_alive")
 
 
 def expected_cause(fault, stream):
@@ -202,7 +214,7 @@ async def ask(stream):
 @pytest.mark.parametrize("fault", sorted(CAUSES))
 async def test_each_fault_is_an_error_naming_its_cause(server, monkeypatch, fault, stream, caplog):
     server.fault = fault
-    if fault == "timeout":
+    if fault in SLOW:
         monkeypatch.setenv("COURSE_LLM_TIMEOUT", "0.5")
     caplog.set_level(logging.DEBUG)
     with pytest.raises(LiveModelError) as raised:
@@ -272,7 +284,7 @@ async def test_a_failing_writer_is_reported_and_the_store_is_unchanged(server, m
     before = extraction.memory.facts
     if fault == "down":
         monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
-    if fault == "timeout":
+    if fault in SLOW:
         monkeypatch.setenv("COURSE_LLM_TIMEOUT", "0.5")
     extraction.writer = ChatFactWriter(make_chat_client("writer"))
     server.fault = fault
@@ -282,6 +294,9 @@ async def test_a_failing_writer_is_reported_and_the_store_is_unchanged(server, m
     assert extraction.memory.facts == before
     if fault in CAUSES:
         assert expected_cause(fault, False) in report.diagnostic
+    if fault == "length":  # the writer's JSON, cut by the output cap, is reported as cut, not as a bad batch
+        assert "the JSON was cut at the output cap of 512 tokens (finish_reason='length')" in report.diagnostic
+        assert "not a valid fact batch" not in report.diagnostic
 
 
 async def test_a_live_client_refuses_tools_before_sending_anything(server):
@@ -293,3 +308,160 @@ async def test_a_live_client_refuses_tools_before_sending_anything(server):
     with pytest.raises(ValueError, match="without MAF's tool loop"):
         await Agent(client=client, tools=[lookup]).run("module=Billing")
     assert server.requests == []
+
+
+# region The key never shows; one deadline per call; no empty success (issue 22)
+
+LONG_KEY = "sk-proj-" + "".join(f"{i:02d}abcdefgh"[i % 7 :][:4] for i in range(32))[:128]
+"""A 136-character key, as OpenAI's project keys are: long enough that a 200-character cut can fall inside it."""
+
+
+def key_runs(text, key, run=8):
+    """Every run of ``run`` characters of the key that ``text`` shows (empty: the key does not leak)."""
+    return sorted({key[i : i + run] for i in range(len(key) - run + 1) if key[i : i + run] in text})
+
+
+@pytest.fixture
+def long_key(server, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", LONG_KEY)
+    return LONG_KEY
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+@pytest.mark.parametrize(
+    ("fault", "pad"), [("echo_key_500", 65), ("echo_key_html", 20), ("echo_key_event", 70)], ids=str
+)
+async def test_the_key_is_masked_before_any_cut_in_an_error(server, long_key, fault, pad, stream):
+    server.fault, server.echo_pad = fault, pad  # the cut (200 or 60 characters) falls inside the echoed key
+    with pytest.raises(LiveModelError) as raised:
+        await ask(stream)
+    message = str(raised.value)
+    assert key_runs(message, long_key) == []
+    if (fault, stream) != ("echo_key_html", True):  # a streamed HTML body is 'no server-sent event', no preview
+        assert "x" * 8 + "**********" in message
+    assert raised.value.__context__ is None and raised.value.__cause__ is None  # no chain back to the raw error
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+@pytest.mark.parametrize("fault", ["echo_key_401", "echo_key_event"])
+async def test_no_log_handler_receives_the_key(server, long_key, caplog, fault, stream):
+    server.fault = fault
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(LiveModelError):
+        await ask(stream)
+    raw = [r for r in caplog.records if r.name == "agent_framework" and "service failed" in r.getMessage()]
+    assert raw, "MAF logs the provider's raw error at DEBUG: the test must see that record"
+    assert "**********" in caplog.text
+    for record in caplog.records:
+        shown = record.getMessage() + (record.exc_text or "") + (record.stack_info or "")
+        if record.exc_info:
+            shown += logging.Formatter().formatException(record.exc_info)
+        assert key_runs(shown, long_key) == [], record.name
+
+
+def echo_key_pieces(key):
+    """An answer that echoes the key whole, a prefix of it and a suffix of it (each 8 characters or more)."""
+    return lambda body: f"Your key is {key}. Prefix {key[:12]} and suffix {key[-9:]}, fine."
+
+
+@pytest.mark.parametrize("chunk_chars", [0, 3, 7], ids=["per-word", "3-chars", "7-chars"])
+async def test_a_key_echoed_in_a_streamed_answer_is_masked_even_split_over_chunks(server, long_key, chunk_chars):
+    server.reply_with, server.chunk_chars = echo_key_pieces(long_key), chunk_chars
+    log = CallLog()
+    run = Agent(client=make_chat_client("assistant", log=log)).run("module=Billing", stream=True)
+    pieces = [u.text async for u in run]
+    final = await run.get_final_response()
+    shown = "".join(pieces)
+    assert shown == final.text == log.calls[0].reply
+    assert key_runs(shown, long_key) == [] and shown.count("**********") == 3
+    assert shown.startswith("Your key is **********. Prefix ********** and suffix **********, fine.")
+
+
+async def test_a_key_echoed_in_an_answer_never_reaches_the_desk_console_or_the_call_log(server, long_key):
+    from course_lib.memory_models import OfflineWriterClient
+    from course_lib.providers import ManualInjectionDesk
+
+    server.reply_with = echo_key_pieces(long_key)
+    log = CallLog()
+    desk = Agent(client=make_chat_client("assistant", log=log), name="desk")
+    console = ManualInjectionDesk(desk, MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())))
+    event = await console.handle("module=Billing")
+    frame = log.to_frame()
+    for text in (event.output, event.reply, frame.to_string(), "".join(frame["reply"])):
+        assert key_runs(text, long_key) == []
+    assert event.reply == "Your key is **********. Prefix ********** and suffix **********, fine."
+
+
+async def test_a_base_url_that_carries_a_key_is_masked_wherever_it_is_shown(server, monkeypatch):
+    url_key = "url-secret-0123456789"
+    monkeypatch.setenv("OPENAI_BASE_URL", f"{server.base_url}?api-key={url_key}")
+    client = make_chat_client("assistant")
+    await Agent(client=client).run("hello")
+    assert server.requests[0]["path"] == f"/v1/chat/completions?api-key={url_key}"  # the request itself keeps it
+    server.fault = "http_500"
+    with pytest.raises(LiveModelError) as raised:
+        await Agent(client=client).run("hello")
+    settings = client.settings
+    for text in (str(raised.value), repr(client), repr(settings), str(settings), settings.endpoint):
+        assert url_key not in text and "api-key=**********" in text
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+@pytest.mark.parametrize("fault", ["slow_drip", "keep_alive"])
+async def test_one_deadline_bounds_the_whole_call_however_the_server_drips(server, monkeypatch, fault, stream):
+    """Each byte (or keep-alive comment) comes well within the read timeout; the call still ends at its deadline."""
+    monkeypatch.setenv("COURSE_LLM_TIMEOUT", "0.5")
+    monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "1")  # deadline: 0.5 s x 2 attempts + 0.5 s backoff = 1.5 s
+    server.fault, server.drip = fault, 0.1
+    start = time.perf_counter()
+    with pytest.raises(LiveModelError) as raised:
+        await ask(stream)
+    elapsed = time.perf_counter() - start
+    assert "the call's deadline of 1.5 s passed before the answer was complete" in str(raised.value)
+    assert raised.value.kind == "deadline"
+    assert 1.4 <= elapsed < 1.5 + 2.0  # the bound, plus room for a loaded machine
+    assert server.dripped >= 5  # the server was still sending when the deadline stopped the call
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+async def test_an_answer_cut_at_the_output_cap_is_marked_where_a_student_reads_it(server, stream):
+    server.fault = "length"
+    server.reply_with = lambda body: "The rollback plan has three steps: stop, restore, verify."
+    response = await ask(stream)
+    assert (
+        response.text
+        == "The rollback plan has three [cut: this answer reached the output cap of 512 tokens, COURSE_LLM_MAX_TOKENS]"
+    )
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+@pytest.mark.parametrize("role", ["writer", "summarizer", "judge"])
+async def test_an_answer_cut_at_the_output_cap_is_an_error_where_the_program_reads_it(
+    server, monkeypatch, role, stream
+):
+    monkeypatch.setenv("COURSE_LLM_MAX_TOKENS", "64")
+    server.fault = "length"
+    agent = Agent(client=make_chat_client(role))
+    options = {"response_format": FactBatch} if role == "writer" else {}
+    what = "the JSON was cut" if role == "writer" else "the answer was cut"
+    with pytest.raises(LiveModelError, match=rf"{what} at the output cap of 64 tokens .*raise COURSE_LLM_MAX_TOKENS"):
+        if stream:
+            run = agent.run("module=Billing", stream=True, options=options)
+            async for _ in run:
+                pass
+            await run.get_final_response()
+        else:
+            await agent.run("module=Billing", options=options)
+
+
+@pytest.mark.parametrize("role", ROLES)
+async def test_every_request_of_every_role_carries_the_output_cap(server, monkeypatch, role):
+    server.reply_with = lambda body: writer_reply(body) if "response_format" in body else "fine"
+    await Agent(client=make_chat_client(role)).run("module=Billing")
+    monkeypatch.setenv("COURSE_LLM_MAX_TOKENS", "100")
+    run = Agent(client=make_chat_client(role)).run("module=Billing", stream=True)
+    async for _ in run:
+        pass
+    await Agent(client=make_chat_client(role)).run("module=Billing", options={"max_tokens": 30})
+    sent = [(r["body"].get("max_tokens"), "max_completion_tokens" in r["body"]) for r in server.requests]
+    assert sent == [(512, False), (100, False), (30, False)]  # a caller's smaller cap is kept

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -507,6 +508,12 @@ async def run_interleavings(path: str, count: int, seed: int = 0) -> tuple[int, 
 # region Properties: plain checks returning violations, run by hypothesis in the tests and in `make stress`
 
 
+def _edges_off(text: str) -> str:
+    """``text`` with leading and trailing whitespace and Unicode format (Cf) characters removed."""
+    kept = [i for i, c in enumerate(text) if not (c.isspace() or unicodedata.category(c) == "Cf")]
+    return text[kept[0] : kept[-1] + 1] if kept else ""
+
+
 def contract_violations(text: str) -> list[str]:
     """The contract on any text: refusals named, declarations on one line, the offline models agreeing."""
     too_long = utf16_length(text) > MAX_MESSAGE_CHARS  # counted as .NET counts, like the contract
@@ -518,9 +525,12 @@ def contract_violations(text: str) -> list[str]:
     except UnencodableMessage:
         return [] if surrogate else ["a message without a surrogate was refused as unencodable"]
     problems = ["a message the contract must refuse was parsed"] if too_long or surrogate else []
-    # the one rule, checked against an independent reading: str.splitlines, then ';'
-    segments = [seg.strip() for line in text.splitlines() for seg in line.split(";")]
-    expected = [s for s in segments if s.partition("=")[0].strip() in ALLOWED_KEYS and s.partition("=")[2].strip()]
+    # the one rule, checked against an independent reading: str.splitlines, then ';', then trim the edges of
+    # whitespace and of invisible format characters (category Cf: a BOM, a zero-width space)
+    segments = [_edges_off(seg) for line in text.splitlines() for seg in line.split(";")]
+    expected = [
+        s for s in segments if _edges_off(s.partition("=")[0]) in ALLOWED_KEYS and _edges_off(s.partition("=")[2])
+    ]
     if [d.evidence for d in declarations] != expected:
         problems.append(f"declarations {[d.evidence for d in declarations]} differ from the line rule {expected}")
     for d in declarations:

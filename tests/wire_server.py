@@ -30,8 +30,27 @@ FAULTS = (
     "refusal",
     "schema_mismatch",
     "sse_cut",
+    "slow_drip",
+    "keep_alive",
+    "chunked_cut",
+    "error_in_200",
+    "no_message",
+    "tool_call",
+    "length",
+    "echo_key_401",
+    "echo_key_500",
+    "echo_key_html",
+    "echo_key_event",
 )
-"""Every fault the server can play; endpoint down and a wrong base URL need no server behaviour."""
+"""Every fault the server can play; endpoint down and a wrong base URL need no server behaviour.
+
+``slow_drip`` sends a whole, valid answer one byte per ``ServerState.drip`` seconds; ``keep_alive`` sends
+only SSE comments, as often; ``chunked_cut`` closes a chunked body before its last chunk; ``error_in_200``
+is an error object with status 200 (an SSE error event when streaming); ``no_message`` is a choice with no
+message (no delta); ``tool_call`` answers with a call of a tool nobody offered; ``length`` is the answer cut
+by the token limit. The ``echo_key_*`` faults put the caller's key in the server's error text, after
+``ServerState.echo_pad`` characters of padding, so that a cut of the text can fall inside the key.
+"""
 
 
 def text_of(message: dict[str, Any]) -> str:
@@ -55,7 +74,7 @@ class ChatCompletionsHandler(BaseHTTPRequestHandler):
         state = self.state
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         state.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
-        if self.path != "/v1/chat/completions":
+        if self.path.split("?")[0] != "/v1/chat/completions":  # a base URL may carry a query (?api-key=...)
             return self.send_json(404, {"error": {"message": f"Not found: {self.path}", "type": "not_found"}})
         if state.fault:
             return self.play(state.fault, body)
@@ -64,6 +83,39 @@ class ChatCompletionsHandler(BaseHTTPRequestHandler):
 
     def play(self, fault: str, body: dict[str, Any]) -> None:
         streaming = bool(body.get("stream"))
+        if fault in SLOW_FAULTS:
+            return self.play_slow(fault, body, streaming)
+        if fault.startswith("echo_key_"):
+            return self.echo_key(fault, streaming)
+        if fault == "error_in_200":
+            error = {"message": "The model is overloaded; try again later.", "type": "server_error"}
+            if streaming:
+                return self.send_events([json.dumps({"error": error})])
+            return self.send_json(200, {"error": error})
+        if fault == "no_message":
+            if streaming:
+                choice = {"index": 0, "finish_reason": "stop"}
+                return self.send_events([json.dumps({**chunk_base(body), "choices": [choice]})])
+            reply = completion(body, "")
+            del reply["choices"][0]["message"]
+            return self.send_json(200, reply)
+        if fault == "tool_call":
+            call = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+            if streaming:
+                delta = {"role": "assistant", "content": None, "tool_calls": [{"index": 0, **call}]}
+                return self.send_events([chunk(body, delta, None), chunk(body, {}, "tool_calls")])
+            reply = completion(body, None)
+            reply["choices"][0].update(finish_reason="tool_calls")
+            reply["choices"][0]["message"]["tool_calls"] = [call]
+            return self.send_json(200, reply)
+        if fault == "length":
+            content = self.state.reply_with(body)
+            content = content[: max(1, len(content) // 2)].rstrip()
+            if streaming:
+                return self.stream(body, content, finish="length")
+            reply = completion(body, content)
+            reply["choices"][0]["finish_reason"] = "length"
+            return self.send_json(200, reply)
         if fault == "timeout":
             self.state.release.wait(5)
             return None
@@ -100,15 +152,78 @@ class ChatCompletionsHandler(BaseHTTPRequestHandler):
             return None
         raise ValueError(f"unknown fault {fault!r}")
 
-    def stream(self, body: dict[str, Any], content: str) -> None:
-        """Server-sent events, one chunk per word, then the finish chunk, the usage chunk and [DONE]."""
-        words = content.split(" ")
-        events = [
-            chunk(body, {"role": "assistant", "content": w + (" " if i < len(words) - 1 else "")}, None)
-            for i, w in enumerate(words)
-        ]
-        events += [chunk(body, {}, "stop"), json.dumps({**chunk_base(body), "choices": [], "usage": USAGE})]
-        self.send_events(events)
+    def play_slow(self, fault: str, body: dict[str, Any], streaming: bool) -> None:
+        """A valid answer dripped a byte at a time, a chunked body cut short, or keep-alive comments only."""
+        state = self.state
+        if fault == "chunked_cut":
+            self.protocol_version = "HTTP/1.1"  # chunked framing is HTTP/1.1's
+        self.send_response(200)
+        if fault == "keep_alive":
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            self.drip_forever(b": keep-alive\n\n")
+            return None
+        if fault == "chunked_cut":
+            self.send_header("Content-Type", "text/event-stream" if streaming else "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            part = (
+                f"data: {chunk(body, {'role': 'assistant', 'content': 'module='}, None)}\n\n"
+                if streaming
+                else '{"id": "chatcmpl-local", "object": "chat.co'
+            ).encode()
+            self.wfile.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+            self.wfile.flush()
+            self.close_connection = True
+            return None
+        content = state.reply_with(body)
+        if streaming:
+            data = "".join(f"data: {e}\n\n" for e in [*stream_events(body, content), "[DONE]"]).encode()
+            self.send_header("Content-Type", "text/event-stream")
+        else:
+            data = json.dumps(completion(body, content)).encode()
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        for index in range(len(data)):
+            if not self.write_or_stop(data[index : index + 1]):
+                return None
+        return None
+
+    def drip_forever(self, piece: bytes) -> None:
+        while self.write_or_stop(piece):
+            pass
+
+    def write_or_stop(self, piece: bytes) -> bool:
+        """Write ``piece`` after the drip interval; False once the client left or the server stops."""
+        if self.state.release.wait(self.state.drip):
+            return False
+        try:
+            self.wfile.write(piece)
+            self.wfile.flush()
+        except OSError:
+            return False
+        self.state.dripped += len(piece)
+        return True
+
+    def echo_key(self, fault: str, streaming: bool) -> None:
+        """An error text that echoes the caller's key, as some servers do for a key they refuse."""
+        key = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
+        text = "x" * self.state.echo_pad + key
+        if fault == "echo_key_html":
+            return self.send_bytes(200, f"<html><body>{text}</body></html>".encode(), "text/html")
+        if fault == "echo_key_event":  # an error event in a stream, an error object in a 200 otherwise
+            error = {"message": f"{text} is not accepted", "type": "invalid_request_error"}
+            return (
+                self.send_events([json.dumps({"error": error})]) if streaming else self.send_json(200, {"error": error})
+            )
+        status = 401 if fault == "echo_key_401" else 500
+        error = {"message": f"{text} is not accepted", "type": "invalid_request_error"}
+        return self.send_json(status, {"error": error})
+
+    def stream(self, body: dict[str, Any], content: str, finish: str = "stop") -> None:
+        """Server-sent events (see :func:`stream_events`) and [DONE]."""
+        self.send_events(stream_events(body, content, finish, self.state.chunk_chars))
 
     def send_events(self, events: list[str], done: bool = True) -> None:
         self.send_response(200)
@@ -133,6 +248,20 @@ class ChatCompletionsHandler(BaseHTTPRequestHandler):
 
     def log_message(self, *args: Any) -> None:
         pass
+
+
+def stream_events(body: dict[str, Any], content: str, finish: str = "stop", chunk_chars: int = 0) -> list[str]:
+    """One chunk per word (or per ``chunk_chars`` characters), then the finish chunk and the usage chunk."""
+    if chunk_chars:
+        pieces = [content[i : i + chunk_chars] for i in range(0, len(content), chunk_chars)]
+    else:
+        words = content.split(" ")
+        pieces = [w + (" " if i < len(words) - 1 else "") for i, w in enumerate(words)]
+    events = [chunk(body, {"role": "assistant", "content": piece}, None) for piece in pieces]
+    return [*events, chunk(body, {}, finish), json.dumps({**chunk_base(body), "choices": [], "usage": USAGE})]
+
+
+SLOW_FAULTS = ("slow_drip", "keep_alive", "chunked_cut")
 
 
 def chunk_base(body: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +293,12 @@ class ServerState:
         self.fault: str | None = None
         self.reply_with: Callable[[dict[str, Any]], str] = writer_reply
         self.release = threading.Event()
+        self.drip = 0.2
+        """Seconds between two bytes of a slow fault."""
+        self.dripped = 0
+        self.echo_pad = 0
+        self.chunk_chars = 0
+        """Stream the answer in pieces of this many characters (0: one chunk per word)."""
 
     @property
     def base_url(self) -> str:
