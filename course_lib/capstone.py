@@ -35,7 +35,7 @@ from .clients import make_chat_client
 from .extraction import MemoryExtraction, make_extraction
 from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
-from .loop_demos import INDENT, RULE_EVALUATOR, LoopTrace
+from .loop_demos import INDENT, LoopTrace
 from .memory import MAX_FACTS, Fact, WorkingMemory, quote_for_prompt
 from .memory_models import (
     OfflineAssistantClient,
@@ -53,22 +53,30 @@ if TYPE_CHECKING:  # pandas loads when the table is built
     import pandas as pd
 
 __all__ = [
+    "CONNECTORS",
     "DRIFT_RULES",
+    "FEEDBACK_FOOTER",
     "FEEDBACK_HEADER",
     "CapstoneRun",
     "DriftProneAssistantClient",
     "FactCheck",
     "FactsConsistencyEvaluator",
+    "Verdict",
     "Violation",
     "capstone_policies",
     "capstone_policy",
+    "capstone_reader",
     "carries_constraint",
     "check_answer",
     "compare_repairs",
+    "feedback_text",
     "plans_action",
+    "quote_fact",
     "quoted_facts",
+    "repairs_frame",
     "run_capstone",
     "stated_values",
+    "task_text",
     "verdict",
     "verdict_table",
 ]
@@ -236,11 +244,11 @@ def _historical(clause: str, at: int, length: int) -> bool:
     )
 
 
-_STOPWORDS = frozenset({
-    "the", "a", "an", "of", "to", "in", "on", "at", "for", "and", "or", "with", "by", "during", "must", "should",
-    "we", "you", "be", "is", "are", "any", "do", "does", "our", "your", "it", "this", "that", "these", "those",
-    "from", "as"
-})  # fmt: skip
+_STOPWORD_TEXT = (
+    "the a an of to in on at for and or with by during must should we you be is are any do does our your it this"
+    " that these those from as"
+)
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 _NEGATIVE = frozenset({"never", "not", "no", "don't", "dont", "avoid", "without", "nor", "cannot", "can't", "mustn't"})
 
 
@@ -476,8 +484,10 @@ class FactsConsistencyEvaluator(LoopEvaluator):
         violations = check_answer(facts, answer, task_text(context.initial_messages), self.superseded)
         feedback = feedback_text(violations) if violations else None
         if self.on_check is not None:
-            self.on_check(FactCheck(iteration=context.iteration, facts=facts, answer=answer,
-                                    violations=tuple(violations), feedback=feedback))  # fmt: skip
+            check = FactCheck(
+                iteration=context.iteration, facts=facts, answer=answer, violations=tuple(violations), feedback=feedback
+            )
+            self.on_check(check)
         return LoopEvaluation.continue_with(feedback) if feedback else LoopEvaluation.stop()
 
 
@@ -555,18 +565,31 @@ class CapstoneRun(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     policy: str
+    """The memory policy's label, as lesson 04's table names it (``"facts (5)"``, ``"full history"``)."""
     rule: str
+    """The reader's resolution rule (``earliest`` and ``most_frequent`` drift back to a superseded value)."""
     max_facts: int
+    """The bound of the store the evaluator held the answers to."""
     checks: list[FactCheck]
+    """What the evaluator saw and decided, one per iteration."""
     reader_calls: list[ModelCall]
+    """The reader's calls inside the loop, one per iteration: what it received and answered."""
     final_answer: str
+    """The answer the loop returned (its last iteration's)."""
     first_correct: bool
+    """Whether the first answer, before any feedback, met the final question's expectation."""
     final_correct: bool
+    """Whether the returned answer met it: every ``must_contain`` text in it, no ``must_not_contain`` text."""
     missing: list[str]
+    """The ``must_contain`` texts the returned answer lacks."""
     forbidden: list[str]
+    """The ``must_not_contain`` texts the returned answer still holds."""
     evicted: dict[str, int]
+    """Each key the store's bound evicted and did not get back, with the turn it went: nothing to hold an answer to."""
     verdict: Verdict
+    """The run in a phrase: right first time, repaired, partly repaired, not repaired, or stopped at the cap."""
     why: str
+    """The reason, computed from the store and the answer: what the evaluator could and could not hold it to."""
 
     @property
     def iterations(self) -> int:
@@ -607,16 +630,18 @@ class CapstoneRun(BaseModel):
 
 
 def _trace_check(trace: LoopTrace, check: FactCheck) -> None:
-    store = [quote_fact(f) for f in check.facts]
-    found = [f"{v.fact.key}: {v.problem}" for v in check.violations]
-    trace.lines += [RULE_EVALUATOR, f"Iteration: {check.iteration}", "Store:", *(INDENT + s for s in store),
-                    "Last response:", INDENT + check.answer, "Violations:", *(INDENT + f for f in found)]  # fmt: skip
-    if check.feedback is not None:
-        trace.lines += [f"Feedback:{check.feedback}", ""]
-    saw = f"iteration {check.iteration}; store: {', '.join(f'{f.key}={f.value}' for f in check.facts)}"
-    did = "stop" if check.feedback is None else "continue: " + "; ".join(found)
-    trace.rows.append(
-        {"step": len(trace.rows) + 1, "actor": "Evaluator", "call": check.iteration, "saw": saw, "did": did}
+    """One evaluation in the trace: the store it held the answer to, the answer, the violations (or "none")."""
+    found = tuple(f"{v.fact.key}: {v.problem}" for v in check.violations)
+    trace.evaluation(
+        check.iteration,
+        (
+            ("Store", tuple(quote_fact(f) for f in check.facts)),
+            ("Last response", (check.answer,)),
+            ("Violations", found or ("none",)),
+        ),
+        saw=f"iteration {check.iteration}; store: {', '.join(f'{f.key}={f.value}' for f in check.facts)}",
+        did="stop" if check.feedback is None else "continue: " + "; ".join(found),
+        feedback=check.feedback,
     )
 
 
@@ -655,7 +680,17 @@ async def run_capstone(
     evaluator = FactsConsistencyEvaluator(memory, superseded=superseded, on_check=checks.append)
     answer = await _ask_in_loop(policy, final.user, evaluator, max_iterations)
     reader_calls = [c for c in log.calls[before:] if c.client == "reader"]
-    return _graded(policy.name, rule, memory.max_facts, timeline, checks, reader_calls, answer, evicted, max_iterations)
+    return _graded(
+        timeline,
+        policy=policy.name,
+        rule=rule,
+        max_facts=memory.max_facts,
+        checks=checks,
+        reader_calls=reader_calls,
+        answer=answer,
+        evicted=evicted,
+        cap=max_iterations,
+    )
 
 
 def _host_store(max_facts: int) -> MemoryExtraction:
@@ -692,16 +727,18 @@ async def _ask_in_loop(policy: MemoryPolicy, question: str, evaluator: LoopEvalu
 
 
 def _graded(
+    timeline: Timeline,
+    *,
     policy: str,
     rule: str,
     max_facts: int,
-    timeline: Timeline,
     checks: list[FactCheck],
     reader_calls: list[ModelCall],
     answer: str,
     evicted: dict[str, int],
     cap: int,
 ) -> CapstoneRun:
+    """The run graded against the timeline's final question: correct before and after the loop, verdict, why."""
     expect = timeline.turns[-1].expect
     if expect is None:
         raise ValueError(f"The last turn of timeline {timeline.name!r} must be a graded question (with 'expect').")
@@ -722,10 +759,20 @@ def _graded(
     memory_facts = checks[-1].facts if checks else ()
     why = _why(timeline, memory_facts, answer, missing, forbidden, evicted, len(reader_calls))
     return CapstoneRun(
-        policy=policy, rule=rule, max_facts=max_facts, checks=checks, reader_calls=reader_calls, final_answer=answer,
-        first_correct=first_correct, final_correct=final_correct, missing=missing, forbidden=forbidden,
-        evicted=evicted, verdict=verdict, why=why,
-    )  # fmt: skip
+        policy=policy,
+        rule=rule,
+        max_facts=max_facts,
+        checks=checks,
+        reader_calls=reader_calls,
+        final_answer=answer,
+        first_correct=first_correct,
+        final_correct=final_correct,
+        missing=missing,
+        forbidden=forbidden,
+        evicted=evicted,
+        verdict=verdict,
+        why=why,
+    )
 
 
 def _why(

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentSession, Message
 
@@ -42,60 +42,102 @@ RULE_EVALUATOR = "-" * 30 + "Evaluator" + "-" * 30
 INDENT = "    "
 
 
+Section = tuple[str, tuple[str, ...]]
+"""What a step saw under one title (``("Last response", (...))``): the stepper lists its items one by one."""
+
+TRACE_COLUMNS = ("step", "actor", "call", "saw", "did")
+"""The columns of :meth:`LoopTrace.to_frame`, named once: the fields of :class:`TraceStep` it shows."""
+
+SAW_CHARS = 400
+"""The longest "saw" a trace table shows in full; longer, it keeps the last messages and counts the rest."""
+SAW_LAST = 3
+"""How many of the latest messages a folded "saw" keeps (each shortened to its share of :data:`SAW_CHARS`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One step of a traced loop, an LLM call or an evaluation: a row of the table and a page of the stepper."""
+
+    step: int
+    """The step's number in the run, from 1."""
+    actor: Literal["LLM", "Evaluator"]
+    """Who acted: the model (one call) or an evaluator (one evaluation)."""
+    call: int
+    """The LLM call this step is or follows (for an evaluation, its iteration)."""
+    saw: str
+    """What it saw, in one short line (:func:`recent_texts` folds a long history)."""
+    did: str
+    """What it returned or decided: the reply, ``stop``, or ``continue: ...``."""
+    sections: tuple[Section, ...]
+    """What it saw in full, as titled lists, for the stepper (a list item is never split)."""
+
+    @property
+    def continues(self) -> bool:
+        """Whether this step is an evaluation that asked for another iteration."""
+        return self.did.startswith("continue")
+
+
 @dataclass
 class LoopTrace:
     """The seed's console trace of a loop: each LLM call and each evaluation, in order.
 
     ``text()`` renders it in the seed's layout (what the LLM received and returned; what the evaluator
-    saw and decided); ``to_frame()`` gives the same steps as a table.
+    saw and decided); ``to_frame()`` gives the same steps as a table, one :class:`TraceStep` a row. Both are
+    written only through :meth:`llm` and :meth:`evaluation`, so the layout and the table cannot disagree.
     """
 
     lines: list[str] = field(default_factory=list)
-    rows: list[dict[str, object]] = field(default_factory=list)
+    rows: list[TraceStep] = field(default_factory=list)
     calls: list[list[str]] = field(default_factory=list)
 
     def llm(self, incoming: Sequence[str], outgoing: str) -> None:
+        """One model call: the messages it received and the reply it returned."""
         self.calls.append(list(incoming))
         self.lines += [RULE_LLM, "Incoming messages:", *_indented(incoming), "Outgoing response:", INDENT + outgoing]
-        self.rows.append(
-            {
-                "step": len(self.rows) + 1,
-                "actor": "LLM",
-                "call": len(self.calls),
-                "saw": " | ".join(incoming),
-                "did": outgoing,
-                "sections": {"Incoming messages": list(incoming)},
-            }
-        )
+        sections = (("Incoming messages", tuple(incoming)),)
+        self._step("LLM", len(self.calls), recent_texts(incoming), outgoing, sections)
 
     def evaluator(self, context: LoopContext, feedback: str | None) -> None:
-        initial = [m.text for m in context.initial_messages]
-        last = [m.text for m in context.last_response.messages]
-        previous = [f or "" for f in context.feedback]
-        self.lines += [
-            RULE_EVALUATOR,
-            f"Iteration: {context.iteration}",
-            "Initial messages:",
-            *_indented(initial),
-            "Last response:",
-            *_indented(last),
-            "Previous feedback:",
-            *_indented(previous),
-        ]
+        """The seed's evaluation: the initial messages, the last response and the previous feedback it saw."""
+        initial = tuple(m.text for m in context.initial_messages)
+        last = tuple(m.text for m in context.last_response.messages)
+        previous = tuple(f or "" for f in context.feedback)
+        shown = (("Last response", last), ("Previous feedback", previous))
+        self.evaluation(
+            context.iteration,
+            (("Initial messages", initial), *shown),
+            saw=f"iteration {context.iteration}; last: {' | '.join(last)}; previous: {' | '.join(previous) or '-'}",
+            did="stop" if feedback is None else f"continue: {feedback}",
+            feedback=feedback,
+            shown=shown,
+        )
+
+    def evaluation(
+        self,
+        iteration: int,
+        listed: Sequence[Section],
+        *,
+        saw: str,
+        did: str,
+        feedback: str | None,
+        shown: Sequence[Section] | None = None,
+    ) -> None:
+        """Any evaluator's step: the sections it saw (``listed``, in the text), its decision and its feedback.
+
+        ``shown`` are the sections the stepper shows (all of ``listed`` unless given): the seed's initial
+        messages are the same at every evaluation, so its stepper leaves them out.
+        """
+        self.lines += [RULE_EVALUATOR, f"Iteration: {iteration}"]
+        for title, items in listed:
+            self.lines += [f"{title}:", *_indented(items)]
         if feedback is not None:
             self.lines += [f"Feedback:{feedback}", ""]
-        saw = f"iteration {context.iteration}; last: {' | '.join(last)}; previous: {' | '.join(previous) or '-'}"
-        did = "stop" if feedback is None else f"continue: {feedback}"
-        self.rows.append(
-            {
-                "step": len(self.rows) + 1,
-                "actor": "Evaluator",
-                "call": context.iteration,
-                "saw": saw,
-                "did": did,
-                "sections": {"Last response": last, "Previous feedback": previous},
-            }
-        )
+        self._step("Evaluator", iteration, saw, did, tuple(listed if shown is None else shown))
+
+    def _step(
+        self, actor: Literal["LLM", "Evaluator"], call: int, saw: str, did: str, sections: tuple[Section, ...]
+    ) -> None:
+        self.rows.append(TraceStep(len(self.rows) + 1, actor, call, saw, did, sections))
 
     def text(self) -> str:
         return "\n".join(self.lines)
@@ -103,7 +145,28 @@ class LoopTrace:
     def to_frame(self) -> pd.DataFrame:
         import pandas as pd
 
-        return pd.DataFrame(self.rows, columns=["step", "actor", "call", "saw", "did"])
+        return pd.DataFrame([[getattr(s, c) for c in TRACE_COLUMNS] for s in self.rows], columns=list(TRACE_COLUMNS))
+
+
+def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_LAST) -> str:
+    """``texts`` joined by `` | ``; past ``limit`` characters, the last few (shortened) after a count of the rest.
+
+    A loop re-sends its whole history on every call: in a table cell, what the model saw in full is a wall
+    of text, and the newest messages (the question, the answer, the feedback) are the ones that changed.
+    """
+    joined = " | ".join(texts)
+    if len(joined) <= limit:
+        return joined
+    kept = [_clipped(t, max(limit // last, 20)) for t in texts[-last:]]
+    earlier = len(texts) - len(kept)
+    count = [f"({earlier} earlier message{'s' * (earlier != 1)})"] if earlier else []
+    return " | ".join(count + kept)
+
+
+def _clipped(text: str, width: int) -> str:
+    """``text`` on one line (white space folded), cut to ``width`` characters with an ellipsis when longer."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "\u2026"
 
 
 def _indented(texts: Sequence[str]) -> list[str]:
