@@ -46,7 +46,7 @@ from .memory_models import (
     visible_mentions,
 )
 from .offline import last_user_text, without_tool_loop
-from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
+from .policies import Expectation, FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
 from .tracing import CallLog, ModelCall
 
 if TYPE_CHECKING:  # pandas loads when the table is built
@@ -742,12 +742,8 @@ def _graded(
     expect = timeline.turns[-1].expect
     if expect is None:
         raise ValueError(f"The last turn of timeline {timeline.name!r} must be a graded question (with 'expect').")
-    missing = [t for t in expect.must_contain if t not in answer]
-    forbidden = [t for t in expect.must_not_contain if t in answer]
-    first = reader_calls[0].reply if reader_calls else answer
-    first_correct = all(t in first for t in expect.must_contain) and not any(
-        t in first for t in expect.must_not_contain
-    )
+    missing, forbidden = _unmet(expect, answer)
+    first_correct = _unmet(expect, reader_calls[0].reply if reader_calls else answer) == ([], [])
     final_correct = not missing and not forbidden
     capped = len(reader_calls) >= cap and all(c.iteration < len(reader_calls) for c in checks)
     if final_correct:
@@ -773,6 +769,11 @@ def _graded(
         verdict=verdict,
         why=why,
     )
+
+
+def _unmet(expect: Expectation, answer: str) -> tuple[list[str], list[str]]:
+    """The grading rule, once for the first and the final answer: the texts it lacks, the texts it must not hold."""
+    return [t for t in expect.must_contain if t not in answer], [t for t in expect.must_not_contain if t in answer]
 
 
 def _why(
