@@ -444,6 +444,18 @@ class FactCheck(BaseModel):
     feedback: str | None
 
 
+def _record_superseded(before: Mapping[str, str], facts: Iterable[Fact], superseded: dict[str, list[str]]) -> None:
+    """Add to ``superseded`` each value of ``before`` that a correction replaced in ``facts``.
+
+    The store keeps only the current value; the host and the evaluator both keep the replaced ones, which let the
+    evaluator flag a stale value named without its key.
+    """
+    for fact in facts:
+        old = before.get(fact.key)
+        if old is not None and old != fact.value and old not in superseded.get(fact.key, []):
+            superseded.setdefault(fact.key, []).append(old)
+
+
 class FactsConsistencyEvaluator(LoopEvaluator):
     """Holds each answer of the inner agent to the current store; re-invokes with quoted facts on a violation.
 
@@ -471,10 +483,7 @@ class FactsConsistencyEvaluator(LoopEvaluator):
 
     def _watch(self, facts: Sequence[Fact]) -> None:
         """Record the value a correction replaced since the last evaluation as superseded."""
-        for fact in facts:
-            before = self._seen.get(fact.key)
-            if before is not None and before != fact.value and before not in self.superseded.get(fact.key, []):
-                self.superseded.setdefault(fact.key, []).append(before)
+        _record_superseded(self._seen, facts, self.superseded)
         self._seen = {f.key: f.value for f in facts}
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
@@ -674,7 +683,7 @@ async def run_capstone(
         if not own_store:
             await extraction.update(turn.user)
         _track_evictions(memory, number, held, evicted)
-        _track_corrections(memory, values, superseded)
+        _record_superseded(values, memory.facts, superseded)
     checks: list[FactCheck] = []
     before = len(log)
     evaluator = FactsConsistencyEvaluator(memory, superseded=superseded, on_check=checks.append)
@@ -705,14 +714,6 @@ def _track_evictions(memory: WorkingMemory, turn: int, held: dict[str, int], evi
     for key in keys:
         held.setdefault(key, turn)
         evicted.pop(key, None)
-
-
-def _track_corrections(memory: WorkingMemory, before: Mapping[str, str], superseded: dict[str, list[str]]) -> None:
-    """Record each value a turn's correction replaced (the store keeps only the current one)."""
-    for fact in memory.facts:
-        old = before.get(fact.key)
-        if old is not None and old != fact.value and old not in superseded.get(fact.key, []):
-            superseded.setdefault(fact.key, []).append(old)
 
 
 async def _ask_in_loop(policy: MemoryPolicy, question: str, evaluator: LoopEvaluator, max_iterations: int) -> str:
