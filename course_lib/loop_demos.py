@@ -56,7 +56,8 @@ SAW_LAST = 3
 
 @dataclass(frozen=True, slots=True)
 class TraceStep:
-    """One step of a traced loop, an LLM call or an evaluation: a row of the table and a page of the stepper."""
+    """One step of a traced loop, an LLM call or an evaluation: a row of the table, a block of the text, a page of
+    the stepper."""
 
     step: int
     """The step's number in the run, from 1."""
@@ -69,78 +70,102 @@ class TraceStep:
     did: str
     """What it returned or decided: the reply, ``stop``, or ``continue: ...``."""
     sections: tuple[Section, ...]
-    """What it saw in full, as titled lists, for the stepper (a list item is never split)."""
+    """What it saw in full, as titled lists in the seed's order (a list item is never split)."""
+    feedback: str | None = None
+    """The feedback an evaluation sent; None when it said stop, and for an LLM call."""
+    unchanged: tuple[str, ...] = ()
+    """The titles of sections that are the same at every step (the seed's initial messages)."""
 
     @property
     def continues(self) -> bool:
         """Whether this step is an evaluation that asked for another iteration."""
         return self.did.startswith("continue")
 
+    @property
+    def shown(self) -> tuple[Section, ...]:
+        """The sections the stepper shows: all but the unchanged ones."""
+        return tuple(s for s in self.sections if s[0] not in self.unchanged)
+
+    def lines(self, last: int | None = None) -> list[str]:
+        """The step in the seed's console layout; with ``last``, an LLM call lists only its last messages."""
+        if self.actor == "LLM":
+            incoming = [text for _, items in self.sections for text in items]
+            shown = _indented(incoming)
+            if last is not None and len(incoming) > last:
+                earlier = len(incoming) - last
+                shown = [f"{INDENT}({earlier} earlier message{'s' * (earlier != 1)})", *shown[-last:]]
+            return [RULE_LLM, "Incoming messages:", *shown, "Outgoing response:", INDENT + self.did]
+        lines = [RULE_EVALUATOR, f"Iteration: {self.call}"]
+        for title, items in self.sections:
+            lines += [f"{title}:", *_indented(items)]
+        return lines if self.feedback is None else [*lines, f"Feedback:{self.feedback}", ""]
+
 
 @dataclass
 class LoopTrace:
     """The seed's console trace of a loop: each LLM call and each evaluation, in order.
 
-    ``text()`` renders it in the seed's layout (what the LLM received and returned; what the evaluator
-    saw and decided); ``to_frame()`` gives the same steps as a table, one :class:`TraceStep` a row. Both are
-    written only through :meth:`llm` and :meth:`evaluation`, so the layout and the table cannot disagree.
+    Each is one :class:`TraceStep`, written only through :meth:`llm` and :meth:`evaluation`: ``text()``
+    renders the steps in the seed's layout (what the LLM received and returned; what the evaluator saw and
+    decided), ``to_frame()`` as a table, the stepper one page each, so the three cannot disagree.
     """
 
-    lines: list[str] = field(default_factory=list)
     rows: list[TraceStep] = field(default_factory=list)
     calls: list[list[str]] = field(default_factory=list)
 
     def llm(self, incoming: Sequence[str], outgoing: str) -> None:
         """One model call: the messages it received and the reply it returned."""
         self.calls.append(list(incoming))
-        self.lines += [RULE_LLM, "Incoming messages:", *_indented(incoming), "Outgoing response:", INDENT + outgoing]
         sections = (("Incoming messages", tuple(incoming)),)
-        self._step("LLM", len(self.calls), recent_texts(incoming), outgoing, sections)
+        self.rows.append(
+            TraceStep(len(self.rows) + 1, "LLM", len(self.calls), recent_texts(incoming), outgoing, sections)
+        )
 
     def evaluator(self, context: LoopContext, feedback: str | None) -> None:
         """The seed's evaluation: the initial messages, the last response and the previous feedback it saw."""
-        initial = tuple(m.text for m in context.initial_messages)
         last = tuple(m.text for m in context.last_response.messages)
         previous = tuple(f or "" for f in context.feedback)
-        shown = (("Last response", last), ("Previous feedback", previous))
         self.evaluation(
             context.iteration,
-            (("Initial messages", initial), *shown),
+            (
+                ("Initial messages", tuple(m.text for m in context.initial_messages)),
+                ("Last response", last),
+                ("Previous feedback", previous),
+            ),
             saw=f"iteration {context.iteration}; last: {' | '.join(last)}; previous: {' | '.join(previous) or '-'}",
             did="stop" if feedback is None else f"continue: {feedback}",
             feedback=feedback,
-            shown=shown,
+            unchanged=("Initial messages",),
         )
 
     def evaluation(
         self,
         iteration: int,
-        listed: Sequence[Section],
+        sections: Sequence[Section],
         *,
         saw: str,
         did: str,
         feedback: str | None,
-        shown: Sequence[Section] | None = None,
+        unchanged: Sequence[str] = (),
     ) -> None:
-        """Any evaluator's step: the sections it saw (``listed``, in the text), its decision and its feedback.
+        """Any evaluator's step: the sections it saw, its decision and its feedback.
 
-        ``shown`` are the sections the stepper shows (all of ``listed`` unless given): the seed's initial
-        messages are the same at every evaluation, so its stepper leaves them out.
+        ``unchanged`` names the sections that are the same at every evaluation (the seed's initial messages):
+        the text lists them, the stepper leaves them out.
         """
-        self.lines += [RULE_EVALUATOR, f"Iteration: {iteration}"]
-        for title, items in listed:
-            self.lines += [f"{title}:", *_indented(items)]
-        if feedback is not None:
-            self.lines += [f"Feedback:{feedback}", ""]
-        self._step("Evaluator", iteration, saw, did, tuple(listed if shown is None else shown))
+        step = TraceStep(
+            len(self.rows) + 1, "Evaluator", iteration, saw, did, tuple(sections), feedback, tuple(unchanged)
+        )
+        self.rows.append(step)
 
-    def _step(
-        self, actor: Literal["LLM", "Evaluator"], call: int, saw: str, did: str, sections: tuple[Section, ...]
-    ) -> None:
-        self.rows.append(TraceStep(len(self.rows) + 1, actor, call, saw, did, sections))
+    @property
+    def lines(self) -> list[str]:
+        """The whole trace in the seed's console layout, line by line."""
+        return [line for step in self.rows for line in step.lines()]
 
-    def text(self) -> str:
-        return "\n".join(self.lines)
+    def text(self, *, last: int | None = None) -> str:
+        """The trace in the seed's layout; ``last`` lists only each call's last messages, after a count of the rest."""
+        return "\n".join(line for step in self.rows for line in step.lines(last))
 
     def to_frame(self) -> pd.DataFrame:
         import pandas as pd

@@ -46,7 +46,7 @@ class LoopStepper(PanelText, widgets.VBox):
     def render(self) -> None:
         step = self.slider.value
         row = self.trace.rows[step - 1]
-        saw = "".join(f"<b>{html_lines(title)}</b><ul>{_list_items(items)}</ul>" for title, items in row.sections)
+        saw = "".join(f"<b>{html_lines(title)}</b><ul>{_list_items(items)}</ul>" for title, items in row.shown)
         feedback = [r.did for r in self.trace.rows[:step] if r.continues]
         self.view.value = (
             f"<h4>Step {step} of {self.slider.max}: {row.actor} (call {row.call})</h4>"

@@ -491,8 +491,16 @@ async def test_every_seed_evaluation_lists_what_it_saw_and_the_stepper_leaves_ou
     trace, _ = await run_seed_demo()
     evaluations = [s for s in trace.rows if s.actor == "Evaluator"]
     assert [s.continues for s in evaluations] == [True, True, False]
-    assert [t for t, _ in evaluations[0].sections] == ["Last response", "Previous feedback"]
-    assert trace.text().count("Initial messages:") == 3
+    assert [t for t, _ in evaluations[0].sections] == ["Initial messages", "Last response", "Previous feedback"]
+    assert [t for t, _ in evaluations[0].shown] == ["Last response", "Previous feedback"]
+    assert trace.text().count("Initial messages:") == 3 and trace.text() == "\n".join(trace.lines)
+
+
+async def test_a_trace_text_can_list_only_each_calls_last_messages_after_a_count_of_the_rest():
+    trace, _ = await run_seed_demo()
+    folded = trace.text(last=2).split("Incoming messages:")[3].split("Outgoing response:")[0].splitlines()
+    assert folded[1:] == ["    (5 earlier messages)", *("    " + t for t in trace.calls[2][-2:])]
+    assert trace.text(last=10) == trace.text()  # nothing to fold: the seed's layout, line for line
 
 
 JUDGE_FEEDBACK = AIJudgeLoopEvaluator.DEFAULT_FEEDBACK_MESSAGE_TEMPLATE
