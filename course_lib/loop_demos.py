@@ -92,8 +92,7 @@ class TraceStep:
             incoming = [text for _, items in self.sections for text in items]
             shown = _indented(incoming)
             if last is not None and len(incoming) > last:
-                earlier = len(incoming) - last
-                shown = [f"{INDENT}({earlier} earlier message{'s' * (earlier != 1)})", *shown[-last:]]
+                shown = [INDENT + _earlier(len(incoming) - last), *shown[-last:]]
             return [RULE_LLM, "Incoming messages:", *shown, "Outgoing response:", INDENT + self.did]
         lines = [RULE_EVALUATOR, f"Iteration: {self.call}"]
         for title, items in self.sections:
@@ -184,8 +183,12 @@ def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_L
         return joined
     kept = [_clipped(t, max(limit // last, 20)) for t in texts[-last:]]
     earlier = len(texts) - len(kept)
-    count = [f"({earlier} earlier message{'s' * (earlier != 1)})"] if earlier else []
-    return " | ".join(count + kept)
+    return " | ".join(([_earlier(earlier)] if earlier else []) + kept)
+
+
+def _earlier(count: int) -> str:
+    """What stands for the messages a folded history leaves out."""
+    return f"({count} earlier message{'s' * (count != 1)})"
 
 
 def _clipped(text: str, width: int) -> str:
