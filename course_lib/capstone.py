@@ -35,7 +35,7 @@ from .clients import make_chat_client
 from .extraction import MemoryExtraction, make_extraction
 from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
-from .loop_demos import INDENT, RULE_EVALUATOR, LoopTrace
+from .loop_demos import INDENT, LoopTrace
 from .memory import MAX_FACTS, Fact, WorkingMemory, quote_for_prompt
 from .memory_models import (
     OfflineAssistantClient,
@@ -46,29 +46,37 @@ from .memory_models import (
     visible_mentions,
 )
 from .offline import last_user_text, without_tool_loop
-from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
+from .policies import Expectation, FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
 from .tracing import CallLog, ModelCall
 
 if TYPE_CHECKING:  # pandas loads when the table is built
     import pandas as pd
 
 __all__ = [
+    "CONNECTORS",
     "DRIFT_RULES",
+    "FEEDBACK_FOOTER",
     "FEEDBACK_HEADER",
     "CapstoneRun",
     "DriftProneAssistantClient",
     "FactCheck",
     "FactsConsistencyEvaluator",
+    "Verdict",
     "Violation",
     "capstone_policies",
     "capstone_policy",
+    "capstone_reader",
     "carries_constraint",
     "check_answer",
     "compare_repairs",
+    "feedback_text",
     "plans_action",
+    "quote_fact",
     "quoted_facts",
+    "repairs_frame",
     "run_capstone",
     "stated_values",
+    "task_text",
     "verdict",
     "verdict_table",
 ]
@@ -236,11 +244,11 @@ def _historical(clause: str, at: int, length: int) -> bool:
     )
 
 
-_STOPWORDS = frozenset({
-    "the", "a", "an", "of", "to", "in", "on", "at", "for", "and", "or", "with", "by", "during", "must", "should",
-    "we", "you", "be", "is", "are", "any", "do", "does", "our", "your", "it", "this", "that", "these", "those",
-    "from", "as"
-})  # fmt: skip
+_STOPWORD_TEXT = (
+    "the a an of to in on at for and or with by during must should we you be is are any do does our your it this"
+    " that these those from as"
+)
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 _NEGATIVE = frozenset({"never", "not", "no", "don't", "dont", "avoid", "without", "nor", "cannot", "can't", "mustn't"})
 
 
@@ -436,6 +444,18 @@ class FactCheck(BaseModel):
     feedback: str | None
 
 
+def _record_superseded(before: Mapping[str, str], facts: Iterable[Fact], superseded: dict[str, list[str]]) -> None:
+    """Add to ``superseded`` each value of ``before`` that a correction replaced in ``facts``.
+
+    The store keeps only the current value; the host and the evaluator both keep the replaced ones, which let the
+    evaluator flag a stale value named without its key.
+    """
+    for fact in facts:
+        old = before.get(fact.key)
+        if old is not None and old != fact.value and old not in superseded.get(fact.key, []):
+            superseded.setdefault(fact.key, []).append(old)
+
+
 class FactsConsistencyEvaluator(LoopEvaluator):
     """Holds each answer of the inner agent to the current store; re-invokes with quoted facts on a violation.
 
@@ -463,10 +483,7 @@ class FactsConsistencyEvaluator(LoopEvaluator):
 
     def _watch(self, facts: Sequence[Fact]) -> None:
         """Record the value a correction replaced since the last evaluation as superseded."""
-        for fact in facts:
-            before = self._seen.get(fact.key)
-            if before is not None and before != fact.value and before not in self.superseded.get(fact.key, []):
-                self.superseded.setdefault(fact.key, []).append(before)
+        _record_superseded(self._seen, facts, self.superseded)
         self._seen = {f.key: f.value for f in facts}
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
@@ -476,8 +493,10 @@ class FactsConsistencyEvaluator(LoopEvaluator):
         violations = check_answer(facts, answer, task_text(context.initial_messages), self.superseded)
         feedback = feedback_text(violations) if violations else None
         if self.on_check is not None:
-            self.on_check(FactCheck(iteration=context.iteration, facts=facts, answer=answer,
-                                    violations=tuple(violations), feedback=feedback))  # fmt: skip
+            check = FactCheck(
+                iteration=context.iteration, facts=facts, answer=answer, violations=tuple(violations), feedback=feedback
+            )
+            self.on_check(check)
         return LoopEvaluation.continue_with(feedback) if feedback else LoopEvaluation.stop()
 
 
@@ -555,18 +574,31 @@ class CapstoneRun(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     policy: str
+    """The memory policy's label, as lesson 04's table names it (``"facts (5)"``, ``"full history"``)."""
     rule: str
+    """The reader's resolution rule (``earliest`` and ``most_frequent`` drift back to a superseded value)."""
     max_facts: int
+    """The bound of the store the evaluator held the answers to."""
     checks: list[FactCheck]
+    """What the evaluator saw and decided, one per iteration."""
     reader_calls: list[ModelCall]
+    """The reader's calls inside the loop, one per iteration: what it received and answered."""
     final_answer: str
+    """The answer the loop returned (its last iteration's)."""
     first_correct: bool
+    """Whether the first answer, before any feedback, met the final question's expectation."""
     final_correct: bool
+    """Whether the returned answer met it: every ``must_contain`` text in it, no ``must_not_contain`` text."""
     missing: list[str]
+    """The ``must_contain`` texts the returned answer lacks."""
     forbidden: list[str]
+    """The ``must_not_contain`` texts the returned answer still holds."""
     evicted: dict[str, int]
+    """Each key the store's bound evicted and did not get back, with the turn it went: nothing to hold an answer to."""
     verdict: Verdict
+    """The run in a phrase: right first time, repaired, partly repaired, not repaired, or stopped at the cap."""
     why: str
+    """The reason, computed from the store and the answer: what the evaluator could and could not hold it to."""
 
     @property
     def iterations(self) -> int:
@@ -607,16 +639,18 @@ class CapstoneRun(BaseModel):
 
 
 def _trace_check(trace: LoopTrace, check: FactCheck) -> None:
-    store = [quote_fact(f) for f in check.facts]
-    found = [f"{v.fact.key}: {v.problem}" for v in check.violations]
-    trace.lines += [RULE_EVALUATOR, f"Iteration: {check.iteration}", "Store:", *(INDENT + s for s in store),
-                    "Last response:", INDENT + check.answer, "Violations:", *(INDENT + f for f in found)]  # fmt: skip
-    if check.feedback is not None:
-        trace.lines += [f"Feedback:{check.feedback}", ""]
-    saw = f"iteration {check.iteration}; store: {', '.join(f'{f.key}={f.value}' for f in check.facts)}"
-    did = "stop" if check.feedback is None else "continue: " + "; ".join(found)
-    trace.rows.append(
-        {"step": len(trace.rows) + 1, "actor": "Evaluator", "call": check.iteration, "saw": saw, "did": did}
+    """One evaluation in the trace: the store it held the answer to, the answer, the violations (or "none")."""
+    found = tuple(f"{v.fact.key}: {v.problem}" for v in check.violations)
+    trace.evaluation(
+        check.iteration,
+        (
+            ("Store", tuple(quote_fact(f) for f in check.facts)),
+            ("Last response", (check.answer,)),
+            ("Violations", found or ("none",)),
+        ),
+        saw=f"iteration {check.iteration}; store: {', '.join(f'{f.key}={f.value}' for f in check.facts)}",
+        did="stop" if check.feedback is None else "continue: " + "; ".join(found),
+        feedback=check.feedback,
     )
 
 
@@ -649,13 +683,23 @@ async def run_capstone(
         if not own_store:
             await extraction.update(turn.user)
         _track_evictions(memory, number, held, evicted)
-        _track_corrections(memory, values, superseded)
+        _record_superseded(values, memory.facts, superseded)
     checks: list[FactCheck] = []
     before = len(log)
     evaluator = FactsConsistencyEvaluator(memory, superseded=superseded, on_check=checks.append)
     answer = await _ask_in_loop(policy, final.user, evaluator, max_iterations)
     reader_calls = [c for c in log.calls[before:] if c.client == "reader"]
-    return _graded(policy.name, rule, memory.max_facts, timeline, checks, reader_calls, answer, evicted, max_iterations)
+    return _graded(
+        timeline,
+        policy=policy.name,
+        rule=rule,
+        max_facts=memory.max_facts,
+        checks=checks,
+        reader_calls=reader_calls,
+        answer=answer,
+        evicted=evicted,
+        cap=max_iterations,
+    )
 
 
 def _host_store(max_facts: int) -> MemoryExtraction:
@@ -672,14 +716,6 @@ def _track_evictions(memory: WorkingMemory, turn: int, held: dict[str, int], evi
         evicted.pop(key, None)
 
 
-def _track_corrections(memory: WorkingMemory, before: Mapping[str, str], superseded: dict[str, list[str]]) -> None:
-    """Record each value a turn's correction replaced (the store keeps only the current one)."""
-    for fact in memory.facts:
-        old = before.get(fact.key)
-        if old is not None and old != fact.value and old not in superseded.get(fact.key, []):
-            superseded.setdefault(fact.key, []).append(old)
-
-
 async def _ask_in_loop(policy: MemoryPolicy, question: str, evaluator: LoopEvaluator, max_iterations: int) -> str:
     """One policy turn whose reader is wrapped in the loop: the policy still decides what the reader sees."""
     reader = policy.reader
@@ -692,25 +728,23 @@ async def _ask_in_loop(policy: MemoryPolicy, question: str, evaluator: LoopEvalu
 
 
 def _graded(
+    timeline: Timeline,
+    *,
     policy: str,
     rule: str,
     max_facts: int,
-    timeline: Timeline,
     checks: list[FactCheck],
     reader_calls: list[ModelCall],
     answer: str,
     evicted: dict[str, int],
     cap: int,
 ) -> CapstoneRun:
+    """The run graded against the timeline's final question: correct before and after the loop, verdict, why."""
     expect = timeline.turns[-1].expect
     if expect is None:
         raise ValueError(f"The last turn of timeline {timeline.name!r} must be a graded question (with 'expect').")
-    missing = [t for t in expect.must_contain if t not in answer]
-    forbidden = [t for t in expect.must_not_contain if t in answer]
-    first = reader_calls[0].reply if reader_calls else answer
-    first_correct = all(t in first for t in expect.must_contain) and not any(
-        t in first for t in expect.must_not_contain
-    )
+    missing, forbidden = _unmet(expect, answer)
+    first_correct = _unmet(expect, reader_calls[0].reply if reader_calls else answer) == ([], [])
     final_correct = not missing and not forbidden
     capped = len(reader_calls) >= cap and all(c.iteration < len(reader_calls) for c in checks)
     if final_correct:
@@ -722,10 +756,25 @@ def _graded(
     memory_facts = checks[-1].facts if checks else ()
     why = _why(timeline, memory_facts, answer, missing, forbidden, evicted, len(reader_calls))
     return CapstoneRun(
-        policy=policy, rule=rule, max_facts=max_facts, checks=checks, reader_calls=reader_calls, final_answer=answer,
-        first_correct=first_correct, final_correct=final_correct, missing=missing, forbidden=forbidden,
-        evicted=evicted, verdict=verdict, why=why,
-    )  # fmt: skip
+        policy=policy,
+        rule=rule,
+        max_facts=max_facts,
+        checks=checks,
+        reader_calls=reader_calls,
+        final_answer=answer,
+        first_correct=first_correct,
+        final_correct=final_correct,
+        missing=missing,
+        forbidden=forbidden,
+        evicted=evicted,
+        verdict=verdict,
+        why=why,
+    )
+
+
+def _unmet(expect: Expectation, answer: str) -> tuple[list[str], list[str]]:
+    """The grading rule, once for the first and the final answer: the texts it lacks, the texts it must not hold."""
+    return [t for t in expect.must_contain if t not in answer], [t for t in expect.must_not_contain if t in answer]
 
 
 def _why(

@@ -46,7 +46,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 from agent_framework import (
     AgentResponse,
@@ -74,10 +74,11 @@ LOOP_SOURCE_ID = "loop"
 _PRIVATE = object()
 
 SessionCallback = Callable[[AgentSession], Awaitable[None] | None]
+_T = TypeVar("_T")
 
 
-def _required(value: Any, name: str) -> Any:
-    """.NET's ``Throw.IfNull``: refuse None at once, naming the argument."""
+def _required(value: _T | None, name: str) -> _T:
+    """.NET's ``Throw.IfNull``: refuse None at once, naming the argument (the value keeps its type)."""
     if value is None:
         raise ValueError(f"{name} is required; got None.")
     return value
@@ -222,24 +223,36 @@ class LoopEvaluator(ABC):
 
 @dataclass(frozen=True)
 class LoopAgentOptions:
-    """The knobs of a loop; every one is shown changed, one at a time, in lesson 06.
+    """The knobs of a loop (.NET's ``LoopAgentOptions``); every one is shown changed, one at a time, in lesson 06.
 
-    ``max_iterations=None`` means the default cap of 10, as in .NET's ``LoopAgent.cs``
-    (``options?.MaxIterations ?? DefaultMaxIterations``): there is no unbounded loop.
-    ``max_tokens`` and ``max_duration`` are the newer .NET budgets: the run stops once the tokens the
-    inner agent reported (total, else input + output) reach ``max_tokens``, or once ``max_duration`` has
-    passed, checked after each iteration and before the evaluators are asked; the time budget is checked
-    again after they answered, so a slow evaluator cannot start another iteration.
+    The budgets (``max_iterations``, ``max_tokens``, ``max_duration``) are checked after each iteration and
+    before the evaluators are asked: a run that reached one ends without asking them.
     """
 
     max_iterations: int | None = DEFAULT_MAX_ITERATIONS
+    """The most times the inner agent runs, inclusive (the evaluators are not asked after the last permitted run).
+
+    ``None`` means the default cap of 10, as in .NET's ``LoopAgent.cs`` (``options?.MaxIterations ??
+    DefaultMaxIterations``): there is no unbounded loop. A value below 1 is refused.
+    """
     fresh_context_per_iteration: bool = False
+    """Re-invoke on a reset session with the initial messages plus one ``## Feedback`` message listing every
+    feedback so far, instead of the whole history plus the latest feedback: the input stops growing."""
     on_behalf_of_author_name: str | None = None
+    """The ``author_name`` of the messages the loop adds (feedback, the feedback log); None leaves it unset."""
     exclude_on_behalf_of_messages: bool = False
+    """Leave the messages the loop added out of what the caller gets back; they are still sent to the inner agent."""
     non_streaming_returns_last_response_only: bool = False
+    """A non-streaming run returns only the last iteration's response, not the whole transcript of the loop."""
     session_created_callback: SessionCallback | None = None
+    """Called (and awaited, if it returns an awaitable) with each session the loop creates: the one it owns
+    without a caller session, and each reset one with fresh context."""
     max_tokens: int | None = None
+    """A token budget (.NET's newer option): the run stops once the tokens the inner agent reported (total, else
+    input + output) reach it. None: no budget; a client that reports no usage never reaches one."""
     max_duration: timedelta | None = None
+    """A time budget (.NET's newer option): the run stops once it has passed; checked again after the evaluators
+    answered, so a slow evaluator cannot start another iteration. None: no budget."""
 
     def __post_init__(self) -> None:
         if self.max_iterations is not None and self.max_iterations < 1:
@@ -580,12 +593,6 @@ def _tokens(usage: UsageDetails | None) -> int:
 # region Evaluators
 
 
-def _context_required(context: LoopContext) -> LoopContext:
-    if context is None:
-        raise ValueError("context is required; got None.")
-    return context
-
-
 class DelegateLoopEvaluator(LoopEvaluator):
     """Wraps a function of the context that returns a :class:`LoopEvaluation` (or an awaitable of one)."""
 
@@ -595,7 +602,7 @@ class DelegateLoopEvaluator(LoopEvaluator):
         self.decide = evaluate
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
-        outcome = self.decide(_context_required(context))
+        outcome = self.decide(_required(context, "context"))
         return await outcome if inspect.isawaitable(outcome) else outcome
 
 
@@ -626,7 +633,7 @@ class CompletionMarkerLoopEvaluator(LoopEvaluator):
         self.feedback_message_template = template.replace(self.COMPLETION_MARKER_PLACEHOLDER, completion_marker)
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
-        text = _context_required(context).last_response.text
+        text = _required(context, "context").last_response.text
         if self.completion_marker in text:
             return LoopEvaluation.stop()
         return LoopEvaluation.continue_with(
@@ -715,7 +722,7 @@ class AIJudgeLoopEvaluator(LoopEvaluator):
         return [Message(role="system", contents=[self.instructions]), Message(role="user", contents=contents)]
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
-        messages = self.judge_messages(_context_required(context))
+        messages = self.judge_messages(_required(context, "context"))
         response = await self.judge_client.get_response(messages, options={"response_format": AIJudgeVerdict})
         answered, gap = _read_verdict(response.text, self.DONE_VERDICT_MARKER, self.MORE_VERDICT_MARKER)
         if answered:
@@ -754,7 +761,7 @@ class SignalProtocolLoopEvaluator(LoopEvaluator):
         self.feedback_message = self.DEFAULT_FEEDBACK_MESSAGE if feedback_message is None else feedback_message
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
-        _context_required(context)
+        _required(context, "context")
         for token, reason in (
             (self.TASK_COMPLETE_TOKEN, LoopExitReason.COMPLETED),
             (self.NEED_INPUT_TOKEN, LoopExitReason.NEED_INPUT),

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentSession, Message
 
@@ -42,68 +42,159 @@ RULE_EVALUATOR = "-" * 30 + "Evaluator" + "-" * 30
 INDENT = "    "
 
 
+Section = tuple[str, tuple[str, ...]]
+"""What a step saw under one title (``("Last response", (...))``): the stepper lists its items one by one."""
+
+TRACE_COLUMNS = ("step", "actor", "call", "saw", "did")
+"""The columns of :meth:`LoopTrace.to_frame`, named once: the fields of :class:`TraceStep` it shows."""
+
+SAW_CHARS = 400
+"""The longest "saw" a trace table shows in full; longer, it keeps the last messages and counts the rest."""
+SAW_LAST = 3
+"""How many of the latest messages a folded "saw" keeps (each shortened to its share of :data:`SAW_CHARS`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One step of a traced loop, an LLM call or an evaluation: a row of the table, a block of the text, a page of
+    the stepper."""
+
+    step: int
+    """The step's number in the run, from 1."""
+    actor: Literal["LLM", "Evaluator"]
+    """Who acted: the model (one call) or an evaluator (one evaluation)."""
+    call: int
+    """The LLM call this step is or follows (for an evaluation, its iteration)."""
+    saw: str
+    """What it saw, in one short line (:func:`recent_texts` folds a long history)."""
+    did: str
+    """What it returned or decided: the reply, ``stop``, or ``continue: ...``."""
+    sections: tuple[Section, ...]
+    """What it saw in full, as titled lists in the seed's order (a list item is never split)."""
+    feedback: str | None = None
+    """The feedback an evaluation sent; None when it said stop, and for an LLM call."""
+    unchanged: tuple[str, ...] = ()
+    """The titles of sections that are the same at every step (the seed's initial messages)."""
+
+    @property
+    def continues(self) -> bool:
+        """Whether this step is an evaluation that asked for another iteration."""
+        return self.did.startswith("continue")
+
+    @property
+    def shown(self) -> tuple[Section, ...]:
+        """The sections the stepper shows: all but the unchanged ones."""
+        return tuple(s for s in self.sections if s[0] not in self.unchanged)
+
+    def lines(self, last: int | None = None) -> list[str]:
+        """The step in the seed's console layout; with ``last``, an LLM call lists only its last messages."""
+        if self.actor == "LLM":
+            incoming = [text for _, items in self.sections for text in items]
+            shown = _indented(incoming)
+            if last is not None and len(incoming) > last:
+                shown = [INDENT + _earlier(len(incoming) - last), *shown[-last:]]
+            return [RULE_LLM, "Incoming messages:", *shown, "Outgoing response:", INDENT + self.did]
+        lines = [RULE_EVALUATOR, f"Iteration: {self.call}"]
+        for title, items in self.sections:
+            lines += [f"{title}:", *_indented(items)]
+        return lines if self.feedback is None else [*lines, f"Feedback:{self.feedback}", ""]
+
+
 @dataclass
 class LoopTrace:
     """The seed's console trace of a loop: each LLM call and each evaluation, in order.
 
-    ``text()`` renders it in the seed's layout (what the LLM received and returned; what the evaluator
-    saw and decided); ``to_frame()`` gives the same steps as a table.
+    Each is one :class:`TraceStep`, written only through :meth:`llm` and :meth:`evaluation`: ``text()``
+    renders the steps in the seed's layout (what the LLM received and returned; what the evaluator saw and
+    decided), ``to_frame()`` as a table, the stepper one page each, so the three cannot disagree.
     """
 
-    lines: list[str] = field(default_factory=list)
-    rows: list[dict[str, object]] = field(default_factory=list)
+    rows: list[TraceStep] = field(default_factory=list)
     calls: list[list[str]] = field(default_factory=list)
 
     def llm(self, incoming: Sequence[str], outgoing: str) -> None:
+        """One model call: the messages it received and the reply it returned."""
         self.calls.append(list(incoming))
-        self.lines += [RULE_LLM, "Incoming messages:", *_indented(incoming), "Outgoing response:", INDENT + outgoing]
+        sections = (("Incoming messages", tuple(incoming)),)
         self.rows.append(
-            {
-                "step": len(self.rows) + 1,
-                "actor": "LLM",
-                "call": len(self.calls),
-                "saw": " | ".join(incoming),
-                "did": outgoing,
-                "sections": {"Incoming messages": list(incoming)},
-            }
+            TraceStep(len(self.rows) + 1, "LLM", len(self.calls), recent_texts(incoming), outgoing, sections)
         )
 
     def evaluator(self, context: LoopContext, feedback: str | None) -> None:
-        initial = [m.text for m in context.initial_messages]
-        last = [m.text for m in context.last_response.messages]
-        previous = [f or "" for f in context.feedback]
-        self.lines += [
-            RULE_EVALUATOR,
-            f"Iteration: {context.iteration}",
-            "Initial messages:",
-            *_indented(initial),
-            "Last response:",
-            *_indented(last),
-            "Previous feedback:",
-            *_indented(previous),
-        ]
-        if feedback is not None:
-            self.lines += [f"Feedback:{feedback}", ""]
-        saw = f"iteration {context.iteration}; last: {' | '.join(last)}; previous: {' | '.join(previous) or '-'}"
-        did = "stop" if feedback is None else f"continue: {feedback}"
-        self.rows.append(
-            {
-                "step": len(self.rows) + 1,
-                "actor": "Evaluator",
-                "call": context.iteration,
-                "saw": saw,
-                "did": did,
-                "sections": {"Last response": last, "Previous feedback": previous},
-            }
+        """The seed's evaluation: the initial messages, the last response and the previous feedback it saw."""
+        last = tuple(m.text for m in context.last_response.messages)
+        previous = tuple(f or "" for f in context.feedback)
+        self.evaluation(
+            context.iteration,
+            (
+                ("Initial messages", tuple(m.text for m in context.initial_messages)),
+                ("Last response", last),
+                ("Previous feedback", previous),
+            ),
+            saw=f"iteration {context.iteration}; last: {' | '.join(last)}; previous: {' | '.join(previous) or '-'}",
+            did="stop" if feedback is None else f"continue: {feedback}",
+            feedback=feedback,
+            unchanged=("Initial messages",),
         )
 
-    def text(self) -> str:
-        return "\n".join(self.lines)
+    def evaluation(
+        self,
+        iteration: int,
+        sections: Sequence[Section],
+        *,
+        saw: str,
+        did: str,
+        feedback: str | None,
+        unchanged: Sequence[str] = (),
+    ) -> None:
+        """Any evaluator's step: the sections it saw, its decision and its feedback.
+
+        ``unchanged`` names the sections that are the same at every evaluation (the seed's initial messages):
+        the text lists them, the stepper leaves them out.
+        """
+        step = TraceStep(
+            len(self.rows) + 1, "Evaluator", iteration, saw, did, tuple(sections), feedback, tuple(unchanged)
+        )
+        self.rows.append(step)
+
+    @property
+    def lines(self) -> list[str]:
+        """The whole trace in the seed's console layout, line by line."""
+        return [line for step in self.rows for line in step.lines()]
+
+    def text(self, *, last: int | None = None) -> str:
+        """The trace in the seed's layout; ``last`` lists only each call's last messages, after a count of the rest."""
+        return "\n".join(line for step in self.rows for line in step.lines(last))
 
     def to_frame(self) -> pd.DataFrame:
         import pandas as pd
 
-        return pd.DataFrame(self.rows, columns=["step", "actor", "call", "saw", "did"])
+        return pd.DataFrame([[getattr(s, c) for c in TRACE_COLUMNS] for s in self.rows], columns=list(TRACE_COLUMNS))
+
+
+def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_LAST) -> str:
+    """``texts`` joined by `` | ``; past ``limit`` characters, the last few (shortened) after a count of the rest.
+
+    A loop re-sends its whole history on every call: in a table cell, what the model saw in full is a wall
+    of text, and the newest messages (the question, the answer, the feedback) are the ones that changed.
+    """
+    joined = " | ".join(texts)
+    if len(joined) <= limit:
+        return joined
+    kept = [_clipped(t, max(limit // last, 20)) for t in texts[-last:]]
+    earlier = len(texts) - len(kept)
+    return " | ".join(([_earlier(earlier)] if earlier else []) + kept)
+
+
+def _earlier(count: int) -> str:
+    """What stands for the messages a folded history leaves out."""
+    return f"({count} earlier message{'s' * (count != 1)})"
+
+
+def _clipped(text: str, width: int) -> str:
+    """``text`` on one line (white space folded), cut to ``width`` characters with an ellipsis when longer."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "\u2026"
 
 
 def _indented(texts: Sequence[str]) -> list[str]:

@@ -7,6 +7,7 @@ each call, what each evaluator saw and decided. It is kept apart from the memory
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
@@ -45,24 +46,16 @@ class LoopStepper(PanelText, widgets.VBox):
     def render(self) -> None:
         step = self.slider.value
         row = self.trace.rows[step - 1]
-        saw = "".join(f"<b>{html_lines(title)}</b><ul>{_list_items(items)}</ul>" for title, items in _sections(row))
-        feedback = [str(r["did"]) for r in self.trace.rows[:step] if str(r["did"]).startswith("continue")]
+        saw = "".join(f"<b>{html_lines(title)}</b><ul>{_list_items(items)}</ul>" for title, items in row.shown)
+        feedback = [r.did for r in self.trace.rows[:step] if r.continues]
         self.view.value = (
-            f"<h4>Step {step} of {self.slider.max}: {row['actor']} (call {row['call']})</h4>"
-            f"{saw}<b>Did</b>: {html_lines(str(row['did']))}"
+            f"<h4>Step {step} of {self.slider.max}: {row.actor} (call {row.call})</h4>"
+            f"{saw}<b>Did</b>: {html_lines(row.did)}"
             f"<br><b>Feedback so far</b>: {html_lines(' / '.join(feedback) or '(none)')}"
         )
         self.previous_button.disabled = step == 1
         self.next_button.disabled = step == self.slider.max
 
 
-def _sections(row: dict[str, object]) -> list[tuple[str, list[str]]]:
-    """What a step saw, as titled lists (the trace keeps them apart, so a list item is never split)."""
-    sections = row.get("sections")
-    if isinstance(sections, dict):
-        return [(str(title), [str(item) for item in items]) for title, items in sections.items()]
-    return [("Saw", [str(row["saw"])])]
-
-
-def _list_items(items: list[str]) -> str:
+def _list_items(items: Sequence[str]) -> str:
     return "".join(f"<li>{html_lines(item)}</li>" for item in items) or "<li>-</li>"

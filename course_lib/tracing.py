@@ -72,6 +72,8 @@ class ModelCall:
 
 USAGE_FIELDS = ("input_tokens", "output_tokens", "total_tokens")
 """The token counts a provider reports (input, output, total); ``None`` on a call means not reported."""
+EST_TOKENS = "est_tokens (chars/4)"
+"""The column of the characters/4 *estimate*, spelled once: every table that shows it names it so."""
 
 
 @dataclass
@@ -122,13 +124,13 @@ class CallLog:
         """
         import pandas as pd
 
-        columns = ["client", "calls", "chars_sent", "est_tokens (chars/4)", *USAGE_FIELDS]
+        columns = ["client", "calls", "chars_sent", EST_TOKENS, *USAGE_FIELDS]
         rows = []
         for client in dict.fromkeys(c.client for c in self.calls):
             calls = [c for c in self.calls if c.client == client]
             chars = sum(c.chars_sent for c in calls)
             row: dict[str, object] = {"client": client, "calls": len(calls), "chars_sent": chars}
-            row["est_tokens (chars/4)"] = chars // 4
+            row[EST_TOKENS] = chars // 4
             for usage in USAGE_FIELDS:
                 counts = [getattr(c, usage) for c in calls]
                 row[usage] = "unknown" if None in counts else sum(counts)
@@ -183,7 +185,7 @@ def _row(index: int, call: ModelCall) -> dict[str, object]:
         "client": call.client,
         "messages": len(call.messages),
         "chars_sent": call.chars_sent,
-        "est_tokens (chars/4)": call.chars_sent // 4,
+        EST_TOKENS: call.chars_sent // 4,
         "input_tokens": "unknown" if call.input_tokens is None else call.input_tokens,
         "reply": call.reply,
     }

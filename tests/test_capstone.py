@@ -368,3 +368,42 @@ def test_live_settings_make_the_reader_live_and_offline_it_is_the_drift_prone_mo
         assert reader.function_invocation_configuration["enabled"] is False
     policy = capstone_policy("facts")("earliest", CallLog())
     assert not isinstance(policy.extraction.writer.agent.client, OfflineChatClient)  # the store's writer too
+
+
+def test_every_name_lesson_07_imports_from_the_capstone_is_in_its_all():
+    import ast
+
+    import nbformat
+
+    import course_lib.capstone as capstone
+
+    lesson = nbformat.read("notebooks/07_loop_held_to_the_facts.ipynb", as_version=4)
+    imported = {
+        alias.name
+        for cell in lesson.cells
+        if cell.cell_type == "code" and "from course_lib.capstone import" in cell.source
+        for node in ast.walk(ast.parse(cell.source))
+        if isinstance(node, ast.ImportFrom) and node.module == "course_lib.capstone"
+        for alias in node.names
+    }
+    assert "repairs_frame" in imported  # the finder finds the lesson's import
+    assert imported <= set(capstone.__all__), (
+        f"lesson 07 imports names outside __all__: {imported - set(capstone.__all__)}"
+    )
+    assert all(hasattr(capstone, name) for name in capstone.__all__)
+
+
+async def test_the_repaired_runs_trace_is_one_typed_step_per_call_and_check_and_reads_without_a_wall():
+    runs = await compare_repairs(TIMELINE, rules=["earliest"])
+    repaired = next(r for r in runs if r.policy == "full history")
+    trace = repaired.trace()
+    assert [(s.actor, s.call) for s in trace.rows] == [("LLM", 1), ("Evaluator", 1), ("LLM", 2), ("Evaluator", 2)]
+    evaluation = trace.rows[-1]
+    assert [title for title, _ in evaluation.sections] == ["Store", "Last response", "Violations"]
+    assert dict(evaluation.sections)["Violations"] == ("none",) and evaluation.did == "stop"
+    text = trace.text()
+    assert "Violations:\n    none" in text and not text.rstrip().endswith("Violations:")
+    frame = trace.to_frame()
+    assert frame["saw"].str.len().max() <= 600, "what a call saw is folded to its last messages in the table"
+    assert frame["saw"][2].startswith("(") and "earlier messages)" in frame["saw"][2]
+    assert "[facts check]" in frame["saw"][2]  # the feedback, the newest message of the second call, stays in view

@@ -31,12 +31,15 @@ from course_lib.loop import (
     LoopExitReason,
 )
 from course_lib.loop_demos import (
+    SAW_CHARS,
+    TRACE_COLUMNS,
     LoopTrace,
     MessageNumberer,
     NumberingChatClient,
     OfflineDraftClient,
     OfflineJudgeClient,
     compare_with_seed,
+    recent_texts,
     run_seed_demo,
 )
 from course_lib.tracing import CallLog
@@ -470,6 +473,34 @@ def test_trace_table_has_one_row_per_step():
     trace = LoopTrace()
     trace.llm(["[1]a"], "[2]b")
     assert trace.to_frame().to_dict("records") == [{"step": 1, "actor": "LLM", "call": 1, "saw": "[1]a", "did": "[2]b"}]
+    assert list(trace.to_frame().columns) == list(TRACE_COLUMNS)
+    assert trace.rows[0].sections == (("Incoming messages", ("[1]a",)),) and not trace.rows[0].continues
+
+
+def test_a_long_history_is_shown_as_its_last_messages_after_a_count_of_the_rest():
+    history = [f"message {i} " + "x" * 90 for i in range(1, 21)]
+    shown = recent_texts(history)
+    assert shown.startswith("(17 earlier messages) | message 18") and "message 20" in shown
+    assert len(shown) <= SAW_CHARS + 40 and "message 17 " not in shown
+    assert recent_texts(["[1]a", "[2]b"]) == "[1]a | [2]b"  # a short history is shown whole
+    assert recent_texts(["y" * 500, "z"]).startswith("y")  # two messages, both kept: nothing to count
+    assert recent_texts(["w" * 300] * 4).startswith("(1 earlier message) | ")
+
+
+async def test_every_seed_evaluation_lists_what_it_saw_and_the_stepper_leaves_out_the_initial_messages():
+    trace, _ = await run_seed_demo()
+    evaluations = [s for s in trace.rows if s.actor == "Evaluator"]
+    assert [s.continues for s in evaluations] == [True, True, False]
+    assert [t for t, _ in evaluations[0].sections] == ["Initial messages", "Last response", "Previous feedback"]
+    assert [t for t, _ in evaluations[0].shown] == ["Last response", "Previous feedback"]
+    assert trace.text().count("Initial messages:") == 3 and trace.text() == "\n".join(trace.lines)
+
+
+async def test_a_trace_text_can_list_only_each_calls_last_messages_after_a_count_of_the_rest():
+    trace, _ = await run_seed_demo()
+    folded = trace.text(last=2).split("Incoming messages:")[3].split("Outgoing response:")[0].splitlines()
+    assert folded[1:] == ["    (5 earlier messages)", *("    " + t for t in trace.calls[2][-2:])]
+    assert trace.text(last=10) == trace.text()  # nothing to fold: the seed's layout, line for line
 
 
 JUDGE_FEEDBACK = AIJudgeLoopEvaluator.DEFAULT_FEEDBACK_MESSAGE_TEMPLATE
