@@ -317,7 +317,7 @@ def test_policy_explorer_labels_follow_the_window_and_a_moved_slider_clears_the_
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     expect(policies).to_contain_text("last 4 turns", timeout=60_000)  # the generated timeline has 4 turns
-    expect(policies).to_contain_text("compaction (4 turns)")
+    expect(policies).to_contain_text("compaction (TurnsExceed(4), preserved 4)")
     expect(panel.locator("table")).to_have_count(0)  # the old table answered other settings
     expect(panel).to_contain_text("Press Run to compute with rule latest, window 4")
     expect(panel).not_to_contain_text("Computed with")

@@ -194,7 +194,8 @@ def test_reading_is_linear_in_the_answers_length(unit):
 
     The two sizes are timed in turn, five times each, and the best of each is kept, so both see the same load.
     The ratio bound is 48 (linear is 8, the old quadratic reader gave about 64; a loaded machine has shown 28);
-    the absolute bound is 0.75 s (measured on an idle core: 0.04 to 0.22 s for 64 KiB).
+    the absolute bound is 0.75 s (measured on an idle core: 0.04 to 0.22 s for 64 KiB; the quadratic reader took
+    3.4 s for 8 KiB). A small timing below 10 ms counts as 10 ms: a loaded machine gave 1.9 ms against 99 ms.
     """
     small = (unit * (8192 // len(unit) + 1))[:8192]
     large = (unit * (65536 // len(unit) + 1))[:65536]
@@ -203,7 +204,8 @@ def test_reading_is_linear_in_the_answers_length(unit):
         t_small = min(t_small, _read_once(small))
         t_large = min(t_large, _read_once(large))
     assert t_large < 0.75, f"{t_large:.3f} s for 64 KiB of {unit!r}"
-    assert t_large < 48 * max(t_small, 2e-3), f"8 KiB: {t_small:.4f} s, 64 KiB: {t_large:.4f} s"
+    # Below 10 ms a timing is mostly noise (one collection or load burst doubles it): the ratio is judged above that.
+    assert t_large < 48 * max(t_small, 1e-2), f"8 KiB: {t_small:.4f} s, 64 KiB: {t_large:.4f} s"
 
 
 def test_the_issues_own_example_a_value_followed_by_more_of_the_sentence():
