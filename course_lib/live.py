@@ -29,6 +29,8 @@ from agent_framework import SecretString, load_settings
 from agent_framework.exceptions import ChatClientException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .environment import optional_course_file
+
 Role = Literal["assistant", "writer", "reader", "summarizer", "worker", "judge"]
 ROLES: tuple[Role, ...] = ("assistant", "writer", "reader", "summarizer", "worker", "judge")
 ROLE_PURPOSES: dict[Role, str] = {
@@ -46,7 +48,7 @@ DEFAULT_TIMEOUT = 30.0
 """Seconds one request may wait for an answer (raise it for a slow local model on a CPU)."""
 DEFAULT_MAX_RETRIES = 1
 """Retries after a timeout, a dropped connection, a 429 or a 5xx: a dead endpoint costs about a minute."""
-ENV_FILE = Path(__file__).resolve().parent.parent / ".env"
+ENV_FILE = optional_course_file(".env")
 """The optional, git-ignored settings file (see ``.env.example``)."""
 
 TIMEOUT_VAR, RETRIES_VAR = "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"
