@@ -85,7 +85,9 @@ class Visit:
         self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
         self.page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.url} (HTTP {r.status})"))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(url, wait_until="networkidle")
+        self.page.goto(url, wait_until="load", timeout=60_000)  # parsed, its scripts, styles and images loaded
+        settled = "() => [...document.images].every(i => i.complete) && document.fonts.status === 'loaded'"
+        self.page.wait_for_function(settled, timeout=60_000)  # lazy images and the icon fonts too
 
     def route(self, route):
         url = urlsplit(route.request.url)
@@ -101,6 +103,8 @@ class Visit:
         )
 
     def check_and_close(self, name: str) -> None:
+        self.page.evaluate("window.scrollTo(0, 0)")
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}_top.png"))  # the first screen: sidebar, launch buttons
         self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         try:
             assert not self.outside, f"{name}: requests left the machine: {self.outside}"
@@ -166,9 +170,11 @@ def test_a_lesson_page_shows_its_headings_tables_and_saved_panels_with_no_networ
         assert colab.count() >= 1 and "colab" in colab.first.get_attribute("href")
         assert article.get_by_text("Google Colab only (elsewhere", exact=False).count() == 0, "the Colab cell shows"
         if buttons:  # a panel: the widget manager drew its saved state, buttons and all
-            panel = article.locator(".jupyter-widgets.widget-container, .widget-box").first
-            expect(panel).to_be_visible(timeout=30_000)
-            expect(article.get_by_role("button", name=buttons[0]).first).to_be_visible()
+            button = article.get_by_role("button", name=buttons[0]).first
+            expect(button).to_be_visible(timeout=60_000)
+            inner = page.get_by_role("button", name=buttons[0])  # queried inside each box
+            panel = article.locator(".cell_output .widget-box", has=inner).first  # the panel's outermost box
+            expect(panel).to_be_visible()
             panel.screenshot(path=str(ARTIFACTS / f"{lesson.stem}_panel.png"))
     finally:
         visit.check_and_close(lesson.stem)
@@ -211,10 +217,10 @@ def test_the_site_works_from_a_folder_with_no_server(browser, site):
         lambda r: (outside.append(r.request.url), r.abort()) if r.request.url.startswith("http") else r.continue_(),
     )
     page = context.new_page()
-    page.goto((site / "notebooks" / f"{lesson.stem}.html").as_uri(), wait_until="networkidle")
+    page.goto((site / "notebooks" / f"{lesson.stem}.html").as_uri(), wait_until="load", timeout=60_000)
     try:
         button = lesson_facts(lesson)[2][0]
-        page.get_by_role("button", name=button).first.wait_for(timeout=30_000)
+        page.get_by_role("button", name=button).first.wait_for(timeout=60_000)
         assert not outside, f"requests left the machine: {outside}"
     finally:
         context.close()
