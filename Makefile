@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install lab present test solutions site site-test colab bench stress qualify lint format refresh clean
+.PHONY: install lab present test solutions site site-test site-publish colab bench stress qualify lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -67,6 +67,16 @@ site: $(SITE_STAMP) $(NPM_STAMP)
 # The site in headless Chromium: every page, every request kept on the machine (tests/test_site.py).
 site-test: $(STAMP) $(SITE_STAMP) $(NPM_STAMP)
 	$(BIN)/python -m pytest -m site tests/test_site.py
+
+# Publish build/site/ as the gh-pages branch of the repository ([project.urls] Repository in pyproject.toml, or
+# SITE_REMOTE=...); GitHub Pages serves it at https://OWNER.github.io/NAME/. The only target that pushes anything.
+SITE_REMOTE ?= $(shell $(PYTHON) -c 'import sys; sys.path.insert(0, "tools"); import colab_cell; print(colab_cell.repository_url())')
+site-publish: site
+	rm -rf build/site/.git
+	git -C build/site init -q -b gh-pages
+	git -C build/site add -A
+	git -C build/site -c user.name="make site-publish" -c user.email="site@localhost" commit -q -m "Site built from $$(git rev-parse --short HEAD)"
+	git -C build/site push --force $(SITE_REMOTE) gh-pages
 
 # Give every lesson its Colab set-up cell (idempotent: re-run it after a merge or a new lesson).
 colab:
