@@ -51,3 +51,11 @@ def test_a_readme_anchor_cut_from_the_home_page_points_at_the_readme_on_the_host
     assert build_site.cut_anchors(home, REPO) == home.replace(
         "(#for-instructors)", f"({REPO}/blob/main/README.md#for-instructors)"
     )
+
+
+def test_a_remote_image_becomes_its_alt_text_and_its_link_stays():
+    badge = "[![Open in Colab](https://colab.example/badge.svg)](https://colab.example/github/o/n) and "
+    html = '<a href="https://x.org"><img alt="Binder" src="https://x.org/b.svg"></a>'
+    text, images = rewrite(badge + html, "README.md")
+    assert text == '[Open in Colab](https://colab.example/github/o/n) and <a href="https://x.org">Binder</a>'
+    assert images == set()

@@ -17,8 +17,9 @@ and the cells that drive a panel from code only in presenter mode (``make presen
 student's page. Cells tagged ``remove-cell`` (the Colab set-up cell, which the site's own Colab button replaces)
 are left out.
 
-Links: a link to a lesson, a ``docs/`` page or the README stays a link between pages; a link to any other file of
-the repository (a module, a test) points at it on the repository's host, since the site holds only the pages.
+Links: a remote image (a badge) becomes its alt text, its link kept, since a page fetches nothing; a link to a
+lesson, a ``docs/`` page or the README stays a link between pages; a link to any other file of the repository (a
+module, a test) points at it on the repository's host, since the site holds only the pages.
 
 Assets: the widgets' JavaScript (ipywidgets' HTML manager) and its fonts are copied from the npm package
 ``site/package-lock.json`` pins; everything else comes from the PyPI packages of ``requirements-site.lock``.
@@ -85,8 +86,19 @@ def page_path(repo_path: str) -> str:
     return "index.md" if repo_path == "README.md" else repo_path
 
 
+REMOTE_IMAGE = re.compile(r"!\[([^\]\n]*)\]\(https?://[^)\s]+\)")
+REMOTE_HTML_IMAGE = re.compile(r"<img\b[^>]*\bsrc=[\"']https?://[^>]*>", re.IGNORECASE)
+
+
+def drop_remote_images(text: str) -> str:
+    """A remote image (a README badge) becomes its alt text, any link around it kept: a page fetches nothing."""
+    text = REMOTE_IMAGE.sub(lambda m: m.group(1), text)
+    return REMOTE_HTML_IMAGE.sub(lambda m: (re.findall(r"\balt=[\"']([^\"']*)", m.group(0)) or [""])[0], text)
+
+
 def rewrite_links(text: str, source: str, pages: set[str], repository: str, images: set[str]) -> str:
     """Keep links between pages, point links to other repository files at the host, collect local images."""
+    text = drop_remote_images(text)
 
     def fix(match: re.Match[str]) -> str:
         bang, label, target = match.groups()
