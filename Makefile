@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: lab present test solutions bench stress qualify lint format refresh clean
+.PHONY: install lab present test solutions site site-test site-publish colab bench stress qualify lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -16,6 +16,9 @@ $(STAMP): requirements.lock pyproject.toml
 	@# setuptools prints a multi-line "Editable installation" banner for every editable install: not an error.
 	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# The install `make lab` and `make test` start with, alone (the dev container's post-create step runs it).
+install: $(STAMP)
 
 # Jupyter refuses to start as root without --allow-root (containers, CI machines): add it only then.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
@@ -40,6 +43,45 @@ test: lint
 solutions: $(STAMP)
 	COURSE_LLM=offline $(BIN)/python -m pytest $(PARALLEL) -m solutions tests/test_solutions.py
 
+# The website: every lesson from its stored outputs (no kernel runs), the README's student part, docs/*.md, built
+# offline into build/site/ by tools/build_site.py (its docstring has the rules). The build tools live in their own
+# .venv-site (requirements-site.lock), the widgets' JavaScript in site/node_modules (site/package-lock.json), so
+# make test's .venv stays as the lock has it. Publish: copy build/site/ to any static host (docs/publishing.md).
+SITE_VENV  := .venv-site
+SITE_STAMP := $(SITE_VENV)/.installed-stamp
+NPM_STAMP  := site/node_modules/.installed-stamp
+
+$(SITE_STAMP): requirements-site.lock
+	test -x $(SITE_VENV)/bin/python || $(PYTHON) -m venv $(SITE_VENV)
+	$(SITE_VENV)/bin/python -m pip install --quiet -r requirements-site.lock
+	touch $(SITE_STAMP)
+
+$(NPM_STAMP): site/package.json site/package-lock.json
+	@command -v npm >/dev/null || { echo "make site needs npm for the widgets' JavaScript: apt-get install npm"; exit 1; }
+	npm ci --prefix site --ignore-scripts --no-audit --no-fund
+	touch $(NPM_STAMP)
+
+site: $(SITE_STAMP) $(NPM_STAMP)
+	$(SITE_VENV)/bin/python tools/build_site.py
+
+# The site in headless Chromium: every page, every request kept on the machine (tests/test_site.py).
+site-test: $(STAMP) $(SITE_STAMP) $(NPM_STAMP)
+	$(BIN)/python -m pytest -m site tests/test_site.py
+
+# Publish build/site/ as the gh-pages branch of the repository ([project.urls] Repository in pyproject.toml, or
+# SITE_REMOTE=...); GitHub Pages serves it at https://OWNER.github.io/NAME/. The only target that pushes anything.
+SITE_REMOTE ?= $(shell $(PYTHON) -c 'import sys; sys.path.insert(0, "tools"); import colab_cell; print(colab_cell.repository_url())')
+site-publish: site
+	rm -rf build/site/.git
+	git -C build/site init -q -b gh-pages
+	git -C build/site add -A
+	git -C build/site -c user.name="make site-publish" -c user.email="site@localhost" commit -q -m "Site built from $$(git rev-parse --short HEAD)"
+	git -C build/site push --force $(SITE_REMOTE) gh-pages
+
+# Give every lesson its Colab set-up cell (idempotent: re-run it after a merge or a new lesson).
+colab:
+	$(PYTHON) tools/colab_cell.py
+
 # Benchmarks live apart from the tests: one table of every figure (median, min, max over repetitions,
 # ratios measured side by side in one run) and benchmarks/policy_costs.png. REPEATS=1 for a quick look.
 REPEATS ?= 3
@@ -57,13 +99,13 @@ qualify: $(STAMP)
 	$(BIN)/python -m course_lib.qualify
 
 lint: $(STAMP)
-	$(BIN)/ruff check course_lib tests benchmarks notebooks instructor
-	$(BIN)/ruff format --check course_lib tests benchmarks notebooks instructor
+	$(BIN)/ruff check course_lib tests benchmarks notebooks instructor tools
+	$(BIN)/ruff format --check course_lib tests benchmarks notebooks instructor tools
 	$(BIN)/mypy
 
 format: $(STAMP)
-	$(BIN)/ruff format course_lib tests benchmarks notebooks instructor
-	$(BIN)/ruff check --fix course_lib tests benchmarks notebooks instructor
+	$(BIN)/ruff format course_lib tests benchmarks notebooks instructor tools
+	$(BIN)/ruff check --fix course_lib tests benchmarks notebooks instructor tools
 
 # Re-execute every lesson in place, top to bottom, so the stored outputs are what the code produces now.
 refresh: $(STAMP)

@@ -39,6 +39,8 @@ from agent_framework.exceptions import ChatClientException
 from dotenv import dotenv_values
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .environment import optional_course_file
+
 Role = Literal["assistant", "writer", "reader", "summarizer", "worker", "judge"]
 ROLES: tuple[Role, ...] = ("assistant", "writer", "reader", "summarizer", "worker", "judge")
 ROLE_PURPOSES: dict[Role, str] = {
@@ -58,7 +60,7 @@ DEFAULT_MAX_RETRIES = 1
 """Retries after a timeout, a dropped connection, a 429 or a 5xx: a dead endpoint costs about a minute."""
 DEFAULT_MAX_TOKENS = 512
 """Tokens one answer may have: enough for every role's answer, and a small model cannot loop for minutes."""
-ENV_FILE = Path(__file__).resolve().parent.parent / ".env"
+ENV_FILE = optional_course_file(".env")
 """The optional, git-ignored settings file (see ``.env.example``)."""
 
 TIMEOUT_VAR, RETRIES_VAR = "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"

@@ -12,11 +12,11 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentSession, Message
 
+from .environment import course_file
 from .loop import (
     CRITERIA_HEADING,
     RESPONSE_HEADING,
@@ -207,7 +207,7 @@ def render_messages(messages: Sequence[Message]) -> str:
     return "\n".join(f"{rule}Message{i}{rule}\n{m.text}" for i, m in enumerate(messages, start=1))
 
 
-SEED_OUTPUT = Path(__file__).resolve().parent.parent / "data" / "loopagent_seed_output.json"
+SEED_OUTPUT = course_file("data", "loopagent_seed_output.json")
 """The seed's console output of its demo (line breaks folded to spaces in the copy): the golden file."""
 
 

@@ -44,6 +44,7 @@ from pydantic import BaseModel, Field
 
 from .clients import make_chat_client
 from .conventions import stored_messages
+from .environment import course_file
 from .extraction import ChatFactWriter, MemoryExtraction
 from .memory import MAX_FACTS, WorkingMemory
 from .memory_models import ResolutionRule, SummaryMode, visible_mentions
@@ -53,7 +54,7 @@ from .tracing import USAGE_FIELDS, CallLog, ModelCall, SeenMessage, recording_mi
 if TYPE_CHECKING:  # pandas loads on first use: importing the policies stays quick
     import pandas as pd
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = course_file("data")
 DEFAULT_TIMELINE = DATA_DIR / "timeline_demo170.json"
 MAX_SUMMARY_CHARS = 700
 READER_INSTRUCTIONS = "Answer the user from the conversation and any facts you are given. Do not guess."

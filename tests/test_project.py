@@ -1,5 +1,6 @@
 """The project's promises about itself: two commands, pinned versions, conda list in step."""
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -13,14 +14,20 @@ def _name(requirement: str) -> str:
 
 def pyproject_packages() -> set[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    names = project["dependencies"] + project["optional-dependencies"]["test"]
+    names = project["dependencies"] + [n for extra in project["optional-dependencies"].values() for n in extra]
     return {_name(n) for n in names}
 
 
-def environment_packages() -> set[str]:
+def environment_pins() -> dict[str, str]:
+    """``name -> pinned version`` for each package environment.yml lists (python, pip and ``-e .`` left out)."""
     text = (ROOT / "environment.yml").read_text().split("dependencies:", 1)[1]
-    items = re.findall(r"^\s+- (\S.*)$", text, flags=re.MULTILINE)
-    return {_name(i) for i in items if not i.startswith(("-e", "python", "pip"))}
+    items = [i.split("#", 1)[0].strip() for i in re.findall(r"^\s+- (\S.*)$", text, flags=re.MULTILINE)]
+    listed = [i for i in items if not i.startswith(("-e", "python", "pip"))]
+    return {_name(i): i.partition("==")[2] for i in listed}
+
+
+def environment_packages() -> set[str]:
+    return set(environment_pins())
 
 
 def locked() -> dict[str, str]:
@@ -34,6 +41,37 @@ def locked() -> dict[str, str]:
 
 def test_environment_yml_lists_the_same_packages_as_pyproject():
     assert environment_packages() == pyproject_packages()
+
+
+def test_environment_yml_pins_each_package_at_the_locked_version():
+    pins, listed = locked(), environment_pins()
+    differ = {name: (version, pins.get(name)) for name, version in listed.items() if version != pins.get(name)}
+    assert not differ, f"environment.yml (left) differs from requirements.lock (right): {differ}"
+
+
+def test_binder_builds_exactly_the_lock_on_the_tested_python():
+    binder = ROOT / "binder"
+    assert (binder / "runtime.txt").read_text().strip() == "python-3.11"
+    assert (binder / "requirements.txt").read_text().split("#")[0].split() == ["-r", "../requirements.lock"]
+    post_build = (binder / "postBuild").read_text()
+    assert "pip install --no-deps" in post_build and post_build.startswith("#!")
+    assert (binder / "postBuild").stat().st_mode & 0o111, "repo2docker runs postBuild only when it is executable"
+
+
+def test_the_dev_container_runs_the_install_make_lab_runs():
+    container = json.loads((ROOT / ".devcontainer" / "devcontainer.json").read_text())
+    assert container["postCreateCommand"] == "make install"
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^install: \$\(STAMP\)$", makefile, re.M) and re.search(r"^lab: \$\(STAMP\)$", makefile, re.M)
+
+
+def test_every_lesson_has_the_current_colab_cell():
+    """tools/colab_cell.py writes it (make colab); a lesson merged or added without it fails here."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "tools/colab_cell.py", "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_every_direct_dependency_is_pinned_in_the_lock():
