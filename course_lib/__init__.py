@@ -26,6 +26,7 @@ Shared infrastructure -- used by both halves, loads neither:
     offline         OfflineChatClient, the base of every offline model
     live            the live endpoint settings, read and checked before any call
     live_client     LiveChatClient, MAF's OpenAI client bounded and checked (loads the openai SDK)
+    local_model     COURSE_LLM=local: the embedded llama.cpp server on 127.0.0.1, its model checked
     conventions     the MAF conventions read in one place: attribution, stored history
     prompts         prompt formats the host writes and an offline model reads
     tracing         what each model call saw and returned
