@@ -12,6 +12,7 @@ Memory half -- lessons 01-04, in lesson order; a module loads only those above i
     providers       manual injection, FactsContextProvider, the two desks and their console
     policies        the memory policies, timelines, the Demo170 comparison
     qualify         make qualify: a live writer scored against the contract
+    recordings      runs recorded on the local model (qualification, policy costs), saved and shown
 
 Loop half -- lessons 05-06; loads nothing of the memory half:
     loop            LoopAgent, its options and context, the evaluators MAF .NET ships
