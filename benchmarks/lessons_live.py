@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
+from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -44,6 +44,9 @@ def run_lesson(lesson: Path, folder: Path, timeout: int) -> tuple[float, str | N
         )
         first = str(error.evalue).strip().splitlines()[:1]
         return time.perf_counter() - start, f"cell {index}: {error.ename}: {first[0] if first else ''}"[:300]
+    except CellTimeoutError:
+        index = next((i for i, cell in enumerate(notebook.cells) if cell.get("execution_count") is None), -1)
+        return time.perf_counter() - start, f"cell {index}: timed out after {timeout} s"
     finally:
         nbformat.write(notebook, copy)
     return time.perf_counter() - start, None
@@ -52,7 +55,7 @@ def run_lesson(lesson: Path, folder: Path, timeout: int) -> tuple[float, str | N
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("lessons", nargs="*", help="lesson names or prefixes (default: all), e.g. 02 04")
-    parser.add_argument("--timeout", type=int, default=600, help="seconds one cell may take (default 600)")
+    parser.add_argument("--timeout", type=int, default=1200, help="seconds one cell may take (default 1200)")
     parser.add_argument("--keep", type=Path, help="a folder to keep the executed copies in")
     args = parser.parse_args()
     if os.environ.get("COURSE_LLM", "offline") == "offline":

@@ -45,7 +45,15 @@ from .memory_models import (
     visible_mentions,
 )
 from .offline import last_user_text, without_tool_loop
-from .policies import FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
+from .policies import (
+    FactsPolicy,
+    MemoryPolicy,
+    PolicyFactory,
+    PolicyKind,
+    SummaryRejected,
+    Timeline,
+    offline_policies,
+)
 from .tracing import CallLog, ModelCall
 
 if TYPE_CHECKING:  # pandas loads when the table is built
@@ -290,7 +298,9 @@ def capstone_policy(kind: PolicyKind, *, max_facts: int = MAX_FACTS, **options: 
     return found
 
 
-Verdict = Literal["right first time", "repaired", "partly repaired", "not repaired", "stopped at the cap"]
+Verdict = Literal[
+    "right first time", "repaired", "partly repaired", "not repaired", "stopped at the cap", "policy stopped"
+]
 
 
 class CapstoneRun(BaseModel):
@@ -386,15 +396,18 @@ async def run_capstone(
     held: dict[str, int] = {}
     evicted: dict[str, int] = {}
     *earlier, final = timeline.turns
-    for number, turn in enumerate(earlier, start=1):
-        await policy.turn(turn.user)
-        if not own_store:
-            await extraction.update(turn.user)
-        _track_evictions(memory, number, held, evicted)
     checks: list[FactCheck] = []
-    before = len(log)
-    answer = await _ask_in_loop(policy, final.user, FactsConsistencyEvaluator(memory, on_check=checks.append),
-                                max_iterations)  # fmt: skip
+    try:
+        for number, turn in enumerate(earlier, start=1):
+            await policy.turn(turn.user)
+            if not own_store:
+                await extraction.update(turn.user)
+            _track_evictions(memory, number, held, evicted)
+        before = len(log)
+        answer = await _ask_in_loop(policy, final.user, FactsConsistencyEvaluator(memory, on_check=checks.append),
+                                    max_iterations)  # fmt: skip
+    except SummaryRejected as error:  # the policy's own rule stopped it: shown as such, the other runs go on
+        return _stopped(policy.name, rule, memory.max_facts, timeline, checks, evicted, str(error))
     reader_calls = [c for c in log.calls[before:] if c.client == "reader"]
     return _graded(policy.name, rule, memory.max_facts, timeline, checks, reader_calls, answer, evicted, max_iterations)
 
@@ -458,6 +471,25 @@ def _graded(
         policy=policy, rule=rule, max_facts=max_facts, checks=checks, reader_calls=reader_calls, final_answer=answer,
         first_correct=first_correct, final_correct=final_correct, missing=missing, forbidden=forbidden,
         evicted=evicted, verdict=verdict, why=why,
+    )  # fmt: skip
+
+
+def _stopped(
+    policy: str,
+    rule: str,
+    max_facts: int,
+    timeline: Timeline,
+    checks: list[FactCheck],
+    evicted: dict[str, int],
+    reason: str,
+) -> CapstoneRun:
+    """A run whose policy refused to go on (a summary out of bounds): no final answer, graded wrong, and why."""
+    expect = timeline.turns[-1].expect
+    missing = list(expect.must_contain) if expect is not None else []
+    return CapstoneRun(
+        policy=policy, rule=rule, max_facts=max_facts, checks=checks, reader_calls=[], final_answer="",
+        first_correct=False, final_correct=False, missing=missing, forbidden=[], evicted=evicted,
+        verdict="policy stopped", why=reason,
     )  # fmt: skip
 
 
