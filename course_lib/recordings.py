@@ -23,7 +23,7 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from .assertions import find_declarations
+from .assertions import MessageRefused, find_declarations
 from .clients import make_chat_client
 from .extraction import ExtractionStatus
 from .live import LiveSettingsError, load_course_settings
@@ -136,7 +136,7 @@ class QualificationRecording(Recording):
                 "expected": c.expected,
                 "outcome": c.outcome,
                 "as contract": c.as_contract,
-                "reason": c.reason,
+                "reason": self.shown_reason(c),
                 "latency (s)": c.latency_s,
                 "calls": c.calls,
                 **{u: "unknown" if getattr(c, u) is None else getattr(c, u) for u in USAGE_FIELDS},
@@ -144,6 +144,17 @@ class QualificationRecording(Recording):
             for c in self.cases
         ]
         return pd.DataFrame(rows)
+
+    def shown_reason(self, case: RecordedCase) -> str:
+        """The reason, with a writer failure whose reply used the whole output cap said to be cut there.
+
+        The server reports the completion tokens; a reply that used all of ``n_predict`` and is not valid JSON was
+        stopped by the cap, whatever the parser's position (each one reads differently: line 6, line 40...).
+        """
+        cap = self.model.sampling.get("max_output_tokens (n_predict)")
+        if case.outcome == "writer_failed" and cap is not None and (case.output_tokens or 0) >= cap * case.calls:
+            return f"cut at the output cap ({int(cap)} tokens): incomplete JSON"
+        return case.reason
 
     def proposals(self) -> pd.DataFrame:
         """What the writer answered for each case (cut to 120 characters) and what the host admitted."""
@@ -236,8 +247,17 @@ def _local_model() -> RecordedModel:
 
 
 def declared_pairs(case: Case) -> set[tuple[str, str]]:
-    """Every ``(key, value)`` declared in the case's messages: the only facts the contract lets in."""
-    return {(d.key, d.value) for text in (*case.before, case.text) for d in find_declarations(text)}
+    """Every ``(key, value)`` declared in the case's messages: the only facts the contract lets in.
+
+    A message the contract refuses as a whole (too long, hidden characters) declares nothing.
+    """
+    pairs: set[tuple[str, str]] = set()
+    for text in (*case.before, case.text):
+        try:
+            pairs |= {(d.key, d.value) for d in find_declarations(text)}
+        except MessageRefused:
+            continue
+    return pairs
 
 
 async def record_qualification(battery: tuple[Case, ...] = BATTERY) -> QualificationRecording:
