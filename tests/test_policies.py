@@ -191,7 +191,7 @@ OPENS_WITH_A_QUESTION = Timeline(
 
 
 @pytest.mark.parametrize(("timeline", "budget"), [(generate_timeline(40), 5000), (OPENS_WITH_A_QUESTION, 240)])
-async def test_an_overlong_or_empty_summary_stops_its_policy_alone_and_the_comparison_shows_it(timeline, budget):
+async def test_an_overlong_or_empty_summary_stops_the_comparison_with_no_substitute(timeline, budget):
     log = CallLog()
     policy = SummaryPolicy(OfflineAssistantClient(), log, OfflineSummarizerClient(budget, mode="abstractive"))
     with pytest.raises(SummaryRejected) as refused:
