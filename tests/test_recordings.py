@@ -13,6 +13,7 @@ from course_lib.recordings import (
     QUALIFICATION_FILE,
     SCHEMAS,
     declared_pairs,
+    load_policy_costs,
     load_qualification,
 )
 from course_lib.tracing import CallLog
@@ -65,3 +66,21 @@ def test_a_writer_failure_that_used_the_whole_output_cap_is_shown_as_cut_there()
         cut = case.outcome == "writer_failed" and (case.output_tokens or 0) >= cap * case.calls
         assert shown[case.case].startswith("cut at the output cap") == cut, case.case
         assert cut or shown[case.case] == case.reason
+
+
+def test_the_policy_cost_recording_has_lesson_04s_six_policies_with_reported_and_estimated_tokens():
+    from course_lib.policies import course_policies, load_timeline
+
+    recording = load_policy_costs()
+    assert recording.model.model_sha256 == SMOLLM2.sha256 and recording.timeline == load_timeline().name
+    assert [run.policy for run in recording.runs] == list(course_policies())
+    table = recording.table()
+    assert list(table.index) == list(course_policies())
+    assert {"est tokens sent (chars/4)", "reported prompt tokens", "reported completion tokens", "seconds"} <= set(
+        table.columns
+    )
+    for run in recording.runs:  # a run that stopped says why; one that did not answered every graded turn
+        calls = run.reader_calls + run.extra_calls  # the estimate is chars/4 per call, rounded down each time
+        assert run.est_tokens <= run.chars_sent // 4 <= run.est_tokens + calls
+        assert (run.stopped == "") or ("no substitute summary is used" in run.stopped and run.policy == "summary")
+    assert recording.caption().startswith("RECORDING (not run in this notebook)")
