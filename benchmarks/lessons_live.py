@@ -30,23 +30,21 @@ def run_lesson(lesson: Path, folder: Path, timeout: int) -> tuple[float, str | N
     shutil.copy(lesson, copy)
     notebook = nbformat.read(copy, as_version=4)
     client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": folder}})
+    running = {"cell": -1}  # the index of the cell being run: the copy's stored execution counts are the offline ones
+
+    def started(cell: object, cell_index: int) -> None:
+        running["cell"] = cell_index
+
+    client.on_cell_start = started
     start = time.perf_counter()
     try:
         client.execute()
     except CellExecutionError as error:
-        index = next(
-            (
-                i
-                for i, cell in enumerate(notebook.cells)
-                if any(o.get("output_type") == "error" for o in cell.get("outputs", []))
-            ),
-            -1,
-        )
+        index = running["cell"]
         first = str(error.evalue).strip().splitlines()[:1]
         return time.perf_counter() - start, f"cell {index}: {error.ename}: {first[0] if first else ''}"[:300]
     except CellTimeoutError:
-        index = next((i for i, cell in enumerate(notebook.cells) if cell.get("execution_count") is None), -1)
-        return time.perf_counter() - start, f"cell {index}: timed out after {timeout} s"
+        return time.perf_counter() - start, f"cell {running['cell']}: timed out after {timeout} s"
     finally:
         nbformat.write(notebook, copy)
     return time.perf_counter() - start, None
