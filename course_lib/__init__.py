@@ -12,6 +12,7 @@ Memory half -- lessons 01-04, in lesson order; a module loads only those above i
     providers       manual injection, FactsContextProvider, the two desks and their console
     policies        the memory policies, timelines, the Demo170 comparison
     qualify         make qualify: a live writer scored against the contract
+    recordings      runs recorded on the local model (qualification, policy costs), saved and shown
 
 Loop half -- lessons 05-06; loads nothing of the memory half:
     loop            LoopAgent, its options and context, the evaluators MAF .NET ships
@@ -26,6 +27,7 @@ Shared infrastructure -- used by both halves, loads neither:
     offline         OfflineChatClient, the base of every offline model
     live            the live endpoint settings, read and checked before any call
     live_client     LiveChatClient, MAF's OpenAI client bounded and checked (loads the openai SDK)
+    local_model     COURSE_LLM=local: the embedded llama.cpp server on 127.0.0.1, its model checked
     conventions     the MAF conventions read in one place: attribution, stored history
     prompts         prompt formats the host writes and an offline model reads
     tracing         what each model call saw and returned

@@ -46,7 +46,16 @@ from .memory_models import (
     visible_mentions,
 )
 from .offline import last_user_text, without_tool_loop
-from .policies import Expectation, FactsPolicy, MemoryPolicy, PolicyFactory, PolicyKind, Timeline, offline_policies
+from .policies import (
+    Expectation,
+    FactsPolicy,
+    MemoryPolicy,
+    PolicyFactory,
+    PolicyKind,
+    SummaryRejected,
+    Timeline,
+    offline_policies,
+)
 from .tracing import CallLog, ModelCall
 
 if TYPE_CHECKING:  # pandas loads when the table is built
@@ -565,7 +574,9 @@ def capstone_policy(kind: PolicyKind, *, max_facts: int = MAX_FACTS, **options: 
     return found
 
 
-Verdict = Literal["right first time", "repaired", "partly repaired", "not repaired", "stopped at the cap"]
+Verdict = Literal[
+    "right first time", "repaired", "partly repaired", "not repaired", "stopped at the cap", "policy stopped"
+]
 
 
 class CapstoneRun(BaseModel):
@@ -677,17 +688,28 @@ async def run_capstone(
     evicted: dict[str, int] = {}
     superseded: dict[str, list[str]] = {}
     *earlier, final = timeline.turns
-    for number, turn in enumerate(earlier, start=1):
-        values = {f.key: f.value for f in memory.facts}
-        await policy.turn(turn.user)
-        if not own_store:
-            await extraction.update(turn.user)
-        _track_evictions(memory, number, held, evicted)
-        _record_superseded(values, memory.facts, superseded)
     checks: list[FactCheck] = []
-    before = len(log)
-    evaluator = FactsConsistencyEvaluator(memory, superseded=superseded, on_check=checks.append)
-    answer = await _ask_in_loop(policy, final.user, evaluator, max_iterations)
+    try:
+        for number, turn in enumerate(earlier, start=1):
+            values = {f.key: f.value for f in memory.facts}
+            await policy.turn(turn.user)
+            if not own_store:
+                await extraction.update(turn.user)
+            _track_evictions(memory, number, held, evicted)
+            _record_superseded(values, memory.facts, superseded)
+        before = len(log)
+        evaluator = FactsConsistencyEvaluator(memory, superseded=superseded, on_check=checks.append)
+        answer = await _ask_in_loop(policy, final.user, evaluator, max_iterations)
+    except SummaryRejected as error:  # the policy's own rule stopped it: shown as such, the other runs go on
+        return _stopped(
+            timeline,
+            policy=policy.name,
+            rule=rule,
+            max_facts=memory.max_facts,
+            checks=checks,
+            evicted=evicted,
+            reason=str(error),
+        )
     reader_calls = [c for c in log.calls[before:] if c.client == "reader"]
     return _graded(
         timeline,
@@ -775,6 +797,36 @@ def _graded(
 def _unmet(expect: Expectation, answer: str) -> tuple[list[str], list[str]]:
     """The grading rule, once for the first and the final answer: the texts it lacks, the texts it must not hold."""
     return [t for t in expect.must_contain if t not in answer], [t for t in expect.must_not_contain if t in answer]
+
+
+def _stopped(
+    timeline: Timeline,
+    *,
+    policy: str,
+    rule: str,
+    max_facts: int,
+    checks: list[FactCheck],
+    evicted: dict[str, int],
+    reason: str,
+) -> CapstoneRun:
+    """A run whose policy refused to go on (a summary out of bounds): no final answer, graded wrong, and why."""
+    expect = timeline.turns[-1].expect
+    missing = list(expect.must_contain) if expect is not None else []
+    return CapstoneRun(
+        policy=policy,
+        rule=rule,
+        max_facts=max_facts,
+        checks=checks,
+        reader_calls=[],
+        final_answer="",
+        first_correct=False,
+        final_correct=False,
+        missing=missing,
+        forbidden=[],
+        evicted=evicted,
+        verdict="policy stopped",
+        why=reason,
+    )
 
 
 def _why(

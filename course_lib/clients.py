@@ -33,7 +33,10 @@ def make_chat_client(
     summary_mode: SummaryMode = "extractive",
     backends: Backends | None = None,
 ) -> BaseChatClient:
-    """The chat client for a model role: offline unless ``COURSE_LLM=openai`` asks for a live endpoint.
+    """The chat client for a model role: offline unless ``COURSE_LLM`` asks for a live model.
+
+    ``COURSE_LLM=openai`` names an endpoint; ``COURSE_LLM=local`` starts (once per process) the embedded
+    llama.cpp server of :mod:`course_lib.local_model` and reaches it through the same live client.
 
     Roles: ``assistant`` (desk), ``writer``, ``reader`` and ``summarizer`` (lesson 04), ``worker`` and
     ``judge`` (lesson 06). ``resolution``, ``summary_budget`` and ``summary_mode`` shape the offline models

@@ -1,7 +1,8 @@
 """Live models: the settings that choose and bound them, and the errors that say what broke.
 
 A lesson never builds a live client by hand: :func:`course_lib.clients.make_chat_client` asks
-:func:`load_course_settings` which backend to use and, for ``COURSE_LLM=openai``, builds a
+:func:`load_course_settings` which backend to use and, for ``COURSE_LLM=openai`` (any OpenAI-compatible endpoint)
+or ``COURSE_LLM=local`` (a small model served on 127.0.0.1, :mod:`course_lib.local_model`), builds a
 :class:`~course_lib.live_client.LiveChatClient` -- MAF's own ``OpenAIChatCompletionClient`` with three
 additions a course needs (that module loads the openai SDK, so it is imported only when a live client is built):
 
@@ -51,8 +52,8 @@ ROLE_PURPOSES: dict[Role, str] = {
     "worker": "the loop's inner agent in lesson 06 (drafts an answer)",
     "judge": "the loop's LLM judge in lesson 06 (says done or what is missing)",
 }
-Backend = Literal["offline", "openai"]
-BACKENDS: tuple[Backend, ...] = ("offline", "openai")
+Backend = Literal["offline", "openai", "local"]
+BACKENDS: tuple[Backend, ...] = ("offline", "openai", "local")
 
 DEFAULT_TIMEOUT = 30.0
 """Seconds one request may wait for an answer (raise it for a slow local model on a CPU)."""
@@ -60,6 +61,11 @@ DEFAULT_MAX_RETRIES = 1
 """Retries after a timeout, a dropped connection, a 429 or a 5xx: a dead endpoint costs about a minute."""
 DEFAULT_MAX_TOKENS = 512
 """Tokens one answer may have: enough for every role's answer, and a small model cannot loop for minutes."""
+LOCAL_TIMEOUT, LOCAL_MAX_RETRIES = 120.0, 0
+"""The local model's bounds: a CPU shared with other work may need a minute for one capped answer, and a retry
+of a server in this very process would only wait again (``COURSE_LLM_TIMEOUT`` / ``_MAX_RETRIES`` override)."""
+LOCAL_API_KEY = "local-no-key"
+"""What the openai SDK sends to the local server (it needs a non-blank key; llama.cpp checks none here)."""
 ENV_FILE = optional_course_file(".env")
 """The optional, git-ignored settings file (see ``.env.example``)."""
 
@@ -113,6 +119,7 @@ class CourseSettings(TypedDict, total=False):
     llm_timeout: str | None
     llm_max_retries: str | None
     llm_max_tokens: str | None
+    local_threads: str | None
     assistant_model: str | None
     writer_model: str | None
     reader_model: str | None
@@ -316,29 +323,66 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     backend = course.get("llm")
     if backend is not None and not backend.strip():
         raise LiveSettingsError(
-            "COURSE_LLM is blank; give it a value ('offline' or 'openai') or unset it "
+            "COURSE_LLM is blank; give it a value ('offline', 'local' or 'openai') or unset it "
             "(a blank value in the shell would otherwise hide the one in .env)."
         )
     backend = backend or "offline"
     if backend not in BACKENDS:
-        raise LiveSettingsError(f"COURSE_LLM={backend!r} is not supported; use 'offline' (default) or 'openai'.")
+        raise LiveSettingsError(
+            f"COURSE_LLM={backend!r} is not supported; use 'offline' (default), 'openai' or 'local'."
+        )
     if backend == "offline":
         return Backends(backend="offline")
+    if backend == "local":
+        return Backends(backend="local", live=_local_settings(course))
     endpoint = read_settings(OpenAIEndpointSettings, "OPENAI_", env_file)
     missing = [FIELD_VARS[name] for name in ("model", "api_key") if endpoint.get(name) is None]
     if missing:
         raise LiveSettingsError(
             f"COURSE_LLM=openai needs {', '.join(missing)} (environment or .env); no offline fallback is used."
         )
-    values: dict[str, Any] = {k: v for k, v in endpoint.items() if v is not None}
-    if course.get("llm_timeout") is not None:
-        values["timeout"] = _number(TIMEOUT_VAR, course["llm_timeout"], float)
-    if course.get("llm_max_retries") is not None:
-        values["max_retries"] = _number(RETRIES_VAR, course["llm_max_retries"], int)
-    if course.get("llm_max_tokens") is not None:
-        values["max_tokens"] = _number(MAX_TOKENS_VAR, course["llm_max_tokens"], int)
+    values: dict[str, Any] = {k: v for k, v in endpoint.items() if v is not None} | _bounds(course)
     values["role_models"] = {r: course[f"{r}_model"] for r in ROLES if course.get(f"{r}_model") is not None}
     return Backends(backend="openai", live=LiveSettings.checked(**values))
+
+
+def _local_settings(course: dict[str, Any]) -> LiveSettings:
+    """Settings for the embedded local server of :mod:`course_lib.local_model`, started here or reused.
+
+    The server is started when the settings are read, because its address (a port the system picks) is part of
+    them; every call then goes through the same :class:`~course_lib.live_client.LiveChatClient` as any endpoint.
+    """
+    from .local_model import LocalServerSettings, start_local_server, threads_setting  # xllamacpp: local only
+
+    server = start_local_server(LocalServerSettings(threads=threads_setting(course.get("local_threads"))))
+    values: dict[str, Any] = {
+        "model": server.model.alias,
+        "api_key": LOCAL_API_KEY,
+        "base_url": server.base_url,
+        "timeout": LOCAL_TIMEOUT,
+        "max_retries": LOCAL_MAX_RETRIES,
+        # The server stops every answer at its own cap: asking for more would only misname the cap a cut answer hit.
+        "max_tokens": server.settings.max_output,
+    }
+    values |= _bounds(course)
+    if values["max_tokens"] > server.settings.max_output:
+        raise LiveSettingsError(
+            f"{MAX_TOKENS_VAR}={values['max_tokens']} is above the local server's output cap of "
+            f"{server.settings.max_output} tokens; use {server.settings.max_output} or less."
+        )
+    return LiveSettings.checked(**values)
+
+
+def _bounds(course: dict[str, Any]) -> dict[str, Any]:
+    """The bounds the course's variables set (timeout, retries, output tokens), for any live backend."""
+    bounds: dict[str, Any] = {}
+    if course.get("llm_timeout") is not None:
+        bounds["timeout"] = _number(TIMEOUT_VAR, course["llm_timeout"], float)
+    if course.get("llm_max_retries") is not None:
+        bounds["max_retries"] = _number(RETRIES_VAR, course["llm_max_retries"], int)
+    if course.get("llm_max_tokens") is not None:
+        bounds["max_tokens"] = _number(MAX_TOKENS_VAR, course["llm_max_tokens"], int)
+    return bounds
 
 
 def _number(variable: str, text: str, kind: type[float] | type[int]) -> float | int:

@@ -229,7 +229,7 @@ class LastTurnsPolicy(MemoryPolicy):
 
 
 class SummaryRejected(RuntimeError):
-    """The summarizer returned an empty summary or one over the limit: the comparison stops here."""
+    """The summarizer returned an empty summary or one over the limit: the summary policy stops here."""
 
 
 SUMMARIZER_INSTRUCTIONS = (
@@ -268,7 +268,7 @@ class SummaryPolicy(MemoryPolicy):
         if not summary or len(summary) > MAX_SUMMARY_CHARS:
             raise SummaryRejected(
                 f"The summary after turn {self.turns} has {len(summary)} characters; it must be 1 to "
-                f"{MAX_SUMMARY_CHARS}. The comparison stops: no substitute summary is used."
+                f"{MAX_SUMMARY_CHARS}. The summary policy stops here: no substitute summary is used."
             )
         self.summary = summary
         return answer
@@ -511,22 +511,65 @@ offline_policies = course_policies
 
 
 @dataclass(frozen=True)
+class PolicyStop:
+    """A policy that refused to go on (a summary out of bounds): where, and the rule's own words."""
+
+    policy: str
+    rule: str
+    turn: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class Comparison:
-    """Every model call and every graded answer of a comparison, as tables."""
+    """Every model call and every graded answer of a comparison, as tables; the policies that stopped, and why."""
 
     calls: pd.DataFrame
     answers: pd.DataFrame
+    stopped: tuple[PolicyStop, ...] = ()
+
+    def stopped_frame(self) -> pd.DataFrame:
+        """One row per policy run that stopped: policy, rule, turn, reason (no row: every run went to the end)."""
+        import pandas as pd
+
+        return pd.DataFrame([vars(stop) for stop in self.stopped], columns=["policy", "rule", "turn", "reason"])
+
+
+NOT_ASKED = "(not answered: the policy stopped at turn {turn})"
+"""The answer recorded for a graded turn a stopped policy never answered: graded wrong, never a guess."""
 
 
 async def run_policy(
-    timeline: Timeline, policy: MemoryPolicy, log: CallLog, rule: str
+    timeline: Timeline,
+    policy: MemoryPolicy,
+    log: CallLog,
+    rule: str,
+    *,
+    stops: list[PolicyStop] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Replay ``timeline`` through one policy; return its call rows and its graded-answer rows."""
+    """Replay ``timeline`` through one policy; return its call rows and its graded-answer rows.
+
+    A :class:`SummaryRejected` ends the replay: it is raised, or, with a ``stops`` list, recorded there, and every
+    graded turn from that one on is recorded as not answered (graded wrong) -- so a comparison can show that the
+    policy stopped, and why, and go on with the others.
+    """
     calls: list[dict[str, Any]] = []
     answers: list[dict[str, Any]] = []
     for number, turn in enumerate(timeline.turns, start=1):
         before = len(log)
-        answer = await policy.turn(turn.user)
+        try:
+            answer = await policy.turn(turn.user)
+        except SummaryRejected as error:
+            if stops is None:
+                raise
+            stops.append(PolicyStop(policy.name, rule, number, str(error)))
+            calls += [_call_row(policy.name, rule, number, call, False) for call in log.calls[before:]]
+            answers += [
+                _answer_row(policy.name, rule, later, t, NOT_ASKED.format(turn=number))
+                for later, t in enumerate(timeline.turns, start=1)
+                if later >= number and t.expect is not None
+            ]
+            break
         graded = turn.expect is not None
         calls += [_call_row(policy.name, rule, number, call, graded) for call in log.calls[before:]]
         if turn.expect is not None:
@@ -540,21 +583,28 @@ async def compare_policies(
     rules: Sequence[ResolutionRule] = RULES,
     progress: Callable[[str], None] | None = None,
 ) -> Comparison:
-    """Run every policy under every resolution rule, each from a fresh state; a summary refusal stops all."""
+    """Run every policy under every resolution rule, each from a fresh state.
+
+    A policy that refuses to go on (a summary out of bounds) stops there, alone: :attr:`Comparison.stopped` says
+    where and why, its unanswered graded turns count as wrong, and the other policies still run.
+    """
     policies = policies or course_policies()
     calls: list[dict[str, Any]] = []
     answers: list[dict[str, Any]] = []
+    stops: list[PolicyStop] = []
     runs = [(name, rule) for rule in rules for name in policies]
     for index, (name, rule) in enumerate(runs, start=1):
         log = CallLog()
-        more_calls, more_answers = await run_policy(timeline, policies[name](rule, log), log, rule)
+        stopped = len(stops)
+        more_calls, more_answers = await run_policy(timeline, policies[name](rule, log), log, rule, stops=stops)
         calls += more_calls
         answers += more_answers
         if progress is not None:
-            progress(f"[{index}/{len(runs)}] {name} under '{rule}': {len(more_calls)} calls")
+            end = f", stopped at turn {stops[-1].turn}" if len(stops) > stopped else ""
+            progress(f"[{index}/{len(runs)}] {name} under '{rule}': {len(more_calls)} calls{end}")
     import pandas as pd
 
-    return Comparison(calls=pd.DataFrame(calls), answers=pd.DataFrame(answers))
+    return Comparison(calls=pd.DataFrame(calls), answers=pd.DataFrame(answers), stopped=tuple(stops))
 
 
 def visible_values(messages: Sequence[Message | SeenMessage]) -> str:

@@ -198,6 +198,7 @@ VERDICT_COLOURS: dict[str, str] = {
     "partly repaired": "tab:olive",
     "not repaired": "tab:red",
     "stopped at the cap": "tab:orange",
+    "policy stopped": "tab:purple",
 }
 """The capstone's verdicts (``course_lib.capstone.Verdict``), each with its colour in :func:`plot_repairs`."""
 

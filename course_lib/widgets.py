@@ -220,7 +220,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         # a click acts on what it shows at the click (the box, the key), in click order
         self.submit_button.on_click(lambda _: self._async.schedule(self.submit(self.message.value)))
         self.forget_key_button.on_click(
-            lambda _: self._async.now_or_after(functools.partial(self.forget, self.key.value))
+            lambda _: self._async.now_or_after(functools.partial(self.forget_key, self.key.value))
         )
         self.forget_all_button.on_click(lambda _: self._async.now_or_after(functools.partial(self.forget, None)))
         self.message.observe(lambda _: self._message_edited(), names="value")
@@ -282,6 +282,16 @@ class MemoryPanel(_Panel, widgets.VBox):
             color, label = ("green" if report.status == "accepted" else "crimson"), "Ignored"
         lines = "".join(f"<br>{label}: {_escape(note)}" for note in notes)
         self.diagnostic.value = f'<span style="color:{color}">{status}</span>{lines}'
+
+    def forget_key(self, key: str | None) -> None:
+        """The Forget key button: forget the chosen key; with none chosen (an empty store), say so and forget nothing.
+
+        ``forget(None)`` means *forget all*: an empty key list must not turn a click on *Forget key* into that.
+        """
+        if key is None:
+            self.diagnostic.value = _error_html("no key is chosen: the store holds no fact to forget.")
+            return
+        self.forget(key)
 
     def forget(self, key: str | None) -> None:
         """Forget one key or all (through ``on_forget`` when the panel belongs to a desk, so sessions go too)."""

@@ -178,6 +178,17 @@ async def test_the_same_distortion_is_repaired_when_the_store_still_holds_the_co
     assert ("constraint", "never restart the database") in {(v.fact.key, v.stated) for v in run.checks[0].violations}
 
 
+async def test_a_summary_out_of_bounds_stops_that_run_and_the_table_says_why():
+    timeline = generate_timeline(40)  # long enough for the 5000-character offline summarizer to pass 700
+    policies = {"summary": capstone_policy("summary", summary_budget=5000), "facts": capstone_policy("facts")}
+    runs = await compare_repairs(timeline, policies, rules=["latest"])
+    stopped, facts = runs
+    assert (stopped.verdict, stopped.iterations, stopped.final_correct) == ("policy stopped", 0, False)
+    assert "it must be 1 to 700" in stopped.why and "no substitute summary is used" in stopped.why
+    assert facts.verdict != "policy stopped" and facts.iterations >= 1  # the other run still goes to the end
+    assert list(repairs_frame(runs)["verdict"]) == [stopped.verdict, facts.verdict]
+
+
 async def test_the_timelines_table_has_one_row_per_policy_and_rule():
     runs = await compare_repairs(TIMELINE, {"full history": capstone_policy("full_history")})
     frame = repairs_frame(runs)

@@ -12,6 +12,7 @@ from course_lib.clients import make_chat_client
 from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
 from course_lib.offline import without_tool_loop
 from course_lib.policies import (
+    NOT_ASKED,
     CompactionPolicy,
     FactsPolicy,
     FullHistoryPolicy,
@@ -241,9 +242,20 @@ async def test_an_overlong_or_empty_summary_stops_the_comparison_with_no_substit
     assert rejected.client == "summarizer" and (rejected.reply == "" or len(rejected.reply) > 700)
     assert f"after turn {policy.turns} has {len(rejected.reply)} characters" in str(refused.value)
     assert policy.turns < len(timeline.turns) and len(policy.summary) <= 700  # no later turn, the last accepted kept
-    factory = offline_policies(summary_budget=budget)["summary"]
-    with pytest.raises(SummaryRejected, match="no substitute summary is used"):
-        await compare_policies(timeline, {"summary": factory}, rules=["latest"])
+    factories = offline_policies(summary_budget=budget)
+    chosen = {"summary": factories["summary"], "full history": factories["full history"]}
+    comparison = await compare_policies(timeline, chosen, rules=["latest"])
+    [stop] = comparison.stopped  # the summary policy stops alone, and says where and why
+    assert (stop.policy, stop.rule, stop.turn) == ("summary", "latest", policy.turns)
+    assert stop.reason == str(refused.value) and "no substitute summary is used" in stop.reason
+    assert comparison.stopped_frame().to_dict("records") == [vars(stop)]
+    graded_after = [n for n, t in enumerate(timeline.turns, start=1) if t.expect and n >= stop.turn]
+    answers = comparison.answers.to_dict("records")
+    unanswered = [a for a in answers if a["policy"] == "summary" and a["turn"] >= stop.turn]
+    assert [a["turn"] for a in unanswered] == graded_after and not any(a["correct"] for a in unanswered)
+    assert {a["answer"] for a in unanswered} <= {NOT_ASKED.format(turn=stop.turn)}
+    full = comparison.calls[comparison.calls["policy"] == "full history"]
+    assert full["turn"].max() == len(timeline.turns)  # the other policy ran to the end
 
 
 async def test_the_seeds_turns_exceed_3_view_is_three_user_turns_counting_the_new_one():

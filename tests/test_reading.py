@@ -131,33 +131,17 @@ def table_cells(name: str) -> list[tuple[int, str]]:
     return found
 
 
-WALLS: dict[str, str] = {}
-"""Lessons whose stored tables still hold a wall of text, and where: strict, so the mark fails once it is fixed."""
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=WALLS[name])) if name in WALLS else name
-        for name in LESSONS
-    ],
-)
+@pytest.mark.parametrize("name", LESSONS)
 def test_no_stored_table_cell_is_a_wall_of_text(name):
     walls = [(index, len(text)) for index, text in table_cells(name) if len(text) > MAX_TABLE_CELL_CHARS]
     assert not walls, f"{name}: table cells over {MAX_TABLE_CELL_CHARS} characters (cell, length): {walls}"
 
 
 PANELS = ("MemoryPanel", "DeskPanel", "PolicyExplorer", "LoopStepper")
-DRIVEN_TODAY = {
-    "02_correct_then_forget",
-}
-"""Lessons whose hidden cell still drives the panel the student sees (NOTEBOOK_CHANGES.md, section 1, fixes them).
-The marks are strict: each fails once its lesson is fixed (which also shows the finder finds a driven panel)."""
 
 
-def driven_panels(name: str) -> list[str]:
-    """The panels a lesson shows (a cell ending on the panel's name) that a later cell clicks or sets."""
-    cells = [c.source for c in lesson(name).cells if c.cell_type == "code"]
+def driven_panels(cells: list[str]) -> list[str]:
+    """The panels shown by these code cells (a cell ending on the panel's name) that a later cell clicks or sets."""
     driven = []
     for index, source in enumerate(cells):
         for panel in re.findall(rf"^(\w+) = (?:{'|'.join(PANELS)})\(", source, flags=re.M):
@@ -168,14 +152,14 @@ def driven_panels(name: str) -> list[str]:
     return driven
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="NOTEBOOK_CHANGES.md section 1"))
-        if name in DRIVEN_TODAY
-        else name
-        for name in LESSONS
-    ],
-)
+def test_the_finder_finds_a_driven_panel_and_passes_one_that_drives_its_own():
+    shown = "panel = MemoryPanel(make_extraction())\npanel"
+    assert driven_panels([shown, "panel.submit_button.click()"]) == ["panel"]
+    assert driven_panels([shown, 'panel.message.value = "x"']) == ["panel"]
+    assert driven_panels([shown, "demo = MemoryPanel(make_extraction())\ndemo.submit_button.click()"]) == []
+
+
+@pytest.mark.parametrize("name", LESSONS)
 def test_a_panel_the_student_sees_starts_fresh_after_run_all(name):
-    assert driven_panels(name) == [], f"{name}: a later cell drives the panel the student sees"
+    cells = [c.source for c in lesson(name).cells if c.cell_type == "code"]
+    assert driven_panels(cells) == [], f"{name}: a later cell drives the panel the student sees"

@@ -145,6 +145,7 @@ def test_the_readme_shows_the_same_map():
 
 DEFERRED = {
     ("clients", "_offline_client"): "the factory imports a role's offline model only when it builds that role",
+    ("live", "_local_settings"): "the local backend's server (and xllamacpp) loads only when COURSE_LLM=local",
     ("presentation", "presence_frame"): "a display helper reads the allowed keys only when it draws that table",
     ("widgets", "__getattr__"): "the loop stepper's old import path, loading the loop half only when asked for",
 }

@@ -135,6 +135,15 @@ def two_desks():
     return DeskPanel(offline_provider_desks(CallLog(), ("triage", "operations")))
 
 
+async def test_forget_key_with_no_key_chosen_forgets_nothing_and_says_so():
+    panel = memory_panel("drop")  # a writer that stores nothing: the key list stays empty, as with a live model
+    await submit(panel, "module=Billing")
+    forgotten = []
+    panel._on_forget = forgotten.append
+    panel.forget_key_button.click()  # a script (or a lesson cell) can click a disabled button
+    assert forgotten == [] and panel.key.value is None and "no key is chosen" in panel.diagnostic.value
+
+
 async def test_forget_key_is_ready_as_soon_as_facts_exist_and_forgets_only_that_key():
     panel = memory_panel()
     assert panel.forget_key_button.disabled and panel.forget_all_button.disabled

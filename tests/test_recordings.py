@@ -1,0 +1,86 @@
+"""The recordings of the local model under data/: current schemas, valid files, labelled and rendered as such."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from course_lib.local_model import SMOLLM2
+from course_lib.memory_models import OfflineWriterClient
+from course_lib.qualify import BATTERY, qualify
+from course_lib.recordings import (
+    DATA,
+    QUALIFICATION_FILE,
+    SCHEMAS,
+    declared_pairs,
+    load_policy_costs,
+    load_qualification,
+)
+from course_lib.tracing import CallLog
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_each_recordings_schema_file_is_generated_from_its_model(name):
+    assert json.loads((DATA / name).read_text()) == SCHEMAS[name].model_json_schema()
+
+
+def test_the_qualification_recording_names_what_reproduces_it_and_is_labelled_a_recording():
+    recording = load_qualification()
+    assert recording.model.model_sha256 == SMOLLM2.sha256 and recording.model.model == SMOLLM2.alias
+    assert recording.model.server.startswith("xllamacpp==") and "temperature" in recording.model.sampling
+    caption = recording.caption()
+    assert caption.startswith("RECORDING (not run in this notebook)") and "make record-local" in caption
+    assert recording.recorded_at.utcoffset() is not None  # timezone-aware UTC
+    assert "/" not in recording.machine.platform  # no machine path in a committed file
+
+
+async def test_the_recorded_scorecard_has_make_qualifys_columns_and_every_case_of_the_battery():
+    recording = load_qualification()
+    log = CallLog()
+    reference = await qualify(OfflineWriterClient(log=log), log)
+    card = recording.card()
+    assert list(card.columns) == list(reference.columns)
+    assert list(card["case"]) == [case.name for case in BATTERY]
+    assert recording.totals().loc["cases", "value"] == len(BATTERY)
+    assert all(len(c.proposal) == c.calls for c in recording.cases)  # every call's reply is kept
+
+
+def test_the_recorded_run_admitted_no_fact_the_user_did_not_declare():
+    cases = {case.name: case for case in BATTERY}
+    for recorded in load_qualification().cases:
+        admitted = {tuple(pair.split("=", 1)) for pair in recorded.admitted.split("; ") if pair}
+        assert admitted <= declared_pairs(cases[recorded.case]), recorded.case
+        assert recorded.admitted == "" or recorded.outcome == "accepted"
+
+
+def test_the_recording_file_is_what_the_model_writes_back():
+    text = Path(QUALIFICATION_FILE).read_text()
+    assert load_qualification().model_dump_json(indent=2) + "\n" == text
+
+
+def test_a_writer_failure_that_used_the_whole_output_cap_is_shown_as_cut_there():
+    recording = load_qualification()
+    cap = recording.model.sampling["max_output_tokens (n_predict)"]
+    shown = dict(zip(recording.card()["case"], recording.card()["reason"], strict=True))
+    for case in recording.cases:
+        cut = case.outcome == "writer_failed" and (case.output_tokens or 0) >= cap * case.calls
+        assert shown[case.case].startswith("cut at the output cap") == cut, case.case
+        assert cut or shown[case.case] == case.reason
+
+
+def test_the_policy_cost_recording_has_lesson_04s_six_policies_with_reported_and_estimated_tokens():
+    from course_lib.policies import course_policies, load_timeline
+
+    recording = load_policy_costs()
+    assert recording.model.model_sha256 == SMOLLM2.sha256 and recording.timeline == load_timeline().name
+    assert [run.policy for run in recording.runs] == list(course_policies())
+    table = recording.table()
+    assert list(table.index) == list(course_policies())
+    assert {"est tokens sent (chars/4)", "reported prompt tokens", "reported completion tokens", "seconds"} <= set(
+        table.columns
+    )
+    for run in recording.runs:  # a run that stopped says why; one that did not answered every graded turn
+        calls = run.reader_calls + run.extra_calls  # the estimate is chars/4 per call, rounded down each time
+        assert run.est_tokens <= run.chars_sent // 4 <= run.est_tokens + calls
+        assert (run.stopped == "") or ("no substitute summary is used" in run.stopped and run.policy == "summary")
+    assert recording.caption().startswith("RECORDING (not run in this notebook)")
