@@ -41,7 +41,7 @@ from agent_framework import (
 )
 from pydantic import BaseModel
 
-from .assertions import MessageRefused, check_message
+from .assertions import MessageRefused, check_message, trim
 from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
@@ -329,14 +329,15 @@ class DeskConsole(ABC):
     async def handle(self, line: str) -> DeskEvent:
         """One console line. It never raises for what the user typed: a broken command is answered with its rule.
 
-        Commands ignore case (``MEM``, ``Forget``); a key keeps it (keys are case-sensitive). A line over the
-        message limit (or not encodable text) is refused before any desk sees it.
+        Commands ignore case (``MEM``, ``Forget``) and invisible characters at the line's edges, as declarations do;
+        a key keeps its case (keys are case-sensitive). A line over the message limit (or not encodable text) is
+        refused before any desk sees it.
         """
         try:
             check_message(line)
         except MessageRefused as error:
             return DeskEvent(kind="refused", line=line, output=f"{error} No model was called. {CONSOLE_USAGE}")
-        words = line.split(maxsplit=1)
+        words = trim(line).split(maxsplit=1)  # a BOM or zero-width space pasted at an edge hides no command
         if not words:
             return DeskEvent(kind="refused", line=line, output=f"An empty line is not a turn. {CONSOLE_USAGE}")
         command = words[0].lower()
@@ -344,7 +345,7 @@ class DeskConsole(ABC):
             return DeskEvent(kind="mem", line=line, output=self.memory.to_prompt_block())
         if command == "forget":
             try:
-                return self.forget(words[1].strip() if len(words) > 1 else None)
+                return self.forget(trim(words[1]) if len(words) > 1 else None)
             except InvalidFacts as error:
                 output = f"{error} Nothing was forgotten and no model was called. {CONSOLE_USAGE}"
                 return DeskEvent(kind="refused", line=line, output=output)

@@ -229,6 +229,21 @@ async def test_console_commands_ignore_case_and_an_over_long_line_reaches_no_mod
     assert (await console.handle(" Forget  ")).kind == "forget" and console.memory.facts == ()
 
 
+@CONSOLES
+@pytest.mark.parametrize("edge", ["\ufeff", "\u200b", "\u2060"])
+async def test_a_command_with_an_invisible_character_at_its_edge_is_still_the_command(build, edge):
+    """A BOM or zero-width space pasted before ``mem`` or ``forget`` must not turn the command into a user turn."""
+    log = CallLog()
+    console = build(log, ("triage", "operations"))
+    await console.handle("module=Billing; database=SQL Server 2022")
+    calls, turn = len(log), console.memory.turn
+    assert (await console.handle(f"{edge}mem")).kind == "mem"
+    assert (await console.handle(f"mem{edge}")).kind == "mem"
+    event = await console.handle(f"{edge}forget module{edge}")
+    assert event.kind == "forget" and [f.key for f in console.memory.facts] == ["database"]
+    assert len(log) == calls and console.memory.turn == turn
+
+
 def provider_on(memory=None, writer=None, client=None):
     """A provider agent on the offline desk and writer, with the reports it gives."""
     reports = []
