@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, TypedDict, get_type_hints
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
@@ -107,9 +107,11 @@ class LiveModelError(ChatClientException):
     that is not reachable or broken from a model that answered and answered badly.
     """
 
-    def __init__(self, message: str, kind: FailureKind = "other") -> None:
+    def __init__(self, message: str, kind: FailureKind = "other", usage: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.kind: FailureKind = kind
+        self.usage = usage
+        """The usage the provider reported for a reply it sent but the course refused (a cut answer), else None."""
 
 
 class CourseSettings(TypedDict, total=False):

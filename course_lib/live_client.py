@@ -213,7 +213,7 @@ class LiveChatClient(OpenAIChatCompletionClient):
         if choice.finish_reason == "length":
             structured = options.get("response_format") is not None
             if structured or self.role not in SHOWN_ROLES or not texts:
-                raise cut_problem(self.settings.max_tokens, structured)
+                raise cut_problem(self.settings.max_tokens, structured, parsed.usage_details)
             texts[-1].text = (texts[-1].text or "") + cut_mark(self.settings.max_tokens)
         if not parsed.text:
             raise ReplyProblem(
@@ -223,10 +223,11 @@ class LiveChatClient(OpenAIChatCompletionClient):
 
     def failure(self, error: BaseException) -> LiveModelError:
         """The error a student sees: role, model and endpoint, the cause, and what to change; no key in it."""
-        cause, hint, kind = explain(_root(error), self.settings)
+        root = _root(error)
+        cause, hint, kind = explain(root, self.settings)
         where = f"{self.role} model {self.model!r} at {self.settings.endpoint}"
         message = f"{where}: {cause.rstrip('.')}." + (f" {hint}" if hint else "") + " No offline fallback is used."
-        return LiveModelError(self.settings.mask(message), kind)
+        return LiveModelError(self.settings.mask(message), kind, getattr(root, "usage", None))
 
 
 def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
@@ -247,9 +248,10 @@ def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
 class ReplyProblem(Exception):
     """A reply that arrived but carries no usable answer (raised inside the client, explained outside)."""
 
-    def __init__(self, message: str, kind: FailureKind) -> None:
+    def __init__(self, message: str, kind: FailureKind, usage: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.kind: FailureKind = kind
+        self.usage = usage  # what the provider billed for the reply, when it sent one
 
 
 class DeadlinePassed(Exception):
@@ -265,12 +267,13 @@ def unasked_tool_call(names: Sequence[str]) -> ReplyProblem:
     )
 
 
-def cut_problem(max_tokens: int, structured: bool) -> ReplyProblem:
+def cut_problem(max_tokens: int, structured: bool, usage: Mapping[str, Any] | None = None) -> ReplyProblem:
     what = "the JSON was cut" if structured else "the answer was cut"
     return ReplyProblem(
         f"{what} at the output cap of {max_tokens} tokens (finish_reason='length'); raise {MAX_TOKENS_VAR} "
         f"(now {max_tokens}) or ask for a shorter answer",
         "cut_at_output_cap",
+        usage,
     )
 
 
@@ -287,6 +290,7 @@ class StreamTally:
         self.finished: str | None = None
         self.refusal = ""
         self.tools: list[str] = []
+        self.usage: Mapping[str, Any] | None = None
 
     def add(self, update: ChatResponseUpdate) -> None:
         self.chunks += 1
@@ -299,6 +303,8 @@ class StreamTally:
                 self.text += len(content.text or "")
             elif content.type == "function_call":
                 self.tools.append(content.name or "")
+            elif content.type == "usage":
+                self.usage = content.usage_details
 
     def problem(self, max_tokens: int, *, cut_is_error: bool, structured: bool) -> ReplyProblem | None:
         """What is wrong with the finished stream, or None: it must end with a reason and carry text."""
@@ -318,7 +324,7 @@ class StreamTally:
                 f"the stream was cut mid-way: {self.choices} chunk(s) and no finish_reason", "broken_reply"
             )
         if self.finished == "length" and (cut_is_error or not self.text):
-            return cut_problem(max_tokens, structured)
+            return cut_problem(max_tokens, structured, self.usage)
         if not self.text:
             return ReplyProblem(f"the stream carried no text (finish_reason={self.finished!r})", "empty_answer")
         return None

@@ -229,7 +229,7 @@ class LastTurnsPolicy(MemoryPolicy):
 
 
 class SummaryRejected(RuntimeError):
-    """The summarizer returned an empty summary or one over the limit: the summary policy stops here."""
+    """The summarizer returned an empty summary or one over the limit, or failed: the summary policy stops here."""
 
 
 SUMMARIZER_INSTRUCTIONS = (
@@ -264,7 +264,13 @@ class SummaryPolicy(MemoryPolicy):
         note = f"Summary so far (unverified):\n{self.summary}"
         messages = [Message(role="user", contents=[note])] if self.summary else []
         answer = (await self.reader.run([*messages, Message(role="user", contents=[user_text])])).text
-        summary = (await self.summarizer.run(summary_prompt(self.summary, user_text, answer))).text.strip()
+        try:
+            summary = (await self.summarizer.run(summary_prompt(self.summary, user_text, answer))).text.strip()
+        except Exception as error:  # a live summarizer cut at its output cap, or timed out: the same stop
+            raise SummaryRejected(
+                f"The summarizer failed after turn {self.turns}: {error} The summary policy stops here: no "
+                "substitute summary is used."
+            ) from error
         if not summary or len(summary) > MAX_SUMMARY_CHARS:
             raise SummaryRejected(
                 f"The summary after turn {self.turns} has {len(summary)} characters; it must be 1 to "

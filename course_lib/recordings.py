@@ -25,12 +25,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .assertions import MessageRefused, find_declarations
 from .clients import make_chat_client
-from .extraction import ExtractionStatus
+from .extraction import ChatFactWriter, ExtractionStatus
 from .live import LiveSettingsError, load_course_settings
 from .local_model import LocalModelError, current_local_server
 from .memory_models import OfflineWriterClient
 from .policies import SummaryRejected, course_policies, load_timeline, run_policy
-from .qualify import BATTERY, Case, facts_of, outcome, reason, summary
+from .qualify import BATTERY, Case, Witness, facts_of, outcome, reason, summary
 from .tracing import USAGE_FIELDS, CallLog
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -270,7 +270,8 @@ async def record_qualification(battery: tuple[Case, ...] = BATTERY) -> Qualifica
     for case in battery:
         expected = await outcome(OfflineWriterClient(), case)
         before, start = len(log), time.perf_counter()
-        report = await outcome(writer, case)
+        witness = Witness(ChatFactWriter(writer))
+        report = await outcome(writer, case, witness)
         calls = log.calls[before:]
         cases.append(
             RecordedCase(
@@ -280,7 +281,7 @@ async def record_qualification(battery: tuple[Case, ...] = BATTERY) -> Qualifica
                 expected=expected.status,
                 outcome=report.status,
                 as_contract=report.status == expected.status and facts_of(report) == facts_of(expected),
-                reason=reason(report),
+                reason=reason(report, witness.error),
                 proposal=[_cut(call.reply or call.error or "", 2000) for call in calls],
                 admitted=facts_of(report) if report.status == "accepted" else "",
                 latency_s=round(time.perf_counter() - start, 2),

@@ -154,8 +154,20 @@ class RecordingMiddleware(ChatMiddleware):
         instructions = (context.options or {}).get("instructions")
         try:
             await call_next()
-        except Exception as error:  # a failed call was still sent: it is logged, with no reply and no usage
-            self.log.record(ModelCall(self.name, instructions, sent, reply="", error=str(error)))
+        except Exception as error:  # a failed call was still sent: it is logged, with no reply
+            usage = getattr(error, "usage", None) or {}  # a reply the course refused (cut) was still billed
+            self.log.record(
+                ModelCall(
+                    self.name,
+                    instructions,
+                    sent,
+                    reply="",
+                    error=str(error),
+                    input_tokens=usage.get("input_token_count"),
+                    output_tokens=usage.get("output_token_count"),
+                    total_tokens=usage.get("total_token_count"),
+                )
+            )
             raise
 
         def record(response: ChatResponse) -> None:

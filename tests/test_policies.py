@@ -9,6 +9,7 @@ from agent_framework import Agent, ChatResponse, InMemoryHistoryProvider, Messag
 from pydantic import ValidationError
 
 from course_lib.clients import make_chat_client
+from course_lib.live import LiveModelError
 from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
 from course_lib.offline import without_tool_loop
 from course_lib.policies import (
@@ -17,6 +18,7 @@ from course_lib.policies import (
     FactsPolicy,
     FullHistoryPolicy,
     LastTurnsPolicy,
+    PolicyFactory,
     ReducerPolicy,
     SeedSlidingWindow,
     SummaryPolicy,
@@ -256,6 +258,41 @@ async def test_an_overlong_or_empty_summary_stops_the_comparison_with_no_substit
     assert {a["answer"] for a in unanswered} <= {NOT_ASKED.format(turn=stop.turn)}
     full = comparison.calls[comparison.calls["policy"] == "full history"]
     assert full["turn"].max() == len(timeline.turns)  # the other policy ran to the end
+
+
+class FailingSummarizer(OfflineSummarizerClient):
+    """A summarizer whose second call fails as a live one does when its answer is cut at the output cap."""
+
+    calls_made = 0
+
+    def answer(self, messages, options):
+        self.calls_made += 1
+        if self.calls_made > 1:
+            raise LiveModelError(
+                "summarizer model 'small' at http://127.0.0.1:1/v1: the answer was cut", "cut_at_output_cap"
+            )
+        return super().answer(messages, options)
+
+
+async def test_a_summarizer_that_fails_stops_the_summary_policy_alone_naming_the_failure():
+    """A live summarizer cut at the output cap (or timed out) stops its policy like the 700-character rule does."""
+    timeline = generate_timeline(6)
+    summarizer = FailingSummarizer(240)
+    chosen = {
+        "summary": PolicyFactory(
+            SummaryPolicy,
+            "summary",
+            lambda rule, log: SummaryPolicy(OfflineAssistantClient(rule, log=log), log, summarizer),
+        ),
+        "full history": offline_policies()["full history"],
+    }
+    comparison = await compare_policies(timeline, chosen, rules=["latest"])
+    [stop] = comparison.stopped
+    assert (stop.policy, stop.turn) == ("summary", 2)
+    assert "The summarizer failed after turn 2" in stop.reason and "the answer was cut" in stop.reason
+    assert "no substitute summary is used" in stop.reason
+    full = comparison.calls[comparison.calls["policy"] == "full history"]
+    assert full["turn"].max() == len(timeline.turns)
 
 
 async def test_the_seeds_turns_exceed_3_view_is_three_user_turns_counting_the_new_one():

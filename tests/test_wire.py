@@ -454,6 +454,33 @@ async def test_an_answer_cut_at_the_output_cap_is_an_error_where_the_program_rea
             await agent.run("module=Billing", options=options)
 
 
+async def test_a_cut_answer_that_fails_still_records_the_usage_the_provider_reported(server):
+    """The provider billed the tokens of a cut JSON answer: the failed call's log row keeps them (not unknown).
+
+    Not streamed: a streamed call that fails is not logged at all yet (the recording waits for MAF's final response,
+    which a failed stream never builds), a gap of its own.
+    """
+    stream = False
+    server.fault = "length"
+    log = CallLog()
+    agent = Agent(client=make_chat_client("writer", log=log))
+    with pytest.raises(LiveModelError, match="the JSON was cut"):
+        if stream:
+            run = agent.run("module=Billing", stream=True, options={"response_format": FactBatch})
+            async for _ in run:
+                pass
+            await run.get_final_response()
+        else:
+            await agent.run("module=Billing", options={"response_format": FactBatch})
+    [call] = log.calls
+    assert call.error and "cut" in call.error
+    assert (call.input_tokens, call.output_tokens, call.total_tokens) == (
+        USAGE["prompt_tokens"],
+        USAGE["completion_tokens"],
+        USAGE["total_tokens"],
+    )
+
+
 @pytest.mark.parametrize("role", ROLES)
 async def test_every_request_of_every_role_carries_the_output_cap(server, monkeypatch, role):
     server.reply_with = lambda body: writer_reply(body) if "response_format" in body else "fine"
