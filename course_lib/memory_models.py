@@ -96,7 +96,7 @@ class OfflineAssistantClient(OfflineChatClient):
         declared = _safe_declarations(question)
         if declared:
             said = "; ".join(f"{k}={v}" for k, v in declared.items())
-            return f"Noted what you declared: {said}."
+            return f"Noted what you declared: {said}" + ("" if said.endswith((".", "!", "?")) else ".")
         if refused := refused_declarations(question):
             return (
                 f"That looks like a declaration, but I cannot note it: {'; '.join(refused)}. Nothing was noted "

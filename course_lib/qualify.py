@@ -237,7 +237,8 @@ def summary(card: pd.DataFrame) -> pd.DataFrame:
         reported = card[usage][card["calls"] > 0]
         known = not reported.empty and not (reported == "unknown").any()
         lines.append((f"{usage} reported", int(reported.sum()) if known else "unknown"))
-    return pd.DataFrame(lines, columns=["measure", "value"]).set_index("measure")
+    # object dtype: counts stay whole numbers beside the latency (an all-numeric column would print 15.00 cases)
+    return pd.DataFrame(lines, columns=["measure", "value"], dtype=object).set_index("measure")
 
 
 async def run() -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -39,6 +39,7 @@ async def test_a_careful_writer_scores_as_the_contract_says_with_usage_per_call(
     assert (called["total_tokens"] == 49).all() and len(server.requests) == called["calls"].sum()
     assert totals.loc["total_tokens reported", "value"] == 49 * len(called)
     assert totals.loc["as the contract says", "value"] == len(card)
+    assert "cases  " in totals.to_string() and ".00" not in totals.to_string()  # counts print as whole numbers
 
 
 async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by_name(server):
