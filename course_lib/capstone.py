@@ -845,6 +845,7 @@ def _why(
     stored = {f.key: f.value for f in facts}
     stated = dict(stated_values(answer))
     reasons: list[str] = []
+    omitted: list[str] = []  # stored keys the answer leaves out: named together, in one reason
     for text in [*missing, *forbidden]:
         key = keys.get(text, "?")
         gone = f"was evicted from the store at turn {evicted[key]}" if key in evicted else "was never stored"
@@ -853,11 +854,20 @@ def _why(
         elif key not in stored:
             reason = f"{key} {gone}: it cannot be enforced"
         elif text in missing:
-            reason = f"the answer does not state {key}; the store holds it, but an omission contradicts nothing"
+            if key not in omitted:
+                omitted.append(key)
+            continue
         else:
             reason = f"the answer still states {text!r} for {key}"
         if reason not in reasons:
             reasons.append(reason)
+    if omitted:
+        them = "it" if len(omitted) == 1 else "them"
+        reasons.insert(
+            0,
+            f"the answer does not state {' or '.join(omitted)}; the store holds {them}, but an omission contradicts "
+            "nothing",
+        )
     return "; ".join(reasons)
 
 

@@ -226,8 +226,9 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     right.barh(labels, rows["reader chars (loop)"], color=colours)
     right.set_xlabel("characters sent to the reader in the loop")
     left.invert_yaxis()
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in VERDICT_COLOURS.values()]
-    fig.legend(handles, list(VERDICT_COLOURS), loc="lower center", ncol=len(VERDICT_COLOURS), fontsize=8, frameon=False)
+    shown = [v for v in VERDICT_COLOURS if v in set(rows["verdict"])]  # the legend names only verdicts drawn
+    handles = [plt.Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[v]) for v in shown]
+    fig.legend(handles, shown, loc="lower center", ncol=max(len(shown), 1), fontsize=8, frameon=False)
     fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig

@@ -159,6 +159,8 @@ async def test_a_window_that_lost_module_and_database_contradicts_nothing_so_the
     run = lesson_runs[policy]
     assert (run.verdict, run.iterations, run.checks[0].violations) == ("not repaired", 1, ())
     assert "an omission contradicts nothing" in run.why and "evicted from the store at turn 7" in run.why
+    assert run.why.count("an omission contradicts nothing") == 1  # the omitted keys are named together, once
+    assert "does not state module or database; the store holds them" in run.why
 
 
 async def test_the_loop_repairs_what_the_abstractive_summary_blended_but_not_the_constraint_it_distorted(lesson_runs):

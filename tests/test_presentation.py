@@ -170,3 +170,31 @@ def test_the_time_per_turn_plot_draws_milliseconds_per_turn_one_line_per_policy(
     assert lines["full history"] == pytest.approx([0.1, 1.0])  # rising: re-reads everything kept
     assert ax.get_ylabel() == "CPU milliseconds per turn" and ax.get_ylim()[0] == 0
     plt.close("all")
+
+
+def test_the_repairs_plot_legend_names_only_the_verdicts_it_draws():
+    from course_lib.presentation import plot_repairs
+
+    frame = pd.DataFrame(
+        [
+            {
+                "policy": "facts",
+                "rule": "earliest",
+                "store bound": 5,
+                "verdict": "repaired",
+                "iterations": 2,
+                "reader chars (loop)": 900,
+            },
+            {
+                "policy": "summary",
+                "rule": "earliest",
+                "store bound": 5,
+                "verdict": "not repaired",
+                "iterations": 1,
+                "reader chars (loop)": 400,
+            },
+        ]
+    )
+    fig = plot_repairs(frame)
+    [legend] = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["repaired", "not repaired"]
