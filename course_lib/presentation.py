@@ -138,11 +138,16 @@ def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step"
     return fig
 
 
+def legend_beside(ax: Axes) -> None:
+    """The legend to the right of the plot: the policies' long labels would otherwise cover the lines they name."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+
+
 def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded)."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 3.6))
+    fig, ax = plt.subplots(figsize=(10, 3.6))
     reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
     for policy, rows in reader.groupby("policy", sort=False):
         ax.plot(rows["turn"], rows["chars_sent"], marker="o", label=policy)
@@ -150,7 +155,7 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     ax.set_xlabel("turn")
     ax.set_ylabel("characters sent to the reader")
     ax.set_title(f"Prompt size per turn (rule: {rule})")
-    ax.legend(fontsize=8)
+    legend_beside(ax)
     fig.tight_layout()
     return fig
 
@@ -159,13 +164,13 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
     """Characters of the last reader call against the number of turns, one line per policy."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 3.6))
+    fig, ax = plt.subplots(figsize=(10, 3.6))
     for policy, rows in frame.groupby("policy", sort=False):
         ax.plot(rows["turns"], rows["last reader call (chars)"], marker="o", label=policy)
     ax.set_xlabel("turns in the timeline")
     ax.set_ylabel("characters in the last reader call")
     ax.set_title("How each policy's prompt grows with the conversation")
-    ax.legend(fontsize=8)
+    legend_beside(ax)
     fig.tight_layout()
     return fig
 
@@ -179,7 +184,7 @@ def plot_time_per_turn(frame: pd.DataFrame) -> Figure:
     """
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 3.6))
+    fig, ax = plt.subplots(figsize=(10, 3.6))
     per_turn = frame.assign(ms=1000 * frame["CPU seconds"] / frame["turns"])
     for policy, rows in per_turn.groupby("policy", sort=False):
         ax.plot(rows["turns"], rows["ms"], marker="o", label=policy)
@@ -187,7 +192,7 @@ def plot_time_per_turn(frame: pd.DataFrame) -> Figure:
     ax.set_xlabel("turns in the conversation")
     ax.set_ylabel("CPU milliseconds per turn")
     ax.set_title("Time per turn: flat when what is kept is bounded")
-    ax.legend(fontsize=8)
+    legend_beside(ax)
     fig.tight_layout()
     return fig
 
