@@ -98,8 +98,11 @@ class Visit:
             route.abort()
 
     def broken_images(self) -> list[str]:
+        """Images on screen that did not load; a panel's hidden picture (``display: none``: a fresh explorer has
+        none yet) is not on screen, and a browser draws nothing for it."""
         return self.page.evaluate(
-            "() => [...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)"
+            "() => [...document.images].filter(i => i.getClientRects().length > 0)"
+            ".filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)"
         )
 
     def check_and_close(self, name: str) -> None:
