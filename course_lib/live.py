@@ -249,7 +249,7 @@ class LiveSettings(BaseModel):
         The openai SDK waits about 0.5 s before the first retry, doubling up to 8 s (less with jitter).
         """
         backoff = sum(min(0.5 * 2**attempt, 8.0) for attempt in range(self.max_retries))
-        return self.timeout * (self.max_retries + 1) + backoff
+        return float(self.timeout * (self.max_retries + 1) + backoff)
 
     @property
     def deadline(self) -> float:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from agent_framework import Message
@@ -165,7 +165,7 @@ def resolve(mentions: Sequence[tuple[str, str]], rule: ResolutionRule) -> dict[s
     values: dict[str, list[str]] = {}
     for key, value in mentions:
         values.setdefault(key, []).append(value)
-    pick = {
+    pick: Callable[[list[str]], str] = {
         "latest": lambda vs: vs[-1],
         "earliest": lambda vs: vs[0],
         "most_frequent": lambda vs: max(vs, key=lambda v: (vs.count(v), -vs.index(v))),

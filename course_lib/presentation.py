@@ -71,7 +71,7 @@ def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
     """
     has_break = frame.apply(lambda column: column.map(lambda v: isinstance(v, str) and "\n" in v).any())
     lines = list(dict.fromkeys(frame.columns[has_break.to_numpy()]))  # by position: column names may repeat
-    return readable_table(frame, lines=lines).to_html() if lines else frame._repr_html_()
+    return readable_table(frame, lines=lines).to_html() if lines else str(frame._repr_html_())
 
 
 def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
@@ -115,6 +115,7 @@ def presence_frame(snapshots: Sequence[tuple[str, Sequence[Fact]]]) -> pd.DataFr
 def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step") -> Figure:
     """A grid: a filled cell is a fact in the store, labelled with its value; new or changed values are darker."""
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
 
     fig, ax = plt.subplots(figsize=(1.8 * max(len(frame.columns), 3), 0.6 * max(len(frame.index), 2) + 1))
     for row, key in enumerate(frame.index):
@@ -123,7 +124,7 @@ def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step"
             value = str(frame.loc[key, label])
             if value:
                 alpha = 0.55 if value != previous else 0.2
-                ax.add_patch(plt.Rectangle((col, row), 0.95, 0.9, color="tab:blue", alpha=alpha))
+                ax.add_patch(Rectangle((col, row), 0.95, 0.9, color="tab:blue", alpha=alpha))
                 ax.text(col + 0.47, row + 0.45, _short(value), ha="center", va="center", fontsize=8)
             previous = value
     ax.set_xlim(0, len(frame.columns))
@@ -215,6 +216,7 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     bound when the rows differ in them.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
 
     rows = frame if rule is None else frame[frame["rule"] == rule]
     labels = [
@@ -232,7 +234,7 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     right.set_xlabel("characters sent to the reader in the loop")
     left.invert_yaxis()
     shown = [v for v in VERDICT_COLOURS if v in set(rows["verdict"])]  # the legend names only verdicts drawn
-    handles = [plt.Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[v]) for v in shown]
+    handles = [Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[v]) for v in shown]
     fig.legend(handles, shown, loc="lower center", ncol=max(len(shown), 1), fontsize=8, frameon=False)
     fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
     fig.tight_layout(rect=(0, 0.06, 1, 1))

@@ -125,12 +125,16 @@ class FactsContextProvider(ContextProvider):
         self._runs: dict[int, list[tuple[tuple[Message, ...], Begun]]] = {}
         self._begun: dict[int, weakref.ref[Message]] = {}  # caller messages that already began a turn
 
-    async def before_run(self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict) -> None:
+    async def before_run(
+        self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict[str, Any]
+    ) -> None:
         block = Message(role="user", contents=[self.extraction.memory.to_prompt_block()])
         context.extend_messages(self, [block])
         context.metadata[self.source_id] = self._run_ticket(agent, session, context)
 
-    async def after_run(self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict) -> None:
+    async def after_run(
+        self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict[str, Any]
+    ) -> None:
         begun: Begun = context.metadata.get(self.source_id) or ()
         if context.response is not None:
             for each in begun:  # message by message, in order, each with its own report (the seed's foreach)

@@ -59,10 +59,10 @@ class _Async:
     """
 
     def __init__(self, show_error: Callable[[str], None]) -> None:
-        self._tasks: list[asyncio.Task] = []
+        self._tasks: list[asyncio.Task[None]] = []
         self._show_error = show_error
         self._unexpected: list[BaseException] = []
-        self.clicks: list[asyncio.Task] = []
+        self.clicks: list[asyncio.Task[None]] = []
 
     def schedule(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         guarded = self._guard(coroutine)
@@ -86,12 +86,12 @@ class _Async:
 
         self.schedule(later())
 
-    def _pending(self) -> asyncio.Task | None:
+    def _pending(self) -> asyncio.Task[None] | None:
         self.clicks[:] = [task for task in self.clicks if not task.done()]
         return self.clicks[-1] if self.clicks else None
 
     @staticmethod
-    async def _after(previous: asyncio.Task | None, guarded: Coroutine[Any, Any, Any]) -> None:
+    async def _after(previous: asyncio.Task[None] | None, guarded: Coroutine[Any, Any, Any]) -> None:
         if previous is not None:
             await asyncio.wait({previous})  # its outcome is the previous action's to report
         await guarded
