@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 from IPython import get_ipython
 from IPython.display import HTML, display
 
-from course_lib.exercises import explain_unquoted_names
+from .exercises import explain_unquoted_names
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
     import pandas as pd

@@ -605,15 +605,3 @@ class ProgressBar(widgets.HBox):
     def step(self, message: str = "") -> None:
         self.bar.value = min(self.bar.value + 1, self.bar.max)
         self.label.value = f"{self.bar.value}/{self.bar.max} {message}".rstrip()
-
-
-def __getattr__(name: str) -> Any:
-    """``course_lib.widgets.LoopStepper`` stays importable: the loop stepper moved to the loop half's ``loop_panels``.
-
-    Imported only when asked for, so loading the memory lessons' panels still loads nothing of the loop half.
-    """
-    if name == "LoopStepper":
-        from .loop_panels import LoopStepper
-
-        return LoopStepper
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -147,7 +147,6 @@ DEFERRED = {
     ("clients", "_offline_client"): "the factory imports a role's offline model only when it builds that role",
     ("live", "_local_settings"): "the local backend's server (and xllamacpp) loads only when COURSE_LLM=local",
     ("presentation", "presence_frame"): "a display helper reads the allowed keys only when it draws that table",
-    ("widgets", "__getattr__"): "the loop stepper's old import path, loading the loop half only when asked for",
 }
 """The only imports made inside a function that the rules do not count, each with its reason. Any other import in
 a function counts as if the module made it when it loads: it runs as soon as that function is called."""

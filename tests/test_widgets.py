@@ -375,14 +375,6 @@ async def test_policy_explorer_clears_the_previous_result_when_a_run_fails(monke
     assert explorer.comparison is None
 
 
-def test_the_loop_stepper_keeps_its_old_import_path():
-    from course_lib import loop_panels, widgets
-
-    assert widgets.LoopStepper is loop_panels.LoopStepper
-    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
-        widgets.Nothing  # noqa: B018
-
-
 # --- a student's reading of the panels (issue 25) ---
 
 
