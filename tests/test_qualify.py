@@ -6,7 +6,7 @@ import socket
 import time
 
 import pytest
-from wire_server import last_user_text, loopback_server
+from support.wire_server import last_user_text, loopback_server
 
 from course_lib import qualify
 from course_lib.extraction import ExtractionReport

@@ -59,7 +59,11 @@ async def test_stored_messages_reads_what_the_in_memory_history_provider_keeps()
 
 def test_no_file_spells_the_history_source_id_or_reads_attribution_outside_its_home():
     literal = '"' + InMemoryHistoryProvider.DEFAULT_SOURCE_ID + '"'
-    files = [*(ROOT / "course_lib").glob("*.py"), *(ROOT / "tests").glob("*.py"), *(ROOT / "notebooks").glob("*.ipynb")]
+    files = [
+        *(ROOT / "course_lib").glob("*.py"),
+        *(ROOT / "tests").rglob("*.py"),
+        *(ROOT / "notebooks").glob("*.ipynb"),
+    ]
     spelled = [f.name for f in files if literal in f.read_text().replace('\\"', '"')]
     assert spelled == [], "use InMemoryHistoryProvider.DEFAULT_SOURCE_ID or conventions.stored_messages"
     readers = [f.name for f in (ROOT / "course_lib").glob("*.py") if '.get("_attribution")' in f.read_text()]

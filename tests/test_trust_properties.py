@@ -7,7 +7,7 @@ schedules of turns and forgets through each real path.
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from trust_harness import PATHS, PROPERTIES, run_interleavings
+from support.trust_harness import PATHS, PROPERTIES, run_interleavings
 
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

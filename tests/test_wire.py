@@ -14,7 +14,7 @@ import time
 import pytest
 from agent_framework import Agent
 from pydantic import ValidationError
-from wire_server import FAULTS, USAGE, loopback_server, text_of, writer_reply
+from support.wire_server import FAULTS, USAGE, loopback_server, text_of, writer_reply
 
 from course_lib.clients import make_chat_client
 from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction
@@ -96,7 +96,7 @@ async def test_reported_usage_is_logged_per_call_and_per_role(server, stream):
 
 
 async def test_usage_is_unknown_where_the_endpoint_reports_none(server, monkeypatch):
-    monkeypatch.setattr("wire_server.USAGE", None)
+    monkeypatch.setattr("support.wire_server.USAGE", None)
     log = CallLog()
     server.reply_with = lambda body: "fine"
     await Agent(client=make_chat_client("assistant", log=log)).run("hello")

@@ -1,6 +1,6 @@
 """Survey every way a live endpoint can fail, through the real course client, and time each (not part of `make test`).
 
-    .venv/bin/python tests/wire_survey.py [--timeout 3] [--retries 1] [--drip 1.0]
+    .venv/bin/python tests/support/wire_survey.py [--timeout 3] [--retries 1] [--drip 1.0]
 
 For each fault the loopback server (``wire_server.py``) can play, plain and streamed, the desk assistant asks once;
 the table shows the wall time, the call's deadline (``COURSE_LLM_TIMEOUT`` x attempts + backoff), the failure
