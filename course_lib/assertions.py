@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Literal
 
 ALLOWED_KEYS: tuple[str, ...] = (
     "product",
@@ -134,6 +135,52 @@ def find_declarations(text: str) -> list[Declaration]:
         declaration = _parse_segment(segment)
         if declaration is not None:
             found.append(declaration)
+    return found
+
+
+NearMissProblem = Literal["no value", "wrong case", "not allowed"]
+"""Why a ``key=value``-shaped segment declares nothing: an allowed key without a value, a key in the wrong case,
+or a key the contract does not allow."""
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """A segment shaped like ``key=value`` that declares nothing, and the rule it broke.
+
+    ``owner=alice``, ``Module=Billing`` and ``module=`` look like declarations and declare nothing; a panel or
+    a model that explains a message names the rule instead of dropping the segment without a word. ``key`` is
+    trimmed as the contract trims it; ``allowed`` is the allowed key a ``wrong case`` key differs from.
+    """
+
+    key: str
+    problem: NearMissProblem
+    allowed: str | None = None
+
+
+def near_misses(text: str) -> list[NearMiss]:
+    """Every segment of ``text`` that is shaped like a declaration but is not one, in order, repeats included.
+
+    The segments and the trimming are :func:`find_declarations`' own, so what this explains is exactly what the
+    parse left out. A segment whose key holds white space ("what does a=b mean") is prose, not a near miss.
+    This reads a message to explain it and admits nothing, so it does not refuse a long one.
+
+    >>> [(m.key, m.problem) for m in near_misses("module=; Module=Billing; owner=alice; module=Billing")]
+    [('module', 'no value'), ('Module', 'wrong case'), ('owner', 'not allowed')]
+    """
+    found: list[NearMiss] = []
+    for segment in _SEPARATORS.split(text):
+        key, sep, value = trim(segment).partition("=")
+        key = trim(key)
+        if not sep or not key or any(char.isspace() for char in key):
+            continue
+        cased = [allowed for allowed in ALLOWED_KEYS if allowed.casefold() == key.casefold()]
+        if key in ALLOWED_KEYS:
+            if not trim(value):
+                found.append(NearMiss(key, "no value"))
+        elif cased:
+            found.append(NearMiss(key, "wrong case", cased[0]))
+        else:
+            found.append(NearMiss(key, "not allowed"))
     return found
 
 

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from agent_framework import Message
 
-from .assertions import _SEPARATORS, ALLOWED_KEYS, Declaration, MessageRefused, find_declarations
+from .assertions import ALLOWED_KEYS, Declaration, MessageRefused, check_message, find_declarations, near_misses
 from .memory import FactCandidate, parse_prompt_block, split_prompt_block
 from .offline import OfflineChatClient, last_user_text
 from .prompts import read_summary_prompt
@@ -109,33 +109,26 @@ class OfflineAssistantClient(OfflineChatClient):
         return f"You asked: {question.strip()!r}. From what I can see: {known}."
 
 
-_SHAPED = re.compile(r"^\s*(?P<key>[^\s=]+)\s*=")
-
-
 def refused_declarations(text: str) -> list[str]:
     """Why each ``key=value``-shaped segment of ``text`` that the contract does not accept declares nothing.
 
     ``owner=alice`` (not an allowed key), ``Module=Billing`` (keys are case-sensitive) and ``module=`` (no
     value) look like declarations and declare nothing: an assistant that answered them as questions would
-    hide the refusal. A segment with a space inside its key ("what does a=b mean") is prose, not a declaration.
+    hide the refusal. The contract says which segments these are (:func:`~course_lib.assertions.near_misses`);
+    a message it refuses as a whole declares nothing, so there is nothing to explain.
     """
     try:
-        accepted = {d.evidence for d in find_declarations(text)}
+        check_message(text)
     except MessageRefused:
         return []
     reasons: list[str] = []
-    for segment in _SEPARATORS.split(text):
-        shaped = _SHAPED.match(segment)
-        if shaped is None or segment.strip() in accepted:
-            continue
-        key = shaped["key"]
-        cased = [allowed for allowed in ALLOWED_KEYS if allowed.casefold() == key.casefold()]
-        if key in ALLOWED_KEYS:
-            reason = f"'{key}=' has no value"
-        elif cased:
-            reason = f"'{key}' is not a key (keys are case-sensitive: write '{cased[0]}')"
+    for miss in near_misses(text):
+        if miss.problem == "no value":
+            reason = f"'{miss.key}=' has no value"
+        elif miss.problem == "wrong case":
+            reason = f"'{miss.key}' is not a key (keys are case-sensitive: write '{miss.allowed}')"
         else:
-            reason = f"'{key}' is not an allowed key"
+            reason = f"'{miss.key}' is not an allowed key"
         if reason not in reasons:
             reasons.append(reason)
     return reasons

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from .assertions import _SEPARATORS, ALLOWED_KEYS
+from .assertions import ALLOWED_KEYS, near_misses
 from .extraction import ExtractionReport, MemoryExtraction
 from .memory import MemoryUpdateError
 from .policies import (
@@ -169,18 +169,13 @@ def declaration_notes(text: str) -> list[str]:
     """
     notes: list[str] = []
     unknown: list[str] = []
-    for segment in _SEPARATORS.split(text):
-        key, sep, value = segment.strip().partition("=")
-        key = key.strip()
-        if not sep or not key:
-            continue
-        if key in ALLOWED_KEYS:
-            if not value.strip():
-                notes.append(f"'{key}=' has no value: write the value after '='.")
-        elif hint := case_hint(key):
-            notes.append(f"'{key}' is not a key: keys are case-sensitive: write '{hint.split(chr(39))[1]}'.")
-        elif " " not in key and key not in unknown:
-            unknown.append(key)
+    for miss in near_misses(text):
+        if miss.problem == "no value":
+            notes.append(f"'{miss.key}=' has no value: write the value after '='.")
+        elif miss.problem == "wrong case":
+            notes.append(f"'{miss.key}' is not a key: keys are case-sensitive: write '{miss.allowed}'.")
+        elif miss.key not in unknown:
+            unknown.append(miss.key)
     if unknown:
         names = " and ".join(f"'{k}'" for k in unknown)
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"

@@ -4,7 +4,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from course_lib.assertions import ALLOWED_KEYS, MAX_MESSAGE_CHARS, MessageTooLong, find_declarations, parse_assertions
+from course_lib.assertions import (
+    ALLOWED_KEYS,
+    MAX_MESSAGE_CHARS,
+    MessageTooLong,
+    NearMiss,
+    find_declarations,
+    near_misses,
+    parse_assertions,
+)
 
 
 def test_allowed_keys_are_the_ten_of_the_seed():
@@ -95,3 +103,28 @@ def test_written_declarations_parse_back_last_one_winning(pairs):
     for key, value in pairs:
         expected[key] = value.strip()
     assert parse_assertions(text) == expected
+
+
+def test_a_near_miss_names_the_rule_its_segment_broke():
+    text = "module=; \ufeffModule=Billing\nowner=alice; what does a=b mean; module=\u200b; module=Billing"
+    assert near_misses(text) == [
+        NearMiss("module", "no value"),
+        NearMiss("Module", "wrong case", "module"),  # the BOM is trimmed as the parse trims it
+        NearMiss("owner", "not allowed"),
+        NearMiss("module", "no value"),  # a value of invisible characters only is no value
+    ]
+
+
+_shaped = st.tuples(
+    st.sampled_from([*ALLOWED_KEYS, "Module", "PRODUCT", "owner", "x"]),
+    st.sampled_from(["", " ", "\u200b", "A", " Billing "]),
+)
+
+
+@given(st.lists(_shaped, max_size=6))
+def test_every_key_value_segment_is_a_declaration_or_a_near_miss_never_both(pairs):
+    text = "; ".join(f"{key}={value}" for key, value in pairs)
+    declared = [d.key for d in find_declarations(text)]
+    missed = [m.key for m in near_misses(text)]
+    assert len(declared) + len(missed) == len(pairs)
+    assert all(key in ALLOWED_KEYS for key in declared)

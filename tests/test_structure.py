@@ -285,3 +285,24 @@ def test_the_memory_half_with_its_models_and_panels_loads_neither_the_loop_half_
 
 def test_the_loop_library_loads_no_other_course_module_at_run_time():
     assert _loaded_by_running("import course_lib.loop") & set(MODULES) == {"loop"}
+
+
+# region Each module's public face: no private name crosses a module boundary
+
+
+def _private_imports(name: str) -> list[str]:
+    """The underscore names ``name`` imports from another course_lib module (``from .x import _y``), anywhere in it."""
+    tree = ast.parse((ROOT / "course_lib" / f"{name}.py").read_text())
+    return [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("course_lib"))
+        for alias in node.names
+        if alias.name.startswith("_")
+    ]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_no_module_imports_another_modules_private_name(name):
+    """A name with a leading underscore is its module's own; what another module needs gets a public name there."""
+    assert _private_imports(name) == [], f"course_lib.{name} imports private names"
