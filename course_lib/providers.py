@@ -499,9 +499,13 @@ SEED_SCRIPT = (
 """The seed's console script (Corriger puis oublier), shared by lessons 02 and 03 and their tests."""
 
 
-def offline_manual_desk(log: CallLog, names: Sequence[str] = ("desk",)) -> ManualInjectionDesk:
-    """Demo150: one or more desks sharing a store by manual injection, on the factory's models (offline by default)."""
-    extraction, clients, instructions, router = _offline_desk_parts(log, names)
+def course_manual_desk(log: CallLog, names: Sequence[str] = ("desk",)) -> ManualInjectionDesk:
+    """Demo150: one or more desks sharing a store by manual injection, on the course's models.
+
+    The models come from :func:`~course_lib.clients.make_chat_client`: offline by default, live when ``COURSE_LLM``
+    names an endpoint (``openai``, ``local``), as :func:`~course_lib.policies.course_policies` builds its policies.
+    """
+    extraction, clients, instructions, router = _course_desk_parts(log, names)
     held = [forget_filter(extraction.memory)]  # a forget holds every later call, as on the provider path
     agents = {
         name: Agent(client=client, name=name, instructions=instructions[name], middleware=held)
@@ -510,19 +514,26 @@ def offline_manual_desk(log: CallLog, names: Sequence[str] = ("desk",)) -> Manua
     return ManualInjectionDesk(agents, extraction, router)
 
 
-def offline_provider_desks(log: CallLog, names: Sequence[str] = ("desk",)) -> ProviderDesks:
-    """Demo160: one or more desks sharing a store through the provider, on the factory's models (offline by default)."""
-    extraction, clients, instructions, router = _offline_desk_parts(log, names)
+def course_provider_desks(log: CallLog, names: Sequence[str] = ("desk",)) -> ProviderDesks:
+    """Demo160: one or more desks sharing a store through the provider, on the course's models (as
+    :func:`course_manual_desk`: offline by default, live when ``COURSE_LLM`` names an endpoint)."""
+    extraction, clients, instructions, router = _course_desk_parts(log, names)
     return ProviderDesks.build(extraction, clients, instructions, router)
 
 
-def _offline_desk_parts(
+offline_manual_desk = course_manual_desk
+"""The former name of :func:`course_manual_desk`, kept importable while the README's module map names it."""
+offline_provider_desks = course_provider_desks
+"""The former name of :func:`course_provider_desks`, kept importable while the README's module map names it."""
+
+
+def _course_desk_parts(
     log: CallLog, names: Sequence[str]
 ) -> tuple[MemoryExtraction, dict[str, SupportsChatGetResponse], dict[str, str], Callable[[str], str] | None]:
     """One store and writer, a desk model and instructions per desk, the topic router when there are two.
 
     Every model comes from :func:`~course_lib.clients.make_chat_client`: offline unless the settings ask
-    for a live endpoint (the ``offline_`` in the builders' names is that default).
+    for a live endpoint.
     """
     extraction = make_extraction(log=log)
     clients: dict[str, SupportsChatGetResponse] = {
@@ -546,7 +557,7 @@ async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame
     rows: list[dict[str, object]] = []
     for path in ("manual injection", "context provider"):
         log = CallLog()
-        console = offline_manual_desk(log) if path == "manual injection" else offline_provider_desks(log)
+        console = course_manual_desk(log) if path == "manual injection" else course_provider_desks(log)
         for line in script:
             before = len(log)
             event = await console.handle(line)

@@ -30,7 +30,7 @@ from .policies import (
     Timeline,
     compare_policies,
     correctness_table,
-    offline_policies,
+    course_policies,
 )
 from .presentation import PanelText as _Panel
 from .presentation import facts_frame, figure_png, plot_prompt_sizes
@@ -440,7 +440,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
         self._async = _Async(lambda text: setattr(self.message, "value", _error_html(text)))
-        defaults = offline_policies()
+        defaults = course_policies()
         self._kinds = {label: factory.kind for label, factory in defaults.items()}  # labels shown -> identities
         self._sized_by = {"window": _kinds_changed_by(window=2), "max_facts": _kinds_changed_by(max_facts=2)}
         self._relabelling = False
@@ -488,7 +488,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
 
     def _relabel(self) -> None:
         """The policies listed under the labels of the current window and bound; the same policies stay chosen."""
-        factories = offline_policies(window=self.window.value, max_facts=self.max_facts.value)
+        factories = course_policies(window=self.window.value, max_facts=self.max_facts.value)
         chosen = {self._kinds[label] for label in self.policies.value}
         labels = list(factories)
         if labels == list(self.policies.options):
@@ -520,7 +520,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         if not self.policies.value:
             self.message.value = _error_html("Choose at least one policy to run: nothing was run.")
             return
-        factories = offline_policies(window=self.window.value, max_facts=self.max_facts.value)
+        factories = course_policies(window=self.window.value, max_facts=self.max_facts.value)
         kinds = {self._kinds[label] for label in self.policies.value}
         chosen = {label: factory for label, factory in factories.items() if factory.kind in kinds}
         settings, generation = self.settings(), self._generation
@@ -552,8 +552,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
 
 def _kinds_changed_by(*, window: int = 3, max_facts: int = 5) -> set[str]:
     """The policies a setting sizes: those whose label (built from their parameters) changes with it."""
-    default = offline_policies()
-    changed = offline_policies(window=window, max_facts=max_facts)
+    default = course_policies()
+    changed = course_policies(window=window, max_facts=max_facts)
     return {factory.kind for label, factory in changed.items() if label not in default}
 
 

@@ -42,7 +42,7 @@ from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.loop_demos import run_seed_demo
 from course_lib.memory import WorkingMemory
 from course_lib.policies import generate_timeline
-from course_lib.providers import offline_provider_desks
+from course_lib.providers import course_provider_desks
 from course_lib.tracing import CallLog
 from course_lib.loop_panels import LoopStepper
 from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer
@@ -51,7 +51,7 @@ memory = MemoryPanel(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWri
 memory.add_class("browser-memory")
 memory""",
     """\
-desk = DeskPanel(offline_provider_desks(CallLog(), ("triage", "operations")))
+desk = DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
 desk.add_class("browser-desk")
 desk""",
     """\

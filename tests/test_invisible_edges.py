@@ -8,7 +8,7 @@ the parse, the careful writer, and the host that compares them.
 import pytest
 
 from course_lib.assertions import find_declarations, parse_assertions, trim
-from course_lib.providers import offline_manual_desk
+from course_lib.providers import course_manual_desk
 from course_lib.tracing import CallLog
 
 
@@ -36,7 +36,7 @@ def test_trim_removes_whitespace_and_format_characters_only_at_the_ends():
 
 
 async def test_a_bom_prefixed_first_declaration_is_stored_on_the_console_path():
-    console = offline_manual_desk(CallLog())
+    console = course_manual_desk(CallLog())
     event = await console.handle("\ufeffmodule=Billing; database=SQL Server 2022")
     assert event.report.status == "accepted"
     assert {(f.key, f.value) for f in console.memory.facts} == {("module", "Billing"), ("database", "SQL Server 2022")}

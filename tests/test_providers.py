@@ -14,9 +14,9 @@ from course_lib.providers import (
     FactsContextProvider,
     caller_user_messages,
     compare_injection,
+    course_manual_desk,
+    course_provider_desks,
     message_source,
-    offline_manual_desk,
-    offline_provider_desks,
     provider_agent,
     route_by_topic,
     stored_messages,
@@ -30,7 +30,7 @@ def facts(console):
 
 async def test_seed_script_on_two_desks_sharing_one_store():
     log = CallLog()
-    desks = offline_provider_desks(log, ("triage", "operations"))
+    desks = course_provider_desks(log, ("triage", "operations"))
     events = [await desks.handle(line) for line in SEED_SCRIPT[:5]]
     assert [e.desk for e in events if e.kind == "turn"] == ["triage", "triage", "operations"]
     assert facts(desks) == [
@@ -57,7 +57,7 @@ async def test_seed_script_on_two_desks_sharing_one_store():
 
 async def test_the_block_is_a_context_message_never_stored_in_history():
     log = CallLog()
-    desks = offline_provider_desks(log)
+    desks = course_provider_desks(log)
     await desks.handle("module=Billing")
     await desks.handle("Which module?")
     second = [c for c in log.calls if c.client == "desk"][1]
@@ -169,7 +169,7 @@ def test_router_sends_operations_words_to_operations():
 
 
 async def test_router_naming_an_unknown_desk_is_an_error():
-    desks = offline_provider_desks(CallLog())
+    desks = course_provider_desks(CallLog())
     desks.router = lambda text: "nowhere"
     with pytest.raises(ValueError, match="not one of the desks"):
         await desks.handle("hello")
@@ -186,7 +186,7 @@ async def test_comparison_measures_where_the_block_travels_and_what_history_keep
     assert manual["chars sent"].iloc[2] > provider["chars sent"].iloc[2]
 
 
-CONSOLES = pytest.mark.parametrize("build", [offline_manual_desk, offline_provider_desks], ids=["manual", "provider"])
+CONSOLES = pytest.mark.parametrize("build", [course_manual_desk, course_provider_desks], ids=["manual", "provider"])
 
 
 @CONSOLES

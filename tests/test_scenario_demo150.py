@@ -1,11 +1,11 @@
 """Lesson 02's story (the seed's Demo150) end to end on the offline models."""
 
-from course_lib.providers import SEED_SCRIPT, inject, offline_manual_desk, stored_messages
+from course_lib.providers import SEED_SCRIPT, course_manual_desk, inject, stored_messages
 from course_lib.tracing import CallLog
 
 
 def make_desk(log=None):
-    return offline_manual_desk(log if log is not None else CallLog())
+    return course_manual_desk(log if log is not None else CallLog())
 
 
 def pairs(desk):
@@ -74,7 +74,7 @@ async def test_mem_shows_the_block_without_calling_a_model():
 
 async def test_seed_script_on_two_manual_desks_sharing_one_store():
     log = CallLog()
-    desks = offline_manual_desk(log, ("triage", "operations"))
+    desks = course_manual_desk(log, ("triage", "operations"))
     events = [await desks.handle(line) for line in SEED_SCRIPT]
     assert SEED_SCRIPT[4:6] == ("Where can I find logs?", "mem")
     assert [e.desk for e in events[:5] if e.kind == "turn"] == ["triage", "triage", "operations"]
@@ -92,7 +92,7 @@ async def test_seed_script_on_two_manual_desks_sharing_one_store():
 
 
 async def test_forget_one_key_replaces_both_manual_desks_sessions():
-    desks = offline_manual_desk(CallLog(), ("triage", "operations"))
+    desks = course_manual_desk(CallLog(), ("triage", "operations"))
     for line in SEED_SCRIPT[:5]:
         await desks.handle(line)
     before = dict(desks.sessions)
@@ -105,7 +105,7 @@ async def test_forget_one_key_replaces_both_manual_desks_sessions():
 
 async def test_facts_live_in_the_process_only_a_new_console_starts_empty(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    desks = offline_manual_desk(CallLog(), ("triage", "operations"))
+    desks = course_manual_desk(CallLog(), ("triage", "operations"))
     await desks.handle("module=Billing; database=SQL Server 2022")
     assert len(desks.memory.facts) == 2 and list(tmp_path.iterdir()) == []  # nothing written to disk
-    assert offline_manual_desk(CallLog()).memory.facts == ()
+    assert course_manual_desk(CallLog()).memory.facts == ()

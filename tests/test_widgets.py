@@ -8,7 +8,7 @@ from course_lib.loop_panels import LoopStepper
 from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.policies import generate_timeline, load_timeline
-from course_lib.providers import offline_provider_desks
+from course_lib.providers import course_provider_desks
 from course_lib.tracing import CallLog
 from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer, ProgressBar, turn_correctness
 
@@ -66,7 +66,7 @@ async def test_an_empty_message_is_refused_in_place():
 
 
 async def test_desk_panel_routes_shows_the_desk_and_forget_replaces_both_sessions():
-    desks = offline_provider_desks(CallLog(), ("triage", "operations"))
+    desks = course_provider_desks(CallLog(), ("triage", "operations"))
     panel = DeskPanel(desks)
     for line in ["module=Billing; database=SQL Server 2022", "Where can I find logs?", "mem"]:
         panel.line.value = line
@@ -82,7 +82,7 @@ async def test_desk_panel_routes_shows_the_desk_and_forget_replaces_both_session
 
 
 async def test_memory_panel_inside_the_desk_submits_a_full_desk_turn():
-    desks = offline_provider_desks(CallLog(), ("triage", "operations"))
+    desks = course_provider_desks(CallLog(), ("triage", "operations"))
     panel = DeskPanel(desks)
     await submit(panel.memory_panel, "module=Billing")
     assert "[triage]" in panel.chat.value and "accepted" in panel.memory_panel.diagnostic.value
@@ -132,7 +132,7 @@ async def send(panel, line):
 
 
 def two_desks():
-    return DeskPanel(offline_provider_desks(CallLog(), ("triage", "operations")))
+    return DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
 
 
 async def test_forget_key_with_no_key_chosen_forgets_nothing_and_says_so():
