@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # pandas loads on first use: the modules that only need course_file() stay quick to import
+if TYPE_CHECKING:  # pandas loads when the table is made: the modules that only need course_file() stay quick
     import pandas as pd
 
 ROOT_VARIABLE = "COURSE_ROOT"
@@ -99,16 +99,20 @@ def installed_version(name: str) -> str | None:
         return None
 
 
+PACKAGE_COLUMNS = ("package", "locked", "installed", "as locked")
+"""The columns of :func:`check_environment`'s table."""
+
+
 def check_environment(lock: Path | None = None) -> pd.DataFrame:
     """One row per locked package: locked and installed version, and whether they agree."""
-    import pandas as pd
+    from .presentation import rows_frame  # when the check runs: course_file() alone loads no display helper
 
     rows = [
-        {"package": name, "locked": version, "installed": installed or "missing", "as locked": installed == version}
+        dict(zip(PACKAGE_COLUMNS, (name, version, installed or "missing", installed == version), strict=True))
         for name, version in locked_versions(lock).items()
         for installed in [installed_version(name)]
     ]
-    return pd.DataFrame(rows, columns=["package", "locked", "installed", "as locked"])
+    return rows_frame(rows, PACKAGE_COLUMNS)
 
 
 def python_supported() -> bool:

@@ -27,6 +27,7 @@ from .loop import (
     LoopEvaluator,
 )
 from .offline import OfflineChatClient
+from .presentation import rows_frame
 from .tracing import CallLog
 
 if TYPE_CHECKING:  # pandas loads when a table is built: importing the loop scenarios stays quick
@@ -167,9 +168,8 @@ class LoopTrace:
         return "\n".join(line for step in self.rows for line in step.lines(last))
 
     def to_frame(self) -> pd.DataFrame:
-        import pandas as pd
-
-        return pd.DataFrame([[getattr(s, c) for c in TRACE_COLUMNS] for s in self.rows], columns=list(TRACE_COLUMNS))
+        """The steps as a table, one row each, in the :data:`TRACE_COLUMNS`."""
+        return rows_frame(({c: getattr(s, c) for c in TRACE_COLUMNS} for s in self.rows), TRACE_COLUMNS)
 
 
 def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_LAST) -> str:

@@ -2,16 +2,18 @@
 
 Every lesson calls :func:`setup_display` in its first cell, so tables read the same everywhere (and on a
 projector): text left-aligned and wrapped between words inside a bounded column, never cut with an
-ellipsis in the middle of a word. The memory half's tables (:func:`facts_frame`, :func:`presence_frame`)
-and the plots of the lessons live here rather than in the domain modules, which stay free of pandas and
-matplotlib; this module loads neither half, and pandas and matplotlib only when a table or figure is made.
+ellipsis in the middle of a word. The tables and the plots of the lessons are made here rather than in the
+domain modules, which stay free of pandas and matplotlib: a module that measures something hands its rows to
+:func:`rows_frame` (the one place rows become a table, their columns named by the caller) or to a table of
+its own here (:func:`facts_frame`, :func:`presence_frame`). This module loads neither half, and pandas and
+matplotlib only when a table or figure is made (``tests/test_structure.py`` checks that no other module does).
 """
 
 from __future__ import annotations
 
 import html
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from IPython import get_ipython
@@ -281,3 +283,58 @@ def _short(text: str, width: int = 18) -> str:
     if text[width - 1] != " " and " " in cut.strip():  # the cut falls inside a word: drop that word
         cut = cut[: cut.rstrip().rfind(" ")]
     return cut.rstrip() + "\u2026"
+
+
+# region Tables from rows: what the desks, the environment check, the call log and the loop trace hand over
+
+
+def rows_frame(rows: Iterable[Mapping[str, object]], columns: Sequence[str]) -> pd.DataFrame:
+    """A table of ``rows`` (one mapping each) with exactly ``columns``, in that order: the one way rows become a table.
+
+    The columns are named by the caller, so an empty table still has its headings; a row whose keys are not
+    exactly ``columns`` is an error (a missing value would show as NaN, an extra one would vanish), naming the
+    row and the keys that differ.
+    """
+    import pandas as pd
+
+    rows = list(rows)
+    expected = set(columns)
+    for number, row in enumerate(rows, start=1):
+        if set(row) != expected:
+            missing, extra = sorted(expected - set(row)), sorted(set(row) - expected)
+            raise ValueError(
+                f"Row {number} does not fit the table's columns {list(columns)} (rule: every row has exactly the "
+                f"table's columns): missing {missing}, unexpected {extra}. No table was made."
+            )
+    return pd.DataFrame([[row[c] for c in columns] for row in rows], columns=list(columns))
+
+
+PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}
+"""The memory panel's one renamed column: a time of day, in UTC."""
+
+
+def facts_html(facts: Sequence[Fact]) -> str:
+    """The facts as the memory panel shows them: an HTML table whose times are the time of day (UTC).
+
+    The time of day is enough within a session, and keeps the column narrow beside the desks.
+    """
+    if not facts:
+        return "<i>No facts.</i>"
+    frame = facts_frame(facts)
+    frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
+    frame = frame.rename(columns=PANEL_FACT_COLUMNS)
+    return str(frame.to_html(index=False, classes="memory-facts", justify="left"))
+
+
+def one_rule_table(correctness: pd.DataFrame) -> pd.DataFrame:
+    """A correctness table of one rule, as the policy explorer shows it: a column per graded turn, no rule level.
+
+    The panel runs a single rule, so the lesson's (rule, turn) column levels would only add two header rows
+    a student has to decode.
+    """
+    rules = correctness.columns.get_level_values("rule").unique()
+    if len(rules) != 1:
+        raise ValueError(f"A one-rule table needs the answers of one rule; these hold {list(rules)}.")
+    table = correctness.droplevel("rule", axis=1)
+    table.columns = [f"correct at turn {turn}" for turn in table.columns]
+    return table

@@ -46,6 +46,7 @@ from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn, WorkingMemory
+from .presentation import rows_frame
 from .tracing import CallLog, ModelCall, SeenMessage
 
 if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks stays quick
@@ -550,10 +551,20 @@ DESK_INSTRUCTIONS_BY_NAME = {
 }
 
 
+INJECTION_COLUMNS = (
+    "path",
+    "line",
+    "block travels",
+    "messages sent",
+    "chars sent",
+    "history messages after",
+    "blocks stored in history",
+)
+"""The columns of :func:`compare_injection`'s table, one row per desk call."""
+
+
 async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame:
     """Run ``script`` by manual injection and by the provider; one row per desk call, measured from the logs."""
-    import pandas as pd
-
     rows: list[dict[str, object]] = []
     for path in ("manual injection", "context provider"):
         log = CallLog()
@@ -564,17 +575,18 @@ async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame
             desk_calls = [c for c in log.calls[before:] if c.client != "writer"]
             for call in desk_calls:
                 rows.append(_comparison_row(path, line, call, console, event))
-    return pd.DataFrame(rows)
+    return rows_frame(rows, INJECTION_COLUMNS)
 
 
 def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole, event: DeskEvent) -> dict[str, object]:
     history = stored_messages(console.sessions[event.desk or ""])
-    return {
-        "path": path,
-        "line": line,
-        "block travels": block_carrier(call.messages),
-        "messages sent": len(call.messages),
-        "chars sent": call.chars_sent,
-        "history messages after": len(history),
-        "blocks stored in history": sum(PROMPT_BLOCK_HEADER in m.text for m in history),
-    }
+    values = (
+        path,
+        line,
+        block_carrier(call.messages),
+        len(call.messages),
+        call.chars_sent,
+        len(history),
+        sum(PROMPT_BLOCK_HEADER in m.text for m in history),
+    )
+    return dict(zip(INJECTION_COLUMNS, values, strict=True))

@@ -112,9 +112,9 @@ class CallLog:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per call: client, messages received, characters sent, estimate, reported usage."""
-        import pandas as pd
+        from .presentation import rows_frame  # when a table is made: logging a call loads no display helper
 
-        return pd.DataFrame([_row(i, c) for i, c in enumerate(self.calls, start=1)])
+        return rows_frame((_row(i, c) for i, c in enumerate(self.calls, start=1)), CALL_COLUMNS)
 
     def usage_by_role(self) -> pd.DataFrame:
         """One row per client (role): calls, characters sent, the chars/4 estimate, reported tokens.
@@ -122,9 +122,8 @@ class CallLog:
         A reported column is a sum only when every call of that role reported it; otherwise it says
         ``unknown`` (a partial sum would pass for a measurement).
         """
-        import pandas as pd
+        from .presentation import rows_frame
 
-        columns = ["client", "calls", "chars_sent", EST_TOKENS, *USAGE_FIELDS]
         rows = []
         for client in dict.fromkeys(c.client for c in self.calls):
             calls = [c for c in self.calls if c.client == client]
@@ -135,7 +134,7 @@ class CallLog:
                 counts = [getattr(c, usage) for c in calls]
                 row[usage] = "unknown" if None in counts else sum(counts)
             rows.append(row)
-        return pd.DataFrame(rows, columns=columns)
+        return rows_frame(rows, ["client", "calls", "chars_sent", EST_TOKENS, *USAGE_FIELDS])
 
 
 class RecordingMiddleware(ChatMiddleware):
@@ -189,6 +188,10 @@ class RecordingMiddleware(ChatMiddleware):
             context.stream_result_hooks.append(record)
         elif isinstance(context.result, ChatResponse):
             record(context.result)
+
+
+CALL_COLUMNS = ("call", "client", "messages", "chars_sent", EST_TOKENS, "input_tokens", "reply")
+"""The columns of :meth:`CallLog.to_frame`, one row per model call."""
 
 
 def _row(index: int, call: ModelCall) -> dict[str, object]:

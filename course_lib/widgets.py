@@ -33,7 +33,7 @@ from .policies import (
     course_policies,
 )
 from .presentation import PanelText as _Panel
-from .presentation import facts_frame, figure_png, plot_prompt_sizes
+from .presentation import facts_html, figure_png, one_rule_table, plot_prompt_sizes
 from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks
 
@@ -307,13 +307,7 @@ class MemoryPanel(_Panel, widgets.VBox):
     def refresh(self) -> None:
         """Show the store: the table, the ticket, the keys one can forget (the first one chosen)."""
         facts = self.memory.facts
-        frame = facts_frame(facts)
-        # the time of day is enough within a session, and keeps the column narrow beside the desks
-        frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
-        frame = frame.rename(columns={"recorded_at": "recorded (UTC)"})
-        self.table.value = (
-            frame.to_html(index=False, classes="memory-facts", justify="left") if facts else "<i>No facts.</i>"
-        )
+        self.table.value = facts_html(facts)
         self.ticket.value = f"Ticket: epoch {self.memory.epoch}, turn {self.memory.turn}"
         keys = [f.key for f in facts]
         chosen = self.key.value if self.key.value in keys else (keys[0] if keys else None)
@@ -558,14 +552,8 @@ def _kinds_changed_by(*, window: int = 3, max_facts: int = 5) -> set[str]:
 
 
 def turn_correctness(answers: pd.DataFrame) -> pd.DataFrame:
-    """One rule's correctness for the panel: a row per policy, a column per graded turn, ``yes`` or ``no``.
-
-    The panel runs a single rule, so the lesson's (rule, turn) column levels would only add two header rows
-    a student has to decode.
-    """
-    table = correctness_table(answers).droplevel("rule", axis=1)
-    table.columns = [f"correct at turn {turn}" for turn in table.columns]
-    return table
+    """One rule's correctness for the panel: a row per policy, a column per graded turn, ``yes`` or ``no``."""
+    return one_rule_table(correctness_table(answers))
 
 
 def expectations_html(timeline: Timeline) -> str:

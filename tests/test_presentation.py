@@ -15,9 +15,11 @@ from course_lib.presentation import (
     facts_frame,
     figure_png,
     integer_ticks,
+    one_rule_table,
     plot_presence,
     presence_frame,
     readable_table,
+    rows_frame,
     setup_display,
 )
 
@@ -198,3 +200,26 @@ def test_the_repairs_plot_legend_names_only_the_verdicts_it_draws():
     fig = plot_repairs(frame)
     [legend] = fig.legends
     assert [t.get_text() for t in legend.get_texts()] == ["repaired", "not repaired"]
+
+
+def test_rows_become_a_table_with_exactly_the_named_columns():
+    frame = rows_frame([{"b": 2, "a": 1}], ["a", "b"])
+    assert frame.to_dict("records") == [{"a": 1, "b": 2}] and list(frame.columns) == ["a", "b"]
+    assert list(rows_frame([], ["a", "b"]).columns) == ["a", "b"]  # an empty table keeps its headings
+
+
+@pytest.mark.parametrize("row", [{"a": 1}, {"a": 1, "b": 2, "c": 3}])
+def test_a_row_that_does_not_fit_the_columns_is_refused_by_name(row):
+    with pytest.raises(ValueError, match=r"Row 2 does not fit .*every row has exactly the table's columns"):
+        rows_frame([{"a": 0, "b": 0}, row], ["a", "b"])
+
+
+def test_a_one_rule_table_drops_the_rule_level_and_refuses_two_rules():
+    columns = pd.MultiIndex.from_tuples([("latest", 3), ("latest", 5)], names=["rule", "turn"])
+    table = pd.DataFrame([["yes", "no"]], index=["facts"], columns=columns)
+    assert list(one_rule_table(table).columns) == ["correct at turn 3", "correct at turn 5"]
+    two = pd.DataFrame(
+        [["yes", "no"]], columns=pd.MultiIndex.from_tuples([("latest", 3), ("earliest", 3)], names=["rule", "turn"])
+    )
+    with pytest.raises(ValueError, match="one rule"):
+        one_rule_table(two)

@@ -306,3 +306,42 @@ def _private_imports(name: str) -> list[str]:
 def test_no_module_imports_another_modules_private_name(name):
     """A name with a leading underscore is its module's own; what another module needs gets a public name there."""
     assert _private_imports(name) == [], f"course_lib.{name} imports private names"
+
+
+# region Tables in one home: presentation.py makes every table and figure
+
+
+TABLES_STILL_ELSEWHERE = {
+    "policies": "the policies' tables move into presentation.py with the grading rule (issue 27, policies part)",
+    "capstone": "the capstone's tables move into presentation.py with the grading rule (issue 27, policies part)",
+    "qualify": "make qualify's score card and summary (the local-model work of issue 21 edits this module)",
+    "recordings": "the recorded runs' tables (the local-model work of issue 21 edits this module)",
+}
+"""Modules that still build a pandas table themselves, each with the reason; every other module hands rows to
+``presentation.rows_frame`` or to a table of presentation's own. Empty it as they move."""
+
+
+def _display_libraries(name: str) -> set[str]:
+    """pandas or matplotlib where ``name`` imports them to run (type-only imports under TYPE_CHECKING aside)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        names += [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+        found.update(n.split(".")[0] for n in names if n.split(".")[0] in {"pandas", "matplotlib"})
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse((ROOT / "course_lib" / f"{name}.py").read_text()))
+    return found
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if m != "presentation"])
+def test_only_presentation_makes_tables_and_figures(name):
+    """presentation.py's promise: domain modules stay free of pandas and matplotlib (tables in one home)."""
+    if name in TABLES_STILL_ELSEWHERE:
+        assert _display_libraries(name), f"{name} builds no table any more: take it out of TABLES_STILL_ELSEWHERE"
+    else:
+        assert _display_libraries(name) == set(), f"course_lib.{name} imports {_display_libraries(name)}"
