@@ -32,6 +32,28 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
+__all__ = [
+    "ALLOWED_KEYS",
+    "LINE_BREAKS",
+    "MAX_MESSAGE_CHARS",
+    "Declaration",
+    "MessageRefused",
+    "MessageTooLong",
+    "NearMiss",
+    "NearMissProblem",
+    "UnencodableMessage",
+    "check_message",
+    "check_message_length",
+    "find_declarations",
+    "has_lone_surrogate",
+    "length_in_units",
+    "near_misses",
+    "parse_assertions",
+    "trim",
+    "utf16_length",
+]
+
+
 ALLOWED_KEYS: tuple[str, ...] = (
     "product",
     "module",

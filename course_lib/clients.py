@@ -23,6 +23,11 @@ if TYPE_CHECKING:  # option types only: the models themselves load when their ro
     from .memory_models import ResolutionRule, SummaryMode
 
 
+__all__ = [
+    "make_chat_client",
+]
+
+
 def make_chat_client(
     role: Role,
     *,

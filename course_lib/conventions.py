@@ -16,6 +16,15 @@ from typing import Any
 
 from agent_framework import AgentSession, InMemoryHistoryProvider, Message
 
+__all__ = [
+    "EXTERNAL",
+    "attribution",
+    "attribution_source",
+    "message_source",
+    "stored_messages",
+]
+
+
 EXTERNAL = "external"
 """The source of a message that carries no attribution: the caller's own words."""
 

@@ -21,6 +21,25 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas loads when the table is made: the modules that only need course_file() stay quick
     import pandas as pd
 
+__all__ = [
+    "MARKERS",
+    "MIN_PYTHON",
+    "PACKAGE_COLUMNS",
+    "ROOT_VARIABLE",
+    "SOURCE_ROOT",
+    "CourseFilesNotFound",
+    "check_environment",
+    "course_file",
+    "course_root",
+    "installed_version",
+    "is_course_root",
+    "lock_file",
+    "locked_versions",
+    "optional_course_file",
+    "python_supported",
+]
+
+
 ROOT_VARIABLE = "COURSE_ROOT"
 """Names the course's folder explicitly, for an installed copy used outside a clone."""
 MARKERS = ("requirements.lock", "data")

@@ -21,6 +21,19 @@ from typing import Any
 from IPython import get_ipython
 from IPython.core.interactiveshell import InteractiveShell
 
+__all__ = [
+    "EXERCISES",
+    "UNANSWERED",
+    "Exercise",
+    "check",
+    "exercise",
+    "explain_unquoted_names",
+    "near_miss_hint",
+    "type_hint",
+    "unquoted_name_guidance",
+]
+
+
 UNANSWERED = ...
 
 

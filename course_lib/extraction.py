@@ -34,6 +34,23 @@ from .memory import (
 )
 from .tracing import CallLog
 
+__all__ = [
+    "MISMATCH",
+    "NO_FALLBACK",
+    "WRITER_INSTRUCTIONS",
+    "ChatFactWriter",
+    "ExtractionReport",
+    "ExtractionStatus",
+    "FactBatch",
+    "FactWriter",
+    "GatedWriter",
+    "MemoryExtraction",
+    "make_extraction",
+    "make_fact_writer",
+    "matches_declarations",
+]
+
+
 MISMATCH = "Extraction does not match the explicit key=value assertions. No semantic guess is admitted."
 NO_FALLBACK = "The previous facts are kept; no fallback extraction is attempted."
 

@@ -42,6 +42,38 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .environment import optional_course_file
 
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_TIMEOUT",
+    "ENDPOINT_FAILURES",
+    "ENV_FILE",
+    "FIELD_VARS",
+    "LOCAL_API_KEY",
+    "MASK",
+    "MAX_TOKENS_VAR",
+    "MIN_SECRET_RUN",
+    "ROLES",
+    "ROLE_PURPOSES",
+    "Backend",
+    "Backends",
+    "CourseSettings",
+    "FailureKind",
+    "LiveModelError",
+    "LiveSettings",
+    "LiveSettingsError",
+    "OpenAIEndpointSettings",
+    "Role",
+    "load_course_settings",
+    "mask_secrets",
+    "read_settings",
+    "redacted_url",
+    "secret_coverage",
+    "url_secrets",
+]
+
+
 Role = Literal["assistant", "writer", "reader", "summarizer", "worker", "judge"]
 ROLES: tuple[Role, ...] = ("assistant", "writer", "reader", "summarizer", "worker", "judge")
 ROLE_PURPOSES: dict[Role, str] = {

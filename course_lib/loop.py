@@ -65,6 +65,29 @@ from agent_framework import (
 )
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+__all__ = [
+    "CRITERIA_HEADING",
+    "DEFAULT_MAX_ITERATIONS",
+    "LOOP_SOURCE_ID",
+    "REQUEST_HEADING",
+    "RESPONSE_HEADING",
+    "AIJudgeLoopEvaluator",
+    "AIJudgeVerdict",
+    "CompletionMarkerLoopEvaluator",
+    "DelegateLoopEvaluator",
+    "LoopAgent",
+    "LoopAgentOptions",
+    "LoopContext",
+    "LoopEvaluation",
+    "LoopEvaluator",
+    "LoopExitReason",
+    "SessionCallback",
+    "SignalProtocolLoopEvaluator",
+    "loop_attribution",
+    "render_criteria",
+]
+
+
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_ITERATIONS = 10

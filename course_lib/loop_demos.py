@@ -33,6 +33,37 @@ from .tracing import CallLog
 if TYPE_CHECKING:  # pandas loads when a table is built: importing the loop scenarios stays quick
     import pandas as pd
 
+__all__ = [
+    "INDENT",
+    "RULE_EVALUATOR",
+    "RULE_LLM",
+    "SAW_CHARS",
+    "SAW_LAST",
+    "SEED_INPUT",
+    "SEED_OUTPUT",
+    "SIGNAL_REQUEST",
+    "TRACE_COLUMNS",
+    "IterationCountEvaluator",
+    "LoopTrace",
+    "MessageNumberer",
+    "NumberingChatClient",
+    "OfflineDraftClient",
+    "OfflineJudgeClient",
+    "Section",
+    "TraceStep",
+    "compare_with_seed",
+    "flow_summary",
+    "fold",
+    "judge_criteria",
+    "profile_options",
+    "recent_texts",
+    "render_messages",
+    "run_middleware_demo",
+    "run_seed_demo",
+    "seed_loop",
+]
+
+
 SIGNAL_REQUEST = "emit 'TASK_COMPLETE:"
 """What :class:`~course_lib.loop.SignalProtocolLoopEvaluator`'s feedback asks; the offline worker obeys it."""
 

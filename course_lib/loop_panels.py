@@ -18,6 +18,11 @@ if TYPE_CHECKING:  # the stepper only reads a trace
     from .loop_demos import LoopTrace
 
 
+__all__ = [
+    "LoopStepper",
+]
+
+
 class LoopStepper(PanelText, widgets.VBox):
     """Step or slide through a traced loop: what the model received and returned, what each evaluator saw.
 

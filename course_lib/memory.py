@@ -46,6 +46,9 @@ __all__ = [
     "MAX_FACTS",
     "MAX_MESSAGE_CHARS",
     "MAX_VALUE_CHARS",
+    "NO_FACTS_LINE",
+    "PROMPT_BLOCK_FOOTER",
+    "PROMPT_BLOCK_HEADER",
     "Fact",
     "FactCandidate",
     "ForgottenTurn",
@@ -56,9 +59,12 @@ __all__ = [
     "StaleMemoryUpdate",
     "UnknownTicket",
     "WorkingMemory",
+    "invisible",
     "parse_prompt_block",
     "prompt_block",
+    "quote_for_prompt",
     "split_prompt_block",
+    "validate_batch",
 ]
 
 

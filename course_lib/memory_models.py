@@ -24,6 +24,27 @@ from .offline import OfflineChatClient, last_user_text
 from .prompts import read_summary_prompt
 from .tracing import CallLog, SeenMessage, message_text
 
+__all__ = [
+    "SCOPE_CLAUSE",
+    "SCOPE_WORDS",
+    "SUMMARY_MODES",
+    "WRITER_MISBEHAVIOURS",
+    "OfflineAssistantClient",
+    "OfflineSummarizerClient",
+    "OfflineWriterClient",
+    "ResolutionRule",
+    "SummaryMode",
+    "WriterMisbehaviour",
+    "abstractive_summary",
+    "generalize",
+    "infer_from_prose",
+    "refused_declarations",
+    "resolve",
+    "strip_prompt_block",
+    "visible_mentions",
+]
+
+
 WriterMisbehaviour = Literal["infer", "paraphrase", "drop", "broken_json"]
 WRITER_MISBEHAVIOURS: tuple[WriterMisbehaviour, ...] = ("infer", "paraphrase", "drop", "broken_json")
 ResolutionRule = Literal["latest", "earliest", "most_frequent"]

@@ -29,6 +29,14 @@ from agent_framework.observability import ChatTelemetryLayer
 
 from .tracing import CallLog, ModelCall
 
+__all__ = [
+    "Client",
+    "OfflineChatClient",
+    "last_user_text",
+    "refuse_tools_without_loop",
+    "without_tool_loop",
+]
+
 
 class OfflineChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTelemetryLayer, BaseChatClient):
     """Base of the offline models: subclasses only say how to answer; streaming comes for free.

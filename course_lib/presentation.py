@@ -29,6 +29,32 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 
     from .memory import Fact
 
+__all__ = [
+    "FACT_COLUMNS",
+    "PANEL_FACT_COLUMNS",
+    "TABLE_CSS",
+    "VERDICT_COLOURS",
+    "PanelText",
+    "facts_frame",
+    "facts_html",
+    "figure_png",
+    "html_lines",
+    "html_with_line_breaks",
+    "integer_ticks",
+    "legend_beside",
+    "one_rule_table",
+    "plot_presence",
+    "plot_prompt_sizes",
+    "plot_repairs",
+    "plot_scaling",
+    "plot_time_per_turn",
+    "presence_frame",
+    "readable_table",
+    "rows_frame",
+    "setup_display",
+]
+
+
 FACT_COLUMNS = ["key", "value", "evidence", "turn", "recorded_at"]
 
 TABLE_CSS = """<style>

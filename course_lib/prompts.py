@@ -6,6 +6,12 @@ break the other: the offline model parses exactly what the policy sends.
 
 from __future__ import annotations
 
+__all__ = [
+    "read_summary_prompt",
+    "summary_prompt",
+]
+
+
 PREVIOUS_SUMMARY, NEW_TURN = "## Previous summary", "## New turn"
 """The summarizer prompt's two sections."""
 

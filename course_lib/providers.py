@@ -53,6 +53,38 @@ if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks sta
     import pandas as pd
 
 
+__all__ = [
+    "CONSOLE_USAGE",
+    "DESK_INSTRUCTIONS",
+    "DESK_INSTRUCTIONS_BY_NAME",
+    "FORGOTTEN_MARK",
+    "INJECTION_COLUMNS",
+    "NO_GATE",
+    "OPERATIONS_WORDS",
+    "SEED_SCRIPT",
+    "Begun",
+    "CallerTurnGate",
+    "DeskConsole",
+    "DeskEvent",
+    "FactsContextProvider",
+    "ForgottenFactsFilter",
+    "ManualInjectionDesk",
+    "ProviderDesks",
+    "block_carrier",
+    "caller_user_messages",
+    "compare_injection",
+    "course_manual_desk",
+    "course_provider_desks",
+    "forget_filter",
+    "inject",
+    "offline_manual_desk",
+    "offline_provider_desks",
+    "provider_agent",
+    "route_by_topic",
+    "stored_messages",
+]
+
+
 def inject(block: str, user_text: str) -> str:
     """The message manual injection sends: the memory block, a blank line, then the user's words."""
     return f"{block}\n\n{user_text}"

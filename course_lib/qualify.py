@@ -35,6 +35,25 @@ from .memory import MAX_MESSAGE_CHARS, WorkingMemory
 from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog
 
+__all__ = [
+    "BATTERY",
+    "CAUSES",
+    "NOT_A_BATCH",
+    "STOP_AFTER",
+    "Case",
+    "Witness",
+    "cause",
+    "cause_of",
+    "exit_status",
+    "facts_of",
+    "main",
+    "outcome",
+    "qualify",
+    "reason",
+    "run",
+    "summary",
+]
+
 
 @dataclass(frozen=True)
 class Case:

@@ -33,6 +33,29 @@ from .policies import SummaryRejected, course_policies, load_timeline, run_polic
 from .qualify import BATTERY, Case, Witness, facts_of, outcome, reason, summary
 from .tracing import USAGE_FIELDS, CallLog
 
+__all__ = [
+    "DATA",
+    "POLICY_COSTS_FILE",
+    "QUALIFICATION_FILE",
+    "RECORD_COMMAND",
+    "SCHEMAS",
+    "Machine",
+    "PolicyCostRecording",
+    "PolicyRun",
+    "QualificationRecording",
+    "RecordedCase",
+    "RecordedModel",
+    "Recording",
+    "declared_pairs",
+    "load_policy_costs",
+    "load_qualification",
+    "main",
+    "record_policy_costs",
+    "record_qualification",
+    "save",
+]
+
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 QUALIFICATION_FILE = DATA / "qualification_local.json"
 POLICY_COSTS_FILE = DATA / "policy_costs_local.json"

@@ -20,6 +20,19 @@ if TYPE_CHECKING:  # pandas loads on first use (the table methods): importing th
     import pandas as pd
 
 
+__all__ = [
+    "CALL_COLUMNS",
+    "EST_TOKENS",
+    "USAGE_FIELDS",
+    "CallLog",
+    "ModelCall",
+    "RecordingMiddleware",
+    "SeenMessage",
+    "message_text",
+    "recording_middleware",
+]
+
+
 @dataclass(frozen=True, slots=True)
 class SeenMessage:
     """A message as the model received it: role, author, text, and where MAF says it came from."""

@@ -41,6 +41,24 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+__all__ = [
+    "EXPECTED_ERRORS",
+    "SHOWN_INPUT_CHARS",
+    "TRANSCRIPT_STYLE",
+    "ConsoleRefusal",
+    "DeskPanel",
+    "MemoryPanel",
+    "PolicyExplorer",
+    "ProgressBar",
+    "case_hint",
+    "declaration_notes",
+    "describe_error",
+    "expectations_html",
+    "shorten_long_input",
+    "turn_correctness",
+]
+
+
 class ConsoleRefusal(ValueError):
     """The console refused a line (its ``refused`` event): shown in the panel like any broken rule."""
 

@@ -345,3 +345,72 @@ def test_only_presentation_makes_tables_and_figures(name):
         assert _display_libraries(name), f"{name} builds no table any more: take it out of TABLES_STILL_ELSEWHERE"
     else:
         assert _display_libraries(name) == set(), f"course_lib.{name} imports {_display_libraries(name)}"
+
+
+# region __all__ in every module: each module says which of its names are its public face
+
+
+NOT_API = {"logger"}
+"""Public-looking names that are no module's API: a module's logger is configured through ``logging`` by its name."""
+
+
+def _declared_all(name: str) -> list[str] | None:
+    """The names of ``name``'s ``__all__`` as written (None when the module has none)."""
+    tree = ast.parse((ROOT / "course_lib" / f"{name}.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    return None
+
+
+def _defined_public(name: str) -> set[str]:
+    """The public names ``name`` defines at its top level: classes, functions, constants and aliases."""
+    found: set[str] = set()
+    for node in ast.parse((ROOT / "course_lib" / f"{name}.py").read_text()).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(node.name)
+        elif isinstance(node, ast.Assign):
+            found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            found.add(node.target.id)
+    return {n for n in found if not n.startswith("_")} - NOT_API
+
+
+def _public_imports() -> dict[str, set[str]]:
+    """module -> the names the lessons and instructor/solutions import from it (``from course_lib.m import n``)."""
+    found: dict[str, set[str]] = {}
+    sources = [
+        "\n".join(line for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith(("%", "!")))
+        for lesson in sorted((ROOT / "notebooks").glob("*.ipynb"))
+        for cell in json.loads(lesson.read_text())["cells"]
+        if cell["cell_type"] == "code"
+    ]
+    sources += [path.read_text() for path in sorted((ROOT / "instructor" / "solutions").glob("*.py"))]
+    for source in sources:
+        tree = compile(source, "<lesson>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("course_lib."):
+                found.setdefault((node.module or "").split(".")[1], set()).update(a.name for a in node.names)
+    return found
+
+
+PUBLIC_IMPORTS = _public_imports()
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_module_has_a_complete_all(name):
+    """``__all__`` lists every public name the module defines (and what it re-exports on purpose), no more."""
+    declared = _declared_all(name)
+    assert declared is not None, f"course_lib.{name} has no __all__ (it defines {sorted(_defined_public(name))})"
+    assert len(declared) == len(set(declared)), f"course_lib.{name}.__all__ repeats a name"
+    module = importlib.import_module(f"course_lib.{name}")
+    assert [n for n in declared if not hasattr(module, n)] == [], f"course_lib.{name}.__all__ names what it lacks"
+    missing = sorted(_defined_public(name) - set(declared))
+    assert missing == [], f"course_lib.{name} defines public names its __all__ leaves out: {missing}"
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC_IMPORTS))
+def test_what_a_lesson_or_solution_imports_is_in_the_modules_all(name):
+    """A lesson imports only a module's public face: a name it needs is in that module's ``__all__``."""
+    left_out = sorted(PUBLIC_IMPORTS[name] - set(_declared_all(name) or ()))
+    assert left_out == [], f"lessons or solutions import {left_out} from course_lib.{name}, outside its __all__"
