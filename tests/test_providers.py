@@ -5,6 +5,7 @@ import asyncio
 import pytest
 from agent_framework import InMemoryHistoryProvider, Message
 
+from course_lib.conventions import message_source
 from course_lib.extraction import ChatFactWriter, GatedWriter, MemoryExtraction
 from course_lib.memory import PROMPT_BLOCK_HEADER, WorkingMemory
 from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient
@@ -16,7 +17,6 @@ from course_lib.providers import (
     compare_injection,
     course_manual_desk,
     course_provider_desks,
-    message_source,
     provider_agent,
     route_by_topic,
     stored_messages,
