@@ -332,6 +332,13 @@ class DeskEvent(BaseModel):
     report: ExtractionReport | None = None
     output: str = ""
 
+    @classmethod
+    def turn(cls, line: str, desk: str, sent: str, reply: str, report: ExtractionReport | None) -> DeskEvent:
+        """A user turn a desk answered: the console's output is the desk's reply, then what the memory did."""
+        memory = f"{report.status}: {report.diagnostic}" if report else "no extraction ran."
+        output = f"[{desk}] {reply}\n[memory] {memory}"
+        return cls(kind="turn", line=line, desk=desk, sent=sent, reply=reply, report=report, output=output)
+
 
 CONSOLE_USAGE = "Type a message, `mem`, `forget` (every fact) or `forget KEY` (one allowed key)."
 
@@ -440,15 +447,7 @@ class ManualInjectionDesk(DeskConsole):
         sent = inject(self.memory.to_prompt_block(), user_text)
         response = await self.agents[desk].run(sent, session=self.sessions[desk])
         report = await self.extraction.complete(begun)
-        return DeskEvent(
-            kind="turn",
-            line=user_text,
-            desk=desk,
-            sent=sent,
-            reply=response.text,
-            report=report,
-            output=f"[{desk}] {response.text}\n[memory] {report.status}: {report.diagnostic}",
-        )
+        return DeskEvent.turn(user_text, desk, sent, response.text, report)
 
 
 OPERATIONS_WORDS = ("log", "logs", "deploy", "deployment", "restart", "incident", "outage", "monitoring")
@@ -496,17 +495,7 @@ class ProviderDesks(DeskConsole):
         already = len(self.reports)
         response = await self.agents[desk].run(user_text, session=self.sessions[desk])
         new = self.reports[already:]
-        report = new[-1] if new else None
-        status = f"\n[memory] {report.status}: {report.diagnostic}" if report else "\n[memory] no extraction ran."
-        return DeskEvent(
-            kind="turn",
-            line=user_text,
-            desk=desk,
-            sent=user_text,
-            reply=response.text,
-            report=report,
-            output=f"[{desk}] {response.text}{status}",
-        )
+        return DeskEvent.turn(user_text, desk, user_text, response.text, new[-1] if new else None)
 
 
 def block_carrier(messages: Sequence[SeenMessage]) -> str:
