@@ -27,7 +27,6 @@ from .loop import (
     LoopEvaluator,
 )
 from .offline import OfflineChatClient
-from .presentation import rows_frame
 from .tracing import CallLog
 
 if TYPE_CHECKING:  # pandas loads when a table is built: importing the loop scenarios stays quick
@@ -200,6 +199,8 @@ class LoopTrace:
 
     def to_frame(self) -> pd.DataFrame:
         """The steps as a table, one row each, in the :data:`TRACE_COLUMNS`."""
+        from .presentation import rows_frame  # when the table is made: running a loop loads no display helper
+
         return rows_frame(({c: getattr(s, c) for c in TRACE_COLUMNS} for s in self.rows), TRACE_COLUMNS)
 
 

@@ -46,7 +46,6 @@ from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn, WorkingMemory
-from .presentation import rows_frame
 from .tracing import CallLog, ModelCall, SeenMessage
 
 if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks stays quick
@@ -586,6 +585,8 @@ INJECTION_COLUMNS = (
 
 async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame:
     """Run ``script`` by manual injection and by the provider; one row per desk call, measured from the logs."""
+    from .presentation import rows_frame  # when the table is made: importing the desks loads no display helper
+
     rows: list[dict[str, object]] = []
     for path in ("manual injection", "context provider"):
         log = CallLog()
