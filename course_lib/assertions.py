@@ -42,6 +42,7 @@ __all__ = [
     "NearMiss",
     "NearMissProblem",
     "UnencodableMessage",
+    "allowed_in_other_case",
     "check_message",
     "check_message_length",
     "find_declarations",
@@ -179,6 +180,16 @@ class NearMiss:
     allowed: str | None = None
 
 
+def allowed_in_other_case(key: str) -> str | None:
+    """The allowed key that ``key`` differs from only by case (``Module`` -> ``module``); None for any other key.
+
+    Keys are compared ordinally, so ``Module=Billing`` declares nothing: this names the key that was meant.
+    """
+    if key in ALLOWED_KEYS:
+        return None
+    return next((allowed for allowed in ALLOWED_KEYS if allowed.casefold() == key.casefold()), None)
+
+
 def near_misses(text: str) -> list[NearMiss]:
     """Every segment of ``text`` that is shaped like a declaration but is not one, in order, repeats included.
 
@@ -195,12 +206,11 @@ def near_misses(text: str) -> list[NearMiss]:
         key = trim(key)
         if not sep or not key or any(char.isspace() for char in key):
             continue
-        cased = [allowed for allowed in ALLOWED_KEYS if allowed.casefold() == key.casefold()]
         if key in ALLOWED_KEYS:
             if not trim(value):
                 found.append(NearMiss(key, "no value"))
-        elif cased:
-            found.append(NearMiss(key, "wrong case", cased[0]))
+        elif cased := allowed_in_other_case(key):
+            found.append(NearMiss(key, "wrong case", cased))
         else:
             found.append(NearMiss(key, "not allowed"))
     return found

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from .assertions import ALLOWED_KEYS, near_misses
+from .assertions import ALLOWED_KEYS, allowed_in_other_case, near_misses
 from .extraction import ExtractionReport, MemoryExtraction
 from .memory import MemoryUpdateError
 from .policies import (
@@ -170,8 +170,8 @@ def shorten_long_input(text: str, keep: int = SHOWN_INPUT_CHARS) -> str:
 
 def case_hint(key: str) -> str:
     """``Keys are case-sensitive: write 'module'.`` when ``key`` differs from an allowed key only by case."""
-    matches = [k for k in ALLOWED_KEYS if k.casefold() == key.casefold() and k != key]
-    return f"Keys are case-sensitive: write '{matches[0]}'." if matches else ""
+    allowed = allowed_in_other_case(key)
+    return f"Keys are case-sensitive: write '{allowed}'." if allowed else ""
 
 
 def _quoted_words(text: str) -> list[str]:
