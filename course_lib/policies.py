@@ -16,6 +16,8 @@ Every call is recorded where MAF hands the final messages to the client (by the 
 with the comparison's log, else by :class:`~course_lib.tracing.RecordingMiddleware`), so characters sent and
 provider-reported tokens are what really went out.
 Nothing here is keyed to a policy's name: the results come from what each policy let the model see.
+A replay returns typed rows (:class:`CallRow`, :class:`AnswerRow`, :class:`ScalingRow`, :class:`SessionFootprint`);
+:mod:`~course_lib.presentation` shows them as tables, so this module never loads pandas.
 """
 
 from __future__ import annotations
@@ -218,6 +220,10 @@ class MemoryPolicy(ABC):
             context_providers=list(providers) if providers else None,
         )
 
+    def _reader(self, reader: SupportsAgentRun | None) -> SupportsAgentRun:
+        """The agent that answers a turn: the one passed for it, else the policy's own reader."""
+        return self.reader if reader is None else reader
+
     @abstractmethod
     async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
         """Send one user turn the policy's way; return the reader's answer.
@@ -245,7 +251,7 @@ class SessionPolicy(MemoryPolicy):
         # A message id lets MAF's history recognise stored messages by id (its fast path) instead of
         # re-serialising every stored message on every turn (``filter_new_messages``).
         message = Message(role="user", contents=[user_text], message_id=f"user-{uuid.uuid4().hex}")
-        return (await (reader or self.reader).run(message, session=self.session)).text
+        return (await self._reader(reader).run(message, session=self.session)).text
 
 
 class FullHistoryPolicy(SessionPolicy):
@@ -280,7 +286,7 @@ class LastTurnsPolicy(MemoryPolicy):
 
     async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
         messages = [m for user, answer in self.history[-self.window :] for m in _pair(user, answer)]
-        answer = (await (reader or self.reader).run([*messages, Message(role="user", contents=[user_text])])).text
+        answer = (await self._reader(reader).run([*messages, Message(role="user", contents=[user_text])])).text
         self.history.append((user_text, answer))
         return answer
 
@@ -320,7 +326,7 @@ class SummaryPolicy(MemoryPolicy):
         self.turns += 1
         note = f"Summary so far (unverified):\n{self.summary}"
         messages = [Message(role="user", contents=[note])] if self.summary else []
-        answer = (await (reader or self.reader).run([*messages, Message(role="user", contents=[user_text])])).text
+        answer = (await self._reader(reader).run([*messages, Message(role="user", contents=[user_text])])).text
         try:
             summary = (await self.summarizer.run(summary_prompt(self.summary, user_text, answer))).text.strip()
         except Exception as error:  # a live summarizer cut at its output cap, or timed out: the same stop
@@ -357,7 +363,7 @@ class FactsPolicy(MemoryPolicy):
     async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
         begun = self.extraction.begin(user_text)  # the turn begins before the reader answers
         block = Message(role="user", contents=[self.extraction.memory.to_prompt_block()])
-        answer = (await (reader or self.reader).run([block, Message(role="user", contents=[user_text])])).text
+        answer = (await self._reader(reader).run([block, Message(role="user", contents=[user_text])])).text
         await self.extraction.complete(begun)
         return answer
 

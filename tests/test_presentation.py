@@ -198,3 +198,18 @@ def test_the_repairs_plot_legend_names_only_the_verdicts_it_draws():
     fig = plot_repairs(frame)
     [legend] = fig.legends
     assert [t.get_text() for t in legend.get_texts()] == ["repaired", "not repaired"]
+
+
+def test_the_chars_4_estimate_has_one_spelling_in_the_call_log_and_the_policy_tables():
+    from course_lib.policies import CallRow
+    from course_lib.presentation import calls_frame, cost_table
+    from course_lib.tracing import EST_TOKENS, CallLog, ModelCall
+
+    log = CallLog()
+    log.record(ModelCall(client="reader", instructions="x" * 41, messages=(), reply="ok"))
+    rows = [CallRow("full history", "latest", 1, "reader", "", log.calls[0].chars_sent, None, None, None)]
+    costs = cost_table(calls_frame(rows))
+    assert log.to_frame().loc[0, EST_TOKENS] == 10 and EST_TOKENS in log.usage_by_role().columns
+    assert (
+        costs.loc["full history", EST_TOKENS] == 10 and costs.loc["full history", "reported input tokens"] == "unknown"
+    )
