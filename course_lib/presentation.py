@@ -2,9 +2,11 @@
 
 Every lesson calls :func:`setup_display` in its first cell, so tables read the same everywhere (and on a
 projector): text left-aligned and wrapped between words inside a bounded column, never cut with an
-ellipsis in the middle of a word. The memory half's tables (:func:`facts_frame`, :func:`presence_frame`)
-and the plots of the lessons live here rather than in the domain modules, which stay free of pandas and
-matplotlib; this module loads neither half, and pandas and matplotlib only when a table or figure is made.
+ellipsis in the middle of a word. The memory half's tables (:func:`facts_frame`, :func:`presence_frame`),
+the policy comparison's and the capstone's (built from the typed rows those modules return), and the plots of
+the lessons live here rather than in the domain modules, which stay free of pandas and matplotlib; this module
+loads neither half, pandas and matplotlib only when a table or figure is made, and IPython only when the display
+is set up.
 """
 
 from __future__ import annotations
@@ -14,10 +16,6 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from IPython import get_ipython
-from IPython.display import HTML, display
-
-from .exercises import explain_unquoted_names
 from .tracing import EST_TOKENS, USAGE_FIELDS
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
@@ -54,6 +52,10 @@ def setup_display() -> None:
     """
     import matplotlib.pyplot as plt
     import pandas as pd
+    from IPython import get_ipython
+    from IPython.display import HTML, display
+
+    from .exercises import explain_unquoted_names
 
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.max_columns", None)

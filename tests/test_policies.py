@@ -3,6 +3,8 @@
 import ast
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -493,3 +495,11 @@ async def test_a_turn_answered_by_another_reader_sees_what_the_policy_sends_and_
         "module=Billing",
     ]
     assert "Billing" in await policy.turn("Which module?")  # the next turn is the policy's own reader's again
+
+
+def test_the_policies_and_the_capstone_load_no_table_or_display_library_until_a_table_is_built():
+    """Replays return typed rows; presentation builds the tables, and loads pandas (and IPython) only then."""
+    probe = "import sys, course_lib.policies, course_lib.capstone; print(' '.join(sys.modules))"
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    loaded = set(shown.split())
+    assert "course_lib.presentation" in loaded and not loaded & {"pandas", "matplotlib", "IPython"}
