@@ -26,7 +26,7 @@ from agent_framework import CompactionProvider, SessionContext
 from figures import Figure
 
 from course_lib.memory import FactCandidate, WorkingMemory
-from course_lib.policies import PolicyFactory, compare_policies, generate_timeline, offline_policies, run_policy
+from course_lib.policies import PolicyFactory, compare_policies, course_policies, generate_timeline, run_policy
 from course_lib.tracing import CallLog
 
 SHORT, LONG, LONGEST = 100, 1000, 10_000
@@ -120,7 +120,7 @@ async def comparison(
     seconds: dict[str, list[float]] = {}
     started = time.process_time()
     with maf_walks(in_maf) if in_maf is not None else contextlib.nullcontext():
-        result = await compare_policies(generate_timeline(turns), timed(offline_policies(), seconds), rules=["latest"])
+        result = await compare_policies(generate_timeline(turns), timed(course_policies(), seconds), rules=["latest"])
     total = time.process_time() - started
     chars = result.calls.groupby(["policy", "turn"], sort=False)["chars_sent"].sum()
     per_turn = {label: chars[label].tolist() for label in seconds}
@@ -135,7 +135,7 @@ async def bounded_long(turns: int) -> dict[str, float]:
     """
     timeline = generate_timeline(turns)
     seconds: dict[str, list[float]] = {}
-    bounded = {label: factory for label, factory in offline_policies().items() if factory.kind not in UNBOUNDED}
+    bounded = {label: factory for label, factory in course_policies().items() if factory.kind not in UNBOUNDED}
     for factory in timed(bounded, seconds).values():
         log = CallLog()
         await run_policy(timeline, factory("latest", log), log, "latest")
@@ -144,7 +144,7 @@ async def bounded_long(turns: int) -> dict[str, float]:
 
 PEAK_MB = """
 import asyncio, sys
-from course_lib.policies import generate_timeline, offline_policies, run_policy
+from course_lib.policies import generate_timeline, course_policies, run_policy
 from course_lib.tracing import CallLog
 
 def status_mb(field):
@@ -152,7 +152,7 @@ def status_mb(field):
 
 async def replay(turns):
     log = CallLog()
-    await run_policy(generate_timeline(turns), offline_policies()["full history"]("latest", log), log, "latest")
+    await run_policy(generate_timeline(turns), course_policies()["full history"]("latest", log), log, "latest")
 
 before = status_mb("VmRSS:")
 asyncio.run(replay(int(sys.argv[1])))
@@ -194,7 +194,7 @@ def decile_ratio(samples: list[float]) -> float:
 
 def figures(repeats: int = 3) -> list[Figure]:
     """Every policy figure, each measured ``repeats`` times; the last repetition's curves are plotted."""
-    labels = offline_policies()
+    labels = course_policies()
     out: dict[str, Figure] = {}
 
     def add(name: str, unit: str, value: float, target: float | None = None) -> None:

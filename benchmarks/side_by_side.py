@@ -49,7 +49,7 @@ def replay(policies: ModuleType, label: str, turns: int) -> tuple[float, object]
     log = importlib.import_module(policies.__package__ + ".tracing").CallLog()
 
     async def run() -> object:
-        factory = policies.offline_policies()[label]
+        factory = policies.course_policies()[label]
         return await policies.run_policy(policies.generate_timeline(turns), factory("latest", log), log, "latest")
 
     started = time.process_time()

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from agent_framework import Message
 from pydantic import BaseModel, ConfigDict
@@ -47,25 +47,22 @@ from .memory_models import (
 )
 from .offline import last_user_text, without_tool_loop
 from .policies import (
-    Expectation,
     FactsPolicy,
     MemoryPolicy,
     PolicyFactory,
     PolicyKind,
     SummaryRejected,
     Timeline,
-    offline_policies,
+    course_policies,
 )
 from .tracing import CallLog, ModelCall
-
-if TYPE_CHECKING:  # pandas loads when the table is built
-    import pandas as pd
 
 __all__ = [
     "CONNECTORS",
     "DRIFT_RULES",
     "FEEDBACK_FOOTER",
     "FEEDBACK_HEADER",
+    "AnswerVerdict",
     "CapstoneRun",
     "DriftProneAssistantClient",
     "FactCheck",
@@ -77,17 +74,20 @@ __all__ = [
     "capstone_reader",
     "carries_constraint",
     "check_answer",
+    "clauses",
     "compare_repairs",
     "feedback_text",
+    "mentions",
+    "plain_text",
     "plans_action",
+    "prose_values",
     "quote_fact",
     "quoted_facts",
-    "repairs_frame",
     "run_capstone",
     "stated_values",
     "task_text",
     "verdict",
-    "verdict_table",
+    "verdicts",
 ]
 
 DRIFT_RULES: tuple[ResolutionRule, ...] = ("earliest", "most_frequent")
@@ -562,7 +562,7 @@ def capstone_policies(
     window: int = 3, max_facts: int = MAX_FACTS, summary_budget: int = 240, summary_mode: SummaryMode = "abstractive"
 ) -> dict[str, PolicyFactory]:
     """Lesson 04's six policies with the capstone's reader (drift-prone offline, the factory's when live)."""
-    return offline_policies(window, max_facts, summary_budget, summary_mode, reader=capstone_reader)
+    return course_policies(window, max_facts, summary_budget, summary_mode, reader=capstone_reader)
 
 
 def capstone_policy(kind: PolicyKind, *, max_facts: int = MAX_FACTS, **options: Any) -> PolicyFactory:
@@ -623,20 +623,6 @@ class CapstoneRun(BaseModel):
     @property
     def feedback_chars(self) -> int:
         return sum(len(c.feedback or "") for c in self.checks)
-
-    def row(self) -> dict[str, object]:
-        return {
-            "policy": self.policy,
-            "rule": self.rule,
-            "store bound": self.max_facts,
-            "iterations": self.iterations,
-            "reader chars (loop)": self.reader_chars,
-            "feedback chars": self.feedback_chars,
-            "first answer correct": self.first_correct,
-            "final answer correct": self.final_correct,
-            "verdict": self.verdict,
-            "why": self.why,
-        }
 
     def trace(self) -> LoopTrace:
         """The run call by call in lesson 05's layout: what the reader saw and said, what the evaluator held it to."""
@@ -739,14 +725,9 @@ def _track_evictions(memory: WorkingMemory, turn: int, held: dict[str, int], evi
 
 
 async def _ask_in_loop(policy: MemoryPolicy, question: str, evaluator: LoopEvaluator, max_iterations: int) -> str:
-    """One policy turn whose reader is wrapped in the loop: the policy still decides what the reader sees."""
-    reader = policy.reader
+    """One policy turn answered by its reader wrapped in the loop: the policy still decides what the reader sees."""
     options = LoopAgentOptions(max_iterations=max_iterations, non_streaming_returns_last_response_only=True)
-    policy.reader = LoopAgent(reader, evaluator, options)  # type: ignore[assignment]
-    try:
-        return await policy.turn(question)
-    finally:
-        policy.reader = reader
+    return await policy.turn(question, reader=LoopAgent(policy.reader, evaluator, options))
 
 
 def _graded(
@@ -765,8 +746,8 @@ def _graded(
     expect = timeline.turns[-1].expect
     if expect is None:
         raise ValueError(f"The last turn of timeline {timeline.name!r} must be a graded question (with 'expect').")
-    missing, forbidden = _unmet(expect, answer)
-    first_correct = _unmet(expect, reader_calls[0].reply if reader_calls else answer) == ([], [])
+    missing, forbidden = expect.unmet(answer)
+    first_correct = expect.unmet(reader_calls[0].reply if reader_calls else answer) == ([], [])
     final_correct = not missing and not forbidden
     capped = len(reader_calls) >= cap and all(c.iteration < len(reader_calls) for c in checks)
     if final_correct:
@@ -794,11 +775,6 @@ def _graded(
     )
 
 
-def _unmet(expect: Expectation, answer: str) -> tuple[list[str], list[str]]:
-    """The grading rule, once for the first and the final answer: the texts it lacks, the texts it must not hold."""
-    return [t for t in expect.must_contain if t not in answer], [t for t in expect.must_not_contain if t in answer]
-
-
 def _stopped(
     timeline: Timeline,
     *,
@@ -811,7 +787,7 @@ def _stopped(
 ) -> CapstoneRun:
     """A run whose policy refused to go on (a summary out of bounds): no final answer, graded wrong, and why."""
     expect = timeline.turns[-1].expect
-    missing = list(expect.must_contain) if expect is not None else []
+    missing = expect.unmet("")[0] if expect is not None else []  # no answer: graded by the same rule, as empty
     return CapstoneRun(
         policy=policy,
         rule=rule,
@@ -893,22 +869,22 @@ async def compare_repairs(
     ]
 
 
-def verdict_table(
+class AnswerVerdict(BaseModel):
+    """One ``(task, answer)`` the evaluator read, and its :func:`verdict` (a row of lesson 07's verdict tables)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task: str
+    answer: str
+    verdict: str
+
+
+def verdicts(
     facts: Sequence[Fact], answers: Sequence[tuple[str, str]], superseded: Mapping[str, Iterable[str]] | None = None
-) -> pd.DataFrame:
-    """One row per ``(task, answer)``: the evaluator's :func:`verdict` on it against ``facts``."""
-    import pandas as pd
-
-    return pd.DataFrame(
-        [
-            {"task": task, "answer": answer, "verdict": verdict(check_answer(facts, answer, task, superseded))}
-            for task, answer in answers
-        ]
-    )
-
-
-def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
-    """One row per run: iterations, characters, correctness before and after the loop, the verdict and why."""
-    import pandas as pd
-
-    return pd.DataFrame([run.row() for run in runs])
+) -> list[AnswerVerdict]:
+    """The evaluator's :func:`verdict` on each ``(task, answer)`` against ``facts``
+    (:func:`~course_lib.presentation.verdict_table` shows them)."""
+    return [
+        AnswerVerdict(task=task, answer=answer, verdict=verdict(check_answer(facts, answer, task, superseded)))
+        for task, answer in answers
+    ]

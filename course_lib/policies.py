@@ -16,6 +16,8 @@ Every call is recorded where MAF hands the final messages to the client (by the 
 with the comparison's log, else by :class:`~course_lib.tracing.RecordingMiddleware`), so characters sent and
 provider-reported tokens are what really went out.
 Nothing here is keyed to a policy's name: the results come from what each policy let the model see.
+A replay returns typed rows (:class:`CallRow`, :class:`AnswerRow`, :class:`ScalingRow`, :class:`SessionFootprint`);
+:mod:`~course_lib.presentation` shows them as tables, so this module never loads pandas.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from agent_framework import (
     ContextProvider,
     InMemoryHistoryProvider,
     Message,
+    SupportsAgentRun,
     SupportsChatGetResponse,
 )
 from pydantic import BaseModel, Field
@@ -48,11 +51,55 @@ from .environment import course_file
 from .extraction import ChatFactWriter, MemoryExtraction
 from .memory import MAX_FACTS, WorkingMemory
 from .memory_models import ResolutionRule, SummaryMode, visible_mentions
+from .presentation import answers_frame, calls_frame, stopped_frame
 from .prompts import summary_prompt
-from .tracing import USAGE_FIELDS, CallLog, ModelCall, SeenMessage, recording_middleware
+from .tracing import CallLog, ModelCall, SeenMessage, recording_middleware
 
-if TYPE_CHECKING:  # pandas loads on first use: importing the policies stays quick
+if TYPE_CHECKING:  # pandas loads when a table is built (by presentation): importing the policies stays quick
     import pandas as pd
+
+__all__ = [
+    "DATA_DIR",
+    "DEFAULT_FINAL_EXPECTATION",
+    "DEFAULT_TIMELINE",
+    "FILLER_KEYS",
+    "MAX_SUMMARY_CHARS",
+    "NOT_ASKED",
+    "READER_INSTRUCTIONS",
+    "RULES",
+    "SUMMARIZER_INSTRUCTIONS",
+    "AnswerRow",
+    "CallRow",
+    "CompactionPolicy",
+    "Comparison",
+    "Expectation",
+    "FactsPolicy",
+    "FullHistoryPolicy",
+    "LastTurnsPolicy",
+    "MemoryPolicy",
+    "PolicyFactory",
+    "PolicyKind",
+    "PolicyStop",
+    "ReducerPolicy",
+    "RetainedWindowHistoryProvider",
+    "ScalingRow",
+    "SeedSlidingWindow",
+    "SessionFootprint",
+    "SessionPolicy",
+    "SummaryPolicy",
+    "SummaryRejected",
+    "Timeline",
+    "TimelineTurn",
+    "compare_policies",
+    "course_policies",
+    "generate_timeline",
+    "load_timeline",
+    "measure_scaling",
+    "run_policy",
+    "seed_window_label",
+    "session_footprint",
+    "visible_values",
+]
 
 DATA_DIR = course_file("data")
 DEFAULT_TIMELINE = DATA_DIR / "timeline_demo170.json"
@@ -69,6 +116,12 @@ class Expectation(BaseModel):
 
     must_contain: list[str] = Field(min_length=1)
     must_not_contain: list[str] = Field(default_factory=list)
+
+    def unmet(self, answer: str) -> tuple[list[str], list[str]]:
+        """The one grading rule (lessons 04 and 07 both call it): the ``must_contain`` texts ``answer`` lacks,
+        and the ``must_not_contain`` texts it holds. The answer is correct when both lists are empty."""
+        missing = [text for text in self.must_contain if text not in answer]
+        return missing, [text for text in self.must_not_contain if text in answer]
 
 
 class TimelineTurn(BaseModel):
@@ -165,9 +218,17 @@ class MemoryPolicy(ABC):
             context_providers=list(providers) if providers else None,
         )
 
+    def _reader(self, reader: SupportsAgentRun | None) -> SupportsAgentRun:
+        """The agent that answers a turn: the one passed for it, else the policy's own reader."""
+        return self.reader if reader is None else reader
+
     @abstractmethod
-    async def turn(self, user_text: str) -> str:
-        """Send one user turn the policy's way; return the reader's answer."""
+    async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
+        """Send one user turn the policy's way; return the reader's answer.
+
+        ``reader`` answers this turn in place of the policy's own reader agent (the capstone passes that agent
+        wrapped in a loop): the policy still decides what it receives, and keeps its own state.
+        """
 
 
 class SessionPolicy(MemoryPolicy):
@@ -184,11 +245,11 @@ class SessionPolicy(MemoryPolicy):
         self.name = name
         self.session = self.reader.create_session()
 
-    async def turn(self, user_text: str) -> str:
+    async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
         # A message id lets MAF's history recognise stored messages by id (its fast path) instead of
         # re-serialising every stored message on every turn (``filter_new_messages``).
         message = Message(role="user", contents=[user_text], message_id=f"user-{uuid.uuid4().hex}")
-        return (await self.reader.run(message, session=self.session)).text
+        return (await self._reader(reader).run(message, session=self.session)).text
 
 
 class FullHistoryPolicy(SessionPolicy):
@@ -221,9 +282,9 @@ class LastTurnsPolicy(MemoryPolicy):
         self.name = self.label(turns)
         self.history: list[tuple[str, str]] = []
 
-    async def turn(self, user_text: str) -> str:
+    async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
         messages = [m for user, answer in self.history[-self.window :] for m in _pair(user, answer)]
-        answer = (await self.reader.run([*messages, Message(role="user", contents=[user_text])])).text
+        answer = (await self._reader(reader).run([*messages, Message(role="user", contents=[user_text])])).text
         self.history.append((user_text, answer))
         return answer
 
@@ -259,11 +320,11 @@ class SummaryPolicy(MemoryPolicy):
         self.summary = ""
         self.turns = 0
 
-    async def turn(self, user_text: str) -> str:
+    async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
         self.turns += 1
         note = f"Summary so far (unverified):\n{self.summary}"
         messages = [Message(role="user", contents=[note])] if self.summary else []
-        answer = (await self.reader.run([*messages, Message(role="user", contents=[user_text])])).text
+        answer = (await self._reader(reader).run([*messages, Message(role="user", contents=[user_text])])).text
         try:
             summary = (await self.summarizer.run(summary_prompt(self.summary, user_text, answer))).text.strip()
         except Exception as error:  # a live summarizer cut at its output cap, or timed out: the same stop
@@ -297,10 +358,10 @@ class FactsPolicy(MemoryPolicy):
         writer_agent = ChatFactWriter(writer, middleware=recording_middleware(writer, log, "writer"))
         self.extraction = MemoryExtraction(WorkingMemory(max_facts), writer_agent)
 
-    async def turn(self, user_text: str) -> str:
+    async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
         begun = self.extraction.begin(user_text)  # the turn begins before the reader answers
         block = Message(role="user", contents=[self.extraction.memory.to_prompt_block()])
-        answer = (await self.reader.run([block, Message(role="user", contents=[user_text])])).text
+        answer = (await self._reader(reader).run([block, Message(role="user", contents=[user_text])])).text
         await self.extraction.complete(begun)
         return answer
 
@@ -512,10 +573,6 @@ def course_policies(
     return {factory.label: factory for factory in factories}
 
 
-offline_policies = course_policies
-"""The former name, kept importable: the policies are offline by default."""
-
-
 @dataclass(frozen=True)
 class PolicyStop:
     """A policy that refused to go on (a summary out of bounds): where, and the rule's own words."""
@@ -527,18 +584,79 @@ class PolicyStop:
 
 
 @dataclass(frozen=True)
-class Comparison:
-    """Every model call and every graded answer of a comparison, as tables; the policies that stopped, and why."""
+class CallRow:
+    """One model call of a replay, as it was measured where MAF handed the messages to the client."""
 
-    calls: pd.DataFrame
-    answers: pd.DataFrame
+    policy: str
+    """The policy's label (``"last 3 turns"``)."""
+    rule: str
+    """The reader's resolution rule."""
+    turn: int
+    """The 1-based user turn the call belongs to."""
+    call: str
+    """The role called: ``reader``, ``writer`` or ``summarizer``."""
+    visible: str
+    """Every value the reader could see (:func:`visible_values`), on graded turns only: "" otherwise (reading every
+    prompt of a long history again would cost as much as the replay itself)."""
+    chars_sent: int
+    """Characters of every message sent, instructions included."""
+    input_tokens: int | None
+    """Tokens the provider reported for the input; None when it reported none (never an estimate)."""
+    output_tokens: int | None
+    """Tokens the provider reported for the output; None when it reported none."""
+    total_tokens: int | None
+    """The provider's total; None when it reported none."""
+
+    @property
+    def est_tokens(self) -> int:
+        """The characters/4 estimate: not what a provider bills."""
+        return self.chars_sent // 4
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    """One graded answer: the question, the answer, and what the expectation found (:meth:`Expectation.unmet`)."""
+
+    policy: str
+    rule: str
+    turn: int
+    question: str
+    answer: str
+    missing: tuple[str, ...]
+    """The ``must_contain`` texts the answer lacks."""
+    forbidden: tuple[str, ...]
+    """The ``must_not_contain`` texts (superseded or forbidden values) the answer holds."""
+
+    @property
+    def correct(self) -> bool:
+        return not self.missing and not self.forbidden
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Every model call and every graded answer of a comparison, as typed rows; the policies that stopped, and why.
+
+    ``calls``, ``answers`` and :meth:`stopped_frame` show them as tables, built by
+    :mod:`~course_lib.presentation`.
+    """
+
+    call_rows: tuple[CallRow, ...]
+    answer_rows: tuple[AnswerRow, ...]
     stopped: tuple[PolicyStop, ...] = ()
+
+    @property
+    def calls(self) -> pd.DataFrame:
+        """One row per model call (:func:`~course_lib.presentation.calls_frame`)."""
+        return calls_frame(self.call_rows)
+
+    @property
+    def answers(self) -> pd.DataFrame:
+        """One row per graded answer (:func:`~course_lib.presentation.answers_frame`)."""
+        return answers_frame(self.answer_rows)
 
     def stopped_frame(self) -> pd.DataFrame:
         """One row per policy run that stopped: policy, rule, turn, reason (no row: every run went to the end)."""
-        import pandas as pd
-
-        return pd.DataFrame([vars(stop) for stop in self.stopped], columns=["policy", "rule", "turn", "reason"])
+        return stopped_frame(self.stopped)
 
 
 NOT_ASKED = "(not answered: the policy stopped at turn {turn})"
@@ -552,15 +670,15 @@ async def run_policy(
     rule: str,
     *,
     stops: list[PolicyStop] | None = None,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[CallRow], list[AnswerRow]]:
     """Replay ``timeline`` through one policy; return its call rows and its graded-answer rows.
 
     A :class:`SummaryRejected` ends the replay: it is raised, or, with a ``stops`` list, recorded there, and every
     graded turn from that one on is recorded as not answered (graded wrong) -- so a comparison can show that the
     policy stopped, and why, and go on with the others.
     """
-    calls: list[dict[str, Any]] = []
-    answers: list[dict[str, Any]] = []
+    calls: list[CallRow] = []
+    answers: list[AnswerRow] = []
     for number, turn in enumerate(timeline.turns, start=1):
         before = len(log)
         try:
@@ -571,7 +689,7 @@ async def run_policy(
             stops.append(PolicyStop(policy.name, rule, number, str(error)))
             calls += [_call_row(policy.name, rule, number, call, False) for call in log.calls[before:]]
             answers += [
-                _answer_row(policy.name, rule, later, t, NOT_ASKED.format(turn=number))
+                _answer_row(policy.name, rule, later, t.user, t.expect, NOT_ASKED.format(turn=number))
                 for later, t in enumerate(timeline.turns, start=1)
                 if later >= number and t.expect is not None
             ]
@@ -579,7 +697,7 @@ async def run_policy(
         graded = turn.expect is not None
         calls += [_call_row(policy.name, rule, number, call, graded) for call in log.calls[before:]]
         if turn.expect is not None:
-            answers.append(_answer_row(policy.name, rule, number, turn, answer))
+            answers.append(_answer_row(policy.name, rule, number, turn.user, turn.expect, answer))
     return calls, answers
 
 
@@ -595,8 +713,8 @@ async def compare_policies(
     where and why, its unanswered graded turns count as wrong, and the other policies still run.
     """
     policies = policies or course_policies()
-    calls: list[dict[str, Any]] = []
-    answers: list[dict[str, Any]] = []
+    calls: list[CallRow] = []
+    answers: list[AnswerRow] = []
     stops: list[PolicyStop] = []
     runs = [(name, rule) for rule in rules for name in policies]
     for index, (name, rule) in enumerate(runs, start=1):
@@ -608,9 +726,7 @@ async def compare_policies(
         if progress is not None:
             end = f", stopped at turn {stops[-1].turn}" if len(stops) > stopped else ""
             progress(f"[{index}/{len(runs)}] {name} under '{rule}': {len(more_calls)} calls{end}")
-    import pandas as pd
-
-    return Comparison(calls=pd.DataFrame(calls), answers=pd.DataFrame(answers), stopped=tuple(stops))
+    return Comparison(call_rows=tuple(calls), answer_rows=tuple(answers), stopped=tuple(stops))
 
 
 def visible_values(messages: Sequence[Message | SeenMessage]) -> str:
@@ -622,88 +738,52 @@ def visible_values(messages: Sequence[Message | SeenMessage]) -> str:
     return "; ".join(f"{key}: {', '.join(vs)}" for key, vs in values.items()) or "(nothing)"
 
 
-def _call_row(policy: str, rule: str, turn: int, call: ModelCall, graded: bool) -> dict[str, Any]:
-    """One call; ``visible`` is filled for the reader on graded turns only, the turns whose answers are explained
-    (reading every prompt of a long history again would cost as much as the replay itself)."""
-    return {
-        "policy": policy,
-        "rule": rule,
-        "turn": turn,
-        "call": call.client,
-        "visible": visible_values(call.messages) if graded and call.client == "reader" else "",
-        "chars_sent": call.chars_sent,
-        "est_tokens (chars/4)": call.chars_sent // 4,
-        **{f"reported_{usage}": _reported(getattr(call, usage)) for usage in USAGE_FIELDS},
-    }
+def _call_row(policy: str, rule: str, turn: int, call: ModelCall, graded: bool) -> CallRow:
+    """One call; ``visible`` is read for the reader on graded turns only, the turns whose answers are explained."""
+    return CallRow(
+        policy=policy,
+        rule=rule,
+        turn=turn,
+        call=call.client,
+        visible=visible_values(call.messages) if graded and call.client == "reader" else "",
+        chars_sent=call.chars_sent,
+        input_tokens=call.input_tokens,
+        output_tokens=call.output_tokens,
+        total_tokens=call.total_tokens,
+    )
 
 
-def _reported(count: int | None) -> int | str:
-    return "unknown" if count is None else count
+def _answer_row(policy: str, rule: str, turn: int, question: str, expect: Expectation, answer: str) -> AnswerRow:
+    missing, forbidden = expect.unmet(answer)
+    return AnswerRow(policy, rule, turn, question, answer, tuple(missing), tuple(forbidden))
 
 
-def _answer_row(policy: str, rule: str, turn: int, timeline_turn: TimelineTurn, answer: str) -> dict[str, Any]:
-    expect = timeline_turn.expect
-    assert expect is not None
-    missing = [text for text in expect.must_contain if text not in answer]
-    forbidden = [text for text in expect.must_not_contain if text in answer]
-    return {
-        "policy": policy,
-        "rule": rule,
-        "turn": turn,
-        "question": timeline_turn.user,
-        "correct": not missing and not forbidden,
-        "missing": "; ".join(missing),
-        "superseded or forbidden": "; ".join(forbidden),
-        "answer": answer,
-    }
+# region Scaling and footprint
 
 
-# region Tables
+@dataclass(frozen=True)
+class ScalingRow:
+    """One policy replaying a generated timeline of ``turns`` turns: what it sent, and the CPU time it took."""
+
+    turns: int
+    policy: str
+    last_reader_chars: int
+    """Characters of the reader's last call (the final question)."""
+    all_chars: int
+    """Characters of every call of the replay, the writer's and summarizer's included."""
+    calls: int
+    cpu_seconds: float
+    """CPU seconds of the replay: they depend on the machine, the characters do not."""
 
 
-def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
-    """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise."""
-    table = answers.pivot_table(index="policy", columns=["rule", "turn"], values="correct", aggfunc="first", sort=False)
-    return table.map(lambda ok: "yes" if ok else "no")
-
-
-def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
-    """Per policy, for one rule: calls by kind, characters sent, the chars/4 estimate, reported tokens."""
-    import pandas as pd
-
-    rows = []
-    for policy, group in calls[calls["rule"] == rule].groupby("policy", sort=False):
-        rows.append(
-            {
-                "policy": policy,
-                "reader calls": int((group["call"] == "reader").sum()),
-                "extra calls (writer, summarizer)": int((group["call"] != "reader").sum()),
-                "chars sent": int(group["chars_sent"].sum()),
-                "est tokens (chars/4)": int(group["est_tokens (chars/4)"].sum()),
-                **{
-                    f"reported {usage.replace('_', ' ')}": _sum_reported(group[f"reported_{usage}"])
-                    for usage in USAGE_FIELDS
-                },
-            }
-        )
-    return pd.DataFrame(rows).set_index("policy")
-
-
-def _sum_reported(column: pd.Series) -> int | str:
-    """A sum of reported counts, or ``unknown`` when any call reported none (a partial sum is no measurement)."""
-    return "unknown" if (column == "unknown").any() else int(column.sum())
-
-
-async def scaling_frame(
+async def measure_scaling(
     sizes: Sequence[int],
     policies: dict[str, PolicyFactory] | None = None,
     rule: ResolutionRule = "latest",
     progress: Callable[[str], None] | None = None,
-) -> pd.DataFrame:
-    """For generated timelines of each size: characters sent to the reader on the last turn and in total,
-    and the CPU seconds of the replay (they depend on the machine; the characters do not)."""
-    import pandas as pd
-
+) -> list[ScalingRow]:
+    """For generated timelines of each size, each policy from a fresh state: one :class:`ScalingRow` per replay
+    (:func:`~course_lib.presentation.scaling_frame` shows them)."""
     policies = policies or course_policies()
     rows = []
     for n in sizes:
@@ -713,29 +793,34 @@ async def scaling_frame(
             started = time.process_time()
             calls, _ = await run_policy(timeline, factory(rule, log), log, rule)
             seconds = time.process_time() - started
-            frame = pd.DataFrame(calls)
-            reader = frame[frame["call"] == "reader"]
+            reader = [c for c in calls if c.call == "reader"]
             rows.append(
-                {
-                    "turns": n,
-                    "policy": name,
-                    "last reader call (chars)": int(reader["chars_sent"].iloc[-1]),
-                    "all calls (chars)": int(frame["chars_sent"].sum()),
-                    "calls": len(frame),
-                    "CPU seconds": seconds,
-                }
+                ScalingRow(n, name, reader[-1].chars_sent, sum(c.chars_sent for c in calls), len(calls), seconds)
             )
             if progress is not None:
                 progress(f"{name}, {n} turns")
-    return pd.DataFrame(rows)
+    return rows
 
 
-async def session_footprint(policy: SessionPolicy) -> dict[str, object]:
+@dataclass(frozen=True)
+class SessionFootprint:
+    """What a session policy's serialized session stores, against what its last call sent."""
+
+    policy: str
+    stored: int
+    """Messages in the serialized session (``AgentSession.to_dict`` read back)."""
+    last_call: int
+    """Messages the last call sent to the reader."""
+    first_stored: str
+    """The oldest message the session still stores ("" when it stores none)."""
+
+
+async def session_footprint(policy: SessionPolicy) -> SessionFootprint:
     """What the serialized session stores against what the last call sent: compaction and reducer differ here."""
     stored = stored_messages(AgentSession.from_dict(policy.session.to_dict()))
-    return {
-        "policy": policy.name,
-        "messages in the serialized session": len(stored),
-        "messages in the last call": len(policy.log.calls[-1].messages),
-        "first stored message": stored[0].text if stored else "",
-    }
+    return SessionFootprint(
+        policy=policy.name,
+        stored=len(stored),
+        last_call=len(policy.log.calls[-1].messages),
+        first_stored=stored[0].text if stored else "",
+    )

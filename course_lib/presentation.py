@@ -3,10 +3,11 @@
 Every lesson calls :func:`setup_display` in its first cell, so tables read the same everywhere (and on a
 projector): text left-aligned and wrapped between words inside a bounded column, never cut with an
 ellipsis in the middle of a word. The tables and the plots of the lessons are made here rather than in the
-domain modules, which stay free of pandas and matplotlib: a module that measures something hands its rows to
-:func:`rows_frame` (the one place rows become a table, their columns named by the caller) or to a table of
-its own here (:func:`facts_frame`, :func:`presence_frame`). This module loads neither half, and pandas and
-matplotlib only when a table or figure is made (``tests/test_structure.py`` checks that no other module does).
+domain modules, which stay free of pandas and matplotlib: a module that measures something hands its typed rows
+to :func:`rows_frame` (the one place rows become a table, their columns named by the caller) or to a table of
+its own here (:func:`facts_frame`, :func:`presence_frame`, the policy comparison's and the capstone's tables).
+This module loads neither half, pandas and matplotlib only when a table or figure is made, and IPython only
+when the display is set up (``tests/test_structure.py`` checks that no other module loads pandas or matplotlib).
 """
 
 from __future__ import annotations
@@ -16,10 +17,7 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from IPython import get_ipython
-from IPython.display import HTML, display
-
-from .exercises import explain_unquoted_names
+from .tracing import EST_TOKENS, USAGE_FIELDS
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
     import pandas as pd
@@ -27,17 +25,28 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
     from matplotlib.figure import Figure
     from pandas.io.formats.style import Styler
 
+    from .capstone import AnswerVerdict, CapstoneRun
     from .memory import Fact
+    from .policies import AnswerRow, CallRow, PolicyStop, ScalingRow, SessionFootprint
 
 __all__ = [
+    "CPU_SECONDS",
     "FACT_COLUMNS",
+    "LAST_CALL_COLUMN",
+    "LAST_READER_CHARS",
     "PANEL_FACT_COLUMNS",
+    "STORED_COLUMN",
     "TABLE_CSS",
     "VERDICT_COLOURS",
     "PanelText",
+    "answers_frame",
+    "calls_frame",
+    "correctness_table",
+    "cost_table",
     "facts_frame",
     "facts_html",
     "figure_png",
+    "footprint_frame",
     "html_lines",
     "html_with_line_breaks",
     "integer_ticks",
@@ -50,8 +59,12 @@ __all__ = [
     "plot_time_per_turn",
     "presence_frame",
     "readable_table",
+    "repairs_frame",
     "rows_frame",
+    "scaling_frame",
     "setup_display",
+    "stopped_frame",
+    "verdict_table",
 ]
 
 
@@ -79,6 +92,10 @@ def setup_display() -> None:
     """
     import matplotlib.pyplot as plt
     import pandas as pd
+    from IPython import get_ipython
+    from IPython.display import HTML, display
+
+    from .exercises import explain_unquoted_names
 
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.max_columns", None)
@@ -267,6 +284,139 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
+
+
+# region Lesson 04's and 07's tables: the policies' and the capstone's typed rows shown as frames
+#
+# Each column is named once, here (the chars/4 estimate as ``tracing.EST_TOKENS`` spells it for every table); the
+# domain modules return dataclasses and never load pandas.
+
+STORED_COLUMN = "messages in the serialized session"
+LAST_CALL_COLUMN = "messages in the last call"
+LAST_READER_CHARS = "last reader call (chars)"
+CPU_SECONDS = "CPU seconds"
+
+
+def calls_frame(rows: Sequence[CallRow]) -> pd.DataFrame:
+    """One row per model call; a token count the provider did not report reads ``unknown`` (never an estimate)."""
+    import pandas as pd
+
+    columns = ["policy", "rule", "turn", "call", "visible", "chars_sent", EST_TOKENS]
+    columns += [f"reported_{usage}" for usage in USAGE_FIELDS]
+    return pd.DataFrame(
+        [
+            [r.policy, r.rule, r.turn, r.call, r.visible, r.chars_sent, r.est_tokens]
+            + [_reported(getattr(r, usage)) for usage in USAGE_FIELDS]
+            for r in rows
+        ],
+        columns=columns,
+    )
+
+
+def _reported(count: int | None) -> int | str:
+    return "unknown" if count is None else count
+
+
+def answers_frame(rows: Sequence[AnswerRow]) -> pd.DataFrame:
+    """One row per graded answer: correct, and the texts it lacks or must not hold, joined with ``; ``."""
+    import pandas as pd
+
+    columns = ["policy", "rule", "turn", "question", "correct", "missing", "superseded or forbidden", "answer"]
+    return pd.DataFrame(
+        [
+            [r.policy, r.rule, r.turn, r.question, r.correct, "; ".join(r.missing), "; ".join(r.forbidden), r.answer]
+            for r in rows
+        ],
+        columns=columns,
+    )
+
+
+def stopped_frame(stops: Sequence[PolicyStop]) -> pd.DataFrame:
+    """One row per policy run that stopped: policy, rule, turn, reason (no row: every run went to the end)."""
+    import pandas as pd
+
+    return pd.DataFrame([vars(stop) for stop in stops], columns=["policy", "rule", "turn", "reason"])
+
+
+def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
+    """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise."""
+    table = answers.pivot_table(index="policy", columns=["rule", "turn"], values="correct", aggfunc="first", sort=False)
+    return table.map(lambda ok: "yes" if ok else "no")
+
+
+def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
+    """Per policy, for one rule: calls by kind, characters sent, the chars/4 estimate, reported tokens."""
+    import pandas as pd
+
+    rows = []
+    for policy, group in calls[calls["rule"] == rule].groupby("policy", sort=False):
+        rows.append(
+            {
+                "policy": policy,
+                "reader calls": int((group["call"] == "reader").sum()),
+                "extra calls (writer, summarizer)": int((group["call"] != "reader").sum()),
+                "chars sent": int(group["chars_sent"].sum()),
+                EST_TOKENS: int(group[EST_TOKENS].sum()),
+                **{
+                    f"reported {usage.replace('_', ' ')}": _sum_reported(group[f"reported_{usage}"])
+                    for usage in USAGE_FIELDS
+                },
+            }
+        )
+    return pd.DataFrame(rows).set_index("policy")
+
+
+def _sum_reported(column: pd.Series) -> int | str:
+    """A sum of reported counts, or ``unknown`` when any call reported none (a partial sum is no measurement)."""
+    return "unknown" if (column == "unknown").any() else int(column.sum())
+
+
+def scaling_frame(rows: Sequence[ScalingRow]) -> pd.DataFrame:
+    """One row per replay of :func:`~course_lib.policies.measure_scaling`: the table :func:`plot_scaling` draws."""
+    import pandas as pd
+
+    columns = ["turns", "policy", LAST_READER_CHARS, "all calls (chars)", "calls", CPU_SECONDS]
+    return pd.DataFrame(
+        [[r.turns, r.policy, r.last_reader_chars, r.all_chars, r.calls, r.cpu_seconds] for r in rows], columns=columns
+    )
+
+
+def footprint_frame(footprints: Sequence[SessionFootprint]) -> pd.DataFrame:
+    """One row per session policy: messages its serialized session stores, messages its last call sent."""
+    import pandas as pd
+
+    columns = ["policy", STORED_COLUMN, LAST_CALL_COLUMN, "first stored message"]
+    return pd.DataFrame([[f.policy, f.stored, f.last_call, f.first_stored] for f in footprints], columns=columns)
+
+
+def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
+    """One row per capstone run: iterations, characters, correctness before and after the loop, the verdict and why."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "policy": run.policy,
+                "rule": run.rule,
+                "store bound": run.max_facts,
+                "iterations": run.iterations,
+                "reader chars (loop)": run.reader_chars,
+                "feedback chars": run.feedback_chars,
+                "first answer correct": run.first_correct,
+                "final answer correct": run.final_correct,
+                "verdict": run.verdict,
+                "why": run.why,
+            }
+            for run in runs
+        ]
+    )
+
+
+def verdict_table(verdicts: Sequence[AnswerVerdict]) -> pd.DataFrame:
+    """One row per ``(task, answer)`` the capstone's evaluator read, with its verdict."""
+    import pandas as pd
+
+    return pd.DataFrame([[v.task, v.answer, v.verdict] for v in verdicts], columns=["task", "answer", "verdict"])
 
 
 class PanelText:

@@ -76,8 +76,6 @@ __all__ = [
     "course_provider_desks",
     "forget_filter",
     "inject",
-    "offline_manual_desk",
-    "offline_provider_desks",
     "provider_agent",
     "route_by_topic",
     "stored_messages",
@@ -540,12 +538,6 @@ def course_provider_desks(log: CallLog, names: Sequence[str] = ("desk",)) -> Pro
     :func:`course_manual_desk`: offline by default, live when ``COURSE_LLM`` names an endpoint)."""
     extraction, clients, instructions, router = _course_desk_parts(log, names)
     return ProviderDesks.build(extraction, clients, instructions, router)
-
-
-offline_manual_desk = course_manual_desk
-"""The former name of :func:`course_manual_desk`, kept importable while the README's module map names it."""
-offline_provider_desks = course_provider_desks
-"""The former name of :func:`course_provider_desks`, kept importable while the README's module map names it."""
 
 
 def _course_desk_parts(

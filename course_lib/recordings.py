@@ -18,7 +18,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,7 +29,7 @@ from .extraction import ChatFactWriter, ExtractionStatus
 from .live import LiveSettingsError, load_course_settings
 from .local_model import LocalModelError, current_local_server
 from .memory_models import OfflineWriterClient
-from .policies import SummaryRejected, course_policies, load_timeline, run_policy
+from .policies import AnswerRow, SummaryRejected, course_policies, load_timeline, run_policy
 from .qualify import BATTERY, Case, Witness, facts_of, outcome, reason, summary
 from .tracing import USAGE_FIELDS, CallLog
 
@@ -331,7 +331,7 @@ async def record_policy_costs() -> PolicyCostRecording:
     for name, factory in course_policies().items():
         log = CallLog()
         start = time.perf_counter()
-        stopped, answers = "", list[dict[str, Any]]()
+        stopped, answers = "", list[AnswerRow]()
         try:
             _, answers = await run_policy(timeline, factory("latest", log), log, "latest")
         except SummaryRejected as error:
@@ -347,7 +347,7 @@ async def record_policy_costs() -> PolicyCostRecording:
                 input_tokens=_sum([c.input_tokens for c in calls]),
                 output_tokens=_sum([c.output_tokens for c in calls]),
                 seconds=round(time.perf_counter() - start, 1),
-                graded_correct=sum(bool(a["correct"]) for a in answers),
+                graded_correct=sum(a.correct for a in answers),
                 graded=sum(t.expect is not None for t in timeline.turns),
                 stopped=stopped,
             )

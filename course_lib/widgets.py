@@ -29,11 +29,10 @@ from .policies import (
     Comparison,
     Timeline,
     compare_policies,
-    correctness_table,
     course_policies,
 )
 from .presentation import PanelText as _Panel
-from .presentation import facts_html, figure_png, one_rule_table, plot_prompt_sizes
+from .presentation import correctness_table, facts_html, figure_png, one_rule_table, plot_prompt_sizes
 from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks
 

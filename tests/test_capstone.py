@@ -23,7 +23,6 @@ from course_lib.capstone import (  # carries_constraint: the evaluator's own phr
     compare_repairs,
     feedback_text,
     quoted_facts,
-    repairs_frame,
     run_capstone,
     stated_values,
 )
@@ -32,7 +31,8 @@ from course_lib.loop import LoopAgent, LoopAgentOptions
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.memory_models import OfflineAssistantClient
 from course_lib.offline import OfflineChatClient
-from course_lib.policies import generate_timeline, load_timeline, offline_policies
+from course_lib.policies import course_policies, generate_timeline, load_timeline, run_policy
+from course_lib.presentation import repairs_frame
 from course_lib.providers import FactsContextProvider, provider_agent
 from course_lib.tracing import CallLog
 
@@ -198,12 +198,26 @@ async def test_the_timelines_table_has_one_row_per_policy_and_rule():
 
 
 async def test_a_model_that_ignores_the_feedback_runs_into_the_cap():
-    stubborn = offline_policies(reader=lambda rule: OfflineAssistantClient(resolution=rule))["full history"]
+    stubborn = course_policies(reader=lambda rule: OfflineAssistantClient(resolution=rule))["full history"]
     run = await run_capstone(TIMELINE, stubborn, "earliest", max_iterations=3)
     assert (run.verdict, run.iterations, len(run.checks)) == ("stopped at the cap", 3, 2)
     assert (
         run.why == "the answer still states 'Reporting' for module; the answer still states 'PostgreSQL' for database"
     )
+
+
+@pytest.mark.parametrize("rule", ["latest", "earliest"])
+async def test_lessons_04_and_07_grade_the_same_answer_the_same_way(rule):
+    """One grading rule (``Expectation.unmet``): lesson 04's graded row and lesson 07's run, on the same answer."""
+    factory = course_policies(reader=lambda r: OfflineAssistantClient(resolution=r))["full history"]
+    log = CallLog()
+    _, answers = await run_policy(TIMELINE, factory(rule, log), log, rule)
+    lesson_04 = answers[-1]
+    lesson_07 = await run_capstone(TIMELINE, factory, rule, max_iterations=1)  # one answer: no repair
+    assert lesson_07.final_answer == lesson_04.answer
+    assert lesson_04.correct == (rule == "latest")  # both outcomes are graded: the drifting rule answers wrong
+    assert (lesson_07.first_correct, lesson_07.final_correct) == (lesson_04.correct, lesson_04.correct)
+    assert (lesson_07.missing, lesson_07.forbidden) == (list(lesson_04.missing), list(lesson_04.forbidden))
 
 
 # region Scenarios on generated timelines
@@ -399,7 +413,7 @@ def test_every_name_lesson_07_imports_from_the_capstone_is_in_its_all():
         if isinstance(node, ast.ImportFrom) and node.module == "course_lib.capstone"
         for alias in node.names
     }
-    assert "repairs_frame" in imported  # the finder finds the lesson's import
+    assert "compare_repairs" in imported  # the finder finds the lesson's import
     assert imported <= set(capstone.__all__), (
         f"lesson 07 imports names outside __all__: {imported - set(capstone.__all__)}"
     )

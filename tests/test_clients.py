@@ -145,7 +145,7 @@ async def test_every_role_comes_without_the_tool_loop_and_refuses_tools_it_could
 
 async def test_the_tool_loop_changes_nothing_a_model_receives_or_answers():
     """Switching MAF's tool loop off is a cost decision only: same messages sent, same answers, call by call."""
-    from course_lib.policies import generate_timeline, offline_policies, run_policy
+    from course_lib.policies import course_policies, generate_timeline, run_policy
     from course_lib.tracing import CallLog
 
     def reader(loop: bool):
@@ -159,7 +159,7 @@ async def test_the_tool_loop_changes_nothing_a_model_receives_or_answers():
     results = []
     for loop in (True, False):
         log = CallLog()
-        factory = offline_policies(reader=reader(loop))["full history"]
+        factory = course_policies(reader=reader(loop))["full history"]
         rows = await run_policy(generate_timeline(30), factory("latest", log), log, "latest")
         results.append((rows, [(c.instructions, c.messages, c.reply) for c in log.calls]))
     assert results[0] == results[1]

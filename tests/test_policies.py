@@ -1,13 +1,18 @@
 """Memory policies (Demo170): what each lets the reader see, what it costs, and how it grows."""
 
+import ast
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from agent_framework import Agent, ChatResponse, InMemoryHistoryProvider, Message
 from pydantic import ValidationError
 
+import course_lib.capstone
+import course_lib.policies
 from course_lib.clients import make_chat_client
 from course_lib.live import LiveModelError
 from course_lib.memory_models import OfflineAssistantClient, OfflineSummarizerClient, OfflineWriterClient
@@ -15,6 +20,7 @@ from course_lib.offline import without_tool_loop
 from course_lib.policies import (
     NOT_ASKED,
     CompactionPolicy,
+    Expectation,
     FactsPolicy,
     FullHistoryPolicy,
     LastTurnsPolicy,
@@ -26,14 +32,20 @@ from course_lib.policies import (
     Timeline,
     TimelineTurn,
     compare_policies,
-    correctness_table,
-    cost_table,
+    course_policies,
     generate_timeline,
     load_timeline,
-    offline_policies,
+    measure_scaling,
     run_policy,
-    scaling_frame,
     session_footprint,
+)
+from course_lib.presentation import (
+    STORED_COLUMN,
+    calls_frame,
+    correctness_table,
+    cost_table,
+    footprint_frame,
+    scaling_frame,
 )
 from course_lib.tracing import CallLog, RecordingMiddleware, recording_middleware
 
@@ -118,7 +130,8 @@ async def test_compaction_reduces_the_view_while_the_stored_history_stays_whole(
     sent = await last_reader_call(compaction, log)
     assert [text for role, text in sent if role == "user"] == ["module=Billing", "Which module?"]
     footprint = await session_footprint(compaction)
-    assert footprint["messages in the serialized session"] == 8
+    assert footprint.stored == 8
+    assert footprint_frame([footprint]).loc[0, STORED_COLUMN] == 8
 
 
 async def test_the_reducer_rewrites_what_the_session_keeps():
@@ -128,8 +141,8 @@ async def test_the_reducer_rewrites_what_the_session_keeps():
     sent = await last_reader_call(reducer, log)
     assert [text for role, text in sent if role == "user"] == ["module=Billing", "Which module?"]
     footprint = await session_footprint(reducer)
-    assert footprint["messages in the serialized session"] == 2
-    assert footprint["first stored message"] == "Which module?"
+    assert footprint.stored == 2
+    assert footprint.first_stored == "Which module?"
 
 
 def turns_of(*users, before=(), system=False):
@@ -181,10 +194,10 @@ async def test_usage_is_unknown_unless_the_provider_reports_it():
     timeline = Timeline(name="t", turns=[TimelineTurn(user="module=A")])
     unknown = CallLog()
     rows, _ = await run_policy(timeline, FullHistoryPolicy(OfflineAssistantClient(), unknown), unknown, "latest")
-    assert rows[0]["reported_input_tokens"] == "unknown"
+    assert rows[0].input_tokens is None and calls_frame(rows).loc[0, "reported_input_tokens"] == "unknown"
     reported = CallLog()
     rows, _ = await run_policy(timeline, FullHistoryPolicy(ReportingReader(), reported), reported, "latest")
-    assert rows[0]["reported_input_tokens"] == 11
+    assert rows[0].input_tokens == 11 and calls_frame(rows).loc[0, "reported_input_tokens"] == 11
 
 
 async def test_comparison_grades_answers_and_counts_extra_calls():
@@ -201,8 +214,10 @@ async def test_comparison_grades_answers_and_counts_extra_calls():
 
 
 async def test_full_history_grows_linearly_while_bounded_policies_stay_bounded():
-    frame = await scaling_frame(
-        [8, 16, 32], {k: v for k, v in offline_policies().items() if k in ("full history", "facts")}
+    frame = scaling_frame(
+        await measure_scaling(
+            [8, 16, 32], {k: v for k, v in course_policies().items() if k in ("full history", "facts")}
+        )
     )
     full = frame[frame["policy"] == "full history"]["last reader call (chars)"].tolist()
     facts = frame[frame["policy"] == "facts"]["last reader call (chars)"].tolist()
@@ -215,12 +230,12 @@ async def test_full_history_grows_linearly_while_bounded_policies_stay_bounded()
 async def test_the_abstractive_summary_distorts_what_the_reader_answers_and_the_extractive_one_does_not():
     timeline = load_timeline()
     for mode, final_correct in (("abstractive", False), ("extractive", True)):
-        comparison = await compare_policies(timeline, {"summary": offline_policies(summary_mode=mode)["summary"]})
+        comparison = await compare_policies(timeline, {"summary": course_policies(summary_mode=mode)["summary"]})
         answers = comparison.answers
         assert answers[answers["turn"] == 5]["correct"].all()  # before the correction both summaries serve
         final = answers[answers["turn"] == 10]
         assert final["correct"].tolist() == [final_correct] * 3  # the rule cannot undo what the summary did
-    comparison = await compare_policies(timeline, {"summary": offline_policies()["summary"]}, rules=["latest"])
+    comparison = await compare_policies(timeline, {"summary": course_policies()["summary"]}, rules=["latest"])
     answer = comparison.answers.set_index("turn").loc[10]
     assert (
         "module=Reporting/Billing" in answer["answer"] and "constraint=never restart the database;" in answer["answer"]
@@ -244,7 +259,7 @@ async def test_an_overlong_or_empty_summary_stops_the_comparison_with_no_substit
     assert rejected.client == "summarizer" and (rejected.reply == "" or len(rejected.reply) > 700)
     assert f"after turn {policy.turns} has {len(rejected.reply)} characters" in str(refused.value)
     assert policy.turns < len(timeline.turns) and len(policy.summary) <= 700  # no later turn, the last accepted kept
-    factories = offline_policies(summary_budget=budget)
+    factories = course_policies(summary_budget=budget)
     chosen = {"summary": factories["summary"], "full history": factories["full history"]}
     comparison = await compare_policies(timeline, chosen, rules=["latest"])
     [stop] = comparison.stopped  # the summary policy stops alone, and says where and why
@@ -284,7 +299,7 @@ async def test_a_summarizer_that_fails_stops_the_summary_policy_alone_naming_the
             "summary",
             lambda rule, log: SummaryPolicy(OfflineAssistantClient(rule, log=log), log, summarizer),
         ),
-        "full history": offline_policies()["full history"],
+        "full history": course_policies()["full history"],
     }
     comparison = await compare_policies(timeline, chosen, rules=["latest"])
     [stop] = comparison.stopped
@@ -299,7 +314,7 @@ async def test_the_seeds_turns_exceed_3_view_is_three_user_turns_counting_the_ne
     # .NET's TurnsExceed(3) / minimumPreservedTurns: 3 compact the whole request, the new message included, down to
     # 3 user turns; the reducer (AsChatReducer, AfterMessageAdded) keeps 3 stored turns, so its request holds 4.
     timeline = load_timeline()
-    factories = offline_policies()
+    factories = course_policies()
     assert (
         "compaction (TurnsExceed(3), preserved 3)" in factories and "reducer (TurnsExceed(3), preserved 3)" in factories
     )
@@ -309,11 +324,11 @@ async def test_the_seeds_turns_exceed_3_view_is_three_user_turns_counting_the_ne
         await run_policy(timeline, policy, log, "latest")
         assert sum(m.role == "user" for m in log.calls[-1].messages) == user_turns
         assert [m.text for m in log.calls[-1].messages if m.role == "user"][-1] == timeline.turns[-1].user
-        assert (await session_footprint(policy))["messages in the serialized session"] == stored
+        assert (await session_footprint(policy)).stored == stored
 
 
 async def test_provenance_makes_the_facts_larger_than_a_short_dialogue():
-    policies = {k: v for k, v in offline_policies().items() if k in ("full history", "facts")}
+    policies = {k: v for k, v in course_policies().items() if k in ("full history", "facts")}
     costs = cost_table((await compare_policies(load_timeline(), policies, rules=["latest"])).calls)
     assert costs.loc["facts", "chars sent"] > costs.loc["full history", "chars sent"]
 
@@ -365,7 +380,7 @@ async def test_a_model_built_with_the_log_records_each_call_once_exactly_as_the_
 
 
 def test_the_comparison_builds_its_models_with_its_log_so_no_chat_middleware_runs():
-    for label, factory in offline_policies().items():
+    for label, factory in course_policies().items():
         log = CallLog()
         policy = factory("latest", log)
         agents = [policy.reader]
@@ -415,12 +430,12 @@ async def test_visible_values_are_read_for_graded_turns_only():
     log = CallLog()
     timeline = generate_timeline(6)
     rows, _ = await run_policy(timeline, FullHistoryPolicy(OfflineAssistantClient(), log), log, "latest")
-    assert [row["visible"] != "" for row in rows] == [False] * 5 + [True]
-    assert "module: Reporting, Billing" in rows[-1]["visible"]
+    assert [row.visible != "" for row in rows] == [False] * 5 + [True]
+    assert "module: Reporting, Billing" in rows[-1].visible
 
 
 def test_a_policy_kind_is_its_identity_and_its_label_is_built_by_its_class():
-    factories = offline_policies(window=5, max_facts=4)
+    factories = course_policies(window=5, max_facts=4)
     assert {label: f.kind for label, f in factories.items()} == {
         "full history": "full_history",
         "last 5 turns": "last_turns",
@@ -436,7 +451,55 @@ def test_a_policy_kind_is_its_identity_and_its_label_is_built_by_its_class():
 
 async def test_scaling_reports_progress_once_per_replay_and_the_cpu_time():
     steps = []
-    policies = {k: v for k, v in offline_policies().items() if k in ("full history", "facts")}
-    frame = await scaling_frame([5, 6], policies, progress=steps.append)
+    policies = {k: v for k, v in course_policies().items() if k in ("full history", "facts")}
+    frame = scaling_frame(await measure_scaling([5, 6], policies, progress=steps.append))
     assert steps == ["full history, 5 turns", "facts, 5 turns", "full history, 6 turns", "facts, 6 turns"]
     assert (frame["CPU seconds"] > 0).all()
+
+
+def test_an_expectation_is_the_one_grading_rule():
+    expect = Expectation(must_contain=["Billing", "SQL Server 2022"], must_not_contain=["Reporting"])
+    assert expect.unmet("module=Billing; database=SQL Server 2022") == ([], [])
+    assert expect.unmet("module=Billing, not Reporting") == (["SQL Server 2022"], ["Reporting"])
+    assert expect.unmet("") == (["Billing", "SQL Server 2022"], [])  # no answer lacks everything, holds nothing
+
+
+def public_names(module):
+    """The names a module defines at its top level without a leading underscore (what its ``__all__`` must list)."""
+    tree = ast.parse(Path(module.__file__).read_text())
+    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
+    names += [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)]
+    names += [n.target.id for n in tree.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)]
+    return {name for name in names if not name.startswith("_")}
+
+
+@pytest.mark.parametrize("module", [course_lib.policies, course_lib.capstone], ids=lambda m: m.__name__)
+def test_all_lists_every_public_name_and_only_names_the_module_has(module):
+    assert public_names(module) <= set(module.__all__)
+    assert all(hasattr(module, name) for name in module.__all__)
+
+
+async def test_a_turn_answered_by_another_reader_sees_what_the_policy_sends_and_the_policy_keeps_its_own():
+    """The capstone passes its loop-wrapped reader for one turn: nothing of the policy is swapped."""
+    log, other_log = CallLog(), CallLog()
+    policy = FullHistoryPolicy(OfflineAssistantClient("latest"), log)
+    own = policy.reader
+    for text in ("module=Reporting", "module=Billing"):
+        await policy.turn(text)
+    other = Agent(client=OfflineAssistantClient("earliest", log=other_log), name="reader")
+    answer = await policy.turn("Which module?", reader=other)
+    assert "Reporting" in answer and "Billing" not in answer  # the other reader's rule, over the policy's history
+    assert policy.reader is own and len(log) == 2 and len(other_log) == 1
+    assert [m.text for m in other_log.calls[0].messages if m.role == "user"][:2] == [
+        "module=Reporting",
+        "module=Billing",
+    ]
+    assert "Billing" in await policy.turn("Which module?")  # the next turn is the policy's own reader's again
+
+
+def test_the_policies_and_the_capstone_load_no_table_or_display_library_until_a_table_is_built():
+    """Replays return typed rows; presentation builds the tables, and loads pandas (and IPython) only then."""
+    probe = "import sys, course_lib.policies, course_lib.capstone; print(' '.join(sys.modules))"
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    loaded = set(shown.split())
+    assert "course_lib.presentation" in loaded and not loaded & {"pandas", "matplotlib", "IPython"}

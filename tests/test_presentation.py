@@ -223,3 +223,18 @@ def test_a_one_rule_table_drops_the_rule_level_and_refuses_two_rules():
     )
     with pytest.raises(ValueError, match="one rule"):
         one_rule_table(two)
+
+
+def test_the_chars_4_estimate_has_one_spelling_in_the_call_log_and_the_policy_tables():
+    from course_lib.policies import CallRow
+    from course_lib.presentation import calls_frame, cost_table
+    from course_lib.tracing import EST_TOKENS, CallLog, ModelCall
+
+    log = CallLog()
+    log.record(ModelCall(client="reader", instructions="x" * 41, messages=(), reply="ok"))
+    rows = [CallRow("full history", "latest", 1, "reader", "", log.calls[0].chars_sent, None, None, None)]
+    costs = cost_table(calls_frame(rows))
+    assert log.to_frame().loc[0, EST_TOKENS] == 10 and EST_TOKENS in log.usage_by_role().columns
+    assert (
+        costs.loc["full history", EST_TOKENS] == 10 and costs.loc["full history", "reported input tokens"] == "unknown"
+    )

@@ -22,8 +22,9 @@ from course_lib.live import ROLES, LiveModelError
 from course_lib.live_client import LiveChatClient
 from course_lib.loop import AIJudgeLoopEvaluator, CompletionMarkerLoopEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import WorkingMemory
-from course_lib.policies import Timeline, TimelineTurn, compare_policies, cost_table, course_policies
-from course_lib.tracing import CallLog
+from course_lib.policies import Timeline, TimelineTurn, compare_policies, course_policies
+from course_lib.presentation import cost_table
+from course_lib.tracing import EST_TOKENS, CallLog
 
 KEY = "sk-test-0123456789-secret"
 
@@ -151,7 +152,7 @@ async def test_lesson_04_policies_go_live_and_report_usage_beside_the_estimate(s
     assert [r["body"]["model"] for r in server.requests] == ["local-model", "local-model"]  # reader, then writer
     costs = cost_table(comparison.calls).loc["facts"]
     assert (costs["reported input tokens"], costs["reported total tokens"]) == (2 * 42, 2 * 49)
-    assert costs["est tokens (chars/4)"] > 0
+    assert costs[EST_TOKENS] > 0
 
 
 async def test_lesson_06_worker_and_judge_go_live(server):
