@@ -107,11 +107,20 @@ class LiveModelError(ChatClientException):
     that is not reachable or broken from a model that answered and answered badly.
     """
 
-    def __init__(self, message: str, kind: FailureKind = "other", usage: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: FailureKind = "other",
+        usage: Mapping[str, Any] | None = None,
+        partial: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind: FailureKind = kind
         self.usage = usage
         """The usage the provider reported for a reply it sent but the course refused (a cut answer), else None."""
+        self.partial = partial or None
+        """The text the model had written before the call failed (an answer cut at the output cap, a stream cut
+        mid-way), key masked, else None: a student sees what the model wrote, not only that it was refused."""
 
 
 class CourseSettings(TypedDict, total=False):

@@ -175,6 +175,9 @@ class LiveChatClient(OpenAIChatCompletionClient):
             if problem is not None:
                 failure = self.failure(problem)
         if failure is not None:
+            # What was known when it failed: the text written so far (masked) and the usage reported, if any.
+            failure.partial = failure.partial or masker.written() or None
+            failure.usage = failure.usage or tally.usage
             raise failure
         tail = masker.flush() + (cut_mark(self.settings.max_tokens) if tally.finished == "length" else "")
         if tail:  # no role, no message id: MAF adds it to the message the stream built
@@ -213,7 +216,8 @@ class LiveChatClient(OpenAIChatCompletionClient):
         if choice.finish_reason == "length":
             structured = options.get("response_format") is not None
             if structured or self.role not in SHOWN_ROLES or not texts:
-                raise cut_problem(self.settings.max_tokens, structured, parsed.usage_details)
+                written = "".join(c.text or "" for c in texts)  # masked above
+                raise cut_problem(self.settings.max_tokens, structured, parsed.usage_details, written)
             texts[-1].text = (texts[-1].text or "") + cut_mark(self.settings.max_tokens)
         if not parsed.text:
             raise ReplyProblem(
@@ -222,12 +226,21 @@ class LiveChatClient(OpenAIChatCompletionClient):
         return parsed
 
     def failure(self, error: BaseException) -> LiveModelError:
-        """The error a student sees: role, model and endpoint, the cause, and what to change; no key in it."""
+        """The error a student sees: role, model and endpoint, the cause, and what to change; no key in it.
+
+        It keeps what the refused reply carried (usage billed, text written before a cut), as the reply had it.
+        """
         root = _root(error)
         cause, hint, kind = explain(root, self.settings)
         where = f"{self.role} model {self.model!r} at {self.settings.endpoint}"
         message = f"{where}: {cause.rstrip('.')}." + (f" {hint}" if hint else "") + " No offline fallback is used."
-        return LiveModelError(self.settings.mask(message), kind, getattr(root, "usage", None))
+        partial = getattr(root, "partial", None)
+        return LiveModelError(
+            self.settings.mask(message),
+            kind,
+            getattr(root, "usage", None),
+            self.settings.mask(partial) if partial else None,
+        )
 
 
 def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
@@ -248,10 +261,17 @@ def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
 class ReplyProblem(Exception):
     """A reply that arrived but carries no usable answer (raised inside the client, explained outside)."""
 
-    def __init__(self, message: str, kind: FailureKind, usage: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: FailureKind,
+        usage: Mapping[str, Any] | None = None,
+        partial: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind: FailureKind = kind
         self.usage = usage  # what the provider billed for the reply, when it sent one
+        self.partial = partial  # the (masked) text the reply carried before it was refused
 
 
 class DeadlinePassed(Exception):
@@ -267,13 +287,17 @@ def unasked_tool_call(names: Sequence[str]) -> ReplyProblem:
     )
 
 
-def cut_problem(max_tokens: int, structured: bool, usage: Mapping[str, Any] | None = None) -> ReplyProblem:
+def cut_problem(
+    max_tokens: int, structured: bool, usage: Mapping[str, Any] | None = None, partial: str | None = None
+) -> ReplyProblem:
+    """An answer the output cap cut, refused; it keeps the usage billed and the text written before the cut."""
     what = "the JSON was cut" if structured else "the answer was cut"
     return ReplyProblem(
         f"{what} at the output cap of {max_tokens} tokens (finish_reason='length'); raise {MAX_TOKENS_VAR} "
         f"(now {max_tokens}) or ask for a shorter answer",
         "cut_at_output_cap",
         usage,
+        partial,
     )
 
 
@@ -356,6 +380,10 @@ class StreamMask:
     def flush(self) -> str:
         """What was held back, masked: the end of the stream means no run can go on."""
         return self._release(final=True)
+
+    def written(self) -> str:
+        """Everything the stream carried so far, masked as a whole (what a failed stream had written)."""
+        return mask_secrets(self.raw, self.secrets)
 
     def _release(self, *, final: bool) -> str:
         covered = secret_coverage(self.raw, self.secrets)
