@@ -82,6 +82,11 @@ class LiveChatClient(OpenAIChatCompletionClient):
         return f"LiveChatClient(role={self.role!r}, model={self.model!r}, endpoint={self.settings.endpoint!r})"
 
     @property
+    def max_tokens(self) -> int:
+        """This role's output cap (:meth:`~course_lib.live.LiveSettings.max_tokens_for`)."""
+        return self.settings.max_tokens_for(self.role)
+
+    @property
     def output_cap_field(self) -> str:
         """The request field that carries the output cap.
 
@@ -94,7 +99,7 @@ class LiveChatClient(OpenAIChatCompletionClient):
         """MAF's request options, with the output cap on every request (a caller's smaller cap is kept)."""
         prepared = super()._prepare_options(messages, options)
         asked = [prepared.pop(name) for name in ("max_tokens", "max_completion_tokens") if name in prepared]
-        prepared[self.output_cap_field] = min([self.settings.max_tokens, *asked])
+        prepared[self.output_cap_field] = min([self.max_tokens, *asked])
         return prepared
 
     def _inner_get_response(
@@ -171,7 +176,7 @@ class LiveChatClient(OpenAIChatCompletionClient):
                 await closer()
         if failure is None:
             cut_is_error = structured or self.role not in SHOWN_ROLES
-            problem = tally.problem(self.settings.max_tokens, cut_is_error=cut_is_error, structured=structured)
+            problem = tally.problem(self.max_tokens, cut_is_error=cut_is_error, structured=structured)
             if problem is not None:
                 failure = self.failure(problem)
         if failure is not None:
@@ -179,7 +184,7 @@ class LiveChatClient(OpenAIChatCompletionClient):
             failure.partial = failure.partial or masker.written() or None
             failure.usage = failure.usage or tally.usage
             raise failure
-        tail = masker.flush() + (cut_mark(self.settings.max_tokens) if tally.finished == "length" else "")
+        tail = masker.flush() + (cut_mark(self.max_tokens) if tally.finished == "length" else "")
         if tail:  # no role, no message id: MAF adds it to the message the stream built
             yield ChatResponseUpdate(contents=[Content.from_text(tail)])
 
@@ -217,8 +222,8 @@ class LiveChatClient(OpenAIChatCompletionClient):
             structured = options.get("response_format") is not None
             if structured or self.role not in SHOWN_ROLES or not texts:
                 written = "".join(c.text or "" for c in texts)  # masked above
-                raise cut_problem(self.settings.max_tokens, structured, parsed.usage_details, written)
-            texts[-1].text = (texts[-1].text or "") + cut_mark(self.settings.max_tokens)
+                raise cut_problem(self.max_tokens, structured, parsed.usage_details, written)
+            texts[-1].text = (texts[-1].text or "") + cut_mark(self.max_tokens)
         if not parsed.text:
             raise ReplyProblem(
                 f"the endpoint returned an empty message (finish_reason={choice.finish_reason!r})", "empty_answer"
