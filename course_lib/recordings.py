@@ -164,7 +164,7 @@ class QualificationRecording(Recording):
     def proposals(self) -> pd.DataFrame:
         """What the writer wrote for each case (cut to 120 characters) and what the host admitted.
 
-        A call that failed shows what it had written before the failure, marked ``[cut]``, or its error when it
+        A call that failed shows what it had written before the failure, after a ``[cut]`` mark, or its error when it
         wrote nothing.
         """
         return pd.DataFrame(
@@ -231,7 +231,7 @@ def _written(text: str, error: str) -> str:
     """One call's text in the proposals table: its reply, what it wrote before it failed (marked), or its error."""
     if not error:
         return text
-    return f"{text} [cut]" if text else f"(failed: {error})"
+    return f"[cut] {text}" if text else f"(failed: {error})"  # the mark first: the table cuts the text at 120
 
 
 def _known(count: int | None) -> int | str:
