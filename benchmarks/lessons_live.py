@@ -24,18 +24,31 @@ ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
-def run_lesson(lesson: Path, folder: Path, timeout: int) -> tuple[float, str | None]:
-    """Seconds the lesson took and, if a cell raised, ``cell N: <error>``; the copy runs beside the others."""
+def run_lesson(
+    lesson: Path, folder: Path, timeout: int, cells: dict[int, float] | None = None
+) -> tuple[float, str | None]:
+    """Seconds the lesson took and, if a cell raised, ``cell N: <error>``; the copy runs beside the others.
+
+    ``cells``, when given, receives the seconds each code cell took, by its index.
+    """
     copy = folder / lesson.name
     shutil.copy(lesson, copy)
     notebook = nbformat.read(copy, as_version=4)
     client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": folder}})
     running = {"cell": -1}  # the index of the cell being run: the copy's stored execution counts are the offline ones
 
+    began = {"at": time.perf_counter()}
+
     def started(cell: object, cell_index: int) -> None:
         running["cell"] = cell_index
+        began["at"] = time.perf_counter()
+
+    def completed(cell: object, cell_index: int) -> None:
+        if cells is not None:
+            cells[cell_index] = time.perf_counter() - began["at"]
 
     client.on_cell_start = started
+    client.on_cell_complete = completed
     start = time.perf_counter()
     try:
         client.execute()
@@ -66,10 +79,15 @@ def main() -> int:
         folder = args.keep or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         for lesson in chosen:
-            seconds, error = run_lesson(lesson, folder, args.timeout)
+            cells: dict[int, float] = {}
+            seconds, error = run_lesson(lesson, folder, args.timeout, cells)
             load = os.getloadavg()[0]
             status = "ok" if error is None else f"FAILED at {error}"
+            slowest = sorted(cells.items(), key=lambda item: -item[1])[:4]
+            where = ", ".join(f"cell {index} {took:.0f} s" for index, took in slowest if took >= 1)
             print(f"{lesson.stem}: {seconds:.0f} s (load average {load:.1f}) {status}", flush=True)
+            if where:
+                print(f"  slowest: {where}", flush=True)
             failures += error is not None
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .assertions import ALLOWED_KEYS, find_declarations
 from .clients import make_chat_client
-from .extraction import MemoryExtraction, make_extraction
+from .extraction import FactBatch, FactWriter, MemoryExtraction, make_extraction, make_fact_writer
 from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .loop_demos import INDENT, LoopTrace
@@ -53,6 +53,7 @@ from .policies import (
     PolicyKind,
     SummaryRejected,
     Timeline,
+    comparison_rules,
     course_policies,
 )
 from .tracing import CallLog, ModelCall
@@ -67,6 +68,7 @@ __all__ = [
     "DriftProneAssistantClient",
     "FactCheck",
     "FactsConsistencyEvaluator",
+    "SameWordsWriter",
     "Verdict",
     "Violation",
     "capstone_policies",
@@ -658,16 +660,18 @@ async def run_capstone(
     *,
     max_facts: int = MAX_FACTS,
     max_iterations: int = 5,
+    host_writer: FactWriter | None = None,
 ) -> CapstoneRun:
     """Replay ``timeline`` through one policy; ask its final question through a loop held to the store.
 
     The host keeps one controlled-facts store for the conversation, fed from the user's own words at
     every turn whatever the policy (the facts policy's own store, when the policy is that one). The
     policy decides what the reader sees; the loop decides whether the reader's answer stands.
+    ``host_writer`` feeds the host's store (default: the factory's writer).
     """
     log = CallLog()
     policy = factory(rule, log)
-    extraction = policy.extraction if isinstance(policy, FactsPolicy) else _host_store(max_facts)
+    extraction = policy.extraction if isinstance(policy, FactsPolicy) else _host_store(max_facts, host_writer)
     own_store = isinstance(policy, FactsPolicy)
     memory = extraction.memory
     held: dict[str, int] = {}
@@ -710,8 +714,34 @@ async def run_capstone(
     )
 
 
-def _host_store(max_facts: int) -> MemoryExtraction:
-    return make_extraction(WorkingMemory(max_facts))
+def _host_store(max_facts: int, writer: FactWriter | None = None) -> MemoryExtraction:
+    memory = WorkingMemory(max_facts)
+    return make_extraction(memory) if writer is None else MemoryExtraction(memory, writer)
+
+
+class SameWordsWriter:
+    """A writer that asks its model once per distinct message and gives the same answer to the same words again.
+
+    The host's store depends only on the user's turns, never on the policy: in one comparison every run replays the
+    same messages, so asking the writer again for each run would pay for the same answer (on a live model, a call of
+    seconds per turn and run) and could even give another store to each run of one conversation. A failure is kept
+    as well (raised again for the same words). The host still admits each proposal against the message, per store.
+    """
+
+    def __init__(self, writer: FactWriter) -> None:
+        self.writer = writer
+        self.answers: dict[str, FactBatch | Exception] = {}
+
+    async def propose(self, user_text: str) -> FactBatch:
+        if user_text not in self.answers:
+            try:
+                self.answers[user_text] = await self.writer.propose(user_text)
+            except Exception as error:
+                self.answers[user_text] = error
+        answer = self.answers[user_text]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
 
 
 def _track_evictions(memory: WorkingMemory, turn: int, held: dict[str, int], evicted: dict[str, int]) -> None:
@@ -855,15 +885,26 @@ def _keys_of_values(timeline: Timeline) -> dict[str, str]:
 async def compare_repairs(
     timeline: Timeline,
     policies: Mapping[str, PolicyFactory] | None = None,
-    rules: Sequence[ResolutionRule] = DRIFT_RULES,
+    rules: Sequence[ResolutionRule] | None = None,
     *,
     max_facts: int = MAX_FACTS,
     max_iterations: int = 5,
 ) -> list[CapstoneRun]:
-    """Every policy under every rule, each from a fresh state, its final question asked inside the loop."""
+    """Every policy under every rule, each from a fresh state, its final question asked inside the loop.
+
+    The host's store of every run is fed by one :class:`SameWordsWriter`: one writer call per distinct message of the
+    conversation, not one per message and run (the facts policy's own store keeps its own writer, as in lesson 04).
+
+    ``rules`` by default: the drift rules offline, the first alone on a live model, whose reader no rule shapes
+    (:func:`course_lib.policies.comparison_rules`).
+    """
     policies = policies or capstone_policies(max_facts=max_facts)
+    rules = comparison_rules(DRIFT_RULES) if rules is None else rules
+    host_writer = SameWordsWriter(make_fact_writer())  # one conversation: the writer asked once per message
     return [
-        await run_capstone(timeline, factory, rule, max_facts=max_facts, max_iterations=max_iterations)
+        await run_capstone(
+            timeline, factory, rule, max_facts=max_facts, max_iterations=max_iterations, host_writer=host_writer
+        )
         for rule in rules
         for factory in policies.values()
     ]

@@ -51,6 +51,7 @@ __all__ = [
     "ENV_FILE",
     "FIELD_VARS",
     "LOCAL_API_KEY",
+    "LOCAL_ROLE_CAPS",
     "MASK",
     "MAX_TOKENS_VAR",
     "MIN_SECRET_RUN",
@@ -96,6 +97,15 @@ DEFAULT_MAX_TOKENS = 512
 LOCAL_TIMEOUT, LOCAL_MAX_RETRIES = 120.0, 0
 """The local model's bounds: a CPU shared with other work may need a minute for one capped answer, and a retry
 of a server in this very process would only wait again (``COURSE_LLM_TIMEOUT`` / ``_MAX_RETRIES`` override)."""
+LOCAL_ROLE_CAPS: dict[Role, int] = {"assistant": 128, "reader": 128}
+"""The local model's output cap for the roles whose answer a student reads, unless ``COURSE_LLM_MAX_TOKENS`` is set.
+
+A correct answer there is a sentence or two (lesson 04's final one, the module, the database and the prohibition, is
+about 30 tokens; 128 leave room for prose), and an answer cut at its cap still reaches the student, marked. Measured
+on the course's machine, SmolLM2-135M's reader answers otherwise ran to the server's 256 tokens on many turns, at
+about 40 tokens/s on one shared core: half of those seconds bought no answer. The writer and the summarizer keep the
+server's cap: a JSON batch of five facts, or a 700-character summary, needs most of it.
+"""
 LOCAL_API_KEY = "local-no-key"
 """What the openai SDK sends to the local server (it needs a non-blank key; llama.cpp checks none here)."""
 ENV_FILE = optional_course_file(".env")
@@ -139,11 +149,20 @@ class LiveModelError(ChatClientException):
     that is not reachable or broken from a model that answered and answered badly.
     """
 
-    def __init__(self, message: str, kind: FailureKind = "other", usage: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: FailureKind = "other",
+        usage: Mapping[str, Any] | None = None,
+        partial: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind: FailureKind = kind
         self.usage = usage
         """The usage the provider reported for a reply it sent but the course refused (a cut answer), else None."""
+        self.partial = partial or None
+        """The text the model had written before the call failed (an answer cut at the output cap, a stream cut
+        mid-way), key masked, else None: a student sees what the model wrote, not only that it was refused."""
 
 
 class CourseSettings(TypedDict, total=False):
@@ -222,6 +241,8 @@ class LiveSettings(BaseModel):
     role_models: dict[Role, str] = Field(default_factory=dict)
     max_tokens: int = Field(DEFAULT_MAX_TOKENS, ge=16, le=32768, repr=False)
     """The output cap of every answer (``COURSE_LLM_MAX_TOKENS``); kept out of the repr lesson 00 prints."""
+    role_max_tokens: dict[Role, int] = Field(default_factory=dict, repr=False)
+    """Smaller caps for some roles (the local model's readers: :data:`LOCAL_ROLE_CAPS`); ``max_tokens`` bounds all."""
 
     @field_validator("model", "base_url")
     @classmethod
@@ -273,6 +294,10 @@ class LiveSettings(BaseModel):
     def model_for(self, role: Role) -> str:
         """The model a role uses: its ``COURSE_<ROLE>_MODEL`` override, else ``OPENAI_MODEL``."""
         return self.role_models.get(role, self.model)
+
+    def max_tokens_for(self, role: Role) -> int:
+        """The output cap of a role's answers: its own cap where it has one, never above ``max_tokens``."""
+        return min(self.max_tokens, self.role_max_tokens.get(role, self.max_tokens))
 
     @property
     def worst_case_wait(self) -> float:
@@ -398,7 +423,10 @@ def _local_settings(course: dict[str, Any]) -> LiveSettings:
         # The server stops every answer at its own cap: asking for more would only misname the cap a cut answer hit.
         "max_tokens": server.settings.max_output,
     }
-    values |= _bounds(course)
+    bounds = _bounds(course)
+    if "max_tokens" not in bounds:  # COURSE_LLM_MAX_TOKENS, when set, is the one cap of every role
+        values["role_max_tokens"] = LOCAL_ROLE_CAPS
+    values |= bounds
     if values["max_tokens"] > server.settings.max_output:
         raise LiveSettingsError(
             f"{MAX_TOKENS_VAR}={values['max_tokens']} is above the local server's output cap of "

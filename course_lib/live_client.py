@@ -99,6 +99,11 @@ class LiveChatClient(OpenAIChatCompletionClient):
         return f"LiveChatClient(role={self.role!r}, model={self.model!r}, endpoint={self.settings.endpoint!r})"
 
     @property
+    def max_tokens(self) -> int:
+        """This role's output cap (:meth:`~course_lib.live.LiveSettings.max_tokens_for`)."""
+        return self.settings.max_tokens_for(self.role)
+
+    @property
     def output_cap_field(self) -> str:
         """The request field that carries the output cap.
 
@@ -111,7 +116,7 @@ class LiveChatClient(OpenAIChatCompletionClient):
         """MAF's request options, with the output cap on every request (a caller's smaller cap is kept)."""
         prepared = super()._prepare_options(messages, options)
         asked = [prepared.pop(name) for name in ("max_tokens", "max_completion_tokens") if name in prepared]
-        prepared[self.output_cap_field] = min([self.settings.max_tokens, *asked])
+        prepared[self.output_cap_field] = min([self.max_tokens, *asked])
         return prepared
 
     def _inner_get_response(
@@ -188,12 +193,15 @@ class LiveChatClient(OpenAIChatCompletionClient):
                 await closer()
         if failure is None:
             cut_is_error = structured or self.role not in SHOWN_ROLES
-            problem = tally.problem(self.settings.max_tokens, cut_is_error=cut_is_error, structured=structured)
+            problem = tally.problem(self.max_tokens, cut_is_error=cut_is_error, structured=structured)
             if problem is not None:
                 failure = self.failure(problem)
         if failure is not None:
+            # What was known when it failed: the text written so far (masked) and the usage reported, if any.
+            failure.partial = failure.partial or masker.written() or None
+            failure.usage = failure.usage or tally.usage
             raise failure
-        tail = masker.flush() + (cut_mark(self.settings.max_tokens) if tally.finished == "length" else "")
+        tail = masker.flush() + (cut_mark(self.max_tokens) if tally.finished == "length" else "")
         if tail:  # no role, no message id: MAF adds it to the message the stream built
             yield ChatResponseUpdate(contents=[Content.from_text(tail)])
 
@@ -230,8 +238,9 @@ class LiveChatClient(OpenAIChatCompletionClient):
         if choice.finish_reason == "length":
             structured = options.get("response_format") is not None
             if structured or self.role not in SHOWN_ROLES or not texts:
-                raise cut_problem(self.settings.max_tokens, structured, parsed.usage_details)
-            texts[-1].text = (texts[-1].text or "") + cut_mark(self.settings.max_tokens)
+                written = "".join(c.text or "" for c in texts)  # masked above
+                raise cut_problem(self.max_tokens, structured, parsed.usage_details, written)
+            texts[-1].text = (texts[-1].text or "") + cut_mark(self.max_tokens)
         if not parsed.text:
             raise ReplyProblem(
                 f"the endpoint returned an empty message (finish_reason={choice.finish_reason!r})", "empty_answer"
@@ -239,12 +248,21 @@ class LiveChatClient(OpenAIChatCompletionClient):
         return parsed
 
     def failure(self, error: BaseException) -> LiveModelError:
-        """The error a student sees: role, model and endpoint, the cause, and what to change; no key in it."""
+        """The error a student sees: role, model and endpoint, the cause, and what to change; no key in it.
+
+        It keeps what the refused reply carried (usage billed, text written before a cut), as the reply had it.
+        """
         root = _root(error)
         cause, hint, kind = explain(root, self.settings)
         where = f"{self.role} model {self.model!r} at {self.settings.endpoint}"
         message = f"{where}: {cause.rstrip('.')}." + (f" {hint}" if hint else "") + " No offline fallback is used."
-        return LiveModelError(self.settings.mask(message), kind, getattr(root, "usage", None))
+        partial = getattr(root, "partial", None)
+        return LiveModelError(
+            self.settings.mask(message),
+            kind,
+            getattr(root, "usage", None),
+            self.settings.mask(partial) if partial else None,
+        )
 
 
 def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
@@ -265,10 +283,17 @@ def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
 class ReplyProblem(Exception):
     """A reply that arrived but carries no usable answer (raised inside the client, explained outside)."""
 
-    def __init__(self, message: str, kind: FailureKind, usage: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: FailureKind,
+        usage: Mapping[str, Any] | None = None,
+        partial: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind: FailureKind = kind
         self.usage = usage  # what the provider billed for the reply, when it sent one
+        self.partial = partial  # the (masked) text the reply carried before it was refused
 
 
 class DeadlinePassed(Exception):
@@ -284,13 +309,17 @@ def unasked_tool_call(names: Sequence[str]) -> ReplyProblem:
     )
 
 
-def cut_problem(max_tokens: int, structured: bool, usage: Mapping[str, Any] | None = None) -> ReplyProblem:
+def cut_problem(
+    max_tokens: int, structured: bool, usage: Mapping[str, Any] | None = None, partial: str | None = None
+) -> ReplyProblem:
+    """An answer the output cap cut, refused; it keeps the usage billed and the text written before the cut."""
     what = "the JSON was cut" if structured else "the answer was cut"
     return ReplyProblem(
         f"{what} at the output cap of {max_tokens} tokens (finish_reason='length'); raise {MAX_TOKENS_VAR} "
         f"(now {max_tokens}) or ask for a shorter answer",
         "cut_at_output_cap",
         usage,
+        partial,
     )
 
 
@@ -373,6 +402,10 @@ class StreamMask:
     def flush(self) -> str:
         """What was held back, masked: the end of the stream means no run can go on."""
         return self._release(final=True)
+
+    def written(self) -> str:
+        """Everything the stream carried so far, masked as a whole (what a failed stream had written)."""
+        return mask_secrets(self.raw, self.secrets)
 
     def _release(self, *, final: bool) -> str:
         covered = secret_coverage(self.raw, self.secrets)

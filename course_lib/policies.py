@@ -49,6 +49,7 @@ from .clients import make_chat_client
 from .conventions import stored_messages
 from .environment import course_file
 from .extraction import ChatFactWriter, MemoryExtraction
+from .live import Backends, load_course_settings
 from .memory import MAX_FACTS, WorkingMemory
 from .memory_models import ResolutionRule, SummaryMode, visible_mentions
 from .presentation import answers_frame, calls_frame, stopped_frame
@@ -65,6 +66,7 @@ __all__ = [
     "FILLER_KEYS",
     "MAX_SUMMARY_CHARS",
     "NOT_ASKED",
+    "OFFLINE",
     "READER_INSTRUCTIONS",
     "RULES",
     "SUMMARIZER_INSTRUCTIONS",
@@ -91,10 +93,12 @@ __all__ = [
     "Timeline",
     "TimelineTurn",
     "compare_policies",
+    "comparison_rules",
     "course_policies",
     "generate_timeline",
     "load_timeline",
     "measure_scaling",
+    "rules_note",
     "run_policy",
     "seed_window_label",
     "session_footprint",
@@ -106,6 +110,36 @@ DEFAULT_TIMELINE = DATA_DIR / "timeline_demo170.json"
 MAX_SUMMARY_CHARS = 700
 READER_INSTRUCTIONS = "Answer the user from the conversation and any facts you are given. Do not guess."
 RULES: tuple[ResolutionRule, ...] = ("latest", "earliest", "most_frequent")
+OFFLINE = Backends(backend="offline")
+"""The offline models, whatever ``COURSE_LLM`` says: for replays that measure the framework, not a model."""
+
+
+def comparison_rules(
+    rules: Sequence[ResolutionRule] = RULES, backends: Backends | None = None
+) -> tuple[ResolutionRule, ...]:
+    """The resolution rules worth replaying on the backend: all of them offline, the first alone on a live model.
+
+    A rule shapes only what the offline reader answers (it is the switch that makes a model's tendency visible); a
+    live model resolves conflicts its own way, so replaying it under each rule would send the same requests again,
+    once per rule, and compare a model with itself. The one live run keeps the first rule's name as its label.
+    """
+    backends = backends or load_course_settings()
+    return tuple(rules) if backends.live is None else tuple(rules[:1])
+
+
+def rules_note(rules: Sequence[ResolutionRule] = RULES, backends: Backends | None = None) -> str:
+    """The sentence a lesson prints above a comparison: which rules run on this backend, and why."""
+    backends = backends or load_course_settings()
+    chosen = comparison_rules(rules, backends)
+    if backends.live is None:
+        return (
+            f"Backend {backends.backend}: the offline reader resolves conflicts by each rule ({', '.join(chosen)}); "
+            f"every policy runs under each, {len(chosen)} replays per policy."
+        )
+    return (
+        f"Backend {backends.backend}: a live reader resolves conflicts its own way, and the rules shape only the "
+        f"offline models, so every policy runs once (labelled {chosen[0]!r}) instead of {len(rules)} times."
+    )
 
 
 # region Timelines
@@ -523,18 +557,22 @@ def course_policies(
     summary_budget: int = 240,
     summary_mode: SummaryMode = "abstractive",
     reader: Callable[[ResolutionRule], SupportsChatGetResponse] | None = None,
+    backends: Backends | None = None,
 ) -> dict[str, PolicyFactory]:
     """The six policies on the factory's models (offline by default), by label; the reader built for each rule.
 
     The summary is abstractive by default, as real summarizers are; ``summary_mode="extractive"`` is the contrast.
 
     ``reader`` builds the reader's client for a rule (default: the factory's reader, which offline resolves
-    conflicts by that rule); lesson 07 passes its drift-prone one.
+    conflicts by that rule); lesson 07 passes its drift-prone one. ``backends`` chooses the models (default: the
+    settings'; :data:`OFFLINE` for a replay that measures the framework).
     """
 
     def make_reader(rule: ResolutionRule, log: CallLog) -> SupportsChatGetResponse:
         # Built with the policy's log, a model records its own calls (no chat middleware: see recording_middleware).
-        return reader(rule) if reader is not None else make_chat_client("reader", resolution=rule, log=log)
+        if reader is not None:
+            return reader(rule)
+        return make_chat_client("reader", resolution=rule, log=log, backends=backends)
 
     factories = [
         PolicyFactory(
@@ -551,13 +589,17 @@ def course_policies(
             lambda r, log: SummaryPolicy(
                 make_reader(r, log),
                 log,
-                make_chat_client("summarizer", log=log, summary_budget=summary_budget, summary_mode=summary_mode),
+                make_chat_client(
+                    "summarizer", log=log, summary_budget=summary_budget, summary_mode=summary_mode, backends=backends
+                ),
             ),
         ),
         PolicyFactory(
             FactsPolicy,
             FactsPolicy.label(max_facts),
-            lambda r, log: FactsPolicy(make_reader(r, log), log, make_chat_client("writer", log=log), max_facts),
+            lambda r, log: FactsPolicy(
+                make_reader(r, log), log, make_chat_client("writer", log=log, backends=backends), max_facts
+            ),
         ),
         PolicyFactory(  # the seed's TurnsExceed(window), minimumPreservedTurns: window (3 and 3 by default)
             CompactionPolicy,
@@ -704,15 +746,22 @@ async def run_policy(
 async def compare_policies(
     timeline: Timeline,
     policies: dict[str, PolicyFactory] | None = None,
-    rules: Sequence[ResolutionRule] = RULES,
+    rules: Sequence[ResolutionRule] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Comparison:
     """Run every policy under every resolution rule, each from a fresh state.
+
+    ``rules`` by default: :func:`comparison_rules` (all three offline, one on a live model); ``progress`` first
+    receives :func:`rules_note`, the sentence that says which.
 
     A policy that refuses to go on (a summary out of bounds) stops there, alone: :attr:`Comparison.stopped` says
     where and why, its unanswered graded turns count as wrong, and the other policies still run.
     """
     policies = policies or course_policies()
+    if rules is None:
+        rules = comparison_rules()
+        if progress is not None:
+            progress(rules_note())
     calls: list[CallRow] = []
     answers: list[AnswerRow] = []
     stops: list[PolicyStop] = []
@@ -783,8 +832,13 @@ async def measure_scaling(
     progress: Callable[[str], None] | None = None,
 ) -> list[ScalingRow]:
     """For generated timelines of each size, each policy from a fresh state: one :class:`ScalingRow` per replay
-    (:func:`~course_lib.presentation.scaling_frame` shows them)."""
-    policies = policies or course_policies()
+    (:func:`~course_lib.presentation.scaling_frame` shows them).
+
+    By default on the offline models whatever ``COURSE_LLM`` says: what this measures is the policies' and the
+    framework's work per turn, and a live model would need one call per turn and policy (2,160 for 10 to 200 turns)
+    while a 200-turn full history overflows a small model's context. Pass ``policies`` to replay on others.
+    """
+    policies = policies or course_policies(backends=OFFLINE)
     rows = []
     for n in sizes:
         timeline = generate_timeline(n)

@@ -33,7 +33,7 @@ from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, F
 from .live import ENDPOINT_FAILURES, FailureKind, LiveModelError, LiveSettingsError, load_course_settings
 from .memory import MAX_MESSAGE_CHARS, WorkingMemory
 from .memory_models import OfflineWriterClient
-from .tracing import USAGE_FIELDS, CallLog
+from .tracing import USAGE_FIELDS, CallLog, ModelCall
 
 __all__ = [
     "BATTERY",
@@ -41,6 +41,7 @@ __all__ = [
     "NOT_A_BATCH",
     "STOP_AFTER",
     "Case",
+    "CaseResult",
     "Witness",
     "cause",
     "cause_of",
@@ -51,6 +52,8 @@ __all__ = [
     "qualify",
     "reason",
     "run",
+    "score_battery",
+    "scorecard",
     "summary",
 ]
 
@@ -177,58 +180,91 @@ def facts_of(report: ExtractionReport) -> str:
     return "; ".join(f"{f.key}={f.value}" for f in report.facts)
 
 
-async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> pd.DataFrame:
-    """One row per case: the reference outcome, the live outcome, latency and the usage reported.
+@dataclass(frozen=True)
+class CaseResult:
+    """One case of a run: the reference outcome, the live one (None: not run), why, how long, and the calls made.
+
+    What both readers of a run need: ``make qualify``'s scorecard row (:meth:`row`) and a recording's case
+    (:func:`course_lib.recordings.recorded_case`, which keeps each call's reply or the text written before a cut).
+    """
+
+    case: Case
+    expected: ExtractionReport
+    report: ExtractionReport | None
+    reason: str
+    latency: float
+    calls: tuple[ModelCall, ...]
+
+    @property
+    def outcome(self) -> str:
+        return self.report.status if self.report is not None else "not_run"
+
+    @property
+    def as_contract(self) -> bool:
+        report = self.report
+        return (
+            report is not None and report.status == self.expected.status and facts_of(report) == facts_of(self.expected)
+        )
+
+    def usage(self, field: str) -> int | None:
+        """A token count summed over the case's calls; None when no call was made or any call reported none."""
+        counts = [getattr(call, field) for call in self.calls]
+        return None if not counts or None in counts else sum(counts)
+
+    def row(self) -> dict[str, object]:
+        """The scorecard's row: ``unknown`` where a count was not reported (an estimate is never shown as one)."""
+        row: dict[str, object] = {
+            "case": self.case.name,
+            "kind": self.case.kind,
+            "expected": self.expected.status,
+            "outcome": self.outcome,
+            "as contract": self.as_contract,
+            "reason": self.reason,
+            "latency (s)": round(self.latency, 2),
+            "calls": len(self.calls),
+        }
+        for field in USAGE_FIELDS:
+            count = self.usage(field)
+            row[field] = "unknown" if count is None else count
+        return row
+
+
+async def score_battery(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> list[CaseResult]:
+    """The run, case by case: the one loop ``make qualify`` and ``make record-local`` both use.
 
     After :data:`STOP_AFTER` consecutive endpoint failures the remaining cases are not run (``not_run``).
     """
-    rows: list[dict[str, object]] = []
+    results: list[CaseResult] = []
     streak = 0
     for case in battery:
         expected = await outcome(OfflineWriterClient(), case)
         if streak >= STOP_AFTER:
-            rows.append(_not_run(case, expected))
+            why = f"stopped: {STOP_AFTER} consecutive endpoint failures before it"
+            results.append(CaseResult(case, expected, None, why, 0.0, ()))
             continue
         before = len(log)
         witness = Witness(ChatFactWriter(writer))
         start = time.perf_counter()
         report = await outcome(writer, case, witness)
         latency = time.perf_counter() - start
-        calls = log.calls[before:]
+        calls = tuple(log.calls[before:])
         why = reason(report, witness.error)
         if report.status == "writer_failed" and cause_of(why).startswith("endpoint:"):
             streak += 1
         elif calls:
             streak = 0
-        row: dict[str, object] = {
-            "case": case.name,
-            "kind": case.kind,
-            "expected": expected.status,
-            "outcome": report.status,
-            "as contract": report.status == expected.status and facts_of(report) == facts_of(expected),
-            "reason": why,
-            "latency (s)": round(latency, 2),
-            "calls": len(calls),
-        }
-        for usage in USAGE_FIELDS:
-            counts = [getattr(call, usage) for call in calls]
-            row[usage] = "unknown" if None in counts or not counts else sum(counts)
-        rows.append(row)
-    return pd.DataFrame(rows)
+        results.append(CaseResult(case, expected, report, why, latency, calls))
+    return results
 
 
-def _not_run(case: Case, expected: ExtractionReport) -> dict[str, object]:
-    return {
-        "case": case.name,
-        "kind": case.kind,
-        "expected": expected.status,
-        "outcome": "not_run",
-        "as contract": False,
-        "reason": f"stopped: {STOP_AFTER} consecutive endpoint failures before it",
-        "latency (s)": 0.0,
-        "calls": 0,
-        **dict.fromkeys(USAGE_FIELDS, "unknown"),
-    }
+def scorecard(results: list[CaseResult]) -> pd.DataFrame:
+    """One row per case (:meth:`CaseResult.row`)."""
+    return pd.DataFrame([result.row() for result in results])
+
+
+async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> pd.DataFrame:
+    """One row per case: the reference outcome, the live outcome, latency and the usage reported."""
+    return scorecard(await score_battery(writer, log, battery))
 
 
 def exit_status(card: pd.DataFrame) -> int:

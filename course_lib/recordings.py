@@ -25,12 +25,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .assertions import MessageRefused, find_declarations
 from .clients import make_chat_client
-from .extraction import ChatFactWriter, ExtractionStatus
+from .extraction import ExtractionStatus
 from .live import LiveSettingsError, load_course_settings
 from .local_model import LocalModelError, current_local_server
-from .memory_models import OfflineWriterClient
 from .policies import AnswerRow, SummaryRejected, course_policies, load_timeline, run_policy
-from .qualify import BATTERY, Case, Witness, facts_of, outcome, reason, summary
+from .qualify import BATTERY, Case, CaseResult, facts_of, score_battery, summary
 from .tracing import USAGE_FIELDS, CallLog
 
 __all__ = [
@@ -52,6 +51,7 @@ __all__ = [
     "main",
     "record_policy_costs",
     "record_qualification",
+    "recorded_case",
     "save",
 ]
 
@@ -124,7 +124,12 @@ class Recording(BaseModel):
 
 
 class RecordedCase(BaseModel):
-    """One qualification case: the message, what the writer proposed (its raw reply), the host's verdict."""
+    """One qualification case: the message, what the writer wrote (its raw reply, per call), the host's verdict.
+
+    ``proposal`` holds each call's reply as the model wrote it; for a call that failed, the text it had written
+    before the failure (an answer cut at the output cap), empty when it wrote nothing. ``call_errors`` holds each
+    call's error (key masked), empty for a call that answered.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -132,10 +137,11 @@ class RecordedCase(BaseModel):
     kind: str
     message: str
     expected: str
-    outcome: ExtractionStatus
+    outcome: ExtractionStatus | Literal["not_run"]
     as_contract: bool
     reason: str
     proposal: list[str]
+    call_errors: list[str]
     admitted: str
     latency_s: float
     calls: int
@@ -180,13 +186,17 @@ class QualificationRecording(Recording):
         return case.reason
 
     def proposals(self) -> pd.DataFrame:
-        """What the writer answered for each case (cut to 120 characters) and what the host admitted."""
+        """What the writer wrote for each case (cut to 120 characters) and what the host admitted.
+
+        A call that failed shows what it had written before the failure, after a ``[cut]`` mark, or its error when it
+        wrote nothing.
+        """
         return pd.DataFrame(
             [
                 {
                     "case": c.case,
                     "outcome": c.outcome,
-                    "writer's reply": _cut(" | ".join(c.proposal), 120),
+                    "writer's reply": _cut(" | ".join(map(_written, c.proposal, c.call_errors)), 120),
                     "admitted": c.admitted or "-",
                 }
                 for c in self.cases
@@ -241,6 +251,13 @@ class PolicyCostRecording(Recording):
         return pd.DataFrame(rows).set_index("policy")
 
 
+def _written(text: str, error: str) -> str:
+    """One call's text in the proposals table: its reply, what it wrote before it failed (marked), or its error."""
+    if not error:
+        return text
+    return f"[cut] {text}" if text else f"(failed: {error})"  # the mark first: the table cuts the text at 120
+
+
 def _known(count: int | None) -> int | str:
     return "unknown" if count is None else count
 
@@ -283,42 +300,39 @@ def declared_pairs(case: Case) -> set[tuple[str, str]]:
     return pairs
 
 
+def recorded_case(result: CaseResult) -> RecordedCase:
+    """A case of ``make qualify``'s run (:func:`course_lib.qualify.score_battery`) as the recording keeps it."""
+    report = result.report
+    return RecordedCase(
+        case=result.case.name,
+        kind=result.case.kind,
+        message=_cut(result.case.text, 300),
+        expected=result.expected.status,
+        outcome=report.status if report is not None else "not_run",
+        as_contract=result.as_contract,
+        reason=result.reason,
+        proposal=[_cut(call.reply or call.partial_reply, 2000) for call in result.calls],
+        call_errors=[_cut(call.error or "", 600) for call in result.calls],
+        admitted=facts_of(report) if report is not None and report.status == "accepted" else "",
+        latency_s=round(result.latency, 2),
+        calls=len(result.calls),
+        **{field: result.usage(field) for field in USAGE_FIELDS},
+    )
+
+
 async def record_qualification(battery: tuple[Case, ...] = BATTERY) -> QualificationRecording:
-    """The battery through the local writer and the same host admission as ``make qualify``, case by case."""
+    """``make qualify``'s run (the same loop, the same host admission) on the local writer, case by case."""
     load_at_start, started, recorded_at = _load(), time.perf_counter(), datetime.now(UTC)
     model = _local_model()
     log = CallLog()
-    writer = make_chat_client("writer", log=log)
-    cases = []
-    for case in battery:
-        expected = await outcome(OfflineWriterClient(), case)
-        before, start = len(log), time.perf_counter()
-        witness = Witness(ChatFactWriter(writer))
-        report = await outcome(writer, case, witness)
-        calls = log.calls[before:]
-        cases.append(
-            RecordedCase(
-                case=case.name,
-                kind=case.kind,
-                message=_cut(case.text, 300),
-                expected=expected.status,
-                outcome=report.status,
-                as_contract=report.status == expected.status and facts_of(report) == facts_of(expected),
-                reason=reason(report, witness.error),
-                proposal=[_cut(call.reply or call.error or "", 2000) for call in calls],
-                admitted=facts_of(report) if report.status == "accepted" else "",
-                latency_s=round(time.perf_counter() - start, 2),
-                calls=len(calls),
-                **{u: _sum([getattr(call, u) for call in calls]) for u in USAGE_FIELDS},
-            )
-        )
+    results = await score_battery(make_chat_client("writer", log=log), log, battery)
     return QualificationRecording(
         recorded_at=recorded_at,
         command=f"{RECORD_COMMAND} (the scorecard alone: make qualify COURSE_LLM=local)",
         model=model,
         machine=Machine.now(load_at_start),
         wall_seconds=round(time.perf_counter() - started, 1),
-        cases=cases,
+        cases=[recorded_case(result) for result in results],
     )
 
 

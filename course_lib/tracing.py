@@ -8,11 +8,11 @@ reported (``unknown`` when it reported none: an estimate is never passed off as 
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from agent_framework import ChatContext, ChatMiddleware, ChatResponse, Message
+from agent_framework import ChatContext, ChatMiddleware, ChatResponse, ChatResponseUpdate, Message, ResponseStream
 
 from .conventions import attribution_source
 
@@ -76,6 +76,8 @@ class ModelCall:
     output_tokens: int | None = None
     total_tokens: int | None = None
     error: str | None = None
+    partial_reply: str = ""
+    """What a failed call's model had written before the failure (an answer cut at the output cap), key masked."""
 
     @functools.cached_property
     def chars_sent(self) -> int:
@@ -164,10 +166,14 @@ class RecordingMiddleware(ChatMiddleware):
     async def process(self, context: ChatContext, call_next: Callable[[], Awaitable[None]]) -> None:
         sent = self.log.seen(context.messages)
         instructions = (context.options or {}).get("instructions")
-        try:
-            await call_next()
-        except Exception as error:  # a failed call was still sent: it is logged, with no reply
-            usage = getattr(error, "usage", None) or {}  # a reply the course refused (cut) was still billed
+
+        def failed(error: BaseException) -> None:
+            """A failed call was still sent: it is logged with its error, no reply, and what the error kept.
+
+            A live error (:class:`~course_lib.live.LiveModelError`) keeps the usage the provider billed for a reply
+            the course refused, and the text the model had written before it was cut; its message has the key masked.
+            """
+            usage = getattr(error, "usage", None) or {}
             self.log.record(
                 ModelCall(
                     self.name,
@@ -178,8 +184,14 @@ class RecordingMiddleware(ChatMiddleware):
                     input_tokens=usage.get("input_token_count"),
                     output_tokens=usage.get("output_token_count"),
                     total_tokens=usage.get("total_token_count"),
+                    partial_reply=getattr(error, "partial", None) or "",
                 )
             )
+
+        try:
+            await call_next()
+        except Exception as error:
+            failed(error)
             raise
 
         def record(response: ChatResponse) -> None:
@@ -196,8 +208,10 @@ class RecordingMiddleware(ChatMiddleware):
                 )
             )
 
-        if context.stream:
-            # A stream is not consumed yet: record once MAF has assembled the final response from it.
+        if context.stream and isinstance(context.result, ResponseStream):
+            # A stream is not consumed yet: record once MAF has assembled the final response from it, or, if it
+            # fails while it is read (no final response is ever built), record the failure then.
+            context.result = _watch_failure(context.result, failed)
             context.stream_result_hooks.append(record)
         elif isinstance(context.result, ChatResponse):
             record(context.result)
@@ -205,6 +219,41 @@ class RecordingMiddleware(ChatMiddleware):
 
 CALL_COLUMNS = ("call", "client", "messages", "chars_sent", EST_TOKENS, "input_tokens", "reply")
 """The columns of :meth:`CallLog.to_frame`, one row per model call."""
+
+
+def _watch_failure(
+    stream: ResponseStream[ChatResponseUpdate, ChatResponse], on_failure: Callable[[BaseException], None]
+) -> ResponseStream[ChatResponseUpdate, ChatResponse]:
+    """``stream`` as it is, its updates and final response unchanged, with ``on_failure`` called if reading it fails.
+
+    MAF's stream hooks run on a final response (result hooks) or without the error (cleanup hooks), so the error a
+    stream raises while it is read is seen here, in a stream that reads the original one. The original stream's own
+    finalizer and hooks still build the final response (``get_final_response`` on the consumed original).
+    """
+
+    reported: list[BaseException] = []
+
+    def report(error: BaseException) -> None:
+        if not reported:  # once per call, whether reading or finalizing failed
+            reported.append(error)
+            on_failure(error)
+
+    async def updates() -> AsyncIterator[ChatResponseUpdate]:
+        try:
+            async for update in stream:
+                yield update
+        except Exception as error:
+            report(error)
+            raise
+
+    async def final(_: Sequence[ChatResponseUpdate]) -> ChatResponse:
+        try:
+            return await stream.get_final_response()
+        except Exception as error:  # the final response could not be built (structured output that does not parse)
+            report(error)
+            raise
+
+    return ResponseStream(updates(), finalizer=final)
 
 
 def _row(index: int, call: ModelCall) -> dict[str, object]:

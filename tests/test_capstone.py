@@ -434,3 +434,44 @@ async def test_the_repaired_runs_trace_is_one_typed_step_per_call_and_check_and_
     assert frame["saw"].str.len().max() <= 600, "what a call saw is folded to its last messages in the table"
     assert frame["saw"][2].startswith("(") and "earlier messages)" in frame["saw"][2]
     assert "[facts check]" in frame["saw"][2]  # the feedback, the newest message of the second call, stays in view
+
+
+async def test_a_comparison_asks_the_host_writer_once_per_distinct_message_and_admits_each_store_alike(monkeypatch):
+    from course_lib import capstone
+    from course_lib.extraction import make_fact_writer
+    from course_lib.policies import load_timeline
+
+    asked: list[str] = []
+
+    class Counting:
+        def __init__(self):
+            self.writer = make_fact_writer()
+
+        async def propose(self, user_text):
+            asked.append(user_text)
+            return await self.writer.propose(user_text)
+
+    monkeypatch.setattr(capstone, "make_fact_writer", Counting)
+    timeline = load_timeline()
+    policies = {k: v for k, v in capstone.capstone_policies().items() if v.kind in ("full_history", "last_turns")}
+    runs = await capstone.compare_repairs(timeline, policies, rules=["earliest", "latest"])
+    earlier = [turn.user for turn in timeline.turns[:-1]]
+    assert sorted(asked) == sorted(set(earlier))  # four runs, each message asked once
+    assert len({tuple((f.key, f.value) for f in run.checks[0].facts) for run in runs}) == 1
+
+
+async def test_the_same_words_writer_keeps_a_failure_too():
+    from course_lib.capstone import SameWordsWriter
+
+    calls = []
+
+    class Failing:
+        async def propose(self, user_text):
+            calls.append(user_text)
+            raise ValueError("not a batch")
+
+    writer = SameWordsWriter(Failing())
+    for _ in range(2):
+        with pytest.raises(ValueError, match="not a batch"):
+            await writer.propose("module=Billing")
+    assert calls == ["module=Billing"]

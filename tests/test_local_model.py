@@ -11,7 +11,14 @@ import time
 import pytest
 
 from course_lib import local_model
-from course_lib.live import LOCAL_API_KEY, LOCAL_MAX_RETRIES, LOCAL_TIMEOUT, LiveSettingsError, load_course_settings
+from course_lib.live import (
+    LOCAL_API_KEY,
+    LOCAL_MAX_RETRIES,
+    LOCAL_ROLE_CAPS,
+    LOCAL_TIMEOUT,
+    LiveSettingsError,
+    load_course_settings,
+)
 from course_lib.local_model import (
     SMOLLM2,
     LocalModelError,
@@ -71,6 +78,27 @@ def test_reading_the_settings_again_reuses_the_one_server_and_the_bounds_still_a
     monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "2")
     live = load_course_settings().live
     assert len(fake_start) == 1 and (live.timeout, live.max_retries) == (45.0, 2)
+
+
+def test_the_roles_a_student_reads_get_a_smaller_cap_unless_the_variable_sets_one_for_all(fake_start, monkeypatch):
+    from agent_framework import Message
+
+    from course_lib.clients import make_chat_client
+
+    monkeypatch.delenv("COURSE_LLM_MAX_TOKENS", raising=False)
+
+    def sent_cap(role):
+        return make_chat_client(role)._prepare_options([Message("user", ["hi"])], {})["max_tokens"]
+
+    server_cap = LocalServerSettings(threads=1).max_output
+    assert {role: sent_cap(role) for role in ("reader", "assistant", "writer", "summarizer")} == {
+        **LOCAL_ROLE_CAPS,
+        "writer": server_cap,
+        "summarizer": server_cap,
+    }
+    assert all(cap < server_cap for cap in LOCAL_ROLE_CAPS.values())
+    monkeypatch.setenv("COURSE_LLM_MAX_TOKENS", "200")
+    assert {sent_cap(role) for role in ("reader", "writer")} == {200}
 
 
 def test_other_server_settings_are_refused_while_one_runs_and_accepted_after_it_stops(fake_start, monkeypatch):

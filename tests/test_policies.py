@@ -503,3 +503,25 @@ def test_the_policies_and_the_capstone_load_no_table_or_display_library_until_a_
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     loaded = set(shown.split())
     assert "course_lib.presentation" in loaded and not loaded & {"pandas", "matplotlib", "IPython"}
+
+
+def test_a_live_reader_is_replayed_under_one_rule_and_the_note_says_why():
+    from course_lib.capstone import DRIFT_RULES
+    from course_lib.live import Backends, LiveSettings
+    from course_lib.policies import OFFLINE, RULES, comparison_rules, rules_note
+
+    live = Backends(backend="openai", live=LiveSettings(model="m", api_key="k" * 12))
+    assert comparison_rules(RULES, OFFLINE) == RULES and comparison_rules(DRIFT_RULES, OFFLINE) == DRIFT_RULES
+    assert comparison_rules(RULES, live) == RULES[:1] and comparison_rules(DRIFT_RULES, live) == DRIFT_RULES[:1]
+    assert "each rule (latest, earliest, most_frequent)" in rules_note(RULES, OFFLINE)
+    assert "every policy runs once (labelled 'latest') instead of 3 times" in rules_note(RULES, live)
+
+
+async def test_the_default_comparison_says_which_rules_it_runs_before_it_runs_them():
+    from course_lib.policies import RULES, course_policies, rules_note
+
+    said = []
+    timeline = Timeline(name="t", turns=[TimelineTurn(user="module=Billing")])
+    comparison = await compare_policies(timeline, progress=said.append)
+    assert said[0] == rules_note() and len(said) == 1 + len(RULES) * len(course_policies())
+    assert set(comparison.calls["rule"]) == set(RULES)

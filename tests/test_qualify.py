@@ -128,3 +128,63 @@ async def test_the_key_never_shows_in_the_printed_scorecard(server, monkeypatch,
     text = printed.out + printed.err
     assert "api-key=**********" in text
     assert not [key[i : i + 8] for i in range(len(key) - 7) if key[i : i + 8] in text]
+
+
+# region The recording of a run is built from the same loop
+
+
+async def test_a_recorded_case_keeps_what_a_cut_writer_had_written_before_the_cut(server):
+    from course_lib.clients import make_chat_client
+    from course_lib.recordings import recorded_case
+    from course_lib.tracing import CallLog
+
+    server.fault = "length"  # the JSON cut half-way: the model wrote something, the host refused it
+    whole = '{"facts": [{"key": "module", "value": "Billing", "evidence": "module=Billing"}]}'
+    server.reply_with = lambda body: whole
+    log = CallLog()
+    [result] = await qualify.score_battery(make_chat_client("writer", log=log), log, qualify.BATTERY[:1])
+    recorded = recorded_case(result)
+    assert recorded.outcome == "writer_failed" and recorded.calls == 1
+    assert recorded.proposal == [whole[: len(whole) // 2]]  # what it wrote before the cut (the server cuts half)
+    assert "cut at the output cap" in recorded.call_errors[0] and recorded.output_tokens is not None
+
+
+async def test_a_recording_stops_after_consecutive_endpoint_failures_as_make_qualify_does(server, monkeypatch):
+    from course_lib.clients import make_chat_client
+    from course_lib.recordings import recorded_case
+    from course_lib.tracing import CallLog
+
+    monkeypatch.setenv("COURSE_LLM_TIMEOUT", "0.3")
+    server.fault = "timeout"
+    log = CallLog()
+    results = await qualify.score_battery(make_chat_client("writer", log=log), log)
+    recorded = [recorded_case(r) for r in results]
+    assert [r.outcome for r in recorded] == ["writer_failed"] * qualify.STOP_AFTER + ["not_run"] * (
+        len(qualify.BATTERY) - qualify.STOP_AFTER
+    )
+    assert pd_equal_cards(results)
+
+
+def pd_equal_cards(results):
+    """make qualify's scorecard and the recording's card, from the same results, are one table."""
+    from course_lib.recordings import QualificationRecording, recorded_case
+
+    card = qualify.scorecard(results)
+    fields = {"model": "m", "model_file": "f", "model_package": "p", "model_sha256": "0" * 64, "server": "s"}
+    recording = QualificationRecording.model_validate(
+        {
+            "recorded_at": "2026-01-01T00:00:00Z",
+            "command": "c",
+            "model": {**fields, "sampling": {}},
+            "machine": {
+                "platform": "p",
+                "cpus": 1,
+                "python": "3",
+                "load_average_start": [0, 0, 0],
+                "load_average_end": [0, 0, 0],
+            },
+            "wall_seconds": 1.0,
+            "cases": [c.model_dump() for c in (recorded_case(r) for r in results)],
+        }
+    )
+    return recording.card().equals(card)

@@ -84,3 +84,15 @@ def test_the_policy_cost_recording_has_lesson_04s_six_policies_with_reported_and
         assert run.est_tokens <= run.chars_sent // 4 <= run.est_tokens + calls
         assert (run.stopped == "") or ("no substitute summary is used" in run.stopped and run.policy == "summary")
     assert recording.caption().startswith("RECORDING (not run in this notebook)")
+
+
+def test_the_proposals_show_what_a_cut_writer_had_written_marked_as_cut():
+    recording = load_qualification()
+    shown = dict(zip(recording.proposals()["case"], recording.proposals()["writer's reply"], strict=True))
+    for case in recording.cases:
+        assert len(case.call_errors) == case.calls
+        for text, error in zip(case.proposal, case.call_errors, strict=True):
+            if error and text:  # cut: the text it wrote, after the mark
+                assert shown[case.case].startswith("[cut] " + text[:20]), case.case
+            elif error:
+                assert "(failed: " in shown[case.case]

@@ -455,17 +455,15 @@ async def test_an_answer_cut_at_the_output_cap_is_an_error_where_the_program_rea
             await agent.run("module=Billing", options=options)
 
 
-async def test_a_cut_answer_that_fails_still_records_the_usage_the_provider_reported(server):
-    """The provider billed the tokens of a cut JSON answer: the failed call's log row keeps them (not unknown).
-
-    Not streamed: a streamed call that fails is not logged at all yet (the recording waits for MAF's final response,
-    which a failed stream never builds), a gap of its own.
-    """
-    stream = False
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+async def test_a_cut_answer_that_fails_keeps_its_usage_and_partial_text_on_the_error_and_in_the_log(server, stream):
+    """The provider billed the tokens of a cut JSON answer and the model wrote something before the cut: the error
+    carries both, and the failed call's log row keeps them (a student sees what the model wrote), streamed or not."""
     server.fault = "length"
+    server.reply_with = lambda body: '{"facts": [{"evidence": "' + KEY + '", "key": "module", "value": "Billing"}]}'
     log = CallLog()
     agent = Agent(client=make_chat_client("writer", log=log))
-    with pytest.raises(LiveModelError, match="the JSON was cut"):
+    with pytest.raises(LiveModelError, match="the JSON was cut") as raised:
         if stream:
             run = agent.run("module=Billing", stream=True, options={"response_format": FactBatch})
             async for _ in run:
@@ -473,13 +471,31 @@ async def test_a_cut_answer_that_fails_still_records_the_usage_the_provider_repo
             await run.get_final_response()
         else:
             await agent.run("module=Billing", options={"response_format": FactBatch})
+    partial = raised.value.partial
+    assert partial is not None and partial.startswith('{"facts": [{"evidence": "') and KEY[:12] not in partial
     [call] = log.calls
-    assert call.error and "cut" in call.error
+    assert call.error and "cut" in call.error and call.partial_reply == partial
     assert (call.input_tokens, call.output_tokens, call.total_tokens) == (
         USAGE["prompt_tokens"],
         USAGE["completion_tokens"],
         USAGE["total_tokens"],
     )
+
+
+@pytest.mark.parametrize("fault", ["http_500", "error_in_200", "tool_call"])
+async def test_a_failed_streamed_call_is_logged_as_a_failed_row_with_its_error(server, fault):
+    """A stream that fails builds no final response: its call is still logged, with the error (key masked)."""
+    server.fault = fault
+    log = CallLog()
+    run = Agent(client=make_chat_client("assistant", log=log)).run("module=Billing", stream=True)
+    with pytest.raises(LiveModelError) as raised:
+        async for _ in run:
+            pass
+        await run.get_final_response()
+    [call] = log.calls
+    assert call.error == str(raised.value) and KEY not in call.error
+    assert (call.reply, call.partial_reply, call.total_tokens) == ("", "", None)
+    assert [m.text for m in call.messages] == ["module=Billing"]
 
 
 @pytest.mark.parametrize("role", ROLES)
