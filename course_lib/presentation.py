@@ -464,12 +464,15 @@ def _short(text: str, width: int = 18) -> str:
 # region Tables from rows: what the desks, the environment check, the call log and the loop trace hand over
 
 
-def rows_frame(rows: Iterable[Mapping[str, object]], columns: Sequence[str]) -> pd.DataFrame:
+def rows_frame(
+    rows: Iterable[Mapping[str, object]], columns: Sequence[str], *, dtype: type | None = None
+) -> pd.DataFrame:
     """A table of ``rows`` (one mapping each) with exactly ``columns``, in that order: the one way rows become a table.
 
     The columns are named by the caller, so an empty table still has its headings; a row whose keys are not
     exactly ``columns`` is an error (a missing value would show as NaN, an extra one would vanish), naming the
-    row and the keys that differ.
+    row and the keys that differ. ``dtype=object`` keeps a column of mixed counts and measures as given (pandas
+    would print every count of a column holding one float as a float).
     """
     import pandas as pd
 
@@ -482,7 +485,7 @@ def rows_frame(rows: Iterable[Mapping[str, object]], columns: Sequence[str]) -> 
                 f"Row {number} does not fit the table's columns {list(columns)} (rule: every row has exactly the "
                 f"table's columns): missing {missing}, unexpected {extra}. No table was made."
             )
-    return pd.DataFrame([[row[c] for c in columns] for row in rows], columns=list(columns))
+    return pd.DataFrame([[row[c] for c in columns] for row in rows], columns=list(columns), dtype=dtype)
 
 
 PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}

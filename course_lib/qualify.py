@@ -22,9 +22,11 @@ import asyncio
 import re
 import sys
 import time
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from agent_framework import BaseChatClient
 from pydantic import ValidationError
 
@@ -35,16 +37,21 @@ from .memory import MAX_MESSAGE_CHARS, WorkingMemory
 from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog, ModelCall
 
+if TYPE_CHECKING:  # types only: the scorecard's table is made by presentation, which loads pandas
+    import pandas as pd
+
 __all__ = [
     "BATTERY",
     "CAUSES",
     "NOT_A_BATCH",
+    "SCORECARD_COLUMNS",
     "STOP_AFTER",
     "Case",
     "CaseResult",
     "Witness",
     "cause",
     "cause_of",
+    "endpoint_failures",
     "exit_status",
     "facts_of",
     "main",
@@ -55,6 +62,7 @@ __all__ = [
     "score_battery",
     "scorecard",
     "summary",
+    "summary_lines",
 ]
 
 
@@ -180,6 +188,20 @@ def facts_of(report: ExtractionReport) -> str:
     return "; ".join(f"{f.key}={f.value}" for f in report.facts)
 
 
+SCORECARD_COLUMNS = (
+    "case",
+    "kind",
+    "expected",
+    "outcome",
+    "as contract",
+    "reason",
+    "latency (s)",
+    "calls",
+    *USAGE_FIELDS,
+)
+"""The scorecard's columns, named once: ``make qualify``'s rows and a recording's card (lesson 00) both use them."""
+
+
 @dataclass(frozen=True)
 class CaseResult:
     """One case of a run: the reference outcome, the live one (None: not run), why, how long, and the calls made.
@@ -258,8 +280,10 @@ async def score_battery(writer: BaseChatClient, log: CallLog, battery: tuple[Cas
 
 
 def scorecard(results: list[CaseResult]) -> pd.DataFrame:
-    """One row per case (:meth:`CaseResult.row`)."""
-    return pd.DataFrame([result.row() for result in results])
+    """One row per case (:meth:`CaseResult.row`), columns :data:`SCORECARD_COLUMNS`."""
+    from .presentation import rows_frame  # when a table is made: scoring a case loads no display helper
+
+    return rows_frame((result.row() for result in results), SCORECARD_COLUMNS)
 
 
 async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> pd.DataFrame:
@@ -267,33 +291,60 @@ async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...
     return scorecard(await score_battery(writer, log, battery))
 
 
+def _rows(card: pd.DataFrame) -> list[Mapping[str, object]]:
+    return [dict(row) for row in card.to_dict("records")]
+
+
+def endpoint_failures(rows: Iterable[Mapping[str, object]]) -> Counter[str]:
+    """How many cases failed for each endpoint cause (``endpoint: ...``), in the order they came."""
+    causes = (cause_of(str(r["reason"])) for r in rows if r["outcome"] == "writer_failed")
+    return Counter(c for c in causes if c.startswith("endpoint:"))
+
+
 def exit_status(card: pd.DataFrame) -> int:
     """:data:`EXIT_ENDPOINT` when any case failed on the endpoint, else :data:`EXIT_SCORED`."""
-    failed = card["reason"][card["outcome"] == "writer_failed"].map(cause_of)
-    return EXIT_ENDPOINT if failed.str.startswith("endpoint:").any() else EXIT_SCORED
+    return EXIT_ENDPOINT if endpoint_failures(_rows(card)) else EXIT_SCORED
+
+
+def summary_lines(rows: Iterable[Mapping[str, object]]) -> list[tuple[str, object]]:
+    """Totals over scorecard rows: outcomes (rejections by reason, failures by cause), cases as the contract says,
+    latency, reported tokens (``unknown`` unless every case that made a call reported them)."""
+    rows = list(rows)
+    outcomes = list(dict.fromkeys(str(r["outcome"]) for r in rows))  # in the order the cases met them
+    counts: Counter[str] = Counter()  # first-seen order within an outcome too
+    for status in outcomes:
+        for row in (r for r in rows if r["outcome"] == status):
+            counts[_total_label(status, str(row["reason"]))] += 1
+    lines: list[tuple[str, object]] = [
+        ("cases", len(rows)),
+        ("as the contract says", sum(bool(r["as contract"]) for r in rows)),
+    ]
+    lines += list(counts.items())
+    lines.append(("latency total (s)", round(sum(float(str(r["latency (s)"])) for r in rows), 2)))
+    for usage in USAGE_FIELDS:
+        reported = [r[usage] for r in rows if int(str(r["calls"])) > 0]
+        known = bool(reported) and "unknown" not in reported
+        lines.append((f"{usage} reported", sum(int(str(n)) for n in reported) if known else "unknown"))
+    return lines
+
+
+def _total_label(status: str, why: str) -> str:
+    if status == "rejected":
+        return f"{status}: {why}"
+    if status == "writer_failed":  # by cause: each distinct message would be its own row
+        return f"{status}: {cause_of(why)}"
+    if status == "not_run":
+        return f"not run (stopped after {STOP_AFTER} consecutive endpoint failures)"
+    return status
 
 
 def summary(card: pd.DataFrame) -> pd.DataFrame:
-    """Totals: outcomes (rejections by reason), cases as the contract says, latency, reported tokens."""
-    lines: list[tuple[str, object]] = [("cases", len(card)), ("as the contract says", int(card["as contract"].sum()))]
-    for status, group in card.groupby("outcome", sort=False):
-        if status == "rejected":
-            lines += [(f"{status}: {why}", len(g)) for why, g in group.groupby("reason", sort=False)]
-        elif status == "writer_failed":  # by cause: each distinct message would be its own row
-            lines += [
-                (f"{status}: {why}", len(g)) for why, g in group.groupby(group["reason"].map(cause_of), sort=False)
-            ]
-        elif status == "not_run":
-            lines.append((f"not run (stopped after {STOP_AFTER} consecutive endpoint failures)", len(group)))
-        else:
-            lines.append((str(status), len(group)))
-    lines.append(("latency total (s)", round(float(card["latency (s)"].sum()), 2)))
-    for usage in USAGE_FIELDS:
-        reported = card[usage][card["calls"] > 0]
-        known = not reported.empty and not (reported == "unknown").any()
-        lines.append((f"{usage} reported", int(reported.sum()) if known else "unknown"))
+    """Totals (:func:`summary_lines`) as a table indexed by measure."""
+    from .presentation import rows_frame
+
+    lines = ({"measure": measure, "value": value} for measure, value in summary_lines(_rows(card)))
     # object dtype: counts stay whole numbers beside the latency (an all-numeric column would print 15.00 cases)
-    return pd.DataFrame(lines, columns=["measure", "value"], dtype=object).set_index("measure")
+    return rows_frame(lines, ["measure", "value"], dtype=object).set_index("measure")
 
 
 async def run() -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -318,17 +369,13 @@ def main() -> int:
     settings = load_course_settings().live
     assert settings is not None
     print(f"Qualification of the writer {settings.model_for('writer')!r} at {settings.endpoint}")  # key masked
-    with pd.option_context("display.width", 200, "display.max_colwidth", 60, "display.max_columns", 20):
-        print(card.to_string(index=False))
-        print()
-        print(totals.to_string())
+    print(card.to_string(index=False, max_colwidth=60))
+    print()
+    print(totals.to_string(max_colwidth=60))
     status = exit_status(card)
     if status == EXIT_ENDPOINT:
-        failed = card[card["outcome"] == "writer_failed"]["reason"].map(cause_of)
-        causes = ", ".join(
-            f"{why} ({n})" for why, n in failed[failed.str.startswith("endpoint:")].value_counts().items()
-        )
-        stopped = (card["outcome"] == "not_run").sum()
+        causes = ", ".join(f"{why} ({n})" for why, n in endpoint_failures(_rows(card)).most_common())
+        stopped = sum(row["outcome"] == "not_run" for row in _rows(card))
         print(
             f"The endpoint is not reachable or broken: {causes}"
             + (f"; stopped, {stopped} case(s) not run" if stopped else "")

@@ -18,9 +18,8 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from .assertions import MessageRefused, find_declarations
@@ -29,12 +28,16 @@ from .extraction import ExtractionStatus
 from .live import LiveSettingsError, load_course_settings
 from .local_model import LocalModelError, current_local_server
 from .policies import AnswerRow, SummaryRejected, course_policies, load_timeline, run_policy
-from .qualify import BATTERY, Case, CaseResult, facts_of, score_battery, summary
-from .tracing import USAGE_FIELDS, CallLog
+from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, facts_of, score_battery, summary
+from .tracing import EST_TOKENS, USAGE_FIELDS, CallLog
+
+if TYPE_CHECKING:  # types only: a recording's tables are made by presentation, which loads pandas
+    import pandas as pd
 
 __all__ = [
     "DATA",
     "POLICY_COSTS_FILE",
+    "POLICY_COST_COLUMNS",
     "QUALIFICATION_FILE",
     "RECORD_COMMAND",
     "SCHEMAS",
@@ -157,7 +160,9 @@ class QualificationRecording(Recording):
     cases: list[RecordedCase]
 
     def card(self) -> pd.DataFrame:
-        """The scorecard ``make qualify`` prints, from the recording (columns as there, the proposal added)."""
+        """The scorecard ``make qualify`` prints, from the recording (its columns, :data:`SCORECARD_COLUMNS`)."""
+        from .presentation import rows_frame  # when a table is made: reading a recording loads no display helper
+
         rows = [
             {
                 "case": c.case,
@@ -172,7 +177,7 @@ class QualificationRecording(Recording):
             }
             for c in self.cases
         ]
-        return pd.DataFrame(rows)
+        return rows_frame(rows, SCORECARD_COLUMNS)
 
     def shown_reason(self, case: RecordedCase) -> str:
         """The reason, with a writer failure whose reply used the whole output cap said to be cut there.
@@ -191,7 +196,9 @@ class QualificationRecording(Recording):
         A call that failed shows what it had written before the failure, after a ``[cut]`` mark, or its error when it
         wrote nothing.
         """
-        return pd.DataFrame(
+        from .presentation import rows_frame
+
+        return rows_frame(
             [
                 {
                     "case": c.case,
@@ -200,7 +207,8 @@ class QualificationRecording(Recording):
                     "admitted": c.admitted or "-",
                 }
                 for c in self.cases
-            ]
+            ],
+            ["case", "outcome", "writer's reply", "admitted"],
         )
 
     def totals(self) -> pd.DataFrame:
@@ -225,6 +233,20 @@ class PolicyRun(BaseModel):
     stopped: str
 
 
+POLICY_COST_COLUMNS = (
+    "policy",
+    "model calls",
+    EST_TOKENS,
+    "reported prompt tokens",
+    "reported completion tokens",
+    "reported / estimate",
+    "seconds",
+    "correct answers",
+    "stopped",
+)
+"""The columns of :meth:`PolicyCostRecording.table`, named once (the estimate spelled as every table spells it)."""
+
+
 class PolicyCostRecording(Recording):
     """Lesson 04's comparison (the Demo170 timeline, rule ``latest``) on the local model, policy by policy."""
 
@@ -234,11 +256,13 @@ class PolicyCostRecording(Recording):
 
     def table(self) -> pd.DataFrame:
         """Per policy: reported prompt and completion tokens beside the chars/4 estimate, and the seconds spent."""
+        from .presentation import rows_frame
+
         rows = [
             {
                 "policy": r.policy,
                 "model calls": r.reader_calls + r.extra_calls,
-                "est tokens sent (chars/4)": r.est_tokens,
+                EST_TOKENS: r.est_tokens,
                 "reported prompt tokens": _known(r.input_tokens),
                 "reported completion tokens": _known(r.output_tokens),
                 "reported / estimate": "unknown" if r.input_tokens is None else f"{r.input_tokens / r.est_tokens:.2f}",
@@ -248,7 +272,7 @@ class PolicyCostRecording(Recording):
             }
             for r in self.runs
         ]
-        return pd.DataFrame(rows).set_index("policy")
+        return rows_frame(rows, POLICY_COST_COLUMNS).set_index("policy")
 
 
 def _written(text: str, error: str) -> str:

@@ -16,7 +16,7 @@ from course_lib.recordings import (
     load_policy_costs,
     load_qualification,
 )
-from course_lib.tracing import CallLog
+from course_lib.tracing import EST_TOKENS, CallLog
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
@@ -76,9 +76,7 @@ def test_the_policy_cost_recording_has_lesson_04s_six_policies_with_reported_and
     assert [run.policy for run in recording.runs] == list(course_policies())
     table = recording.table()
     assert list(table.index) == list(course_policies())
-    assert {"est tokens sent (chars/4)", "reported prompt tokens", "reported completion tokens", "seconds"} <= set(
-        table.columns
-    )
+    assert {EST_TOKENS, "reported prompt tokens", "reported completion tokens", "seconds"} <= set(table.columns)
     for run in recording.runs:  # a run that stopped says why; one that did not answered every graded turn
         calls = run.reader_calls + run.extra_calls  # the estimate is chars/4 per call, rounded down each time
         assert run.est_tokens <= run.chars_sent // 4 <= run.est_tokens + calls

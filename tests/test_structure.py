@@ -313,14 +313,6 @@ def test_no_module_imports_another_modules_private_name(name):
 # region Tables in one home: presentation.py makes every table and figure
 
 
-TABLES_STILL_ELSEWHERE = {
-    "qualify": "make qualify's score card and summary (the local-model work of issue 21 edits this module)",
-    "recordings": "the recorded runs' tables (the local-model work of issue 21 edits this module)",
-}
-"""Modules that still build a pandas table themselves, each with the reason; every other module hands rows to
-``presentation.rows_frame`` or to a table of presentation's own. Empty it as they move."""
-
-
 def _display_libraries(name: str) -> set[str]:
     """pandas or matplotlib where ``name`` imports them to run (type-only imports under TYPE_CHECKING aside)."""
     found: set[str] = set()
@@ -340,11 +332,9 @@ def _display_libraries(name: str) -> set[str]:
 
 @pytest.mark.parametrize("name", [m for m in MODULES if m != "presentation"])
 def test_only_presentation_makes_tables_and_figures(name):
-    """presentation.py's promise: domain modules stay free of pandas and matplotlib (tables in one home)."""
-    if name in TABLES_STILL_ELSEWHERE:
-        assert _display_libraries(name), f"{name} builds no table any more: take it out of TABLES_STILL_ELSEWHERE"
-    else:
-        assert _display_libraries(name) == set(), f"course_lib.{name} imports {_display_libraries(name)}"
+    """presentation.py's promise: domain modules stay free of pandas and matplotlib (tables in one home): they hand
+    their rows to ``presentation.rows_frame`` or to a table of presentation's own."""
+    assert _display_libraries(name) == set(), f"course_lib.{name} imports {_display_libraries(name)}"
 
 
 # region __all__ in every module: each module says which of its names are its public face
