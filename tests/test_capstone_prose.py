@@ -23,8 +23,11 @@ SUPERSEDED = {"module": ["Reporting"], "database": ["PostgreSQL"]}
 
 def lesson_store() -> WorkingMemory:
     memory = WorkingMemory(8)
-    for text in ("module=Reporting; database=PostgreSQL", f"constraint={CONSTRAINT}",
-                 "module=Billing; database=SQL Server 2022"):  # fmt: skip
+    for text in (
+        "module=Reporting; database=PostgreSQL",
+        f"constraint={CONSTRAINT}",
+        "module=Billing; database=SQL Server 2022",
+    ):
         candidates = [
             FactCandidate(key=k, value=v, evidence=f"{k}={v}")
             for k, _, v in (part.strip().partition("=") for part in text.split(";"))
@@ -169,11 +172,14 @@ class _Inner(BaseAgent):
 
 async def test_the_evaluator_learns_a_superseded_value_when_it_sees_the_store_corrected():
     memory = WorkingMemory()
-    memory.apply(memory.begin_turn("module=Reporting"), [FactCandidate(key="module", value="Reporting",
-                                                                        evidence="module=Reporting")])  # fmt: skip
+    memory.apply(
+        memory.begin_turn("module=Reporting"),
+        [FactCandidate(key="module", value="Reporting", evidence="module=Reporting")],
+    )
     evaluator = FactsConsistencyEvaluator(memory)
-    memory.apply(memory.begin_turn("module=Billing"), [FactCandidate(key="module", value="Billing",
-                                                                      evidence="module=Billing")])  # fmt: skip
+    memory.apply(
+        memory.begin_turn("module=Billing"), [FactCandidate(key="module", value="Billing", evidence="module=Billing")]
+    )
     response = AgentResponse(messages=[Message(role="assistant", contents=["You are on Reporting."])])
     context = LoopContext(_Inner(), AgentSession(), [Message(role="user", contents=["Which module?"])], response)
     evaluation = await evaluator.evaluate(context)

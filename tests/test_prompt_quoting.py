@@ -13,9 +13,19 @@ ISPRINTABLE_ACCEPTS = ["\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u034f
 SIBLINGS = ["\u180b", "\u180f", "\u17b4", "\ufe00", "\U000e0100", "\U000e01ef", "\U0001d159"]
 """Their siblings: Mongolian and supplementary variation selectors, a Khmer inherent vowel, a blank notehead."""
 REFUSED_BY_ISPRINTABLE = [
-    "\u202e", "\u2066", "\u200b", "\u200d", "\ufeff", "\u00ad", "\U000e0041", "\u2060", "\u061c", "\u0007",
-    "\u007f", "\u2028",
-]  # fmt: skip
+    "\u202e",
+    "\u2066",
+    "\u200b",
+    "\u200d",
+    "\ufeff",
+    "\u00ad",
+    "\U000e0041",
+    "\u2060",
+    "\u061c",
+    "\u0007",
+    "\u007f",
+    "\u2028",
+]
 """The eleven classes the feedback let through raw: bidi overrides and isolates, zero-width space and joiner, BOM,
 soft hyphen, tag characters, word joiner, Arabic letter mark, control characters (DEL too), a line separator."""
 
@@ -48,8 +58,10 @@ def test_visible_text_is_left_as_written():
 def test_the_feedback_quotes_a_stored_value_exactly_as_the_facts_block_does():
     value = "Billing\u3164\u202e\u200b\ufe0fEU"
     memory = WorkingMemory()
-    memory.apply(memory.begin_turn("module=Reporting"), [FactCandidate(key="module", value="Reporting",
-                                                                        evidence="module=Reporting")])  # fmt: skip
+    memory.apply(
+        memory.begin_turn("module=Reporting"),
+        [FactCandidate(key="module", value="Reporting", evidence="module=Reporting")],
+    )
     text = f"module={value}"
     memory.apply(memory.begin_turn(text), [FactCandidate(key="module", value=value, evidence=text)])
     [fact] = memory.facts
