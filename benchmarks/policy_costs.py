@@ -93,11 +93,11 @@ def timed(factories: dict[str, PolicyFactory], seconds: dict[str, list[float]]) 
             policy = factory(rule, log)
             inner, samples = policy.turn, seconds.setdefault(label, [])
 
-            async def turn(user_text: str) -> str:
+            async def turn(user_text: str, *, reader=None) -> str:  # the policy's own signature, timed
                 started = time.process_time()
                 _running.append(label)
                 try:
-                    return await inner(user_text)
+                    return await inner(user_text, reader=reader)
                 finally:
                     _running.pop()
                     samples.append(time.process_time() - started)

@@ -171,13 +171,15 @@ class NearMiss:
     """A segment shaped like ``key=value`` that declares nothing, and the rule it broke.
 
     ``owner=alice``, ``Module=Billing`` and ``module=`` look like declarations and declare nothing; a panel or
-    a model that explains a message names the rule instead of dropping the segment without a word. ``key`` is
-    trimmed as the contract trims it; ``allowed`` is the allowed key a ``wrong case`` key differs from.
+    a model that explains a message names the rule instead of dropping the segment without a word.
     """
 
     key: str
+    """The segment's key, trimmed as the contract trims it."""
     problem: NearMissProblem
+    """The rule it broke."""
     allowed: str | None = None
+    """For a ``wrong case`` key, the allowed key it differs from; None otherwise."""
 
 
 def allowed_in_other_case(key: str) -> str | None:

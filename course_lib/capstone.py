@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from agent_framework import Message
+from agent_framework import BaseChatClient, Message
 from pydantic import BaseModel, ConfigDict
 
 from .assertions import ALLOWED_KEYS, find_declarations
@@ -548,7 +548,7 @@ class DriftProneAssistantClient(OfflineAssistantClient):
 # region Running the policies inside the loop
 
 
-def capstone_reader(rule: ResolutionRule) -> Any:
+def capstone_reader(rule: ResolutionRule) -> BaseChatClient:
     """The reader for one run: live, the factory's ``reader``; offline, the drift-prone assistant for ``rule``.
 
     Either way without MAF's tool loop, as ``make_chat_client`` builds every role: the capstone gives its reader
@@ -615,6 +615,7 @@ class CapstoneRun(BaseModel):
 
     @property
     def iterations(self) -> int:
+        """Loop iterations: one reader call each."""
         return len(self.reader_calls)
 
     @property
@@ -624,6 +625,7 @@ class CapstoneRun(BaseModel):
 
     @property
     def feedback_chars(self) -> int:
+        """Characters of the evaluator's feedback over the run, what the loop added to the reader's prompts."""
         return sum(len(c.feedback or "") for c in self.checks)
 
     def trace(self) -> LoopTrace:
@@ -787,7 +789,15 @@ def _graded(
     else:
         verdict = "partly repaired" if len(reader_calls) > 1 else "not repaired"
     memory_facts = checks[-1].facts if checks else ()
-    why = _why(timeline, memory_facts, answer, missing, forbidden, evicted, len(reader_calls))
+    why = _why(
+        timeline,
+        facts=memory_facts,
+        answer=answer,
+        missing=missing,
+        forbidden=forbidden,
+        evicted=evicted,
+        iterations=len(reader_calls),
+    )
     return CapstoneRun(
         policy=policy,
         rule=rule,
@@ -837,6 +847,7 @@ def _stopped(
 
 def _why(
     timeline: Timeline,
+    *,
     facts: Sequence[Fact],
     answer: str,
     missing: Sequence[str],
@@ -916,8 +927,11 @@ class AnswerVerdict(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     task: str
+    """The question the answer was given to."""
     answer: str
+    """The answer as the reader wrote it."""
     verdict: str
+    """:func:`verdict`: ``pass``, or each violation (``key: stated``, ``key missing``)."""
 
 
 def verdicts(

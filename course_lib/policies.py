@@ -660,10 +660,15 @@ class AnswerRow:
     """One graded answer: the question, the answer, and what the expectation found (:meth:`Expectation.unmet`)."""
 
     policy: str
+    """The policy's label (``"last 3 turns"``)."""
     rule: str
+    """The reader's resolution rule."""
     turn: int
+    """The 1-based user turn of the graded question."""
     question: str
+    """The question as the user asked it."""
     answer: str
+    """The reader's answer, as it came back."""
     missing: tuple[str, ...]
     """The ``must_contain`` texts the answer lacks."""
     forbidden: tuple[str, ...]
@@ -751,8 +756,8 @@ async def compare_policies(
 ) -> Comparison:
     """Run every policy under every resolution rule, each from a fresh state.
 
-    ``rules`` by default: :func:`comparison_rules` (all three offline, one on a live model); ``progress`` first
-    receives :func:`rules_note`, the sentence that says which.
+    ``rules`` by default: :func:`comparison_rules` (all three offline, one on a live model; :func:`rules_note` is
+    the sentence that says which). ``progress`` receives one line per policy run, as a progress bar counts them.
 
     A policy that refuses to go on (a summary out of bounds) stops there, alone: :attr:`Comparison.stopped` says
     where and why, its unanswered graded turns count as wrong, and the other policies still run.
@@ -760,8 +765,6 @@ async def compare_policies(
     policies = policies or course_policies()
     if rules is None:
         rules = comparison_rules()
-        if progress is not None:
-            progress(rules_note())
     calls: list[CallRow] = []
     answers: list[AnswerRow] = []
     stops: list[PolicyStop] = []
@@ -815,12 +818,15 @@ class ScalingRow:
     """One policy replaying a generated timeline of ``turns`` turns: what it sent, and the CPU time it took."""
 
     turns: int
+    """The generated timeline's length in user turns."""
     policy: str
+    """The policy's label."""
     last_reader_chars: int
     """Characters of the reader's last call (the final question)."""
     all_chars: int
     """Characters of every call of the replay, the writer's and summarizer's included."""
     calls: int
+    """Model calls of the replay, every role."""
     cpu_seconds: float
     """CPU seconds of the replay: they depend on the machine, the characters do not."""
 

@@ -17,7 +17,7 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from .tracing import EST_TOKENS, USAGE_FIELDS
+from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, shown_count
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
     import pandas as pd
@@ -32,10 +32,13 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 __all__ = [
     "CPU_SECONDS",
     "FACT_COLUMNS",
+    "ITERATIONS",
     "LAST_CALL_COLUMN",
     "LAST_READER_CHARS",
+    "LOOP_READER_CHARS",
     "PANEL_FACT_COLUMNS",
     "STORED_COLUMN",
+    "STORE_BOUND",
     "TABLE_CSS",
     "VERDICT_COLOURS",
     "PanelText",
@@ -212,7 +215,7 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
 
     fig, ax = plt.subplots(figsize=(10, 3.6))
     for policy, rows in frame.groupby("policy", sort=False):
-        ax.plot(rows["turns"], rows["last reader call (chars)"], marker="o", label=policy)
+        ax.plot(rows["turns"], rows[LAST_READER_CHARS], marker="o", label=policy)
     ax.set_xlabel("turns in the timeline")
     ax.set_ylabel("characters in the last reader call")
     ax.set_title("How each policy's prompt grows with the conversation")
@@ -231,7 +234,7 @@ def plot_time_per_turn(frame: pd.DataFrame) -> Figure:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(10, 3.6))
-    per_turn = frame.assign(ms=1000 * frame["CPU seconds"] / frame["turns"])
+    per_turn = frame.assign(ms=1000 * frame[CPU_SECONDS] / frame["turns"])
     for policy, rows in per_turn.groupby("policy", sort=False):
         ax.plot(rows["turns"], rows["ms"], marker="o", label=policy)
     ax.set_ylim(bottom=0)
@@ -267,15 +270,15 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     labels = [
         str(row["policy"])
         + (f" ({row['rule']})" if rows["rule"].nunique() > 1 else "")
-        + (f", {row['store bound']} facts" if rows["store bound"].nunique() > 1 else "")
+        + (f", {row[STORE_BOUND]} facts" if rows[STORE_BOUND].nunique() > 1 else "")
         for _, row in rows.iterrows()
     ]
     colours = [VERDICT_COLOURS[v] for v in rows["verdict"]]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.42 * len(rows) + 1.7), sharey=True)
-    left.barh(labels, rows["iterations"], color=colours)
+    left.barh(labels, rows[ITERATIONS], color=colours)
     left.set_xlabel("loop iterations")
     integer_ticks(left, "x")
-    right.barh(labels, rows["reader chars (loop)"], color=colours)
+    right.barh(labels, rows[LOOP_READER_CHARS], color=colours)
     right.set_xlabel("characters sent to the reader in the loop")
     left.invert_yaxis()
     shown = [v for v in VERDICT_COLOURS if v in set(rows["verdict"])]  # the legend names only verdicts drawn
@@ -295,6 +298,10 @@ STORED_COLUMN = "messages in the serialized session"
 LAST_CALL_COLUMN = "messages in the last call"
 LAST_READER_CHARS = "last reader call (chars)"
 CPU_SECONDS = "CPU seconds"
+STORE_BOUND = "store bound"
+ITERATIONS = "iterations"
+LOOP_READER_CHARS = "reader chars (loop)"
+"""The columns the plots read back (:func:`plot_scaling`, :func:`plot_time_per_turn`, :func:`plot_repairs`)."""
 
 
 def calls_frame(rows: Sequence[CallRow]) -> pd.DataFrame:
@@ -306,15 +313,11 @@ def calls_frame(rows: Sequence[CallRow]) -> pd.DataFrame:
     return pd.DataFrame(
         [
             [r.policy, r.rule, r.turn, r.call, r.visible, r.chars_sent, r.est_tokens]
-            + [_reported(getattr(r, usage)) for usage in USAGE_FIELDS]
+            + [shown_count(getattr(r, usage)) for usage in USAGE_FIELDS]
             for r in rows
         ],
         columns=columns,
     )
-
-
-def _reported(count: int | None) -> int | str:
-    return "unknown" if count is None else count
 
 
 def answers_frame(rows: Sequence[AnswerRow]) -> pd.DataFrame:
@@ -368,7 +371,7 @@ def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
 
 def _sum_reported(column: pd.Series) -> int | str:
     """A sum of reported counts, or ``unknown`` when any call reported none (a partial sum is no measurement)."""
-    return "unknown" if (column == "unknown").any() else int(column.sum())
+    return UNKNOWN if (column == UNKNOWN).any() else int(column.sum())
 
 
 def scaling_frame(rows: Sequence[ScalingRow]) -> pd.DataFrame:
@@ -398,9 +401,9 @@ def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
             {
                 "policy": run.policy,
                 "rule": run.rule,
-                "store bound": run.max_facts,
-                "iterations": run.iterations,
-                "reader chars (loop)": run.reader_chars,
+                STORE_BOUND: run.max_facts,
+                ITERATIONS: run.iterations,
+                LOOP_READER_CHARS: run.reader_chars,
                 "feedback chars": run.feedback_chars,
                 "first answer correct": run.first_correct,
                 "final answer correct": run.final_correct,

@@ -35,7 +35,7 @@ from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, F
 from .live import ENDPOINT_FAILURES, FailureKind, LiveModelError, LiveSettingsError, load_course_settings
 from .memory import MAX_MESSAGE_CHARS, WorkingMemory
 from .memory_models import OfflineWriterClient
-from .tracing import USAGE_FIELDS, CallLog, ModelCall
+from .tracing import UNKNOWN, USAGE_FIELDS, CallLog, ModelCall, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: the scorecard's table is made by presentation, which loads pandas
     import pandas as pd
@@ -48,6 +48,7 @@ __all__ = [
     "STOP_AFTER",
     "Case",
     "CaseResult",
+    "ScorecardRow",
     "Witness",
     "cause",
     "cause_of",
@@ -203,6 +204,31 @@ SCORECARD_COLUMNS = (
 
 
 @dataclass(frozen=True)
+class ScorecardRow:
+    """One case of a scorecard, from a run (:meth:`CaseResult.row`) or a recording (its ``card``)."""
+
+    case: str
+    kind: str
+    expected: str
+    outcome: str
+    as_contract: bool
+    reason: str
+    latency: float
+    """Seconds the case took, rounded to the hundredth when shown."""
+    calls: int
+    input_tokens: int | None
+    output_tokens: int | None
+    total_tokens: int | None
+    """The counts the provider reported, summed over the case's calls; None: not reported."""
+
+    def shown(self) -> dict[str, object]:
+        """The row under :data:`SCORECARD_COLUMNS`: ``unknown`` where a count was not reported (never an estimate)."""
+        counts = (shown_count(getattr(self, field)) for field in USAGE_FIELDS)
+        values = (self.case, self.kind, self.expected, self.outcome, self.as_contract, self.reason)
+        return dict(zip(SCORECARD_COLUMNS, (*values, round(self.latency, 2), self.calls, *counts), strict=True))
+
+
+@dataclass(frozen=True)
 class CaseResult:
     """One case of a run: the reference outcome, the live one (None: not run), why, how long, and the calls made.
 
@@ -230,25 +256,22 @@ class CaseResult:
 
     def usage(self, field: str) -> int | None:
         """A token count summed over the case's calls; None when no call was made or any call reported none."""
-        counts = [getattr(call, field) for call in self.calls]
-        return None if not counts or None in counts else sum(counts)
+        return reported_total(getattr(call, field) for call in self.calls)
 
     def row(self) -> dict[str, object]:
-        """The scorecard's row: ``unknown`` where a count was not reported (an estimate is never shown as one)."""
-        row: dict[str, object] = {
-            "case": self.case.name,
-            "kind": self.case.kind,
-            "expected": self.expected.status,
-            "outcome": self.outcome,
-            "as contract": self.as_contract,
-            "reason": self.reason,
-            "latency (s)": round(self.latency, 2),
-            "calls": len(self.calls),
-        }
-        for field in USAGE_FIELDS:
-            count = self.usage(field)
-            row[field] = "unknown" if count is None else count
-        return row
+        """The scorecard's row (:class:`ScorecardRow`)."""
+        usage = [self.usage(field) for field in USAGE_FIELDS]
+        return ScorecardRow(
+            self.case.name,
+            self.case.kind,
+            self.expected.status,
+            self.outcome,
+            self.as_contract,
+            self.reason,
+            self.latency,
+            len(self.calls),
+            *usage,
+        ).shown()
 
 
 async def score_battery(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> list[CaseResult]:
@@ -323,8 +346,8 @@ def summary_lines(rows: Iterable[Mapping[str, object]]) -> list[tuple[str, objec
     lines.append(("latency total (s)", round(sum(float(str(r["latency (s)"])) for r in rows), 2)))
     for usage in USAGE_FIELDS:
         reported = [r[usage] for r in rows if int(str(r["calls"])) > 0]
-        known = bool(reported) and "unknown" not in reported
-        lines.append((f"{usage} reported", sum(int(str(n)) for n in reported) if known else "unknown"))
+        total = reported_total(None if n == UNKNOWN else int(str(n)) for n in reported)
+        lines.append((f"{usage} reported", shown_count(total)))
     return lines
 
 

@@ -28,8 +28,8 @@ from .extraction import ExtractionStatus
 from .live import LiveSettingsError, load_course_settings
 from .local_model import LocalModelError, current_local_server
 from .policies import AnswerRow, SummaryRejected, course_policies, load_timeline, run_policy
-from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, facts_of, score_battery, summary
-from .tracing import EST_TOKENS, USAGE_FIELDS, CallLog
+from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, ScorecardRow, facts_of, score_battery, summary
+from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, CallLog, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: a recording's tables are made by presentation, which loads pandas
     import pandas as pd
@@ -164,17 +164,19 @@ class QualificationRecording(Recording):
         from .presentation import rows_frame  # when a table is made: reading a recording loads no display helper
 
         rows = [
-            {
-                "case": c.case,
-                "kind": c.kind,
-                "expected": c.expected,
-                "outcome": c.outcome,
-                "as contract": c.as_contract,
-                "reason": self.shown_reason(c),
-                "latency (s)": c.latency_s,
-                "calls": c.calls,
-                **{u: "unknown" if getattr(c, u) is None else getattr(c, u) for u in USAGE_FIELDS},
-            }
+            ScorecardRow(
+                c.case,
+                c.kind,
+                c.expected,
+                c.outcome,
+                c.as_contract,
+                self.shown_reason(c),
+                c.latency_s,
+                c.calls,
+                c.input_tokens,
+                c.output_tokens,
+                c.total_tokens,
+            ).shown()
             for c in self.cases
         ]
         return rows_frame(rows, SCORECARD_COLUMNS)
@@ -263,9 +265,9 @@ class PolicyCostRecording(Recording):
                 "policy": r.policy,
                 "model calls": r.reader_calls + r.extra_calls,
                 EST_TOKENS: r.est_tokens,
-                "reported prompt tokens": _known(r.input_tokens),
-                "reported completion tokens": _known(r.output_tokens),
-                "reported / estimate": "unknown" if r.input_tokens is None else f"{r.input_tokens / r.est_tokens:.2f}",
+                "reported prompt tokens": shown_count(r.input_tokens),
+                "reported completion tokens": shown_count(r.output_tokens),
+                "reported / estimate": UNKNOWN if r.input_tokens is None else f"{r.input_tokens / r.est_tokens:.2f}",
                 "seconds": r.seconds,
                 "correct answers": f"{r.graded_correct} of {r.graded}",
                 "stopped": r.stopped or "-",
@@ -282,10 +284,6 @@ def _written(text: str, error: str) -> str:
     return f"[cut] {text}" if text else f"(failed: {error})"  # the mark first: the table cuts the text at 120
 
 
-def _known(count: int | None) -> int | str:
-    return "unknown" if count is None else count
-
-
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -293,10 +291,6 @@ def _cut(text: str, limit: int) -> str:
 def _load() -> tuple[float, float, float]:
     one, five, fifteen = os.getloadavg()
     return (round(one, 2), round(five, 2), round(fifteen, 2))
-
-
-def _sum(values: list[int | None]) -> int | None:
-    return None if not values or None in values else sum(v for v in values if v is not None)
 
 
 def _local_model() -> RecordedModel:
@@ -382,8 +376,8 @@ async def record_policy_costs() -> PolicyCostRecording:
                 extra_calls=sum(c.client != "reader" for c in calls),
                 chars_sent=sum(c.chars_sent for c in calls),
                 est_tokens=sum(c.chars_sent // 4 for c in calls),
-                input_tokens=_sum([c.input_tokens for c in calls]),
-                output_tokens=_sum([c.output_tokens for c in calls]),
+                input_tokens=reported_total(c.input_tokens for c in calls),
+                output_tokens=reported_total(c.output_tokens for c in calls),
                 seconds=round(time.perf_counter() - start, 1),
                 graded_correct=sum(a.correct for a in answers),
                 graded=sum(t.expect is not None for t in timeline.turns),

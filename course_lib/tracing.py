@@ -8,7 +8,7 @@ reported (``unknown`` when it reported none: an estimate is never passed off as 
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pandas loads on first use (the table methods): importing th
 __all__ = [
     "CALL_COLUMNS",
     "EST_TOKENS",
+    "UNKNOWN",
     "USAGE_FIELDS",
     "CallLog",
     "ModelCall",
@@ -30,6 +31,8 @@ __all__ = [
     "SeenMessage",
     "message_text",
     "recording_middleware",
+    "reported_total",
+    "shown_count",
 ]
 
 
@@ -89,6 +92,19 @@ USAGE_FIELDS = ("input_tokens", "output_tokens", "total_tokens")
 """The token counts a provider reports (input, output, total); ``None`` on a call means not reported."""
 EST_TOKENS = "est_tokens (chars/4)"
 """The column of the characters/4 *estimate*, spelled once: every table that shows it names it so."""
+UNKNOWN = "unknown"
+"""What a table shows for a count the provider did not report: an estimate is never shown in its place."""
+
+
+def reported_total(counts: Iterable[int | None]) -> int | None:
+    """A sum of reported counts; None when there is none or any is unreported (a partial sum is no measurement)."""
+    counts = list(counts)
+    return None if not counts or None in counts else sum(c for c in counts if c is not None)
+
+
+def shown_count(count: int | None) -> int | str:
+    """A reported count as a table shows it: the number, or :data:`UNKNOWN`."""
+    return UNKNOWN if count is None else count
 
 
 @dataclass
@@ -146,8 +162,7 @@ class CallLog:
             row: dict[str, object] = {"client": client, "calls": len(calls), "chars_sent": chars}
             row[EST_TOKENS] = chars // 4
             for usage in USAGE_FIELDS:
-                counts = [getattr(c, usage) for c in calls]
-                row[usage] = "unknown" if None in counts else sum(counts)
+                row[usage] = shown_count(reported_total(getattr(c, usage) for c in calls))
             rows.append(row)
         return rows_frame(rows, ["client", "calls", "chars_sent", EST_TOKENS, *USAGE_FIELDS])
 
@@ -263,7 +278,7 @@ def _row(index: int, call: ModelCall) -> dict[str, object]:
         "messages": len(call.messages),
         "chars_sent": call.chars_sent,
         EST_TOKENS: call.chars_sent // 4,
-        "input_tokens": "unknown" if call.input_tokens is None else call.input_tokens,
+        "input_tokens": shown_count(call.input_tokens),
         "reply": call.reply,
     }
 

@@ -37,7 +37,7 @@ from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 
 __all__ = [
@@ -54,7 +54,6 @@ __all__ = [
     "describe_error",
     "expectations_html",
     "shorten_long_input",
-    "turn_correctness",
 ]
 
 
@@ -548,7 +547,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.comparison = comparison
         self.message.value = f"<i>Computed with {settings}.</i><br>{expectations_html(self.timeline)}"
         self.table.value = (
-            turn_correctness(comparison.answers)
+            one_rule_table(correctness_table(comparison.answers))
             .reset_index()
             .to_html(index=False, classes="policy-correctness", justify="left")
         )
@@ -568,11 +567,6 @@ def _kinds_changed_by(*, window: int = 3, max_facts: int = 5) -> set[str]:
     return {factory.kind for label, factory in changed.items() if label not in default}
 
 
-def turn_correctness(answers: pd.DataFrame) -> pd.DataFrame:
-    """One rule's correctness for the panel: a row per policy, a column per graded turn, ``yes`` or ``no``."""
-    return one_rule_table(correctness_table(answers))
-
-
 def expectations_html(timeline: Timeline) -> str:
     """What "yes" means in the correctness table: what each graded answer must name, and must not."""
     lines = []
@@ -588,7 +582,7 @@ def expectations_html(timeline: Timeline) -> str:
 class ProgressBar(widgets.HBox):
     """A bar for a long run: pass ``step`` as the run's ``progress`` callback; each call advances one step.
 
-    ``compare_policies`` and ``scaling_frame`` call their ``progress`` once per policy run with a line
+    ``compare_policies`` and ``measure_scaling`` call their ``progress`` once per policy run with a line
     saying what finished; the bar counts the calls and shows the latest line beside it.
     """
 

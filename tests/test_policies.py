@@ -517,11 +517,11 @@ def test_a_live_reader_is_replayed_under_one_rule_and_the_note_says_why():
     assert "every policy runs once (labelled 'latest') instead of 3 times" in rules_note(RULES, live)
 
 
-async def test_the_default_comparison_says_which_rules_it_runs_before_it_runs_them():
-    from course_lib.policies import RULES, course_policies, rules_note
+async def test_the_default_comparison_runs_the_rules_of_the_backend_and_reports_one_line_per_run():
+    from course_lib.policies import RULES, course_policies
 
     said = []
     timeline = Timeline(name="t", turns=[TimelineTurn(user="module=Billing")])
     comparison = await compare_policies(timeline, progress=said.append)
-    assert said[0] == rules_note() and len(said) == 1 + len(RULES) * len(course_policies())
+    assert len(said) == len(RULES) * len(course_policies())  # a progress bar of that many steps ends full
     assert set(comparison.calls["rule"]) == set(RULES)

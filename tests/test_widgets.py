@@ -8,9 +8,10 @@ from course_lib.loop_panels import LoopStepper
 from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.policies import generate_timeline, load_timeline
+from course_lib.presentation import correctness_table, one_rule_table
 from course_lib.providers import course_provider_desks
 from course_lib.tracing import CallLog
-from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer, ProgressBar, turn_correctness
+from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer, ProgressBar
 
 
 def memory_panel(misbehaviour=None):
@@ -349,7 +350,7 @@ async def test_policy_explorer_table_reads_one_row_per_policy_one_column_per_gra
     explorer.policies.value = ("full history", "facts")
     explorer.run_button.click()
     await explorer.idle()
-    frame = turn_correctness(explorer.comparison.answers)
+    frame = one_rule_table(correctness_table(explorer.comparison.answers))
     graded = [n for n, turn in enumerate(explorer.timeline.turns, start=1) if turn.expect is not None]
     assert list(frame.columns) == [f"correct at turn {n}" for n in graded]
     assert list(frame.index) == ["full history", "facts"] and frame.index.name == "policy"
