@@ -43,12 +43,12 @@ def run_lesson(
         running["cell"] = cell_index
         began["at"] = time.perf_counter()
 
-    def completed(cell: object, cell_index: int) -> None:
+    def completed(cell: object, cell_index: int, **_: object) -> None:
         if cells is not None:
             cells[cell_index] = time.perf_counter() - began["at"]
 
     client.on_cell_start = started
-    client.on_cell_complete = completed
+    client.on_cell_executed = completed  # after the reply: the cell's whole time
     start = time.perf_counter()
     try:
         client.execute()
