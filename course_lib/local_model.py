@@ -131,13 +131,25 @@ def usable_cpus() -> int:
     return len(affinity(0)) if affinity else os.cpu_count() or 1
 
 
-def default_threads(cpus: int | None = None) -> int:
-    """Half the usable cores, 1 to 8: llama.cpp's threads compete with the kernel, Jupyter and the other sessions.
+def default_threads(cpus: int | None = None, load: float | None = None) -> int:
+    """The usable cores free when the server starts, 1 to 8: the cores less the whole cores the load keeps busy.
 
-    Measured on a 2-core machine shared by other jobs: 2 threads that spin-wait fell to 1.8 tokens/s, 1 thread
-    kept 25-78. ``COURSE_LOCAL_THREADS`` overrides the default.
+    llama.cpp's threads compete with whatever else runs. Measured on this 2-core machine, ``make qualify``: idle
+    (load 0.8), 2 threads took 56 s where 1 took 82 s; under load (2.3-3.0), 2 threads took 142 s where 1 took
+    85 s (2 spin-waiting threads once fell to 1.8 tokens/s). ``COURSE_LOCAL_THREADS`` overrides the default.
     """
-    return max(1, min(8, (cpus or usable_cpus()) // 2))
+    cpus = cpus or usable_cpus()
+    busy = _load_average() if load is None else load
+    return max(1, min(8, cpus - int(busy)))  # a core counts as busy only when a whole one is
+
+
+def _load_average() -> float:
+    """The 1-minute load average; 0 where the system has none (Windows): then every usable core counts as free."""
+    getloadavg = getattr(os, "getloadavg", None)
+    try:
+        return float(getloadavg()[0]) if getloadavg else 0.0
+    except OSError:
+        return 0.0
 
 
 def threads_setting(text: str | None) -> int:

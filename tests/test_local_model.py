@@ -50,8 +50,10 @@ def fake_start(monkeypatch):
     return started
 
 
-def test_threads_default_to_half_the_usable_cores_and_the_variable_overrides():
-    assert [default_threads(n) for n in (1, 2, 3, 4, 8, 64)] == [1, 1, 1, 2, 4, 8]
+def test_threads_default_to_the_free_cores_and_the_variable_overrides():
+    assert [default_threads(n, load=0.0) for n in (1, 2, 3, 4, 8, 64)] == [1, 2, 3, 4, 8, 8]
+    assert [default_threads(2, load=x) for x in (0.4, 0.9, 1.2, 2.9, 40.0)] == [2, 2, 1, 1, 1]  # never below 1
+    assert default_threads(8, load=3.2) == 5
     assert threads_setting(None) == default_threads() and threads_setting("3") == 3
     for text, rule in (("two", "not a whole number"), ("0", "out of range"), ("65", "out of range")):
         with pytest.raises(LocalModelError, match=rf"COURSE_LOCAL_THREADS=.*{rule}"):
