@@ -153,9 +153,14 @@ def _load_average() -> float:
 
 
 def threads_setting(text: str | None) -> int:
-    """``COURSE_LOCAL_THREADS`` as a thread count, or the machine's default when it is unset."""
+    """``COURSE_LOCAL_THREADS`` as a thread count; unset, the running server's, or the machine's default for a new one.
+
+    The default depends on the load when the server starts, and the load changes (the server itself adds to it): a
+    later call in the same process reuses the server it started rather than asking for another thread count.
+    """
     if text is None:
-        return default_threads()
+        running = current_local_server()
+        return running.settings.threads if running is not None else default_threads()
     try:
         threads = int(text)
     except ValueError:
@@ -267,7 +272,7 @@ def start_local_server(settings: LocalServerSettings | None = None, model: Model
     threads and cap until the process (or kernel) restarts, or :func:`stop_local_server` is called.
     """
     global _SERVER
-    settings = settings or LocalServerSettings(threads=default_threads())
+    settings = settings or LocalServerSettings(threads=threads_setting(None))
     with _LOCK:
         if _SERVER is not None and _SERVER.running:
             if _SERVER.settings != settings:

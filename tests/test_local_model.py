@@ -82,6 +82,19 @@ def test_reading_the_settings_again_reuses_the_one_server_and_the_bounds_still_a
     assert len(fake_start) == 1 and (live.timeout, live.max_retries) == (45.0, 2)
 
 
+def test_the_default_threads_are_the_running_servers_when_the_load_has_changed_since_it_started(
+    fake_start, monkeypatch
+):
+    """The default is read when the server starts: a later call in the same process (a lesson's next cell, under the
+    load the server itself makes) reuses that server instead of asking for another thread count."""
+    monkeypatch.setattr(local_model, "_load_average", lambda: 0.0)
+    load_course_settings()
+    monkeypatch.setattr(local_model, "_load_average", lambda: 1.5)
+    load_course_settings()
+    assert fake_start == [LocalServerSettings(threads=min(8, local_model.usable_cpus()))]
+    assert threads_setting(None) == fake_start[0].threads
+
+
 def test_the_roles_a_student_reads_get_a_smaller_cap_unless_the_variable_sets_one_for_all(fake_start, monkeypatch):
     from agent_framework import Message
 
