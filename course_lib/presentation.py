@@ -17,7 +17,7 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, shown_count
+from .tracing import EST_TOKENS, USAGE_FIELDS, count_of, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
     import pandas as pd
@@ -371,7 +371,7 @@ def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
 
 def _sum_reported(column: pd.Series) -> int | str:
     """A sum of reported counts, or ``unknown`` when any call reported none (a partial sum is no measurement)."""
-    return UNKNOWN if (column == UNKNOWN).any() else int(column.sum())
+    return shown_count(reported_total(count_of(value) for value in column))
 
 
 def scaling_frame(rows: Sequence[ScalingRow]) -> pd.DataFrame:

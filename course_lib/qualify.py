@@ -35,7 +35,7 @@ from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, F
 from .live import ENDPOINT_FAILURES, FailureKind, LiveModelError, LiveSettingsError, load_course_settings
 from .memory import MAX_MESSAGE_CHARS, WorkingMemory
 from .memory_models import OfflineWriterClient
-from .tracing import UNKNOWN, USAGE_FIELDS, CallLog, ModelCall, reported_total, shown_count
+from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: the scorecard's table is made by presentation, which loads pandas
     import pandas as pd
@@ -346,7 +346,7 @@ def summary_lines(rows: Iterable[Mapping[str, object]]) -> list[tuple[str, objec
     lines.append(("latency total (s)", round(sum(float(str(r["latency (s)"])) for r in rows), 2)))
     for usage in USAGE_FIELDS:
         reported = [r[usage] for r in rows if int(str(r["calls"])) > 0]
-        total = reported_total(None if n == UNKNOWN else int(str(n)) for n in reported)
+        total = reported_total(count_of(n) for n in reported)
         lines.append((f"{usage} reported", shown_count(total)))
     return lines
 

@@ -29,6 +29,7 @@ __all__ = [
     "ModelCall",
     "RecordingMiddleware",
     "SeenMessage",
+    "count_of",
     "message_text",
     "recording_middleware",
     "reported_total",
@@ -100,6 +101,11 @@ def reported_total(counts: Iterable[int | None]) -> int | None:
     """A sum of reported counts; None when there is none or any is unreported (a partial sum is no measurement)."""
     counts = list(counts)
     return None if not counts or None in counts else sum(c for c in counts if c is not None)
+
+
+def count_of(shown: object) -> int | None:
+    """A count read back from a table (:func:`shown_count`'s inverse): None for :data:`UNKNOWN`."""
+    return None if shown == UNKNOWN else int(str(shown))
 
 
 def shown_count(count: int | None) -> int | str:
