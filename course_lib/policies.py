@@ -317,7 +317,7 @@ class LastTurnsPolicy(MemoryPolicy):
         self.history: list[tuple[str, str]] = []
 
     async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
-        messages = [m for user, answer in self.history[-self.window :] for m in _pair(user, answer)]
+        messages = [m for user, answer in self.history[-self.window :] for m in _pair(user, answer, self.reader.name)]
         answer = (await self._reader(reader).run([*messages, Message(role="user", contents=[user_text])])).text
         self.history.append((user_text, answer))
         return answer
@@ -528,8 +528,9 @@ class ReducerPolicy(SessionPolicy):
         super().__init__(reader, log, self.label(max_turns, minimum_preserved_turns), [history])
 
 
-def _pair(user: str, answer: str) -> list[Message]:
-    return [Message(role="user", contents=[user]), Message(role="assistant", contents=[answer])]
+def _pair(user: str, answer: str, author: str | None) -> list[Message]:
+    """A kept turn as the full history stores it: the answer carries the reader's name as its author."""
+    return [Message(role="user", contents=[user]), Message(role="assistant", contents=[answer], author_name=author)]
 
 
 # region The comparison

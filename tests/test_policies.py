@@ -95,6 +95,23 @@ async def test_window_sends_only_the_last_turns():
     assert [text for role, text in sent if role == "user"] == ["database=PostgreSQL", "module=Billing", "Which module?"]
 
 
+async def test_within_its_window_the_window_sends_exactly_what_the_full_history_sends():
+    """The two differ only by the turns the window drops: the answers it keeps carry their author as the history's do
+    (so the same turns are the same request, and a live run asks the model once for both)."""
+    logs = {name: CallLog() for name in ("full", "window")}
+    policies = [FullHistoryPolicy(OfflineAssistantClient(), logs["full"])]
+    policies.append(LastTurnsPolicy(OfflineAssistantClient(), logs["window"], turns=len(SMALL)))
+    for policy in policies:
+        for text in SMALL:
+            await policy.turn(text)
+
+    def wire(log):  # what the request carries of each message (the history's attribution stays in the process)
+        return [[(m.role, m.text, m.author_name) for m in c.messages] for c in log.calls]
+
+    assert wire(logs["window"]) == wire(logs["full"])
+    assert {m.author_name for c in logs["window"].calls for m in c.messages if m.role == "assistant"} == {"reader"}
+
+
 async def test_facts_policy_sends_the_block_and_the_message_only():
     log = CallLog()
     sent = await last_reader_call(FactsPolicy(OfflineAssistantClient(), log, OfflineWriterClient()), log)
