@@ -111,7 +111,7 @@ local-check: $(LOCAL_STAMP)
 # The recordings lessons 00 and 04 show (data/qualification_local.json, data/policy_costs_local.json), made again on
 # this machine's local model: the qualification battery and lesson 04's six policies, with model, hash and machine.
 record-local: $(LOCAL_STAMP)
-	COURSE_LLM=local $(BIN)/python -m course_lib.recordings
+	COURSE_LLM=local COURSE_LOCAL_REUSE=0 $(BIN)/python -m course_lib.recordings
 
 # Every lesson executed on the local model (copies in a temporary folder: the stored outputs stay offline); fails on
 # any cell that raises. Minutes, not seconds.

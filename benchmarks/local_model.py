@@ -20,7 +20,7 @@ from agent_framework import Agent
 
 from course_lib.clients import make_chat_client
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
-from course_lib.live import LiveModelError, LiveSettingsError, load_course_settings
+from course_lib.live import REUSE_VAR, LiveModelError, LiveSettingsError, load_course_settings
 from course_lib.memory import WorkingMemory
 from course_lib.policies import SUMMARIZER_INSTRUCTIONS
 from course_lib.prompts import summary_prompt
@@ -70,8 +70,9 @@ def figures(repeats: int) -> list[Any]:
     """For ``benchmarks/run.py``: the local model's figures, or none (with a note) when it is not installed."""
     from figures import Figure, repeat  # benchmarks/figures.py, beside this file
 
-    previous = os.environ.get("COURSE_LLM")
+    previous = {name: os.environ.get(name) for name in ("COURSE_LLM", REUSE_VAR)}
     os.environ["COURSE_LLM"] = "local"  # make bench runs offline; only this module asks for the local model
+    os.environ[REUSE_VAR] = "0"  # a figure times the model's calls: a repeat must not be answered from the memo
     try:
         load_course_settings()
     except LiveSettingsError as error:
@@ -95,11 +96,12 @@ def figures(repeats: int) -> list[Any]:
         _restore(previous)
 
 
-def _restore(previous: str | None) -> None:
-    if previous is None:
-        os.environ.pop("COURSE_LLM", None)
-    else:
-        os.environ["COURSE_LLM"] = previous
+def _restore(previous: dict[str, str | None]) -> None:
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ __all__ = [
     "MASK",
     "MAX_TOKENS_VAR",
     "MIN_SECRET_RUN",
+    "REUSE_VAR",
     "ROLES",
     "ROLE_PURPOSES",
     "Backend",
@@ -106,6 +107,8 @@ on the course's machine, SmolLM2-135M's reader answers otherwise ran to the serv
 about 40 tokens/s on one shared core: half of those seconds bought no answer. The writer and the summarizer keep the
 server's cap: a JSON batch of five facts, or a 700-character summary, needs most of it.
 """
+REUSE_VAR = "COURSE_LOCAL_REUSE"
+"""On (the default) or off: the local model answers a request this process already sent with its first answer."""
 LOCAL_API_KEY = "local-no-key"
 """What the openai SDK sends to the local server (it needs a non-blank key; llama.cpp checks none here)."""
 ENV_FILE = optional_course_file(".env")
@@ -173,6 +176,7 @@ class CourseSettings(TypedDict, total=False):
     llm_max_retries: str | None
     llm_max_tokens: str | None
     local_threads: str | None
+    local_reuse: str | None
     assistant_model: str | None
     writer_model: str | None
     reader_model: str | None
@@ -243,6 +247,9 @@ class LiveSettings(BaseModel):
     """The output cap of every answer (``COURSE_LLM_MAX_TOKENS``); kept out of the repr lesson 00 prints."""
     role_max_tokens: dict[Role, int] = Field(default_factory=dict, repr=False)
     """Smaller caps for some roles (the local model's readers: :data:`LOCAL_ROLE_CAPS`); ``max_tokens`` bounds all."""
+    reuse_answers: bool = Field(False, repr=False)
+    """Whether a request this process already sent gets the endpoint's first answer back instead of a new call
+    (``COURSE_LOCAL_REUSE``; on for the seeded local model only: :class:`~course_lib.live_client.AnswerMemo`)."""
 
     @field_validator("model", "base_url")
     @classmethod
@@ -423,6 +430,7 @@ def _local_settings(course: dict[str, Any]) -> LiveSettings:
         # The server stops every answer at its own cap: asking for more would only misname the cap a cut answer hit.
         "max_tokens": server.settings.max_output,
     }
+    values["reuse_answers"] = _switch(REUSE_VAR, course.get("local_reuse"), default=True)
     bounds = _bounds(course)
     if "max_tokens" not in bounds:  # COURSE_LLM_MAX_TOKENS, when set, is the one cap of every role
         values["role_max_tokens"] = LOCAL_ROLE_CAPS
@@ -445,6 +453,18 @@ def _bounds(course: dict[str, Any]) -> dict[str, Any]:
     if course.get("llm_max_tokens") is not None:
         bounds["max_tokens"] = _number(MAX_TOKENS_VAR, course["llm_max_tokens"], int)
     return bounds
+
+
+def _switch(variable: str, text: str | None, *, default: bool) -> bool:
+    """An on/off variable: ``1``/``0`` (or ``on``/``off``, ``true``/``false``, ``yes``/``no``); unset, ``default``."""
+    if text is None or not text.strip():
+        return default
+    word = text.strip().lower()
+    if word in ("1", "on", "true", "yes"):
+        return True
+    if word in ("0", "off", "false", "no"):
+        return False
+    raise LiveSettingsError(f"{variable}={text!r} is neither 1 (on) nor 0 (off).")
 
 
 def _number(variable: str, text: str, kind: type[float] | type[int]) -> float | int:

@@ -21,9 +21,11 @@ What this client adds to MAF's, each at the one place every path crosses:
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
@@ -47,14 +49,17 @@ from .live import (
     secret_coverage,
 )
 from .offline import refuse_tools_without_loop
+from .tracing import REUSED
 
 __all__ = [
     "SHOWN_ROLES",
+    "AnswerMemo",
     "DeadlinePassed",
     "LiveChatClient",
     "ReplyProblem",
     "StreamMask",
     "StreamTally",
+    "answer_memo",
     "cut_mark",
     "cut_problem",
     "explain",
@@ -123,8 +128,23 @@ class LiveChatClient(OpenAIChatCompletionClient):
         self, *, messages: Sequence[Message], options: Mapping[str, Any], stream: bool = False, **kwargs: Any
     ) -> Awaitable[ChatResponse] | ResponseStream[ChatResponseUpdate, ChatResponse]:
         refuse_tools_without_loop(self, options)
+        if not stream and self.settings.reuse_answers:
+            return self._remembered(messages, options, **kwargs)
         result = super()._inner_get_response(messages=messages, options=options, stream=stream, **kwargs)
         return result if isinstance(result, ResponseStream) else self._checked(result)
+
+    async def _remembered(self, messages: Sequence[Message], options: Mapping[str, Any], **kwargs: Any) -> ChatResponse:
+        """The endpoint's first answer to this very request, or a new call whose answer is kept for the next time."""
+        memo = answer_memo(self.settings)
+        key = memo.key(self._prepare_options(messages, options))
+        found = memo.get(key)
+        if found is not None:
+            return found
+        pending = super()._inner_get_response(messages=messages, options=options, stream=False, **kwargs)
+        assert not isinstance(pending, ResponseStream)  # stream=False
+        answer = await self._checked(pending)
+        memo.put(key, answer)
+        return answer
 
     async def _checked(self, pending: Awaitable[ChatResponse]) -> ChatResponse:
         """The answer, within the call's deadline; any failure becomes a :class:`LiveModelError`.
@@ -263,6 +283,52 @@ class LiveChatClient(OpenAIChatCompletionClient):
             getattr(root, "usage", None),
             self.settings.mask(partial) if partial else None,
         )
+
+
+class AnswerMemo:
+    """The answers one endpoint gave, by the exact request: the same request again gets the first answer back.
+
+    Why: the local server samples with a fixed seed, so a request it has answered it would answer alike once more,
+    seconds later. Lessons 04 and 07 replay the same turns under several policies, rules and store bounds (a window
+    policy's first turns are the full history's, a reader's request does not depend on the store the evaluator
+    holds), and a live run would pay for each replay again. The key is the whole request the SDK would send
+    (model, messages, instructions, output cap, response format). Only complete answers are kept (a failure is
+    asked again), only answers that were not streamed, and at most ``size`` (the oldest go first). An answer given
+    again is a copy marked :data:`REUSED`: the call log says which calls the endpoint did not answer anew.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.answers: OrderedDict[str, ChatResponse] = OrderedDict()
+        self.reused = 0
+        """How many calls this memo answered instead of the endpoint."""
+
+    @staticmethod
+    def key(request: Mapping[str, Any]) -> str:
+        return json.dumps(request, sort_keys=True, default=repr)
+
+    def get(self, key: str) -> ChatResponse | None:
+        found = self.answers.get(key)
+        if found is None:
+            return None
+        self.answers.move_to_end(key)
+        self.reused += 1
+        again = copy.deepcopy(found)
+        again.additional_properties = {**(again.additional_properties or {}), REUSED: True}
+        return again
+
+    def put(self, key: str, answer: ChatResponse) -> None:
+        self.answers[key] = copy.deepcopy(answer)
+        while len(self.answers) > self.size:
+            self.answers.popitem(last=False)
+
+
+_MEMOS: dict[str, AnswerMemo] = {}
+
+
+def answer_memo(settings: LiveSettings) -> AnswerMemo:
+    """The process's memo for the endpoint ``settings`` name (a local server's URL carries its port: one per server)."""
+    return _MEMOS.setdefault(str(settings.base_url), AnswerMemo())
 
 
 def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:

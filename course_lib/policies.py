@@ -49,7 +49,7 @@ from .clients import make_chat_client
 from .conventions import stored_messages
 from .environment import course_file
 from .extraction import ChatFactWriter, MemoryExtraction
-from .live import Backends, load_course_settings
+from .live import REUSE_VAR, Backends, load_course_settings
 from .memory import MAX_FACTS, WorkingMemory
 from .memory_models import ResolutionRule, SummaryMode, visible_mentions
 from .presentation import answers_frame, calls_frame, stopped_frame
@@ -136,10 +136,16 @@ def rules_note(rules: Sequence[ResolutionRule] = RULES, backends: Backends | Non
             f"Backend {backends.backend}: the offline reader resolves conflicts by each rule ({', '.join(chosen)}); "
             f"every policy runs under each, {len(chosen)} replays per policy."
         )
-    return (
+    note = (
         f"Backend {backends.backend}: a live reader resolves conflicts its own way, and the rules shape only the "
         f"offline models, so every policy runs once (labelled {chosen[0]!r}) instead of {len(rules)} times."
     )
+    if backends.live.reuse_answers:
+        note += (
+            f" A request this process already sent gets the model's first answer back, as its seeded sampler "
+            f"would write it again ({REUSE_VAR}=0 asks every time)."
+        )
+    return note
 
 
 # region Timelines

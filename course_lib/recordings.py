@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .assertions import MessageRefused, find_declarations
 from .clients import make_chat_client
 from .extraction import ExtractionStatus
-from .live import LiveSettingsError, load_course_settings
+from .live import REUSE_VAR, LiveSettingsError, load_course_settings
 from .local_model import LocalModelError, current_local_server
 from .policies import AnswerRow, SummaryRejected, course_policies, load_timeline, run_policy
 from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, ScorecardRow, facts_of, score_battery, summary
@@ -358,6 +358,12 @@ async def record_policy_costs() -> PolicyCostRecording:
     """Each of lesson 04's six policies on the Demo170 timeline under ``latest``, timed; a refusal is recorded."""
     load_at_start, started, recorded_at = _load(), time.perf_counter(), datetime.now(UTC)
     model = _local_model()
+    live = load_course_settings().live
+    if live is not None and live.reuse_answers:  # two policies can send the very same first request
+        raise LocalModelError(
+            f"The policy costs time every policy's own calls: record them with {REUSE_VAR}=0 (make record-local "
+            "sets it), or a policy asked what another already asked would be timed at the memo's speed."
+        )
     timeline = load_timeline()
     runs = []
     for name, factory in course_policies().items():

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pandas loads on first use (the table methods): importing th
 __all__ = [
     "CALL_COLUMNS",
     "EST_TOKENS",
+    "REUSED",
     "UNKNOWN",
     "USAGE_FIELDS",
     "CallLog",
@@ -82,6 +83,9 @@ class ModelCall:
     error: str | None = None
     partial_reply: str = ""
     """What a failed call's model had written before the failure (an answer cut at the output cap), key masked."""
+    reused: bool = False
+    """Whether the endpoint's earlier answer to this very request was given again instead of a new call (the local
+    model's :class:`~course_lib.live_client.AnswerMemo`): the call cost its tokens once, when it was first made."""
 
     @functools.cached_property
     def chars_sent(self) -> int:
@@ -89,6 +93,8 @@ class ModelCall:
         return len(self.instructions or "") + sum(len(m.text) for m in self.messages)
 
 
+REUSED = "course_reused"
+"""The mark an answer given again carries in its ``additional_properties`` (:attr:`ModelCall.reused` records it)."""
 USAGE_FIELDS = ("input_tokens", "output_tokens", "total_tokens")
 """The token counts a provider reports (input, output, total); ``None`` on a call means not reported."""
 EST_TOKENS = "est_tokens (chars/4)"
@@ -226,6 +232,7 @@ class RecordingMiddleware(ChatMiddleware):
                     input_tokens=usage.get("input_token_count"),
                     output_tokens=usage.get("output_token_count"),
                     total_tokens=usage.get("total_token_count"),
+                    reused=bool((response.additional_properties or {}).get(REUSED)),
                 )
             )
 

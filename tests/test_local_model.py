@@ -7,6 +7,7 @@ The real server is exercised by tests/test_local_live.py (marker ``local``, ``ma
 import hashlib
 import socket
 import time
+from pathlib import Path
 
 import pytest
 
@@ -45,7 +46,7 @@ def fake_start(monkeypatch):
     monkeypatch.setattr(local_model, "_start", start)
     monkeypatch.setattr(local_model, "_SERVER", None)
     monkeypatch.setenv("COURSE_LLM", "local")
-    for name in ("COURSE_LOCAL_THREADS", "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"):
+    for name in ("COURSE_LOCAL_THREADS", "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES", "COURSE_LOCAL_REUSE"):
         monkeypatch.delenv(name, raising=False)
     return started
 
@@ -80,6 +81,21 @@ def test_reading_the_settings_again_reuses_the_one_server_and_the_bounds_still_a
     monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "2")
     live = load_course_settings().live
     assert len(fake_start) == 1 and (live.timeout, live.max_retries) == (45.0, 2)
+
+
+def test_the_local_model_reuses_its_answers_unless_the_variable_says_off(fake_start, monkeypatch):
+    """The seeded local model would answer a request it has answered alike again; an endpoint that samples is asked
+    each time (its settings never ask for reuse), and a student who wants every call made turns it off."""
+    assert load_course_settings().live.reuse_answers is True
+    monkeypatch.setenv("COURSE_LOCAL_REUSE", "0")
+    assert load_course_settings().live.reuse_answers is False
+    monkeypatch.setenv("COURSE_LOCAL_REUSE", "sometimes")
+    with pytest.raises(LiveSettingsError, match="COURSE_LOCAL_REUSE='sometimes' is neither"):
+        load_course_settings()
+    for name, value in (("COURSE_LLM", "openai"), ("OPENAI_MODEL", "m"), ("OPENAI_API_KEY", "sk-0123456789")):
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("COURSE_LOCAL_REUSE")
+    assert load_course_settings().live.reuse_answers is False
 
 
 def test_the_default_threads_are_the_running_servers_when_the_load_has_changed_since_it_started(
@@ -210,3 +226,16 @@ def test_start_local_server_reuses_the_running_one(monkeypatch):
     assert local_model.current_local_server() is running
     running.stop()
     assert not running.running and local_model.current_local_server() is None
+
+
+async def test_the_policy_costs_are_recorded_only_with_every_call_made(fake_start, monkeypatch):
+    """The recording times each policy: with the memo on, a policy asking what another already asked would be timed
+    at the memo's speed, so it refuses before any call and names the variable (make record-local sets it)."""
+    from course_lib import recordings
+
+    monkeypatch.setattr(recordings, "_local_model", lambda: None)  # the fake server has no model package to name
+    with pytest.raises(LocalModelError, match=r"record them with COURSE_LOCAL_REUSE=0 \(make record-local sets it\)"):
+        await recordings.record_policy_costs()
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\nrecord-local:", 1)[1].split("\n\n", 1)[0]
+    assert "COURSE_LOCAL_REUSE=0" in recipe
