@@ -24,6 +24,20 @@ ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
+MEMO_PROBE = """
+import sys
+if "course_lib.live_client" in sys.modules:
+    asked, again = sys.modules["course_lib.live_client"].memo_totals()
+    print(f"memo: {asked} answers from the model, {again} calls answered again")
+"""
+
+
+def memo_line(copy: Path) -> str:
+    """What the probe cell of an executed copy printed (empty if the lesson made no live call or stopped before)."""
+    outputs = nbformat.read(copy, as_version=4).cells[-1].get("outputs", [])
+    return "".join(o.get("text", "") for o in outputs).strip()
+
+
 def run_lesson(
     lesson: Path, folder: Path, timeout: int, cells: dict[int, float] | None = None
 ) -> tuple[float, str | None]:
@@ -34,6 +48,7 @@ def run_lesson(
     copy = folder / lesson.name
     shutil.copy(lesson, copy)
     notebook = nbformat.read(copy, as_version=4)
+    notebook.cells.append(nbformat.v4.new_code_cell(MEMO_PROBE))  # the copy's last cell: what the memo answered
     client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": folder}})
     running = {"cell": -1}  # the index of the cell being run: the copy's stored execution counts are the offline ones
 
@@ -85,7 +100,9 @@ def main() -> int:
             status = "ok" if error is None else f"FAILED at {error}"
             slowest = sorted(cells.items(), key=lambda item: -item[1])[:4]
             where = ", ".join(f"cell {index} {took:.0f} s" for index, took in slowest if took >= 1)
-            print(f"{lesson.stem}: {seconds:.0f} s (load average {load:.1f}) {status}", flush=True)
+            memo = memo_line(folder / lesson.name)
+            memo = f"; {memo}" if memo else ""
+            print(f"{lesson.stem}: {seconds:.0f} s (load average {load:.1f}) {status}{memo}", flush=True)
             if where:
                 print(f"  slowest: {where}", flush=True)
             failures += error is not None

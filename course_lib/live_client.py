@@ -66,6 +66,7 @@ __all__ = [
     "guard_logs",
     "make_live_client",
     "mask_record",
+    "memo_totals",
     "unasked_tool_call",
 ]
 
@@ -324,6 +325,11 @@ class AnswerMemo:
 
 
 _MEMOS: dict[str, AnswerMemo] = {}
+
+
+def memo_totals() -> tuple[int, int]:
+    """Over this process: the answers the endpoints wrote that a memo keeps, and the calls a memo answered again."""
+    return sum(len(m.answers) for m in _MEMOS.values()), sum(m.reused for m in _MEMOS.values())
 
 
 def answer_memo(settings: LiveSettings) -> AnswerMemo:
