@@ -41,6 +41,8 @@ __all__ = [
     "LocalServer",
     "LocalServerSettings",
     "ModelFile",
+    "busy_cores",
+    "busy_share",
     "current_local_server",
     "default_threads",
     "model_path",
@@ -131,16 +133,57 @@ def usable_cpus() -> int:
     return len(affinity(0)) if affinity else os.cpu_count() or 1
 
 
-def default_threads(cpus: int | None = None, load: float | None = None) -> int:
-    """The usable cores free when the server starts, 1 to 8: the cores less the whole cores the load keeps busy.
+def default_threads(cpus: int | None = None, busy: float | None = None) -> int:
+    """The usable cores free when the server starts, 1 to 8: the cores less the whole cores other work keeps busy.
 
     llama.cpp's threads compete with whatever else runs. Measured on this 2-core machine, ``make qualify``: idle
     (load 0.8), 2 threads took 56 s where 1 took 82 s; under load (2.3-3.0), 2 threads took 142 s where 1 took
-    85 s (2 spin-waiting threads once fell to 1.8 tokens/s). ``COURSE_LOCAL_THREADS`` overrides the default.
+    85 s (2 spin-waiting threads once fell to 1.8 tokens/s). ``busy`` by default: :func:`busy_cores`, measured
+    now. ``COURSE_LOCAL_THREADS`` overrides the default.
     """
     cpus = cpus or usable_cpus()
-    busy = _load_average() if load is None else load
+    busy = busy_cores() if busy is None else busy
     return max(1, min(8, cpus - int(busy)))  # a core counts as busy only when a whole one is
+
+
+def busy_cores(interval: float = 0.5) -> float:
+    """The cores the machine's other work keeps busy now: its CPU time not idle over ``interval`` seconds, in cores.
+
+    Why not the load average: it is a one-minute average, so right after a lesson it still counts that lesson's own
+    server, gone by then (one lesson after another on the idle machine, each server started with 1 thread of 2).
+    Linux's ``/proc/stat`` says what the cores do now; where it is missing, the 1-minute load average stands in.
+    """
+    first = _cpu_times()
+    if first is None:
+        return _load_average()
+    time.sleep(interval)
+    second = _cpu_times()
+    if second is None:
+        return _load_average()
+    return busy_share(first, second) * (os.cpu_count() or 1)
+
+
+def busy_share(first: tuple[int, int], second: tuple[int, int]) -> float:
+    """The share of CPU time that was not idle between two ``(total, idle)`` readings of ``/proc/stat`` (0 to 1)."""
+    total, idle = second[0] - first[0], second[1] - first[1]
+    return 0.0 if total <= 0 else min(1.0, max(0.0, (total - idle) / total))
+
+
+def _cpu_times() -> tuple[int, int] | None:
+    """``(total, idle)`` CPU time of all cores since boot, in ticks, from ``/proc/stat``; None where there is none.
+
+    Idle counts ``idle`` and ``iowait``; the total adds ``user nice system irq softirq steal`` (a guest's time is
+    already inside ``user``).
+    """
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu" or len(fields) < 5:
+        return None
+    ticks = [int(value) for value in fields[1:9]]
+    return sum(ticks), ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
 
 
 def _load_average() -> float:

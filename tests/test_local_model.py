@@ -5,6 +5,7 @@ The real server is exercised by tests/test_local_live.py (marker ``local``, ``ma
 """
 
 import hashlib
+import os
 import socket
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from course_lib.local_model import (
     LocalServer,
     LocalServerSettings,
     ModelFile,
+    busy_share,
     default_threads,
     start_local_server,
     stop_local_server,
@@ -45,20 +47,35 @@ def fake_start(monkeypatch):
 
     monkeypatch.setattr(local_model, "_start", start)
     monkeypatch.setattr(local_model, "_SERVER", None)
+    monkeypatch.setattr(local_model, "busy_cores", lambda: 0.0)  # what other work does now is not this test's input
     monkeypatch.setenv("COURSE_LLM", "local")
     for name in ("COURSE_LOCAL_THREADS", "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES", "COURSE_LOCAL_REUSE"):
         monkeypatch.delenv(name, raising=False)
     return started
 
 
-def test_threads_default_to_the_free_cores_and_the_variable_overrides():
-    assert [default_threads(n, load=0.0) for n in (1, 2, 3, 4, 8, 64)] == [1, 2, 3, 4, 8, 8]
-    assert [default_threads(2, load=x) for x in (0.4, 0.9, 1.2, 2.9, 40.0)] == [2, 2, 1, 1, 1]  # never below 1
-    assert default_threads(8, load=3.2) == 5
+def test_threads_default_to_the_free_cores_and_the_variable_overrides(monkeypatch):
+    monkeypatch.setattr(local_model, "busy_cores", lambda: 0.7)
+    assert [default_threads(n, busy=0.0) for n in (1, 2, 3, 4, 8, 64)] == [1, 2, 3, 4, 8, 8]
+    assert [default_threads(2, busy=x) for x in (0.4, 0.9, 1.2, 2.9, 40.0)] == [2, 2, 1, 1, 1]  # never below 1
+    assert default_threads(8, busy=3.2) == 5
     assert threads_setting(None) == default_threads() and threads_setting("3") == 3
     for text, rule in (("two", "not a whole number"), ("0", "out of range"), ("65", "out of range")):
         with pytest.raises(LocalModelError, match=rf"COURSE_LOCAL_THREADS=.*{rule}"):
             threads_setting(text)
+
+
+def test_the_busy_cores_are_the_cpu_time_not_idle_now_and_the_load_average_where_there_is_no_proc_stat(monkeypatch):
+    assert busy_share((1000, 400), (1200, 500)) == 0.5  # 200 ticks, 100 of them idle
+    assert busy_share((1000, 400), (1000, 400)) == 0.0 and busy_share((0, 0), (100, 0)) == 1.0
+    total, idle = local_model._cpu_times()  # this machine's /proc/stat (Linux: CI and the course's machines)
+    assert total >= idle >= 0
+    readings = iter([(1000, 400), (1400, 600)])  # half the time busy, on however many cores the machine has
+    monkeypatch.setattr(local_model, "_cpu_times", lambda: next(readings))
+    assert local_model.busy_cores(interval=0) == 0.5 * os.cpu_count()
+    monkeypatch.setattr(local_model, "_cpu_times", lambda: None)
+    monkeypatch.setattr(local_model, "_load_average", lambda: 1.25)
+    assert local_model.busy_cores(interval=0) == 1.25
 
 
 def test_the_local_backend_builds_live_settings_for_the_server_it_started(fake_start):
@@ -103,9 +120,9 @@ def test_the_default_threads_are_the_running_servers_when_the_load_has_changed_s
 ):
     """The default is read when the server starts: a later call in the same process (a lesson's next cell, under the
     load the server itself makes) reuses that server instead of asking for another thread count."""
-    monkeypatch.setattr(local_model, "_load_average", lambda: 0.0)
+    monkeypatch.setattr(local_model, "busy_cores", lambda: 0.0)
     load_course_settings()
-    monkeypatch.setattr(local_model, "_load_average", lambda: 1.5)
+    monkeypatch.setattr(local_model, "busy_cores", lambda: 1.5)
     load_course_settings()
     assert fake_start == [LocalServerSettings(threads=min(8, local_model.usable_cpus()))]
     assert threads_setting(None) == fake_start[0].threads
