@@ -166,6 +166,9 @@ class LiveModelError(ChatClientException):
         self.partial = partial or None
         """The text the model had written before the call failed (an answer cut at the output cap, a stream cut
         mid-way), key masked, else None: a student sees what the model wrote, not only that it was refused."""
+        self.reused = False
+        """Whether this is the model's earlier answer to the very same request, refused again without a new call
+        (:class:`~course_lib.live_client.AnswerMemo`)."""
 
 
 class CourseSettings(TypedDict, total=False):

@@ -52,6 +52,7 @@ from .offline import refuse_tools_without_loop
 from .tracing import REUSED
 
 __all__ = [
+    "MODEL_ANSWER_FAILURES",
     "SHOWN_ROLES",
     "AnswerMemo",
     "DeadlinePassed",
@@ -143,7 +144,11 @@ class LiveChatClient(OpenAIChatCompletionClient):
             return found
         pending = super()._inner_get_response(messages=messages, options=options, stream=False, **kwargs)
         assert not isinstance(pending, ResponseStream)  # stream=False
-        answer = await self._checked(pending)
+        try:
+            answer = await self._checked(pending)
+        except LiveModelError as error:
+            memo.put(key, error)  # kept only if it is the model's whole answer, refused (a cut, a refusal)
+            raise
         memo.put(key, answer)
         return answer
 
@@ -293,14 +298,16 @@ class AnswerMemo:
     seconds later. Lessons 04 and 07 replay the same turns under several policies, rules and store bounds (a window
     policy's first turns are the full history's, a reader's request does not depend on the store the evaluator
     holds), and a live run would pay for each replay again. The key is the whole request the SDK would send
-    (model, messages, instructions, output cap, response format). Only complete answers are kept (a failure is
-    asked again), only answers that were not streamed, and at most ``size`` (the oldest go first). An answer given
-    again is a copy marked :data:`REUSED`: the call log says which calls the endpoint did not answer anew.
+    (model, messages, instructions, output cap, response format). Only the model's whole answers are kept: an
+    answer, or one the course refused whole (cut at the output cap, a refusal, a tool call: the same words would be
+    written and refused again); the endpoint's own failures (a timeout, a 5xx) are asked again. Never a streamed
+    answer, and at most ``size`` (the oldest go first). An answer given again is a copy marked :data:`REUSED`, a
+    refusal a new error marked ``reused``: the call log says which calls the endpoint did not answer anew.
     """
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self.answers: OrderedDict[str, ChatResponse] = OrderedDict()
+        self.answers: OrderedDict[str, ChatResponse | LiveModelError] = OrderedDict()
         self.reused = 0
         """How many calls this memo answered instead of the endpoint."""
 
@@ -309,20 +316,33 @@ class AnswerMemo:
         return json.dumps(request, sort_keys=True, default=repr)
 
     def get(self, key: str) -> ChatResponse | None:
+        """A copy of the answer kept for ``key``, marked :data:`REUSED`; the refusal kept is raised again, marked."""
         found = self.answers.get(key)
         if found is None:
             return None
         self.answers.move_to_end(key)
         self.reused += 1
+        if isinstance(found, LiveModelError):
+            again_error = LiveModelError(str(found), found.kind, found.usage, found.partial)
+            again_error.reused = True
+            raise again_error
         again = copy.deepcopy(found)
         again.additional_properties = {**(again.additional_properties or {}), REUSED: True}
         return again
 
-    def put(self, key: str, answer: ChatResponse) -> None:
-        self.answers[key] = copy.deepcopy(answer)
+    def put(self, key: str, answer: ChatResponse | LiveModelError) -> None:
+        """Keep an answer, or a failure that is the model's whole answer refused (:data:`MODEL_ANSWER_FAILURES`)."""
+        if isinstance(answer, LiveModelError) and answer.kind not in MODEL_ANSWER_FAILURES:
+            return  # the endpoint's trouble (a timeout, a 5xx, a dropped stream): the next call may go through
+        self.answers[key] = answer if isinstance(answer, LiveModelError) else copy.deepcopy(answer)
         while len(self.answers) > self.size:
             self.answers.popitem(last=False)
 
+
+MODEL_ANSWER_FAILURES: frozenset[FailureKind] = frozenset(
+    {"cut_at_output_cap", "refusal", "unasked_tool_call", "empty_answer"}
+)
+"""Failures that are the model's complete answer, refused by the course: the seeded model would write it again."""
 
 _MEMOS: dict[str, AnswerMemo] = {}
 

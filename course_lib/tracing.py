@@ -212,6 +212,7 @@ class RecordingMiddleware(ChatMiddleware):
                     output_tokens=usage.get("output_token_count"),
                     total_tokens=usage.get("total_token_count"),
                     partial_reply=getattr(error, "partial", None) or "",
+                    reused=getattr(error, "reused", False) is True,
                 )
             )
 

@@ -93,13 +93,22 @@ async def test_a_failed_call_is_not_remembered_it_is_sent_again(server):
     assert len(server.requests) == 2
 
 
-async def test_a_cut_structured_answer_is_an_error_each_time_and_sent_each_time(server):
-    server.fault = "length"
-    writer = ChatFactWriter(make_chat_client("writer", backends=backends(server)))
+@pytest.mark.parametrize("fault", ["length", "refusal", "tool_call"])
+async def test_an_answer_the_course_refuses_is_the_models_whole_answer_refused_again_without_a_call(server, fault):
+    """A cut JSON batch (or a refusal, a tool call) is what the seeded model writes for these words: asked again, the
+    same error comes back, marked reused in the log with what the first one kept, and nothing is sent."""
+    server.fault = fault
+    log = CallLog()
+    writer = ChatFactWriter(make_chat_client("writer", log=log, backends=backends(server)))
+    errors = []
     for _ in range(2):
-        with pytest.raises(LiveModelError, match="output cap"):
+        with pytest.raises(LiveModelError) as raised:
             await writer.propose("module=Billing")
-    assert len(server.requests) == 2
+        errors.append(raised.value)
+    assert len(server.requests) == 1
+    assert (str(errors[1]), errors[1].kind, errors[1].partial) == (str(errors[0]), errors[0].kind, errors[0].partial)
+    assert errors[1] is not errors[0] and [c.reused for c in log.calls] == [False, True]
+    assert log.calls[1].error == log.calls[0].error and log.calls[1].partial_reply == log.calls[0].partial_reply
 
 
 async def test_a_streamed_call_is_sent_each_time(server):
