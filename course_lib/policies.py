@@ -142,8 +142,8 @@ def rules_note(rules: Sequence[ResolutionRule] = RULES, backends: Backends | Non
     )
     if backends.live.reuse_answers:
         note += (
-            f" A request this process already sent gets the model's first answer back, as its seeded sampler "
-            f"would write it again ({REUSE_VAR}=0 asks every time)."
+            f" A request this process already sent is not sent again: the model's first answer to it stands "
+            f"({REUSE_VAR}=0 sends every call)."
         )
     return note
 

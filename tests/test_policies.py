@@ -532,10 +532,10 @@ def test_a_live_reader_is_replayed_under_one_rule_and_the_note_says_why():
     assert comparison_rules(RULES, live) == RULES[:1] and comparison_rules(DRIFT_RULES, live) == DRIFT_RULES[:1]
     assert "each rule (latest, earliest, most_frequent)" in rules_note(RULES, OFFLINE)
     assert "every policy runs once (labelled 'latest') instead of 3 times" in rules_note(RULES, live)
-    assert "first answer back" not in rules_note(RULES, live)
+    assert "not sent again" not in rules_note(RULES, live)
     local = Backends(backend="local", live=LiveSettings(model="m", api_key="k" * 12, reuse_answers=True))
-    assert "first answer back, as its seeded sampler would write it again" in rules_note(RULES, local)
-    assert "COURSE_LOCAL_REUSE=0 asks every time" in rules_note(RULES, local)
+    assert "not sent again: the model's first answer to it stands" in rules_note(RULES, local)
+    assert "COURSE_LOCAL_REUSE=0 sends every call" in rules_note(RULES, local)
 
 
 async def test_the_default_comparison_runs_the_rules_of_the_backend_and_reports_one_line_per_run():
