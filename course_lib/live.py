@@ -252,7 +252,7 @@ class LiveSettings(BaseModel):
     """Smaller caps for some roles (the local model's readers: :data:`LOCAL_ROLE_CAPS`); ``max_tokens`` bounds all."""
     reuse_answers: bool = Field(False, repr=False)
     """Whether a request this process already sent gets the endpoint's first answer back instead of a new call
-    (``COURSE_LOCAL_REUSE``; on for the seeded local model only: :class:`~course_lib.live_client.AnswerMemo`)."""
+    (``COURSE_LOCAL_REUSE``; on for the local model only: :class:`~course_lib.live_client.AnswerMemo`)."""
 
     @field_validator("model", "base_url")
     @classmethod

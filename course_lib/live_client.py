@@ -294,15 +294,19 @@ class LiveChatClient(OpenAIChatCompletionClient):
 class AnswerMemo:
     """The answers one endpoint gave, by the exact request: the same request again gets the first answer back.
 
-    Why: the local server samples with a fixed seed, so a request it has answered it would answer alike once more,
-    seconds later. Lessons 04 and 07 replay the same turns under several policies, rules and store bounds (a window
-    policy's first turns are the full history's, a reader's request does not depend on the store the evaluator
-    holds), and a live run would pay for each replay again. The key is the whole request the SDK would send
-    (model, messages, instructions, output cap, response format). Only the model's whole answers are kept: an
-    answer, or one the course refused whole (cut at the output cap, a refusal, a tool call: the same words would be
-    written and refused again); the endpoint's own failures (a timeout, a 5xx) are asked again. Never a streamed
-    answer, and at most ``size`` (the oldest go first). An answer given again is a copy marked :data:`REUSED`, a
-    refusal a new error marked ``reused``: the call log says which calls the endpoint did not answer anew.
+    Why: lessons 04 and 07 replay the same requests under several policies, rules and store bounds (the window's
+    first turns are the full history's, compaction and the reducer send the same view, a reader's request does not
+    depend on the store the evaluator holds), and a live run would pay seconds for each again. The local server
+    samples with a fixed seed, yet re-asked it wrote 29 of 32 identical requests of lesson 04's replays alike, not
+    all (its prompt cache leaves another state behind each request): with the memo a lesson's cells agree, the
+    same conversation getting the same answer in every table that shows it.
+
+    The key is the whole request the SDK would send (model, messages, instructions, output cap, response format).
+    Only the model's whole answers are kept: an answer, or one the course refused whole (cut at the output cap, a
+    refusal, a tool call: :data:`MODEL_ANSWER_FAILURES`); the endpoint's own failures (a timeout, a 5xx) are asked
+    again. Never a streamed answer, and at most ``size`` (the oldest go first). An answer given again is a copy
+    marked :data:`REUSED`, a refusal a new error marked ``reused``: the call log says which calls the endpoint did
+    not answer anew.
     """
 
     def __init__(self, size: int = 4096) -> None:
@@ -342,7 +346,7 @@ class AnswerMemo:
 MODEL_ANSWER_FAILURES: frozenset[FailureKind] = frozenset(
     {"cut_at_output_cap", "refusal", "unasked_tool_call", "empty_answer"}
 )
-"""Failures that are the model's complete answer, refused by the course: the seeded model would write it again."""
+"""Failures that are the model's complete answer, refused by the course (kept by the memo like an answer)."""
 
 _MEMOS: dict[str, AnswerMemo] = {}
 
