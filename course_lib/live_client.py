@@ -298,8 +298,8 @@ class AnswerMemo:
     first turns are the full history's, compaction and the reducer send the same view, a reader's request does not
     depend on the store the evaluator holds), and a live run would pay seconds for each again. The local server
     samples with a fixed seed, yet re-asked it wrote 29 of 32 identical requests of lesson 04's replays alike, not
-    all (its prompt cache leaves another state behind each request): with the memo a lesson's cells agree, the
-    same conversation getting the same answer in every table that shows it.
+    all (llama.cpp's prompt cache, which starts each request from what the previous one left, is a likely cause):
+    with the memo a lesson's cells agree, the same conversation getting the same answer in every table that shows it.
 
     The key is the whole request the SDK would send (model, messages, instructions, output cap, response format).
     Only the model's whole answers are kept: an answer, or one the course refused whole (cut at the output cap, a
