@@ -120,9 +120,9 @@ lessons-live: $(LOCAL_STAMP)
 
 # The qualification run: a fixed battery through the configured LIVE writer, scored against the contract
 # (the scripted offline tests qualify no live model). Needs COURSE_LLM=openai and its settings (.env.example), or
-# COURSE_LLM=local after `make local`.
+# COURSE_LLM=local after `make local`. Every case is asked (COURSE_LOCAL_REUSE=0): a qualification measures each call.
 qualify: $(STAMP)
-	$(BIN)/python -m course_lib.qualify
+	COURSE_LOCAL_REUSE=0 $(BIN)/python -m course_lib.qualify
 
 lint: $(STAMP)
 	$(BIN)/ruff check course_lib tests benchmarks notebooks instructor tools

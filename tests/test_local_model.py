@@ -253,6 +253,11 @@ async def test_the_policy_costs_are_recorded_only_with_every_call_made(fake_star
     monkeypatch.setattr(recordings, "_local_model", lambda: None)  # the fake server has no model package to name
     with pytest.raises(LocalModelError, match=r"record them with COURSE_LOCAL_REUSE=0 \(make record-local sets it\)"):
         await recordings.record_policy_costs()
+
+
+def test_the_targets_that_measure_calls_send_every_call():
+    """The qualification and the recordings measure each call; the lessons (lessons-live, lab) keep the memo."""
     makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text(encoding="utf-8")
-    recipe = makefile.split("\nrecord-local:", 1)[1].split("\n\n", 1)[0]
-    assert "COURSE_LOCAL_REUSE=0" in recipe
+    for target in ("record-local", "qualify"):
+        recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
+        assert "COURSE_LOCAL_REUSE=0" in recipe, target
