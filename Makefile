@@ -111,7 +111,7 @@ local-check: $(LOCAL_STAMP)
 # The recordings lessons 00 and 04 show (data/qualification_local.json, data/policy_costs_local.json), made again on
 # this machine's local model: the qualification battery and lesson 04's six policies, with model, hash and machine.
 record-local: $(LOCAL_STAMP)
-	COURSE_LLM=local COURSE_LOCAL_REUSE=0 $(BIN)/python -m course_lib.recordings
+	COURSE_LLM=local $(BIN)/python -m course_lib.recordings
 
 # Every lesson executed on the local model (copies in a temporary folder: the stored outputs stay offline); fails on
 # any cell that raises. Minutes, not seconds.
@@ -120,9 +120,9 @@ lessons-live: $(LOCAL_STAMP)
 
 # The qualification run: a fixed battery through the configured LIVE writer, scored against the contract
 # (the scripted offline tests qualify no live model). Needs COURSE_LLM=openai and its settings (.env.example), or
-# COURSE_LLM=local after `make local`. Every case is asked (COURSE_LOCAL_REUSE=0): a qualification measures each call.
+# COURSE_LLM=local after `make local`. Every case is asked (qualify sets COURSE_LOCAL_REUSE=0): it measures each call.
 qualify: $(STAMP)
-	COURSE_LOCAL_REUSE=0 $(BIN)/python -m course_lib.qualify
+	$(BIN)/python -m course_lib.qualify
 
 lint: $(STAMP)
 	$(BIN)/ruff check course_lib tests benchmarks notebooks instructor tools

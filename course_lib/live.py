@@ -55,6 +55,7 @@ __all__ = [
     "MASK",
     "MAX_TOKENS_VAR",
     "MIN_SECRET_RUN",
+    "MODEL_ANSWER_FAILURES",
     "REUSE_VAR",
     "ROLES",
     "ROLE_PURPOSES",
@@ -143,6 +144,11 @@ ENDPOINT_FAILURES: frozenset[FailureKind] = frozenset(
     {"unreachable", "deadline", "key_refused", "rate_limited", "not_found", "server_error", "broken_reply", "other"}
 )
 """The kinds that say the endpoint is not reachable or broken, as opposed to a model that answered badly."""
+MODEL_ANSWER_FAILURES: frozenset[FailureKind] = frozenset(
+    {"cut_at_output_cap", "refusal", "unasked_tool_call", "empty_answer"}
+)
+"""The kinds that are the model's complete answer, refused by the course: the memo keeps them like an answer (the
+request was whole and answered; a 4xx refusal of the request itself, ``request_refused``, is neither)."""
 
 
 class LiveModelError(ChatClientException):

@@ -27,6 +27,7 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
@@ -39,7 +40,9 @@ from openai.types.chat import ChatCompletion
 from .live import (
     MAX_TOKENS_VAR,
     MIN_SECRET_RUN,
+    MODEL_ANSWER_FAILURES,
     RETRIES_VAR,
+    REUSE_VAR,
     TIMEOUT_VAR,
     FailureKind,
     LiveModelError,
@@ -52,10 +55,10 @@ from .offline import refuse_tools_without_loop
 from .tracing import REUSED
 
 __all__ = [
-    "MODEL_ANSWER_FAILURES",
     "SHOWN_ROLES",
     "AnswerMemo",
     "DeadlinePassed",
+    "KeptFailure",
     "LiveChatClient",
     "ReplyProblem",
     "StreamMask",
@@ -138,18 +141,24 @@ class LiveChatClient(OpenAIChatCompletionClient):
     async def _remembered(self, messages: Sequence[Message], options: Mapping[str, Any], **kwargs: Any) -> ChatResponse:
         """The endpoint's first answer to this very request, or a new call whose answer is kept for the next time."""
         memo = answer_memo(self.settings)
-        key = memo.key(self._prepare_options(messages, options))
-        found = memo.get(key)
-        if found is not None:
-            return found
+        # The role is part of the key: what the course makes of one reply depends on it (a cut answer is marked for
+        # a reader, an error for the writer).
+        key = memo.key({"course_role": self.role, **self._prepare_options(messages, options)})
+        kept = memo.get(key) if key is not None else None
+        if isinstance(kept, KeptFailure):
+            raise kept.error()
+        if kept is not None:
+            return kept
         pending = super()._inner_get_response(messages=messages, options=options, stream=False, **kwargs)
         assert not isinstance(pending, ResponseStream)  # stream=False
         try:
             answer = await self._checked(pending)
         except LiveModelError as error:
-            memo.put(key, error)  # kept only if it is the model's whole answer, refused (a cut, a refusal)
+            if key is not None:
+                memo.put(key, error)  # kept only if it is the model's whole answer, refused (a cut, a refusal)
             raise
-        memo.put(key, answer)
+        if key is not None:
+            memo.put(key, answer)
         return answer
 
     async def _checked(self, pending: Awaitable[ChatResponse]) -> ChatResponse:
@@ -311,42 +320,68 @@ class AnswerMemo:
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self.answers: OrderedDict[str, ChatResponse | LiveModelError] = OrderedDict()
+        self.answers: OrderedDict[str, ChatResponse | KeptFailure] = OrderedDict()
         self.reused = 0
         """How many calls this memo answered instead of the endpoint."""
 
     @staticmethod
-    def key(request: Mapping[str, Any]) -> str:
-        return json.dumps(request, sort_keys=True, default=repr)
+    def key(request: Mapping[str, Any]) -> str | None:
+        """The request as its key; None (nothing kept, nothing reused) for one that is not plain JSON all through.
 
-    def get(self, key: str) -> ChatResponse | None:
-        """A copy of the answer kept for ``key``, marked :data:`REUSED`; the refusal kept is raised again, marked."""
+        A value that JSON cannot write has no faithful text (a repr can leave out what tells two requests apart).
+        """
+        try:
+            return json.dumps(request, sort_keys=True)
+        except (TypeError, ValueError):
+            return None
+
+    def get(self, key: str) -> ChatResponse | KeptFailure | None:
+        """A copy of the answer kept for ``key``, marked :data:`REUSED`, or the refusal kept; None if there is none."""
         found = self.answers.get(key)
         if found is None:
             return None
         self.answers.move_to_end(key)
         self.reused += 1
-        if isinstance(found, LiveModelError):
-            again_error = LiveModelError(str(found), found.kind, found.usage, found.partial)
-            again_error.reused = True
-            raise again_error
+        if isinstance(found, KeptFailure):
+            return found
         again = copy.deepcopy(found)
         again.additional_properties = {**(again.additional_properties or {}), REUSED: True}
         return again
 
     def put(self, key: str, answer: ChatResponse | LiveModelError) -> None:
         """Keep an answer, or a failure that is the model's whole answer refused (:data:`MODEL_ANSWER_FAILURES`)."""
-        if isinstance(answer, LiveModelError) and answer.kind not in MODEL_ANSWER_FAILURES:
-            return  # the endpoint's trouble (a timeout, a 5xx, a dropped stream): the next call may go through
-        self.answers[key] = answer if isinstance(answer, LiveModelError) else copy.deepcopy(answer)
+        if isinstance(answer, LiveModelError):
+            if answer.kind not in MODEL_ANSWER_FAILURES:
+                return  # the endpoint's trouble (a timeout, a 5xx, a dropped stream): the next call may go through
+            self.answers[key] = KeptFailure(str(answer), answer.kind, answer.usage, answer.partial)
+        else:
+            self.answers[key] = copy.deepcopy(answer)
         while len(self.answers) > self.size:
             self.answers.popitem(last=False)
 
 
-MODEL_ANSWER_FAILURES: frozenset[FailureKind] = frozenset(
-    {"cut_at_output_cap", "refusal", "unasked_tool_call", "empty_answer"}
-)
-"""Failures that are the model's complete answer, refused by the course (kept by the memo like an answer)."""
+@dataclass(frozen=True)
+class KeptFailure:
+    """A refused answer as the memo keeps it: what the error said and kept, not the error (its traceback holds the
+    frames, sessions and logs of the call that raised it)."""
+
+    message: str
+    kind: FailureKind
+    usage: Mapping[str, Any] | None
+    partial: str | None
+
+    def error(self) -> LiveModelError:
+        """The error again, marked reused, saying so: a student who runs the cell again gets the same refusal."""
+        again = LiveModelError(
+            f"{self.message} (The model's earlier answer to this very request, given again: {REUSE_VAR}=0 asks it "
+            "anew.)",
+            self.kind,
+            self.usage,
+            self.partial,
+        )
+        again.reused = True
+        return again
+
 
 _MEMOS: dict[str, AnswerMemo] = {}
 

@@ -19,6 +19,7 @@ says which run it was: :data:`EXIT_SCORED` (the model was reached and scored, wh
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 import time
@@ -32,7 +33,7 @@ from pydantic import ValidationError
 
 from .clients import make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
-from .live import ENDPOINT_FAILURES, FailureKind, LiveModelError, LiveSettingsError, load_course_settings
+from .live import ENDPOINT_FAILURES, REUSE_VAR, FailureKind, LiveModelError, LiveSettingsError, load_course_settings
 from .memory import MAX_MESSAGE_CHARS, WorkingMemory
 from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_total, shown_count
@@ -384,6 +385,7 @@ async def run() -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def main() -> int:
+    os.environ[REUSE_VAR] = "0"  # a qualification measures each case's call: none is answered from the memo
     try:
         card, totals = asyncio.run(run())
     except LiveSettingsError as error:

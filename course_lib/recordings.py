@@ -304,6 +304,16 @@ def _local_model() -> RecordedModel:
     return RecordedModel(**server.describe())
 
 
+def _require_every_call(what: str) -> None:
+    """Refuse to time calls that the memo could answer (``COURSE_LOCAL_REUSE``): they would be timed at its speed."""
+    live = load_course_settings().live
+    if live is not None and live.reuse_answers:
+        raise LocalModelError(
+            f"{what}: record with {REUSE_VAR}=0 (make record-local and python -m course_lib.recordings set it), or a "
+            "request already answered would be timed at the memo's speed."
+        )
+
+
 def declared_pairs(case: Case) -> set[tuple[str, str]]:
     """Every ``(key, value)`` declared in the case's messages: the only facts the contract lets in.
 
@@ -342,6 +352,7 @@ async def record_qualification(battery: tuple[Case, ...] = BATTERY) -> Qualifica
     """``make qualify``'s run (the same loop, the same host admission) on the local writer, case by case."""
     load_at_start, started, recorded_at = _load(), time.perf_counter(), datetime.now(UTC)
     model = _local_model()
+    _require_every_call("The qualification times each case's calls")  # two of its messages are the same words
     log = CallLog()
     results = await score_battery(make_chat_client("writer", log=log), log, battery)
     return QualificationRecording(
@@ -358,12 +369,7 @@ async def record_policy_costs() -> PolicyCostRecording:
     """Each of lesson 04's six policies on the Demo170 timeline under ``latest``, timed; a refusal is recorded."""
     load_at_start, started, recorded_at = _load(), time.perf_counter(), datetime.now(UTC)
     model = _local_model()
-    live = load_course_settings().live
-    if live is not None and live.reuse_answers:  # two policies can send the very same first request
-        raise LocalModelError(
-            f"The policy costs time every policy's own calls: record them with {REUSE_VAR}=0 (make record-local "
-            "sets it), or a policy asked what another already asked would be timed at the memo's speed."
-        )
+    _require_every_call("The policy costs time every policy's own calls")  # two policies can send one request
     timeline = load_timeline()
     runs = []
     for name, factory in course_policies().items():
@@ -423,6 +429,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 
 
 def main(argv: list[str]) -> int:
+    os.environ[REUSE_VAR] = "0"  # a recording times each call: none is answered from the memo
     which = argv or ["qualification", "policies"]
     try:
         for name in which:

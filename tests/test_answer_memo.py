@@ -8,6 +8,7 @@ import pytest
 from agent_framework import Agent
 from support.wire_server import loopback_server, text_of
 
+from course_lib import live_client
 from course_lib.clients import make_chat_client
 from course_lib.extraction import ChatFactWriter
 from course_lib.live import Backends, LiveModelError, LiveSettings, LiveSettingsError, _switch
@@ -16,6 +17,12 @@ from course_lib.policies import Timeline, TimelineTurn, course_policies, run_pol
 from course_lib.tracing import CallLog
 
 KEY = "sk-test-0123456789-secret"
+
+
+@pytest.fixture(autouse=True)
+def fresh_memos(monkeypatch):
+    """Each test starts with no answer kept: a port the system hands out again must not find another test's."""
+    monkeypatch.setattr(live_client, "_MEMOS", {})
 
 
 @pytest.fixture
@@ -106,9 +113,34 @@ async def test_an_answer_the_course_refuses_is_the_models_whole_answer_refused_a
             await writer.propose("module=Billing")
         errors.append(raised.value)
     assert len(server.requests) == 1
-    assert (str(errors[1]), errors[1].kind, errors[1].partial) == (str(errors[0]), errors[0].kind, errors[0].partial)
+    assert (errors[1].kind, errors[1].partial, errors[1].usage) == (errors[0].kind, errors[0].partial, errors[0].usage)
     assert errors[1] is not errors[0] and [c.reused for c in log.calls] == [False, True]
-    assert log.calls[1].error == log.calls[0].error and log.calls[1].partial_reply == log.calls[0].partial_reply
+    assert str(errors[1]).startswith(str(errors[0]))  # what the first said, then that it is given again
+    assert "earlier answer to this very request, given again: COURSE_LOCAL_REUSE=0 asks it anew" in str(errors[1])
+    assert log.calls[1].partial_reply == log.calls[0].partial_reply
+
+
+async def test_two_roles_sending_the_same_request_are_each_asked(server):
+    """What the course makes of one reply depends on the role (a cut answer is marked for the reader, an error for
+    the judge): one role's outcome is never another's, even when the caps and the words are the same."""
+    server.reply_with = echo
+    settings = backends(server).live.model_copy(update={"role_max_tokens": {}})
+    for role in ("reader", "judge"):
+        await Agent(client=make_chat_client(role, backends=Backends(backend="local", live=settings))).run("hi")
+    assert len(server.requests) == 2 and server.requests[0]["body"] == server.requests[1]["body"]
+
+
+async def test_two_endpoints_are_each_asked_the_same_request():
+    with loopback_server() as first, loopback_server() as second:
+        for state in (first, second):
+            state.reply_with = echo
+            await ask(state, "module=Billing")
+        assert (len(first.requests), len(second.requests)) == (1, 1)
+
+
+def test_a_request_that_is_not_plain_json_has_no_key_and_is_never_reused():
+    assert AnswerMemo.key({"messages": [{"role": "user", "content": "hi"}]}) is not None
+    assert AnswerMemo.key({"messages": [], "extra": object()}) is None
 
 
 async def test_a_streamed_call_is_sent_each_time(server):
@@ -167,3 +199,12 @@ def test_course_local_reuse_reads_on_and_off(text, on):
 def test_course_local_reuse_refuses_anything_else_naming_the_variable():
     with pytest.raises(LiveSettingsError, match=r"COURSE_LOCAL_REUSE='maybe' is neither 1 \(on\) nor 0 \(off\)"):
         _switch("COURSE_LOCAL_REUSE", "maybe", default=True)
+
+
+def test_every_failure_kind_is_the_endpoints_the_models_whole_answer_or_a_refused_request():
+    from typing import get_args
+
+    from course_lib.live import ENDPOINT_FAILURES, MODEL_ANSWER_FAILURES, FailureKind
+
+    assert not ENDPOINT_FAILURES & MODEL_ANSWER_FAILURES
+    assert ENDPOINT_FAILURES | MODEL_ANSWER_FAILURES | {"request_refused"} == set(get_args(FailureKind))
