@@ -23,6 +23,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -43,6 +44,7 @@ __all__ = [
     "ModelFile",
     "busy_cores",
     "busy_share",
+    "cpu_times",
     "current_local_server",
     "default_threads",
     "model_path",
@@ -147,11 +149,12 @@ def default_threads(cpus: int | None = None, busy: float | None = None) -> int:
 
 
 def busy_cores(interval: float = 0.5) -> float:
-    """The cores the machine's other work keeps busy now: its CPU time not idle over ``interval`` seconds, in cores.
+    """The usable cores other work keeps busy now: their CPU time not idle over ``interval`` seconds, in cores.
 
     Why not the load average: it is a one-minute average, so right after a lesson it still counts that lesson's own
     server, gone by then (one lesson after another on the idle machine, each server started with 1 thread of 2).
-    Linux's ``/proc/stat`` says what the cores do now; where it is missing, the 1-minute load average stands in.
+    Linux's ``/proc/stat`` says what each core does now, and only the cores this process may run on are counted
+    (its affinity: a busy core it cannot use takes no thread away). Where it is missing, the load average stands in.
     """
     first = _cpu_times()
     if first is None:
@@ -160,7 +163,7 @@ def busy_cores(interval: float = 0.5) -> float:
     second = _cpu_times()
     if second is None:
         return _load_average()
-    return busy_share(first, second) * (os.cpu_count() or 1)
+    return sum(busy_share(first[cpu], second[cpu]) for cpu in first.keys() & second.keys())
 
 
 def busy_share(first: tuple[int, int], second: tuple[int, int]) -> float:
@@ -169,21 +172,37 @@ def busy_share(first: tuple[int, int], second: tuple[int, int]) -> float:
     return 0.0 if total <= 0 else min(1.0, max(0.0, (total - idle) / total))
 
 
-def _cpu_times() -> tuple[int, int] | None:
-    """``(total, idle)`` CPU time of all cores since boot, in ticks, from ``/proc/stat``; None where there is none.
+def _cpu_times() -> dict[int, tuple[int, int]] | None:
+    """``{core: (total, idle)}`` CPU time since boot, in ticks, of the usable cores, from ``/proc/stat``; else None.
 
     Idle counts ``idle`` and ``iowait``; the total adds ``user nice system irq softirq steal`` (a guest's time is
     already inside ``user``).
     """
     try:
         with open("/proc/stat", encoding="ascii") as stat:
-            fields = stat.readline().split()
+            lines = stat.read().splitlines()
     except OSError:
         return None
-    if not fields or fields[0] != "cpu" or len(fields) < 5:
-        return None
-    ticks = [int(value) for value in fields[1:9]]
-    return sum(ticks), ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
+    return cpu_times(lines, _usable_cpu_ids()) or None
+
+
+def cpu_times(lines: Sequence[str], usable: set[int] | None) -> dict[int, tuple[int, int]]:
+    """The ``cpuN`` lines of ``/proc/stat`` as ``{N: (total, idle)}``, for the cores in ``usable`` (all if None)."""
+    times = {}
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 6 or not fields[0].startswith("cpu") or not fields[0][3:].isdigit():
+            continue
+        cpu = int(fields[0][3:])
+        if usable is None or cpu in usable:
+            ticks = [int(value) for value in fields[1:9]]
+            times[cpu] = (sum(ticks), ticks[3] + ticks[4])
+    return times
+
+
+def _usable_cpu_ids() -> set[int] | None:
+    affinity = getattr(os, "sched_getaffinity", None)
+    return set(affinity(0)) if affinity else None
 
 
 def _load_average() -> float:

@@ -64,15 +64,22 @@ def test_threads_default_to_the_free_cores_and_the_variable_overrides(monkeypatc
             threads_setting(text)
 
 
-def test_the_busy_cores_are_the_cpu_time_not_idle_now_and_the_load_average_where_there_is_no_proc_stat(monkeypatch):
+def test_the_busy_cores_are_the_usable_cores_time_not_idle_now_and_the_load_average_without_proc_stat(monkeypatch):
     assert busy_share((1000, 400), (1200, 500)) == 0.5  # 200 ticks, 100 of them idle
     assert busy_share((1000, 400), (1000, 400)) == 0.0 and busy_share((0, 0), (100, 0)) == 1.0
+    stat = [
+        "cpu  100 0 100 700 100 0 0 0 0 0",  # the machine's total: not a core
+        "cpu0 50 0 50 300 50 0 0 0 0 0",
+        "cpu1 50 0 50 400 50 0 0 0 0 0",
+        "intr 12345",
+    ]
+    assert local_model.cpu_times(stat, None) == {0: (450, 350), 1: (550, 450)}
+    assert local_model.cpu_times(stat, {1}) == {1: (550, 450)}  # a core the process may not use is not counted
     if os.path.exists("/proc/stat"):  # Linux: CI and the course's machines
-        total, idle = local_model._cpu_times()
-        assert total >= idle >= 0
-    readings = iter([(1000, 400), (1400, 600)])  # half the time busy, on however many cores the machine has
+        assert set(local_model._cpu_times()) == os.sched_getaffinity(0)
+    readings = iter([{0: (1000, 400), 1: (1000, 400)}, {0: (1400, 600), 1: (1400, 800)}])
     monkeypatch.setattr(local_model, "_cpu_times", lambda: next(readings))
-    assert local_model.busy_cores(interval=0) == 0.5 * os.cpu_count()
+    assert local_model.busy_cores(interval=0) == 0.5  # one core half busy, the other idle
     monkeypatch.setattr(local_model, "_cpu_times", lambda: None)
     monkeypatch.setattr(local_model, "_load_average", lambda: 1.25)
     assert local_model.busy_cores(interval=0) == 1.25
