@@ -67,6 +67,7 @@ __all__ = [
     "cut_mark",
     "cut_problem",
     "explain",
+    "forget_answers",
     "guard_logs",
     "make_live_client",
     "mask_record",
@@ -389,6 +390,11 @@ _MEMOS: dict[str, AnswerMemo] = {}
 def memo_totals() -> tuple[int, int]:
     """Over this process: the answers the endpoints wrote that a memo keeps, and the calls a memo answered again."""
     return sum(len(m.answers) for m in _MEMOS.values()), sum(m.reused for m in _MEMOS.values())
+
+
+def forget_answers(base_url: str) -> None:
+    """Drop the memo of the endpoint at ``base_url`` (its server stopped: a new one may listen there)."""
+    _MEMOS.pop(base_url, None)
 
 
 def answer_memo(settings: LiveSettings) -> AnswerMemo:

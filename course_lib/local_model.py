@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import sys
 import threading
 import time
 import urllib.error
@@ -353,7 +354,18 @@ def stop_local_server() -> bool:
         if _SERVER is None or not _SERVER.running:
             return False
         _SERVER.stop()
+        _forget_answers(_SERVER.base_url)
         return True
+
+
+def _forget_answers(base_url: str) -> None:
+    """Drop the answers a stopped server gave: another server may later listen on the same port, with other settings.
+
+    The memo lives in :mod:`course_lib.live_client`, loaded only once a live client exists (it loads the openai SDK).
+    """
+    live_client = sys.modules.get("course_lib.live_client")
+    if live_client is not None:
+        live_client.forget_answers(base_url)
 
 
 atexit.register(stop_local_server)

@@ -24,6 +24,7 @@ __all__ = [
     "CALL_COLUMNS",
     "EST_TOKENS",
     "REUSED",
+    "REUSED_COLUMN",
     "UNKNOWN",
     "USAGE_FIELDS",
     "CallLog",
@@ -93,6 +94,8 @@ class ModelCall:
         return len(self.instructions or "") + sum(len(m.text) for m in self.messages)
 
 
+REUSED_COLUMN = "answered again (memo)"
+"""The column that says which calls the memo answered again, shown only when it answered one."""
 REUSED = "course_reused"
 """The mark an answer given again carries in its ``additional_properties`` (:attr:`ModelCall.reused` records it)."""
 USAGE_FIELDS = ("input_tokens", "output_tokens", "total_tokens")
@@ -157,13 +160,22 @@ class CallLog:
         """One row per call: client, messages received, characters sent, estimate, reported usage."""
         from .presentation import rows_frame  # when a table is made: logging a call loads no display helper
 
-        return rows_frame((_row(i, c) for i, c in enumerate(self.calls, start=1)), CALL_COLUMNS)
+        frame = rows_frame((_row(i, c) for i, c in enumerate(self.calls, start=1)), CALL_COLUMNS)
+        if self.reused_any:  # said only where it happened: offline, and live without the memo, no such column
+            frame[REUSED_COLUMN] = [c.reused for c in self.calls]
+        return frame
+
+    @property
+    def reused_any(self) -> bool:
+        """Whether the memo answered any of these calls again (their tokens were reported for the first one)."""
+        return any(c.reused for c in self.calls)
 
     def usage_by_role(self) -> pd.DataFrame:
         """One row per client (role): calls, characters sent, the chars/4 estimate, reported tokens.
 
         A reported column is a sum only when every call of that role reported it; otherwise it says
-        ``unknown`` (a partial sum would pass for a measurement).
+        ``unknown`` (a partial sum would pass for a measurement). When the memo answered calls again, a column
+        counts them: their reported tokens are the first call's, what the request costs.
         """
         from .presentation import rows_frame
 
@@ -176,7 +188,10 @@ class CallLog:
             for usage in USAGE_FIELDS:
                 row[usage] = shown_count(reported_total(getattr(c, usage) for c in calls))
             rows.append(row)
-        return rows_frame(rows, ["client", "calls", "chars_sent", EST_TOKENS, *USAGE_FIELDS])
+        frame = rows_frame(rows, ["client", "calls", "chars_sent", EST_TOKENS, *USAGE_FIELDS])
+        if self.reused_any:
+            frame[REUSED_COLUMN] = [sum(c.reused for c in self.calls if c.client == row["client"]) for row in rows]
+        return frame
 
 
 class RecordingMiddleware(ChatMiddleware):

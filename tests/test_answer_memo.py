@@ -208,3 +208,28 @@ def test_every_failure_kind_is_the_endpoints_the_models_whole_answer_or_a_refuse
 
     assert not ENDPOINT_FAILURES & MODEL_ANSWER_FAILURES
     assert ENDPOINT_FAILURES | MODEL_ANSWER_FAILURES | {"request_refused"} == set(get_args(FailureKind))
+
+
+async def test_the_call_tables_say_which_calls_were_answered_again_and_only_when_one_was(server):
+    server.reply_with = echo
+    log = CallLog()
+    await ask(server, "module=Billing", log=log)
+    assert "answered again (memo)" not in log.to_frame() and "answered again (memo)" not in log.usage_by_role()
+    await ask(server, "module=Billing", log=log)
+    assert list(log.to_frame()["answered again (memo)"]) == [False, True]
+    assert list(log.usage_by_role()["answered again (memo)"]) == [1]
+
+
+async def test_a_window_policy_is_answered_from_the_full_historys_calls_within_its_window(server):
+    """Within the window the last turns are the whole history: the very requests, sent once for both policies."""
+    server.reply_with = echo
+    timeline = Timeline(name="five turns", turns=[TimelineTurn(user=f"symptom=case {n}") for n in range(1, 6)])
+    policies = course_policies(window=3, backends=backends(server))
+    reused = {}
+    for name in ("full history", "last 3 turns"):
+        log = CallLog()
+        await run_policy(timeline, policies[name]("latest", log), log, "latest")
+        reused[name] = [c.reused for c in log.calls]
+    # turn 4 still sends the 3 earlier turns, all of them; turn 5 drops turn 1: another request
+    assert reused == {"full history": [False] * 5, "last 3 turns": [True] * 4 + [False]}
+    assert len(server.requests) == 6

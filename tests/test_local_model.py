@@ -17,6 +17,7 @@ from course_lib.live import (
     LOCAL_MAX_RETRIES,
     LOCAL_ROLE_CAPS,
     LOCAL_TIMEOUT,
+    LiveSettings,
     LiveSettingsError,
     load_course_settings,
 )
@@ -250,6 +251,20 @@ def test_start_local_server_reuses_the_running_one(monkeypatch):
     assert local_model.current_local_server() is running
     running.stop()
     assert not running.running and local_model.current_local_server() is None
+
+
+def test_a_stopped_server_takes_its_answers_with_it(monkeypatch):
+    """Another server may later listen on the same port, with other settings: it starts with no answer kept."""
+    from agent_framework import ChatResponse
+
+    from course_lib import live_client
+
+    server = LocalServer("http://127.0.0.1:1/v1", SMOLLM2, LocalServerSettings(threads=1), "0", 0.0, object())
+    monkeypatch.setattr(local_model, "_SERVER", server)
+    monkeypatch.setattr(live_client, "_MEMOS", {})
+    settings = LiveSettings(model="m", api_key="local-no-key", base_url=server.base_url, reuse_answers=True)
+    live_client.answer_memo(settings).put("request", ChatResponse(messages=[]))
+    assert stop_local_server() and live_client.answer_memo(settings).get("request") is None
 
 
 async def test_the_policy_costs_are_recorded_only_with_every_call_made(fake_start, monkeypatch):
