@@ -311,7 +311,8 @@ class AnswerMemo:
     all (llama.cpp's prompt cache, which starts each request from what the previous one left, is a likely cause):
     with the memo a lesson's cells agree, the same conversation getting the same answer in every table that shows it.
 
-    The key is the whole request the SDK would send (model, messages, instructions, output cap, response format).
+    The key is the whole request the SDK would send (model, messages, instructions, output cap, response format)
+    and the course role that sends it.
     Only the model's whole answers are kept: an answer, or one the course refused whole (cut at the output cap, a
     refusal, a tool call: :data:`MODEL_ANSWER_FAILURES`); the endpoint's own failures (a timeout, a 5xx) are asked
     again. Never a streamed answer, and at most ``size`` (the oldest go first). An answer given again is a copy
