@@ -132,8 +132,8 @@ class LocalServerSettings(BaseModel):
 
 def usable_cpus() -> int:
     """The cores this process may run on (its affinity, not the machine's count, where the system says)."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    return len(affinity(0)) if affinity else os.cpu_count() or 1
+    ids = _usable_cpu_ids()
+    return len(ids) if ids is not None else os.cpu_count() or 1
 
 
 def default_threads(cpus: int | None = None, busy: float | None = None) -> int:
@@ -202,6 +202,7 @@ def cpu_times(lines: Sequence[str], usable: set[int] | None) -> dict[int, tuple[
 
 
 def _usable_cpu_ids() -> set[int] | None:
+    """The ids of the cores this process may run on; None where the system does not say (then: all of them)."""
     affinity = getattr(os, "sched_getaffinity", None)
     return set(affinity(0)) if affinity else None
 
