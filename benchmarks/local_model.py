@@ -18,9 +18,9 @@ from typing import Any
 
 from agent_framework import Agent
 
-from course_lib.clients import make_chat_client
+from course_lib.clients import course_backends, make_chat_client
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
-from course_lib.live import REUSE_VAR, LiveModelError, LiveSettingsError, load_course_settings
+from course_lib.live import REUSE_VAR, LiveModelError, LiveSettingsError
 from course_lib.memory import WorkingMemory
 from course_lib.policies import SUMMARIZER_INSTRUCTIONS
 from course_lib.prompts import summary_prompt
@@ -42,7 +42,7 @@ def _tokens_per_second(base_url: str, model: str) -> float:
 
 
 async def _once() -> dict[str, float]:
-    live = load_course_settings().live
+    live = course_backends().live
     assert live is not None and live.base_url is not None
     values = {"local: generation speed": _tokens_per_second(live.base_url, live.model)}
     start = time.perf_counter()
@@ -74,7 +74,7 @@ def figures(repeats: int) -> list[Any]:
     os.environ["COURSE_LLM"] = "local"  # make bench runs offline; only this module asks for the local model
     os.environ[REUSE_VAR] = "0"  # a figure times the model's calls: a repeat must not be answered from the memo
     try:
-        load_course_settings()
+        course_backends()
     except LiveSettingsError as error:
         print(f"(local_model: skipped: {error})", file=sys.stderr)
         _restore(previous)

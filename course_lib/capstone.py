@@ -31,9 +31,8 @@ from agent_framework import BaseChatClient, Message
 from pydantic import BaseModel, ConfigDict
 
 from .assertions import ALLOWED_KEYS, find_declarations
-from .clients import make_chat_client
+from .clients import course_backends, make_chat_client
 from .extraction import FactBatch, FactWriter, MemoryExtraction, make_extraction, make_fact_writer
-from .live import load_course_settings
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .loop_demos import INDENT, LoopTrace
 from .memory import MAX_FACTS, Fact, WorkingMemory, quote_for_prompt
@@ -554,7 +553,7 @@ def capstone_reader(rule: ResolutionRule) -> BaseChatClient:
     Either way without MAF's tool loop, as ``make_chat_client`` builds every role: the capstone gives its reader
     no tools, and its offline and live runs then do the same MAF work.
     """
-    backends = load_course_settings()
+    backends = course_backends()
     if backends.live is None:
         return without_tool_loop(DriftProneAssistantClient(rule))
     return make_chat_client("reader", resolution=rule, backends=backends)

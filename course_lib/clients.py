@@ -6,16 +6,19 @@ memory lessons' writer, assistant/reader and summarizer live in :mod:`course_lib
 half), the loop lessons' worker and judge in :mod:`course_lib.loop_demos` (loop half). So this module
 loads neither half, and a lesson of one half never loads the other through it. Live, the role gets an
 OpenAI-compatible endpoint from the settings in :mod:`course_lib.live`, built by
-:mod:`course_lib.live_client`, also imported only then (it loads the openai SDK).
+:mod:`course_lib.live_client`, also imported only then (it loads the openai SDK). Reading the settings starts
+nothing; this module is the one place that starts the local llama.cpp server (:func:`course_backends`), when
+``COURSE_LLM=local`` asks for it.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_framework import BaseChatClient
 
-from .live import ROLES, Backends, Role, load_course_settings
+from .live import ROLES, Backends, Role, load_course_settings, local_settings
 from .offline import OfflineChatClient, without_tool_loop
 from .tracing import CallLog, RecordingMiddleware
 
@@ -24,7 +27,9 @@ if TYPE_CHECKING:  # option types only: the models themselves load when their ro
 
 
 __all__ = [
+    "course_backends",
     "make_chat_client",
+    "started",
 ]
 
 
@@ -47,14 +52,14 @@ def make_chat_client(
     ``judge`` (lesson 06). ``resolution``, ``summary_budget`` and ``summary_mode`` shape the offline models
     only; a live model resolves conflicts and summarises its own way. The seed's numbering LLM is not a role: it is
     offline by nature (its numbered replies are the demo). Live settings come from the environment and
-    ``.env`` (:func:`course_lib.live.load_course_settings`); a missing or blank one is an error, never a
+    ``.env`` (:func:`course_backends`); a missing or blank one is an error, never a
     silent switch back to offline. With a ``log``, every call is recorded there (live ones with the usage
     the provider reported). ``name`` labels the log rows (default: the role). No role is given tools, so every
     client comes without MAF's tool loop (:func:`course_lib.offline.without_tool_loop`), live or offline.
     """
     if role not in ROLES:
         raise ValueError(f"Unknown model role {role!r}; choose one of {ROLES}.")
-    backends = backends or load_course_settings()
+    backends = course_backends() if backends is None else started(backends)
     label = name or role
     if backends.live is None:
         return without_tool_loop(_offline_client(role, log, label, resolution, summary_budget, summary_mode))
@@ -62,6 +67,28 @@ def make_chat_client(
 
     middleware = [RecordingMiddleware(log, label)] if log is not None else None
     return without_tool_loop(make_live_client(role, backends.live, middleware=middleware))
+
+
+def course_backends(env_file: Path | None = None) -> Backends:
+    """The settings (:func:`course_lib.live.load_course_settings`), with the local server started when they ask for it.
+
+    ``COURSE_LLM=local`` reads as a request (:class:`~course_lib.live.LocalRequest`); here the embedded server starts
+    (once per process, :mod:`course_lib.local_model`) and the request becomes live settings for its address.
+    """
+    return started(load_course_settings(env_file))
+
+
+def started(backends: Backends) -> Backends:
+    """``backends`` ready to build clients: a local request gets its server started; any other backend as given."""
+    if backends.local is None or backends.live is not None:
+        return backends
+    from .local_model import LocalServerSettings, start_local_server, threads_setting  # xllamacpp: local only
+
+    server = start_local_server(LocalServerSettings(threads=threads_setting(backends.local.threads)))
+    live = local_settings(
+        backends.local, model=server.model.alias, base_url=server.base_url, max_output=server.settings.max_output
+    )
+    return Backends(backend="local", live=live)
 
 
 def _offline_client(

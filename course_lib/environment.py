@@ -18,6 +18,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .frames import rows_frame
+
 if TYPE_CHECKING:  # pandas loads when the table is made: the modules that only need course_file() stay quick
     import pandas as pd
 
@@ -124,8 +126,6 @@ PACKAGE_COLUMNS = ("package", "locked", "installed", "as locked")
 
 def check_environment(lock: Path | None = None) -> pd.DataFrame:
     """One row per locked package: locked and installed version, and whether they agree."""
-    from .presentation import rows_frame  # when the check runs: course_file() alone loads no display helper
-
     rows = [
         dict(zip(PACKAGE_COLUMNS, (name, version, installed or "missing", installed == version), strict=True))
         for name, version in locked_versions(lock).items()

@@ -66,9 +66,11 @@ __all__ = [
     "LiveModelError",
     "LiveSettings",
     "LiveSettingsError",
+    "LocalRequest",
     "OpenAIEndpointSettings",
     "Role",
     "load_course_settings",
+    "local_settings",
     "mask_secrets",
     "read_settings",
     "redacted_url",
@@ -359,6 +361,23 @@ def _check_text(variable: str, value: str) -> None:
         raise ValueError(f"{variable} has leading or trailing spaces; remove them")
 
 
+class LocalRequest(BaseModel):
+    """``COURSE_LLM=local``'s own variables, read and checked; the server they describe is not started yet."""
+
+    model_config = ConfigDict(frozen=True)
+
+    threads: str | None = None
+    """``COURSE_LOCAL_THREADS`` as written: :func:`course_lib.local_model.threads_setting` reads it at the start."""
+    reuse_answers: bool = True
+    """``COURSE_LOCAL_REUSE``: on unless the variable says off."""
+    bounds: dict[str, float | int] = Field(default_factory=dict)
+    """The bounds ``COURSE_LLM_TIMEOUT``, ``_MAX_RETRIES`` and ``_MAX_TOKENS`` set, as :class:`LiveSettings` fields."""
+
+
+_NOT_LIVE = {True: "offline model (course_lib.clients)", False: "the local model (started with the first client)"}
+"""A role's model in :meth:`Backends.table` when there are no live settings: offline, or local not started yet."""
+
+
 class Backends(BaseModel):
     """What ``make_chat_client`` will use: the backend, and the live settings when it is live."""
 
@@ -366,6 +385,9 @@ class Backends(BaseModel):
 
     backend: Backend
     live: LiveSettings | None = None
+    local: LocalRequest | None = None
+    """What ``COURSE_LLM=local`` asks for, read without starting anything: :func:`course_lib.clients.course_backends`
+    starts the server and turns it into :attr:`live` (reading settings has no side effect)."""
 
     def table(self) -> list[dict[str, str]]:
         """One row per role: backend and model (for lesson 00), the seed's numbering LLM included."""
@@ -373,7 +395,7 @@ class Backends(BaseModel):
             {
                 "role": role,
                 "backend": self.backend,
-                "model": self.live.model_for(role) if self.live else "offline model (course_lib.clients)",
+                "model": self.live.model_for(role) if self.live else _NOT_LIVE[self.local is None],
                 "purpose": ROLE_PURPOSES[role],
             }
             for role in ROLES
@@ -409,7 +431,9 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     if backend == "offline":
         return Backends(backend="offline")
     if backend == "local":
-        return Backends(backend="local", live=_local_settings(course))
+        reuse = _switch(REUSE_VAR, course.get("local_reuse"), default=True)
+        request = LocalRequest(threads=course.get("local_threads"), reuse_answers=reuse, bounds=_bounds(course))
+        return Backends(backend="local", local=request)
     endpoint = read_settings(OpenAIEndpointSettings, "OPENAI_", env_file)
     missing = [FIELD_VARS[name] for name in ("model", "api_key") if endpoint.get(name) is None]
     if missing:
@@ -421,33 +445,31 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     return Backends(backend="openai", live=LiveSettings.checked(**values))
 
 
-def _local_settings(course: dict[str, Any]) -> LiveSettings:
-    """Settings for the embedded local server of :mod:`course_lib.local_model`, started here or reused.
+def local_settings(request: LocalRequest, *, model: str, base_url: str, max_output: int) -> LiveSettings:
+    """Live settings for the embedded local server of :mod:`course_lib.local_model`, once it answers at ``base_url``.
 
-    The server is started when the settings are read, because its address (a port the system picks) is part of
-    them; every call then goes through the same :class:`~course_lib.live_client.LiveChatClient` as any endpoint.
+    The server's address (a port the system picks) is part of the settings, so they are complete only once the
+    server runs: :func:`course_lib.clients.course_backends` starts it and calls this; every call then goes through the
+    same :class:`~course_lib.live_client.LiveChatClient` as any endpoint.
     """
-    from .local_model import LocalServerSettings, start_local_server, threads_setting  # xllamacpp: local only
-
-    server = start_local_server(LocalServerSettings(threads=threads_setting(course.get("local_threads"))))
     values: dict[str, Any] = {
-        "model": server.model.alias,
+        "model": model,
         "api_key": LOCAL_API_KEY,
-        "base_url": server.base_url,
+        "base_url": base_url,
         "timeout": LOCAL_TIMEOUT,
         "max_retries": LOCAL_MAX_RETRIES,
         # The server stops every answer at its own cap: asking for more would only misname the cap a cut answer hit.
-        "max_tokens": server.settings.max_output,
+        "max_tokens": max_output,
     }
-    values["reuse_answers"] = _switch(REUSE_VAR, course.get("local_reuse"), default=True)
-    bounds = _bounds(course)
+    values["reuse_answers"] = request.reuse_answers
+    bounds = request.bounds
     if "max_tokens" not in bounds:  # COURSE_LLM_MAX_TOKENS, when set, is the one cap of every role
         values["role_max_tokens"] = LOCAL_ROLE_CAPS
     values |= bounds
-    if values["max_tokens"] > server.settings.max_output:
+    if values["max_tokens"] > max_output:
         raise LiveSettingsError(
             f"{MAX_TOKENS_VAR}={values['max_tokens']} is above the local server's output cap of "
-            f"{server.settings.max_output} tokens; use {server.settings.max_output} or less."
+            f"{max_output} tokens; use {max_output} or less."
         )
     return LiveSettings.checked(**values)
 

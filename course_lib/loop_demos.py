@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentSession, Message
 
 from .environment import course_file
+from .frames import rows_frame
 from .loop import (
     CRITERIA_HEADING,
     RESPONSE_HEADING,
@@ -199,8 +200,6 @@ class LoopTrace:
 
     def to_frame(self) -> pd.DataFrame:
         """The steps as a table, one row each, in the :data:`TRACE_COLUMNS`."""
-        from .presentation import rows_frame  # when the table is made: running a loop loads no display helper
-
         return rows_frame(({c: getattr(s, c) for c in TRACE_COLUMNS} for s in self.rows), TRACE_COLUMNS)
 
 

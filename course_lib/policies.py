@@ -17,7 +17,8 @@ with the comparison's log, else by :class:`~course_lib.tracing.RecordingMiddlewa
 provider-reported tokens are what really went out.
 Nothing here is keyed to a policy's name: the results come from what each policy let the model see.
 A replay returns typed rows (:class:`CallRow`, :class:`AnswerRow`, :class:`ScalingRow`, :class:`SessionFootprint`);
-:mod:`~course_lib.presentation` shows them as tables, so this module never loads pandas.
+a comparison's calls and answers become tables through :func:`~course_lib.frames.rows_frame` (the ground floor), the
+other rows through :mod:`~course_lib.presentation` (the top floor, which this module never imports); no pandas here.
 """
 
 from __future__ import annotations
@@ -45,18 +46,18 @@ from agent_framework import (
 )
 from pydantic import BaseModel, Field
 
-from .clients import make_chat_client
+from .clients import course_backends, make_chat_client
 from .conventions import stored_messages
 from .environment import course_file
 from .extraction import ChatFactWriter, MemoryExtraction
-from .live import REUSE_VAR, Backends, load_course_settings
+from .frames import rows_frame
+from .live import REUSE_VAR, Backends
 from .memory import MAX_FACTS, WorkingMemory
 from .memory_models import ResolutionRule, SummaryMode, visible_mentions
-from .presentation import answers_frame, calls_frame, stopped_frame
 from .prompts import summary_prompt
-from .tracing import CallLog, ModelCall, SeenMessage, recording_middleware
+from .tracing import EST_TOKENS, USAGE_FIELDS, CallLog, ModelCall, SeenMessage, recording_middleware, shown_count
 
-if TYPE_CHECKING:  # pandas loads when a table is built (by presentation): importing the policies stays quick
+if TYPE_CHECKING:  # pandas loads when a table is built (by frames.rows_frame): importing the policies stays quick
     import pandas as pd
 
 __all__ = [
@@ -92,6 +93,8 @@ __all__ = [
     "SummaryRejected",
     "Timeline",
     "TimelineTurn",
+    "answers_frame",
+    "calls_frame",
     "compare_policies",
     "comparison_rules",
     "course_policies",
@@ -102,6 +105,7 @@ __all__ = [
     "run_policy",
     "seed_window_label",
     "session_footprint",
+    "stopped_frame",
     "visible_values",
 ]
 
@@ -123,13 +127,13 @@ def comparison_rules(
     live model resolves conflicts its own way, so replaying it under each rule would send the same requests again,
     once per rule, and compare a model with itself. The one live run keeps the first rule's name as its label.
     """
-    backends = backends or load_course_settings()
+    backends = backends or course_backends()
     return tuple(rules) if backends.live is None else tuple(rules[:1])
 
 
 def rules_note(rules: Sequence[ResolutionRule] = RULES, backends: Backends | None = None) -> str:
     """The sentence a lesson prints above a comparison: which rules run on this backend, and why."""
-    backends = backends or load_course_settings()
+    backends = backends or course_backends()
     chosen = comparison_rules(rules, backends)
     if backends.live is None:
         return (
@@ -686,12 +690,45 @@ class AnswerRow:
         return not self.missing and not self.forbidden
 
 
+def calls_frame(rows: Sequence[CallRow]) -> pd.DataFrame:
+    """One row per model call; a token count the provider did not report reads ``unknown`` (never an estimate)."""
+    columns = ["policy", "rule", "turn", "call", "visible", "chars_sent", EST_TOKENS]
+    columns += [f"reported_{usage}" for usage in USAGE_FIELDS]
+    return rows_frame(
+        (
+            {c: getattr(r, c) for c in columns[:6]}
+            | {EST_TOKENS: r.est_tokens}
+            | {f"reported_{usage}": shown_count(getattr(r, usage)) for usage in USAGE_FIELDS}
+            for r in rows
+        ),
+        columns,
+    )
+
+
+def answers_frame(rows: Sequence[AnswerRow]) -> pd.DataFrame:
+    """One row per graded answer: correct, and the texts it lacks or must not hold, joined with ``; ``."""
+    columns = ["policy", "rule", "turn", "question", "correct", "missing", "superseded or forbidden", "answer"]
+    return rows_frame(
+        (
+            {c: getattr(r, c) for c in columns[:5]}
+            | {"missing": "; ".join(r.missing), "superseded or forbidden": "; ".join(r.forbidden), "answer": r.answer}
+            for r in rows
+        ),
+        columns,
+    )
+
+
+def stopped_frame(stops: Sequence[PolicyStop]) -> pd.DataFrame:
+    """One row per policy run that stopped: policy, rule, turn, reason (no row: every run went to the end)."""
+    return rows_frame((vars(stop) for stop in stops), ["policy", "rule", "turn", "reason"])
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Every model call and every graded answer of a comparison, as typed rows; the policies that stopped, and why.
 
-    ``calls``, ``answers`` and :meth:`stopped_frame` show them as tables, built by
-    :mod:`~course_lib.presentation`.
+    ``calls``, ``answers`` and :meth:`stopped_frame` show them as tables (:func:`calls_frame`, :func:`answers_frame`,
+    :func:`stopped_frame`, made by the ground floor's :func:`~course_lib.frames.rows_frame`).
     """
 
     call_rows: tuple[CallRow, ...]
@@ -700,12 +737,12 @@ class Comparison:
 
     @property
     def calls(self) -> pd.DataFrame:
-        """One row per model call (:func:`~course_lib.presentation.calls_frame`)."""
+        """One row per model call (:func:`calls_frame`)."""
         return calls_frame(self.call_rows)
 
     @property
     def answers(self) -> pd.DataFrame:
-        """One row per graded answer (:func:`~course_lib.presentation.answers_frame`)."""
+        """One row per graded answer (:func:`answers_frame`)."""
         return answers_frame(self.answer_rows)
 
     def stopped_frame(self) -> pd.DataFrame:

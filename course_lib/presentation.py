@@ -4,19 +4,23 @@ Every lesson calls :func:`setup_display` in its first cell, so tables read the s
 projector): text left-aligned and wrapped between words inside a bounded column, never cut with an
 ellipsis in the middle of a word. The tables and the plots of the lessons are made here rather than in the
 domain modules, which stay free of pandas and matplotlib: a module that measures something hands its typed rows
-to :func:`rows_frame` (the one place rows become a table, their columns named by the caller) or to a table of
-its own here (:func:`facts_frame`, :func:`presence_frame`, the policy comparison's and the capstone's tables).
-This module loads neither half, pandas and matplotlib only when a table or figure is made, and IPython only
-when the display is set up (``tests/test_structure.py`` checks that no other module loads pandas or matplotlib).
+to :func:`~course_lib.frames.rows_frame` (the ground floor's one place rows become a table, their columns named by
+the caller; re-exported here) or returns them for a lesson to show with a table of this module (:func:`facts_frame`,
+:func:`presence_frame`, the policy comparison's costs and scaling, the capstone's tables).
+This is the top floor of the shared modules: it reads the row types of the modules below (for types only), and
+none of them imports it. It loads neither half at run time, pandas and matplotlib only when a table or figure is
+made, and IPython only when the display is set up (``tests/test_structure.py`` checks that no other module but the
+ground floor's :mod:`~course_lib.frames` loads pandas or matplotlib, and that no import runs in a circle).
 """
 
 from __future__ import annotations
 
 import html
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
+from .frames import rows_frame
 from .tracing import EST_TOKENS, USAGE_FIELDS, count_of, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
@@ -27,7 +31,7 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 
     from .capstone import AnswerVerdict, CapstoneRun
     from .memory import Fact
-    from .policies import AnswerRow, CallRow, PolicyStop, ScalingRow, SessionFootprint
+    from .policies import ScalingRow, SessionFootprint
 
 __all__ = [
     "CPU_SECONDS",
@@ -42,8 +46,6 @@ __all__ = [
     "TABLE_CSS",
     "VERDICT_COLOURS",
     "PanelText",
-    "answers_frame",
-    "calls_frame",
     "correctness_table",
     "cost_table",
     "facts_frame",
@@ -66,7 +68,6 @@ __all__ = [
     "rows_frame",
     "scaling_frame",
     "setup_display",
-    "stopped_frame",
     "verdict_table",
 ]
 
@@ -304,43 +305,6 @@ LOOP_READER_CHARS = "reader chars (loop)"
 """The columns the plots read back (:func:`plot_scaling`, :func:`plot_time_per_turn`, :func:`plot_repairs`)."""
 
 
-def calls_frame(rows: Sequence[CallRow]) -> pd.DataFrame:
-    """One row per model call; a token count the provider did not report reads ``unknown`` (never an estimate)."""
-    import pandas as pd
-
-    columns = ["policy", "rule", "turn", "call", "visible", "chars_sent", EST_TOKENS]
-    columns += [f"reported_{usage}" for usage in USAGE_FIELDS]
-    return pd.DataFrame(
-        [
-            [r.policy, r.rule, r.turn, r.call, r.visible, r.chars_sent, r.est_tokens]
-            + [shown_count(getattr(r, usage)) for usage in USAGE_FIELDS]
-            for r in rows
-        ],
-        columns=columns,
-    )
-
-
-def answers_frame(rows: Sequence[AnswerRow]) -> pd.DataFrame:
-    """One row per graded answer: correct, and the texts it lacks or must not hold, joined with ``; ``."""
-    import pandas as pd
-
-    columns = ["policy", "rule", "turn", "question", "correct", "missing", "superseded or forbidden", "answer"]
-    return pd.DataFrame(
-        [
-            [r.policy, r.rule, r.turn, r.question, r.correct, "; ".join(r.missing), "; ".join(r.forbidden), r.answer]
-            for r in rows
-        ],
-        columns=columns,
-    )
-
-
-def stopped_frame(stops: Sequence[PolicyStop]) -> pd.DataFrame:
-    """One row per policy run that stopped: policy, rule, turn, reason (no row: every run went to the end)."""
-    import pandas as pd
-
-    return pd.DataFrame([vars(stop) for stop in stops], columns=["policy", "rule", "turn", "reason"])
-
-
 def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
     """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise."""
     table = answers.pivot_table(index="policy", columns=["rule", "turn"], values="correct", aggfunc="first", sort=False)
@@ -462,33 +426,6 @@ def _short(text: str, width: int = 18) -> str:
     if text[width - 1] != " " and " " in cut.strip():  # the cut falls inside a word: drop that word
         cut = cut[: cut.rstrip().rfind(" ")]
     return cut.rstrip() + "\u2026"
-
-
-# region Tables from rows: what the desks, the environment check, the call log and the loop trace hand over
-
-
-def rows_frame(
-    rows: Iterable[Mapping[str, object]], columns: Sequence[str], *, dtype: type | None = None
-) -> pd.DataFrame:
-    """A table of ``rows`` (one mapping each) with exactly ``columns``, in that order: the one way rows become a table.
-
-    The columns are named by the caller, so an empty table still has its headings; a row whose keys are not
-    exactly ``columns`` is an error (a missing value would show as NaN, an extra one would vanish), naming the
-    row and the keys that differ. ``dtype=object`` keeps a column of mixed counts and measures as given (pandas
-    would print every count of a column holding one float as a float).
-    """
-    import pandas as pd
-
-    rows = list(rows)
-    expected = set(columns)
-    for number, row in enumerate(rows, start=1):
-        if set(row) != expected:
-            missing, extra = sorted(expected - set(row)), sorted(set(row) - expected)
-            raise ValueError(
-                f"Row {number} does not fit the table's columns {list(columns)} (rule: every row has exactly the "
-                f"table's columns): missing {missing}, unexpected {extra}. No table was made."
-            )
-    return pd.DataFrame([[row[c] for c in columns] for row in rows], columns=list(columns), dtype=dtype)
 
 
 PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}

@@ -45,6 +45,7 @@ from .assertions import MessageRefused, check_message, trim
 from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
+from .frames import rows_frame
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn, WorkingMemory
 from .tracing import CallLog, ModelCall, SeenMessage
 
@@ -577,8 +578,6 @@ INJECTION_COLUMNS = (
 
 async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame:
     """Run ``script`` by manual injection and by the provider; one row per desk call, measured from the logs."""
-    from .presentation import rows_frame  # when the table is made: importing the desks loads no display helper
-
     rows: list[dict[str, object]] = []
     for path in ("manual injection", "context provider"):
         log = CallLog()

@@ -31,14 +31,15 @@ from typing import TYPE_CHECKING
 from agent_framework import BaseChatClient
 from pydantic import ValidationError
 
-from .clients import make_chat_client
+from .clients import course_backends, make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
-from .live import ENDPOINT_FAILURES, REUSE_VAR, FailureKind, LiveModelError, LiveSettingsError, load_course_settings
+from .frames import rows_frame
+from .live import ENDPOINT_FAILURES, REUSE_VAR, FailureKind, LiveModelError, LiveSettingsError
 from .memory import MAX_MESSAGE_CHARS, WorkingMemory
 from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_total, shown_count
 
-if TYPE_CHECKING:  # types only: the scorecard's table is made by presentation, which loads pandas
+if TYPE_CHECKING:  # types only: the scorecard's table is made by frames.rows_frame, which loads pandas
     import pandas as pd
 
 __all__ = [
@@ -305,8 +306,6 @@ async def score_battery(writer: BaseChatClient, log: CallLog, battery: tuple[Cas
 
 def scorecard(results: list[CaseResult]) -> pd.DataFrame:
     """One row per case (:meth:`CaseResult.row`), columns :data:`SCORECARD_COLUMNS`."""
-    from .presentation import rows_frame  # when a table is made: scoring a case loads no display helper
-
     return rows_frame((result.row() for result in results), SCORECARD_COLUMNS)
 
 
@@ -364,8 +363,6 @@ def _total_label(status: str, why: str) -> str:
 
 def summary(card: pd.DataFrame) -> pd.DataFrame:
     """Totals (:func:`summary_lines`) as a table indexed by measure."""
-    from .presentation import rows_frame
-
     lines = ({"measure": measure, "value": value} for measure, value in summary_lines(_rows(card)))
     # object dtype: counts stay whole numbers beside the latency (an all-numeric column would print 15.00 cases)
     return rows_frame(lines, ["measure", "value"], dtype=object).set_index("measure")
@@ -373,7 +370,7 @@ def summary(card: pd.DataFrame) -> pd.DataFrame:
 
 async def run() -> tuple[pd.DataFrame, pd.DataFrame]:
     """The scorecard of the configured live writer; refuses to score the offline reference against itself."""
-    backends = load_course_settings()
+    backends = course_backends()
     if backends.live is None:
         raise LiveSettingsError(
             "make qualify measures a live writer: set COURSE_LLM=openai with OPENAI_MODEL and OPENAI_API_KEY "
@@ -391,7 +388,7 @@ def main() -> int:
     except LiveSettingsError as error:
         print(error, file=sys.stderr)
         return EXIT_SETTINGS
-    settings = load_course_settings().live
+    settings = course_backends().live
     assert settings is not None
     print(f"Qualification of the writer {settings.model_for('writer')!r} at {settings.endpoint}")  # key masked
     print(card.to_string(index=False, max_colwidth=60))

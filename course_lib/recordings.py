@@ -23,15 +23,16 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .assertions import MessageRefused, find_declarations
-from .clients import make_chat_client
+from .clients import course_backends, make_chat_client
 from .extraction import ExtractionStatus
-from .live import REUSE_VAR, LiveSettingsError, load_course_settings
+from .frames import rows_frame
+from .live import REUSE_VAR, LiveSettingsError
 from .local_model import LocalModelError, current_local_server
 from .policies import AnswerRow, SummaryRejected, course_policies, load_timeline, run_policy
 from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, ScorecardRow, facts_of, score_battery, summary
 from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, CallLog, reported_total, shown_count
 
-if TYPE_CHECKING:  # types only: a recording's tables are made by presentation, which loads pandas
+if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_frame, which loads pandas
     import pandas as pd
 
 __all__ = [
@@ -161,8 +162,6 @@ class QualificationRecording(Recording):
 
     def card(self) -> pd.DataFrame:
         """The scorecard ``make qualify`` prints, from the recording (its columns, :data:`SCORECARD_COLUMNS`)."""
-        from .presentation import rows_frame  # when a table is made: reading a recording loads no display helper
-
         rows = [
             ScorecardRow(
                 c.case,
@@ -198,8 +197,6 @@ class QualificationRecording(Recording):
         A call that failed shows what it had written before the failure, after a ``[cut]`` mark, or its error when it
         wrote nothing.
         """
-        from .presentation import rows_frame
-
         return rows_frame(
             [
                 {
@@ -258,8 +255,6 @@ class PolicyCostRecording(Recording):
 
     def table(self) -> pd.DataFrame:
         """Per policy: reported prompt and completion tokens beside the chars/4 estimate, and the seconds spent."""
-        from .presentation import rows_frame
-
         rows = [
             {
                 "policy": r.policy,
@@ -295,7 +290,7 @@ def _load() -> tuple[float, float, float]:
 
 def _local_model() -> RecordedModel:
     """The running local server's description; a recording is of the local model, never of another endpoint."""
-    backends = load_course_settings()
+    backends = course_backends()
     server = current_local_server()
     if backends.backend != "local" or server is None:
         raise LocalModelError(
@@ -306,7 +301,7 @@ def _local_model() -> RecordedModel:
 
 def _require_every_call(what: str) -> None:
     """Refuse to time calls that the memo could answer (``COURSE_LOCAL_REUSE``): they would be timed at its speed."""
-    live = load_course_settings().live
+    live = course_backends().live
     if live is not None and live.reuse_answers:
         raise LocalModelError(
             f"{what}: record with {REUSE_VAR}=0 (make record-local and python -m course_lib.recordings set it), or a "

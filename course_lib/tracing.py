@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from agent_framework import ChatContext, ChatMiddleware, ChatResponse, ChatResponseUpdate, Message, ResponseStream
 
 from .conventions import attribution_source
+from .frames import rows_frame
 
 if TYPE_CHECKING:  # pandas loads on first use (the table methods): importing the tracing stays quick
     import pandas as pd
@@ -158,8 +159,6 @@ class CallLog:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per call: client, messages received, characters sent, estimate, reported usage."""
-        from .presentation import rows_frame  # when a table is made: logging a call loads no display helper
-
         frame = rows_frame((_row(i, c) for i, c in enumerate(self.calls, start=1)), CALL_COLUMNS)
         if self.reused_any:  # said only where it happened: offline, and live without the memo, no such column
             frame[REUSED_COLUMN] = [c.reused for c in self.calls]
@@ -177,8 +176,6 @@ class CallLog:
         ``unknown`` (a partial sum would pass for a measurement). When the memo answered calls again, a column
         counts them: their reported tokens are the first call's, what the request costs.
         """
-        from .presentation import rows_frame
-
         rows = []
         for client in dict.fromkeys(c.client for c in self.calls):
             calls = [c for c in self.calls if c.client == client]

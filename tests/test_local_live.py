@@ -15,8 +15,7 @@ import urllib.request
 import pytest
 
 from course_lib.assertions import find_declarations
-from course_lib.clients import make_chat_client
-from course_lib.live import load_course_settings
+from course_lib.clients import course_backends, make_chat_client
 from course_lib.live_client import LiveChatClient
 from course_lib.local_model import SMOLLM2, current_local_server, stop_local_server
 from course_lib.qualify import BATTERY, outcome
@@ -62,18 +61,18 @@ async def test_the_qualification_keeps_the_hosts_promises_on_the_real_model(loca
 
 
 def test_the_server_stops_when_asked_and_a_new_read_starts_a_new_one(local):
-    first = load_course_settings().live
+    first = course_backends().live
     assert first is not None and first.base_url is not None and _answers(first.base_url)
     assert stop_local_server() and current_local_server() is None
     assert not _answers(first.base_url)
-    second = load_course_settings().live
+    second = course_backends().live
     assert second is not None and second.base_url is not None and _answers(second.base_url)
 
 
 def test_the_server_stops_when_its_process_ends(local):
     code = (
-        "from course_lib.live import load_course_settings\n"
-        "import sys; print(load_course_settings().live.base_url); sys.stdout.flush()\n"
+        "from course_lib.clients import course_backends\n"
+        "import sys; print(course_backends().live.base_url); sys.stdout.flush()\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     base_url = run.stdout.strip().splitlines()[-1]

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from course_lib import local_model
+from course_lib.clients import course_backends
 from course_lib.live import (
     LOCAL_API_KEY,
     LOCAL_MAX_RETRIES,
@@ -19,6 +20,7 @@ from course_lib.live import (
     LOCAL_TIMEOUT,
     LiveSettings,
     LiveSettingsError,
+    LocalRequest,
     load_course_settings,
 )
 from course_lib.local_model import (
@@ -86,8 +88,18 @@ def test_the_busy_cores_are_the_usable_cores_time_not_idle_now_and_the_load_aver
     assert local_model.busy_cores(interval=0) == 1.25
 
 
-def test_the_local_backend_builds_live_settings_for_the_server_it_started(fake_start):
+def test_reading_the_local_settings_starts_nothing_and_the_client_factory_starts_the_server(fake_start, monkeypatch):
+    """Reading settings has no side effect: the request is checked and kept; course_lib.clients starts the server."""
+    monkeypatch.setenv("COURSE_LOCAL_THREADS", "2")
     backends = load_course_settings()
+    assert fake_start == [] and backends.live is None
+    assert backends.local == LocalRequest(threads="2", reuse_answers=True, bounds={})
+    assert {row["model"] for row in backends.table()} >= {"the local model (started with the first client)"}
+    assert course_backends().live is not None and fake_start == [LocalServerSettings(threads=2)]
+
+
+def test_the_local_backend_builds_live_settings_for_the_server_it_started(fake_start):
+    backends = course_backends()
     live = backends.live
     assert backends.backend == "local" and live is not None
     assert (live.model, live.api_key.get_secret_value(), live.base_url) == (
@@ -101,26 +113,26 @@ def test_the_local_backend_builds_live_settings_for_the_server_it_started(fake_s
 
 
 def test_reading_the_settings_again_reuses_the_one_server_and_the_bounds_still_apply(fake_start, monkeypatch):
-    load_course_settings()
+    course_backends()
     monkeypatch.setenv("COURSE_LLM_TIMEOUT", "45")
     monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "2")
-    live = load_course_settings().live
+    live = course_backends().live
     assert len(fake_start) == 1 and (live.timeout, live.max_retries) == (45.0, 2)
 
 
 def test_the_local_model_reuses_its_answers_unless_the_variable_says_off(fake_start, monkeypatch):
     """The seeded local model would answer a request it has answered alike again; an endpoint that samples is asked
     each time (its settings never ask for reuse), and a student who wants every call made turns it off."""
-    assert load_course_settings().live.reuse_answers is True
+    assert course_backends().live.reuse_answers is True
     monkeypatch.setenv("COURSE_LOCAL_REUSE", "0")
-    assert load_course_settings().live.reuse_answers is False
+    assert course_backends().live.reuse_answers is False
     monkeypatch.setenv("COURSE_LOCAL_REUSE", "sometimes")
     with pytest.raises(LiveSettingsError, match="COURSE_LOCAL_REUSE='sometimes' is neither"):
-        load_course_settings()
+        course_backends()
     for name, value in (("COURSE_LLM", "openai"), ("OPENAI_MODEL", "m"), ("OPENAI_API_KEY", "sk-0123456789")):
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("COURSE_LOCAL_REUSE")
-    assert load_course_settings().live.reuse_answers is False
+    assert course_backends().live.reuse_answers is False
 
 
 def test_the_default_threads_are_the_running_servers_when_the_load_has_changed_since_it_started(
@@ -129,9 +141,9 @@ def test_the_default_threads_are_the_running_servers_when_the_load_has_changed_s
     """The default is read when the server starts: a later call in the same process (a lesson's next cell, under the
     load the server itself makes) reuses that server instead of asking for another thread count."""
     monkeypatch.setattr(local_model, "busy_cores", lambda: 0.0)
-    load_course_settings()
+    course_backends()
     monkeypatch.setattr(local_model, "busy_cores", lambda: 1.5)
-    load_course_settings()
+    course_backends()
     assert fake_start == [LocalServerSettings(threads=min(8, local_model.usable_cpus()))]
     assert threads_setting(None) == fake_start[0].threads
 
@@ -158,18 +170,18 @@ def test_the_roles_a_student_reads_get_a_smaller_cap_unless_the_variable_sets_on
 
 
 def test_other_server_settings_are_refused_while_one_runs_and_accepted_after_it_stops(fake_start, monkeypatch):
-    load_course_settings()
+    course_backends()
     monkeypatch.setenv("COURSE_LOCAL_THREADS", str(default_threads() + 1))
     with pytest.raises(LocalModelError, match=r"already runs in this process.*restart the kernel"):
-        load_course_settings()
+        course_backends()
     assert stop_local_server() and not stop_local_server()  # stopped once; a second stop does nothing
-    assert load_course_settings().live is not None and len(fake_start) == 2
+    assert course_backends().live is not None and len(fake_start) == 2
 
 
 def test_a_bad_thread_count_is_refused_before_any_server_starts(fake_start, monkeypatch):
     monkeypatch.setenv("COURSE_LOCAL_THREADS", "many")
     with pytest.raises(LiveSettingsError, match=r"COURSE_LOCAL_THREADS='many' is not a whole number"):
-        load_course_settings()
+        course_backends()
     assert fake_start == []
 
 
@@ -177,7 +189,7 @@ def test_an_unknown_backend_names_all_three():
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("COURSE_LLM", "llamacpp")
         with pytest.raises(LiveSettingsError, match=r"'offline' \(default\), 'openai' or 'local'"):
-            load_course_settings()
+            course_backends()
 
 
 def test_missing_packages_name_the_command_to_run(monkeypatch):

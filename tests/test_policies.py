@@ -31,6 +31,7 @@ from course_lib.policies import (
     SummaryRejected,
     Timeline,
     TimelineTurn,
+    calls_frame,
     compare_policies,
     course_policies,
     generate_timeline,
@@ -41,7 +42,6 @@ from course_lib.policies import (
 )
 from course_lib.presentation import (
     STORED_COLUMN,
-    calls_frame,
     correctness_table,
     cost_table,
     footprint_frame,
@@ -515,11 +515,11 @@ async def test_a_turn_answered_by_another_reader_sees_what_the_policy_sends_and_
 
 
 def test_the_policies_and_the_capstone_load_no_table_or_display_library_until_a_table_is_built():
-    """Replays return typed rows; presentation builds the tables, and loads pandas (and IPython) only then."""
+    """Replays return typed rows and never load the display (presentation, the top floor); pandas loads with a table."""
     probe = "import sys, course_lib.policies, course_lib.capstone; print(' '.join(sys.modules))"
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     loaded = set(shown.split())
-    assert "course_lib.presentation" in loaded and not loaded & {"pandas", "matplotlib", "IPython"}
+    assert "course_lib.frames" in loaded and not loaded & {"course_lib.presentation", "pandas", "matplotlib", "IPython"}
 
 
 def test_a_live_reader_is_replayed_under_one_rule_and_the_note_says_why():

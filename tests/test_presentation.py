@@ -226,8 +226,8 @@ def test_a_one_rule_table_drops_the_rule_level_and_refuses_two_rules():
 
 
 def test_the_chars_4_estimate_has_one_spelling_in_the_call_log_and_the_policy_tables():
-    from course_lib.policies import CallRow
-    from course_lib.presentation import calls_frame, cost_table
+    from course_lib.policies import CallRow, calls_frame
+    from course_lib.presentation import cost_table
     from course_lib.tracing import EST_TOKENS, CallLog, ModelCall
 
     log = CallLog()

@@ -1,0 +1,41 @@
+"""Rows become a table here: the one helper every module that measures something shares, at the bottom of the house.
+
+A module that measures something (the call log, the loop trace, the environment check, the desks, the scorecard,
+the recordings, the policy comparison) hands its typed rows to :func:`rows_frame`, the columns named by the caller.
+It sits on the ground floor, importing no other course_lib module, so those modules never import the display
+(:mod:`course_lib.presentation`, the top floor, which reads their row types); pandas loads only when a table is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas loads when a table is made: importing the modules that make rows stays quick
+    import pandas as pd
+
+__all__ = ["rows_frame"]
+
+
+def rows_frame(
+    rows: Iterable[Mapping[str, object]], columns: Sequence[str], *, dtype: type | None = None
+) -> pd.DataFrame:
+    """A table of ``rows`` (one mapping each) with exactly ``columns``, in that order: the one way rows become a table.
+
+    The columns are named by the caller, so an empty table still has its headings; a row whose keys are not
+    exactly ``columns`` is an error (a missing value would show as NaN, an extra one would vanish), naming the
+    row and the keys that differ. ``dtype=object`` keeps a column of mixed counts and measures as given (pandas
+    would print every count of a column holding one float as a float).
+    """
+    import pandas as pd
+
+    rows = list(rows)
+    expected = set(columns)
+    for number, row in enumerate(rows, start=1):
+        if set(row) != expected:
+            missing, extra = sorted(expected - set(row)), sorted(set(row) - expected)
+            raise ValueError(
+                f"Row {number} does not fit the table's columns {list(columns)} (rule: every row has exactly the "
+                f"table's columns): missing {missing}, unexpected {extra}. No table was made."
+            )
+    return pd.DataFrame([[row[c] for c in columns] for row in rows], columns=list(columns), dtype=dtype)
