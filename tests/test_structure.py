@@ -165,8 +165,6 @@ def imports_in(source: str) -> list[Import]:
     def visit(node: ast.AST, function: str | None, type_only: bool) -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             function = node.name if function is None else function
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            type_only = True
         names: list[str] = []
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             names = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
@@ -175,7 +173,12 @@ def imports_in(source: str) -> list[Import]:
         elif isinstance(node, ast.Import):
             names = [a.name.split(".")[1] for a in node.names if a.name.startswith("course_lib.")]
         found.extend(Import(name, function, type_only) for name in names)
-        for child in ast.iter_child_nodes(node):
+        children = list(ast.iter_child_nodes(node))
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:  # read by the type checker only; an ``else:`` branch runs
+                visit(child, function, True)
+            children = node.orelse
+        for child in children:
             visit(child, function, type_only)
 
     visit(ast.parse(source), None, False)
@@ -189,7 +192,8 @@ def _imports(name: str) -> list[Import]:
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The circles of an import graph: each group of two or more modules that import each other, directly or not."""
     reaches = {name: _reached(graph, name) for name in graph}
-    found = {tuple(sorted(m for m in reaches[name] if name in reaches[m])) for name in graph if name in reaches[name]}
+    looped = {name for name in graph if name in reaches[name]}  # a module in a circle leads back to itself
+    found = {tuple(sorted(m for m in reaches[name] if m in looped and name in reaches[m])) for name in looped}
     return sorted(list(circle) for circle in found)
 
 
@@ -213,12 +217,12 @@ def test_the_import_reader_counts_imports_in_functions_and_for_types_and_finds_t
     sources = {
         "a": "from .b import x\n",
         "b": "def f():\n    from course_lib.c import y\n",
-        "c": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import z\n",
-        "d": "import course_lib.a\n",
+        "c": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import z\nelse:\n    from .d import w\n",
+        "d": "import course_lib.assertions\n",  # the else branch runs: c imports d, which closes no circle
     }
     graph = {name: {i.module for i in imports_in(source)} for name, source in sources.items()}
     kinds = [i.where() for source in sources.values() for i in imports_in(source)]
-    assert kinds == ["at the top", "in f()", "for types only", "at the top"]
+    assert kinds == ["at the top", "in f()", "for types only", "at the top", "at the top"]
     assert circles(graph) == [["a", "b", "c"]]
 
 
