@@ -38,6 +38,7 @@ Shared infrastructure -- used by both halves, loads neither:
 Panels -- the lessons' ipywidgets panels, each with its half:
     widgets         (memory half) the memory panel, the desks, the policy explorer
     loop_panels     (loop half) the loop stepper
+    capstone_panel  (both halves) lesson 07's panel: the store, an answer, the evaluator's verdict and feedback
 """
 
 __version__ = "0.1.0"
