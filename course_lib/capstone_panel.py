@@ -26,10 +26,11 @@ from agent_framework import Agent, Message
 
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation
 from .conventions import attribution_source
-from .extraction import ExtractionReport, MemoryExtraction
+from .extraction import ExtractionReport, MemoryExtraction, make_extraction
 from .loop import LoopAgent, LoopAgentOptions
-from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact
+from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemory
 from .offline import OfflineChatClient
+from .policies import Timeline
 from .presentation import html_lines
 from .widgets import EXPECTED_ERRORS, MemoryPanel, describe_error, shorten_long_input
 
@@ -223,6 +224,7 @@ class CapstonePanel(MemoryPanel):
         for widget, name in ((self.answer, "answer"), (self.verdict, "verdict"), (self.feedback, "feedback")):
             widget.add_class(f"capstone-panel-{name}")
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
+        self.add_class("capstone-panel")
         self.examples.observe(lambda _: self._example_chosen(), names="value")
         self.answer.observe(lambda _: self._changed(), names="value")
         self.task.observe(lambda _: self._changed(), names="value")
@@ -246,6 +248,21 @@ class CapstonePanel(MemoryPanel):
                 self.feedback,
             ),
         )
+
+    @classmethod
+    async def from_timeline(cls, timeline: Timeline, *, max_facts: int = 8) -> CapstonePanel:
+        """The panel on the store the host held when ``timeline``'s final question came, that question its task.
+
+        Every earlier user turn goes through the writer and the host check into a store of ``max_facts`` (8 keeps
+        the constraint, as in lesson 07's roomy store), and each value a correction replaced is kept as superseded,
+        exactly as a correction typed into the panel is.
+        """
+        *earlier, final = timeline.turns
+        panel = cls(make_extraction(WorkingMemory(max_facts)), tasks=(final.user, ASK_TASK))
+        for turn in earlier:
+            await panel._correct(turn.user)
+        panel.refresh()
+        return panel
 
     def refresh(self) -> None:
         """The memory panel's view of the store, then what depends on it: replaced values, examples, no verdict."""

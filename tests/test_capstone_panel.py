@@ -6,6 +6,7 @@ from course_lib.capstone import FEEDBACK_HEADER, check_answer, feedback_text
 from course_lib.capstone_panel import MAX_ANSWER_CHARS, CapstonePanel, check_in_loop, violation_rows
 from course_lib.extraction import make_extraction
 from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.policies import load_timeline
 
 SUPERSEDED = {"module": ["Reporting"], "database": ["PostgreSQL"]}
 
@@ -180,3 +181,16 @@ async def test_the_facts_blocks_own_frame_in_an_answer_is_named_and_changes_no_f
     assert p.extraction.memory.facts == before
     await check(p, feedback_text(check_answer(before, "module=Reporting")))
     assert "repeats the facts check" in p.verdict.value and p.extraction.memory.facts == before
+
+
+async def test_the_panel_from_the_timeline_holds_the_store_of_the_final_question():
+    timeline = load_timeline()
+    p = await CapstonePanel.from_timeline(timeline)
+    held = {f.key: f.value for f in p.extraction.memory.facts}
+    assert held["module"] == "Billing" and held["database"] == "SQL Server 2022" and "constraint" in held
+    assert p.superseded == {"module": ["Reporting"], "database": ["PostgreSQL"]}
+    assert p.task.value == timeline.turns[-1].user and p.task.options[1] == "Which module and database are we on?"
+    assert "turn 9" in p.ticket.value and "capstone-panel" in p._dom_classes
+    pick(p, "a stale one")
+    await check(p)
+    assert {r["key"] for r in violation_rows(p.result)} == {"module", "database", "constraint"}
