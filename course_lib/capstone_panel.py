@@ -24,7 +24,7 @@ from typing import Any
 import ipywidgets as widgets
 from agent_framework import Agent, Message
 
-from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation
+from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, plans_action
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
 from .loop import LoopAgent, LoopAgentOptions
@@ -221,8 +221,9 @@ class CapstonePanel(MemoryPanel):
         self.check_button = widgets.Button(description="Check answer", button_style="primary", disabled=True)
         self.verdict = widgets.HTML()
         self.feedback = widgets.HTML()
-        for widget, name in ((self.answer, "answer"), (self.verdict, "verdict"), (self.feedback, "feedback")):
-            widget.add_class(f"capstone-panel-{name}")
+        named = {"task": self.task, "examples": self.examples, "answer": self.answer, "replaced": self.replaced}
+        for name, widget in {**named, "verdict": self.verdict, "feedback": self.feedback}.items():
+            widget.add_class(f"capstone-panel-{name}")  # what a browser test finds them by
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
         self.add_class("capstone-panel")
         self.examples.observe(lambda _: self._example_chosen(), names="value")
@@ -339,38 +340,42 @@ class CapstonePanel(MemoryPanel):
 
 
 _WRAP = "overflow-wrap: anywhere; white-space: pre-wrap"
+_CELL = f"{_WRAP}; border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top"
+_WIDTHS = ("12%", "22%", "22%", "44%")
+"""The violation table's columns: key, what the answer says, what the store holds, why (the longest)."""
 
 
 def verdict_html(result: AnswerCheck) -> str:
-    """The verdict: a table of violations (shortened, escaped), or "No violation" and what passing means."""
+    """The verdict: a table of violations (the answer's words escaped, a long one shortened), or "No violation"."""
     notes = "".join(f"<br><i>{html_lines(shorten_long_input(note))}</i>" for note in result.notes)
     if not result.violations:
-        held = (
-            "the store is empty, so any answer passes"
-            if not result.check.facts
-            else (
-                "the answer states no other value as current for any stored key"
-                + (
-                    " and carries every stored constraint"
-                    if any(f.key == "constraint" for f in result.check.facts)
-                    else ""
-                )
-            )
-        )
-        return (
-            f'<span style="color:green"><b>No violation</b>: {held}. The loop stops; this answer stands.</span>{notes}'
-        )
+        return f'<span style="color:green"><b>No violation</b>: {_passed(result)}</span>{notes}'
     rows = violation_rows(result)
-    head = "".join(f"<th>{html_lines(name)}</th>" for name in rows[0])
+    columns = "".join(f'<col style="width: {width}">' for width in _WIDTHS)
+    head = "".join(f'<th style="{_CELL}">{html_lines(name)}</th>' for name in rows[0])
     body = "".join(
-        "<tr>" + "".join(f'<td style="{_WRAP}">{html_lines(cell)}</td>' for cell in row.values()) + "</tr>"
+        "<tr>" + "".join(f'<td style="{_CELL}">{html_lines(cell)}</td>' for cell in row.values()) + "</tr>"
         for row in rows
     )
     count = f"{len(rows)} violation" + ("s" if len(rows) > 1 else "")
     return (
         f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>'
-        f'<table class="capstone-violations" style="table-layout: fixed; width: 100%"><tr>{head}</tr>{body}</table>'
-        f"{notes}"
+        '<table class="capstone-violations" style="table-layout: fixed; width: 100%; border-collapse: collapse">'
+        f"<colgroup>{columns}</colgroup><tr>{head}</tr>{body}</table>{notes}"
+    )
+
+
+def _passed(result: AnswerCheck) -> str:
+    """Why an answer passed, in the evaluator's terms: consistency with the store, not completeness."""
+    facts = result.check.facts
+    if not facts:
+        return "the store is empty, so there is nothing to hold the answer to. The loop stops; this answer stands."
+    constraints = any(f.key == "constraint" for f in facts)
+    due = constraints and (plans_action(result.answer) or plans_action(result.task))
+    carried = ", and it carries every stored constraint its plan needs" if due else ""
+    return (
+        f"the answer states no other value as current for any stored key{carried}. The loop stops; this answer "
+        "stands (an answer that leaves a fact out contradicts nothing)."
     )
 
 
@@ -383,5 +388,6 @@ def feedback_html(result: AnswerCheck) -> str:
     return (
         f"<b>What the loop sends back</b> (a User message added by <code>{html_lines(added_by)}</code>, so the "
         "store never takes it for the user's words):"
-        f'<pre class="capstone-feedback-text" style="{_WRAP}">{html.escape(message.text)}</pre>'
+        f'<pre class="capstone-feedback-text" style="{_WRAP}; background: #f6f6f6; padding: 6px; line-height: 1.3">'
+        f"{html.escape(message.text)}</pre>"
     )
