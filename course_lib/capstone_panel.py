@@ -68,13 +68,14 @@ def example_answers(facts: Sequence[Fact], superseded: Mapping[str, Sequence[str
     held = {f.key: f.value for f in facts}
     module, database = held.get("module", "Billing"), held.get("database", "SQL Server 2022")
     constraint = held.get("constraint", "never restart the production database during business hours")
+    rule = constraint[:1].upper() + constraint[1:]  # the constraint as a sentence of its own
     old_module = next(iter(superseded.get("module", [])), "Reporting")
     old_database = next(iter(superseded.get("database", [])), "PostgreSQL")
     return {
         "a right one": f"Patch the retry in {module} on {database}, and {constraint}.",
         "a stale one": f"The module is {old_module} and the database is {old_database}: restart it tonight.",
-        "a value the store never held": f"module={module}; database=MariaDB 11. {constraint}.",
-        "a history": f"We moved off {old_database}: {database} now, on {module}. {constraint}.",
+        "a value the store never held": f"module={module}; database=MariaDB 11. {rule}.",
+        "a history": f"We moved off {old_database}: {database} now, on {module}. {rule}.",
         "Markdown and a table": (
             f"**Plan**\n\n| key | value |\n|---|---|\n| module | {module} |\n| database | {old_database} |\n\n"
             f"- {constraint}"

@@ -111,6 +111,9 @@ async def test_a_correction_in_the_store_makes_the_old_value_stale_and_clears_th
     await check(p)
     (row,) = violation_rows(p.result)
     assert (row["key"], row["your answer says"], row["the store holds"]) == ("module", "Billing", "Payroll")
+    assert "Payroll" in pick(p, "a right one")  # the answers to try follow the store
+    await check(p)
+    assert "No violation" in p.verdict.value
 
 
 async def test_a_forgotten_key_is_held_against_no_answer_and_its_old_values_go_too():
