@@ -6,12 +6,10 @@ meets it, after everything above it has run. Each step clicks as a student would
 """
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, VIEWPORT, free_port, screenshot, wait_for
+from test_browser import CHROMIUM, chromium_page, screenshot, voila
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = "07_loop_held_to_the_facts.ipynb"
@@ -21,35 +19,13 @@ if CHROMIUM is None:
 
 
 @pytest.fixture(scope="module")
-def lesson_url(tmp_path_factory):
-    """`make present`'s command (voila notebooks --strip_sources=True), offline, on a free port of 127.0.0.1."""
-    log_path = tmp_path_factory.mktemp("voila-present") / "voila.log"
-    port = free_port()
-    command = [sys.executable, "-m", "voila", "notebooks", "--strip_sources=True", "--no-browser", f"--port={port}"]
-    command.append("--Voila.ip=127.0.0.1")
-    with open(log_path, "w") as log:
-        env = {**os.environ, "COURSE_LLM": "offline"}
-        server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
-        try:
-            wait_for(f"http://127.0.0.1:{port}/")
-            yield f"http://127.0.0.1:{port}/voila/render/{LESSON}"
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def page(lesson_url):
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        page = browser.new_page(viewport=VIEWPORT)
-        page.goto(lesson_url, timeout=180_000)
-        page.locator(".capstone-panel .capstone-panel-examples select").wait_for(timeout=180_000)
-        yield page
-        browser.close()
+def page():
+    """`make present`'s command (voila notebooks --strip_sources=True), offline; the lesson open once it has run."""
+    offline = {**os.environ, "COURSE_LLM": "offline"}
+    with voila(ROOT, "notebooks", "--strip_sources=True", env=offline) as url:
+        lesson = f"{url}voila/render/{LESSON}"
+        with chromium_page(lesson, ".capstone-panel .capstone-panel-examples select", seconds=180) as page:
+            yield page
 
 
 def choose(panel, name: str, label: str) -> None:
