@@ -113,11 +113,12 @@ class AnswerCheck:
 
     @property
     def violations(self) -> tuple[Violation, ...]:
+        """The rules the answer broke, as the evaluator found them (empty: the loop stopped)."""
         return self.check.violations
 
 
 async def check_in_loop(
-    memory_extraction: MemoryExtraction, task: str, answer: str, superseded: Mapping[str, Iterable[str]]
+    extraction: MemoryExtraction, task: str, answer: str, superseded: Mapping[str, Iterable[str]]
 ) -> AnswerCheck:
     """Run ``answer`` to ``task`` through a real loop held by the real evaluator; what it decided and sent back.
 
@@ -134,7 +135,7 @@ async def check_in_loop(
             "characters (a model's answer is far shorter). Nothing was checked."
         )
     checks: list[FactCheck] = []
-    evaluator = FactsConsistencyEvaluator(memory_extraction.memory, superseded=superseded, on_check=checks.append)
+    evaluator = FactsConsistencyEvaluator(extraction.memory, superseded=superseded, on_check=checks.append)
     client = GivenAnswerClient(answer)
     loop = LoopAgent(Agent(client=client, name="reader"), evaluator, LoopAgentOptions(max_iterations=2))
     await loop.run(task)
@@ -213,6 +214,7 @@ class CapstonePanel(MemoryPanel):
         self.superseded: dict[str, list[str]] = {k: list(v) for k, v in (superseded or {}).items()}
         self.result: AnswerCheck | None = None
         self._filling = False  # the examples are being replaced: no choice is being made
+        self._edits = 0  # counts changes of the store, task or answer: a check started before one is not shown
         self.replaced = widgets.HTML()
         self.task = widgets.Dropdown(options=list(tasks), description="Task", layout=widgets.Layout(width="95%"))
         self.examples = widgets.Dropdown(description="Try", layout=widgets.Layout(width="95%"))
@@ -230,7 +232,8 @@ class CapstonePanel(MemoryPanel):
         self.examples.observe(lambda _: self._example_chosen(), names="value")
         self.answer.observe(lambda _: self._changed(), names="value")
         self.task.observe(lambda _: self._changed(), names="value")
-        self.check_button.on_click(lambda _: self._async.schedule(self.check()))
+        # a click checks what the box shows at the click, after the actions clicked before it
+        self.check_button.on_click(lambda _: self._async.schedule(self._check(self.answer.value, self._edits)))
         store = self.children  # the memory panel's table, message box, diagnostic and forget buttons
         self.set_trait(  # not "self.children = ...": mypy would take the type of that line for the one above
             "children",
@@ -313,6 +316,7 @@ class CapstonePanel(MemoryPanel):
 
     def _changed(self) -> None:
         """The previous verdict answered another store, task or answer: it leaves the screen."""
+        self._edits += 1
         self.result = None
         self.check_button.disabled = not self.answer.value.strip()
         self.verdict.value = (
@@ -322,7 +326,10 @@ class CapstonePanel(MemoryPanel):
 
     async def check(self, answer: str | None = None) -> AnswerCheck | None:
         """Check ``answer`` (by default the box) against the store, in a real loop; show the verdict and feedback."""
-        text = self.answer.value if answer is None else answer
+        return await self._check(self.answer.value if answer is None else answer, self._edits)
+
+    async def _check(self, text: str, edits: int) -> AnswerCheck | None:
+        """Check ``text``; show the outcome unless the store, task or answer changed since ``edits`` was counted."""
         self.feedback.value = ""
         self.check_button.disabled = True
         try:
@@ -334,6 +341,8 @@ class CapstonePanel(MemoryPanel):
             return None
         finally:
             self.check_button.disabled = not self.answer.value.strip()
+        if edits != self._edits:  # the store, task or answer changed while it ran: this verdict answers old ones
+            return None
         self.result = result
         self.verdict.value = verdict_html(result)
         self.feedback.value = feedback_html(result)

@@ -197,3 +197,12 @@ async def test_the_panel_from_the_timeline_holds_the_store_of_the_final_question
     pick(p, "a stale one")
     await check(p)
     assert {r["key"] for r in violation_rows(p.result)} == {"module", "database", "constraint"}
+
+
+async def test_a_verdict_computed_while_the_answer_changed_is_not_shown():
+    p = panel(task=1)
+    p.answer.value = "module=Reporting"
+    p.check_button.click()  # scheduled: it runs once the test awaits
+    p.answer.value = "module=Billing"
+    await p.idle()
+    assert p.result is None and "Press Check answer" in p.verdict.value and p.feedback.value == ""
