@@ -45,6 +45,7 @@ Display and panels -- the top floor: they show the rows the floors below make, a
     presentation    the one display setup, the lessons' tables and plots of the rows below
     widgets         (memory half) the memory panel, the desks, the policy explorer
     loop_panels     (loop half) the loop stepper
+    capstone_panel  (both halves) lesson 07's panel: the store, an answer, the evaluator's verdict and feedback
 """
 
 __version__ = "0.1.0"

@@ -14,8 +14,10 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
@@ -105,16 +107,16 @@ def screenshot(page, target, name: str) -> None:
     target.screenshot(path=str(ARTIFACTS / name), **({"full_page": True} if target is page else {}))
 
 
-@pytest.fixture(scope="module")
-def voila_url(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("voila")
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in PANEL_CELLS])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(notebook, folder / "panels.ipynb")
+@contextmanager
+def voila(cwd: Path, *arguments: str, env: dict[str, str] | None = None):
+    """Voila serving ``arguments`` (a notebook or a folder, and options) from ``cwd`` on a free port of 127.0.0.1.
+
+    Yields its base URL once it answers; stops it afterwards. Its log is ``voila.log`` in the temporary folder.
+    """
     port = free_port()
-    command = [sys.executable, "-m", "voila", "panels.ipynb", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
-    with open(folder / "voila.log", "w") as log:
-        server = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
+    command = [sys.executable, "-m", "voila", *arguments, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
+    with tempfile.TemporaryDirectory() as logs, open(Path(logs) / "voila.log", "w") as log:
+        server = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env)
         try:
             url = f"http://127.0.0.1:{port}/"
             wait_for(url)
@@ -124,24 +126,43 @@ def voila_url(tmp_path_factory):
             server.wait(timeout=30)
 
 
-@pytest.fixture(scope="module")
-def page(voila_url):
-    """One page for the module: the notebook runs once, every test clicks its own panel."""
+@contextmanager
+def chromium_page(url: str, ready: str, seconds: float = 120):
+    """A headless Chromium page on ``url``, yielded once the element ``ready`` (a CSS selector) is shown."""
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        page = browser.new_page(viewport=VIEWPORT)
-        page.goto(voila_url, timeout=120_000)
-        page.locator(".browser-explorer").wait_for(timeout=120_000)  # the last cell: every panel is shown
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+            page.goto(url, timeout=seconds * 1000)
+            page.locator(ready).wait_for(timeout=seconds * 1000)
+            yield page
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def voila_url(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("voila")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in PANEL_CELLS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, folder / "panels.ipynb")
+    with voila(folder, "panels.ipynb") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def page(voila_url):
+    """One page for the module: the notebook runs once, every test clicks its own panel."""
+    with chromium_page(voila_url, ".browser-explorer") as page:  # the last cell: every panel is shown
         page.locator(".browser-stepper h4").wait_for(timeout=60_000)
         # what a student sees before touching anything (tests may run in any order after this)
         page.initial = {
             name: page.locator(f".browser-{name}").inner_text() for name in ("memory", "desk", "stepper", "explorer")
         }
         yield page
-        browser.close()
 
 
 @pytest.mark.timeout(240)

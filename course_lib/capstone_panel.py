@@ -1,0 +1,403 @@
+"""Lesson 07's panel: type an answer, and see what the facts check and the loop make of it.
+
+The panel joins the two halves as the capstone does. Its top half is lesson 02's memory panel, reused as it is: the
+store the evaluator holds answers to, corrected by a message through the writer and the host check, or forgotten
+key by key. Its bottom half takes an answer (typed, or picked from a few examples) and runs it through the real
+thing: a :class:`~course_lib.loop.LoopAgent` whose inner agent gives that answer, held by the capstone's
+:class:`~course_lib.capstone.FactsConsistencyEvaluator`. The panel shows each violation the evaluator found (the
+key, what the answer said, what the store holds and why) or that there was none, and the message the loop added for
+the next iteration: the feedback, as the model would receive it. Nothing here reads an answer itself, so a better
+reader in the evaluator is what the panel shows as soon as it exists.
+
+Output is written as HTML values, every piece of the student's text escaped (Markdown and tables show as typed), a
+long stretch shortened (:func:`~course_lib.widgets.shorten_long_input`). A refusal says in words which rule it
+follows and changes nothing.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as widgets
+from agent_framework import Agent, Message
+
+from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, plans_action
+from .conventions import attribution_source
+from .extraction import ExtractionReport, MemoryExtraction, make_extraction
+from .loop import LoopAgent, LoopAgentOptions
+from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemory
+from .offline import OfflineChatClient
+from .policies import Timeline
+from .presentation import html_lines
+from .widgets import EXPECTED_ERRORS, MemoryPanel, describe_error, shorten_long_input
+
+__all__ = [
+    "ASK_TASK",
+    "MAX_ANSWER_CHARS",
+    "PLAN_TASK",
+    "AnswerCheck",
+    "CapstonePanel",
+    "GivenAnswerClient",
+    "check_in_loop",
+    "example_answers",
+    "feedback_html",
+    "frame_notes",
+    "verdict_html",
+    "violation_rows",
+]
+
+MAX_ANSWER_CHARS = 20_000
+"""The longest answer the panel checks. A model's answer is a few hundred characters; the check is linear in the
+length, and past this the page would wait on a paste rather than on an answer."""
+
+PLAN_TASK = "Plan the fix: which module and database, and what must we never do?"
+"""The capstone's final question: it asks for an action, so a stored constraint must travel with the answer."""
+ASK_TASK = "Which module and database are we on?"
+"""A question that plans nothing: only the first rule (no other value as current) applies."""
+
+
+def example_answers(facts: Sequence[Fact], superseded: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """A few answers to try, written from the store: right, stale, a value never held, a history, Markdown.
+
+    Each is built from what the store holds now (and the values it held before a correction), so the examples
+    stay meaningful after the student corrects or forgets a fact.
+    """
+    held = {f.key: f.value for f in facts}
+    module, database = held.get("module", "Billing"), held.get("database", "SQL Server 2022")
+    constraint = held.get("constraint", "never restart the production database during business hours")
+    rule = constraint[:1].upper() + constraint[1:]  # the constraint as a sentence of its own
+    old_module = next(iter(superseded.get("module", [])), "Reporting")
+    old_database = next(iter(superseded.get("database", [])), "PostgreSQL")
+    return {
+        "a right one": f"Patch the retry in {module} on {database}, and {constraint}.",
+        "a stale one": f"The module is {old_module} and the database is {old_database}: restart it tonight.",
+        "a value the store never held": f"module={module}; database=MariaDB 11. {rule}.",
+        "a history": f"We moved off {old_database}: {database} now, on {module}. {rule}.",
+        "Markdown and a table": (
+            f"**Plan**\n\n| key | value |\n|---|---|\n| module | {module} |\n| database | {old_database} |\n\n"
+            f"- {constraint}"
+        ),
+    }
+
+
+class GivenAnswerClient(OfflineChatClient):
+    """The student stands in for the model: every call is answered with the panel's answer box, word for word.
+
+    It keeps what each call received, so the panel can show the message the loop added for the next iteration
+    exactly as the model would have received it.
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__(name="your answer")
+        self.text = text
+        self.received: list[list[Message]] = []
+
+    def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
+        self.received.append(list(messages))
+        return self.text
+
+
+@dataclass
+class AnswerCheck:
+    """What one check found: the evaluator's verdict and the message the loop sent back (None: it stopped)."""
+
+    task: str
+    answer: str
+    check: FactCheck
+    superseded: dict[str, list[str]]
+    sent_back: Message | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        """The rules the answer broke, as the evaluator found them (empty: the loop stopped)."""
+        return self.check.violations
+
+
+async def check_in_loop(
+    extraction: MemoryExtraction, task: str, answer: str, superseded: Mapping[str, Iterable[str]]
+) -> AnswerCheck:
+    """Run ``answer`` to ``task`` through a real loop held by the real evaluator; what it decided and sent back.
+
+    The loop is capped at two iterations: the first gives the answer, the evaluator reads it against the store as
+    it is now; on a violation the loop re-invokes the agent with its feedback, and the panel keeps that message
+    (the second answer is not read: the cap stops the loop before the evaluators are asked again). An empty
+    answer or one longer than :data:`MAX_ANSWER_CHARS` is refused before anything runs.
+    """
+    if not answer.strip():
+        raise ValueError("The answer is empty: there is nothing for the evaluator to read. Type an answer or pick one.")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise ValueError(
+            f"The answer has {len(answer):,} characters: the panel checks answers of at most {MAX_ANSWER_CHARS:,} "
+            "characters (a model's answer is far shorter). Nothing was checked."
+        )
+    checks: list[FactCheck] = []
+    evaluator = FactsConsistencyEvaluator(extraction.memory, superseded=superseded, on_check=checks.append)
+    client = GivenAnswerClient(answer)
+    loop = LoopAgent(Agent(client=client, name="reader"), evaluator, LoopAgentOptions(max_iterations=2))
+    await loop.run(task)
+    sent_back = client.received[1][-1] if len(client.received) > 1 else None
+    return AnswerCheck(
+        task=task,
+        answer=answer,
+        check=checks[0],
+        superseded=evaluator.superseded,
+        sent_back=sent_back,
+        notes=frame_notes(answer),
+    )
+
+
+def frame_notes(answer: str) -> list[str]:
+    """What in an answer looks like a frame the course writes itself (the facts block, the facts check).
+
+    Such a frame in an answer is only words of the answer: the evaluator reads it like any other text, and it
+    does not change the store (the store takes only the user's own words).
+    """
+    frames = {
+        "the controlled-facts block's frame": (PROMPT_BLOCK_HEADER, PROMPT_BLOCK_FOOTER),
+        "the facts check's header": (FEEDBACK_HEADER,),
+    }
+    return [
+        f"Your answer repeats {name}: here it is only words of the answer, read like any other text; "
+        "the store does not change (it takes only the user's own words)."
+        for name, marks in frames.items()
+        if any(mark in answer for mark in marks)
+    ]
+
+
+def violation_rows(result: AnswerCheck) -> list[dict[str, str]]:
+    """One row per violation: the key, what the answer said, what the store holds, and why it is a violation."""
+    return [
+        {
+            "key": v.fact.key,
+            "your answer says": "(nothing: the constraint is missing)"
+            if v.stated is None
+            else shorten_long_input(v.stated),
+            "the store holds": v.fact.value,
+            "why": _why(v, result.superseded.get(v.fact.key, [])),
+        }
+        for v in result.violations
+    ]
+
+
+def _why(violation: Violation, replaced: Sequence[str]) -> str:
+    fact = violation.fact
+    source = f'the user said "{fact.evidence}" at turn {fact.turn}'
+    if violation.stated is None:
+        return f"the task plans an action, and every stored constraint must travel with it ({source})."
+    if any(violation.stated.casefold() == old.casefold() for old in replaced):
+        return f"{violation.stated} is the value a correction replaced: {source}."
+    return f"the store never held {violation.stated} for {fact.key}: it holds {fact.value} because {source}."
+
+
+class CapstonePanel(MemoryPanel):
+    """Lesson 02's memory panel (the store), then an answer to check, the evaluator's verdict and the loop's feedback.
+
+    It is the memory panel itself, extended: the same table, message box and forget buttons act on the store the
+    evaluator holds answers to, and one click order serves both sides (a check clicked after a correction waits
+    for it). Anything that changes what a verdict answered (the store, the task, the answer) takes the verdict off
+    the screen, so a verdict is only ever shown beside the store and the answer it was computed from.
+    """
+
+    title = "Capstone panel"
+
+    def __init__(
+        self,
+        extraction: MemoryExtraction,
+        *,
+        superseded: Mapping[str, Iterable[str]] | None = None,
+        tasks: Sequence[str] = (PLAN_TASK, ASK_TASK),
+    ) -> None:
+        self.superseded: dict[str, list[str]] = {k: list(v) for k, v in (superseded or {}).items()}
+        self.result: AnswerCheck | None = None
+        self._filling = False  # the examples are being replaced: no choice is being made
+        self._edits = 0  # counts changes of the store, task or answer: a check started before one is not shown
+        self.replaced = widgets.HTML()
+        self.task = widgets.Dropdown(options=list(tasks), description="Task", layout=widgets.Layout(width="95%"))
+        self.examples = widgets.Dropdown(description="Try", layout=widgets.Layout(width="95%"))
+        self.answer = widgets.Textarea(
+            placeholder="Type an answer, or pick one above", description="Answer", layout=widgets.Layout(width="95%")
+        )
+        self.check_button = widgets.Button(description="Check answer", button_style="primary", disabled=True)
+        self.verdict = widgets.HTML()
+        self.feedback = widgets.HTML()
+        named = {"task": self.task, "examples": self.examples, "answer": self.answer, "replaced": self.replaced}
+        for name, widget in {**named, "verdict": self.verdict, "feedback": self.feedback}.items():
+            widget.add_class(f"capstone-panel-{name}")  # what a browser test finds them by
+        super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
+        self.add_class("capstone-panel")
+        self.examples.observe(lambda _: self._example_chosen(), names="value")
+        self.answer.observe(lambda _: self._changed(), names="value")
+        self.task.observe(lambda _: self._changed(), names="value")
+        # a click checks what the box shows at the click, after the actions clicked before it
+        self.check_button.on_click(lambda _: self._async.schedule(self._check(self.answer.value, self._edits)))
+        store = self.children  # the memory panel's table, message box, diagnostic and forget buttons
+        self.set_trait(  # not "self.children = ...": mypy would take the type of that line for the one above
+            "children",
+            (
+                widgets.HTML(
+                    "<b>1. The store the evaluator holds answers to.</b> Correct a value by typing a declaration "
+                    "(<code>module=Payroll</code>) in the Message box and pressing Submit, or forget a key."
+                ),
+                *store,
+                self.replaced,
+                widgets.HTML("<b>2. An answer to check.</b> You stand in for the model: type an answer or pick one."),
+                self.task,
+                self.examples,
+                self.answer,
+                self.check_button,
+                self.verdict,
+                self.feedback,
+            ),
+        )
+
+    @classmethod
+    async def from_timeline(cls, timeline: Timeline, *, max_facts: int = 8) -> CapstonePanel:
+        """The panel on the store the host held when ``timeline``'s final question came, that question its task.
+
+        Every earlier user turn goes through the writer and the host check into a store of ``max_facts`` (8 keeps
+        the constraint, as in lesson 07's roomy store), and each value a correction replaced is kept as superseded,
+        exactly as a correction typed into the panel is.
+        """
+        *earlier, final = timeline.turns
+        panel = cls(make_extraction(WorkingMemory(max_facts)), tasks=(final.user, ASK_TASK))
+        for turn in earlier:
+            await panel._correct(turn.user)
+        panel.refresh()
+        return panel
+
+    def refresh(self) -> None:
+        """The memory panel's view of the store, then what depends on it: replaced values, examples, no verdict."""
+        super().refresh()
+        self._store_changed()
+
+    async def _correct(self, text: str) -> ExtractionReport | None:
+        """A message through the writer and the host check; a value it replaces becomes a superseded one."""
+        before = {f.key: f.value for f in self.extraction.memory.facts}
+        report = await self.extraction.update(text)
+        for fact in self.extraction.memory.facts:
+            old = before.get(fact.key)
+            if old is not None and old != fact.value and old not in self.superseded.get(fact.key, []):
+                self.superseded.setdefault(fact.key, []).append(old)
+        return report
+
+    def _forget(self, key: str | None) -> None:
+        """Forget a key (or all): the values it held before go too, so nothing forgotten is held against an answer."""
+        self.extraction.memory.forget(key)
+        for gone in list(self.superseded) if key is None else [key]:
+            self.superseded.pop(gone, None)
+
+    def _store_changed(self) -> None:
+        facts = self.extraction.memory.facts
+        replaced = "; ".join(f"{k}: {', '.join(v)}" for k, v in self.superseded.items() if v)
+        self.replaced.value = (
+            f"<i>Values a correction replaced (the evaluator flags them even without their key): "
+            f"{html_lines(replaced)}</i>"
+            if replaced
+            else "<i>No value has been replaced by a correction yet.</i>"
+        )
+        options = [("(pick an answer to fill the box)", "")]
+        options += [(label, text) for label, text in example_answers(facts, self.superseded).items()]
+        self._filling = True
+        try:
+            self.examples.options = options
+            self.examples.value = ""
+        finally:
+            self._filling = False
+        self._changed()
+
+    def _example_chosen(self) -> None:
+        if self._filling or not self.examples.value:
+            return
+        self.answer.value = self.examples.value
+
+    def _changed(self) -> None:
+        """The previous verdict answered another store, task or answer: it leaves the screen."""
+        self._edits += 1
+        self.result = None
+        self.check_button.disabled = not self.answer.value.strip()
+        self.verdict.value = (
+            "<i>Press Check answer to hold this answer to the store.</i>" if self.answer.value.strip() else ""
+        )
+        self.feedback.value = ""
+
+    async def check(self, answer: str | None = None) -> AnswerCheck | None:
+        """Check ``answer`` (by default the box) against the store, in a real loop; show the verdict and feedback."""
+        return await self._check(self.answer.value if answer is None else answer, self._edits)
+
+    async def _check(self, text: str, edits: int) -> AnswerCheck | None:
+        """Check ``text``; show the outcome unless the store, task or answer changed since ``edits`` was counted."""
+        self.feedback.value = ""
+        self.check_button.disabled = True
+        try:
+            result = await check_in_loop(self.extraction, self.task.value, text, self.superseded)
+        except EXPECTED_ERRORS as error:  # a rule the answer broke: said under the answer, nothing changed
+            self.verdict.value = (
+                f'<span style="color:crimson"><b>Refused:</b> {html_lines(describe_error(error))}</span>'
+            )
+            return None
+        finally:
+            self.check_button.disabled = not self.answer.value.strip()
+        if edits != self._edits:  # the store, task or answer changed while it ran: this verdict answers old ones
+            return None
+        self.result = result
+        self.verdict.value = verdict_html(result)
+        self.feedback.value = feedback_html(result)
+        return result
+
+
+_WRAP = "overflow-wrap: anywhere; white-space: pre-wrap"
+_CELL = f"{_WRAP}; border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top"
+_WIDTHS = ("12%", "22%", "22%", "44%")
+"""The violation table's columns: key, what the answer says, what the store holds, why (the longest)."""
+
+
+def verdict_html(result: AnswerCheck) -> str:
+    """The verdict: a table of violations (the answer's words escaped, a long one shortened), or "No violation"."""
+    notes = "".join(f"<br><i>{html_lines(shorten_long_input(note))}</i>" for note in result.notes)
+    if not result.violations:
+        return f'<span style="color:green"><b>No violation</b>: {_passed(result)}</span>{notes}'
+    rows = violation_rows(result)
+    columns = "".join(f'<col style="width: {width}">' for width in _WIDTHS)
+    head = "".join(f'<th style="{_CELL}">{html_lines(name)}</th>' for name in rows[0])
+    body = "".join(
+        "<tr>" + "".join(f'<td style="{_CELL}">{html_lines(cell)}</td>' for cell in row.values()) + "</tr>"
+        for row in rows
+    )
+    count = f"{len(rows)} violation" + ("s" if len(rows) > 1 else "")
+    return (
+        f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>'
+        '<table class="capstone-violations" style="table-layout: fixed; width: 100%; border-collapse: collapse">'
+        f"<colgroup>{columns}</colgroup><tr>{head}</tr>{body}</table>{notes}"
+    )
+
+
+def _passed(result: AnswerCheck) -> str:
+    """Why an answer passed, in the evaluator's terms: consistency with the store, not completeness."""
+    facts = result.check.facts
+    if not facts:
+        return "the store is empty, so there is nothing to hold the answer to. The loop stops; this answer stands."
+    constraints = any(f.key == "constraint" for f in facts)
+    due = constraints and (plans_action(result.answer) or plans_action(result.task))
+    carried = ", and it carries every stored constraint its plan needs" if due else ""
+    return (
+        f"the answer states no other value as current for any stored key{carried}. The loop stops; this answer "
+        "stands (an answer that leaves a fact out contradicts nothing)."
+    )
+
+
+def feedback_html(result: AnswerCheck) -> str:
+    """The message the loop added for the next iteration, as the model receives it, and who added it."""
+    message = result.sent_back
+    if message is None:
+        return "<i>The loop sends nothing back: it stopped after this answer.</i>"
+    added_by = attribution_source(message) or "the caller"
+    return (
+        f"<b>What the loop sends back</b> (a User message added by <code>{html_lines(added_by)}</code>, so the "
+        "store never takes it for the user's words):"
+        f'<pre class="capstone-feedback-text" style="{_WRAP}; background: #f6f6f6; padding: 6px; line-height: 1.3">'
+        f"{html.escape(message.text)}</pre>"
+    )

@@ -1,0 +1,208 @@
+"""Lesson 07's panel, driven without a browser: pick or type an answer, click, read the verdict and the feedback."""
+
+import pytest
+
+from course_lib.capstone import FEEDBACK_HEADER, check_answer, feedback_text
+from course_lib.capstone_panel import MAX_ANSWER_CHARS, CapstonePanel, check_in_loop, violation_rows
+from course_lib.extraction import make_extraction
+from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.policies import load_timeline
+
+SUPERSEDED = {"module": ["Reporting"], "database": ["PostgreSQL"]}
+
+
+def lesson_store() -> WorkingMemory:
+    """The store of lesson 07's final question: two corrections and the constraint."""
+    memory = WorkingMemory(8)
+    for said in [
+        "module=Reporting",
+        "database=PostgreSQL",
+        "constraint=never restart the production database during business hours",
+        "module=Billing",
+        "database=SQL Server 2022",
+    ]:
+        key, _, value = said.partition("=")
+        memory.apply(memory.begin_turn(said), [FactCandidate(key=key, value=value, evidence=said)])
+    return memory
+
+
+def panel(task: int = 0) -> CapstonePanel:
+    """The panel on the lesson's store; ``task`` 0 plans an action (the constraint is due), 1 only asks."""
+    p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    p.task.index = task
+    return p
+
+
+def pick(panel: CapstonePanel, label: str) -> str:
+    text = dict(panel.examples.options)[label]
+    panel.examples.value = text
+    return text
+
+
+async def check(panel: CapstonePanel, text: str | None = None) -> None:
+    if text is not None:
+        panel.answer.value = text
+    panel.check_button.click()
+    await panel.idle()
+
+
+async def test_a_new_panel_shows_the_store_the_replaced_values_and_no_verdict():
+    p = panel()
+    assert "SQL Server 2022" in p.table.value and "Billing" in p.table.value
+    assert "module: Reporting; database: PostgreSQL" in p.replaced.value
+    assert p.verdict.value == p.feedback.value == "" and p.check_button.disabled
+    assert repr(p) == "[Capstone panel: interactive, run this cell in Jupyter to use it]"
+
+
+async def test_the_right_answer_has_no_violation_and_the_loop_sends_nothing_back():
+    p = panel()
+    text = pick(p, "a right one")
+    assert p.answer.value == text and not p.check_button.disabled
+    await check(p)
+    assert "No violation" in p.verdict.value and "carries every stored constraint its plan needs" in p.verdict.value
+    assert "sends nothing back" in p.feedback.value and p.result is not None and p.result.sent_back is None
+
+
+async def test_a_stale_answer_gets_each_violation_and_the_loops_own_feedback_message():
+    p = panel()
+    text = pick(p, "a stale one")
+    await check(p)
+    rows = violation_rows(p.result)
+    assert [(r["key"], r["your answer says"], r["the store holds"]) for r in rows] == [
+        ("module", "Reporting", "Billing"),
+        ("database", "PostgreSQL", "SQL Server 2022"),
+        ("constraint", "(nothing: the constraint is missing)", rows[2]["the store holds"]),
+    ]
+    assert "a correction replaced" in rows[0]["why"] and '"module=Billing" at turn 4' in rows[0]["why"]
+    assert "plans an action" in rows[2]["why"]
+    sent = p.result.sent_back
+    expected = feedback_text(check_answer(p.extraction.memory.facts, text, p.task.value, SUPERSEDED))
+    assert sent.role == "user" and sent.text == expected  # the loop's message, as the evaluator wrote it
+    assert sent.additional_properties["_attribution"]["source_id"] == "loop"
+    assert "3 violations" in p.verdict.value and "LoopAgent" in p.feedback.value
+    assert FEEDBACK_HEADER in p.feedback.value
+
+
+async def test_a_value_the_store_never_held_is_named_so():
+    p = panel()
+    pick(p, "a value the store never held")
+    await check(p)
+    (row,) = violation_rows(p.result)
+    assert row["your answer says"] == "MariaDB 11" and "never held MariaDB 11 for database" in row["why"]
+
+
+async def test_a_question_that_plans_nothing_does_not_ask_for_the_constraint():
+    p = panel(task=1)
+    assert p.task.value == "Which module and database are we on?"
+    await check(p, "The module is Billing and the database is SQL Server 2022.")
+    assert "No violation" in p.verdict.value and "constraint" not in p.verdict.value  # no plan: none was due
+
+
+async def test_a_correction_in_the_store_makes_the_old_value_stale_and_clears_the_verdict():
+    p = panel(task=1)
+    await check(p, "module=Billing")
+    assert "No violation" in p.verdict.value
+    p.message.value = "module=Payroll"
+    p.submit_button.click()
+    await p.idle()
+    assert {f.key: f.value for f in p.extraction.memory.facts}["module"] == "Payroll"
+    assert p.verdict.value == "<i>Press Check answer to hold this answer to the store.</i>"  # it answered the old store
+    assert "module: Reporting, Billing" in p.replaced.value
+    await check(p)
+    (row,) = violation_rows(p.result)
+    assert (row["key"], row["your answer says"], row["the store holds"]) == ("module", "Billing", "Payroll")
+    assert "Payroll" in pick(p, "a right one")  # the answers to try follow the store
+    await check(p)
+    assert "No violation" in p.verdict.value
+
+
+async def test_a_forgotten_key_is_held_against_no_answer_and_its_old_values_go_too():
+    p = panel(task=1)
+    p.key.value = "module"
+    p.forget_key_button.click()
+    await p.idle()
+    assert "module" not in {f.key for f in p.extraction.memory.facts} and "module" not in p.superseded
+    await check(p, "The module is Reporting.")
+    assert "No violation" in p.verdict.value
+    p.forget_all_button.click()
+    await p.idle()
+    await check(p, "module=Payroll; database=Oracle")
+    assert "the store is empty, so there is nothing to hold the answer to" in p.verdict.value and p.superseded == {}
+
+
+async def test_changing_the_answer_or_the_task_takes_the_verdict_off_the_screen():
+    p = panel(task=1)
+    await check(p, "module=Reporting")
+    assert "1 violation" in p.verdict.value and p.feedback.value
+    p.answer.value = "module=Reporting."
+    assert "Press Check answer" in p.verdict.value and p.feedback.value == "" and p.result is None
+    await check(p)
+    p.task.index = 0
+    assert "Press Check answer" in p.verdict.value and p.result is None
+    p.answer.value = "  \n "
+    assert p.check_button.disabled and p.verdict.value == ""
+
+
+@pytest.mark.parametrize(
+    ("answer", "rule"),
+    [("", "The answer is empty"), ("x" * (MAX_ANSWER_CHARS + 1), f"at most {MAX_ANSWER_CHARS:,} characters")],
+)
+async def test_an_answer_the_panel_cannot_check_is_refused_in_words_and_changes_nothing(answer, rule):
+    p = panel()
+    before = p.extraction.memory.facts
+    p.answer.value = answer
+    await p.check()  # the box's button is disabled when empty: the refusal is the panel's own rule
+    assert "Refused:" in p.verdict.value and rule in p.verdict.value and p.result is None
+    assert p.extraction.memory.facts == before
+    with pytest.raises(ValueError, match=rule.split(" ")[0]):
+        await check_in_loop(p.extraction, p.task.value, answer, SUPERSEDED)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "<script>alert(1)</script> module=<b>Reporting</b>",
+        "| key | value |\n|---|---|\n| module | Reporting |",
+        "# Module: **Reporting** \u2014 base de donn\u00e9es \U0001f680 \u05e9\u05dc\u05d5\u05dd",
+        "module=" + "Reporting" * 400,
+    ],
+)
+async def test_odd_answers_are_checked_and_shown_escaped_and_short(answer):
+    p = panel()
+    await check(p, answer)
+    assert "<script>" not in p.verdict.value + p.feedback.value and "<b>Reporting" not in p.verdict.value
+    assert "module" in p.verdict.value and "violation" in p.verdict.value
+    longest = max(len(row["your answer says"]) for row in violation_rows(p.result))
+    assert longest < 200  # a long stated value is shortened in the table, the rest of the row stays readable
+
+
+async def test_the_facts_blocks_own_frame_in_an_answer_is_named_and_changes_no_fact():
+    p = panel()
+    before = p.extraction.memory.facts
+    await check(p, p.extraction.memory.to_prompt_block())
+    assert "repeats the controlled-facts block" in p.verdict.value
+    assert p.extraction.memory.facts == before
+    await check(p, feedback_text(check_answer(before, "module=Reporting")))
+    assert "repeats the facts check" in p.verdict.value and p.extraction.memory.facts == before
+
+
+async def test_the_panel_from_the_timeline_holds_the_store_of_the_final_question():
+    timeline = load_timeline()
+    p = await CapstonePanel.from_timeline(timeline)
+    held = {f.key: f.value for f in p.extraction.memory.facts}
+    assert held["module"] == "Billing" and held["database"] == "SQL Server 2022" and "constraint" in held
+    assert p.superseded == {"module": ["Reporting"], "database": ["PostgreSQL"]}
+    assert p.task.value == timeline.turns[-1].user and p.task.options[1] == "Which module and database are we on?"
+    assert "turn 9" in p.ticket.value and "capstone-panel" in p._dom_classes
+    pick(p, "a stale one")
+    await check(p)
+    assert {r["key"] for r in violation_rows(p.result)} == {"module", "database", "constraint"}
+
+
+async def test_a_verdict_computed_while_the_answer_changed_is_not_shown():
+    p = panel(task=1)
+    p.answer.value = "module=Reporting"
+    p.check_button.click()  # scheduled: it runs once the test awaits
+    p.answer.value = "module=Billing"
+    await p.idle()
+    assert p.result is None and "Press Check answer" in p.verdict.value and p.feedback.value == ""
