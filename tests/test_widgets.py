@@ -461,14 +461,11 @@ def test_a_slider_that_changes_nothing_for_the_chosen_policies_says_so():
     explorer = PolicyExplorer(load_timeline())
     explorer.policies.value = ("full history", "facts")
     assert "Window changes nothing for the chosen policies" in explorer.notes.value
-    assert (
-        "last 3 turns, compaction (TurnsExceed(3), preserved 3), reducer (TurnsExceed(3), preserved 3)"
-        in explorer.notes.value
-    )
+    assert "last 3 turns, compaction (3 turns), reducer (3 turns)" in explorer.notes.value
     assert "Fact bound" not in explorer.notes.value
     explorer.policies.value = ("summary",)
     assert "Window changes nothing" in explorer.notes.value and "Fact bound changes nothing" in explorer.notes.value
-    explorer.policies.value = ("summary", "reducer (TurnsExceed(3), preserved 3)")
+    explorer.policies.value = ("summary", "reducer (3 turns)")
     assert "Window" not in explorer.notes.value
 
 
