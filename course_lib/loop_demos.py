@@ -305,9 +305,9 @@ EXIT_REASON_WORDS: dict[str | None, str] = {
     None: "every evaluator said stop",
     "completed": "the agent said the task is complete",
     "need_input": "the agent asked the user for input",
-    "iteration_cap_reached": "it reached the cap on iterations (max_iterations)",
-    "token_budget_exceeded": "the token budget (max_tokens) was spent",
-    "time_budget_exceeded": "the time budget (max_duration) ran out",
+    "iteration_cap_reached": "it reached max_iterations, the cap on iterations",
+    "token_budget_exceeded": "the token budget, max_tokens, was spent",
+    "time_budget_exceeded": "the time budget, max_duration, ran out",
     "cancelled": "the run was cancelled",
 }
 """Each ``loop_exit_reason`` a loop stamps on its response, in words; no reason means the evaluators stopped it."""
@@ -320,7 +320,7 @@ def exit_reason(response: AgentResponse) -> str | None:
 
 
 def stop_sentence(response: AgentResponse) -> str:
-    """Why the loop stopped, as a sentence: ``Stopped because it reached the cap on iterations (max_iterations).``"""
+    """Why the loop stopped, as a sentence: ``Stopped because it reached max_iterations, the cap on iterations (...).``"""
     reason = exit_reason(response)
     words = EXIT_REASON_WORDS.get(reason, f"of a reason this course does not know ({reason})")
     shown = f" (loop_exit_reason: {reason})" if reason else ""
