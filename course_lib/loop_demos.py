@@ -54,6 +54,7 @@ __all__ = [
     "Section",
     "TraceStep",
     "EXIT_REASON_WORDS",
+    "call_input_frame",
     "OPTION_NOTES",
     "compare_with_seed",
     "exit_reason",
@@ -212,6 +213,14 @@ class LoopTrace:
         from .presentation import rows_frame  # when the table is made: running a loop loads no display helper
 
         return rows_frame(({c: getattr(s, c) for c in TRACE_COLUMNS} for s in self.rows), TRACE_COLUMNS)
+
+
+def call_input_frame(texts: Sequence[str]) -> pd.DataFrame:
+    """What one model call received (a trace's ``calls[i]``), one message per row, numbered from 1."""
+    from .presentation import rows_frame  # when the table is made: running a loop loads no display helper
+
+    rows = ({"message": number, "text": text} for number, text in enumerate(texts, start=1))
+    return rows_frame(rows, ("message", "text")).set_index("message")
 
 
 def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_LAST) -> str:

@@ -587,7 +587,7 @@ def expectations_html(timeline: Timeline) -> str:
             lines.append(f"&nbsp;&nbsp;• {_escape(said)}")
     if not lines:
         return ""
-    heading = "What a correct answer must contain (the table below says <b>yes</b> when it does):"
+    heading = "What a correct answer must contain, set before any run (the table below says <b>yes</b> when it does):"
     return "<br>".join([heading, *lines])
 
 
@@ -609,5 +609,7 @@ class ProgressBar(widgets.HBox):
         return f"[{self.bar.description}: a progress bar of {self.bar.max} steps, moving while this cell runs]"
 
     def step(self, message: str = "") -> None:
+        """One step done; ``message`` says which (a leading ``[3/18]`` is dropped: the bar counts already)."""
         self.bar.value = min(self.bar.value + 1, self.bar.max)
+        message = re.sub(r"^\[\d+/\d+\]\s*", "", message)
         self.label.value = f"{self.bar.value}/{self.bar.max} {message}".rstrip()

@@ -459,8 +459,8 @@ def test_a_policy_kind_is_its_identity_and_its_label_is_built_by_its_class():
         "last 5 turns": "last_turns",
         "summary": "summary",
         "facts (4)": "facts",
-        "compaction (TurnsExceed(5), preserved 5)": "compaction",
-        "reducer (TurnsExceed(5), preserved 5)": "reducer",
+        "compaction (5 turns)": "compaction",
+        "reducer (5 turns)": "reducer",
     }
     for label, factory in factories.items():
         policy = factory("latest", CallLog())

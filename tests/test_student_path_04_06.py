@@ -186,3 +186,21 @@ def test_no_cell_says_hidden_below_and_no_log_is_long(stem):
         lines = sum(o.get("text", "").count("\n") for o in cell.get("outputs", []) if o.get("name") == "stdout")
         assert not re.search(r"^\[\d+/\d+\]", _shown(cell), re.M), f"{stem} cell {cell.get('id')}: a progress log"
         assert lines < 60 or "trace" in cell.source, f"{stem} cell {cell.get('id')} prints {lines} lines"
+
+
+def test_the_progress_bar_does_not_count_twice():
+    from course_lib.widgets import ProgressBar
+
+    bar = ProgressBar(total=18, description="Comparing")
+    bar.step("[1/18] full history under 'latest': 10 calls")
+    assert bar.label.value == "1/18 full history under 'latest': 10 calls"
+
+
+async def test_a_calls_input_is_a_table_numbered_from_one():
+    from course_lib.loop import LoopAgentOptions as Options
+    from course_lib.loop_demos import call_input_frame
+
+    trace, _ = await run_seed_demo(options=Options(fresh_context_per_iteration=True))
+    frame = call_input_frame(trace.calls[2])
+    assert list(frame.index) == [1, 2, 3, 4] and list(frame.columns) == ["text"]
+    assert frame.loc[4, "text"].startswith("## Feedback\n\n- Feedback for iteration 1\n- Feedback for iteration 2")

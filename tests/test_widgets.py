@@ -446,10 +446,10 @@ def test_policy_labels_follow_the_sliders_and_keep_the_selection():
     explorer.window.value = 6
     assert (
         "last 6 turns" in explorer.policies.options
-        and "compaction (TurnsExceed(6), preserved 6)" in explorer.policies.options
+        and "compaction (6 turns)" in explorer.policies.options
     )
     assert (
-        "reducer (TurnsExceed(6), preserved 6)" in explorer.policies.options
+        "reducer (6 turns)" in explorer.policies.options
         and "last 3 turns" not in explorer.policies.options
     )
     explorer.max_facts.value = 4
