@@ -20,8 +20,8 @@ from pydantic import ValidationError
 from .environment import course_file
 from .loop import (
     CRITERIA_HEADING,
-    AIJudgeVerdict,
     RESPONSE_HEADING,
+    AIJudgeVerdict,
     LoopAgent,
     LoopAgentOptions,
     LoopContext,
@@ -36,7 +36,9 @@ if TYPE_CHECKING:  # pandas loads when a table is built: importing the loop scen
     import pandas as pd
 
 __all__ = [
+    "EXIT_REASON_WORDS",
     "INDENT",
+    "OPTION_NOTES",
     "RULE_EVALUATOR",
     "RULE_LLM",
     "SAW_CHARS",
@@ -53,19 +55,17 @@ __all__ = [
     "OfflineJudgeClient",
     "Section",
     "TraceStep",
-    "EXIT_REASON_WORDS",
     "call_input_frame",
-    "OPTION_NOTES",
     "compare_with_seed",
     "exit_reason",
     "flow_summary",
     "fold",
     "judge_criteria",
+    "options_rows",
     "profile_options",
     "recent_texts",
     "render_messages",
     "run_middleware_demo",
-    "options_rows",
     "run_seed_demo",
     "seed_loop",
     "seed_match_sentence",
@@ -329,7 +329,7 @@ def exit_reason(response: AgentResponse) -> str | None:
 
 
 def stop_sentence(response: AgentResponse) -> str:
-    """Why the loop stopped, as a sentence: ``Stopped because it reached max_iterations, the cap on iterations (...).``"""
+    """Why the loop stopped, in a sentence (``Stopped because the agent said the task is complete ...``)."""
     reason = exit_reason(response)
     words = EXIT_REASON_WORDS.get(reason, f"of a reason this course does not know ({reason})")
     shown = f" (loop_exit_reason: {reason})" if reason else ""

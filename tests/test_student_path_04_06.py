@@ -137,7 +137,9 @@ def test_every_exit_reason_reads_as_a_sentence(reason):
     properties = {} if reason is None else {LoopExitReason.ADDITIONAL_PROPERTIES_KEY: reason}
     response = AgentResponse(messages=[Message(role="assistant", contents=["x"])], additional_properties=properties)
     sentence = stop_sentence(response)
-    assert sentence == f"Stopped because {EXIT_REASON_WORDS[reason]}" + (f" (loop_exit_reason: {reason})." if reason else ".")
+    assert sentence == f"Stopped because {EXIT_REASON_WORDS[reason]}" + (
+        f" (loop_exit_reason: {reason})." if reason else "."
+    )
 
 
 def test_a_judges_reply_reads_in_words():

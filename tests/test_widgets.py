@@ -444,14 +444,8 @@ def test_policy_labels_follow_the_sliders_and_keep_the_selection():
     explorer = PolicyExplorer(load_timeline())
     explorer.policies.value = ("last 3 turns", "facts")
     explorer.window.value = 6
-    assert (
-        "last 6 turns" in explorer.policies.options
-        and "compaction (6 turns)" in explorer.policies.options
-    )
-    assert (
-        "reducer (6 turns)" in explorer.policies.options
-        and "last 3 turns" not in explorer.policies.options
-    )
+    assert "last 6 turns" in explorer.policies.options and "compaction (6 turns)" in explorer.policies.options
+    assert "reducer (6 turns)" in explorer.policies.options and "last 3 turns" not in explorer.policies.options
     explorer.max_facts.value = 4
     assert explorer.policies.value == ("last 6 turns", "facts (4)")
     assert "window 6, fact bound 4" in explorer.message.value
