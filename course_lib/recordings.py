@@ -42,6 +42,7 @@ __all__ = [
     "QUALIFICATION_FILE",
     "RECORD_COMMAND",
     "SCHEMAS",
+    "STOP_CAUSES",
     "Machine",
     "PolicyCostRecording",
     "PolicyRun",
