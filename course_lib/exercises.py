@@ -170,7 +170,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "06",
         "Exercise 1",
         "Fresh context: the initial messages plus one feedback message.",
-        "With a fresh context every call sees only the three initial messages plus the latest feedback.",
+        "With a fresh context every call sees the three initial messages plus one `## Feedback` message that lists "
+        "all the feedback so far: 4 messages, however many iterations came before.",
     ),
     Exercise(
         "06",

@@ -15,17 +15,20 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentSession, Message
+from pydantic import ValidationError
 
 from .environment import course_file
 from .frames import rows_frame
 from .loop import (
     CRITERIA_HEADING,
     RESPONSE_HEADING,
+    AIJudgeVerdict,
     LoopAgent,
     LoopAgentOptions,
     LoopContext,
     LoopEvaluation,
     LoopEvaluator,
+    LoopExitReason,
 )
 from .offline import OfflineChatClient
 from .tracing import CallLog
@@ -34,7 +37,9 @@ if TYPE_CHECKING:  # pandas loads when a table is built: importing the loop scen
     import pandas as pd
 
 __all__ = [
+    "EXIT_REASON_WORDS",
     "INDENT",
+    "OPTION_NOTES",
     "RULE_EVALUATOR",
     "RULE_LLM",
     "SAW_CHARS",
@@ -51,16 +56,22 @@ __all__ = [
     "OfflineJudgeClient",
     "Section",
     "TraceStep",
+    "call_input_frame",
     "compare_with_seed",
+    "exit_reason",
     "flow_summary",
     "fold",
     "judge_criteria",
+    "options_rows",
     "profile_options",
     "recent_texts",
     "render_messages",
     "run_middleware_demo",
     "run_seed_demo",
     "seed_loop",
+    "seed_match_sentence",
+    "stop_sentence",
+    "verdict_sentence",
 ]
 
 
@@ -203,6 +214,14 @@ class LoopTrace:
         return rows_frame(({c: getattr(s, c) for c in TRACE_COLUMNS} for s in self.rows), TRACE_COLUMNS)
 
 
+def call_input_frame(texts: Sequence[str]) -> pd.DataFrame:
+    """What one model call received (a trace's ``calls[i]``), one message per row, numbered from 1."""
+    from .presentation import rows_frame  # when the table is made: running a loop loads no display helper
+
+    rows = ({"message": number, "text": text} for number, text in enumerate(texts, start=1))
+    return rows_frame(rows, ("message", "text")).set_index("message")
+
+
 def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_LAST) -> str:
     """``texts`` joined by `` | ``; past ``limit`` characters, the last few (shortened) after a count of the rest.
 
@@ -254,6 +273,75 @@ def compare_with_seed(trace: LoopTrace, response: AgentResponse) -> dict[str, bo
         "trace": fold(trace.text()) == seed["trace"],
         "final_messages": fold(render_messages(response.messages)) == seed["final_messages"],
     }
+
+
+def seed_match_sentence(trace: LoopTrace, response: AgentResponse) -> str:
+    """:func:`compare_with_seed` in one sentence a student reads: both match, or which part differs."""
+    same = compare_with_seed(trace, response)
+    if all(same.values()):
+        return "The trace and the final messages are the seed's, word for word (white space folded)."
+    differs = " and ".join(
+        what for what, key in (("the trace", "trace"), ("the final messages", "final_messages")) if not same[key]
+    )
+    return f"Not the seed's output: {differs} differ from the seed's (white space folded)."
+
+
+OPTION_NOTES: dict[str, str] = {
+    "max_iterations": "the most times the agent runs (None: the default cap of 10)",
+    "fresh_context_per_iteration": "re-run on a fresh session with the task and one message listing all feedback",
+    "on_behalf_of_author_name": "the author name stamped on the messages the loop adds",
+    "exclude_on_behalf_of_messages": "leave the loop's own messages out of what the caller gets back",
+    "non_streaming_returns_last_response_only": "return only the last response, not the whole transcript",
+    "session_created_callback": "a function called with each session the loop creates",
+    "max_tokens": "a budget of tokens the agent reported; the loop stops once it is reached",
+    "max_duration": "a budget of wall-clock time; the loop stops once it has passed",
+}
+"""What each field of :class:`~course_lib.loop.LoopAgentOptions` does, in a few words (lesson 05's table)."""
+
+
+def options_rows(options: LoopAgentOptions) -> list[dict[str, str]]:
+    """The options as table rows: each field, its value (a function by its name) and what it does."""
+    rows = []
+    for name in options.__dataclass_fields__:
+        value = getattr(options, name)
+        shown = getattr(value, "__name__", "a function") if callable(value) else str(value)
+        rows.append({"option": name, "value": shown, "what it does": OPTION_NOTES[name]})
+    return rows
+
+
+EXIT_REASON_WORDS: dict[str | None, str] = {
+    None: "every evaluator said stop",
+    "completed": "the agent said the task is complete",
+    "need_input": "the agent asked the user for input",
+    "iteration_cap_reached": "it reached max_iterations, the cap on iterations",
+    "token_budget_exceeded": "the token budget, max_tokens, was spent",
+    "time_budget_exceeded": "the time budget, max_duration, ran out",
+    "cancelled": "the run was cancelled",
+}
+"""Each ``loop_exit_reason`` a loop stamps on its response, in words; no reason means the evaluators stopped it."""
+
+
+def exit_reason(response: AgentResponse) -> str | None:
+    """The ``loop_exit_reason`` a non-streaming loop stamped on its response, or None when the evaluators stopped it."""
+    reason = (response.additional_properties or {}).get(LoopExitReason.ADDITIONAL_PROPERTIES_KEY)
+    return None if reason is None else str(reason)
+
+
+def stop_sentence(response: AgentResponse) -> str:
+    """Why the loop stopped, in a sentence (``Stopped because the agent said the task is complete ...``)."""
+    reason = exit_reason(response)
+    words = EXIT_REASON_WORDS.get(reason, f"of a reason this course does not know ({reason})")
+    shown = f" (loop_exit_reason: {reason})" if reason else ""
+    return f"Stopped because {words}{shown}."
+
+
+def verdict_sentence(reply: str) -> str:
+    """A judge's reply in words: ``answered``, ``not answered: <its gap analysis>``, or what its text said."""
+    try:
+        verdict = AIJudgeVerdict.model_validate_json(reply)
+    except ValidationError:
+        return f"no structured verdict; its text reads: {reply}"
+    return "answered" if verdict.answered else f"not answered: {verdict.gap_analysis or '(no gap analysis)'}"
 
 
 class MessageNumberer:

@@ -103,10 +103,14 @@ __all__ = [
     "measure_scaling",
     "rules_note",
     "run_policy",
+    "seed_settings_rows",
     "seed_window_label",
+    "seed_window_settings",
     "session_footprint",
     "stopped_frame",
+    "turns_phrase",
     "visible_values",
+    "window_label",
 ]
 
 DATA_DIR = course_file("data")
@@ -249,6 +253,9 @@ class MemoryPolicy(ABC):
 
     kind: ClassVar[PolicyKind]
     name: str
+    seed_settings: str = ""
+    """The seed's exact .NET settings where the policy ports one (compaction, reducer), else "": the name a
+    student reads is ``name``, short; these stay for the lesson's "Under the hood" and the conformance tests."""
 
     def __init__(
         self, reader: SupportsChatGetResponse, log: CallLog, providers: Sequence[ContextProvider] | None = None
@@ -316,7 +323,7 @@ class LastTurnsPolicy(MemoryPolicy):
 
     @staticmethod
     def label(turns: int) -> str:
-        return f"last {turns} turns"
+        return f"last {turns_phrase(turns)}"
 
     def __init__(self, reader: SupportsChatGetResponse, log: CallLog, turns: int = 3) -> None:
         if turns < 1:
@@ -468,9 +475,37 @@ class SeedSlidingWindow:
         return changed
 
 
+def turns_phrase(count: int) -> str:
+    """``1 turn``, ``3 turns``: a count of turns as a sentence says it."""
+    return f"{count} turn" if count == 1 else f"{count} turns"
+
+
+def window_label(kind: str, max_turns: int, minimum_preserved_turns: int) -> str:
+    """A compaction or reducer policy as a student reads it: ``compaction (3 turns)``.
+
+    The floor is named only when it differs from the window (``compaction (3 turns, 2 always kept)``); the seed's
+    exact settings are in :func:`seed_window_settings` and :func:`seed_window_label`, for the lesson's "Under the
+    hood" and the conformance tests.
+    """
+    if minimum_preserved_turns == max_turns:
+        return f"{kind} ({turns_phrase(max_turns)})"
+    return f"{kind} ({turns_phrase(max_turns)}, {minimum_preserved_turns} always kept)"
+
+
 def seed_window_label(kind: str, max_turns: int, minimum_preserved_turns: int) -> str:
     """A compaction or reducer policy named in the seed's terms: ``compaction (TurnsExceed(3), preserved 3)``."""
     return f"{kind} (TurnsExceed({max_turns}), preserved {minimum_preserved_turns})"
+
+
+def seed_window_settings(kind: str, max_turns: int, minimum_preserved_turns: int) -> str:
+    """The seed's exact .NET settings for the compaction or the reducer of that window, as its code writes them."""
+    strategy = (
+        f"SlidingWindowCompactionStrategy(CompactionTriggers.TurnsExceed({max_turns}), "
+        f"minimumPreservedTurns: {minimum_preserved_turns})"
+    )
+    if kind == "compaction":
+        return f"CompactionProvider({strategy}) on the chat client"
+    return f"InMemoryChatHistoryProvider, ChatReducer = {strategy}.AsChatReducer(), AfterMessageAdded"
 
 
 class CompactionPolicy(SessionPolicy):
@@ -488,7 +523,7 @@ class CompactionPolicy(SessionPolicy):
 
     @staticmethod
     def label(max_turns: int, minimum_preserved_turns: int) -> str:
-        return seed_window_label("compaction", max_turns, minimum_preserved_turns)
+        return window_label("compaction", max_turns, minimum_preserved_turns)
 
     def __init__(
         self, reader: SupportsChatGetResponse, log: CallLog, max_turns: int = 3, minimum_preserved_turns: int = 3
@@ -496,6 +531,7 @@ class CompactionPolicy(SessionPolicy):
         window = SeedSlidingWindow(max_turns, minimum_preserved_turns, incoming_turns=1)
         providers = [CompactionProvider(after_strategy=window), InMemoryHistoryProvider(skip_excluded=True)]
         super().__init__(reader, log, self.label(max_turns, minimum_preserved_turns), providers)
+        self.seed_settings = seed_window_settings("compaction", max_turns, minimum_preserved_turns)
 
 
 class RetainedWindowHistoryProvider(InMemoryHistoryProvider):
@@ -529,13 +565,14 @@ class ReducerPolicy(SessionPolicy):
 
     @staticmethod
     def label(max_turns: int, minimum_preserved_turns: int) -> str:
-        return seed_window_label("reducer", max_turns, minimum_preserved_turns)
+        return window_label("reducer", max_turns, minimum_preserved_turns)
 
     def __init__(
         self, reader: SupportsChatGetResponse, log: CallLog, max_turns: int = 3, minimum_preserved_turns: int = 3
     ) -> None:
         history = RetainedWindowHistoryProvider(max_turns, minimum_preserved_turns)
         super().__init__(reader, log, self.label(max_turns, minimum_preserved_turns), [history])
+        self.seed_settings = seed_window_settings("reducer", max_turns, minimum_preserved_turns)
 
 
 def _pair(user: str, answer: str, author: str | None) -> list[Message]:
@@ -553,6 +590,8 @@ class PolicyFactory:
     policy: type[MemoryPolicy]
     label: str
     build: Callable[[ResolutionRule, CallLog], MemoryPolicy]
+    seed_settings: str = ""
+    """The seed's exact settings the policy it builds runs (its ``seed_settings``), known before it runs."""
 
     @property
     def kind(self) -> PolicyKind:
@@ -616,14 +655,26 @@ def course_policies(
             CompactionPolicy,
             CompactionPolicy.label(window, window),
             lambda r, log: CompactionPolicy(make_reader(r, log), log, window, window),
+            seed_window_settings("compaction", window, window),
         ),
         PolicyFactory(
             ReducerPolicy,
             ReducerPolicy.label(window, window),
             lambda r, log: ReducerPolicy(make_reader(r, log), log, window, window),
+            seed_window_settings("reducer", window, window),
         ),
     ]
     return {factory.label: factory for factory in factories}
+
+
+def seed_settings_rows(factories: dict[str, PolicyFactory]) -> list[dict[str, str]]:
+    """Each policy that ports a setting of the seed: the short name the lesson's tables show, and the seed's exact
+    settings behind it (lesson 04's "Under the hood" shows them as a table)."""
+    return [
+        {"policy (as the tables name it)": label, "the seed's exact settings": factory.seed_settings}
+        for label, factory in factories.items()
+        if factory.seed_settings
+    ]
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 import platform
+import re
 import sys
 import time
 from datetime import UTC, datetime
@@ -42,6 +43,7 @@ __all__ = [
     "QUALIFICATION_FILE",
     "RECORD_COMMAND",
     "SCHEMAS",
+    "STOP_CAUSES",
     "Machine",
     "PolicyCostRecording",
     "PolicyRun",
@@ -57,6 +59,7 @@ __all__ = [
     "record_qualification",
     "recorded_case",
     "save",
+    "stop_cause",
 ]
 
 
@@ -265,11 +268,39 @@ class PolicyCostRecording(Recording):
                 "reported / estimate": UNKNOWN if r.input_tokens is None else f"{r.input_tokens / r.est_tokens:.2f}",
                 "seconds": r.seconds,
                 "correct answers": f"{r.graded_correct} of {r.graded}",
-                "stopped": r.stopped or "-",
+                "stopped": stop_cause(r.stopped) if r.stopped else "-",
             }
             for r in self.runs
         ]
         return rows_frame(rows, POLICY_COST_COLUMNS).set_index("policy")
+
+    def stop_notes(self) -> str:
+        """The full message of each policy that stopped, one paragraph each, for below the table ("" if none)."""
+        return "\n".join(f"{r.policy} stopped: {r.stopped}" for r in self.runs if r.stopped)
+
+
+STOP_CAUSES = (
+    (r"cut at the output cap of (?P<n>\d+) tokens", "summary cut at the {n}-token output cap"),
+    (r"has (?P<n>\d+) characters; it must be", "summary of {n} characters"),
+    (r"timed out", "summarizer timed out"),
+)
+"""How a recorded stop's message reads in a few words: a pattern of the message, and the words (first match wins)."""
+
+
+def stop_cause(reason: str) -> str:
+    """A policy's stop in a few words for a table cell, with the turn; the full message goes below the table.
+
+    ``The summarizer failed after turn 4: ... the answer was cut at the output cap of 256 tokens ...`` reads
+    ``summary cut at the 256-token output cap (turn 4), see below``; a message no pattern knows reads ``stopped
+    (turn 4), see below``, never a guess at its cause.
+    """
+    turn = re.search(r"after turn (\d+)", reason)
+    where = f" (turn {turn[1]})" if turn else ""
+    for pattern, words in STOP_CAUSES:
+        found = re.search(pattern, reason)
+        if found:
+            return f"{words.format(**found.groupdict())}{where}, see below"
+    return f"stopped{where}, see below"
 
 
 def _written(text: str, error: str) -> str:

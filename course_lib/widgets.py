@@ -456,7 +456,13 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self._relabelling = False
         self._generation = 0  # counts changes of the controls: a run started before one is not shown
         names = list(defaults)
-        self.policies = widgets.SelectMultiple(options=names, value=tuple(names), description="Policies", rows=6)
+        self.policies = widgets.SelectMultiple(
+            options=names,
+            value=tuple(names),
+            description="Policies",
+            rows=6,
+            layout=widgets.Layout(width="max-content", min_width="22em"),  # whole names, never cut
+        )
         self.rule = widgets.Dropdown(options=list(RULES), value="latest", description="Rule")
         self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window")
         self.max_facts = widgets.IntSlider(value=5, min=1, max=10, description="Fact bound")
@@ -568,15 +574,21 @@ def _kinds_changed_by(*, window: int = 3, max_facts: int = 5) -> set[str]:
 
 
 def expectations_html(timeline: Timeline) -> str:
-    """What "yes" means in the correctness table: what each graded answer must name, and must not."""
+    """What "yes" means in the correctness table: what a correct answer at each graded turn must name, and must not.
+
+    These are the timeline's requirements, set before any policy runs, never results: the heading says so.
+    """
     lines = []
     for number, turn in enumerate(timeline.turns, start=1):
         if turn.expect is not None:
-            said = f"the answer names {', '.join(turn.expect.must_contain)}"
+            said = f"turn {number}: must contain {'; '.join(turn.expect.must_contain)}"
             if turn.expect.must_not_contain:
-                said += f"; and none of: {', '.join(turn.expect.must_not_contain)}"
-            lines.append(f"<b>yes</b> at turn {number}: {_escape(said)}.")
-    return "<br>".join(lines)
+                said += f"; must not contain {'; '.join(turn.expect.must_not_contain)}"
+            lines.append(f"&nbsp;&nbsp;• {_escape(said)}")
+    if not lines:
+        return ""
+    heading = "What a correct answer must contain, set before any run (the table below says <b>yes</b> when it does):"
+    return "<br>".join([heading, *lines])
 
 
 class ProgressBar(widgets.HBox):
@@ -597,5 +609,7 @@ class ProgressBar(widgets.HBox):
         return f"[{self.bar.description}: a progress bar of {self.bar.max} steps, moving while this cell runs]"
 
     def step(self, message: str = "") -> None:
+        """One step done; ``message`` says which (a leading ``[3/18]`` is dropped: the bar counts already)."""
         self.bar.value = min(self.bar.value + 1, self.bar.max)
+        message = re.sub(r"^\[\d+/\d+\]\s*", "", message)
         self.label.value = f"{self.bar.value}/{self.bar.max} {message}".rstrip()

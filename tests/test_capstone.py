@@ -151,9 +151,7 @@ async def test_facts_policy_cannot_be_held_to_a_constraint_the_bound_evicted(les
     assert run.why == "constraint was evicted from the store at turn 7: it cannot be enforced"
 
 
-@pytest.mark.parametrize(
-    "policy", ["last 3 turns", "compaction (TurnsExceed(3), preserved 3)", "reducer (TurnsExceed(3), preserved 3)"]
-)
+@pytest.mark.parametrize("policy", ["last 3 turns", "compaction (3 turns)", "reducer (3 turns)"])
 async def test_a_window_that_lost_module_and_database_contradicts_nothing_so_the_loop_stops(lesson_runs, policy):
     run = lesson_runs[policy]
     assert (run.verdict, run.iterations, run.checks[0].violations) == ("not repaired", 1, ())

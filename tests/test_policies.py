@@ -332,12 +332,13 @@ async def test_the_seeds_turns_exceed_3_view_is_three_user_turns_counting_the_ne
     # 3 user turns; the reducer (AsChatReducer, AfterMessageAdded) keeps 3 stored turns, so its request holds 4.
     timeline = load_timeline()
     factories = course_policies()
-    assert (
-        "compaction (TurnsExceed(3), preserved 3)" in factories and "reducer (TurnsExceed(3), preserved 3)" in factories
-    )
+    window = "SlidingWindowCompactionStrategy(CompactionTriggers.TurnsExceed(3), minimumPreservedTurns: 3)"
+    assert factories["compaction (3 turns)"].seed_settings == f"CompactionProvider({window}) on the chat client"
+    assert f"{window}.AsChatReducer()" in factories["reducer (3 turns)"].seed_settings
     for label, user_turns, stored in (("compaction", 3, 20), ("reducer", 4, 6)):
         log = CallLog()
-        policy = factories[f"{label} (TurnsExceed(3), preserved 3)"]("latest", log)
+        policy = factories[f"{label} (3 turns)"]("latest", log)
+        assert policy.seed_settings == factories[f"{label} (3 turns)"].seed_settings
         await run_policy(timeline, policy, log, "latest")
         assert sum(m.role == "user" for m in log.calls[-1].messages) == user_turns
         assert [m.text for m in log.calls[-1].messages if m.role == "user"][-1] == timeline.turns[-1].user
@@ -458,8 +459,8 @@ def test_a_policy_kind_is_its_identity_and_its_label_is_built_by_its_class():
         "last 5 turns": "last_turns",
         "summary": "summary",
         "facts (4)": "facts",
-        "compaction (TurnsExceed(5), preserved 5)": "compaction",
-        "reducer (TurnsExceed(5), preserved 5)": "reducer",
+        "compaction (5 turns)": "compaction",
+        "reducer (5 turns)": "reducer",
     }
     for label, factory in factories.items():
         policy = factory("latest", CallLog())

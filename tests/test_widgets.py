@@ -444,14 +444,8 @@ def test_policy_labels_follow_the_sliders_and_keep_the_selection():
     explorer = PolicyExplorer(load_timeline())
     explorer.policies.value = ("last 3 turns", "facts")
     explorer.window.value = 6
-    assert (
-        "last 6 turns" in explorer.policies.options
-        and "compaction (TurnsExceed(6), preserved 6)" in explorer.policies.options
-    )
-    assert (
-        "reducer (TurnsExceed(6), preserved 6)" in explorer.policies.options
-        and "last 3 turns" not in explorer.policies.options
-    )
+    assert "last 6 turns" in explorer.policies.options and "compaction (6 turns)" in explorer.policies.options
+    assert "reducer (6 turns)" in explorer.policies.options and "last 3 turns" not in explorer.policies.options
     explorer.max_facts.value = 4
     assert explorer.policies.value == ("last 6 turns", "facts (4)")
     assert "window 6, fact bound 4" in explorer.message.value
@@ -461,14 +455,11 @@ def test_a_slider_that_changes_nothing_for_the_chosen_policies_says_so():
     explorer = PolicyExplorer(load_timeline())
     explorer.policies.value = ("full history", "facts")
     assert "Window changes nothing for the chosen policies" in explorer.notes.value
-    assert (
-        "last 3 turns, compaction (TurnsExceed(3), preserved 3), reducer (TurnsExceed(3), preserved 3)"
-        in explorer.notes.value
-    )
+    assert "last 3 turns, compaction (3 turns), reducer (3 turns)" in explorer.notes.value
     assert "Fact bound" not in explorer.notes.value
     explorer.policies.value = ("summary",)
     assert "Window changes nothing" in explorer.notes.value and "Fact bound changes nothing" in explorer.notes.value
-    explorer.policies.value = ("summary", "reducer (TurnsExceed(3), preserved 3)")
+    explorer.policies.value = ("summary", "reducer (3 turns)")
     assert "Window" not in explorer.notes.value
 
 

@@ -1,0 +1,208 @@
+"""Lessons 04-06 as a student reads them (issue 32, issue 38): short policy names, sentences instead of reprs,
+the original's details under "Under the hood", and the helpers that turn rows into those sentences and tables."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from agent_framework import AgentResponse, Message
+
+from course_lib.exercises import exercise
+from course_lib.loop import LoopAgentOptions, LoopExitReason
+from course_lib.loop_demos import (
+    EXIT_REASON_WORDS,
+    options_rows,
+    run_seed_demo,
+    seed_match_sentence,
+    stop_sentence,
+    verdict_sentence,
+)
+from course_lib.policies import (
+    CompactionPolicy,
+    ReducerPolicy,
+    course_policies,
+    generate_timeline,
+    seed_settings_rows,
+    window_label,
+)
+from course_lib.recordings import load_policy_costs, stop_cause
+from course_lib.widgets import PolicyExplorer, expectations_html
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = ("04_memory_policies_compared", "05_loop_agent_traced", "06_loop_options_compared")
+UNDER_THE_HOOD = "## Under the hood"
+PORT_WORDS = re.compile(
+    r"\.NET|C#|inspect\.getsource|UTF-16|code unit|surrogate|\bbidi\b|CallerTurnGate|AsChatReducer"
+    r"|\b[A-Z][A-Za-z]+Async\b|\b\w+\.cs\b|# ?NBVAL|TurnsExceed"
+)
+RAW_REPR = re.compile(r"\{'|\['|LoopAgentOptions\(|validation error for")
+
+
+# region Names a student reads
+
+
+def test_policies_have_short_names_and_keep_the_seeds_exact_settings_apart():
+    factories = course_policies()
+    assert list(factories) == [
+        "full history",
+        "last 3 turns",
+        "summary",
+        "facts",
+        "compaction (3 turns)",
+        "reducer (3 turns)",
+    ]
+    rows = seed_settings_rows(factories)
+    assert [row["policy (as the tables name it)"] for row in rows] == ["compaction (3 turns)", "reducer (3 turns)"]
+    assert all("TurnsExceed(3), minimumPreservedTurns: 3" in row["the seed's exact settings"] for row in rows)
+
+
+def test_one_turn_is_singular_and_a_floor_apart_from_the_window_is_named():
+    assert list(course_policies(window=1))[1::3] == ["last 1 turn", "compaction (1 turn)"]
+    assert window_label("reducer", 3, 2) == "reducer (3 turns, 2 always kept)"
+    assert CompactionPolicy.label(4, 4) == "compaction (4 turns)" and ReducerPolicy.label(1, 1) == "reducer (1 turn)"
+
+
+def test_the_explorer_lists_whole_names_and_says_its_criteria_are_requirements_not_results():
+    explorer = PolicyExplorer(generate_timeline(4))
+    assert explorer.policies.layout.width == "max-content"  # a select box as wide as its longest name
+    explorer.window.value = 1
+    assert "last 1 turn" in explorer.policies.options
+    html = expectations_html(generate_timeline(4))
+    assert html.startswith("What a correct answer must contain")
+    assert "<b>yes</b> at turn" not in html and "turn 4: must contain" in html
+
+
+# region The recorded cost table
+
+
+@pytest.mark.parametrize(
+    ("reason", "cause"),
+    [
+        (
+            "The summarizer failed after turn 4: model 'x' at http://127.0.0.1:1/v1: the answer was cut at the output "
+            "cap of 256 tokens (finish_reason='length'); raise it. The summary policy stops here.",
+            "summary cut at the 256-token output cap (turn 4), see below",
+        ),
+        (
+            "The summary after turn 34 has 705 characters; it must be 1 to 700. The summary policy stops here.",
+            "summary of 705 characters (turn 34), see below",
+        ),
+        ("The summarizer failed after turn 2: it timed out after 30 s.", "summarizer timed out (turn 2), see below"),
+        ("The summarizer failed after turn 9: something new.", "stopped (turn 9), see below"),
+        ("Something with no turn.", "stopped, see below"),
+    ],
+)
+def test_a_stop_reads_in_a_few_words_with_its_turn(reason, cause):
+    assert stop_cause(reason) == cause
+
+
+def test_the_recorded_table_shows_the_cause_and_the_full_message_goes_below():
+    recording = load_policy_costs()
+    stopped = [run for run in recording.runs if run.stopped]
+    assert stopped, "the recording has a stopped policy: this test would check nothing"
+    cells = recording.table()["stopped"]
+    for run in stopped:
+        assert len(cells[run.policy]) < 80 and cells[run.policy].endswith("see below")
+        assert f"{run.policy} stopped: {run.stopped}" in recording.stop_notes()
+
+
+# region The loop lessons' sentences
+
+
+def test_the_options_table_has_every_field_with_its_value_and_a_note():
+    rows = options_rows(LoopAgentOptions(max_iterations=2, session_created_callback=print))
+    assert [row["option"] for row in rows] == list(LoopAgentOptions.__dataclass_fields__)
+    shown = {row["option"]: row["value"] for row in rows}
+    assert shown["max_iterations"] == "2" and shown["session_created_callback"] == "print"
+    assert all(row["what it does"] for row in rows)
+
+
+async def test_the_seed_comparison_is_a_sentence_that_names_what_differs():
+    trace, response = await run_seed_demo()
+    assert seed_match_sentence(trace, response).startswith("The trace and the final messages are the seed's")
+    _, other = await run_seed_demo(allowed=2)
+    assert seed_match_sentence(trace, other) == (
+        "Not the seed's output: the final messages differ from the seed's (white space folded)."
+    )
+
+
+REASONS = [v for k, v in vars(LoopExitReason).items() if k.isupper() and k != "ADDITIONAL_PROPERTIES_KEY"]
+
+
+@pytest.mark.parametrize("reason", [None, *REASONS])
+def test_every_exit_reason_reads_as_a_sentence(reason):
+    properties = {} if reason is None else {LoopExitReason.ADDITIONAL_PROPERTIES_KEY: reason}
+    response = AgentResponse(messages=[Message(role="assistant", contents=["x"])], additional_properties=properties)
+    sentence = stop_sentence(response)
+    assert sentence == f"Stopped because {EXIT_REASON_WORDS[reason]}" + (
+        f" (loop_exit_reason: {reason})." if reason else "."
+    )
+
+
+def test_a_judges_reply_reads_in_words():
+    assert verdict_sentence('{"answered": true, "gapAnalysis": null}') == "answered"
+    assert verdict_sentence('{"answered": false, "gapAnalysis": "no owner"}') == "not answered: no owner"
+    assert verdict_sentence("VERDICT: MORE") == "no structured verdict; its text reads: VERDICT: MORE"
+
+
+def test_lesson_06_exercise_1_explains_the_one_feedback_message_that_lists_all_feedback():
+    why = exercise("06", "Exercise 1").why
+    assert "`## Feedback` message" in why and "all the feedback so far" in why and "latest feedback" not in why
+
+
+# region The lessons' two layers
+
+
+def _student_path(stem: str) -> list[nbformat.NotebookNode]:
+    cells = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4).cells
+    heads = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith(UNDER_THE_HOOD)]
+    assert len(heads) == 1, f"{stem}: one markdown cell must start with {UNDER_THE_HOOD!r}; found {len(heads)}"
+    return [c for c in cells[: heads[0]] if "colab-setup" not in c.metadata.get("tags", [])]
+
+
+def _shown(cell: nbformat.NotebookNode) -> str:
+    parts = []
+    for output in cell.get("outputs", []):
+        parts.append(output.get("text", ""))
+        data = output.get("data", {})
+        parts += [data.get("text/plain", "") if "text/html" not in data else "", data.get("text/markdown", "")]
+    return "\n".join(p if isinstance(p, str) else "".join(p) for p in parts)
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_the_student_path_holds_no_port_words_and_no_raw_repr(stem):
+    for cell in _student_path(stem):
+        found = PORT_WORDS.search(cell.source) or PORT_WORDS.search(_shown(cell))
+        assert not found, f"{stem} cell {cell.get('id')}: {found and found[0]!r} belongs under the hood"
+        raw = RAW_REPR.search(_shown(cell))
+        assert not raw, f"{stem} cell {cell.get('id')} prints a raw repr ({raw and raw[0]!r}): say it in words"
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_no_cell_says_hidden_below_and_no_log_is_long(stem):
+    for cell in _student_path(stem):
+        assert "hidden cell" not in cell.source, f"{stem} cell {cell.get('id')}: JupyterLab shows that cell"
+        lines = sum(o.get("text", "").count("\n") for o in cell.get("outputs", []) if o.get("name") == "stdout")
+        assert not re.search(r"^\[\d+/\d+\]", _shown(cell), re.M), f"{stem} cell {cell.get('id')}: a progress log"
+        assert lines < 60 or "trace" in cell.source, f"{stem} cell {cell.get('id')} prints {lines} lines"
+
+
+def test_the_progress_bar_does_not_count_twice():
+    from course_lib.widgets import ProgressBar
+
+    bar = ProgressBar(total=18, description="Comparing")
+    bar.step("[1/18] full history under 'latest': 10 calls")
+    assert bar.label.value == "1/18 full history under 'latest': 10 calls"
+
+
+async def test_a_calls_input_is_a_table_numbered_from_one():
+    from course_lib.loop import LoopAgentOptions as Options
+    from course_lib.loop_demos import call_input_frame
+
+    trace, _ = await run_seed_demo(options=Options(fresh_context_per_iteration=True))
+    frame = call_input_frame(trace.calls[2])
+    assert list(frame.index) == [1, 2, 3, 4] and list(frame.columns) == ["text"]
+    assert frame.loc[4, "text"].startswith("## Feedback\n\n- Feedback for iteration 1\n- Feedback for iteration 2")
