@@ -216,8 +216,6 @@ class LoopTrace:
 
 def call_input_frame(texts: Sequence[str]) -> pd.DataFrame:
     """What one model call received (a trace's ``calls[i]``), one message per row, numbered from 1."""
-    from .presentation import rows_frame  # when the table is made: running a loop loads no display helper
-
     rows = ({"message": number, "text": text} for number, text in enumerate(texts, start=1))
     return rows_frame(rows, ("message", "text")).set_index("message")
 
