@@ -462,27 +462,38 @@ def _local_settings(course: dict[str, Any]) -> LiveSettings:
     """
     from .local_model import LocalServerSettings, start_local_server, threads_setting  # xllamacpp: local only
 
-    server = start_local_server(LocalServerSettings(threads=threads_setting(course.get("local_threads"))))
+    server_settings = LocalServerSettings(threads=threads_setting(course.get("local_threads")))
+    checked = _local_bounds(course, server_settings.max_output)  # every setting checked before anything starts
+    server = start_local_server(server_settings)
     values: dict[str, Any] = {
         "model": server.model.alias,
         "api_key": LOCAL_API_KEY,
         "base_url": server.base_url,
+    } | checked
+    return LiveSettings.checked(**values)
+
+
+def _local_bounds(course: dict[str, Any], server_cap: int) -> dict[str, Any]:
+    """The local model's bounds and switches, each checked, before a server is started: a refused setting must not
+    leave a server listening (nor cost a model load)."""
+    values: dict[str, Any] = {
         "timeout": LOCAL_TIMEOUT,
         "max_retries": LOCAL_MAX_RETRIES,
         # The server stops every answer at its own cap: asking for more would only misname the cap a cut answer hit.
-        "max_tokens": server.settings.max_output,
+        "max_tokens": server_cap,
     }
     values["reuse_answers"] = _switch(REUSE_VAR, course.get("local_reuse"), default=True)
     bounds = _bounds(course)
     if "max_tokens" not in bounds:  # COURSE_LLM_MAX_TOKENS, when set, is the one cap of every role
         values["role_max_tokens"] = LOCAL_ROLE_CAPS
     values |= bounds
-    if values["max_tokens"] > server.settings.max_output:
+    if values["max_tokens"] > server_cap:
         raise LiveSettingsError(
             f"{MAX_TOKENS_VAR}={values['max_tokens']} is above the local server's output cap of "
-            f"{server.settings.max_output} tokens; use {server.settings.max_output} or less."
+            f"{server_cap} tokens; use {server_cap} or less."
         )
-    return LiveSettings.checked(**values)
+    LiveSettings.checked(model="local", api_key=LOCAL_API_KEY, **values)  # the ranges, refused by name
+    return values
 
 
 def _bounds(course: dict[str, Any]) -> dict[str, Any]:
