@@ -179,16 +179,17 @@ async def test_a_key_in_the_base_urls_query_is_masked_in_every_encoding_in_the_l
         assert not [run for run in runs if run in logged], encoded
 
 
-async def test_a_key_echoed_in_the_reasoning_is_masked_in_the_responses_messages(server):
+@pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
+async def test_a_key_echoed_in_the_reasoning_is_masked_in_the_responses_messages(server, stream):
     def reasoning(payload):
         for choice in choices_of(payload):
-            (choice.get("message") or choice.get("delta") or {})["reasoning_details"] = [
-                {"type": "reasoning.text", "text": f"the key is {KEY}"}
-            ]
+            part = choice.get("message") or choice.get("delta")
+            if part is not None and part.get("content"):
+                part["reasoning_details"] = [{"type": "reasoning.text", "text": f"the key is {KEY}"}]
         return payload
 
     server.reshape = reasoning
-    response = await ask(stream=False)
+    response = await ask(stream)
     shown = [(c.text or "") + (c.protected_data or "") for m in response.messages for c in m.contents]
     assert any("**********" in text for text in shown)
     assert not [text for text in shown if KEY[:8] in text or KEY[-8:] in text]

@@ -232,10 +232,13 @@ class ChatCompletionsHandler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
-        for event in events:
-            self.wfile.write(f"data: {event}\n\n".encode())
-        if done:
-            self.wfile.write(b"data: [DONE]\n\n")
+        try:
+            for event in events:
+                self.wfile.write(f"data: {event}\n\n".encode())
+            if done:
+                self.wfile.write(b"data: [DONE]\n\n")
+        except OSError:  # the client refused the stream mid-way and closed the connection: nothing left to say
+            self.close_connection = True
 
     def send_json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
         self.send_bytes(status, json.dumps(payload).encode(), "application/json", headers)
