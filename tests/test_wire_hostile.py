@@ -12,7 +12,7 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 from agent_framework import Agent
-from support.wire_server import USAGE, loopback_server
+from support.wire_server import USAGE, loopback_server, use_server
 
 from course_lib import live_client
 from course_lib.clients import make_chat_client
@@ -28,12 +28,7 @@ KEY = "sk-test-0123456789-secret"
 @pytest.fixture
 def server(monkeypatch):
     with loopback_server() as state:
-        monkeypatch.setenv("COURSE_LLM", "openai")
-        monkeypatch.setenv("OPENAI_MODEL", "local-model")
-        monkeypatch.setenv("OPENAI_API_KEY", KEY)
-        monkeypatch.setenv("OPENAI_BASE_URL", state.base_url)
-        monkeypatch.setenv("COURSE_LLM_TIMEOUT", "10")
-        monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "0")
+        use_server(monkeypatch, state, KEY)
         state.reply_with = lambda body: "Noted: module=Billing."
         yield state
 

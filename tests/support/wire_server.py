@@ -314,6 +314,16 @@ class ServerState:
         return f"http://127.0.0.1:{self.port}/v1"
 
 
+def use_server(monkeypatch: Any, state: ServerState, key: str) -> None:
+    """Point the course's settings at ``state``'s server: COURSE_LLM=openai, a 10 s timeout, no retry."""
+    monkeypatch.setenv("COURSE_LLM", "openai")
+    monkeypatch.setenv("OPENAI_MODEL", "local-model")
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    monkeypatch.setenv("OPENAI_BASE_URL", state.base_url)
+    monkeypatch.setenv("COURSE_LLM_TIMEOUT", "10")  # generous: a loaded machine is slow, not dead
+    monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "0")
+
+
 @contextmanager
 def loopback_server() -> Iterator[ServerState]:
     """Serve on an ephemeral loopback port; shutdown polls every 10 ms (the default 0.5 s slowed every test)."""
