@@ -43,6 +43,7 @@ __all__ = [
     "INSTALL_HINT",
     "SERVER_PACKAGE",
     "SMOLLM2",
+    "STOP_GRACE",
     "THREADS_VAR",
     "LocalModelError",
     "LocalServer",
