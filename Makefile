@@ -89,9 +89,11 @@ bench: $(STAMP)
 	COURSE_LLM=offline $(BIN)/python benchmarks/run.py --repeats $(REPEATS)
 
 # The trust boundary at scale (minutes, not seconds): 10,000 hypothesis examples per property and 1,000
-# random interleavings of turns and forgets per path, with the counts run and the violations found.
+# random interleavings of turns and forgets per path, with the counts run and the violations found; then the live
+# families (a hostile endpoint's shapes over loopback HTTP, the key in every encoding, settings), tried and broken.
 stress: $(STAMP)
 	COURSE_LLM=offline $(BIN)/python tests/support/stress_trust.py
+	COURSE_LLM=offline $(BIN)/python tests/support/stress_live.py
 
 # COURSE_LLM=local: a small real model served on 127.0.0.1 by an embedded llama.cpp server, no key, no network once
 # installed (docs/local-model.md). `make local` installs it; `make qualify COURSE_LLM=local` scores it.

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from agent_framework import BaseChatClient
 
-from .live import ROLES, Backends, Role, load_course_settings, local_settings
+from .live import ROLES, Backends, Role, load_course_settings, local_bounds, local_settings
 from .offline import OfflineChatClient, without_tool_loop
 from .tracing import CallLog, RecordingMiddleware
 
@@ -84,7 +84,9 @@ def started(backends: Backends) -> Backends:
         return backends
     from .local_model import LocalServerSettings, start_local_server, threads_setting  # xllamacpp: local only
 
-    server = start_local_server(LocalServerSettings(threads=threads_setting(backends.local.threads)))
+    settings = LocalServerSettings(threads=threads_setting(backends.local.threads))
+    local_bounds(backends.local, settings.max_output)  # every setting checked before anything starts
+    server = start_local_server(settings)
     live = local_settings(
         backends.local, model=server.model.alias, base_url=server.base_url, max_output=server.settings.max_output
     )

@@ -28,12 +28,14 @@ test`` is offline whatever ``.env`` says.
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, TypedDict, get_type_hints
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 from agent_framework import SecretString, load_settings
 from agent_framework.exceptions import ChatClientException
@@ -70,11 +72,13 @@ __all__ = [
     "OpenAIEndpointSettings",
     "Role",
     "load_course_settings",
+    "local_bounds",
     "local_settings",
     "mask_secrets",
     "read_settings",
     "redacted_url",
     "secret_coverage",
+    "secret_encodings",
     "url_secrets",
 ]
 
@@ -274,6 +278,7 @@ class LiveSettings(BaseModel):
     def _secret(cls, value: Any) -> SecretString:
         secret = SecretString(value)
         _check_text("OPENAI_API_KEY", secret.get_secret_value())
+        _check_header_text("OPENAI_API_KEY", secret.get_secret_value())
         return secret
 
     @field_validator("base_url")
@@ -287,6 +292,7 @@ class LiveSettings(BaseModel):
                 f"OPENAI_BASE_URL={redacted_url(value)!r} is not an http(s) URL with a host; "
                 "write it in full, e.g. http://localhost:11434/v1"
             )
+        _check_port(parts.netloc)
         return value
 
     @field_validator("role_models")
@@ -346,8 +352,13 @@ class LiveSettings(BaseModel):
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        """What must never be shown: the key, and any key or password the base URL carries."""
-        return (self.api_key.get_secret_value(), *url_secrets(self.base_url or ""))
+        """What must never be shown: the key, any key or password the base URL carries, each in every encoding.
+
+        A key in the base URL's query is sent percent-encoded (``+`` as ``%2B``, a space as ``+``), and httpx logs
+        the URL it sent at INFO: masking only the decoded key would let the encoded one through.
+        """
+        plain = (self.api_key.get_secret_value(), *url_secrets(self.base_url or ""))
+        return tuple(dict.fromkeys(form for secret in plain for form in secret_encodings(secret)))
 
     def mask(self, text: str) -> str:
         """``text`` with every run of a secret of 8 characters or more masked (:func:`mask_secrets`)."""
@@ -359,6 +370,29 @@ def _check_text(variable: str, value: str) -> None:
         raise ValueError(f"{variable} is blank; give it a value or unset it")
     if value != value.strip():
         raise ValueError(f"{variable} has leading or trailing spaces; remove them")
+    control = next((i for i, c in enumerate(value) if unicodedata.category(c) == "Cc"), None)
+    if control is not None:  # a key with a line break would be sent as two header lines, or refused by httpx
+        raise ValueError(
+            f"{variable} holds a line break or another control character (character {control + 1}); "
+            "copy the value again as one line"
+        )
+
+
+def _check_header_text(variable: str, value: str) -> None:
+    """A value sent in an HTTP header (the key) must be ASCII: httpx cannot encode anything else."""
+    other = next((i for i, c in enumerate(value) if not c.isascii()), None)
+    if other is not None:
+        raise ValueError(
+            f"{variable} holds a non-ASCII character (character {other + 1}); an HTTP header carries ASCII "
+            "only: copy the key again (a word processor may have replaced a dash or a quote)"
+        )
+
+
+def _check_port(netloc: str) -> None:
+    """The base URL's port, when it names one, is 1 to 65535 (the URL parser raises for more, accepts 0)."""
+    text = netloc.rpartition("@")[2].rpartition("]")[2].partition(":")[2]
+    if text and (not text.isdigit() or not 1 <= int(text) <= 65535):
+        raise ValueError(f"OPENAI_BASE_URL has port {text}; a port is 1 to 65535")
 
 
 class LocalRequest(BaseModel):
@@ -452,26 +486,31 @@ def local_settings(request: LocalRequest, *, model: str, base_url: str, max_outp
     server runs: :func:`course_lib.clients.course_backends` starts it and calls this; every call then goes through the
     same :class:`~course_lib.live_client.LiveChatClient` as any endpoint.
     """
+    values = {"model": model, "api_key": LOCAL_API_KEY, "base_url": base_url} | local_bounds(request, max_output)
+    return LiveSettings.checked(**values)
+
+
+def local_bounds(request: LocalRequest, server_cap: int) -> dict[str, Any]:
+    """The local model's bounds and switches, each checked, before a server is started: a refused setting must not
+    leave a server listening (nor cost a model load)."""
     values: dict[str, Any] = {
-        "model": model,
-        "api_key": LOCAL_API_KEY,
-        "base_url": base_url,
         "timeout": LOCAL_TIMEOUT,
         "max_retries": LOCAL_MAX_RETRIES,
         # The server stops every answer at its own cap: asking for more would only misname the cap a cut answer hit.
-        "max_tokens": max_output,
+        "max_tokens": server_cap,
     }
     values["reuse_answers"] = request.reuse_answers
     bounds = request.bounds
     if "max_tokens" not in bounds:  # COURSE_LLM_MAX_TOKENS, when set, is the one cap of every role
         values["role_max_tokens"] = LOCAL_ROLE_CAPS
     values |= bounds
-    if values["max_tokens"] > max_output:
+    if values["max_tokens"] > server_cap:
         raise LiveSettingsError(
             f"{MAX_TOKENS_VAR}={values['max_tokens']} is above the local server's output cap of "
-            f"{max_output} tokens; use {max_output} or less."
+            f"{server_cap} tokens; use {server_cap} or less."
         )
-    return LiveSettings.checked(**values)
+    LiveSettings.checked(model="local", api_key=LOCAL_API_KEY, **values)  # the ranges, refused by name
+    return values
 
 
 def _bounds(course: dict[str, Any]) -> dict[str, Any]:
@@ -499,10 +538,15 @@ def _switch(variable: str, text: str | None, *, default: bool) -> bool:
 
 
 def _number(variable: str, text: str, kind: type[float] | type[int]) -> float | int:
+    """A number variable; ``nan`` and ``inf`` are refused as what they are (a range check cannot say it)."""
     try:
-        return kind(text)
+        value = kind(text)
     except ValueError:
-        raise LiveSettingsError(f"{variable}={text!r} is not a number.") from None
+        what = "a whole number" if kind is int else "a number"
+        raise LiveSettingsError(f"{variable}={text!r} is not {what}.") from None
+    if not math.isfinite(value):
+        raise LiveSettingsError(f"{variable}={text!r} is not a finite number.")
+    return value
 
 
 def _reasons(error: ValidationError) -> str:
@@ -563,6 +607,16 @@ def secret_coverage(text: str, secrets: Iterable[str]) -> bytearray:
             if text[start : start + width] in windows:
                 covered[start : start + width] = b"\x01" * width
     return covered
+
+
+def secret_encodings(secret: str) -> tuple[str, ...]:
+    """``secret`` as it may be written in a URL or a log: itself, percent-encoded (upper- and lower-case hex, with and
+    without ``/`` kept) and form-encoded (a space as ``+``)."""
+    forms = [secret]
+    for safe in ("", "/"):
+        for encoded in (quote(secret, safe=safe), quote_plus(secret, safe=safe)):
+            forms += [encoded, re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), encoded)]
+    return tuple(dict.fromkeys(forms))
 
 
 def url_secrets(url: str) -> tuple[str, ...]:

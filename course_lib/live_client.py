@@ -33,11 +33,13 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import httpx2
 import openai
-from agent_framework import ChatResponse, ChatResponseUpdate, Content, Message, ResponseStream
+from agent_framework import ChatResponse, ChatResponseUpdate, Content, Message, ResponseStream, UsageDetails
 from agent_framework_openai import OpenAIChatCompletionClient
-from openai.types.chat import ChatCompletion
+from openai.types import CompletionUsage
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from .live import (
+    MASK,
     MAX_TOKENS_VAR,
     MIN_SECRET_RUN,
     MODEL_ANSWER_FAILURES,
@@ -55,6 +57,8 @@ from .offline import refuse_tools_without_loop
 from .tracing import REUSED
 
 __all__ = [
+    "MAX_CHARS_PER_TOKEN",
+    "MAX_PLAUSIBLE_TOKENS",
     "SHOWN_ROLES",
     "AnswerMemo",
     "DeadlinePassed",
@@ -63,15 +67,21 @@ __all__ = [
     "ReplyProblem",
     "StreamMask",
     "StreamTally",
+    "answer_bound",
     "answer_memo",
+    "choices_problem",
     "cut_mark",
     "cut_problem",
     "explain",
+    "filtered",
     "forget_answers",
     "guard_logs",
     "make_live_client",
+    "mask_other_contents",
     "mask_record",
     "memo_totals",
+    "plausible_usage",
+    "too_long",
     "unasked_tool_call",
 ]
 
@@ -171,7 +181,12 @@ class LiveChatClient(OpenAIChatCompletionClient):
         scope = asyncio.timeout(self.settings.deadline)
         try:
             async with scope:
-                return await pending
+                answer = await pending
+            # Reading, checking and masking the body run without a pause the timeout could cancel at: a body that
+            # took them past the deadline is refused here rather than returned late.
+            if asyncio.get_running_loop().time() >= (scope.when() or float("inf")):
+                raise DeadlinePassed()
+            return answer
         except TimeoutError as error:
             failure = self.failure(DeadlinePassed() if scope.expired() else error)
         except Exception as error:
@@ -217,7 +232,11 @@ class LiveChatClient(OpenAIChatCompletionClient):
                     failure = self.failure(DeadlinePassed() if scope.expired() else error)
                     break
                 tally.add(update)
+                if tally.text > answer_bound(self.max_tokens):
+                    failure = self.failure(too_long(tally.text, self.max_tokens))
+                    break
                 masker.apply(update)
+                mask_other_contents(update.contents, self.settings)
                 yield update
         except TimeoutError:  # the first request's part of the deadline passed
             failure = self.failure(DeadlinePassed())
@@ -227,6 +246,8 @@ class LiveChatClient(OpenAIChatCompletionClient):
             closer = getattr(updates, "aclose", None)
             if closer is not None:
                 await closer()
+        if failure is None and asyncio.get_running_loop().time() >= deadline:
+            failure = self.failure(DeadlinePassed())
         if failure is None:
             cut_is_error = structured or self.role not in SHOWN_ROLES
             problem = tally.problem(self.max_tokens, cut_is_error=cut_is_error, structured=structured)
@@ -253,6 +274,9 @@ class LiveChatClient(OpenAIChatCompletionClient):
                 f"{_clip(_error_message(server_error), self.settings)}",
                 "broken_reply",
             )
+        shape = choices_problem(response.choices)
+        if shape is not None:
+            raise shape
         if not response.choices:
             raise ReplyProblem("the endpoint returned no choices (an empty 'choices' list)", "broken_reply")
         choice = response.choices[0]
@@ -269,8 +293,15 @@ class LiveChatClient(OpenAIChatCompletionClient):
             raise unasked_tool_call(called)
         parsed = super()._parse_response_from_openai(response, options)
         texts = [c for m in parsed.messages for c in m.contents if c.type == "text" and c.text]
+        length = sum(len(c.text or "") for c in texts)
+        if length > answer_bound(self.max_tokens):  # refused before masking: masking costs about 1 s per MB
+            raise too_long(length, self.max_tokens, parsed.usage_details)
+        for message_parsed in parsed.messages:
+            mask_other_contents(message_parsed.contents, self.settings)
         for content in texts:
             content.text = self.settings.mask(content.text or "")
+        if choice.finish_reason == "content_filter":
+            raise filtered(parsed.usage_details, "".join(c.text or "" for c in texts))
         if choice.finish_reason == "length":
             structured = options.get("response_format") is not None
             if structured or self.role not in SHOWN_ROLES or not texts:
@@ -282,6 +313,19 @@ class LiveChatClient(OpenAIChatCompletionClient):
                 f"the endpoint returned an empty message (finish_reason={choice.finish_reason!r})", "empty_answer"
             )
         return parsed
+
+    def _parse_response_update_from_openai(self, chunk: ChatCompletionChunk) -> ChatResponseUpdate:
+        """MAF's parse of one chunk, once its ``choices`` have the protocol's shape (a list, index 0, text)."""
+        shape = choices_problem(chunk.choices, streamed=True)
+        if shape is not None:
+            raise shape
+        return super()._parse_response_update_from_openai(chunk)
+
+    def _parse_usage_from_openai(self, usage: CompletionUsage) -> UsageDetails:
+        """MAF's usage, each count kept only if it is a plausible count (:func:`plausible_usage`)."""
+        if not isinstance(usage, CompletionUsage):
+            return UsageDetails()
+        return plausible_usage(super()._parse_usage_from_openai(usage))
 
     def failure(self, error: BaseException) -> LiveModelError:
         """The error a student sees: role, model and endpoint, the cause, and what to change; no key in it.
@@ -315,13 +359,19 @@ class AnswerMemo:
     and the course role that sends it.
     Only the model's whole answers are kept: an answer, or one the course refused whole (cut at the output cap, a
     refusal, a tool call: :data:`MODEL_ANSWER_FAILURES`); the endpoint's own failures (a timeout, a 5xx) are asked
-    again. Never a streamed answer, and at most ``size`` (the oldest go first). An answer given again is a copy
+    again. Never a streamed answer, at most ``size`` of them and at most ``max_bytes`` of requests and answers (the
+    oldest go first: a request carries the whole conversation, about 40 KiB each in lesson 04, so 4,096 of them
+    would hold 160 MiB; an entry larger than ``max_bytes`` alone is not kept). An answer given again is a copy
     marked :data:`REUSED`, a refusal a new error marked ``reused``: the call log says which calls the endpoint did
     not answer anew.
     """
 
-    def __init__(self, size: int = 4096) -> None:
+    def __init__(self, size: int = 4096, max_bytes: int = 32 * 2**20) -> None:
         self.size = size
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        """The characters the kept requests and answers hold (a request's JSON key and the answer's texts)."""
+        self.sizes: dict[str, int] = {}
         self.answers: OrderedDict[str, ChatResponse | KeptFailure] = OrderedDict()
         self.reused = 0
         """How many calls this memo answered instead of the endpoint."""
@@ -352,14 +402,27 @@ class AnswerMemo:
 
     def put(self, key: str, answer: ChatResponse | LiveModelError) -> None:
         """Keep an answer, or a failure that is the model's whole answer refused (:data:`MODEL_ANSWER_FAILURES`)."""
+        kept: ChatResponse | KeptFailure
         if isinstance(answer, LiveModelError):
             if answer.kind not in MODEL_ANSWER_FAILURES:
                 return  # the endpoint's trouble (a timeout, a 5xx, a dropped stream): the next call may go through
-            self.answers[key] = KeptFailure(str(answer), answer.kind, answer.usage, answer.partial)
+            kept = KeptFailure(str(answer), answer.kind, answer.usage, answer.partial)
+            size = len(key) + len(kept.message) + len(kept.partial or "")
         else:
-            self.answers[key] = copy.deepcopy(answer)
-        while len(self.answers) > self.size:
-            self.answers.popitem(last=False)
+            kept = copy.deepcopy(answer)
+            size = len(key) + sum(len(c.text or "") for m in kept.messages for c in m.contents)
+        if size > self.max_bytes:
+            return
+        self._drop(key)
+        self.answers[key], self.sizes[key] = kept, size
+        self.bytes += size
+        while len(self.answers) > self.size or self.bytes > self.max_bytes:
+            self._drop(next(iter(self.answers)))
+
+    def _drop(self, key: str) -> None:
+        if key in self.answers:
+            del self.answers[key]
+            self.bytes -= self.sizes.pop(key)
 
 
 @dataclass(frozen=True)
@@ -466,6 +529,115 @@ def cut_mark(max_tokens: int) -> str:
     return f" [cut: this answer reached the output cap of {max_tokens} tokens, {MAX_TOKENS_VAR}]"
 
 
+def filtered(usage: Mapping[str, Any] | None = None, partial: str | None = None) -> ReplyProblem:
+    """An answer the endpoint's content filter stopped: what it wrote is kept as partial, never shown as complete.
+
+    A ``refusal`` by its kind: the provider withheld the model's answer, and the same request gets the same verdict.
+    """
+    return ReplyProblem(
+        "the endpoint's content filter stopped the answer (finish_reason='content_filter'); what was written before "
+        "is kept as a partial answer, not shown as a complete one",
+        "refusal",
+        usage,
+        partial or None,
+    )
+
+
+MAX_CHARS_PER_TOKEN = 64
+"""More characters per token than any tokenizer makes on average (English text: about 4; the longest tokens of
+common vocabularies are runs of spaces or punctuation of a few dozen characters)."""
+
+
+def answer_bound(max_tokens: int) -> int:
+    """The most characters an answer of ``max_tokens`` tokens can plausibly carry; a longer one is refused."""
+    return max_tokens * MAX_CHARS_PER_TOKEN + 1024
+
+
+def too_long(characters: int, max_tokens: int, usage: Mapping[str, Any] | None = None) -> ReplyProblem:
+    return ReplyProblem(
+        f"the answer has {characters:,} characters or more, far longer than the output cap of {max_tokens} tokens "
+        f"could make (at most {answer_bound(max_tokens):,}): the endpoint does not keep the cap the request carries",
+        "broken_reply",
+        usage,
+    )
+
+
+MAX_PLAUSIBLE_TOKENS = 100_000_000
+"""More tokens than any one call reads or writes (the largest context windows hold a few million)."""
+
+
+def plausible_usage(details: UsageDetails) -> UsageDetails:
+    """``details`` without the counts that are not a plausible count (negative, huge, fractional, text, a boolean).
+
+    A count left out is ``unknown`` in the call log: a number a server made up is not passed off as a measurement.
+    """
+    kept = {
+        name: value
+        for name, value in details.items()
+        if type(value) is int and 0 <= value <= MAX_PLAUSIBLE_TOKENS  # bool is an int subclass: excluded by type()
+    }
+    plausible = UsageDetails()
+    plausible.update(kept)  # type: ignore[typeddict-item]
+    return plausible
+
+
+def choices_problem(choices: object, *, streamed: bool = False) -> ReplyProblem | None:
+    """What is wrong with a reply's ``choices`` (a list of one choice at index 0, whose content is text), or None.
+
+    The SDK builds replies without validating them: ``choices`` as an object, a second choice (``n=2``, which the
+    course never asks for) or content that is not text would otherwise surface as a ``KeyError``, two answers
+    glued into one, or "an empty message".
+    """
+    if not isinstance(choices, list):
+        return ReplyProblem(f"'choices' is {_kind_of(choices)}, not a list", "broken_reply")
+    indexes = [_field(choice, "index") for choice in choices]
+    if len(choices) > 1 or indexes not in ([], [0]):
+        listed = " and ".join(str(i) for i in indexes)
+        return ReplyProblem(
+            f"the endpoint sent {len(choices)} choices (indexes {listed}); the course asks for one",
+            "broken_reply",
+        )
+    for choice in choices:
+        part = _field(choice, "delta" if streamed else "message")
+        content = _field(part, "content")
+        if content is not None and not isinstance(content, str):
+            return ReplyProblem(
+                f"the message content is {_kind_of(content)}, not text (the Chat Completions answer is a string)",
+                "broken_reply",
+            )
+    return None
+
+
+def _field(value: object, name: str) -> Any:
+    return value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
+
+
+def _kind_of(value: object) -> str:
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return f"a {type(value).__name__}"
+
+
+def mask_other_contents(contents: Iterable[Content], settings: LiveSettings) -> None:
+    """Mask the key in what a reply carries besides its answer text: reasoning (text and protected data), refusals.
+
+    The answer's own text is masked by the caller (whole, or a stream piece by piece): it is left alone here.
+    """
+    for content in contents:
+        if content.type == "text":
+            continue
+        if content.text:
+            content.text = settings.mask(content.text)
+        if getattr(content, "protected_data", None):
+            content.protected_data = settings.mask(content.protected_data or "")
+
+
 class StreamTally:
     """What a stream carried, counted as it passes: enough to say, at its end, whether it was an answer."""
 
@@ -507,6 +679,8 @@ class StreamTally:
             return ReplyProblem(
                 f"the stream was cut mid-way: {self.choices} chunk(s) and no finish_reason", "broken_reply"
             )
+        if self.finished == "content_filter":
+            return filtered(self.usage)
         if self.finished == "length" and (cut_is_error or not self.text):
             return cut_problem(max_tokens, structured, self.usage)
         if not self.text:
@@ -515,27 +689,35 @@ class StreamTally:
 
 
 class StreamMask:
-    """Masks the key in streamed text even when it arrives split over several chunks.
+    """Masks the key in streamed text even when it arrives split over several chunks, in time linear in its length.
 
     Each chunk's text is shown only up to where no run of the key can still be starting: the last
-    ``MIN_SECRET_RUN - 1`` characters, or a masked run that may go on, wait for the next chunk (or the
-    end of the stream). What is shown is therefore exactly the masked text of the whole answer.
+    ``MIN_SECRET_RUN - 1`` characters wait for the next chunk (or the end of the stream). Only what is held back,
+    with the ``MIN_SECRET_RUN - 1`` characters shown before it as context, is scanned again: a run that started in
+    the shown part is found in that context, and a masked run that goes on is not masked twice. What is shown is
+    exactly the masked text of the whole answer.
     """
 
     def __init__(self, secrets: Iterable[str]) -> None:
         self.secrets = tuple(s for s in secrets if s)
-        self.raw = ""
-        self.shown = 0
+        self.shown: list[str] = []  # what was released, masked
+        self.context = ""  # the last MIN_SECRET_RUN - 1 raw characters released
+        self.pending = ""  # raw characters not yet released
+        self.masking = False  # whether the last character released was masked
 
     def apply(self, update: ChatResponseUpdate) -> None:
         """Replace the update's text by the part of the answer that is safe to show now."""
         texts = [c for c in update.contents if c.type == "text" and c.text]
         if not texts:
             return
-        self.raw += "".join(c.text or "" for c in texts)
-        released = self._release(final=False)
+        released = self.feed("".join(c.text or "" for c in texts))
         texts[0].text = released
         update.contents = [c for c in update.contents if c not in texts[1:] and not (c is texts[0] and not released)]
+
+    def feed(self, text: str) -> str:
+        """Take the next piece of the stream; return the masked text that is safe to show now."""
+        self.pending += text
+        return self._release(final=False)
 
     def flush(self) -> str:
         """What was held back, masked: the end of the stream means no run can go on."""
@@ -543,17 +725,28 @@ class StreamMask:
 
     def written(self) -> str:
         """Everything the stream carried so far, masked as a whole (what a failed stream had written)."""
-        return mask_secrets(self.raw, self.secrets)
+        return "".join(self.shown) + self._masked(self.pending, "", commit=False)
 
     def _release(self, *, final: bool) -> str:
-        covered = secret_coverage(self.raw, self.secrets)
-        limit = len(self.raw) if final else max(self.shown, len(self.raw) - (MIN_SECRET_RUN - 1))
-        while not final and limit > self.shown and covered[limit - 1]:
-            limit -= 1  # a masked run reaching the limit may continue: hold all of it
-        if limit <= self.shown:
+        limit = len(self.pending) if final else len(self.pending) - (MIN_SECRET_RUN - 1)
+        if limit <= 0:
             return ""
-        start, self.shown = self.shown, limit
-        return mask_secrets(self.raw[start:limit], self.secrets, covered=covered[start:limit])
+        piece, self.pending = self.pending[:limit], self.pending[limit:]
+        released = self._masked(piece, self.pending, commit=True)
+        self.shown.append(released)
+        return released
+
+    def _masked(self, piece: str, after: str, *, commit: bool) -> str:
+        """``piece`` masked, its runs found with the released context before it and the text ``after`` it."""
+        scanned = self.context + piece + after
+        covered = secret_coverage(scanned, self.secrets)[len(self.context) : len(self.context) + len(piece)]
+        masked = mask_secrets(piece, self.secrets, covered=covered)
+        if self.masking and covered[:1] == b"\x01":
+            masked = masked.removeprefix(MASK)  # the mask shown last already stands for this run
+        if commit:
+            self.context = (self.context + piece)[-(MIN_SECRET_RUN - 1) :]
+            self.masking = bool(covered[-1:] == b"\x01")
+        return masked
 
 
 def _is_refusal(properties: Mapping[str, Any] | None) -> bool:

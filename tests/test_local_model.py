@@ -7,7 +7,9 @@ The real server is exercised by tests/test_local_live.py (marker ``local``, ``ma
 import hashlib
 import os
 import socket
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -221,20 +223,65 @@ def test_the_model_file_is_checked_by_size_and_hash_before_loading(tmp_path):
         verify_model(tmp_path / "bad.gguf", replaced)
 
 
-def test_a_server_that_does_not_start_in_time_or_refuses_is_a_clear_error():
-    def slow(params):
-        time.sleep(2)
+def child(code):
+    """A stand-in for the server's child process: ``code`` run by this Python."""
+    return [sys.executable, "-c", code]
 
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return not Path(f"/proc/{pid}/stat").is_file() or Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+
+
+def test_a_server_that_does_not_start_in_time_is_a_clear_error_and_is_ended(tmp_path):
+    """The child never reports (llama.cpp's load holds its GIL, or hangs): the bound fires, the child is killed."""
+    pid_file = tmp_path / "pid"
+    never = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
     start = time.perf_counter()
-    with pytest.raises(LocalModelError, match=r"did not start within 0.2 s.*COURSE_LOCAL_THREADS"):
-        local_model._construct(slow, None, 0.2)
-    assert time.perf_counter() - start < 1.5
+    with pytest.raises(LocalModelError, match=r"did not start within 0.5 s.*COURSE_LOCAL_THREADS"):
+        local_model._spawn(child(never), 0.5, "0.test")
+    assert time.perf_counter() - start < 3
+    assert not alive(int(pid_file.read_text()))
 
-    def refusing(params):
-        raise RuntimeError("Failed to init server, please check the input params.")
 
-    with pytest.raises(LocalModelError, match=r"refused to start.*Failed to init server.*port could not be bound"):
-        local_model._construct(refusing, None, 5)
+@pytest.mark.parametrize(
+    ("code", "cause"),
+    [
+        (
+            'print(\'{"error": "Failed to init server, please check the input params.", "stage": "start"}\')',
+            r"refused to start.*Failed to init server.*port could not be bound",
+        ),
+        (
+            'print(\'{"error": "libggml.so: cannot open", "stage": "import"}\')',
+            r"0.test is installed but does not load",
+        ),
+        (
+            "import sys; sys.stderr.write('Illegal instruction'); sys.exit(4)",
+            r"refused to start the local server on 127.0.0.1 \(Illegal instruction\)",
+        ),
+        ("print('hello')", r"on 127.0.0.1 \(it wrote b'hello\\n'\)"),
+    ],
+    ids=["refused", "import", "died", "garbled"],
+)
+def test_a_server_that_fails_to_start_says_what_it_reported(code, cause):
+    with pytest.raises(LocalModelError, match=cause):
+        local_model._spawn(child(code), 20, "0.test")
+
+
+def test_stopping_ends_the_child_within_seconds_even_one_that_ignores_its_pipe(monkeypatch):
+    monkeypatch.setattr(local_model, "STOP_GRACE", 0.3)
+    stubborn = (
+        "import json, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        "print(json.dumps({'address': 'http://127.0.0.1:1'}), flush=True); time.sleep(60)"
+    )
+    process, address = local_model._spawn(child(stubborn), 20, "0.test")
+    server = LocalServer(f"{address}/v1", SMOLLM2, LocalServerSettings(threads=1), "0", 0.0, process)
+    start = time.perf_counter()
+    server.stop()
+    assert time.perf_counter() - start < 2 and process.poll() is not None and not server.running
 
 
 def test_a_server_that_never_answers_fails_at_the_deadline():
@@ -318,3 +365,25 @@ async def test_the_qualification_is_recorded_only_with_every_call_made(fake_star
     monkeypatch.setattr(recordings, "_local_model", lambda: None)
     with pytest.raises(LocalModelError, match=r"The qualification times each case's calls: record with"):
         await recordings.record_qualification()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "cause"),
+    [
+        ("COURSE_LLM_MAX_TOKENS", "many", "COURSE_LLM_MAX_TOKENS='many' is not a whole number"),
+        ("COURSE_LLM_MAX_TOKENS", "4096", "is above the local server's output cap of 256 tokens"),
+        ("COURSE_LLM_MAX_TOKENS", "8", "COURSE_LLM_MAX_TOKENS: Input should be greater than or equal to 16"),
+        ("COURSE_LOCAL_REUSE", "maybe", "COURSE_LOCAL_REUSE='maybe' is neither 1 (on) nor 0 (off)"),
+        ("COURSE_LLM_TIMEOUT", "nan", "COURSE_LLM_TIMEOUT='nan' is not a finite number"),
+        ("COURSE_LLM_TIMEOUT", "9999", "COURSE_LLM_TIMEOUT: Input should be less than or equal to 600"),
+        ("COURSE_LLM_MAX_RETRIES", "9", "COURSE_LLM_MAX_RETRIES: Input should be less than or equal to 5"),
+    ],
+    ids=repr,
+)
+def test_every_local_setting_is_checked_before_a_server_starts(fake_start, monkeypatch, variable, value, cause):
+    """A refused setting read after the start left a server listening: nothing may start before all are checked."""
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(LiveSettingsError) as raised:
+        course_backends()  # reads the settings, then starts the server: every check comes first
+    assert cause in str(raised.value)
+    assert fake_start == [] and local_model.current_local_server() is None

@@ -14,7 +14,7 @@ import time
 import pytest
 from agent_framework import Agent
 from pydantic import ValidationError
-from support.wire_server import FAULTS, USAGE, loopback_server, text_of, writer_reply
+from support.wire_server import FAULTS, USAGE, loopback_server, text_of, use_server, writer_reply
 
 from course_lib.clients import make_chat_client
 from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction
@@ -32,12 +32,7 @@ KEY = "sk-test-0123456789-secret"
 @pytest.fixture
 def server(monkeypatch):
     with loopback_server() as state:
-        monkeypatch.setenv("COURSE_LLM", "openai")
-        monkeypatch.setenv("OPENAI_MODEL", "local-model")
-        monkeypatch.setenv("OPENAI_API_KEY", KEY)
-        monkeypatch.setenv("OPENAI_BASE_URL", state.base_url)
-        monkeypatch.setenv("COURSE_LLM_TIMEOUT", "10")  # generous: a loaded machine is slow, not dead
-        monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "0")
+        use_server(monkeypatch, state, KEY)
         yield state
 
 

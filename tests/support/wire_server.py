@@ -79,7 +79,9 @@ class ChatCompletionsHandler(BaseHTTPRequestHandler):
         if state.fault:
             return self.play(state.fault, body)
         content = state.reply_with(body)
-        return self.stream(body, content) if body.get("stream") else self.send_json(200, completion(body, content))
+        if body.get("stream"):
+            return self.stream(body, content)
+        return self.send_json(200, state.reshape(completion(body, content)))
 
     def play(self, fault: str, body: dict[str, Any]) -> None:
         streaming = bool(body.get("stream"))
@@ -222,17 +224,21 @@ class ChatCompletionsHandler(BaseHTTPRequestHandler):
         return self.send_json(status, {"error": error})
 
     def stream(self, body: dict[str, Any], content: str, finish: str = "stop") -> None:
-        """Server-sent events (see :func:`stream_events`) and [DONE]."""
-        self.send_events(stream_events(body, content, finish, self.state.chunk_chars))
+        """Server-sent events (see :func:`stream_events`), each reshaped by ``ServerState.reshape``, and [DONE]."""
+        events = stream_events(body, content, finish, self.state.chunk_chars)
+        self.send_events([json.dumps(self.state.reshape(json.loads(event))) for event in events])
 
     def send_events(self, events: list[str], done: bool = True) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
-        for event in events:
-            self.wfile.write(f"data: {event}\n\n".encode())
-        if done:
-            self.wfile.write(b"data: [DONE]\n\n")
+        try:
+            for event in events:
+                self.wfile.write(f"data: {event}\n\n".encode())
+            if done:
+                self.wfile.write(b"data: [DONE]\n\n")
+        except OSError:  # the client refused the stream mid-way and closed the connection: nothing left to say
+            self.close_connection = True
 
     def send_json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
         self.send_bytes(status, json.dumps(payload).encode(), "application/json", headers)
@@ -299,10 +305,23 @@ class ServerState:
         self.echo_pad = 0
         self.chunk_chars = 0
         """Stream the answer in pieces of this many characters (0: one chunk per word)."""
+        self.reshape: Callable[[dict[str, Any]], dict[str, Any]] = lambda payload: payload
+        """Rewrites a successful answer before it is sent: the completion, or each chunk of a stream (a hostile
+        server's shapes: choices as an object, content as a list, n=2, a content filter, implausible usage)."""
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
+
+
+def use_server(monkeypatch: Any, state: ServerState, key: str) -> None:
+    """Point the course's settings at ``state``'s server: COURSE_LLM=openai, a 10 s timeout, no retry."""
+    monkeypatch.setenv("COURSE_LLM", "openai")
+    monkeypatch.setenv("OPENAI_MODEL", "local-model")
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    monkeypatch.setenv("OPENAI_BASE_URL", state.base_url)
+    monkeypatch.setenv("COURSE_LLM_TIMEOUT", "10")  # generous: a loaded machine is slow, not dead
+    monkeypatch.setenv("COURSE_LLM_MAX_RETRIES", "0")
 
 
 @contextmanager
