@@ -64,6 +64,8 @@ __all__ = [
     "readable_table",
     "repairs_frame",
     "rows_frame",
+    "declarations_frame",
+    "show_spaces",
     "scaling_frame",
     "setup_display",
     "stopped_frame",
@@ -489,6 +491,32 @@ def rows_frame(
                 f"table's columns): missing {missing}, unexpected {extra}. No table was made."
             )
     return pd.DataFrame([[row[c] for c in columns] for row in rows], columns=list(columns), dtype=dtype)
+
+
+VISIBLE_SPACE = "\u2423"
+"""How a table shows a space whose count matters: a browser collapses runs of spaces, and the rule is about them."""
+
+
+def show_spaces(text: str) -> str:
+    """``text`` with every space written as a visible ``␣``: the spaces the contract trims, shown in a table cell."""
+    return text.replace(" ", VISIBLE_SPACE)
+
+
+def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str]]]) -> pd.DataFrame:
+    """Messages and the declarations each holds, in words: ``module=Billing``, one per line, or "none".
+
+    ``parsed`` pairs each message with what the contract read from it (``parse_assertions``'s dict). A dict
+    printed as Python writes it (``{'module': 'Billing'}``) is not what a student should have to read, and an
+    HTML table would collapse the very spaces the trimming rule is about, so the message shows them as ``␣``.
+    """
+    rows = [
+        {
+            f"message ({VISIBLE_SPACE} is a space)": show_spaces(message),
+            "declarations it holds": "\n".join(f"{key}={value}" for key, value in found.items()) or "none",
+        }
+        for message, found in parsed
+    ]
+    return rows_frame(rows, [f"message ({VISIBLE_SPACE} is a space)", "declarations it holds"])
 
 
 PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}

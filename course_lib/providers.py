@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks sta
 
 __all__ = [
     "CONSOLE_USAGE",
+    "console_command",
     "DESK_INSTRUCTIONS",
     "DESK_INSTRUCTIONS_BY_NAME",
     "FORGOTTEN_MARK",
@@ -340,6 +341,19 @@ class DeskEvent(BaseModel):
 CONSOLE_USAGE = "Type a message, `mem`, `forget` (every fact) or `forget KEY` (one allowed key)."
 
 
+def console_command(line: str) -> Literal["mem", "forget"] | None:
+    """The console command ``line`` is (``mem``, or ``forget`` with or without a key), or None for a user turn.
+
+    Case and invisible characters at the line's edges do not matter, as for declarations: ``FORGET module`` is
+    the command. A panel that takes messages only uses this to say where a command goes instead.
+    """
+    words = trim(line).split(maxsplit=1)
+    command = words[0].lower() if words else ""
+    if command == "mem" and len(words) == 1:
+        return "mem"
+    return "forget" if command == "forget" else None
+
+
 class DeskConsole(ABC):
     """The seed's console over named desks sharing one store: ``mem``, ``forget [KEY]``, or a user turn.
 
@@ -381,8 +395,8 @@ class DeskConsole(ABC):
         words = trim(line).split(maxsplit=1)  # a BOM or zero-width space pasted at an edge hides no command
         if not words:
             return DeskEvent(kind="refused", line=line, output=f"An empty line is not a turn. {CONSOLE_USAGE}")
-        command = words[0].lower()
-        if command == "mem" and len(words) == 1:
+        command = console_command(line)
+        if command == "mem":
             return DeskEvent(kind="mem", line=line, output=self.memory.to_prompt_block())
         if command == "forget":
             try:
