@@ -111,7 +111,9 @@ def test_a_declaration_written_with_a_colon_is_a_near_miss():
         NearMiss("priority", "colon", "priority"),
         NearMiss("Module", "colon", "module"),
     ]
-    assert refused_declarations("priority:P1") == ["'priority:' is written with a colon (a declaration is 'priority=value')"]
+    assert refused_declarations("priority:P1") == [
+        "'priority:' is written with a colon (a declaration is 'priority=value')"
+    ]
 
 
 async def test_the_memory_panel_explains_priority_colon_p1():
