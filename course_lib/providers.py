@@ -54,7 +54,6 @@ if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks sta
 
 __all__ = [
     "CONSOLE_USAGE",
-    "console_command",
     "DESK_INSTRUCTIONS",
     "DESK_INSTRUCTIONS_BY_NAME",
     "FORGOTTEN_MARK",
@@ -73,6 +72,7 @@ __all__ = [
     "block_carrier",
     "caller_user_messages",
     "compare_injection",
+    "console_command",
     "course_manual_desk",
     "course_provider_desks",
     "forget_filter",

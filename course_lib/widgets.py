@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "DESK_CHAT_CAPTION",
+    "DESK_MEMORY_CAPTION",
     "EXPECTED_ERRORS",
     "SHOWN_INPUT_CHARS",
     "TRANSCRIPT_STYLE",
@@ -56,6 +58,7 @@ __all__ = [
     "eviction_notes",
     "expectations_html",
     "shorten_long_input",
+    "trim_line",
 ]
 
 

@@ -7,7 +7,7 @@ dependencies, not requirements.lock's Jupyter server pins, which fight Colab's o
 nbval's stored output for it is empty.
 
 The cell is collapsed where a student meets it: JupyterLab shows it folded (``jupyter.source_hidden``), Colab as
-its one-line title (``cellView: form`` and the ``#@title`` line); a click unfolds it.
+its one-line title (``cellView: form`` and the ``# @title`` line); a click unfolds it.
 
 The same run attaches the course's pictures to the lessons that show them: a Markdown image of a file in
 ``docs/`` (``![map](../docs/course_map.png)``) becomes a cell attachment (``![map](attachment:course_map.png)``)
@@ -45,7 +45,7 @@ DOCS_IMAGE = re.compile(r"(!\[[^\]\n]*\]\()\.\./docs/([\w.-]+\.(?:png|jpg|jpeg|g
 ATTACHED = re.compile(r"\]\(attachment:([\w.-]+)\)")
 
 CELL_TEMPLATE = """\
-#@title Set-up for Google Colab only (elsewhere this cell does nothing): click to see the code
+# @title Set-up for Google Colab only (elsewhere this cell does nothing): click to see the code
 import sys
 
 if "google.colab" in sys.modules:
@@ -98,7 +98,7 @@ def colab_cell(repository: str) -> dict[str, object]:
         "cell_type": "code",
         "execution_count": None,
         "id": CELL_ID,
-        "metadata": {"tags": TAGS, "jupyter": {"source_hidden": True}, "cellView": "form"},
+        "metadata": {"cellView": "form", "jupyter": {"source_hidden": True}, "tags": TAGS},
         "outputs": [],
         "source": lines,
     }
