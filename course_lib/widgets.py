@@ -394,7 +394,7 @@ class MemoryPanel(_Panel, widgets.VBox):
 
 
 DESK_CHAT_CAPTION = (
-    "<b>The chat</b>: type here to talk to the desks (the router picks one; its reply appears above), or type "
+    "<b>The chat</b>: type here to talk to the desks (the router picks one; its reply appears above the box), or type "
     "<code>mem</code> to see the facts, <code>forget KEY</code> or <code>forget</code> to forget."
 )
 DESK_MEMORY_CAPTION = (
