@@ -338,7 +338,7 @@ class DeskEvent(BaseModel):
         return cls(kind="turn", line=line, desk=desk, sent=sent, reply=reply, report=report, output=output)
 
 
-CONSOLE_USAGE = "Type a message, `mem`, `forget` (every fact) or `forget KEY` (one allowed key)."
+CONSOLE_USAGE = "Type a message, 'mem', 'forget' (every fact) or 'forget KEY' (one allowed key)."
 
 
 def console_command(line: str) -> Literal["mem", "forget"] | None:

@@ -146,6 +146,14 @@ async def test_a_console_command_in_the_message_box_points_to_the_buttons_and_ch
         assert "Forget key" in panel.diagnostic.value
 
 
+def test_a_rule_written_with_backticks_shows_as_code_in_a_panel():
+    from course_lib.widgets import _error_html
+
+    assert _error_html("write `forget KEY`") == (
+        '<span style="color:crimson"><b>Refused:</b> write <code>forget KEY</code></span>'
+    )
+
+
 def test_console_command_reads_commands_as_the_console_does():
     assert console_command(" Forget module ") == "forget" and console_command("mem") == "mem"
     assert console_command("mem please") is None and console_command("module=Billing") is None
@@ -160,7 +168,7 @@ async def test_the_desk_panel_shows_code_not_backticks_and_says_which_box_is_for
     panel.send_button.click()
     await panel.idle()
     assert "Refused" in panel.error.value and "`" not in panel.error.value
-    assert "<code>forget KEY</code>" in panel.error.value
+    assert "'forget KEY'" in panel.error.value  # printed text quotes a command (lesson 02 prints this rule too)
     shown = json.dumps([child.value for child in panel.children[0].children if hasattr(child, "value")])
     assert "The chat" in shown and DESK_CHAT_CAPTION.split(":")[0] in shown
     assert panel.memory_panel.caption.value == DESK_MEMORY_CAPTION and "Forget buttons" in DESK_MEMORY_CAPTION
