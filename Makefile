@@ -17,14 +17,22 @@ $(STAMP): requirements.lock pyproject.toml
 	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
+# The course's JupyterLab settings, in .venv (never the student's home): no first-run news pop-up, no update check.
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
+$(LAB_SETTINGS): tools/lab_settings.py $(STAMP)
+	$(BIN)/python tools/lab_settings.py
+
 # The install `make lab` and `make test` start with, alone (the dev container's post-create step runs it).
-install: $(STAMP)
+install: $(STAMP) $(LAB_SETTINGS)
 
 # Jupyter refuses to start as root without --allow-root (containers, CI machines): add it only then.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG)
+# JupyterLab serves the repository (so a lesson's links to ../docs/ open) and opens on notebooks/.
+# tests/test_lab.py starts JupyterLab with these flags, read from this line.
+LAB_FLAGS := --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks
+lab: $(STAMP) $(LAB_SETTINGS)
+	$(BIN)/jupyter lab $(LAB_FLAGS) $(ROOT_FLAG)
 
 # Presenter mode: the lessons served by Voila, code hidden, widgets live.
 present: $(STAMP)

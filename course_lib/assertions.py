@@ -161,9 +161,9 @@ def find_declarations(text: str) -> list[Declaration]:
     return found
 
 
-NearMissProblem = Literal["no value", "wrong case", "not allowed"]
+NearMissProblem = Literal["no value", "wrong case", "not allowed", "colon"]
 """Why a ``key=value``-shaped segment declares nothing: an allowed key without a value, a key in the wrong case,
-or a key the contract does not allow."""
+a key the contract does not allow, or an allowed key written with ``:`` instead of ``=`` (``priority:P1``)."""
 
 
 @dataclass(frozen=True)
@@ -199,14 +199,18 @@ def near_misses(text: str) -> list[NearMiss]:
     parse left out. A segment whose key holds white space ("what does a=b mean") is prose, not a near miss.
     This reads a message to explain it and admits nothing, so it does not refuse a long one.
 
-    >>> [(m.key, m.problem) for m in near_misses("module=; Module=Billing; owner=alice; module=Billing")]
-    [('module', 'no value'), ('Module', 'wrong case'), ('owner', 'not allowed')]
+    >>> [(m.key, m.problem) for m in near_misses("module=; Module=Billing; owner=alice; priority:P1; module=Billing")]
+    [('module', 'no value'), ('Module', 'wrong case'), ('owner', 'not allowed'), ('priority', 'colon')]
     """
     found: list[NearMiss] = []
     for segment in _SEPARATORS.split(text):
         key, sep, value = trim(segment).partition("=")
         key = trim(key)
-        if not sep or not key or any(char.isspace() for char in key):
+        if not sep:
+            if colon := _colon_near_miss(segment):
+                found.append(colon)
+            continue
+        if not key or any(char.isspace() for char in key):
             continue
         if key in ALLOWED_KEYS:
             if not trim(value):
@@ -216,6 +220,19 @@ def near_misses(text: str) -> list[NearMiss]:
         else:
             found.append(NearMiss(key, "not allowed"))
     return found
+
+
+def _colon_near_miss(segment: str) -> NearMiss | None:
+    """``priority:P1`` or ``Module: Billing``: an allowed key (in any case) and a value, joined by ``:`` not ``=``.
+
+    Only an allowed key counts: ``Note: call me`` is prose, while ``priority: P1`` is a declaration written the
+    way a YAML file or a form would write it, and the student should hear that it was not one.
+    """
+    key, sep, value = trim(segment).partition(":")
+    key = trim(key)
+    if not sep or not trim(value) or (key not in ALLOWED_KEYS and allowed_in_other_case(key) is None):
+        return None
+    return NearMiss(key, "colon", key if key in ALLOWED_KEYS else allowed_in_other_case(key))
 
 
 def trim(text: str) -> str:

@@ -12,7 +12,9 @@ one line, why it is correct: the reasons are written here, in :data:`EXERCISES`,
 
 from __future__ import annotations
 
+import linecache
 import numbers
+import re
 import traceback
 from dataclasses import dataclass
 from types import TracebackType
@@ -26,6 +28,7 @@ __all__ = [
     "UNANSWERED",
     "Exercise",
     "check",
+    "dict_syntax_guidance",
     "exercise",
     "explain_unquoted_names",
     "near_miss_hint",
@@ -42,13 +45,15 @@ class Exercise:
     """One lesson exercise: its label in the checking cell, the hint shown on a wrong answer, and why the answer holds.
 
     The expected value is never here: the checking cell computes it by running the library. ``why`` explains
-    the mechanism behind the answer in one line, shown only once the answer is correct.
+    the mechanism behind the answer in one line, shown only once the answer is correct. ``misses`` pairs a
+    tempting wrong answer with what is wrong with it, said before the hint (the hint alone may seem to support it).
     """
 
     lesson: str
     label: str
     hint: str
     why: str
+    misses: tuple[tuple[Any, str], ...] = ()
 
 
 EXERCISES: tuple[Exercise, ...] = (
@@ -56,7 +61,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "00",
         "Exercise 1",
         "Three attempts of 20 s each, plus the waits between them.",
-        "One call and two retries of 20 s each, plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
+        "One call and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
+        ((60, "That is the three attempts alone: add the two waits between them."),),
     ),
     Exercise(
         "00",
@@ -67,8 +73,16 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 3",
-        "Only explicit key=value declarations may become facts.",
-        'The host admits only what the user declared as key=value; "Our database is Oracle." declares nothing.',
+        "The writer did propose a fact: what does the host do with a proposal the user never wrote as key=value?",
+        "The writer proposed database=Oracle, but the user wrote a sentence, not database=Oracle: the host rejects "
+        "the proposal (nothing_to_extract is when the writer proposes nothing).",
+        (
+            (
+                "nothing_to_extract",
+                "That is the status when the writer proposes nothing; here it proposed database=Oracle.",
+            ),
+            ("accepted", "The host admits only what the user wrote as key=value, and the user wrote a sentence."),
+        ),
     ),
     Exercise(
         "01",
@@ -216,9 +230,16 @@ def exercise(lesson: str, label: str) -> Exercise:
     raise KeyError(f"There is no {label!r} in lesson {lesson!r}: see course_lib.exercises.EXERCISES.")
 
 
-def _why(label: str, hint: str) -> str:
-    """The reason written beside the exercise a checking cell names (by label and hint), or nothing."""
-    return next((e.why for e in EXERCISES if (e.label, e.hint) == (label, hint)), "")
+def _named(label: str, hint: str) -> Exercise | None:
+    """The exercise a checking cell names by its label and hint, or None (a cell's own, ad hoc exercise)."""
+    return next((e for e in EXERCISES if (e.label, e.hint) == (label, hint)), None)
+
+
+def _miss(named: Exercise | None, answer: Any) -> str:
+    """What is wrong with a tempting wrong answer the exercise foresaw, or ``""``."""
+    if named is None:
+        return ""
+    return next((said for wrong, said in named.misses if wrong == answer and _kind(wrong) == _kind(answer)), "")
 
 
 def check(exercise: str, answer: Any, expected: Any, hint: str = "", why: str | None = None) -> str:
@@ -230,10 +251,11 @@ def check(exercise: str, answer: Any, expected: Any, hint: str = "", why: str | 
     """
     if answer is UNANSWERED:
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
+    named = _named(exercise, hint)
     if answer == expected and _kind(answer) == _kind(expected):
-        reason = _why(exercise, hint) if why is None else why
+        reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
-    specific = type_hint(answer, expected) or near_miss_hint(answer, expected)
+    specific = _miss(named, answer) or type_hint(answer, expected) or near_miss_hint(answer, expected)
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
 
 
@@ -245,6 +267,8 @@ def near_miss_hint(answer: Any, expected: Any) -> str:
         return _dict_hint(answer, expected)
     if isinstance(answer, list | tuple) and isinstance(expected, list | tuple) and len(answer) != len(expected):
         return f"Your answer has {_items(len(answer))}; the answer has {_items(len(expected))}."
+    if _kind(answer) == _kind(expected) == "a number" and abs(answer - expected) < 1:
+        return f"Close: {answer} is less than 1 away from the answer. Count every part exactly, fractions included."
     return ""
 
 
@@ -318,12 +342,30 @@ def unquoted_name_guidance(error: NameError) -> str:
     )
 
 
+_DICT_WITH_EQUALS = re.compile(r"[{,]\s*([A-Za-z_]\w*)\s*=(?!=)")
+"""``{database='SQL Server 2022'`` or ``, log='a=b'``: a dict entry written as a keyword argument."""
+
+
+def dict_syntax_guidance(source: str) -> str:
+    """What to write when a dict's entries are written ``key=value`` (Python then says "Maybe you meant '=='")."""
+    match = _DICT_WITH_EQUALS.search(source) if "{" in source else None
+    if match is None:
+        return ""
+    key = match.group(1)
+    return (
+        f"In a dict, each key is text in quotes followed by a colon: write {{'{key}': ...}}, not {{{key}=...}}. "
+        "Entries are separated by commas, e.g. {'module': 'Billing', 'log': 'a=b'}. Then run the cell again."
+    )
+
+
 def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
-    """Make a NameError raised by a lesson cell's own code print guidance instead of a bare traceback.
+    """Make a NameError or a dict written with ``=`` in a lesson cell print guidance instead of a bare traceback.
 
     ``answer_2 = module`` (meaning the text ``'module'``) fails before any checking cell can look at it,
-    so the guidance has to come from the notebook's shell. A NameError raised inside a library keeps its
-    full traceback: that is a defect to see, not a student's answer. Returns False outside IPython.
+    so the guidance has to come from the notebook's shell; so does ``answer_1 = {database='SQL Server 2022'}``,
+    which Python refuses before running anything, with a suggestion ("Maybe you meant '=='") that misleads a
+    student writing a dict. A NameError raised inside a library keeps its full traceback: that is a defect to
+    see, not a student's answer; any other syntax error keeps Python's own message. Returns False outside IPython.
     """
     shell = shell if shell is not None else get_ipython()
     if shell is None:
@@ -341,8 +383,19 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         raised_in_cell = bool(frames) and frames[-1].filename in cells
         if isinstance(value, NameError) and raised_in_cell:
             print(f"NameError: {value}\n{unquoted_name_guidance(value)}")
+        elif isinstance(value, SyntaxError) and (guidance := _syntax_guidance(value)):
+            print(f"SyntaxError: this is not a dict yet.\n{guidance}")
         else:
             self.showtraceback((etype, value, tb), tb_offset=tb_offset)
 
-    shell.set_custom_exc((NameError,), handler)
+    shell.set_custom_exc((NameError, SyntaxError), handler)
     return True
+
+
+def _syntax_guidance(error: SyntaxError) -> str:
+    """Guidance for a dict written with ``=``, read from the whole cell (the entry may be on a line of its own)."""
+    said = str(error.msg)
+    if type(error) is not SyntaxError or ("'=='" not in said and "expected after dictionary key" not in said):
+        return ""  # an IndentationError, or another slip: Python's own message is the right one
+    cell = "".join(linecache.getlines(error.filename or "")) or (error.text or "")
+    return dict_syntax_guidance(cell)

@@ -202,9 +202,30 @@ def matches_declarations(proposed: tuple[FactCandidate, ...], declarations: dict
 
 
 def _first_line(error: Exception) -> str:
-    """The headline of an error and, for pydantic, its first reason (``Invalid JSON: EOF ...``)."""
+    """What is wrong with the writer's output, in words: for pydantic, each problem said plainly, not its dump.
+
+    A student reads this in a table: "1 validation error for FactBatch: Invalid JSON: ..." names a class they
+    never met, so a validation error becomes "the reply is not valid JSON (...)" or "the reply has no 'facts'".
+    """
+    if isinstance(error, ValidationError):
+        problems = [_problem_in_words(problem) for problem in error.errors()]
+        more = len(problems) - 1
+        return problems[0] + (f" (and {more} more problem{'s' * (more > 1)})" if more else "") if problems else ""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     return ": ".join(lines[:2]) or type(error).__name__
+
+
+def _problem_in_words(problem: Any) -> str:
+    """One pydantic error (a dict with ``type``, ``loc``, ``msg``) as a sentence about the writer's reply."""
+    where = ".".join(str(part) for part in problem.get("loc", ()))
+    kind = problem.get("type", "")
+    if kind == "json_invalid":
+        return f"the reply is not valid JSON ({problem.get('ctx', {}).get('error', problem.get('msg', ''))})"
+    if kind == "missing":
+        return f"the reply has no '{where}'"
+    if kind == "extra_forbidden":
+        return f"the reply has '{where}', which a fact batch does not have"
+    return f"'{where}' in the reply: {str(problem.get('msg', '')).rstrip('.')}" if where else str(problem.get("msg"))
 
 
 class GatedWriter:

@@ -148,6 +148,8 @@ def refused_declarations(text: str) -> list[str]:
             reason = f"'{miss.key}=' has no value"
         elif miss.problem == "wrong case":
             reason = f"'{miss.key}' is not a key (keys are case-sensitive: write '{miss.allowed}')"
+        elif miss.problem == "colon":
+            reason = f"'{miss.key}:' is written with a colon (a declaration is '{miss.allowed}=value')"
         else:
             reason = f"'{miss.key}' is not an allowed key"
         if reason not in reasons:

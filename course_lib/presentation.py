@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import html
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from .frames import rows_frame
@@ -45,9 +45,11 @@ __all__ = [
     "STORE_BOUND",
     "TABLE_CSS",
     "VERDICT_COLOURS",
+    "VISIBLE_SPACE",
     "PanelText",
     "correctness_table",
     "cost_table",
+    "declarations_frame",
     "facts_frame",
     "facts_html",
     "figure_png",
@@ -68,6 +70,7 @@ __all__ = [
     "rows_frame",
     "scaling_frame",
     "setup_display",
+    "show_spaces",
     "verdict_table",
 ]
 
@@ -426,6 +429,32 @@ def _short(text: str, width: int = 18) -> str:
     if text[width - 1] != " " and " " in cut.strip():  # the cut falls inside a word: drop that word
         cut = cut[: cut.rstrip().rfind(" ")]
     return cut.rstrip() + "\u2026"
+
+
+VISIBLE_SPACE = "\u2423"
+"""How a table shows a space whose count matters: a browser collapses runs of spaces, and the rule is about them."""
+
+
+def show_spaces(text: str) -> str:
+    """``text`` with every space written as a visible ``␣``: the spaces the contract trims, shown in a table cell."""
+    return text.replace(" ", VISIBLE_SPACE)
+
+
+def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str]]]) -> pd.DataFrame:
+    """Messages and the declarations each holds, in words: ``module=Billing``, one per line, or "none".
+
+    ``parsed`` pairs each message with what the contract read from it (``parse_assertions``'s dict). A dict
+    printed as Python writes it (``{'module': 'Billing'}``) is not what a student should have to read, and an
+    HTML table would collapse the very spaces the trimming rule is about, so the message shows them as ``␣``.
+    """
+    rows = [
+        {
+            f"message ({VISIBLE_SPACE} is a space)": show_spaces(message),
+            "declarations it holds": "\n".join(f"{key}={value}" for key, value in found.items()) or "none",
+        }
+        for message, found in parsed
+    ]
+    return rows_frame(rows, [f"message ({VISIBLE_SPACE} is a space)", "declarations it holds"])
 
 
 PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}

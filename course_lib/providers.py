@@ -73,6 +73,7 @@ __all__ = [
     "block_carrier",
     "caller_user_messages",
     "compare_injection",
+    "console_command",
     "course_manual_desk",
     "course_provider_desks",
     "forget_filter",
@@ -338,7 +339,20 @@ class DeskEvent(BaseModel):
         return cls(kind="turn", line=line, desk=desk, sent=sent, reply=reply, report=report, output=output)
 
 
-CONSOLE_USAGE = "Type a message, `mem`, `forget` (every fact) or `forget KEY` (one allowed key)."
+CONSOLE_USAGE = "Type a message, 'mem', 'forget' (every fact) or 'forget KEY' (one allowed key)."
+
+
+def console_command(line: str) -> Literal["mem", "forget"] | None:
+    """The console command ``line`` is (``mem``, or ``forget`` with or without a key), or None for a user turn.
+
+    Case and invisible characters at the line's edges do not matter, as for declarations: ``FORGET module`` is
+    the command. A panel that takes messages only uses this to say where a command goes instead.
+    """
+    words = trim(line).split(maxsplit=1)
+    command = words[0].lower() if words else ""
+    if command == "mem" and len(words) == 1:
+        return "mem"
+    return "forget" if command == "forget" else None
 
 
 class DeskConsole(ABC):
@@ -382,8 +396,8 @@ class DeskConsole(ABC):
         words = trim(line).split(maxsplit=1)  # a BOM or zero-width space pasted at an edge hides no command
         if not words:
             return DeskEvent(kind="refused", line=line, output=f"An empty line is not a turn. {CONSOLE_USAGE}")
-        command = words[0].lower()
-        if command == "mem" and len(words) == 1:
+        command = console_command(line)
+        if command == "mem":
             return DeskEvent(kind="mem", line=line, output=self.memory.to_prompt_block())
         if command == "forget":
             try:

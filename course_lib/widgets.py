@@ -23,7 +23,7 @@ import ipywidgets as widgets
 
 from .assertions import ALLOWED_KEYS, allowed_in_other_case, near_misses
 from .extraction import ExtractionReport, MemoryExtraction
-from .memory import MemoryUpdateError
+from .memory import MAX_FACTS, Fact, MemoryUpdateError
 from .policies import (
     RULES,
     Comparison,
@@ -34,13 +34,15 @@ from .policies import (
 from .presentation import PanelText as _Panel
 from .presentation import correctness_table, facts_html, figure_png, one_rule_table, plot_prompt_sizes
 from .presentation import html_lines as _escape
-from .providers import DeskEvent, ProviderDesks
+from .providers import DeskEvent, ProviderDesks, console_command
 
 if TYPE_CHECKING:
     pass
 
 
 __all__ = [
+    "DESK_CHAT_CAPTION",
+    "DESK_MEMORY_CAPTION",
     "EXPECTED_ERRORS",
     "SHOWN_INPUT_CHARS",
     "TRANSCRIPT_STYLE",
@@ -50,10 +52,13 @@ __all__ = [
     "PolicyExplorer",
     "ProgressBar",
     "case_hint",
+    "command_guidance",
     "declaration_notes",
     "describe_error",
+    "eviction_notes",
     "expectations_html",
     "shorten_long_input",
+    "trim_line",
 ]
 
 
@@ -190,6 +195,8 @@ def declaration_notes(text: str) -> list[str]:
             notes.append(f"'{miss.key}=' has no value: write the value after '='.")
         elif miss.problem == "wrong case":
             notes.append(f"'{miss.key}' is not a key: keys are case-sensitive: write '{miss.allowed}'.")
+        elif miss.problem == "colon":
+            notes.append(f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value.")
         elif miss.key not in unknown:
             unknown.append(miss.key)
     if unknown:
@@ -199,8 +206,51 @@ def declaration_notes(text: str) -> list[str]:
     return [shorten_long_input(note) for note in notes]
 
 
+def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[str]:
+    """Which facts a turn pushed out of the full store, in words: a fact that went without being forgotten.
+
+    A fact held ``before`` the turn that is not among the report's facts and was not re-declared by the turn
+    was evicted: the store keeps at most :data:`~course_lib.memory.MAX_FACTS` and drops the oldest first.
+    """
+    if report.status != "accepted":
+        return []
+    kept = {fact.key for fact in report.facts}
+    return [
+        f"The store holds at most {MAX_FACTS} facts: {fact.key}={fact.value} (turn {fact.turn}, the oldest) "
+        "was pushed out to make room."
+        for fact in before
+        if fact.key not in kept
+    ]
+
+
+def command_guidance(text: str) -> str:
+    """What to do when a console command (``forget module``, ``mem``) is typed where messages go; else ``""``."""
+    command = console_command(text)
+    if command == "forget":
+        return (
+            f"'{trim_line(text)}' is a command, not a message: nothing was submitted. To forget here, choose "
+            "the key below and click Forget key (or Forget all)."
+        )
+    if command == "mem":
+        return "'mem' is a command, not a message: nothing was submitted. The table above already shows the facts."
+    return ""
+
+
+def trim_line(text: str) -> str:
+    """``text`` on one line, shortened, as a panel quotes it."""
+    return shorten_long_input(" ".join(text.split()))
+
+
+_CODE_SPAN = re.compile(r"`([^`<>\n]+)`")
+
+
+def _code_spans(escaped: str) -> str:
+    """Backticks in a rule's text (``forget KEY``) shown as code, as the lessons' Markdown shows them."""
+    return _CODE_SPAN.sub(r"<code>\1</code>", escaped)
+
+
 def _error_html(text: str) -> str:
-    return f'<span style="color:crimson"><b>Refused:</b> {_escape(text)}</span>'
+    return f'<span style="color:crimson"><b>Refused:</b> {_code_spans(_escape(text))}</span>'
 
 
 class MemoryPanel(_Panel, widgets.VBox):
@@ -214,12 +264,14 @@ class MemoryPanel(_Panel, widgets.VBox):
         *,
         on_forget: Callable[[str | None], Any] | None = None,
         submit: Callable[[str], Awaitable[ExtractionReport | None]] | None = None,
+        caption: str = "",
     ) -> None:
         self.extraction = extraction
         self.memory = extraction.memory
         self._on_forget = on_forget
         self._submit = submit or extraction.update
         self._async = _Async(lambda text: setattr(self.diagnostic, "value", _error_html(text)))
+        self.caption = widgets.HTML(caption)
         self.table = widgets.HTML()
         self.ticket = widgets.HTML()
         self.diagnostic = widgets.HTML()
@@ -239,6 +291,7 @@ class MemoryPanel(_Panel, widgets.VBox):
             widget.add_class(f"memory-panel-{name}")
         super().__init__(
             [
+                *([self.caption] if caption else []),
                 self.table,
                 self.ticket,
                 widgets.HBox([self.message, self.submit_button]),
@@ -266,18 +319,25 @@ class MemoryPanel(_Panel, widgets.VBox):
         if not text.strip():
             self.diagnostic.value = _error_html("the message is empty: there is nothing to submit.")
             return None
+        if guidance := command_guidance(text):
+            self.diagnostic.value = f'<span style="color:#a35200">{_escape(guidance)}</span>'
+            return None
+        before = self.memory.facts
         self.submit_button.disabled = True
         try:
             report = await self._submit(text)
         finally:
             self._enable_submit()
-        self.show_report(report, text)
+        self.show_report(report, text, before)
         self.refresh()
         return report
 
-    def show_report(self, report: ExtractionReport | None, text: str = "") -> None:
+    def show_report(
+        self, report: ExtractionReport | None, text: str = "", before: tuple[Fact, ...] | None = None
+    ) -> None:
         """The extraction's status and diagnostic, then what in ``text`` was ignored and why.
 
+        With the facts held ``before`` the turn, a fact the turn pushed out of the full store is named too.
         Green means facts were stored. A line that stores nothing says so first: in amber when it looked
         like a declaration (the notes say why it is not one), in grey when it declared nothing (a question).
         """
@@ -292,6 +352,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         else:
             color, label = ("green" if report.status == "accepted" else "crimson"), "Ignored"
         lines = "".join(f"<br>{label}: {_escape(note)}" for note in notes)
+        lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report))
         self.diagnostic.value = f'<span style="color:{color}">{status}</span>{lines}'
 
     def forget_key(self, key: str | None) -> None:
@@ -332,6 +393,16 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.forget_key_button.disabled = self.forget_all_button.disabled = not facts
 
 
+DESK_CHAT_CAPTION = (
+    "<b>The chat</b>: type here to talk to the desks (the router picks one; its reply appears above the box), or type "
+    "<code>mem</code> to see the facts, <code>forget KEY</code> or <code>forget</code> to forget."
+)
+DESK_MEMORY_CAPTION = (
+    "<b>The shared store</b>: the facts both desks see. Its Message box sends a turn too (the reply appears in the "
+    "chat); the Forget buttons forget without typing a command."
+)
+"""What each side of the desk panel is for: it has two places to type, and a student should not have to guess."""
+
 TRANSCRIPT_STYLE = "max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse"
 """The desk transcript's box: bounded, scrolling, laid out from its newest line (see ``DeskPanel._render``)."""
 
@@ -354,11 +425,13 @@ class DeskPanel(_Panel, widgets.HBox):
         self.send_button.on_click(lambda _: self._async.schedule(self.send(self.line.value)))
         self.line.on_msg(self._on_line_message)
         self.line.observe(lambda _: self._enable_send(), names="value")
-        self.memory_panel = MemoryPanel(desks.extraction, on_forget=self._forget, submit=self._submit_turn)
+        self.memory_panel = MemoryPanel(
+            desks.extraction, on_forget=self._forget, submit=self._submit_turn, caption=DESK_MEMORY_CAPTION
+        )
         self.memory_panel._async.clicks = self._async.clicks  # one click order for the chat and the memory panel
         self.memory_panel.layout = widgets.Layout(flex="0 0 48%", min_width="360px")
         chat_column = widgets.VBox(
-            [self.chat, widgets.HBox([self.line, self.send_button]), self.error],
+            [widgets.HTML(DESK_CHAT_CAPTION), self.chat, widgets.HBox([self.line, self.send_button]), self.error],
             layout=widgets.Layout(flex="1 1 0", min_width="0"),
         )
         super().__init__([chat_column, self.memory_panel], layout=widgets.Layout(width="100%"))
@@ -394,13 +467,14 @@ class DeskPanel(_Panel, widgets.HBox):
         line = self.line.value if line is None else line
         if not line.strip():
             return
+        before = self.desks.extraction.memory.facts
         self.send_button.disabled = True
         try:
             event = await self._handle(line)
         finally:
             self._enable_send()
         if event.kind == "turn":
-            self.memory_panel.show_report(event.report, line)
+            self.memory_panel.show_report(event.report, line, before)
         self.line.value = ""
 
     async def _handle(self, line: str) -> DeskEvent:

@@ -63,7 +63,7 @@ async def test_a_question_is_nothing_to_extract_and_keeps_facts():
         ("infer", "rejected", MISMATCH),
         ("drop", "rejected", MISMATCH),
         ("paraphrase", "rejected", "evidence is not an exact quote"),
-        ("broken_json", "writer_failed", "Invalid JSON"),
+        ("broken_json", "writer_failed", "the reply is not valid JSON"),
     ],
 )
 async def test_each_misbehaviour_is_refused_and_keeps_the_previous_facts(misbehaviour, status, diagnostic):

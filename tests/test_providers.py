@@ -201,7 +201,7 @@ async def test_a_broken_console_line_is_answered_with_the_rule_and_changes_nothi
     facts_before, sessions_before, calls_before = console.memory.facts, dict(console.sessions), len(log)
     epoch_before = console.memory.epoch
     event = await console.handle(line)
-    assert event.kind == "refused" and "`forget KEY`" in event.output
+    assert event.kind == "refused" and "'forget KEY'" in event.output
     assert console.memory.facts == facts_before and console.memory.epoch == epoch_before
     assert console.sessions == sessions_before and len(log) == calls_before
     if line.strip():

@@ -121,7 +121,9 @@ def test_the_course_map_names_every_lesson_and_the_readme_and_lesson_00_show_it(
     assert set(course_map.POSITIONS) == set(course_map.LESSONS)
     assert (DOCS / "course_map.png").read_bytes().startswith(b"\x89PNG")
     assert "](docs/course_map.png)" in (ROOT / "README.md").read_text()
-    assert "](../docs/course_map.png)" in lesson(LESSONS[0]).cells[0].source
+    opening = lesson(LESSONS[0]).cells[0]
+    assert "](attachment:course_map.png)" in opening.source  # tools/colab_cell.py attaches docs/course_map.png
+    assert opening.attachments["course_map.png"]["image/png"]
 
 
 def table_cells(name: str) -> list[tuple[int, str]]:

@@ -17,7 +17,8 @@ and the cells that drive a panel from code only in presenter mode (``make presen
 student's page. Cells tagged ``remove-cell`` (the Colab set-up cell, which the site's own Colab button replaces)
 are left out.
 
-Links: a remote image (a badge) becomes its alt text, its link kept, since a page fetches nothing; a link to a
+Links: a picture attached to a lesson's cell (``attachment:NAME``) becomes a file beside the lesson's page; a remote
+image (a badge) becomes its alt text, its link kept, since a page fetches nothing; a link to a
 lesson, a ``docs/`` page or the README stays a link between pages; a link to any other file of the repository (a
 module, a test) points at it on the repository's host, since the site holds only the pages.
 
@@ -29,6 +30,7 @@ Nothing is fetched when a page is viewed: the folder works with no network (``ma
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import posixpath
@@ -120,6 +122,32 @@ def rewrite_links(text: str, source: str, pages: set[str], repository: str, imag
     return LINK.sub(fix, text)
 
 
+ATTACHMENT = re.compile(r"\]\(attachment:([\w.-]+)\)")
+
+
+def detach_attachments(cell: dict, staged_notebook: Path) -> str:
+    """The cell's Markdown with each ``attachment:NAME`` picture written as a file beside the staged lesson.
+
+    A lesson carries its pictures as cell attachments (tools/colab_cell.py), which JupyterLab, Voila and Colab show;
+    the book's Markdown reader looks for files, so each becomes ``attachments/<lesson>-NAME`` and the cell loses it.
+    """
+    text = "".join(cell["source"])
+    attached = cell.pop("attachments", {})
+    folder = staged_notebook.parent / "attachments"
+
+    def to_file(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in attached:
+            return match.group(0)  # Sphinx reports it: a missing picture stays visible
+        data = next(iter(attached[name].values()))
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"{staged_notebook.stem}-{name}"
+        target.write_bytes(base64.b64decode(data))
+        return f"](attachments/{target.name})"
+
+    return ATTACHMENT.sub(to_file, text)
+
+
 def stage(book: Path, repository: str) -> dict[str, list[str]]:
     """Copy the pages into ``book`` (links rewritten) and return the table of contents' parts."""
     lesson_paths = [p.relative_to(ROOT).as_posix() for p in lessons()]
@@ -136,7 +164,8 @@ def stage(book: Path, repository: str) -> dict[str, list[str]]:
         notebook = json.loads((ROOT / path).read_text(encoding="utf-8"))
         for cell in notebook["cells"]:
             if cell["cell_type"] == "markdown":
-                cell["source"] = rewrite_links("".join(cell["source"]), path, pages, repository, images)
+                text = detach_attachments(cell, book / path)
+                cell["source"] = rewrite_links(text, path, pages, repository, images)
         (book / path).parent.mkdir(parents=True, exist_ok=True)
         (book / path).write_text(json.dumps(notebook, ensure_ascii=False), encoding="utf-8")
     for path in images:

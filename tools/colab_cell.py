@@ -6,6 +6,14 @@ dependencies, not requirements.lock's Jupyter server pins, which fight Colab's o
 ``notebooks/`` and says when a runtime restart is needed. Anywhere else it does nothing and prints nothing, so
 nbval's stored output for it is empty.
 
+The cell is collapsed where a student meets it: JupyterLab shows it folded (``jupyter.source_hidden``), Colab as
+its one-line title (``cellView: form`` and the ``# @title`` line); a click unfolds it.
+
+The same run attaches the course's pictures to the lessons that show them: a Markdown image of a file in
+``docs/`` (``![map](../docs/course_map.png)``) becomes a cell attachment (``![map](attachment:course_map.png)``)
+holding the file, refreshed from ``docs/`` on every run. A picture inside the notebook shows the same in JupyterLab
+(whatever folder it serves), Voila, Colab and the website, where a path to ``../docs/`` breaks in some of them.
+
 Idempotent, and safe to re-run after a merge: a lesson that already has the cell (found by its id) gets it
 rewritten in place, nothing else in the notebook changes, and the cell carries no execution count and no output,
 so the other cells' stored counts stay as they are. The repository address is one setting,
@@ -15,7 +23,10 @@ so the other cells' stored counts stay as they are. The repository address is on
 from __future__ import annotations
 
 import argparse
+import base64
 import json
+import mimetypes
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -28,8 +39,13 @@ TAGS = ["colab-setup", "remove-cell"]
 BRANCH = "main"
 CLONE = "/content/agent-memory-workbook"
 
+DOCS = ROOT / "docs"
+DOCS_IMAGE = re.compile(r"(!\[[^\]\n]*\]\()\.\./docs/([\w.-]+\.(?:png|jpg|jpeg|gif|svg))\)")
+"""A Markdown image of a file in docs/, as a lesson writes it: ``![alt](../docs/NAME.png)``."""
+ATTACHED = re.compile(r"\]\(attachment:([\w.-]+)\)")
+
 CELL_TEMPLATE = """\
-# Google Colab only (elsewhere this cell does nothing): fetch the course, install its packages, work in notebooks/.
+# @title Set-up for Google Colab only (elsewhere this cell does nothing): click to see the code
 import sys
 
 if "google.colab" in sys.modules:
@@ -82,7 +98,7 @@ def colab_cell(repository: str) -> dict[str, object]:
         "cell_type": "code",
         "execution_count": None,
         "id": CELL_ID,
-        "metadata": {"tags": TAGS},
+        "metadata": {"cellView": "form", "jupyter": {"source_hidden": True}, "tags": TAGS},
         "outputs": [],
         "source": lines,
     }
@@ -95,6 +111,33 @@ def with_colab_cell(notebook: dict, repository: str) -> dict:
     titled = first is not None and first["cell_type"] == "markdown" and "".join(first["source"]).startswith("#")
     position = 1 if titled else 0
     return {**notebook, "cells": [*cells[:position], colab_cell(repository), *cells[position:]]}
+
+
+def with_attached_images(notebook: dict, docs: Path = DOCS) -> dict:
+    """The notebook with every Markdown image of a ``docs/`` file turned into a cell attachment holding that file.
+
+    An attachment named like a file of ``docs/`` is refreshed from it, so a picture redrawn there reaches every
+    lesson on the next run; an image whose file is missing is refused by name.
+    """
+    cells = []
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            cells.append(cell)
+            continue
+        text = DOCS_IMAGE.sub(lambda m: f"{m.group(1)}attachment:{m.group(2)})", "".join(cell["source"]))
+        attachments = dict(cell.get("attachments", {}))
+        for name in ATTACHED.findall(text):
+            if (docs / name).is_file():
+                kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+                attachments[name] = {kind: base64.b64encode((docs / name).read_bytes()).decode("ascii")}
+            elif name not in attachments:
+                raise SystemExit(f"a lesson shows {name}, which is neither attached nor a file of docs/")
+        if text == "".join(cell["source"]) and attachments == cell.get("attachments", {}):
+            cells.append(cell)
+            continue
+        lines = [line for line in re.split(r"(?<=\n)", text) if line]  # as Jupyter stores a cell: split at \n only
+        cells.append({**cell, "source": lines, **({"attachments": attachments} if attachments else {})})
+    return {**notebook, "cells": cells}
 
 
 def dump(notebook: dict) -> str:
@@ -114,12 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for path in lessons():
         text = path.read_text(encoding="utf-8")
-        wanted = dump(with_colab_cell(json.loads(text), repository))
+        wanted = dump(with_attached_images(with_colab_cell(json.loads(text), repository)))
         if wanted != text:
             stale.append(path.name)
             if not args.check:
                 path.write_text(wanted, encoding="utf-8")
-    verb = "lack the current Colab cell (run make colab)" if args.check else "updated"
+    verb = "lack the current Colab cell or pictures (run make colab)" if args.check else "updated"
     print(f"{len(stale)} of {len(lessons())} lessons {verb}{': ' + ', '.join(stale) if stale else ''}")
     return 1 if args.check and stale else 0
 

@@ -1,0 +1,84 @@
+"""Pictures and settings that make a lesson's links work wherever a student opens it (issue 32, issue 38).
+
+* tools/colab_cell.py attaches a ``docs/`` picture to the lesson cell that shows it (JupyterLab, Voila, Colab);
+* tools/build_site.py writes an attached picture as a file beside the lesson's page (the website);
+* tools/lab_settings.py sets the course's JupyterLab settings and keeps every other one.
+
+The browser checks (a first open under ``make lab``'s flags) are in tests/test_lab.py.
+"""
+
+import base64
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import build_site  # noqa: E402
+import colab_cell  # noqa: E402
+import lab_settings  # noqa: E402
+
+PNG = b"\x89PNG\r\n\x1a\nfake"
+
+
+def markdown(text: str, **extra) -> dict:
+    return {"cell_type": "markdown", "id": "m", "metadata": {}, "source": text.splitlines(keepends=True), **extra}
+
+
+def test_a_docs_picture_becomes_an_attachment_refreshed_from_docs(tmp_path):
+    (tmp_path / "map.png").write_bytes(PNG)
+    notebook = {"cells": [markdown("Intro.\n\n![The map](../docs/map.png)\n")]}
+    attached = colab_cell.with_attached_images(notebook, tmp_path)
+    cell = attached["cells"][0]
+    assert "".join(cell["source"]) == "Intro.\n\n![The map](attachment:map.png)\n"
+    assert base64.b64decode(cell["attachments"]["map.png"]["image/png"]) == PNG
+    assert colab_cell.with_attached_images(attached, tmp_path) == attached  # idempotent
+    (tmp_path / "map.png").write_bytes(PNG + b"redrawn")
+    again = colab_cell.with_attached_images(attached, tmp_path)["cells"][0]
+    assert base64.b64decode(again["attachments"]["map.png"]["image/png"]) == PNG + b"redrawn"
+
+
+def test_a_picture_neither_attached_nor_in_docs_is_refused_by_name(tmp_path):
+    with pytest.raises(SystemExit, match=r"gone\.png"):
+        colab_cell.with_attached_images({"cells": [markdown("![x](../docs/gone.png)")]}, tmp_path)
+
+
+def test_a_cell_without_pictures_is_left_exactly_as_it_was(tmp_path):
+    cell = markdown("A line\u2028with a separator, and [a link](../docs/glossary.md).\n")
+    assert colab_cell.with_attached_images({"cells": [cell]}, tmp_path)["cells"][0] is cell
+
+
+def test_the_site_writes_an_attached_picture_beside_the_lesson(tmp_path):
+    staged = tmp_path / "notebooks" / "00_x.ipynb"
+    encoded = base64.b64encode(PNG).decode()
+    cell = markdown("![The map](attachment:map.png)", attachments={"map.png": {"image/png": encoded}})
+    assert build_site.detach_attachments(cell, staged) == "![The map](attachments/00_x-map.png)"
+    assert (tmp_path / "notebooks" / "attachments" / "00_x-map.png").read_bytes() == PNG
+    assert "attachments" not in cell
+
+
+def test_every_lesson_showing_a_docs_picture_carries_it():
+    for lesson in colab_cell.lessons():
+        for cell in json.loads(lesson.read_text(encoding="utf-8"))["cells"]:
+            text = "".join(cell["source"])
+            assert not colab_cell.DOCS_IMAGE.search(text), f"{lesson.name}: run make colab to attach its pictures"
+            for name in colab_cell.ATTACHED.findall(text):
+                assert name in cell.get("attachments", {}), f"{lesson.name}: {name} is shown but not attached"
+
+
+def test_lab_settings_set_the_courses_keys_and_keep_every_other(tmp_path):
+    path = lab_settings.overrides_path(tmp_path)
+    path.parent.mkdir(parents=True)
+    mine = {"@jupyterlab/apputils-extension:notification": {"doNotDisturbMode": True}, "other:plugin": {"a": 1}}
+    path.write_text(json.dumps(mine))
+    lab_settings.write(tmp_path)
+    written = json.loads(path.read_text())
+    assert written["other:plugin"] == {"a": 1}
+    notification = written["@jupyterlab/apputils-extension:notification"]
+    assert notification == {"doNotDisturbMode": True, "fetchNews": "false", "checkForUpdates": False}
+    assert lab_settings.write(tmp_path) == path and json.loads(path.read_text()) == written
+    path.write_text("[]")
+    with pytest.raises(SystemExit, match="must be a JSON object"):
+        lab_settings.write(tmp_path)

@@ -1,0 +1,182 @@
+"""The lesson rules of the student's path (issue 32), checked mechanically on every lesson in STUDENT_PATH_LESSONS.
+
+A lesson has two layers: the student's path first, then at most one section headed ``## Under the hood`` with the
+original's exact rules, the .NET names, edge cases and porting notes. Before that heading:
+
+* no cell names .NET or C#, prints internals with ``inspect.getsource``, or counts UTF-16 code units, surrogates or
+  bidi controls, and no .NET identifier appears (``...Async`` methods, ``CallerTurnGate``, ``AsChatReducer``, a
+  ``*.cs`` file);
+* no stored output is a raw repr: a dict, list or tuple printed as Python writes it, an object's
+  ``Name(field=...)`` repr, a pydantic error dump, a bare ``<Figure ...>`` or ``<object at 0x...>``.
+
+Anywhere in a lesson, no code cell holds a ``# NBVAL`` comment: nbval's markers go in the cell's tags.
+
+To check another lesson, add its notebook name to ``STUDENT_PATH_LESSONS``; the rest follows.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+STUDENT_PATH_LESSONS = (
+    "00_setup_and_backends",
+    "01_contract_and_store",
+    "02_correct_then_forget",
+    "03_provider_and_two_desks",
+)
+"""The lessons rewritten to the two-layer form: every rule below holds for each of them."""
+
+HOOD_HEADING = "## Under the hood"
+
+FORBIDDEN_BEFORE_HOOD = {
+    ".NET": re.compile(r"\.NET\b"),
+    "C#": re.compile(r"(?<![\w&])C#"),
+    "inspect.getsource": re.compile(r"inspect\.getsource"),
+    "UTF-16": re.compile(r"UTF-16", re.IGNORECASE),
+    "code unit": re.compile(r"code units?\b", re.IGNORECASE),
+    "surrogate": re.compile(r"surrogate", re.IGNORECASE),
+    "bidi": re.compile(r"\bbidi\b", re.IGNORECASE),
+    "a .NET Async method": re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*Async\b"),
+    "CallerTurnGate": re.compile(r"CallerTurnGate"),
+    "AsChatReducer": re.compile(r"AsChatReducer"),
+    "a .cs file": re.compile(r"\b\w+\.cs\b"),
+    "a # NBVAL comment": re.compile(r"#\s*NBVAL", re.IGNORECASE),
+}
+"""What the student's path never shows, by name: each is the "Under the hood" section's business."""
+
+RAW_REPR = {
+    "a dict repr": re.compile(r"\{'[^'\n]*': "),
+    "a list or tuple of texts": re.compile(r"[\[(]'[^'\n]*'(?:, '|[\])])"),
+    "an empty tuple or list": re.compile(r"(?:^|: )(?:\(\)|\[\])\s*$", re.MULTILINE),
+    "an object's repr": re.compile(r"\b[A-Z][A-Za-z]+\((?:[a-z_]+=)"),
+    "a pydantic error dump": re.compile(r"\d+ validation errors? for \w+"),
+    "a bare object": re.compile(r"<[\w.]+ object at 0x[0-9a-f]+>|^<Figure size [^>]*>$", re.MULTILINE),
+}
+"""Patterns of a raw repr in a stored output: what Python prints for a value nobody turned into words."""
+
+RICHER = ("text/html", "image/png", "application/vnd.jupyter.widget-view+json", "text/markdown")
+
+
+def lesson(name: str) -> nbformat.NotebookNode:
+    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+
+
+def hood_index(cells: list) -> int:
+    """The index of the "Under the hood" heading cell, or the number of cells when the lesson has none."""
+    return next((i for i, c in enumerate(cells) if c.cell_type == "markdown" and is_hood(c.source)), len(cells))
+
+
+def is_hood(source: str) -> bool:
+    return any(re.match(r"#+\s*Under the hood", line) for line in source.splitlines())
+
+
+def shown_text(output: nbformat.NotebookNode) -> list[str]:
+    """What a student reads of one output: printed text, table cells, Markdown; text/plain only when it is all."""
+    if output.get("output_type") == "stream":
+        return [output.get("text", "")]
+    data = output.get("data", {})
+    texts = [data.get("text/markdown", "")]
+    if "text/html" in data:
+        cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", data["text/html"], flags=re.S)
+        texts += [re.sub(r"<[^>]+>", "", cell) for cell in cells]
+    if not any(kind in data for kind in RICHER):
+        texts.append(data.get("text/plain", ""))
+    if output.get("output_type") == "error":
+        texts.append(f"{output.get('ename')}: {output.get('evalue')}")
+    return [text for text in texts if text]
+
+
+def forbidden_names(cells: list) -> list[tuple[int, str, str]]:
+    """(cell index, rule, the words found) for every forbidden name on the student's path."""
+    found = []
+    for index, cell in enumerate(cells[: hood_index(cells)]):
+        for rule, pattern in FORBIDDEN_BEFORE_HOOD.items():
+            if match := pattern.search(cell.source):
+                found.append((index, rule, match.group(0)))
+    return found
+
+
+def raw_reprs(cells: list) -> list[tuple[int, str, str]]:
+    """(cell index, pattern, the text found) for every raw repr in a stored output on the student's path."""
+    found = []
+    for index, cell in enumerate(cells[: hood_index(cells)]):
+        for output in cell.get("outputs", []):
+            for text in shown_text(output):
+                for rule, pattern in RAW_REPR.items():
+                    if match := pattern.search(text):
+                        found.append((index, rule, match.group(0)))
+    return found
+
+
+@pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
+def test_at_most_one_under_the_hood_section_and_it_comes_last(name):
+    cells = lesson(name).cells
+    hoods = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and is_hood(c.source)]
+    assert len(hoods) <= 1, f"{name}: {len(hoods)} 'Under the hood' headings (cells {hoods}); one section per lesson"
+    if hoods:
+        heading = cells[hoods[0]].source.splitlines()[0]
+        assert heading.startswith(HOOD_HEADING), f"{name}: the section's heading is {heading!r}, not {HOOD_HEADING!r}"
+        after = [c.source.splitlines()[0] for c in cells[hoods[0] :] if c.cell_type == "markdown" and c.source]
+        assert not [line for line in after if re.match(r"## (Exercises|Key takeaways)", line)], (
+            f"{name}: the student's path (exercises, takeaways) continues after 'Under the hood'"
+        )
+
+
+@pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
+def test_the_students_path_names_no_port_detail(name):
+    found = forbidden_names(lesson(name).cells)
+    assert not found, f"{name}: before 'Under the hood' (cell, rule, found): {found}"
+
+
+@pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
+def test_no_code_cell_holds_an_nbval_comment(name):
+    marked = [
+        i for i, c in enumerate(lesson(name).cells) if c.cell_type == "code" and re.search(r"#\s*NBVAL", c.source)
+    ]
+    assert not marked, f"{name}: cells {marked} hold a # NBVAL comment; use the cell tag (e.g. nbval-ignore-output)"
+
+
+@pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
+def test_the_students_path_prints_no_raw_repr(name):
+    found = raw_reprs(lesson(name).cells)
+    assert not found, f"{name}: raw reprs in stored outputs before 'Under the hood' (cell, kind, text): {found}"
+
+
+def test_the_checks_catch_what_they_are_for():
+    """Planted violations: each rule fires on its own kind, and stays quiet after the 'Under the hood' heading."""
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+
+    def printed(text: str) -> nbformat.NotebookNode:
+        cell = code("print(x)")
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+        return cell
+
+    path = [
+        md("The seed's `StoreAIContextAsync` in .NET counts UTF-16 code units."),
+        code("# NBVAL_IGNORE_OUTPUT\nx = 1"),
+        printed("facts: ()\n"),
+        printed("{'module': 'Billing'}\n"),
+        printed("LoopAgentOptions(max_iterations=3)\n"),
+        printed("1 validation error for FactBatch\n"),
+        printed("providers: ['InMemoryHistoryProvider', 'FactsContextProvider']\n"),
+    ]
+    rules = {rule for _, rule, _ in forbidden_names(path)}
+    assert {".NET", "UTF-16", "code unit", "a .NET Async method", "a # NBVAL comment"} <= rules
+    kinds = {kind for _, kind, _ in raw_reprs(path)}
+    assert kinds == {
+        "an empty tuple or list",
+        "a dict repr",
+        "an object's repr",
+        "a pydantic error dump",
+        "a list or tuple of texts",
+    }
+    hooded = [md("## Under the hood"), *path]
+    assert forbidden_names(hooded) == [] and raw_reprs(hooded) == []
+    fine = [md("A context provider adds the facts."), printed("facts: module=Billing, database=SQL Server 2022\n")]
+    assert forbidden_names(fine) == [] and raw_reprs(fine) == []

@@ -1,0 +1,174 @@
+"""The defects a new student met on the walk through lessons 00-03 (issue 32) and the desk panel (issue 38).
+
+Each test reproduces one: what the student typed or clicked, and what they should read instead.
+"""
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from course_lib.assertions import NearMiss, near_misses
+from course_lib.exercises import check, dict_syntax_guidance, exercise
+from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction, _first_line
+from course_lib.memory import WorkingMemory
+from course_lib.memory_models import OfflineWriterClient, refused_declarations
+from course_lib.providers import console_command, course_provider_desks
+from course_lib.tracing import CallLog
+from course_lib.widgets import DESK_CHAT_CAPTION, DESK_MEMORY_CAPTION, DeskPanel, MemoryPanel
+
+
+def memory_panel():
+    return MemoryPanel(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())))
+
+
+async def submit(panel, text):
+    panel.message.value = text
+    panel.submit_button.click()
+    await panel.idle()
+
+
+# --- lesson 00's exercises ---
+
+
+def test_lesson_00_exercise_1_accepts_the_exact_wait_and_names_a_rounded_one_as_close():
+    one = exercise("00", "Exercise 1")
+    assert check("Exercise 1", 61.5, 61.5, one.hint).startswith("Exercise 1: correct.")
+    for rounded in (61, 62):
+        said = check("Exercise 1", rounded, 61.5, one.hint)
+        assert "Close" in said and "fractions" in said
+    assert "add the two waits" in check("Exercise 1", 60, 61.5, one.hint)
+    assert "61.5 s" in one.why
+
+
+def test_lesson_00_exercise_3_does_not_support_the_tempting_wrong_answer():
+    three = exercise("00", "Exercise 3")
+    said = check("Exercise 3", "nothing_to_extract", "rejected", three.hint)
+    assert "proposes nothing" in said and "proposed database=Oracle" in said
+    assert "declares nothing" not in three.why and "rejects" in three.why
+
+
+# --- lesson 01's exercise 1: a dict written with = ---
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "answer_1 = {database='SQL Server 2022', log='a=b'}",
+        "answer_1 = {'database': 'SQL Server 2022', log='a=b'}",
+        "answer_1 = {\n    'database': 'SQL Server 2022',\n    log='a=b',\n}",
+    ],
+)
+def test_a_dict_written_with_equals_gets_the_dict_syntax_not_maybe_you_meant(cell, capsys):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from course_lib.exercises import explain_unquoted_names
+
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.run_cell(cell)
+        said = capsys.readouterr().out
+        assert "each key is text in quotes followed by a colon" in said and "Maybe you meant" not in said
+        shell.run_cell("if 1 = 1: pass")  # another slip keeps Python's own message
+        assert "Maybe you meant" in capsys.readouterr().out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
+
+
+def test_dict_guidance_names_the_key_and_stays_silent_on_a_right_dict():
+    assert "{'database': ...}" in dict_syntax_guidance("{database='x'}")
+    assert dict_syntax_guidance("{'database': 'x'}") == "" and dict_syntax_guidance("x = 1") == ""
+
+
+# --- lesson 02's writer table: no pydantic dump ---
+
+
+def test_a_broken_writer_reply_is_said_in_words():
+    with pytest.raises(ValidationError) as broken:
+        FactBatch.model_validate_json('{"facts": [{"key": "module", "value": "Bill')
+    words = _first_line(broken.value)
+    assert words.startswith("the reply is not valid JSON") and "validation error" not in words
+    with pytest.raises(ValidationError) as missing:
+        FactBatch.model_validate({"facts": [{"key": "module"}]})
+    assert _first_line(missing.value).startswith("the reply has no 'facts.0.value'")
+
+
+async def test_the_broken_json_writer_report_names_no_pydantic_class():
+    report = await MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient("broken_json"))).update(
+        "module=Billing"
+    )
+    assert report.status == "writer_failed" and "not valid JSON" in report.diagnostic
+    assert "FactBatch" not in report.diagnostic and "validation error" not in report.diagnostic
+
+
+# --- the memory panel ---
+
+
+def test_a_declaration_written_with_a_colon_is_a_near_miss():
+    assert near_misses("priority:P1; Module: Billing; Note: call me") == [
+        NearMiss("priority", "colon", "priority"),
+        NearMiss("Module", "colon", "module"),
+    ]
+    assert refused_declarations("priority:P1") == [
+        "'priority:' is written with a colon (a declaration is 'priority=value')"
+    ]
+
+
+async def test_the_memory_panel_explains_priority_colon_p1():
+    panel = memory_panel()
+    await submit(panel, "priority:P1")
+    assert panel.memory.facts == ()
+    assert "uses a colon" in panel.diagnostic.value and "priority=value" in panel.diagnostic.value
+
+
+async def test_the_memory_panel_names_the_fact_a_sixth_one_pushed_out():
+    panel = memory_panel()
+    await submit(panel, "product=Contoso; customer=Fabrikam")
+    await submit(panel, "module=Billing; database=SQL Server 2022; version=2.1")
+    assert "pushed out" not in panel.diagnostic.value
+    await submit(panel, "symptom=timeout")
+    assert "at most 5 facts" in panel.diagnostic.value
+    assert "customer=Fabrikam (turn 1, the oldest) was pushed out" in panel.diagnostic.value
+
+
+@pytest.mark.parametrize("typed", ["forget module", "FORGET", "mem"])
+async def test_a_console_command_in_the_message_box_points_to_the_buttons_and_changes_nothing(typed):
+    panel = memory_panel()
+    await submit(panel, "module=Billing")
+    turn = panel.memory.turn
+    await submit(panel, typed)
+    assert "is a command, not a message" in panel.diagnostic.value
+    assert "nothing_to_extract" not in panel.diagnostic.value
+    assert [f.key for f in panel.memory.facts] == ["module"] and panel.memory.turn == turn
+    if typed != "mem":
+        assert "Forget key" in panel.diagnostic.value
+
+
+def test_a_rule_written_with_backticks_shows_as_code_in_a_panel():
+    from course_lib.widgets import _error_html
+
+    assert _error_html("write `forget KEY`") == (
+        '<span style="color:crimson"><b>Refused:</b> write <code>forget KEY</code></span>'
+    )
+
+
+def test_console_command_reads_commands_as_the_console_does():
+    assert console_command(" Forget module ") == "forget" and console_command("mem") == "mem"
+    assert console_command("mem please") is None and console_command("module=Billing") is None
+
+
+# --- the desk panel ---
+
+
+async def test_the_desk_panel_shows_code_not_backticks_and_says_which_box_is_for_what():
+    panel = DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
+    panel.line.value = "forget owner"
+    panel.send_button.click()
+    await panel.idle()
+    assert "Refused" in panel.error.value and "`" not in panel.error.value
+    assert "'forget KEY'" in panel.error.value  # printed text quotes a command (lesson 02 prints this rule too)
+    shown = json.dumps([child.value for child in panel.children[0].children if hasattr(child, "value")])
+    assert "The chat" in shown and DESK_CHAT_CAPTION.split(":")[0] in shown
+    assert panel.memory_panel.caption.value == DESK_MEMORY_CAPTION and "Forget buttons" in DESK_MEMORY_CAPTION
