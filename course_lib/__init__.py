@@ -21,6 +21,7 @@ Scenario code -- what the lessons run, kept apart from the library types it demo
     memory_models   (memory half) the offline writer, desk assistant and reader, summarizer
     loop_demos      (loop half) the seed's numbering demo and trace, the offline worker and judge
     capstone        (both halves) lesson 07: FactsConsistencyEvaluator and the drift-prone reader
+    answer_reader   (both halves) lesson 07: how the evaluator reads the values an answer states, in any shape
 
 Shared infrastructure -- used by both halves, loads neither:
     clients         make_chat_client(role), the one model factory, offline or live
