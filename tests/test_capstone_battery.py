@@ -6,7 +6,9 @@ value the store never held. ``MISREADS`` are the answers the rules still read wr
 reader gives today, so a change to the reader that fixes or breaks one shows here (and in lesson 07's table).
 """
 
+import json
 import time
+from pathlib import Path
 
 import pytest
 from support.capstone_battery import BATTERY, MISREADS, PASSES, STORE, SUPERSEDED, VIOLATIONS, Case, read
@@ -112,3 +114,17 @@ def test_a_64_kib_answer_in_any_shape_is_read_in_linear_time(unit):
 def test_every_key_word_reads_alike():
     for key in ALLOWED_KEYS:
         assert prose_values(f"The {key} is Zeta 9") == [(key, "Zeta 9")]
+
+
+def test_lesson_07_shows_the_battery_s_misreads_and_its_measured_counts():
+    """The "where rules fail" cells show exactly the battery's misreads, and say its counts as measured here."""
+    lesson = json.loads((Path(__file__).parent.parent / "notebooks" / "07_loop_held_to_the_facts.ipynb").read_text())
+    text = {cell.get("id"): "".join(cell["source"]) for cell in lesson["cells"]}
+    hard = text["d30777ae"]
+    assert all(json.dumps(case.answer) in hard for case, _ in MISREADS) and hard.count("(ask,") + hard.count(
+        "(plan,"
+    ) == len(MISREADS)
+    right = len(BATTERY) - len(MISREADS)
+    said = text["06effe55"]
+    assert f"battery's {len(BATTERY)} answers" in said and f"gives {right} the verdict" in said
+    assert f"The {len(MISREADS)} it still gets wrong" in said

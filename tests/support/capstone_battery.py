@@ -10,7 +10,8 @@ titles, a key's word used for something else. ``MISREADS`` are answers the rules
 verdict the reader gives instead of the right one: lesson 07's "where rules fail" shows them, measured.
 
 Also run as a script (``python tests/support/capstone_battery.py``): it prints the battery's verdicts on the reader that
-``course_lib`` resolves to, and its counts (how the "before" figures of issue 34 were measured).
+``course_lib`` resolves to, and its counts (how the "before" figures of issue 34 were measured); with ``--time``, the
+time to read a 64 KiB answer of several shapes.
 """
 
 from __future__ import annotations
@@ -192,6 +193,23 @@ MISREADS: list[tuple[Case, str]] = [
         Case("Reporting is wrong, use Billing on SQL Server 2022.", "pass", "a negation after the value"),
         "module: Reporting",
     ),
+    (
+        Case(
+            "Billing. The data still sits in the old engine, the one before SQL Server 2022.",
+            "database: PostgreSQL",
+            "the old value meant, not named",
+        ),
+        "pass",
+    ),
+    (
+        Case(
+            "Billing on SQL Server 2022. Don't reboot the prod DB while people are working.",
+            "pass",
+            "the constraint in other words",
+            PLAN,
+        ),
+        "constraint missing",
+    ),
 ]
 """Answers the rules still misread: the case (with the verdict it deserves) and the verdict the reader gives."""
 
@@ -210,6 +228,29 @@ def read(case: Case) -> str:
     return verdict(check_answer(memory.facts, case.answer, case.task, SUPERSEDED))
 
 
+def time_64_kib() -> None:
+    """Print the best of five times to read a 64 KiB answer: the battery's answers one after another, and shapes
+    that repeat one key or one value (where a reader that backtracks or rescans shows)."""
+    import time
+
+    shapes = {
+        "the battery, repeated": "\n".join(case.answer for case in BATTERY) + "\n",
+        "Module Billing, database MySQL.": "Module Billing, database MySQL. ",
+        "key words only": "module database ",
+        "a table of keys": "| Database | Oracle |\n",
+        "from X to Y": "from Reporting to ",
+        "capital words": "A Zeta ",
+    }
+    for name, unit in shapes.items():
+        text = (unit * (65536 // len(unit) + 1))[:65536]
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            read(Case(text, "?", "", PLAN))
+            best = min(best, time.perf_counter() - start)
+        print(f"64 KiB of {name!r}: {best * 1000:.0f} ms")
+
+
 def main() -> None:
     """Print each case's verdict on the reader ``course_lib`` resolves to, then the counts per group."""
     for group, cases in (("never-held values", VIOLATIONS), ("must pass", PASSES), ("misreads", MISREADS)):
@@ -223,4 +264,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    time_64_kib() if "--time" in sys.argv else main()
