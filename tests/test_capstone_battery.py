@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from support.capstone_battery import BATTERY, MISREADS, PASSES, STORE, SUPERSEDED, VIOLATIONS, Case, read
 
 from course_lib.assertions import ALLOWED_KEYS
@@ -128,3 +130,41 @@ def test_lesson_07_shows_the_battery_s_misreads_and_its_measured_counts():
     said = text["06effe55"]
     assert f"battery's {len(BATTERY)} answers" in said and f"gives {right} the verdict" in said
     assert f"The {len(MISREADS)} it still gets wrong" in said
+
+
+# region Property: any other value, in any of the shapes, is read as a claim; the stored value in them passes
+
+SHAPES = (
+    "The {k} is {v}.",
+    "{K} {v}, and that is all.",
+    "We keep the {v} {k}.",
+    "Use {v} for the {k}.",
+    "For the {k}, use {v}.",
+    "- **{K}:** {v}",
+    "| {K} | {v} |",
+    "The {k} stays {v} and nothing else changes.",
+    "{K} \u2014 {v}",
+    "| Ticket | {K} |\n|---|---|\n| 42 | {v} |",
+)
+NAME_WORD = st.from_regex(r"[A-Z][a-z]{2,7}[0-9]?", fullmatch=True).filter(
+    lambda w: prose_values(f"The module is {w}") == [("module", w)]
+)
+NAME = st.lists(NAME_WORD, min_size=1, max_size=3, unique=True).map(" ".join)
+PROSE_KEYS = [key for key in ALLOWED_KEYS if key != "constraint"]
+
+
+def _one_fact(key: str, value: str) -> WorkingMemory:
+    memory = WorkingMemory()
+    memory.apply(memory.begin_turn(f"{key}={value}"), [FactCandidate(key=key, value=value, evidence=f"{key}={value}")])
+    return memory
+
+
+@settings(max_examples=200, deadline=None)
+@given(key=st.sampled_from(PROSE_KEYS), current=NAME, other=NAME, shape=st.sampled_from(SHAPES))
+def test_any_value_never_held_is_read_as_a_claim_in_every_shape(key, current, other, shape):
+    said, held = other.casefold().split(), current.casefold().split()
+    assume(said[: len(held)] != held and held[: len(said)] != said)  # neither is the start of the other
+    facts = _one_fact(key, current).facts
+    answer = shape.format(k=key, K=key.capitalize(), v=other)
+    assert [(v.fact.key, v.stated) for v in check_answer(facts, answer)] == [(key, other)], answer
+    assert check_answer(facts, shape.format(k=key, K=key.capitalize(), v=current)) == []
