@@ -8,8 +8,9 @@ violation that names the key and what the answer said, whether or not the store 
 **Where a value is read.** Next to a word of its key (the key, its plural, ``DB`` for ``database``), clause by
 clause:
 
-* after the key, through ``=`` or ``:`` (the contract's form, any case), a dash, or link words ("is", "stays",
-  "will be", "use", "set to", ", use"): "the database is Oracle", "Database - Oracle", "For the database, use MySQL";
+* after the key, through ``=`` or ``:`` (the contract's form, any case), a dash, a parenthesis, or link words ("is",
+  "stays", "will be", "use", "set to", ", use"): "the database is Oracle", "Database - Oracle", "For the database,
+  use MySQL";
 * after the key with nothing between ("Module Billing, database MySQL."), only where that reads as a statement: the
   key in lower case or first in its clause, the value closed by the clause's end, a comma or a connector, and the
   line neither a heading nor a label ending in a colon ("## Database Migration Notes", "**Module Owner:**");
@@ -37,7 +38,8 @@ lower case that the store never held ("the database is oracle"); a value with a 
 for Linux" reads as "SQL Server"); a value named with no word of its key near it ("Everything lives on Oracle now");
 a key and its value in two clauses ("Which database? Oracle.", a heading then a line); a capitalized word that
 describes but is not in the reader's short list ("Legacy database" reads as a value); a history or a negation said in
-other words ("left PostgreSQL behind", "Reporting is wrong").
+other words ("left PostgreSQL behind", "Reporting is wrong"). Each list of words above is short on purpose: every
+word added to one is a new way to miss a claim, so what they lack is left to these measured misreads.
 
 Every step is linear in the answer's length: the answer is split once into clauses and words, and each key word reads
 a bounded number of words around it; no pattern can backtrack over a run of one character.
@@ -317,19 +319,27 @@ class _Known:
     """The values a reader recognizes whatever their case: each stored key's current and superseded values."""
 
     def __init__(self, stored: Mapping[str, str], old: Mapping[str, Sequence[str]]) -> None:
-        self.values = {key: [stored[key], *old.get(key, ())] for key in stored}
+        self.values = {key: sorted([stored[key], *old.get(key, ())], key=len, reverse=True) for key in stored}
+        """Each key's values, longest first: where one is the start of another, the longer is read."""
         self.key_of = {_norm(v): key for key, vs in self.values.items() for v in vs if _norm(v)}
+        words = {v: [w.casefold() for w in _WORD.findall(v)] or [""] for vs in self.values.values() for v in vs}
+        self.edges = {key: ({words[v][0] for v in vs}, {words[v][-1] for v in vs}) for key, vs in self.values.items()}
+        """Each key's values' first words and last words: most words of an answer begin or end none of them."""
 
-    def at(self, text: str, start: int, key: str) -> str | None:
-        """The known value of ``key`` that ``text`` states from ``start``, as a whole phrase, longest first."""
-        for value in sorted(self.values.get(key, ()), key=len, reverse=True):
+    def at(self, text: str, start: int, key: str, word: str) -> str | None:
+        """The known value of ``key`` that ``text`` states from ``start`` (where ``word`` begins), longest first."""
+        if word.casefold() not in self.edges.get(key, ((), ()))[0]:
+            return None
+        for value in self.values[key]:
             if _phrase_at(text, start, value):
                 return value
         return None
 
-    def ending(self, text: str, end: int, key: str) -> tuple[int, str] | None:
-        """The known value of ``key`` that ``text`` states ending at ``end``: where it starts, and the value."""
-        for value in sorted(self.values.get(key, ()), key=len, reverse=True):
+    def ending(self, text: str, end: int, key: str, word: str) -> tuple[int, str] | None:
+        """The known value of ``key`` that ``text`` states ending at ``end`` (where ``word`` ends): its start, value."""
+        if word.casefold() not in self.edges.get(key, ((), ()))[1]:
+            return None
+        for value in self.values[key]:
             start = end - len(" ".join(value.split()))
             if start >= 0 and _phrase_at(text, start, value):
                 return start, value
@@ -354,12 +364,13 @@ def _value_at(words: _Words, i: int, key: str, known: _Known, step: int) -> _Rea
     if not 0 <= i < len(words):
         return None
     text = words.text
+    word = words.words[i]
     if step > 0:
-        value = known.at(text, words.words[i].start(), key)
+        value = known.at(text, word.start(), key, word.group())
         if value is not None:
-            return _Read(key, words.words[i].start(), value)
+            return _Read(key, word.start(), value)
     else:
-        found = known.ending(text, words.words[i].end(), key)
+        found = known.ending(text, word.end(), key, word.group())
         if found is not None:
             return _Read(key, found[0], found[1])
     run = _name_run(words, i, key, step)
@@ -417,7 +428,9 @@ def _bare_statement(words: _Words, k: int, read: _Read, clause: _Clause) -> bool
     return rest[0] in ",;)(" or rest.split(maxsplit=1)[0].casefold() in CONNECTORS
 
 
-def _prose_reads(clause: _Clause, known: _Known, keys: Iterable[str], skip: Sequence[tuple[int, int]]) -> list[_Read]:
+def _prose_reads(
+    clause: _Clause, words: _Words, known: _Known, keys: Iterable[str], skip: Sequence[tuple[int, int]]
+) -> list[_Read]:
     """Each value the clause gives a word of one of ``keys`` in prose, before or after it, in order.
 
     ``skip`` are the spans of the clause's contract statements: a key word inside a stated value is not a key.
@@ -425,7 +438,6 @@ def _prose_reads(clause: _Clause, known: _Known, keys: Iterable[str], skip: Sequ
     if clause.end == "?":
         return []
     wanted = set(keys)
-    words = _Words(clause.text)
     reads: list[_Read] = []
     span = 0  # the first statement span not yet behind the word: spans and words both run left to right
     for k, word in enumerate(words.words):
@@ -446,7 +458,7 @@ def _prose_reads(clause: _Clause, known: _Known, keys: Iterable[str], skip: Sequ
 
 def prose_values(clause: str) -> list[tuple[str, str]]:
     """The ``(key, value)`` a clause states in prose: "the database is PostgreSQL", "Billing module"."""
-    reads = _prose_reads(_Clause(clause, "", False), _Known({}, {}), ALLOWED_KEYS, [])
+    reads = _prose_reads(_Clause(clause, "", False), _Words(clause), _Known({}, {}), ALLOWED_KEYS, [])
     return [(r.key, r.value) for r in reads]
 
 
@@ -508,11 +520,10 @@ class _OldValues:
             if _norm(m.group()) in self.key_of and not _historical(clause, m.start(), len(m.group()))
         ]
 
-    def successors(self, clause: _Clause, known: _Known) -> list[_Read]:
+    def successors(self, clause: _Clause, words: _Words, known: _Known) -> list[_Read]:
         """The value each history in the clause moves a known value to: "from Reporting to Inventory"."""
         if self.pattern is None or clause.end == "?":
             return []
-        words: _Words | None = None
         reads: list[_Read] = []
         for m in self.pattern.finditer(clause.text):
             at = _successor(clause.text, m.start(), m.end())
@@ -520,7 +531,6 @@ class _OldValues:
             if at is None:
                 continue
             key = (self.key_of.get(name) or self.current[name])[0]
-            words = words or _Words(clause.text)
             first = words.first_from(at)
             read = None if first is None else _value_at(words, first, key, known, 1)
             if read is not None and not known.of_other_key(read.value, key):
@@ -595,7 +605,8 @@ def _claims(clause: _Clause, stored: Mapping[str, Fact], old: _OldValues, known:
             if value is not None:
                 claims.append((key, value))
     prose_keys = [key for key in stored if key != "constraint"]
-    for read in _prose_reads(clause, known, prose_keys, spans) + old.successors(clause, known):
+    words = _Words(clause.text)
+    for read in _prose_reads(clause, words, known, prose_keys, spans) + old.successors(clause, words, known):
         if _differs(read.value, stored[read.key].value):
             claims.append((read.key, read.value))
     return claims + old.claims(clause.text)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from support.capstone_battery import BATTERY, MISREADS, PASSES, STORE, SUPERSEDED, VIOLATIONS, Case, read
+from support.capstone_battery import BATTERY, MISREADS, PASSES, STORE, SUPERSEDED, VIOLATIONS, Case, lesson_store, read
 
 from course_lib.assertions import ALLOWED_KEYS
 from course_lib.capstone import check_answer, prose_values
@@ -50,10 +50,7 @@ def test_the_battery_is_large_half_never_held_values_and_says_why():
 
 
 def test_a_violation_names_the_key_what_the_answer_said_and_what_the_store_holds():
-    memory = WorkingMemory(8)
-    for said in STORE:
-        key, _, value = said.partition("=")
-        memory.apply(memory.begin_turn(said), [FactCandidate(key=key, value=value, evidence=said)])
+    memory = lesson_store()
     [violation] = check_answer(memory.facts, "Billing module, Oracle database.", "", SUPERSEDED)
     assert (violation.fact.key, violation.stated, violation.fact.value) == ("database", "Oracle", "SQL Server 2022")
     assert violation.problem == "your answer states database=Oracle as current."
@@ -101,10 +98,7 @@ def test_a_64_kib_answer_in_any_shape_is_read_in_linear_time(unit):
     The best of three timings of each size is kept; the ratio bound (48, linear being 8) and the floor of 10 ms for
     the small text leave room for a loaded machine, as in ``test_capstone_prose``'s test of the same kind.
     """
-    memory = WorkingMemory(8)
-    for said in STORE:
-        key, _, value = said.partition("=")
-        memory.apply(memory.begin_turn(said), [FactCandidate(key=key, value=value, evidence=said)])
+    memory = lesson_store()
     small = (unit * (8192 // len(unit) + 1))[:8192]
     large = (unit * (65536 // len(unit) + 1))[:65536]
     t_small = min(_time_to_read(small, memory.facts, "Plan the fix.") for _ in range(3))

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from course_lib.capstone import check_answer, verdict
+from course_lib.memory import FactCandidate, WorkingMemory
+
 CONSTRAINT = "never restart the production database during business hours"
 ASK = "Which module and database are we on?"
 PLAN = "Plan the fix: which module and database, and what must we never do?"
@@ -216,16 +219,18 @@ MISREADS: list[tuple[Case, str]] = [
 BATTERY: list[Case] = VIOLATIONS + PASSES + [case for case, _ in MISREADS]
 
 
-def read(case: Case) -> str:
-    """The verdict the current reader gives ``case`` against lesson 07's store."""
-    from course_lib.capstone import check_answer, verdict
-    from course_lib.memory import FactCandidate, WorkingMemory
-
+def lesson_store() -> WorkingMemory:
+    """Lesson 07's store at its final question, made from ``STORE``'s declarations turn by turn."""
     memory = WorkingMemory(8)
     for said in STORE:
         key, _, value = said.partition("=")
         memory.apply(memory.begin_turn(said), [FactCandidate(key=key, value=value, evidence=said)])
-    return verdict(check_answer(memory.facts, case.answer, case.task, SUPERSEDED))
+    return memory
+
+
+def read(case: Case) -> str:
+    """The verdict the current reader gives ``case`` against lesson 07's store."""
+    return verdict(check_answer(lesson_store().facts, case.answer, case.task, SUPERSEDED))
 
 
 def time_64_kib() -> None:
