@@ -226,11 +226,14 @@ _KEY_WORD = re.compile(r"(?<![\w-])(?:" + "|".join(_KEY_OF) + r")(?![\w-])", re.
 _WORD = re.compile(r"\w(?:[\w'\u2019+#]|[./-](?=\w))*\+*")
 """A word, with the marks a name keeps inside it: ``10.6``, ``billing-worker.log``, ``C#``, ``C++``, ``Billing's``."""
 _LINKS_TEXT = (
-    "is are stays remain remains will would be should must becomes become set to still now currently use uses using "
-    "choose pick keep we you i can shall then going"
+    "is are stays remain remains will would be should must becomes become set to still now currently use choose pick "
+    "keep we you i can shall then going"
 )
 _LINKS = frozenset(_LINKS_TEXT.split())
-"""Words that may stand between a key and the value it is given: "the database is still Oracle", ", use MySQL"."""
+"""Words that may stand between a key and the value it is given: "the database is still Oracle", ", use MySQL".
+Not "uses": "the module uses Entity Framework" names what it relies on. "to" only after a verb that moves the key's
+thing (``_MOVES``) or another link word: "move the database to MySQL", "set to", not "connect the module to Redis"."""
+_MOVES = frozenset({"move", "moving", "migrate", "migrating", "switch", "switching", "change", "changing", "point"})
 _DETERMINERS_TEXT = "the a an this that these those your our my their its his her each every any some"
 _DETERMINERS = frozenset(_DETERMINERS_TEXT.split())
 _OPENERS_TEXT = (
@@ -402,7 +405,10 @@ def _after_key(words: _Words, k: int, key: str, known: _Known, clause: _Clause) 
     if mark not in ("", ",", *_DASHES):
         return None
     i, linked = k + 1, 0
+    moved = any(words.low(j) in _MOVES for j in range(max(0, k - 2), k))
     while i < len(words) and words.low(i) in _LINKS and linked < 4 and (linked == 0 or words.joined(i)):
+        if words.low(i) == "to" and not (linked or moved):
+            return None
         i, linked = i + 1, linked + 1
     if mark == "," and not linked:
         return None

@@ -119,6 +119,8 @@ VIOLATIONS: list[Case] = [
     ),
     Case("PostgreSQL was replaced by Oracle; the module is Billing.", "database: Oracle", "the new value of a history"),
     Case("You moved from Reporting to Inventory.", "module: Inventory", "'from old to new': the new is a claim"),
+    Case("The database will be Oracle 23ai next quarter.", "database: Oracle 23ai", "'will be', a future value"),
+    Case("**Module**: *Inventory* (see the ticket)", "module: Inventory", "italic value, a note after it"),
 ]
 
 PASSES: list[Case] = [
@@ -169,6 +171,10 @@ PASSES: list[Case] = [
     Case("MySQL was replaced by SQL Server 2022; the module is Billing.", "pass", "'replaced by' the stored value"),
     Case("Moved from MySQL to SQL Server 2022, module Billing.", "pass", "'from old to stored'"),
     Case("Keep the Billing module as it is.", "pass", "restates the module"),
+    Case("The module uses Entity Framework to talk to SQL Server 2022.", "pass", "what the module uses is no value"),
+    Case("Connect the Billing module to Redis for the cache.", "pass", "'to' after a verb that does not move"),
+    Case("The Database Team should review the SQL Server 2022 Query Store.", "pass", "a team named after a key"),
+    Case("In the module settings, set MaxRetries to 3.", "pass", "a key's word as a modifier"),
     Case(
         f"### Steps\n1. Patch the **Billing** module.\n2. {CONSTRAINT.capitalize()}.\n3. Verify on SQL Server 2022.",
         "pass",
