@@ -121,6 +121,8 @@ VIOLATIONS: list[Case] = [
     Case("You moved from Reporting to Inventory.", "module: Inventory", "'from old to new': the new is a claim"),
     Case("The database will be Oracle 23ai next quarter.", "database: Oracle 23ai", "'will be', a future value"),
     Case("**Module**: *Inventory* (see the ticket)", "module: Inventory", "italic value, a note after it"),
+    Case("Stack: Billing module, Informix Dynamic Server database.", "database: Informix Dynamic Server", "three words"),
+    Case("The module should be Warehouse, the database SQL Server 2022.", "module: Warehouse", "'should be'"),
 ]
 
 PASSES: list[Case] = [
@@ -183,6 +185,54 @@ PASSES: list[Case] = [
     ),
 ]
 
+LOCAL_MODEL: list[Case] = [
+    Case(
+        (
+            '"This code is not available in the current environment. Ensure your environment has the ne'
+            'cessary resources to run this code. You can access it using the "Billing.Billing.Billing.B'
+            "illing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Bil"
+            "ling.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billi"
+            "ng.Billing.Billing.Billing.Billing.Billing.Billing.Billing [cut: this answer reached the o"
+            "utput cap of 128 tokens, COURSE_LLM_MAX_TOKENS]"
+        ),
+        "constraint missing",
+        "a value repeated into a run of words, cut at the cap; no constraint",
+        PLAN,
+    ),
+    Case(
+        (
+            "When planning a hackathon, it's essential to prioritize your own goals while also being mindful of "
+            "the constraints of your chosen platform. In the context of hackathons, a well-structured plan that "
+            "prioritizes your own goals while avoiding the constraints of a specific platform is crucial.\n\nFirst "
+            "and foremost, ensure your hackathon is a hackathon. This means that the outcome should align with the "
+            "theme of your chosen platform, which is a platform specifically designed to facilitate hackathons. "
+            "This means you must plan and execute a hackathon in a way that allows for maximum flexibility and "
+            "adaptability to your chosen platform.\n\nTo achieve this [cut: this answer reached the output cap of "
+            "128 tokens, COURSE_LLM_MAX_TOKENS]"
+        ),
+        "constraint missing",
+        "no key named; a plan without the constraint",
+        PLAN,
+    ),
+    Case(
+        (
+            "The fix is to create a new database with the same name but with all the keys set to None. This allows "
+            "the database to be dynamically created if the database is not already created.\n\nTo avoid unexpected "
+            "behavior, you must never use the `mysql` module to create a database. To avoid this, you cannot use "
+            "the `mysql` module to create a database.\n\nWhen you try to create a new database with the same name "
+            "as one of the existing ones, it will crash. If you try to create a new database without an existing "
+            "one, it will crash.\n\nTo avoid unexpected behavior, you must never use [cut: this answer reached the "
+            "output cap of 128 tokens, COURSE_LLM_MAX_TOKENS]"
+        ),
+        "constraint missing",
+        "a lower-case 'mysql' module is a library, not a value; no constraint",
+        PLAN,
+    ),
+]
+"""Real answers of the local model (SmolLM2-135M-Instruct, ``COURSE_LLM=local``) to lesson 07's final question, from
+``compare_repairs(load_timeline())`` on this machine (issue 34): the small model writes no store value at all, so
+these check that its noise, a value repeated into a run and a library named "module", is read as no claim."""
+
 MISREADS: list[tuple[Case, str]] = [
     (Case("Which database? Oracle.", "database: Oracle", "the value answers a question of its own"), "pass"),
     (Case("### Database\nOracle 19c, patched last month.", "database: Oracle 19c", "key in a heading"), "pass"),
@@ -222,7 +272,7 @@ MISREADS: list[tuple[Case, str]] = [
 ]
 """Answers the rules still misread: the case (with the verdict it deserves) and the verdict the reader gives."""
 
-BATTERY: list[Case] = VIOLATIONS + PASSES + [case for case, _ in MISREADS]
+BATTERY: list[Case] = VIOLATIONS + PASSES + LOCAL_MODEL + [case for case, _ in MISREADS]
 
 
 def lesson_store() -> WorkingMemory:
@@ -264,7 +314,13 @@ def time_64_kib() -> None:
 
 def main() -> None:
     """Print each case's verdict on the reader ``course_lib`` resolves to, then the counts per group."""
-    for group, cases in (("never-held values", VIOLATIONS), ("must pass", PASSES), ("misreads", MISREADS)):
+    groups = (
+        ("never-held values", VIOLATIONS),
+        ("must pass", PASSES),
+        ("local model", LOCAL_MODEL),
+        ("misreads", MISREADS),
+    )
+    for group, cases in groups:
         right = 0
         for case in [c if isinstance(c, Case) else c[0] for c in cases]:
             got = read(case)
