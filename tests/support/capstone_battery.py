@@ -121,7 +121,7 @@ VIOLATIONS: list[Case] = [
     Case("You moved from Reporting to Inventory.", "module: Inventory", "'from old to new': the new is a claim"),
     Case("The database will be Oracle 23ai next quarter.", "database: Oracle 23ai", "'will be', a future value"),
     Case("**Module**: *Inventory* (see the ticket)", "module: Inventory", "italic value, a note after it"),
-    Case("Stack: Billing module, Informix Dynamic Server database.", "database: Informix Dynamic Server", "three words"),
+    Case("Stack: Billing module, Informix Dynamic Server database.", "database: Informix Dynamic Server", "3 words"),
     Case("The module should be Warehouse, the database SQL Server 2022.", "module: Warehouse", "'should be'"),
 ]
 
