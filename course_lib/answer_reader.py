@@ -276,12 +276,14 @@ class _Words:
         self.text = clause
         self.words = list(_WORD.finditer(clause))
         self.starts = [w.start() for w in self.words]
+        self.lows = [_bare(w.group()).casefold() for w in self.words]
+        self.count = len(self.words)
 
     def __len__(self) -> int:
-        return len(self.words)
+        return self.count
 
     def low(self, i: int) -> str:
-        return _bare(self.words[i].group()).casefold()
+        return self.lows[i]
 
     def gap(self, i: int) -> str:
         """The text between word ``i - 1`` and word ``i`` (the clause's start before word 0), quotes aside."""
@@ -446,11 +448,14 @@ def _prose_reads(
     wanted = set(keys)
     reads: list[_Read] = []
     span = 0  # the first statement span not yet behind the word: spans and words both run left to right
-    for k, word in enumerate(words.words):
-        while span < len(skip) and skip[span][1] <= word.start():
+    for k, low in enumerate(words.lows):
+        key = _KEY_OF.get(low)
+        if key not in wanted:
+            continue
+        start = words.starts[k]
+        while span < len(skip) and skip[span][1] <= start:
             span += 1
-        key = _KEY_OF.get(_bare(word.group()).casefold())
-        if key not in wanted or (span < len(skip) and skip[span][0] <= word.start()):
+        if span < len(skip) and skip[span][0] <= start:
             continue
         before = _before_key(words, k, key, known)
         after = _after_key(words, k, key, known, clause)
@@ -520,11 +525,12 @@ class _OldValues:
         """
         if self.pattern is None:
             return []
-        return [
-            self.key_of[_norm(m.group())]
-            for m in self.pattern.finditer(clause)
-            if _norm(m.group()) in self.key_of and not _historical(clause, m.start(), len(m.group()))
-        ]
+        found: list[tuple[str, str]] = []
+        for m in self.pattern.finditer(clause):
+            old = self.key_of.get(_norm(m.group()))
+            if old is not None and not _historical(clause, m.start(), len(m.group())):
+                found.append(old)
+        return found
 
     def successors(self, clause: _Clause, words: _Words, known: _Known) -> list[_Read]:
         """The value each history in the clause moves a known value to: "from Reporting to Inventory"."""
@@ -533,9 +539,9 @@ class _OldValues:
         reads: list[_Read] = []
         for m in self.pattern.finditer(clause.text):
             at = _successor(clause.text, m.start(), m.end())
-            name = _norm(m.group())
             if at is None:
                 continue
+            name = _norm(m.group())
             key = (self.key_of.get(name) or self.current[name])[0]
             first = words.first_from(at)
             read = None if first is None else _value_at(words, first, key, known, 1)

@@ -74,9 +74,9 @@ def test_a_prose_value_is_a_run_of_name_words_next_to_its_key(clause, expected):
 
 
 def _time_to_read(text: str, facts, task: str) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     check_answer(facts, text, task, SUPERSEDED)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 @pytest.mark.parametrize(
@@ -96,7 +96,8 @@ def test_a_64_kib_answer_in_any_shape_is_read_in_linear_time(unit):
     """Eight times the text costs about eight times the time, and 64 KiB is read well under a second.
 
     The best of three timings of each size is kept; the ratio bound (48, linear being 8) and the floor of 10 ms for
-    the small text leave room for a loaded machine, as in ``test_capstone_prose``'s test of the same kind.
+    the small text leave room for a loaded machine, and the time is this process's CPU time, as in
+    ``test_capstone_prose``'s test of the same kind (measured on a machine at load 12: 60 to 80 ms of CPU).
     """
     memory = lesson_store()
     small = (unit * (8192 // len(unit) + 1))[:8192]
