@@ -39,6 +39,7 @@ Memory lessons -- lessons 02-04 and the qualification, in lesson order, each bui
     recordings      (memory half) runs recorded on the local model (qualification, policy costs), saved and shown
 
 Capstone -- lesson 07, the one module that joins the halves:
+    answer_reader   (both halves) how the evaluator reads the values an answer states, in any shape, and its limits
     capstone        (both halves) FactsConsistencyEvaluator and the drift-prone reader, each run a typed row
 
 Display and panels -- the top floor: they show the rows the floors below make, and nothing below imports them:

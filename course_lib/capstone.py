@@ -16,8 +16,9 @@ holds: a fact the bound evicted, or one a summary distorted before the store cou
 enforced. The feedback is text the loop adds: it must never become a fact (the loop attributes it; the
 facts provider extracts only from the caller's own words).
 
-The reading is rule-based and linear in the answer's length (see "Reading an answer" below); lesson 07
-shows where such rules must still fail, and what an AI judge would cost instead.
+The reading is rule-based and linear in the answer's length (:mod:`course_lib.answer_reader` says where it reads a
+value, how far a value runs, and what it cannot read); lesson 07 shows where such rules must still fail, and what an
+AI judge would cost instead.
 """
 
 from __future__ import annotations
@@ -30,7 +31,20 @@ from typing import Any, Literal
 from agent_framework import BaseChatClient, Message
 from pydantic import BaseModel, ConfigDict
 
-from .assertions import ALLOWED_KEYS, find_declarations
+from .answer_reader import (
+    CONNECTORS,
+    Violation,
+    carries_constraint,
+    check_answer,
+    clauses,
+    mentions,
+    plain_text,
+    plans_action,
+    prose_values,
+    stated_values,
+    verdict,
+)
+from .assertions import find_declarations
 from .clients import course_backends, make_chat_client
 from .extraction import FactBatch, FactWriter, MemoryExtraction, make_extraction, make_fact_writer
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
@@ -96,313 +110,6 @@ DRIFT_RULES: tuple[ResolutionRule, ...] = ("earliest", "most_frequent")
 
 FEEDBACK_HEADER = "[facts check] Your answer disagrees with the controlled facts. Answer again, holding to:"
 FEEDBACK_FOOTER = "[end of facts check]"
-
-
-# region Reading an answer
-#
-# A real model writes prose: "The module is Billing and the database is still PostgreSQL.", Markdown lists and
-# bold, a history ("moved from Reporting to Billing"). The reader works clause by clause on a plain copy of the
-# answer (Markdown marks removed, spacing collapsed), in time linear in the answer's length: every pattern below
-# starts at a key word or a known value and reads a bounded stretch after it, and no pattern can backtrack over a
-# run of one character.
-
-_MARKDOWN = str.maketrans({"*": " ", "`": " ", "#": " ", "|": " ", ">": " "})
-_CLAUSE_END = re.compile(r"[;!?\n]+|[.:](?=\s|$)")
-_MAX_VALUE = 120
-"""The longest stretch after a key that is read as its value (a stored value is at most 256; a prose value ends
-sooner, at a clause end, a comma or an "and")."""
-_STATEMENT = re.compile(
-    r"(?<![\w-])(?P<key>" + "|".join(ALLOWED_KEYS) + r")[ \t]*[=:][ \t]*"
-    r"(?P<value>(?:[^;\n.,]|[.,](?=\S)){1," + str(_MAX_VALUE) + "})",
-    re.IGNORECASE,
-)
-_COPULA = re.compile(
-    r"(?<![\w-])(?P<key>" + "|".join(ALLOWED_KEYS) + r")s?\s+(?:(?:is|are|stays|remains|will be|should be|must be|"
-    r"becomes|=)\s+)(?:(?:still|now|currently|set to|on)\s+)*(?P<value>[^,;\n]{1," + str(_MAX_VALUE) + "})",
-    re.IGNORECASE,
-)
-CONNECTORS = ("and", "with", "on", "in", "for", "but", "while", "so", "because", "which", "that")
-"""Words that end a value read in a sentence: "module=Payroll on MariaDB 11" states ``Payroll``. A stored value
-that itself holds one of them as a word ("Billing on Linux") is read in full when the answer states it in full,
-and its first words alone pass for it: a rule-based reader cannot tell the two apart."""
-_VALUE_END = re.compile(r"\s+(?:" + "|".join(CONNECTORS) + r")\b|\s+\(|[,;]", re.IGNORECASE)
-_NEGATION_BEFORE = re.compile(
-    r"\b(?:no longer|not|never|isn't|aren't|wasn't|no more|formerly|previously|used to|was|were|moved from|"
-    r"migrated from|switched from|changed from|corrected from|replaced|replacing|instead of|rather than|from|"
-    r"old|older|earlier|former|superseded|retired|retiring|dropped|away from)\W+(?:\w+\W+){0,3}$",
-    re.IGNORECASE,
-)
-_NEGATION_AFTER = re.compile(
-    r"^\W{0,3}(?:\((?:old|former|previous|superseded|retired|before)|(?:is|was|has been|have been|were|got)\s+"
-    r"(?:no longer|replaced|superseded|retired|dropped|gone|corrected|changed)|no longer|before\b|"
-    r"(?:is|was) (?:the )?(?:old|former|previous))",
-    re.IGNORECASE,
-)
-_TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
-_ACTION = re.compile(
-    r"\b(plan|planned|planning|fix|fixing|restart|deploy|migrate|roll ?back|upgrade|patch|apply|run|execute)\b",
-    re.IGNORECASE,
-)
-
-
-def plain_text(text: str) -> str:
-    """The answer without Markdown marks (``*``, backticks, headings, quotes, table bars), in one pass."""
-    return text.translate(_MARKDOWN)
-
-
-def clauses(text: str) -> list[str]:
-    """The answer's clauses: split at ``;``, ``!``, ``?``, a line break, or a period or colon before a space.
-
-    A colon ends a clause only before a space, so ``key: value`` stays whole, and a period inside a value
-    (``4.2``, ``billing-worker.log``) does not end it.
-    """
-    plain = plain_text(text)
-    parts: list[str] = []
-    start = 0
-    for end in _CLAUSE_END.finditer(plain):
-        if end.group() == ":" and _ends_in_key(plain, end.start()):
-            continue
-        parts.append(plain[start : end.start()])
-        start = end.end()
-    parts.append(plain[start:])
-    return [" ".join(p.split()) for p in parts if p.strip()]
-
-
-def _ends_in_key(text: str, at: int) -> bool:
-    """Whether the word before position ``at`` is an allowed key (``module: Billing`` is one statement)."""
-    word = re.search(r"(\w+)\W*$", text[max(0, at - 24) : at])
-    return word is not None and word[1].lower() in ALLOWED_KEYS
-
-
-def stated_values(text: str) -> list[tuple[str, str]]:
-    """Every ``(key, value)`` the text states in the contract's form, ``key=value`` or ``key: value``, in order.
-
-    Any key case; Markdown bold or code around the key is ignored. Linear in the text's length.
-    """
-    return [(m["key"].lower(), m["value"].strip()) for m in _STATEMENT.finditer(plain_text(text))]
-
-
-def prose_values(clause: str) -> list[tuple[str, str]]:
-    """The ``(key, value)`` a clause states in prose: "the database is PostgreSQL", "module stays Billing"."""
-    found: list[tuple[str, str]] = []
-    for m in _COPULA.finditer(clause):
-        value = _VALUE_END.split(m["value"], maxsplit=1)[0].strip(" .\"'")
-        if value:
-            found.append((m["key"].lower(), value))
-    return found
-
-
-def plans_action(text: str) -> bool:
-    """Whether the text plans or asks for an action (plan, fix, restart, deploy, ...)."""
-    return bool(_ACTION.search(text))
-
-
-def _norm(text: str) -> str:
-    return " ".join(plain_text(text).strip().strip("\"'`*").split()).casefold()
-
-
-def _same_value(stated: str, current: str) -> bool:
-    """Equal up to case, spacing and quotes; a trailing note in parentheses (``Billing (corrected)``) is allowed."""
-    return _norm(current) in (_norm(stated), _norm(_TRAILING_NOTE.sub("", stated)))
-
-
-def _starts_with_value(stated: str, current: str) -> bool:
-    """Whether a value begins with the stored one as a whole phrase: "Billing module", "Billing on SQL Server".
-
-    The rest must start after a space or a comma, semicolon, period or parenthesis: "Billing/Reporting" and
-    "Billingham" do not begin with ``Billing``.
-    """
-    said, want = _norm(stated), _norm(current)
-    return said == want or (said.startswith(want) and said[len(want)] in " ,;.(")
-
-
-def _named(value: str) -> bool:
-    """Whether a prose value names something (a capital or a digit first): "PostgreSQL", not "fine"."""
-    first = value.lstrip("\"'(")[:1]
-    return first.isupper() or first.isdigit()
-
-
-def _carried(value: str, said: str) -> bool:
-    """Whether the normalized answer ``said`` contains ``value`` as a whole phrase (not inside a longer word)."""
-    return re.search(r"(?<!\w)" + re.escape(_norm(value)) + r"(?!\w)", said) is not None
-
-
-def mentions(value: str, clause: str) -> list[int]:
-    """Where ``value`` occurs in ``clause`` as a whole phrase (case and spacing aside), never inside a longer word."""
-    said, want = clause.casefold(), _norm(value)
-    found: list[int] = []
-    at = said.find(want) if want else -1
-    while at >= 0:
-        end = at + len(want)
-        before = said[at - 1] if at else " "
-        after = said[end] if end < len(said) else " "
-        if not _word_char(before) and not _word_char(after):
-            found.append(at)
-        at = said.find(want, at + 1)
-    return found
-
-
-def _word_char(char: str) -> bool:
-    """Letters, digits, ``-`` and ``_`` continue a word: "Reporting-free" does not mention ``Reporting``."""
-    return char.isalnum() or char in "-_"
-
-
-def _historical(clause: str, at: int, length: int) -> bool:
-    """Whether a mention at ``at`` is a negation or a history ("no longer X", "from X to Y", "X (old)")."""
-    return bool(_NEGATION_BEFORE.search(clause[max(0, at - 60) : at])) or bool(
-        _NEGATION_AFTER.search(clause[at + length : at + length + 40])
-    )
-
-
-_STOPWORD_TEXT = (
-    "the a an of to in on at for and or with by during must should we you be is are any do does our your it this"
-    " that these those from as"
-)
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-_NEGATIVE = frozenset({"never", "not", "no", "don't", "dont", "avoid", "without", "nor", "cannot", "can't", "mustn't"})
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"[\w']+", plain_text(text).casefold())
-
-
-def carries_constraint(constraint: str, answer: str, parts: Sequence[str] | None = None) -> bool:
-    """Whether the answer carries a stored constraint in the user's words or close to them.
-
-    Word for word passes. Otherwise one clause must hold every content word of the constraint but at most one
-    (stems: "restarting" counts for "restart"), and, for a negative constraint ("never ..."), a negation of its own:
-    "Do not restart the production database in business hours" carries "never restart the production database
-    during business hours"; "Restart the production database during business hours" does not. ``parts`` are the
-    answer's :func:`clauses`, when the caller has them already.
-    """
-    if _carried(constraint, _norm(answer)):
-        return True
-    words = _words(constraint)
-    content = {_stem(w) for w in words if w not in _STOPWORDS and w not in _NEGATIVE}
-    negative = any(w in _NEGATIVE for w in words)
-    for clause in clauses(answer) if parts is None else parts:
-        said = _words(clause)
-        present = content & {_stem(w) for w in said}
-        if len(content) - len(present) <= (1 if len(content) > 3 else 0) and (
-            not negative or any(w in _NEGATIVE or w.endswith("n't") for w in said)
-        ):
-            return True
-    return False
-
-
-class Violation(BaseModel):
-    """One broken rule: the stored fact, and the other value the answer stated (None: the fact is missing)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    fact: Fact
-    stated: str | None = None
-
-    @property
-    def problem(self) -> str:
-        if self.stated is not None:
-            return f"your answer states {self.fact.key}={self.stated} as current."
-        return "your answer plans an action but does not carry this constraint."
-
-
-def check_answer(
-    facts: Sequence[Fact], answer: str, task: str = "", superseded: Mapping[str, Iterable[str]] | None = None
-) -> list[Violation]:
-    """The rules an answer breaks against the stored ``facts``; [] when none. One violation per key at most.
-
-    Read clause by clause: a ``key=value`` (or ``key: value``) statement, or a prose one ("the database is
-    PostgreSQL"), whose value is not the stored one; a mention of a ``superseded`` value of a stored key (the values
-    the store held before a correction) that is not a negation or a history ("no longer Reporting", "moved from
-    Reporting to Billing", "Reporting (old)"). ``task`` is the request the answer responds to: a task (or an answer)
-    that plans an action makes each stored ``constraint`` due, carried as :func:`carries_constraint` reads it.
-    """
-    stored = {f.key: f for f in facts}
-    old = _OldValues(
-        {
-            key: [v for v in values if not _same_value(v, stored[key].value)]
-            for key, values in (superseded or {}).items()
-            if key in stored
-        }
-    )
-    parts = clauses(answer)
-    found: dict[str, str] = {}
-    for clause in parts:
-        if _KEY_WORD.search(clause) or old.search(clause):  # most clauses of a long answer name nothing
-            for key, value in _claims(clause, stored, old):
-                found.setdefault(key, value)
-    violations = [Violation(fact=stored[key], stated=value) for key, value in found.items()]
-    if plans_action(answer) or plans_action(task):
-        violations += [
-            Violation(fact=f)
-            for f in facts
-            if f.key == "constraint" and f.key not in found and not carries_constraint(f.value, answer, parts)
-        ]
-    return violations
-
-
-_KEY_WORD = re.compile(r"(?<![\w-])(?:" + "|".join(ALLOWED_KEYS) + r")", re.IGNORECASE)
-
-
-class _OldValues:
-    """The superseded values of the stored keys, found in a clause by one pattern (longest value first)."""
-
-    def __init__(self, values: Mapping[str, Sequence[str]]) -> None:
-        self.key_of = {_norm(v): (key, v) for key, vs in values.items() for v in vs if _norm(v)}
-        names = sorted(self.key_of, key=len, reverse=True)
-        alternatives = "|".join(re.escape(n).replace("\\ ", r"\s+") for n in names)
-        self.pattern = re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.IGNORECASE) if names else None
-
-    def search(self, clause: str) -> bool:
-        return self.pattern is not None and self.pattern.search(clause) is not None
-
-    def claims(self, clause: str) -> list[tuple[str, str]]:
-        """``(key, value)`` for each superseded value the clause states as current (not negated, not history).
-
-        The value is given as the store held it, whatever the answer's case and spacing.
-        """
-        if self.pattern is None:
-            return []
-        return [
-            self.key_of[_norm(m.group())]
-            for m in self.pattern.finditer(clause)
-            if not _historical(clause, m.start(), len(m.group()))
-        ]
-
-
-def _claims(clause: str, stored: Mapping[str, Fact], old: _OldValues) -> list[tuple[str, str]]:
-    """The ``(key, other value)`` a clause states as current, in the order it states them."""
-    claims: list[tuple[str, str]] = []
-    for m in _STATEMENT.finditer(clause):
-        key, value = m["key"].lower(), m["value"].strip()
-        fact = stored.get(key)
-        if fact is None or _same_value(value, fact.value) or _historical(clause, m.start(), 0):
-            continue
-        if key != "constraint":  # "module=Payroll on MariaDB 11" states Payroll, not the whole rest of the clause
-            value = _VALUE_END.split(value, maxsplit=1)[0].strip() or value
-            if _same_value(value, fact.value):
-                continue
-        claims.append((key, value))
-    for key, value in prose_values(clause):
-        fact = stored.get(key)
-        if fact is not None and _named(value) and not _starts_with_value(value, fact.value):
-            at = clause.casefold().find(value.casefold())
-            if not _historical(clause, at, len(value)):
-                claims.append((key, value))
-    return claims + old.claims(clause)
-
-
-def verdict(violations: Sequence[Violation]) -> str:
-    """A short verdict for a table: ``pass``, or each violation as ``key: stated`` / ``constraint missing``."""
-    if not violations:
-        return "pass"
-    return "; ".join(f"{v.fact.key} missing" if v.stated is None else f"{v.fact.key}: {v.stated}" for v in violations)
 
 
 # region Feedback that quotes a fact

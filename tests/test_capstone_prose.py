@@ -188,10 +188,10 @@ async def test_the_evaluator_learns_a_superseded_value_when_it_sees_the_store_co
 
 
 def _read_once(text: str) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     stated_values(text)
     check_answer(MEMORY.facts, text, PLAN, SUPERSEDED)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 @pytest.mark.parametrize("unit", ["*", "module", "module=", "Reporting ", "no longer ", "a. ", "*module*: "])
@@ -202,6 +202,8 @@ def test_reading_is_linear_in_the_answers_length(unit):
     The ratio bound is 48 (linear is 8, the old quadratic reader gave about 64; a loaded machine has shown 28);
     the absolute bound is 0.75 s (measured on an idle core: 0.04 to 0.22 s for 64 KiB; the quadratic reader took
     3.4 s for 8 KiB). A small timing below 10 ms counts as 10 ms: a loaded machine gave 1.9 ms against 99 ms.
+    The time is this process's CPU time: under ``make test``'s workers and other work on two cores, the wall clock
+    gave 0.85 s for 64 KiB of ``"Reporting "`` that took 0.07 s of CPU (issue 34's reader).
     """
     small = (unit * (8192 // len(unit) + 1))[:8192]
     large = (unit * (65536 // len(unit) + 1))[:65536]
