@@ -43,7 +43,7 @@ present: $(STAMP)
 WORKERS ?= auto
 PARALLEL = $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --maxprocesses 4 --dist loadscope)
 
-test: lint
+test: lint $(LAB_SETTINGS)
 	COURSE_LLM=offline $(BIN)/python -m pytest $(PARALLEL)
 
 # The instructor's solutions (instructor/solutions/) pasted over every exercise stub, each lesson run again offline:
