@@ -8,6 +8,7 @@ the same, and that each module imports only what its group allows):
 Memory half -- lessons 01-04, in lesson order; a module loads only those above it, never the loop half:
     assertions      the key=value contract: ALLOWED_KEYS, parse_assertions
     memory          the bounded store of cited facts: WorkingMemory, its tickets, forget
+    forgetting      what "a forgotten fact reaches a model" means; the filter that holds every later call to it
     extraction      the fact writer (MAF structured output) and host-side admission: MemoryExtraction
     providers       manual injection, FactsContextProvider, the two desks and their console
     policies        the memory policies, timelines, the Demo170 comparison

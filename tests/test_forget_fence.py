@@ -1,0 +1,251 @@
+"""Issue 33, first half: forget is final and the block stays a fence, on every client a desk or its loop calls.
+
+Each test is an attack of the red-team pass: a forgotten value that is one of the block's own words (``facts``,
+``user``, ``database``, ``data``, ``instructions``), a forgotten value written another way (case, width,
+compatibility forms, NFD, spaces, invisible characters, a hyphen or underscore compound), a value forgotten under
+one key and still held under another, and the judge a loop calls beside its desk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import unicodedata
+
+import pytest
+from agent_framework import AgentSession, Message
+
+from course_lib.extraction import ChatFactWriter, MemoryExtraction
+from course_lib.forgetting import carries_forgotten
+from course_lib.loop import AIJudgeLoopEvaluator, LoopAgent, LoopAgentOptions
+from course_lib.memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, WorkingMemory, parse_prompt_block
+from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient
+from course_lib.offline import OfflineChatClient
+from course_lib.providers import DESK_INSTRUCTIONS, DeskConsole, ManualInjectionDesk, ProviderDesks, forget_filter
+
+
+class SeenDesk(OfflineAssistantClient):
+    """The desk model, keeping the texts of every call it was sent."""
+
+    def __init__(self) -> None:
+        super().__init__("latest", name="desk")
+        self.calls: list[list[str]] = []
+
+    def answer(self, messages, options):
+        self.calls.append([m.text for m in messages])
+        return super().answer(messages, options)
+
+
+class SeenWriter(OfflineWriterClient):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[list[str]] = []
+
+    def answer(self, messages, options):
+        self.calls.append([m.text for m in messages])
+        return super().answer(messages, options)
+
+
+def manual(desk: SeenDesk) -> ManualInjectionDesk:
+    """A manual desk built by hand, with no filter of its own: the console holds it to the store's forgets."""
+    from agent_framework import Agent
+
+    extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient()))
+    return ManualInjectionDesk(Agent(client=desk, name="desk", instructions=DESK_INSTRUCTIONS), extraction)
+
+
+def provider(desk: SeenDesk) -> ProviderDesks:
+    from course_lib.extraction import make_extraction
+
+    return ProviderDesks.build(make_extraction(), {"desk": desk}, {"desk": DESK_INSTRUCTIONS})
+
+
+PATHS = {"manual": manual, "provider": provider}
+
+
+async def forget_then_ask(path: str, declared: str, key: str, question: str) -> tuple[DeskConsole, str]:
+    desk = SeenDesk()
+    console = PATHS[path](desk)
+    await console.handle(declared)
+    console.forget(key)
+    await console.handle(question)
+    return console, "\n".join(desk.calls[-1])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("word", ["facts", "user", "controlled", "data", "instructions", "end", "unverified"])
+async def test_forgetting_a_word_of_the_frame_keeps_the_block_whole(path, word):
+    _, sent = await forget_then_ask(path, f"customer={word}; database=PostgreSQL", "customer", "Which one?")
+    assert PROMPT_BLOCK_HEADER in sent.splitlines() and PROMPT_BLOCK_FOOTER in sent.splitlines()
+    assert parse_prompt_block(sent) == [("database", "PostgreSQL")]
+
+
+@pytest.mark.parametrize("path", PATHS)
+async def test_forgetting_a_value_that_is_a_key_keeps_the_held_fact_line(path):
+    _, sent = await forget_then_ask(path, "symptom=database; database=PostgreSQL", "symptom", "Which one?")
+    assert parse_prompt_block(sent) == [("database", "PostgreSQL")]
+    assert '- database = "PostgreSQL"' in sent
+
+
+@pytest.mark.parametrize("path", PATHS)
+async def test_the_users_later_question_is_sent_as_typed(path):
+    _, sent = await forget_then_ask(path, "symptom=database; database=PostgreSQL", "symptom", "Which database am I on?")
+    assert "Which database am I on?" in sent
+
+
+async def test_the_manual_desk_reads_the_block_as_facts_not_as_the_users_words():
+    console, _ = await forget_then_ask("manual", "customer=facts; database=PostgreSQL", "customer", "mem?")
+    event = await console.handle("Which database am I on?")
+    assert "PostgreSQL" in event.reply
+
+
+VARIANTS = [
+    ("module=Reporting", "You use the Reporting-based module."),
+    ("module=Reporting", "Try Reporting_v2 next."),
+    ("module=Reporting", "You use REPORTING."),
+    ("module=Reporting", "Rep\u200borting is yours."),
+    ("module=Reporting", "\uff52\uff45\uff50\uff4f\uff52\uff54\uff49\uff4e\uff47 (full width)."),
+    ("database=SQL Server 2022", "You run SQL  Server 2022."),
+    ("database=SQL Server 2022", "You run SQL\xa0Server\xa02022."),
+    ("database=SQL Server 2022", "You run SQL\nServer 2022."),
+    ("customer=Straße", "Customer STRASSE called."),
+    ("customer=Café", "Customer " + unicodedata.normalize("NFD", "Café") + " called."),
+]
+
+
+@pytest.mark.parametrize(("declared", "mention"), VARIANTS, ids=[v[1] for v in VARIANTS])
+async def test_a_forgotten_value_written_another_way_reaches_no_later_call(declared, mention):
+    desk = SeenDesk()
+    console = provider(desk)
+    await console.handle(declared)
+    session = AgentSession()
+    await console.agents["desk"].run(f"Earlier: {mention}", session=session)  # a session the forget does not replace
+    console.forget(declared.partition("=")[0])
+    await console.agents["desk"].run("And now?", session=session)
+    value = declared.partition("=")[2]
+    assert carries_forgotten(f"Earlier: {mention}", [(declared.partition("=")[0], value)])
+    assert not any(carries_forgotten(t, [(declared.partition("=")[0], value)]) for t in desk.calls[-1])
+    assert "Earlier:" in "\n".join(desk.calls[-1])  # the rest of the message still goes
+
+
+async def test_a_value_held_under_another_key_goes_but_not_the_forgotten_association():
+    desk = SeenDesk()
+    console = provider(desk)
+    await console.handle("module=Billing; customer=Billing")
+    session = AgentSession()
+    await console.agents["desk"].run("Earlier you said module=Billing.", session=session)
+    console.forget("module")
+    await console.agents["desk"].run("And now?", session=session)
+    sent = "\n".join(desk.calls[-1])
+    assert "module=Billing" not in sent and "Earlier you said module=" in sent
+    assert ("customer", "Billing") in parse_prompt_block(sent)
+
+
+class SeenJudge(OfflineChatClient):
+    """A judge that keeps what it was sent and always asks for more."""
+
+    def __init__(self) -> None:
+        super().__init__(name="judge")
+        self.calls: list[list[str]] = []
+
+    def answer(self, messages, options):
+        self.calls.append([m.text for m in messages])
+        return '{"answered": false, "gapAnalysis": "say more"}'
+
+
+async def test_the_judge_a_loop_calls_around_a_desk_is_held_to_the_forget():
+    desk = SeenDesk()
+    console = provider(desk)
+    await console.handle("module=Reporting; database=PostgreSQL")
+    answer = desk.answer
+
+    def forget_while_answering(messages, options):  # the answer is made from the block, then the forget runs
+        reply = answer(messages, options)
+        console.forget("module")
+        return reply
+
+    desk.answer = forget_while_answering  # type: ignore[method-assign]
+    judge = SeenJudge()
+    loop = LoopAgent(console.agents["desk"], AIJudgeLoopEvaluator(judge), LoopAgentOptions(max_iterations=2))
+    response = await loop.run("Which module and database am I on?", session=console.sessions["desk"])
+    assert "Reporting" in response.messages[0].text  # the desk's first answer was made before the forget
+    assert judge.calls, "the judge was never called"
+    assert not any(carries_forgotten(t, [("module", "Reporting")]) for t in judge.calls[0])
+    assert any("PostgreSQL" in t for t in judge.calls[0])  # what was not forgotten is still quoted
+
+
+async def test_a_writer_call_that_starts_after_the_forget_is_not_sent_the_forgotten_turn():
+    writer = SeenWriter()
+    memory = WorkingMemory()
+    held = forget_filter(memory)
+    extraction = MemoryExtraction(memory, ChatFactWriter(writer, middleware=[held]))
+    assert (await extraction.update("module=Reporting")).status == "accepted"
+    begun = extraction.begin("module=Reporting; database=PostgreSQL")
+    extraction.memory.check_ticket(begun)  # valid now; the forget comes between the check and the call
+
+    async def propose_after_forget(text: str):
+        held.forget()
+        return await ChatFactWriter.propose(extraction.writer, text)
+
+    extraction.writer.propose = propose_after_forget  # type: ignore[method-assign]
+    report = await extraction.complete(begun)
+    assert report.status in {"forgotten", "rejected"}
+    assert not any(carries_forgotten(t, [("module", "Reporting")]) for t in writer.calls[-1])
+    assert memory.facts == ()
+
+
+async def test_the_desk_is_held_on_a_streamed_run_too():
+    desk = SeenDesk()
+    console = provider(desk)
+    await console.handle("module=Reporting")
+    session = AgentSession()
+    await console.agents["desk"].run("I use Reporting.", session=session)
+    console.forget("module")
+    async for _ in console.agents["desk"].run("And now?", session=session, stream=True):
+        pass
+    assert not any(carries_forgotten(t, [("module", "Reporting")]) for t in desk.calls[-1])
+
+
+async def test_a_panel_forget_straight_on_the_store_holds_later_calls_too():
+    desk = SeenDesk()
+    console = provider(desk)
+    await console.handle("module=Reporting")
+    session = AgentSession()
+    await console.agents["desk"].run("I use Reporting.", session=session)
+    console.memory.forget("module")  # what a memory panel without desks does
+    await console.agents["desk"].run("And now?", session=session)
+    assert not any(carries_forgotten(t, [("module", "Reporting")]) for t in desk.calls[-1])
+
+
+def test_messages_of_the_caller_objects_are_not_changed():
+    memory = WorkingMemory()
+    held = forget_filter(memory)
+    memory.apply(memory.begin_turn("module=Reporting"), [])
+    ticket = memory.begin_turn("module=Reporting")
+    from course_lib.memory import FactCandidate
+
+    memory.apply(ticket, [FactCandidate(key="module", value="Reporting", evidence="module=Reporting")])
+    original = Message(role="assistant", contents=["You use Reporting."])
+    held.forget("module")
+    sent = held.redacted([original])
+    assert original.text == "You use Reporting." and "Reporting" not in sent[0].text
+    assert asyncio.iscoroutinefunction(held.process)
+
+
+async def test_the_course_writer_is_held_to_its_stores_forgets():
+    from course_lib.extraction import make_extraction
+    from course_lib.tracing import CallLog
+
+    log, memory = CallLog(), WorkingMemory()
+    extraction = make_extraction(memory, log=log)
+    assert (await extraction.update("module=Reporting")).status == "accepted"
+    begun = extraction.begin("module=Reporting; database=PostgreSQL")
+    propose = extraction.writer.propose
+
+    async def propose_after_forget(text: str):
+        memory.forget("module")
+        return await propose(text)
+
+    extraction.writer.propose = propose_after_forget  # type: ignore[method-assign]
+    assert (await extraction.complete(begun)).status == "forgotten"
+    sent = [m.text for m in log.calls[-1].messages]
+    assert not any(carries_forgotten(t, [("module", "Reporting")]) for t in sent), sent
