@@ -43,7 +43,6 @@ from .memory import (
     NO_FACTS_LINE,
     PROMPT_BLOCK_FOOTER,
     PROMPT_BLOCK_HEADER,
-    Fact,
     WorkingMemory,
     invisible,
     quote_for_prompt,
@@ -116,16 +115,21 @@ def folded(text: str) -> Folded:
 
 
 def _clusters(text: str) -> Iterable[tuple[int, int]]:
-    """``(start, end)`` of each cluster: a white space or invisible character alone, else a base and its marks."""
+    """``(start, end)`` of each cluster: a white space character alone, else a base with its marks and invisibles.
+
+    An invisible character joins the cluster it stands in, so that it never splits a base from its marks.
+    """
     start = 0
     for index in range(1, len(text) + 1):
-        if index == len(text) or not _joins_previous(text[index]) or _alone(text[index - 1]):
+        if index == len(text) or _starts_cluster(text[index - 1], text[index]):
             yield start, index
             start = index
 
 
-def _alone(char: str) -> bool:
-    return char.isspace() or invisible(char)
+def _starts_cluster(before: str, char: str) -> bool:
+    if before.isspace() or char.isspace():
+        return True
+    return not (_joins_previous(char) or invisible(char))
 
 
 def fold(text: str) -> str:
@@ -170,9 +174,13 @@ class _Rule:
         return cls(key, value, re.compile(word), re.compile(pair))
 
 
-def _spans(text: Folded, rules: Sequence[_Rule], held: Sequence[str]) -> list[tuple[int, int]]:
-    """The folded spans of ``text`` that carry a forgotten fact (see the module docstring)."""
-    kept = [m.span() for value in held if value for m in re.finditer(_word(value), text.text)]
+def _spans(text: Folded, rules: Sequence[_Rule], held: Sequence[_Rule]) -> list[tuple[int, int]]:
+    """The folded spans of ``text`` that carry a forgotten fact (see the module docstring).
+
+    A bare value inside a held value, or inside a held fact's own ``key=value`` (the held ``database=Oracle`` when
+    ``symptom=database`` was forgotten), is that held fact's, not the forgotten one.
+    """
+    kept = [m.span() for rule in held for pattern in (rule.bare, rule.pair) for m in pattern.finditer(text.text)]
     marks = [m.span() for m in re.finditer(re.escape(_FOLDED_MARK), text.text)]  # what a redaction already left
     found: list[tuple[int, int]] = []
     for rule in rules:
@@ -190,7 +198,7 @@ def _rules(facts: Iterable[tuple[str, str]]) -> list[_Rule]:
     return [rule for key, value in facts if (rule := _Rule.of(key, value)) is not None]
 
 
-def _redact(text: str, rules: Sequence[_Rule], held: Sequence[str]) -> str:
+def _redact(text: str, rules: Sequence[_Rule], held: Sequence[_Rule]) -> str:
     """``text`` with every span that carries a forgotten fact replaced by :data:`FORGOTTEN_MARK`, until none is left."""
     for _ in range(len(text) + 1):  # each pass removes at least one character of a match
         view = folded(text)
@@ -212,38 +220,53 @@ def _redact(text: str, rules: Sequence[_Rule], held: Sequence[str]) -> str:
 
 
 def carries_forgotten(text: str, forgotten: Iterable[tuple[str, str]], held: Iterable[tuple[str, str]] = ()) -> bool:
-    """Whether ``text`` carries one of the ``forgotten`` ``(key, value)`` facts while ``held`` ones are held.
+    """Whether ``text`` carries one of the ``forgotten`` ``(key, value)`` facts while the ``held`` ones are held.
 
-    The one definition of a leak, for the filter and for every test: a mark the filter left is not a leak (a value
-    that reads ``forgotten`` is not found inside one).
+    The one definition of a leak, for the filter and for every test: the filter would change ``text``
+    (:meth:`Forgetting.text`, with no words said since the forget). A block's frame and the line of a held fact are
+    the host's, and a mark the filter left is not a leak (a value that reads ``forgotten`` is not found inside one).
     """
-    held_values = [fold(v).strip() for _, v in held]
-    rules = _rules(f for f in forgotten if f not in set(held))
-    view = folded(text)
-    return bool(_spans(view, rules, held_values))
+    return Forgetting([(0, k, v) for k, v in forgotten], held).text(text) != text
 
 
 # region The filter
 
 
 class Forgetting:
-    """What the store forgot and still holds, at one moment: the rules one request is redacted by."""
+    """What a store forgot and still holds, at one moment: the rules one request is redacted by.
 
-    def __init__(self, memory: WorkingMemory) -> None:
-        self.memory = memory
-        held = memory.facts
-        self.held = {(f.key, f.value) for f in held}
-        self.held_values = [fold(f.value).strip() for f in held]
-        self.forgotten = [(epoch, f) for epoch, f in memory.forgotten if (f.key, f.value) not in self.held]
-        self.keys = {f.key for _, f in self.forgotten}
+    ``forgotten`` holds ``(epoch, key, value)``: the epoch the forget began (words a turn said in that epoch or
+    later are the user's again); ``said`` gives the epoch a text was said in (None: never, as far as is known).
+    """
+
+    def __init__(
+        self,
+        forgotten: Iterable[tuple[int, str, str]],
+        held: Iterable[tuple[str, str]] = (),
+        said: Callable[[str], int | None] = lambda _text: None,
+    ) -> None:
+        self.held = set(held)
+        self.held_rules = _rules(self.held)
+        self.forgotten = [(epoch, k, v) for epoch, k, v in forgotten if (k, v) not in self.held]
+        self.keys = {k for _, k, _ in self.forgotten}
+        self.said = said
+        self._every = _rules((k, v) for _, k, v in self.forgotten)
+
+    @classmethod
+    def of(cls, memory: WorkingMemory) -> Forgetting:
+        """The store's rules now: what it forgot and does not hold again, and the words its turns said."""
+        forgotten = [(epoch, f.key, f.value) for epoch, f in memory.forgotten]
+        return cls(forgotten, [(f.key, f.value) for f in memory.facts], memory.said_at)
 
     def __bool__(self) -> bool:
         return bool(self.forgotten)
 
     def rules_for(self, text: str) -> list[_Rule]:
         """The forgotten facts ``text`` must not carry: all, but those forgotten before a turn that said ``text``."""
-        said = self.memory.said_at(text)
-        return _rules((f.key, f.value) for epoch, f in self.forgotten if said is None or said < epoch)
+        said = self.said(text)
+        if said is None:
+            return self._every
+        return _rules((k, v) for epoch, k, v in self.forgotten if said < epoch)
 
     def text(self, text: str) -> str:
         """``text`` as a later call may send it: blocks kept for what the store holds, the rest redacted."""
@@ -254,7 +277,7 @@ class Forgetting:
 
     def _words(self, text: str) -> str:
         rules = self.rules_for(text.strip(LINE_BREAKS)) if text.strip(LINE_BREAKS) else []
-        return _redact(text, rules, self.held_values) if rules else text
+        return _redact(text, rules, self.held_rules) if rules else text
 
     def _block(self, block: str) -> str:
         lines = []
@@ -277,9 +300,8 @@ class Forgetting:
         held = (key, value) in self.held
         if not held and key in self.keys:
             return ""  # a stale block's line of a key forgotten since
-        every = _rules((f.key, f.value) for _, f in self.forgotten)
-        shown = match["value"] if held else quote_for_prompt(_redact(value, every, self.held_values))
-        evidence = quote_for_prompt(_redact(json.loads(match["evidence"]), every, self.held_values))
+        shown = match["value"] if held else quote_for_prompt(_redact(value, self._every, self.held_rules))
+        evidence = quote_for_prompt(_redact(json.loads(match["evidence"]), self._every, self.held_rules))
         return f"- {key} = {shown} (evidence: {evidence}{match['tail']}"
 
 
@@ -343,20 +365,20 @@ class ForgottenFactsFilter(ChatMiddleware):
         return self.memory.forget(key)
 
     @property
-    def forgotten(self) -> list[Fact]:
-        """The facts forgotten and not held again, oldest forget first."""
-        return [f for _, f in Forgetting(self.memory).forgotten]
+    def forgotten(self) -> list[tuple[str, str]]:
+        """The ``(key, value)`` facts forgotten and not held again, oldest forget first."""
+        return [(k, v) for _, k, v in Forgetting.of(self.memory).forgotten]
 
     def redacted(self, messages: Sequence[Message]) -> list[Message]:
         """``messages`` as a call may send them now (copies where a text changed; the caller's are untouched)."""
-        rules = Forgetting(self.memory)
+        rules = Forgetting.of(self.memory)
         if not rules:
             return list(messages)
         return [m if m.role == "system" else _redacted_message(m, rules.text) for m in messages]
 
     def redact_text(self, text: str) -> str:
         """One text (a judge's quote of the request or the answer) as a call may send it now."""
-        rules = Forgetting(self.memory)
+        rules = Forgetting.of(self.memory)
         return rules.text(text) if rules else text
 
     async def process(self, context: ChatContext, call_next: Callable[[], Any]) -> None:
