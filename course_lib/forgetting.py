@@ -262,8 +262,13 @@ class Forgetting:
         return bool(self.forgotten)
 
     def rules_for(self, text: str) -> list[_Rule]:
-        """The forgotten facts ``text`` must not carry: all, but those forgotten before a turn that said ``text``."""
+        """The forgotten facts ``text`` must not carry: all, but those forgotten before a turn that said ``text``.
+
+        The words after a manual block are the turn's text once the blank line before them is off.
+        """
         said = self.said(text)
+        if said is None and text.lstrip(LINE_BREAKS) != text:
+            said = self.said(text.lstrip(LINE_BREAKS))
         if said is None:
             return self._every
         return _rules((k, v) for epoch, k, v in self.forgotten if said < epoch)
@@ -276,7 +281,7 @@ class Forgetting:
         return "".join(out)
 
     def _words(self, text: str) -> str:
-        rules = self.rules_for(text.strip(LINE_BREAKS)) if text.strip(LINE_BREAKS) else []
+        rules = self.rules_for(text) if text.strip(LINE_BREAKS) else []
         return _redact(text, rules, self.held_rules) if rules else text
 
     def _block(self, block: str) -> str:

@@ -249,3 +249,12 @@ async def test_the_course_writer_is_held_to_its_stores_forgets():
     assert (await extraction.complete(begun)).status == "forgotten"
     sent = [m.text for m in log.calls[-1].messages]
     assert not any(carries_forgotten(t, [("module", "Reporting")]) for t in sent), sent
+
+
+async def test_words_said_after_the_forget_go_as_typed_even_with_a_line_break_at_their_edge():
+    desk = SeenDesk()
+    console = manual(desk)
+    await console.handle("symptom=database; database=PostgreSQL")
+    console.forget("symptom")
+    await console.handle("Which database am I on?\n")
+    assert "Which database am I on?\n" in "\n".join(desk.calls[-1])
