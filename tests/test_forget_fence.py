@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
+from collections.abc import Callable
 
 import pytest
 from agent_framework import AgentSession, Message
@@ -57,6 +58,23 @@ def provider(desk: SeenDesk) -> ProviderDesks:
     from course_lib.extraction import make_extraction
 
     return ProviderDesks.build(make_extraction(), {"desk": desk}, {"desk": DESK_INSTRUCTIONS})
+
+
+async def held_history(declared: str, earlier: str, forget: Callable[[DeskConsole], object], *, stream: bool = False):
+    """A provider desk that held ``declared``, a session (no forget replaces it) that said ``earlier``, ``forget``
+    run, then one more call on that session: return the texts that call was sent."""
+    desk = SeenDesk()
+    console = provider(desk)
+    await console.handle(declared)
+    session = AgentSession()
+    await console.agents["desk"].run(earlier, session=session)
+    forget(console)
+    if stream:
+        async for _ in console.agents["desk"].run("And now?", session=session, stream=True):
+            pass
+    else:
+        await console.agents["desk"].run("And now?", session=session)
+    return desk.calls[-1]
 
 
 PATHS = {"manual": manual, "provider": provider}
@@ -114,28 +132,16 @@ VARIANTS = [
 
 @pytest.mark.parametrize(("declared", "mention"), VARIANTS, ids=[v[1] for v in VARIANTS])
 async def test_a_forgotten_value_written_another_way_reaches_no_later_call(declared, mention):
-    desk = SeenDesk()
-    console = provider(desk)
-    await console.handle(declared)
-    session = AgentSession()
-    await console.agents["desk"].run(f"Earlier: {mention}", session=session)  # a session the forget does not replace
-    console.forget(declared.partition("=")[0])
-    await console.agents["desk"].run("And now?", session=session)
-    value = declared.partition("=")[2]
-    assert carries_forgotten(f"Earlier: {mention}", [(declared.partition("=")[0], value)])
-    assert not any(carries_forgotten(t, [(declared.partition("=")[0], value)]) for t in desk.calls[-1])
-    assert "Earlier:" in "\n".join(desk.calls[-1])  # the rest of the message still goes
+    key, _, value = declared.partition("=")
+    sent = await held_history(declared, f"Earlier: {mention}", lambda console: console.forget(key))
+    assert carries_forgotten(f"Earlier: {mention}", [(key, value)])
+    assert not any(carries_forgotten(t, [(key, value)]) for t in sent)
+    assert "Earlier:" in "\n".join(sent)  # the rest of the message still goes
 
 
 async def test_a_value_held_under_another_key_goes_but_not_the_forgotten_association():
-    desk = SeenDesk()
-    console = provider(desk)
-    await console.handle("module=Billing; customer=Billing")
-    session = AgentSession()
-    await console.agents["desk"].run("Earlier you said module=Billing.", session=session)
-    console.forget("module")
-    await console.agents["desk"].run("And now?", session=session)
-    sent = "\n".join(desk.calls[-1])
+    earlier = "Earlier you said module=Billing."
+    sent = "\n".join(await held_history("module=Billing; customer=Billing", earlier, lambda c: c.forget("module")))
     assert "module=Billing" not in sent and "Earlier you said module=" in sent
     assert ("customer", "Billing") in parse_prompt_block(sent)
 
@@ -193,27 +199,15 @@ async def test_a_writer_call_that_starts_after_the_forget_is_not_sent_the_forgot
     assert memory.facts == ()
 
 
-async def test_the_desk_is_held_on_a_streamed_run_too():
-    desk = SeenDesk()
-    console = provider(desk)
-    await console.handle("module=Reporting")
-    session = AgentSession()
-    await console.agents["desk"].run("I use Reporting.", session=session)
-    console.forget("module")
-    async for _ in console.agents["desk"].run("And now?", session=session, stream=True):
-        pass
-    assert not any(carries_forgotten(t, [("module", "Reporting")]) for t in desk.calls[-1])
+@pytest.mark.parametrize("stream", [False, True], ids=["run", "streamed"])
+@pytest.mark.parametrize("how", ["console", "store"], ids=["console forget", "store forget (a panel's)"])
+async def test_a_forget_by_any_path_holds_the_next_call_streamed_or_not(how, stream):
+    def forget(console: DeskConsole) -> None:
+        (console.forget if how == "console" else console.memory.forget)("module")
 
-
-async def test_a_panel_forget_straight_on_the_store_holds_later_calls_too():
-    desk = SeenDesk()
-    console = provider(desk)
-    await console.handle("module=Reporting")
-    session = AgentSession()
-    await console.agents["desk"].run("I use Reporting.", session=session)
-    console.memory.forget("module")  # what a memory panel without desks does
-    await console.agents["desk"].run("And now?", session=session)
-    assert not any(carries_forgotten(t, [("module", "Reporting")]) for t in desk.calls[-1])
+    sent = await held_history("module=Reporting", "I use Reporting.", forget, stream=stream)
+    assert not any(carries_forgotten(t, [("module", "Reporting")]) for t in sent)
+    assert any("I use [forgotten]." in t for t in sent)
 
 
 def test_messages_of_the_caller_objects_are_not_changed():

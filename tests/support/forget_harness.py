@@ -41,6 +41,11 @@ from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient
 from course_lib.offline import OfflineChatClient
 from course_lib.providers import DESK_INSTRUCTIONS, DeskConsole, ManualInjectionDesk, ProviderDesks, inject
 
+try:
+    from .trust_harness import interleave
+except ImportError:  # imported beside stress_trust.py, as a top-level module
+    from trust_harness import interleave  # type: ignore[no-redef]
+
 # region fold
 
 TRICKY = (
@@ -374,12 +379,7 @@ async def forget_race(rng: random.Random) -> list[str]:
     operations += [forget] * rng.randint(1, 3)
     rng.shuffle(operations)
     await turn()  # something to forget
-    tasks = []
-    for operation in operations:
-        for _ in range(rng.randint(0, 6)):
-            await asyncio.sleep(0)
-        tasks.append(asyncio.ensure_future(operation()))
-    await asyncio.gather(*tasks)
+    await interleave(rng, operations)
     return violations
 
 
