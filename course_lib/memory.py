@@ -300,15 +300,17 @@ class WorkingMemory:
         """Remove one key (or every fact) and start a new epoch; return how many facts were removed.
 
         The new epoch makes every ticket handed out before this call stale, so an extraction already
-        in flight cannot bring the forgotten data back.
+        in flight cannot bring the forgotten data back; the removed facts are remembered (:attr:`forgotten`) so that
+        no later model call is sent them either.
         """
         if key is not None and key not in ALLOWED_KEYS:
             raise InvalidFacts(f"Cannot forget {key!r}: it is not one of the allowed keys ({', '.join(ALLOWED_KEYS)}).")
         with self._gate:
-            removed = len(self._facts) if key is None else int(key in self._facts)
-            for fact in self._facts.values() if key is None else [self._facts[key]] if key in self._facts else []:
+            gone = [f for f in self._facts.values() if key is None or f.key == key]
+            for fact in gone:  # remembered with the epoch this forget begins, the latest forget last
                 self._forgotten.pop((fact.key, fact.value), None)
                 self._forgotten[(fact.key, fact.value)] = (self._epoch + 1, fact)
+            removed = len(gone)
             if key is None:
                 self._facts.clear()
             else:
