@@ -18,7 +18,7 @@ from agent_framework import AgentSession, Message
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.forgetting import carries_forgotten
 from course_lib.loop import AIJudgeLoopEvaluator, LoopAgent, LoopAgentOptions
-from course_lib.memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, WorkingMemory, parse_prompt_block
+from course_lib.memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, FactCandidate, WorkingMemory, parse_prompt_block
 from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient
 from course_lib.offline import OfflineChatClient
 from course_lib.providers import DESK_INSTRUCTIONS, DeskConsole, ManualInjectionDesk, ProviderDesks, forget_filter
@@ -215,8 +215,6 @@ def test_messages_of_the_caller_objects_are_not_changed():
     held = forget_filter(memory)
     memory.apply(memory.begin_turn("module=Reporting"), [])
     ticket = memory.begin_turn("module=Reporting")
-    from course_lib.memory import FactCandidate
-
     memory.apply(ticket, [FactCandidate(key="module", value="Reporting", evidence="module=Reporting")])
     original = Message(role="assistant", contents=["You use Reporting."])
     held.forget("module")
@@ -252,3 +250,18 @@ async def test_words_said_after_the_forget_go_as_typed_even_with_a_line_break_at
     console.forget("symptom")
     await console.handle("Which database am I on?\n")
     assert "Which database am I on?\n" in "\n".join(desk.calls[-1])
+
+
+async def test_a_held_client_records_what_was_sent_after_redaction_as_a_live_client_does():
+    from course_lib.forgetting import hold_client
+    from course_lib.tracing import CallLog, RecordingMiddleware
+
+    log, memory = CallLog(), WorkingMemory()
+    client = OfflineAssistantClient()
+    client.chat_middleware.append(RecordingMiddleware(log, "desk"))  # a live client records in its own middleware
+    hold_client(client, memory)
+    ticket = memory.begin_turn("module=Reporting")
+    memory.apply(ticket, [FactCandidate(key="module", value="Reporting", evidence="module=Reporting")])
+    memory.forget("module")
+    await client.get_response([Message(role="user", contents=["I use Reporting."])])
+    assert [m.text for m in log.calls[-1].messages] == ["I use [forgotten]."]
