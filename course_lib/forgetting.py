@@ -28,6 +28,7 @@ am I on?" stays whole when ``symptom=database`` was forgotten, and a new ``modul
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 import unicodedata
@@ -232,6 +233,18 @@ def carries_forgotten(text: str, forgotten: Iterable[tuple[str, str]], held: Ite
 # region The filter
 
 
+def _said_at(memory: WorkingMemory, text: str) -> int | None:
+    """The epoch ``memory`` says ``text`` was said in; a redacted copy counts as the words it was redacted from.
+
+    So redacting twice (a guard, then a filter) keeps the exemption of words said after the forget.
+    """
+    said = memory.said_at(text)
+    if said is not None or FORGOTTEN_MARK not in text:
+        return said
+    pattern = re.compile(".+?".join(map(re.escape, text.split(FORGOTTEN_MARK))), re.DOTALL)
+    return max((epoch for words, epoch in memory.said_texts().items() if pattern.fullmatch(words)), default=None)
+
+
 class Forgetting:
     """What a store forgot and still holds, at one moment: the rules one request is redacted by.
 
@@ -256,7 +269,7 @@ class Forgetting:
     def of(cls, memory: WorkingMemory) -> Forgetting:
         """The store's rules now: what it forgot and does not hold again, and the words its turns said."""
         forgotten = [(epoch, f.key, f.value) for epoch, f in memory.forgotten]
-        return cls(forgotten, [(f.key, f.value) for f in memory.facts], memory.said_at)
+        return cls(forgotten, [(f.key, f.value) for f in memory.facts], functools.partial(_said_at, memory))
 
     def __bool__(self) -> bool:
         return bool(self.forgotten)

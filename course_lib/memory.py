@@ -208,6 +208,11 @@ class WorkingMemory:
         with self._gate:
             return self._said.get(text)
 
+    def said_texts(self) -> dict[str, int]:
+        """The texts of the last :data:`SAID_KEPT` turns, each with the epoch its latest turn began in."""
+        with self._gate:
+            return dict(self._said)
+
     def begin_turn(self, user_text: str) -> MemoryTurn:
         """Open a new turn and return its sealed ticket; any earlier ticket becomes stale.
 

@@ -265,3 +265,22 @@ async def test_a_held_client_records_what_was_sent_after_redaction_as_a_live_cli
     memory.forget("module")
     await client.get_response([Message(role="user", contents=["I use Reporting."])])
     assert [m.text for m in log.calls[-1].messages] == ["I use [forgotten]."]
+
+
+def admit(memory: WorkingMemory, key: str, value: str) -> None:
+    ticket = memory.begin_turn(f"{key}={value}")
+    memory.apply(ticket, [FactCandidate(key=key, value=value, evidence=f"{key}={value}")])
+
+
+def test_redacting_twice_keeps_the_words_said_after_a_forget():
+    memory = WorkingMemory()
+    held = forget_filter(memory)
+    admit(memory, "database", "Reporting")
+    memory.forget("database")
+    words = "database=Reporting; module=Billing"
+    memory.begin_turn(words)  # said after the first forget: database=Reporting is the user's again
+    admit(memory, "priority", "Billing")
+    memory.forget("priority")  # Billing is forgotten after the words were said
+    once = held.redact_text(words)
+    assert once == "database=Reporting; module=[forgotten]"
+    assert held.redact_text(once) == once
