@@ -19,6 +19,7 @@ Ground floor -- imports no other course_lib module:
 
 Records and settings -- what the floors above record and read; nothing here builds a model or starts a server:
     memory          (memory half) the bounded store of cited facts: WorkingMemory, its tickets, forget
+    forgetting      (memory half) what "a forgotten fact reaches a model" means; the filter holding later calls to it
     tracing         what each model call saw and returned, as typed rows
     environment     the course's files, and lesson 00's check of the installed packages against the lock
     live            the live endpoint settings and their errors, read and checked before any call, starting nothing

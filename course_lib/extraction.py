@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .assertions import ALLOWED_KEYS, MessageRefused, parse_assertions
 from .clients import make_chat_client
+from .forgetting import hold_client
 from .memory import (
     Fact,
     FactCandidate,
@@ -159,6 +160,10 @@ class MemoryExtraction:
                 turn.number,
             )
         proposed = tuple(batch.facts)
+        try:  # a forget or a newer turn during the writer's call is what happened, whatever the writer saw
+            self.memory.check_ticket(turn)
+        except MemoryUpdateError as error:
+            return self._refused(error, turn.number, proposed)
         if not matches_declarations(proposed, declarations):
             return self._report("rejected", f"{MISMATCH} {NO_FALLBACK}", turn.number, proposed)
         try:
@@ -251,5 +256,11 @@ def make_fact_writer(log: CallLog | None = None) -> ChatFactWriter:
 
 
 def make_extraction(memory: WorkingMemory | None = None, *, log: CallLog | None = None) -> MemoryExtraction:
-    """``memory`` (a fresh store by default) fed by :func:`make_fact_writer`: where most lesson cells start."""
-    return MemoryExtraction(memory if memory is not None else WorkingMemory(), make_fact_writer(log))
+    """``memory`` (a fresh store by default) fed by the factory's writer: where most lesson cells start.
+
+    The writer is held to the store's forgets (:func:`~course_lib.forgetting.hold_client`): a writer call that
+    starts after a forget is never sent the forgotten fact, even for a turn that began before it.
+    """
+    store = memory if memory is not None else WorkingMemory()
+    writer = ChatFactWriter(hold_client(make_chat_client("writer", log=log), store))
+    return MemoryExtraction(store, writer)

@@ -83,6 +83,8 @@ __all__ = [
     "LoopExitReason",
     "SessionCallback",
     "SignalProtocolLoopEvaluator",
+    "call_guards",
+    "guarded_quote",
     "loop_attribution",
     "render_criteria",
 ]
@@ -693,7 +695,8 @@ class AIJudgeLoopEvaluator(LoopEvaluator):
 
     The judge is called directly (no agent, tools, session or middleware) with two messages: the
     instructions as a System message, and one User message holding the original request's full
-    contents (images included) and the latest response text. It is asked for an
+    contents (images included) and the latest response text, each quote held to the looped agent's guards
+    (:func:`guarded_quote`: a forget filter on the desk holds its judge too). It is asked for an
     :class:`AIJudgeVerdict`; a client that gives no structured verdict is read for the markers
     ``VERDICT: DONE`` / ``VERDICT: MORE`` (MORE wins, and no marker means more: the loop keeps going
     rather than stopping on an incomplete answer). Not answered -> continue with the feedback template,
@@ -738,10 +741,11 @@ class AIJudgeLoopEvaluator(LoopEvaluator):
 
     def judge_messages(self, context: LoopContext) -> list[Message]:
         """What the judge receives: the instructions, then the request's contents and the latest response."""
+        quote = guarded_quote(context.agent)  # the looped agent's forget filter holds the judge too
         contents: list[Content] = [Content.from_text(REQUEST_HEADING)]
         for message in context.initial_messages:
-            contents += message.contents
-        contents.append(Content.from_text(RESPONSE_HEADING + context.last_response.text))
+            contents += [_quoted(c, quote) for c in message.contents]
+        contents.append(Content.from_text(RESPONSE_HEADING + quote(context.last_response.text)))
         return [Message(role="system", contents=[self.instructions]), Message(role="user", contents=contents)]
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
@@ -752,6 +756,45 @@ class AIJudgeLoopEvaluator(LoopEvaluator):
             return LoopEvaluation.stop()
         gap = gap if gap and gap.strip() else self.UNKNOWN_GAP_ANALYSIS
         return LoopEvaluation.continue_with(self.feedback_message_template.replace(self.GAP_ANALYSIS_PLACEHOLDER, gap))
+
+
+def call_guards(agent: object) -> list[Any]:
+    """The guards ``agent`` carries: its middleware's, its client's, and those of the agents it wraps (a loop).
+
+    A guard is middleware that marks itself ``guards_every_model_call = True`` and can ``redact_text(text)`` (the
+    memory half's forget filter): every model call made on the agent's behalf must go through it, including one
+    the agent does not make itself. Read by duck typing, so the loop loads nothing of the memory half.
+    """
+    found: list[Any] = []
+    seen: set[int] = set()
+    while agent is not None and id(agent) not in seen:
+        seen.add(id(agent))
+        client = getattr(agent, "client", None)
+        for item in [*(getattr(agent, "middleware", None) or ()), *(getattr(client, "chat_middleware", None) or ())]:
+            if getattr(item, "guards_every_model_call", False) is True and item not in found:
+                found.append(item)
+        agent = getattr(agent, "inner_agent", None)
+    return found
+
+
+def guarded_quote(agent: object) -> Callable[[str], str]:
+    """How a text quoted to another model on ``agent``'s behalf (the judge's prompt) must read: every guard applied."""
+    guards = call_guards(agent)
+
+    def quote(text: str) -> str:
+        for guard in guards:
+            text = str(guard.redact_text(text))
+        return text
+
+    return quote
+
+
+def _quoted(content: Content, quote: Callable[[str], str]) -> Content:
+    """A text content as the guards let it be quoted (the same object when they change nothing)."""
+    if content.type != "text" or not content.text:
+        return content
+    text = quote(content.text)
+    return content if text == content.text else Content.from_text(text)
 
 
 def _read_verdict(text: str, done: str, more: str) -> tuple[bool, str | None]:

@@ -37,6 +37,8 @@ from .assertions import (
 
 MAX_FACTS = 5
 """Facts the store holds, and candidates one batch may carry."""
+SAID_KEPT = 64
+"""Turn texts the store remembers with their epoch (:meth:`WorkingMemory.said_at`): a run's messages and a few more."""
 MAX_VALUE_CHARS = 256
 MAX_EVIDENCE_CHARS = 512
 """Both bounds count UTF-16 code units, as the seed's ``fact.Value.Length`` does (:func:`~.assertions.utf16_length`)."""
@@ -49,6 +51,7 @@ __all__ = [
     "NO_FACTS_LINE",
     "PROMPT_BLOCK_FOOTER",
     "PROMPT_BLOCK_HEADER",
+    "SAID_KEPT",
     "Fact",
     "FactCandidate",
     "ForgottenTurn",
@@ -167,6 +170,8 @@ class WorkingMemory:
         self._epoch = 0
         self._turn = 0
         self._first = 0  # the oldest turn that may still write: the first of the latest run, or the last that wrote
+        self._forgotten: dict[tuple[str, str], tuple[int, Fact]] = {}  # (key, value) -> (epoch it began, fact)
+        self._said: dict[str, int] = {}  # the latest turns' texts -> the epoch each began in, oldest first
 
     @property
     def epoch(self) -> int:
@@ -183,6 +188,30 @@ class WorkingMemory:
         """The facts, oldest turn first (ties by ordinal key): the order in which they would be evicted."""
         with self._gate:
             return _eviction_order(self._facts.values())
+
+    @property
+    def forgotten(self) -> tuple[tuple[int, Fact], ...]:
+        """Every fact a ``forget`` removed, with the epoch that forget began, oldest forget first.
+
+        The store remembers what it forgot so that a host can hold every later model call to it
+        (:class:`course_lib.forgetting.ForgottenFactsFilter`): a value forgotten twice keeps its latest forget.
+        """
+        with self._gate:
+            return tuple(sorted(self._forgotten.values(), key=lambda pair: pair[0]))
+
+    def said_at(self, text: str) -> int | None:
+        """The epoch in which the latest turn citing exactly ``text`` began (one of the last turns), or None.
+
+        Words a turn began with after a forget are the user's own, said again: they are not the forgotten fact
+        coming back. The store keeps the texts of its last :data:`SAID_KEPT` turns only.
+        """
+        with self._gate:
+            return self._said.get(text)
+
+    def said_texts(self) -> dict[str, int]:
+        """The texts of the last :data:`SAID_KEPT` turns, each with the epoch its latest turn began in."""
+        with self._gate:
+            return dict(self._said)
 
     def begin_turn(self, user_text: str) -> MemoryTurn:
         """Open a new turn and return its sealed ticket; any earlier ticket becomes stale.
@@ -213,6 +242,10 @@ class WorkingMemory:
                 ticket = MemoryTurn(epoch=self._epoch, number=self._turn, user_text=text)
                 ticket._seal = self._seal_of(ticket)
                 tickets.append(ticket)
+                self._said.pop(text, None)
+                self._said[text] = self._epoch
+            while len(self._said) > SAID_KEPT:
+                del self._said[next(iter(self._said))]
             self._first = first
             return tuple(tickets)
 
@@ -272,12 +305,17 @@ class WorkingMemory:
         """Remove one key (or every fact) and start a new epoch; return how many facts were removed.
 
         The new epoch makes every ticket handed out before this call stale, so an extraction already
-        in flight cannot bring the forgotten data back.
+        in flight cannot bring the forgotten data back; the removed facts are remembered (:attr:`forgotten`) so that
+        no later model call is sent them either.
         """
         if key is not None and key not in ALLOWED_KEYS:
             raise InvalidFacts(f"Cannot forget {key!r}: it is not one of the allowed keys ({', '.join(ALLOWED_KEYS)}).")
         with self._gate:
-            removed = len(self._facts) if key is None else int(key in self._facts)
+            gone = [f for f in self._facts.values() if key is None or f.key == key]
+            for fact in gone:  # remembered with the epoch this forget begins, the latest forget last
+                self._forgotten.pop((fact.key, fact.value), None)
+                self._forgotten[(fact.key, fact.value)] = (self._epoch + 1, fact)
+            removed = len(gone)
             if key is None:
                 self._facts.clear()
             else:

@@ -18,7 +18,6 @@ replaces every session, so an old mention cannot come back through history), any
 
 from __future__ import annotations
 
-import copy
 import re
 import weakref
 from abc import ABC, abstractmethod
@@ -30,9 +29,6 @@ from agent_framework import (
     AgentContext,
     AgentMiddleware,
     AgentSession,
-    ChatContext,
-    ChatMiddleware,
-    Content,
     ContextProvider,
     InMemoryHistoryProvider,
     Message,
@@ -44,9 +40,10 @@ from pydantic import BaseModel
 from .assertions import MessageRefused, check_message, trim
 from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
-from .extraction import ExtractionReport, MemoryExtraction, make_extraction
+from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction, make_extraction
+from .forgetting import FORGOTTEN_MARK, ForgottenFactsFilter, forget_filter, hold_agent, hold_client
 from .frames import rows_frame
-from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn, WorkingMemory
+from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, MemoryTurn
 from .tracing import CallLog, ModelCall, SeenMessage
 
 if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks stays quick
@@ -231,89 +228,17 @@ def provider_agent(
 ) -> Agent:
     """An agent whose history is loaded first and the facts block last, right before the caller's message.
 
-    Its model calls go through the store's :class:`ForgottenFactsFilter` (after the gate): no call sends a value
-    forgotten before it started, whatever session, snapshot or loop input carries it.
+    Its model calls go through the store's :class:`~course_lib.forgetting.ForgottenFactsFilter` (after the gate):
+    no call sends a fact forgotten before it started, whatever session, snapshot or loop input carries it.
     """
-    return Agent(
+    agent = Agent(
         client=client,
         name=name,
         instructions=instructions,
         context_providers=[InMemoryHistoryProvider(), provider],
-        middleware=[provider.gate, forget_filter(provider.extraction.memory)],
+        middleware=[provider.gate],
     )
-
-
-# region Forgetting reaches every model call
-
-FORGOTTEN_MARK = "[forgotten]"
-"""What a forgotten value becomes in a message sent after the forget: "module=[forgotten]"."""
-
-
-class ForgottenFactsFilter(ChatMiddleware):
-    """Chat middleware: once a forget returned, no model call is sent the values it forgot.
-
-    A forget replaces the desks' sessions, but a run already under way still holds what it had: a loop's next
-    iteration runs on the session it was given (or on a clone of its snapshot, with a fresh context) and sends
-    feedback that may quote an earlier answer. Those all become the messages MAF hands the client, so the filter
-    sits there, the one point every path crosses: each message that names a forgotten value (a whole word, any
-    case) is sent as a copy in which the value reads :data:`FORGOTTEN_MARK`. A value the store holds again (the
-    user declared it after the forget) is not forgotten any more. One filter per store: :func:`forget_filter`.
-    """
-
-    def __init__(self, memory: WorkingMemory) -> None:
-        self.memory = memory
-        self.forgotten: list[Fact] = []
-
-    def forget(self, key: str | None = None) -> int:
-        """Forget ``key`` (or every fact) in the store, remembering the values it held; return how many went."""
-        gone = [f for f in self.memory.facts if key is None or f.key == key]
-        removed = self.memory.forget(key)  # refuses a key outside the contract before anything is remembered
-        self.forgotten += [f for f in gone if f not in self.forgotten]
-        return removed
-
-    def values(self) -> list[str]:
-        """The forgotten values the store does not hold again, longest first."""
-        held = {_casefolded(f.value) for f in self.memory.facts}
-        values = {_casefolded(f.value): f.value for f in self.forgotten if _casefolded(f.value) not in held}
-        return sorted(values.values(), key=len, reverse=True)
-
-    def redacted(self, messages: Sequence[Message]) -> list[Message]:
-        """``messages`` with every forgotten value replaced in their text (the caller's objects are not changed)."""
-        values = self.values()
-        if not values:
-            return list(messages)
-        pattern = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, values)) + r")(?![\w-])", re.IGNORECASE)
-        return [_redact(m, pattern) for m in messages]
-
-    async def process(self, context: ChatContext, call_next: Callable[[], Any]) -> None:
-        context.messages = self.redacted(context.messages)
-        await call_next()
-
-
-def _casefolded(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-def _redact(message: Message, pattern: re.Pattern[str]) -> Message:
-    if not any(c.type == "text" and c.text and pattern.search(c.text) for c in message.contents):
-        return message
-    redacted = copy.copy(message)
-    redacted.contents = [
-        Content.from_text(pattern.sub(FORGOTTEN_MARK, c.text)) if c.type == "text" and c.text else c
-        for c in message.contents
-    ]
-    return redacted
-
-
-_FILTERS: weakref.WeakKeyDictionary[WorkingMemory, ForgottenFactsFilter] = weakref.WeakKeyDictionary()
-
-
-def forget_filter(memory: WorkingMemory) -> ForgottenFactsFilter:
-    """The store's one filter: the consoles forget through it, and every desk agent on the store carries it."""
-    found = _FILTERS.get(memory)
-    if found is None:
-        found = _FILTERS[memory] = ForgottenFactsFilter(memory)
-    return found
+    return hold_agent(agent, provider.extraction.memory)
 
 
 class DeskEvent(BaseModel):
@@ -374,6 +299,10 @@ class DeskConsole(ABC):
         self.agents = {str(agents.name): agents} if isinstance(agents, Agent) else dict(agents)
         if not self.agents:
             raise ValueError("A console needs at least one desk (agent).")
+        for agent in self.agents.values():  # a desk built by hand is held to the store's forgets too
+            hold_agent(agent, self.memory)
+        if isinstance(extraction.writer, ChatFactWriter):
+            hold_agent(extraction.writer.agent, self.memory)
         self.router = router or (lambda _text: next(iter(self.agents)))
         self.sessions: dict[str, AgentSession] = {}
         self._replace_sessions()
@@ -540,10 +469,8 @@ def course_manual_desk(log: CallLog, names: Sequence[str] = ("desk",)) -> Manual
     names an endpoint (``openai``, ``local``), as :func:`~course_lib.policies.course_policies` builds its policies.
     """
     extraction, clients, instructions, router = _course_desk_parts(log, names)
-    held = [forget_filter(extraction.memory)]  # a forget holds every later call, as on the provider path
     agents = {
-        name: Agent(client=client, name=name, instructions=instructions[name], middleware=held)
-        for name, client in clients.items()
+        name: Agent(client=client, name=name, instructions=instructions[name]) for name, client in clients.items()
     }
     return ManualInjectionDesk(agents, extraction, router)
 
@@ -564,8 +491,8 @@ def _course_desk_parts(
     for a live endpoint.
     """
     extraction = make_extraction(log=log)
-    clients: dict[str, SupportsChatGetResponse] = {
-        name: make_chat_client("assistant", log=log, name=name) for name in names
+    clients: dict[str, SupportsChatGetResponse] = {  # each held to the store's forgets, whatever calls it
+        name: hold_client(make_chat_client("assistant", log=log, name=name), extraction.memory) for name in names
     }
     instructions = {name: DESK_INSTRUCTIONS_BY_NAME.get(name, DESK_INSTRUCTIONS) for name in names}
     return extraction, clients, instructions, route_by_topic if len(names) > 1 else None

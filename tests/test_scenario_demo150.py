@@ -54,12 +54,13 @@ async def test_manual_injection_stores_the_block_inside_the_user_message_of_the_
     assert stored_user_texts[1] == inject(desk.memory.to_prompt_block(), "Where can I find logs?")
 
 
-async def test_forgetting_the_store_alone_leaves_the_old_mention_in_history():
+async def test_forgetting_the_store_alone_leaves_the_old_mention_in_history_but_no_call_is_sent_it():
     desk = make_desk()
     await desk.handle("module=Reporting")
     desk.memory.forget()  # the store only: the session still holds the declaration
+    assert any("module=Reporting" in m.text for m in stored_messages(desk.sessions["desk"]))
     event = await desk.ask("Which module?")
-    assert "module=Reporting" in event.reply
+    assert "module=[forgotten]" in event.reply and "Reporting" not in event.reply  # the store's filter held it
     desk.forget()  # store and session
     event = await desk.ask("Which module?")
     assert "I see no facts" in event.reply
