@@ -59,6 +59,7 @@ __all__ = [
     "record_qualification",
     "recorded_case",
     "save",
+    "wrong_admitted",
 ]
 
 
