@@ -1,11 +1,11 @@
 """From a user message to admitted facts: an LLM writer proposes, the host decides.
 
-The writer (any MAF chat client asked for structured output) sees the current user message only,
-with no session, so it cannot promote an earlier answer or question into a fact. The host then admits
-the proposal only if its key/value set equals the explicit declarations of that message exactly, and
-the store checks every citation. Whatever fails -- a semantic guess, a paraphrased citation, a
-dropped declaration, broken JSON, a writer exception, a stale ticket -- the previous facts stay and the
-report says so: there is no fallback that would store something else instead.
+The writer (any MAF chat client asked for structured output) sees, of the caller's words, the current user message
+only (after the course's worked examples), with no session, so it cannot promote an earlier answer or question into
+a fact. The host then admits the proposal only if its key/value set equals the explicit declarations of that message
+exactly, and the store checks every citation. Whatever fails -- a semantic guess, a paraphrased citation, a dropped
+declaration, broken JSON, a writer exception, a stale ticket -- the previous facts stay and the report says so: there
+is no fallback that would store something else instead.
 
 The ticket is taken when the user's turn begins (:meth:`MemoryExtraction.begin`), before any model is
 called, and the extraction finishes on that ticket (:meth:`MemoryExtraction.complete`): a ``forget``
