@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install lab present test solutions site site-test site-publish colab bench stress qualify local local-check record-local lessons-live lint format refresh clean
+.PHONY: install lab present test solutions site site-test site-publish colab bench bench-writer stress qualify local local-check record-local lessons-live lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -122,6 +122,11 @@ local-check: $(LOCAL_STAMP)
 # this machine's local model: the qualification battery and lesson 04's six policies, with model, hash and machine.
 record-local: $(LOCAL_STAMP)
 	COURSE_LLM=local $(BIN)/python -m course_lib.recordings
+
+# The writer's request on the local model, each change against the last (issue 39): the qualification's cases as the
+# contract says, cut at the output cap, rejected, wrong facts admitted, wall time and load. Minutes: apart from bench.
+bench-writer: $(LOCAL_STAMP)
+	$(BIN)/python benchmarks/writer_request.py
 
 # Every lesson executed on the local model (copies in a temporary folder: the stored outputs stay offline); fails on
 # any cell that raises. Minutes, not seconds.

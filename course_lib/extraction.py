@@ -1,11 +1,11 @@
 """From a user message to admitted facts: an LLM writer proposes, the host decides.
 
-The writer (any MAF chat client asked for structured output) sees the current user message only,
-with no session, so it cannot promote an earlier answer or question into a fact. The host then admits
-the proposal only if its key/value set equals the explicit declarations of that message exactly, and
-the store checks every citation. Whatever fails -- a semantic guess, a paraphrased citation, a
-dropped declaration, broken JSON, a writer exception, a stale ticket -- the previous facts stay and the
-report says so: there is no fallback that would store something else instead.
+The writer (any MAF chat client asked for structured output) sees, of the caller's words, the current user message
+only (after the course's worked examples), with no session, so it cannot promote an earlier answer or question into
+a fact. The host then admits the proposal only if its key/value set equals the explicit declarations of that message
+exactly, and the store checks every citation. Whatever fails -- a semantic guess, a paraphrased citation, a dropped
+declaration, broken JSON, a writer exception, a stale ticket -- the previous facts stay and the report says so: there
+is no fallback that would store something else instead.
 
 The ticket is taken when the user's turn begins (:meth:`MemoryExtraction.begin`), before any model is
 called, and the extraction finishes on that ticket (:meth:`MemoryExtraction.complete`): a ``forget``
@@ -15,16 +15,20 @@ typed while the model answers or while the writer works makes the whole turn wri
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+import json
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal, Protocol, cast
 
-from agent_framework import Agent, SupportsChatGetResponse
-from pydantic import BaseModel, Field, ValidationError
+from agent_framework import Agent, ChatOptions, Message, SupportsChatGetResponse
+from pydantic import BaseModel, Field, ValidationError, WithJsonSchema
 
-from .assertions import ALLOWED_KEYS, MessageRefused, parse_assertions
+from .assertions import ALLOWED_KEYS, MessageRefused, find_declarations, parse_assertions
 from .clients import make_chat_client
 from .forgetting import hold_client
 from .memory import (
+    MAX_EVIDENCE_CHARS,
+    MAX_FACTS,
+    MAX_VALUE_CHARS,
     Fact,
     FactCandidate,
     ForgottenTurn,
@@ -36,8 +40,11 @@ from .memory import (
 from .tracing import CallLog
 
 __all__ = [
+    "EXAMPLE_SOURCE",
+    "FACTS_SCHEMA",
     "MISMATCH",
     "NO_FALLBACK",
+    "WRITER_EXAMPLES",
     "WRITER_INSTRUCTIONS",
     "ChatFactWriter",
     "ExtractionReport",
@@ -46,14 +53,93 @@ __all__ = [
     "FactWriter",
     "GatedWriter",
     "MemoryExtraction",
+    "careful_batch",
     "make_extraction",
     "make_fact_writer",
     "matches_declarations",
+    "writer_examples",
 ]
 
 
 MISMATCH = "Extraction does not match the explicit key=value assertions. No semantic guess is admitted."
 NO_FALLBACK = "The previous facts are kept; no fallback extraction is attempted."
+
+FACTS_SCHEMA: dict[str, Any] = {
+    "type": "array",
+    "maxItems": MAX_FACTS,
+    "items": {
+        "type": "object",
+        "properties": {
+            "key": {"type": "string", "enum": list(ALLOWED_KEYS)},
+            "value": {"type": "string", "maxLength": MAX_VALUE_CHARS},
+            "evidence": {"type": "string", "maxLength": MAX_EVIDENCE_CHARS},
+        },
+        "required": ["key", "value", "evidence"],
+        "additionalProperties": False,
+    },
+}
+"""What the writer is asked to write: the contract's keys and the store's bounds (count, lengths), nothing more.
+
+A model that decodes under the schema (llama.cpp's grammar, a strict structured-output endpoint) cannot write an
+unknown key, a sixth fact or a value longer than the store keeps, nor loop inside a string past those lengths. The
+bounds are the request's only: :class:`FactBatch` still *parses* any list of candidates, so a writer that ignores the
+schema (the offline misbehaving writers, a loose endpoint) is refused by the host and the store, with their own
+messages, exactly as before (lesson 01 shows the store refusing an unknown key).
+"""
+
+
+class FactBatch(BaseModel):
+    """The writer's structured output: at most a handful of typed candidates."""
+
+    # The docstring above is sent with the schema (its description): this comment is not. The schema the model
+    # gets is FACTS_SCHEMA; parsing stays as permissive as FactCandidate, so the host decides as before.
+    facts: Annotated[list[FactCandidate], WithJsonSchema(FACTS_SCHEMA)] = Field(default_factory=list)
+
+
+def careful_batch(user_text: str) -> FactBatch:
+    """The batch that keeps the contract exactly: one candidate per key declared (the last), in the user's words."""
+    try:
+        declared = {d.key: d for d in find_declarations(user_text)}
+    except MessageRefused:
+        declared = {}
+    return FactBatch(facts=[FactCandidate.from_declaration(d) for d in declared.values()])
+
+
+WRITER_EXAMPLES: tuple[str, ...] = (
+    "customer=Northwind Traders",
+    "version=4.2.1; environment=qa",
+    "priority=P3; priority=P2",
+    "owner=dana; version=7",
+    "Which version are we on?",
+    "Our customer is probably Northwind.",
+)
+"""The worked examples' messages, with values no lesson uses: a writer that copies one writes a visibly wrong fact.
+
+Their batches are computed by :func:`careful_batch` (never written by hand), so an example cannot contradict the
+contract: one declaration, two, a key declared twice (the last wins), an unknown key (dropped), a question and prose
+(an empty batch). They go before the message as earlier turns (:func:`writer_examples`): a small model follows them
+far better than rules, and far better than the same examples written into its instructions (issue 39 measured all
+three: ``benchmarks/writer_request.py``).
+"""
+
+EXAMPLE_SOURCE = "writer-examples"
+"""The attribution of the example turns: the course wrote them, not the caller."""
+
+
+def writer_examples(texts: Sequence[str] = WRITER_EXAMPLES) -> list[Message]:
+    """Each example as a user turn and the careful batch as the writer's reply, attributed to the course.
+
+    They are not the caller's words: the host compares the proposal with the declarations of the current message
+    only, so nothing in an example can become a fact.
+    """
+    attributed = {"_attribution": {"source_id": EXAMPLE_SOURCE}}
+    turns: list[Message] = []
+    for text in texts:
+        reply = json.dumps(careful_batch(text).model_dump(), ensure_ascii=False)
+        turns.append(Message("user", [text], additional_properties=dict(attributed)))
+        turns.append(Message("assistant", [reply], additional_properties=dict(attributed)))
+    return turns
+
 
 WRITER_INSTRUCTIONS = f"""You extract controlled facts from ONE user message.
 Return JSON {{"facts": [{{"key": ..., "value": ..., "evidence": ...}}]}}.
@@ -62,12 +148,6 @@ value: the text after the first '=', trimmed. evidence: the user's exact words c
 If a key is declared twice, keep the last. Never infer, translate or paraphrase.
 A question or prose yields {{"facts": []}}."""
 """The writer's instructions; the allowed keys come from the contract, so the two cannot drift apart."""
-
-
-class FactBatch(BaseModel):
-    """The writer's structured output: at most a handful of typed candidates."""
-
-    facts: list[FactCandidate] = Field(default_factory=list)
 
 
 class FactWriter(Protocol):
@@ -84,11 +164,19 @@ class ChatFactWriter:
         client: SupportsChatGetResponse,
         instructions: str = WRITER_INSTRUCTIONS,
         middleware: Sequence[Any] | None = None,
+        *,
+        examples: Sequence[str] = WRITER_EXAMPLES,
+        batch: type[FactBatch] = FactBatch,
+        options: Mapping[str, Any] | None = None,
     ) -> None:
+        """``examples``, ``batch`` and ``options`` (sampling) vary the request: ``benchmarks/writer_request.py``."""
         self.agent = Agent(client=client, instructions=instructions, name="fact-writer", middleware=middleware)
+        self.examples = writer_examples(examples)
+        self.options = cast("ChatOptions[Any]", {**(options or {}), "response_format": batch})
 
     async def propose(self, user_text: str) -> FactBatch:
-        response = await self.agent.run(user_text, options={"response_format": FactBatch})
+        """The batch the model writes for ``user_text``, asked after the worked examples (no session)."""
+        response = await self.agent.run([*self.examples, Message("user", [user_text])], options=self.options)
         batch = response.value
         if not isinstance(batch, FactBatch):
             raise ValueError(f"The writer returned no structured batch (got {type(batch).__name__}).")

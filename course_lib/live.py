@@ -54,6 +54,7 @@ __all__ = [
     "FIELD_VARS",
     "LOCAL_API_KEY",
     "LOCAL_ROLE_CAPS",
+    "LOCAL_ROLE_SAMPLING",
     "MASK",
     "MAX_TOKENS_VAR",
     "MIN_SECRET_RUN",
@@ -114,6 +115,10 @@ on the course's machine, SmolLM2-135M's reader answers otherwise ran to the serv
 about 40 tokens/s on one shared core: half of those seconds bought no answer. The writer and the summarizer keep the
 server's cap: a JSON batch of five facts, or a 700-character summary, needs most of it.
 """
+LOCAL_ROLE_SAMPLING: dict[Role, dict[str, float]] = {"writer": {"temperature": 0.0}}
+"""Sampling sent with a role's requests to the local model (the server's own is for the other roles). The writer
+decodes greedily: after its worked examples that gave 10 of 15 qualification cases as the contract says against 6 at
+the server's temperature 0.8, none cut at the cap (issue 39, ``make bench-writer``)."""
 REUSE_VAR = "COURSE_LOCAL_REUSE"
 """On (the default) or off: the local model answers a request this process already sent with its first answer."""
 LOCAL_API_KEY = "local-no-key"
@@ -262,6 +267,8 @@ class LiveSettings(BaseModel):
     """The output cap of every answer (``COURSE_LLM_MAX_TOKENS``); kept out of the repr lesson 00 prints."""
     role_max_tokens: dict[Role, int] = Field(default_factory=dict, repr=False)
     """Smaller caps for some roles (the local model's readers: :data:`LOCAL_ROLE_CAPS`); ``max_tokens`` bounds all."""
+    role_sampling: dict[Role, dict[str, float]] = Field(default_factory=dict, repr=False)
+    """Sampling options sent with a role's requests unless the caller sets them (:data:`LOCAL_ROLE_SAMPLING`)."""
     reuse_answers: bool = Field(False, repr=False)
     """Whether a request this process already sent gets the endpoint's first answer back instead of a new call
     (``COURSE_LOCAL_REUSE``; on for the local model only: :class:`~course_lib.live_client.AnswerMemo`)."""
@@ -503,6 +510,7 @@ def local_bounds(request: LocalRequest, server_cap: int) -> dict[str, Any]:
     bounds = request.bounds
     if "max_tokens" not in bounds:  # COURSE_LLM_MAX_TOKENS, when set, is the one cap of every role
         values["role_max_tokens"] = LOCAL_ROLE_CAPS
+    values["role_sampling"] = LOCAL_ROLE_SAMPLING
     values |= bounds
     if values["max_tokens"] > server_cap:
         raise LiveSettingsError(

@@ -134,8 +134,11 @@ class LiveChatClient(OpenAIChatCompletionClient):
         return "max_completion_tokens" if self.settings.base_url is None else "max_tokens"
 
     def _prepare_options(self, messages: Sequence[Message], options: Mapping[str, Any]) -> dict[str, Any]:
-        """MAF's request options, with the output cap on every request (a caller's smaller cap is kept)."""
+        """MAF's request options, with the output cap on every request (a caller's smaller cap is kept) and the
+        role's sampling where the caller set none (:data:`~course_lib.live.LOCAL_ROLE_SAMPLING`)."""
         prepared = super()._prepare_options(messages, options)
+        for name, value in self.settings.role_sampling.get(self.role, {}).items():
+            prepared.setdefault(name, value)
         asked = [prepared.pop(name) for name in ("max_tokens", "max_completion_tokens") if name in prepared]
         prepared[self.output_cap_field] = min([self.max_tokens, *asked])
         return prepared

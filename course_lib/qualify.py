@@ -24,7 +24,7 @@ import re
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -52,6 +52,7 @@ __all__ = [
     "CaseResult",
     "ScorecardRow",
     "Witness",
+    "WriterFactory",
     "cause",
     "cause_of",
     "endpoint_failures",
@@ -146,7 +147,14 @@ class Witness:
             raise
 
 
-async def outcome(writer: BaseChatClient, case: Case, witness: Witness | None = None) -> ExtractionReport:
+WriterFactory = Callable[[BaseChatClient], ChatFactWriter]
+"""How a case's writer is made from the client: :class:`ChatFactWriter` (the course's request) unless a benchmark
+measures another request (``benchmarks/writer_request.py``)."""
+
+
+async def outcome(
+    writer: BaseChatClient, case: Case, witness: Witness | None = None, factory: WriterFactory = ChatFactWriter
+) -> ExtractionReport:
     """Run ``case`` through the host with ``writer``; earlier turns are stored by the careful writer.
 
     ``witness``, when given, wraps the writer's :class:`ChatFactWriter` and keeps the error it raised.
@@ -155,7 +163,7 @@ async def outcome(writer: BaseChatClient, case: Case, witness: Witness | None = 
     setup = MemoryExtraction(memory, ChatFactWriter(OfflineWriterClient()))
     for text in case.before:
         await setup.update(text)
-    proposer: FactWriter = ChatFactWriter(writer)
+    proposer: FactWriter = factory(writer)
     if witness is not None:
         witness.writer, proposer = proposer, witness
     return await MemoryExtraction(memory, proposer).update(case.text)
@@ -276,8 +284,10 @@ class CaseResult:
         ).shown()
 
 
-async def score_battery(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> list[CaseResult]:
-    """The run, case by case: the one loop ``make qualify`` and ``make record-local`` both use.
+async def score_battery(
+    writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY, factory: WriterFactory = ChatFactWriter
+) -> list[CaseResult]:
+    """The run, case by case: the one loop ``make qualify``, ``make record-local`` and the benchmarks use.
 
     After :data:`STOP_AFTER` consecutive endpoint failures the remaining cases are not run (``not_run``).
     """
@@ -290,9 +300,9 @@ async def score_battery(writer: BaseChatClient, log: CallLog, battery: tuple[Cas
             results.append(CaseResult(case, expected, None, why, 0.0, ()))
             continue
         before = len(log)
-        witness = Witness(ChatFactWriter(writer))
+        witness = Witness(factory(writer))
         start = time.perf_counter()
-        report = await outcome(writer, case, witness)
+        report = await outcome(writer, case, witness, factory)
         latency = time.perf_counter() - start
         calls = tuple(log.calls[before:])
         why = reason(report, witness.error)

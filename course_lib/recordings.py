@@ -25,9 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .assertions import MessageRefused, find_declarations
 from .clients import course_backends, make_chat_client
-from .extraction import ExtractionStatus
+from .extraction import WRITER_EXAMPLES, ExtractionStatus
 from .frames import rows_frame
-from .live import REUSE_VAR, LiveSettingsError
+from .live import LOCAL_ROLE_SAMPLING, REUSE_VAR, LiveSettingsError
 from .local_model import LocalModelError, current_local_server
 from .policies import AnswerRow, SummaryRejected, course_policies, load_timeline, run_policy
 from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, ScorecardRow, facts_of, score_battery, summary
@@ -40,10 +40,12 @@ __all__ = [
     "DATA",
     "POLICY_COSTS_FILE",
     "POLICY_COST_COLUMNS",
+    "QUALIFICATION_BEFORE_FILE",
     "QUALIFICATION_FILE",
     "RECORD_COMMAND",
     "SCHEMAS",
     "STOP_CAUSES",
+    "WRITER_REQUEST",
     "Machine",
     "PolicyCostRecording",
     "PolicyRun",
@@ -51,6 +53,7 @@ __all__ = [
     "RecordedCase",
     "RecordedModel",
     "Recording",
+    "compare_qualifications",
     "declared_pairs",
     "load_policy_costs",
     "load_qualification",
@@ -60,11 +63,19 @@ __all__ = [
     "recorded_case",
     "save",
     "stop_cause",
+    "wrong_admitted",
 ]
 
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 QUALIFICATION_FILE = DATA / "qualification_local.json"
+QUALIFICATION_BEFORE_FILE = DATA / "qualification_local_rules_only.json"
+"""The recording of the writer's earlier request (rules only, an unbounded schema), kept to compare (lesson 00)."""
+WRITER_REQUEST = (
+    f"the rules, {len(WRITER_EXAMPLES)} worked examples as earlier turns, a schema bounded to the contract's keys "
+    f"and the store's limits, the writer's sampling {LOCAL_ROLE_SAMPLING['writer']}"
+)
+"""How the writer is asked now (``course_lib.extraction``), in the words a recording keeps."""
 POLICY_COSTS_FILE = DATA / "policy_costs_local.json"
 RECORD_COMMAND = "make local && make record-local"
 
@@ -158,10 +169,28 @@ class RecordedCase(BaseModel):
 
 
 class QualificationRecording(Recording):
-    """``make qualify``'s battery on the local model, case by case."""
+    """``make qualify``'s battery on the local model, case by case, with the request the writer was sent."""
 
     kind: Literal["qualification"] = "qualification"
+    writer_request: str
     cases: list[RecordedCase]
+
+    def is_cut(self, case: RecordedCase) -> bool:
+        """A writer failure whose reply used the whole output cap: the server stopped it there."""
+        cap = self.model.sampling.get("max_output_tokens (n_predict)")
+        return case.outcome == "writer_failed" and cap is not None and (case.output_tokens or 0) >= cap * case.calls
+
+    def measures(self) -> dict[str, object]:
+        """What issue 39 compares: cases as the contract says, cut at the cap, rejected, wrong admitted, time."""
+        return {
+            "writer's request": self.writer_request,
+            "cases as the contract says": f"{sum(c.as_contract for c in self.cases)} of {len(self.cases)}",
+            "cut at the output cap": sum(map(self.is_cut, self.cases)),
+            "rejected by the host": sum(c.outcome == "rejected" for c in self.cases),
+            "facts admitted that were not declared": sum(map(wrong_admitted, self.cases)),
+            "completion tokens": shown_count(reported_total(c.output_tokens for c in self.cases if c.calls)),
+            "wall seconds (load average)": f"{self.wall_seconds:.0f} ({self.machine.load_average_start[0]:.1f})",
+        }
 
     def card(self) -> pd.DataFrame:
         """The scorecard ``make qualify`` prints, from the recording (its columns, :data:`SCORECARD_COLUMNS`)."""
@@ -189,9 +218,9 @@ class QualificationRecording(Recording):
         The server reports the completion tokens; a reply that used all of ``n_predict`` and is not valid JSON was
         stopped by the cap, whatever the parser's position (each one reads differently: line 6, line 40...).
         """
-        cap = self.model.sampling.get("max_output_tokens (n_predict)")
-        if case.outcome == "writer_failed" and cap is not None and (case.output_tokens or 0) >= cap * case.calls:
-            return f"cut at the output cap ({int(cap)} tokens): incomplete JSON"
+        if self.is_cut(case):
+            cap = int(self.model.sampling["max_output_tokens (n_predict)"])
+            return f"cut at the output cap ({cap} tokens): incomplete JSON"
         return case.reason
 
     def proposals(self) -> pd.DataFrame:
@@ -354,6 +383,27 @@ def declared_pairs(case: Case) -> set[tuple[str, str]]:
     return pairs
 
 
+def wrong_admitted(recorded: RecordedCase) -> int:
+    """Facts admitted in a recorded case that none of its messages declared (the host keeps this at 0).
+
+    ``admitted`` is ``key=value; key=value``: a value cannot hold ``;``, which separates declarations.
+    """
+    case = next(c for c in BATTERY if c.name == recorded.case)
+    admitted = [tuple(pair.split("=", 1)) for pair in recorded.admitted.split("; ") if pair]
+    return sum(pair not in declared_pairs(case) for pair in admitted)
+
+
+def compare_qualifications(recordings: dict[str, QualificationRecording]) -> pd.DataFrame:
+    """Recordings side by side, one column each (lesson 00: the writer's request before and after issue 39)."""
+    from .presentation import rows_frame
+
+    measures = {name: recording.measures() for name, recording in recordings.items()}
+    rows = [
+        {"measure": m, **{name: values[m] for name, values in measures.items()}} for m in next(iter(measures.values()))
+    ]
+    return rows_frame(rows, ["measure", *recordings], dtype=object).set_index("measure")
+
+
 def recorded_case(result: CaseResult) -> RecordedCase:
     """A case of ``make qualify``'s run (:func:`course_lib.qualify.score_battery`) as the recording keeps it."""
     report = result.report
@@ -387,6 +437,7 @@ async def record_qualification(battery: tuple[Case, ...] = BATTERY) -> Qualifica
         model=model,
         machine=Machine.now(load_at_start),
         wall_seconds=round(time.perf_counter() - started, 1),
+        writer_request=WRITER_REQUEST,
         cases=[recorded_case(result) for result in results],
     )
 

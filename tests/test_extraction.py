@@ -4,16 +4,24 @@ import asyncio
 
 import pytest
 
+from course_lib.assertions import ALLOWED_KEYS
 from course_lib.extraction import (
+    EXAMPLE_SOURCE,
+    FACTS_SCHEMA,
     MISMATCH,
     NO_FALLBACK,
+    WRITER_EXAMPLES,
     ChatFactWriter,
     FactBatch,
     MemoryExtraction,
+    careful_batch,
     matches_declarations,
+    writer_examples,
 )
-from course_lib.memory import FactCandidate, WorkingMemory
+from course_lib.memory import MAX_EVIDENCE_CHARS, MAX_FACTS, MAX_VALUE_CHARS, FactCandidate, WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
+from course_lib.qualify import BATTERY
+from course_lib.recordings import declared_pairs
 from course_lib.tracing import CallLog
 
 
@@ -46,8 +54,47 @@ async def test_the_writer_sees_only_the_current_user_message():
     await ex.update("module=Reporting")
     await ex.update("database=PostgreSQL")
     last = log.calls[-1]
-    assert [(m.role, m.text) for m in last.messages] == [("user", "database=PostgreSQL")]
+    callers = [(m.role, m.text) for m in last.messages if m.source is None]
+    assert callers == [("user", "database=PostgreSQL")]
+    assert last.messages[-1].text == "database=PostgreSQL"  # last: the offline writer and a model read it there
+    examples = [m for m in last.messages if m.source is not None]
+    assert {m.source for m in examples} == {EXAMPLE_SOURCE}
+    assert [m.text for m in examples if m.role == "user"] == list(WRITER_EXAMPLES)
     assert "key=value" in last.instructions
+
+
+def test_the_examples_keep_the_contract_and_share_no_value_with_the_battery():
+    """Each example's reply is the careful batch; none of its values is one the battery or a lesson declares, so
+    a writer that copies an example writes a visibly wrong fact (which the host refuses)."""
+    turns = writer_examples()
+    replies = [FactBatch.model_validate_json(m.text) for m in turns[1::2]]
+    assert replies == [careful_batch(text) for text in WRITER_EXAMPLES]
+    assert [len(r.facts) for r in replies] == [
+        1,
+        2,
+        1,
+        1,
+        0,
+        0,
+    ]  # one, two, twice declared, unknown key, question, prose
+    example_values = {f.value for r in replies for f in r.facts}
+    battery_values = {value for case in BATTERY for _, value in declared_pairs(case)}
+    assert example_values and not example_values & battery_values
+
+
+def test_the_schema_bounds_the_request_but_parsing_stays_the_hosts():
+    """The schema sent names the contract's keys and the store's bounds; a batch breaking them still parses, so the
+    store refuses it with its own rule (an unknown key, a sixth fact), as before."""
+    items = FACTS_SCHEMA["items"]["properties"]
+    assert items["key"]["enum"] == list(ALLOWED_KEYS)
+    assert (FACTS_SCHEMA["maxItems"], items["value"]["maxLength"], items["evidence"]["maxLength"]) == (
+        MAX_FACTS,
+        MAX_VALUE_CHARS,
+        MAX_EVIDENCE_CHARS,
+    )
+    assert FactBatch.model_json_schema()["properties"]["facts"] == FACTS_SCHEMA | {"title": "Facts"}
+    loose = [{"key": "owner", "value": "x" * 300, "evidence": "e"}] * (MAX_FACTS + 1)
+    assert len(FactBatch.model_validate({"facts": loose}).facts) == MAX_FACTS + 1
 
 
 async def test_a_question_is_nothing_to_extract_and_keeps_facts():

@@ -184,6 +184,7 @@ def pd_equal_cards(results):
                 "load_average_end": [0, 0, 0],
             },
             "wall_seconds": 1.0,
+            "writer_request": "w",
             "cases": [c.model_dump() for c in (recorded_case(r) for r in results)],
         }
     )

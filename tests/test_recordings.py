@@ -10,13 +10,18 @@ from course_lib.memory_models import OfflineWriterClient
 from course_lib.qualify import BATTERY, qualify
 from course_lib.recordings import (
     DATA,
+    QUALIFICATION_BEFORE_FILE,
     QUALIFICATION_FILE,
     SCHEMAS,
+    WRITER_REQUEST,
+    compare_qualifications,
     declared_pairs,
     load_policy_costs,
     load_qualification,
 )
 from course_lib.tracing import EST_TOKENS, CallLog
+
+BOTH = pytest.mark.parametrize("path", [QUALIFICATION_FILE, QUALIFICATION_BEFORE_FILE], ids=["now", "before"])
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
@@ -24,8 +29,9 @@ def test_each_recordings_schema_file_is_generated_from_its_model(name):
     assert json.loads((DATA / name).read_text()) == SCHEMAS[name].model_json_schema()
 
 
-def test_the_qualification_recording_names_what_reproduces_it_and_is_labelled_a_recording():
-    recording = load_qualification()
+@BOTH
+def test_the_qualification_recording_names_what_reproduces_it_and_is_labelled_a_recording(path):
+    recording = load_qualification(path)
     assert recording.model.model_sha256 == SMOLLM2.sha256 and recording.model.model == SMOLLM2.alias
     assert recording.model.server.startswith("xllamacpp==") and "temperature" in recording.model.sampling
     caption = recording.caption()
@@ -34,8 +40,9 @@ def test_the_qualification_recording_names_what_reproduces_it_and_is_labelled_a_
     assert "/" not in recording.machine.platform  # no machine path in a committed file
 
 
-async def test_the_recorded_scorecard_has_make_qualifys_columns_and_every_case_of_the_battery():
-    recording = load_qualification()
+@BOTH
+async def test_the_recorded_scorecard_has_make_qualifys_columns_and_every_case_of_the_battery(path):
+    recording = load_qualification(path)
     log = CallLog()
     reference = await qualify(OfflineWriterClient(log=log), log)
     card = recording.card()
@@ -45,21 +52,35 @@ async def test_the_recorded_scorecard_has_make_qualifys_columns_and_every_case_o
     assert all(len(c.proposal) == c.calls for c in recording.cases)  # every call's reply is kept
 
 
-def test_the_recorded_run_admitted_no_fact_the_user_did_not_declare():
+@BOTH
+def test_the_recorded_run_admitted_no_fact_the_user_did_not_declare(path):
     cases = {case.name: case for case in BATTERY}
-    for recorded in load_qualification().cases:
+    recording = load_qualification(path)
+    assert recording.measures()["facts admitted that were not declared"] == 0
+    for recorded in recording.cases:
         admitted = {tuple(pair.split("=", 1)) for pair in recorded.admitted.split("; ") if pair}
         assert admitted <= declared_pairs(cases[recorded.case]), recorded.case
         assert recorded.admitted == "" or recorded.outcome == "accepted"
 
 
-def test_the_recording_file_is_what_the_model_writes_back():
-    text = Path(QUALIFICATION_FILE).read_text()
-    assert load_qualification().model_dump_json(indent=2) + "\n" == text
+@BOTH
+def test_the_recording_file_is_what_the_model_writes_back(path):
+    text = Path(path).read_text()
+    assert load_qualification(path).model_dump_json(indent=2) + "\n" == text
 
 
-def test_a_writer_failure_that_used_the_whole_output_cap_is_shown_as_cut_there():
-    recording = load_qualification()
+def test_the_two_recordings_say_which_request_each_sent_and_compare_side_by_side():
+    now, before = load_qualification(), load_qualification(QUALIFICATION_BEFORE_FILE)
+    assert now.writer_request == WRITER_REQUEST and before.writer_request != WRITER_REQUEST
+    table = compare_qualifications({"before": before, "now": now})
+    assert list(table.columns) == ["before", "now"]
+    assert table.loc["cases as the contract says", "before"] == f"{sum(c.as_contract for c in before.cases)} of 15"
+    assert table.loc["cut at the output cap", "before"] == sum(map(before.is_cut, before.cases))
+
+
+@BOTH
+def test_a_writer_failure_that_used_the_whole_output_cap_is_shown_as_cut_there(path):
+    recording = load_qualification(path)
     cap = recording.model.sampling["max_output_tokens (n_predict)"]
     shown = dict(zip(recording.card()["case"], recording.card()["reason"], strict=True))
     for case in recording.cases:
@@ -84,8 +105,9 @@ def test_the_policy_cost_recording_has_lesson_04s_six_policies_with_reported_and
     assert recording.caption().startswith("RECORDING (not run in this notebook)")
 
 
-def test_the_proposals_show_what_a_cut_writer_had_written_marked_as_cut():
-    recording = load_qualification()
+@BOTH
+def test_the_proposals_show_what_a_cut_writer_had_written_marked_as_cut(path):
+    recording = load_qualification(path)
     shown = dict(zip(recording.proposals()["case"], recording.proposals()["writer's reply"], strict=True))
     for case in recording.cases:
         assert len(case.call_errors) == case.calls

@@ -17,8 +17,8 @@ from pydantic import ValidationError
 from support.wire_server import FAULTS, USAGE, loopback_server, text_of, use_server, writer_reply
 
 from course_lib.clients import make_chat_client
-from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction
-from course_lib.live import ROLES, LiveModelError
+from course_lib.extraction import WRITER_EXAMPLES, ChatFactWriter, FactBatch, MemoryExtraction
+from course_lib.live import LOCAL_ROLE_SAMPLING, ROLES, Backends, LiveModelError, load_course_settings
 from course_lib.live_client import LiveChatClient
 from course_lib.loop import AIJudgeLoopEvaluator, CompletionMarkerLoopEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import WorkingMemory
@@ -38,8 +38,10 @@ def server(monkeypatch):
 
 # region What crosses the wire when all goes well
 
+TEXT_PART = {"type": "text", "text": "module=Billing; database=SQL Server 2022"}
 
-async def test_live_writer_sends_instructions_the_message_alone_and_a_json_schema(server):
+
+async def test_live_writer_sends_instructions_the_examples_the_message_and_a_bounded_json_schema(server):
     client = make_chat_client("writer")
     assert isinstance(client, LiveChatClient) and client.model == "local-model"
     extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(client))
@@ -50,10 +52,23 @@ async def test_live_writer_sends_instructions_the_message_alone_and_a_json_schem
     body = request["body"]
     assert request["path"] == "/v1/chat/completions" and request["auth"] == f"Bearer {KEY}"
     assert body["model"] == "local-model"
-    assert [m["role"] for m in body["messages"]] == ["system", "user"]
+    assert [m["role"] for m in body["messages"]] == ["system", *["user", "assistant"] * len(WRITER_EXAMPLES), "user"]
     assert "key=value" in json.dumps(body["messages"][0])
+    assert body["messages"][-1]["content"] in ("module=Billing; database=SQL Server 2022", [TEXT_PART])
     assert body["response_format"]["type"] == "json_schema"
-    assert "facts" in json.dumps(body["response_format"]["json_schema"]["schema"])
+    facts = body["response_format"]["json_schema"]["schema"]["properties"]["facts"]
+    assert facts["maxItems"] == 5 and facts["items"]["properties"]["key"]["enum"][0] == "product"
+
+
+async def test_a_roles_sampling_goes_with_its_requests_only_and_a_callers_own_wins(server):
+    """The local model's writer decodes greedily (LOCAL_ROLE_SAMPLING); other roles keep the server's sampling."""
+    settings = load_course_settings().live
+    assert settings is not None and "writer" not in settings.role_sampling  # an endpoint gets none by default
+    sampled = Backends(backend="openai", live=settings.model_copy(update={"role_sampling": LOCAL_ROLE_SAMPLING}))
+    await ChatFactWriter(make_chat_client("writer", backends=sampled)).propose("module=Billing")
+    await ChatFactWriter(make_chat_client("writer", backends=sampled), options={"temperature": 0.8}).propose("x")
+    await Agent(client=make_chat_client("reader", backends=sampled)).run("hello")
+    assert [r["body"].get("temperature") for r in server.requests] == [0.0, 0.8, None]
 
 
 async def test_a_role_can_use_its_own_model(server, monkeypatch):
