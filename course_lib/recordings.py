@@ -71,9 +71,14 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 QUALIFICATION_FILE = DATA / "qualification_local.json"
 QUALIFICATION_BEFORE_FILE = DATA / "qualification_local_rules_only.json"
 """The recording of the writer's earlier request (rules only, an unbounded schema), kept to compare (lesson 00)."""
+def _sampling_words(sampling: dict[str, float]) -> str:
+    """``{'temperature': 0.0}`` as a recording's reader reads it: ``temperature 0.0``."""
+    return ", ".join(f"{name} {value}" for name, value in sampling.items())
+
+
 WRITER_REQUEST = (
     f"the rules, {len(WRITER_EXAMPLES)} worked examples as earlier turns, a schema bounded to the contract's keys "
-    f"and the store's limits, the writer's sampling {LOCAL_ROLE_SAMPLING['writer']}"
+    f"and the store's limits, the writer's sampling: {_sampling_words(LOCAL_ROLE_SAMPLING['writer'])}"
 )
 """How the writer is asked now (``course_lib.extraction``), in the words a recording keeps."""
 POLICY_COSTS_FILE = DATA / "policy_costs_local.json"
@@ -395,8 +400,6 @@ def wrong_admitted(recorded: RecordedCase) -> int:
 
 def compare_qualifications(recordings: dict[str, QualificationRecording]) -> pd.DataFrame:
     """Recordings side by side, one column each (lesson 00: the writer's request before and after issue 39)."""
-    from .presentation import rows_frame
-
     measures = {name: recording.measures() for name, recording in recordings.items()}
     rows = [
         {"measure": m, **{name: values[m] for name, values in measures.items()}} for m in next(iter(measures.values()))
