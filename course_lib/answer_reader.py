@@ -50,7 +50,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -59,12 +59,15 @@ from .memory import Fact
 
 __all__ = [
     "CONNECTORS",
+    "Planner",
     "Violation",
+    "action_planned",
     "carries_constraint",
     "check_answer",
     "clauses",
     "mentions",
     "plain_text",
+    "planner",
     "plans_action",
     "prose_values",
     "stated_values",
@@ -594,10 +597,11 @@ def check_answer(
     for key, value in _table_claims(tables, stored):
         found.setdefault(key, value)
     violations = [Violation(fact=stored[key], stated=value) for key, value in found.items()]
-    if plans_action(answer) or plans_action(task):
+    planned_by = planner(task, answer)
+    if planned_by is not None:
         parts = [c.text for c in prose] + [cell for table in tables for row in table for cell in row if cell]
         violations += [
-            Violation(fact=f)
+            Violation(fact=f, planned_by=planned_by)
             for f in facts
             if f.key == "constraint" and f.key not in found and not carries_constraint(f.value, answer, parts)
         ]
@@ -728,6 +732,20 @@ def carries_constraint(constraint: str, answer: str, parts: Sequence[str] | None
     return False
 
 
+Planner = Literal["the task", "your answer", "the task and your answer"]
+"""What planned the action that makes a stored constraint due: the task, the answer, or both."""
+
+
+def planner(task: str, answer: str) -> Planner | None:
+    """Which of ``task`` and ``answer`` plans an action (None: neither, and no constraint is due)."""
+    by_task, by_answer = plans_action(task), plans_action(answer)
+    if by_task and by_answer:
+        return "the task and your answer"
+    if by_task:
+        return "the task"
+    return "your answer" if by_answer else None
+
+
 class Violation(BaseModel):
     """One broken rule: the stored fact, and the other value the answer stated (None: the fact is missing)."""
 
@@ -735,12 +753,29 @@ class Violation(BaseModel):
 
     fact: Fact
     stated: str | None = None
+    planned_by: Planner | None = None
+    """For a missing constraint: what planned the action that made it due, so a reason never blames the other."""
 
     @property
     def problem(self) -> str:
         if self.stated is not None:
             return f"your answer states {self.fact.key}={self.stated} as current."
-        return "your answer plans an action but does not carry this constraint."
+        if self.planned_by == "your answer":
+            return "your answer plans an action but does not carry this constraint."
+        return f"{self.action_planned}, and your answer does not carry this constraint."
+
+    @property
+    def action_planned(self) -> str:
+        """Who planned the action that made this constraint due, as a clause: "the task plans an action"."""
+        return action_planned(self.planned_by)
+
+
+def action_planned(planned_by: Planner | None) -> str:
+    """What planned an action, as a clause a reason begins with: "the task plans an action"."""
+    if planned_by is None:
+        return "an action is planned"
+    verb = "plan" if planned_by == "the task and your answer" else "plans"
+    return f"{planned_by} {verb} an action"
 
 
 def verdict(violations: Sequence[Violation]) -> str:

@@ -24,7 +24,8 @@ from typing import Any
 import ipywidgets as widgets
 from agent_framework import Agent, Message
 
-from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, plans_action
+from .answer_reader import action_planned, planner, plans_action
+from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
 from .loop import LoopAgent, LoopAgentOptions
@@ -49,6 +50,10 @@ __all__ = [
     "violation_rows",
 ]
 
+_PICK = "(pick an answer to fill the box)"
+"""The Try menu's prompt: shown whenever the box holds no example unchanged."""
+_EMPTY = "<i>Check answer is off while the Answer box is empty: type an answer, or pick one under Try.</i>"
+
 MAX_ANSWER_CHARS = 20_000
 """The longest answer the panel checks. A model's answer is a few hundred characters; the check is linear in the
 length, and past this the page would wait on a paste rather than on an answer."""
@@ -59,11 +64,15 @@ ASK_TASK = "Which module and database are we on?"
 """A question that plans nothing: only the first rule (no other value as current) applies."""
 
 
-def example_answers(facts: Sequence[Fact], superseded: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    """A few answers to try, written from the store: right, stale, a value never held, a history, Markdown.
+def example_answers(
+    facts: Sequence[Fact], superseded: Mapping[str, Sequence[str]], task: str = PLAN_TASK
+) -> dict[str, str]:
+    """A few answers to ``task``, written from the store: right, stale, a value never held, a history, Markdown.
 
     Each is built from what the store holds now (and the values it held before a correction), so the examples
-    stay meaningful after the student corrects or forgets a fact.
+    stay meaningful after the student corrects or forgets a fact. They answer the task chosen: plans (each
+    carrying the constraint, or not) for a task that asks for an action, plain statements for a question that
+    plans nothing, so no example makes a constraint due that the task did not.
     """
     held = {f.key: f.value for f in facts}
     module, database = held.get("module", "Billing"), held.get("database", "SQL Server 2022")
@@ -71,6 +80,16 @@ def example_answers(facts: Sequence[Fact], superseded: Mapping[str, Sequence[str
     rule = constraint[:1].upper() + constraint[1:]  # the constraint as a sentence of its own
     old_module = next(iter(superseded.get("module", [])), "Reporting")
     old_database = next(iter(superseded.get("database", [])), "PostgreSQL")
+    if not plans_action(task):
+        return {
+            "a right one": f"The module is {module} and the database is {database}.",
+            "a stale one": f"The module is {old_module} and the database is {old_database}.",
+            "a value the store never held": f"module={module}; database=MariaDB 11.",
+            "a history": f"We moved off {old_database}: the database is {database} now, and the module is {module}.",
+            "Markdown and a table": (
+                f"**Where we are**\n\n| key | value |\n|---|---|\n| module | {module} |\n| database | {old_database} |"
+            ),
+        }
     return {
         "a right one": f"Patch the retry in {module} on {database}, and {constraint}.",
         "a stale one": f"The module is {old_module} and the database is {old_database}: restart it tonight.",
@@ -109,6 +128,8 @@ class AnswerCheck:
     check: FactCheck
     superseded: dict[str, list[str]]
     sent_back: Message | None = None
+    corrections: dict[str, dict[str, Fact]] = field(default_factory=dict)
+    """Per key, each replaced value and the fact of the correction that replaced it (when the panel saw it)."""
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -118,14 +139,19 @@ class AnswerCheck:
 
 
 async def check_in_loop(
-    extraction: MemoryExtraction, task: str, answer: str, superseded: Mapping[str, Iterable[str]]
+    extraction: MemoryExtraction,
+    task: str,
+    answer: str,
+    superseded: Mapping[str, Iterable[str]],
+    corrections: Mapping[str, Mapping[str, Fact]] | None = None,
 ) -> AnswerCheck:
     """Run ``answer`` to ``task`` through a real loop held by the real evaluator; what it decided and sent back.
 
     The loop is capped at two iterations: the first gives the answer, the evaluator reads it against the store as
     it is now; on a violation the loop re-invokes the agent with its feedback, and the panel keeps that message
     (the second answer is not read: the cap stops the loop before the evaluators are asked again). An empty
-    answer or one longer than :data:`MAX_ANSWER_CHARS` is refused before anything runs.
+    answer or one longer than :data:`MAX_ANSWER_CHARS` is refused before anything runs. ``corrections`` name, per
+    key, the correction that replaced each superseded value, for the violations' reasons.
     """
     if not answer.strip():
         raise ValueError("The answer is empty: there is nothing for the evaluator to read. Type an answer or pick one.")
@@ -147,6 +173,7 @@ async def check_in_loop(
         superseded=evaluator.superseded,
         sent_back=sent_back,
         notes=frame_notes(answer),
+        corrections={key: dict(by) for key, by in (corrections or {}).items()},
     )
 
 
@@ -177,19 +204,31 @@ def violation_rows(result: AnswerCheck) -> list[dict[str, str]]:
             if v.stated is None
             else shorten_long_input(v.stated),
             "the store holds": v.fact.value,
-            "why": _why(v, result.superseded.get(v.fact.key, [])),
+            "why": _why(v, result.superseded.get(v.fact.key, []), result.corrections.get(v.fact.key, {})),
         }
         for v in result.violations
     ]
 
 
-def _why(violation: Violation, replaced: Sequence[str]) -> str:
+def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str, Fact]) -> str:
+    """Why a violation is one, citing the user's words: for a replaced value, those of the correction that replaced
+    it (which need not be the one the store holds now: Reporting, then Billing, then Payroll)."""
     fact = violation.fact
     source = f'the user said "{fact.evidence}" at turn {fact.turn}'
     if violation.stated is None:
-        return f"the task plans an action, and every stored constraint must travel with it ({source})."
-    if any(violation.stated.casefold() == old.casefold() for old in replaced):
-        return f"{violation.stated} is the value a correction replaced: {source}."
+        return f"{violation.action_planned}, and every stored constraint must travel with it ({source})."
+    stated = violation.stated.casefold()
+    by = next((f for old, f in corrections.items() if old.casefold() == stated), None)
+    if by is not None:
+        now = "" if by == fact else f"; the store holds {fact.value} now because {source}"
+        return (
+            f'{violation.stated} is the value a correction replaced: the user said "{by.evidence}" at turn {by.turn}'
+            f"{now}."
+        )
+    if any(stated == old.casefold() for old in replaced):
+        return (
+            f"{violation.stated} is a value a correction replaced; the store holds {fact.value} now because {source}."
+        )
     return f"the store never held {violation.stated} for {fact.key}: it holds {fact.value} because {source}."
 
 
@@ -212,6 +251,7 @@ class CapstonePanel(MemoryPanel):
         tasks: Sequence[str] = (PLAN_TASK, ASK_TASK),
     ) -> None:
         self.superseded: dict[str, list[str]] = {k: list(v) for k, v in (superseded or {}).items()}
+        self.corrections: dict[str, dict[str, Fact]] = {}  # per key: each value replaced here, and what replaced it
         self.result: AnswerCheck | None = None
         self._filling = False  # the examples are being replaced: no choice is being made
         self._edits = 0  # counts changes of the store, task or answer: a check started before one is not shown
@@ -230,8 +270,8 @@ class CapstonePanel(MemoryPanel):
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
         self.add_class("capstone-panel")
         self.examples.observe(lambda _: self._example_chosen(), names="value")
-        self.answer.observe(lambda _: self._changed(), names="value")
-        self.task.observe(lambda _: self._changed(), names="value")
+        self.answer.observe(lambda _: self._answer_edited(), names="value")
+        self.task.observe(lambda _: self._task_changed(), names="value")
         # a click checks what the box shows at the click, after the actions clicked before it
         self.check_button.on_click(lambda _: self._async.schedule(self._check(self.answer.value, self._edits)))
         store = self.children  # the memory panel's table, message box, diagnostic and forget buttons
@@ -275,32 +315,44 @@ class CapstonePanel(MemoryPanel):
         self._store_changed()
 
     async def _correct(self, text: str) -> ExtractionReport | None:
-        """A message through the writer and the host check; a value it replaces becomes a superseded one."""
+        """A message through the writer and the host check; a value it replaces becomes a superseded one, kept with
+        the fact of the correction that replaced it (its words and turn)."""
         before = {f.key: f.value for f in self.extraction.memory.facts}
         report = await self.extraction.update(text)
         for fact in self.extraction.memory.facts:
             old = before.get(fact.key)
-            if old is not None and old != fact.value and old not in self.superseded.get(fact.key, []):
-                self.superseded.setdefault(fact.key, []).append(old)
+            if old is not None and old != fact.value:
+                if old not in self.superseded.get(fact.key, []):
+                    self.superseded.setdefault(fact.key, []).append(old)
+                self.corrections.setdefault(fact.key, {})[old] = fact
         return report
 
     def _forget(self, key: str | None) -> None:
         """Forget a key (or all): the values it held before go too, so nothing forgotten is held against an answer."""
         self.extraction.memory.forget(key)
-        for gone in list(self.superseded) if key is None else [key]:
+        for gone in list(self.superseded) + list(self.corrections) if key is None else [key]:
             self.superseded.pop(gone, None)
+            self.corrections.pop(gone, None)
 
     def _store_changed(self) -> None:
-        facts = self.extraction.memory.facts
-        replaced = "; ".join(f"{k}: {', '.join(v)}" for k, v in self.superseded.items() if v)
+        replaced = "; ".join(f"{k}: {', '.join(self._replaced(k, v))}" for k, v in self.superseded.items() if v)
         self.replaced.value = (
             f"<i>Values a correction replaced (the evaluator flags them even without their key): "
             f"{html_lines(replaced)}</i>"
             if replaced
             else "<i>No value has been replaced by a correction yet.</i>"
         )
-        options = [("(pick an answer to fill the box)", "")]
-        options += [(label, text) for label, text in example_answers(facts, self.superseded).items()]
+        self._task_changed()
+
+    def _replaced(self, key: str, values: Sequence[str]) -> list[str]:
+        """Each replaced value of ``key``, with the turn of the correction that replaced it when the panel saw it."""
+        by = self.corrections.get(key, {})
+        return [f"{v} (replaced at turn {by[v].turn})" if v in by else v for v in values]
+
+    def _task_changed(self) -> None:
+        """Answers to try that fit the store and the task now; the menu back to its prompt."""
+        options = [(_PICK, "")]
+        options += list(example_answers(self.extraction.memory.facts, self.superseded, self.task.value).items())
         self._filling = True
         try:
             self.examples.options = options
@@ -314,13 +366,23 @@ class CapstonePanel(MemoryPanel):
             return
         self.answer.value = self.examples.value
 
+    def _answer_edited(self) -> None:
+        """An answer typed over a picked one is the student's own: the menu no longer names an example."""
+        if self.examples.value and self.answer.value != self.examples.value:
+            self._filling = True
+            try:
+                self.examples.value = ""
+            finally:
+                self._filling = False
+        self._changed()
+
     def _changed(self) -> None:
         """The previous verdict answered another store, task or answer: it leaves the screen."""
         self._edits += 1
         self.result = None
         self.check_button.disabled = not self.answer.value.strip()
         self.verdict.value = (
-            "<i>Press Check answer to hold this answer to the store.</i>" if self.answer.value.strip() else ""
+            "<i>Press Check answer to hold this answer to the store.</i>" if self.answer.value.strip() else _EMPTY
         )
         self.feedback.value = ""
 
@@ -333,7 +395,7 @@ class CapstonePanel(MemoryPanel):
         self.feedback.value = ""
         self.check_button.disabled = True
         try:
-            result = await check_in_loop(self.extraction, self.task.value, text, self.superseded)
+            result = await check_in_loop(self.extraction, self.task.value, text, self.superseded, self.corrections)
         except EXPECTED_ERRORS as error:  # a rule the answer broke: said under the answer, nothing changed
             self.verdict.value = (
                 f'<span style="color:crimson"><b>Refused:</b> {html_lines(describe_error(error))}</span>'
@@ -380,9 +442,9 @@ def _passed(result: AnswerCheck) -> str:
     facts = result.check.facts
     if not facts:
         return "the store is empty, so there is nothing to hold the answer to. The loop stops; this answer stands."
-    constraints = any(f.key == "constraint" for f in facts)
-    due = constraints and (plans_action(result.answer) or plans_action(result.task))
-    carried = ", and it carries every stored constraint its plan needs" if due else ""
+    planned_by = planner(result.task, result.answer)
+    due = planned_by is not None and any(f.key == "constraint" for f in facts)
+    carried = f", and it carries every stored constraint ({action_planned(planned_by)})" if due else ""
     return (
         f"the answer states no other value as current for any stored key{carried}. The loop stops; this answer "
         "stands (an answer that leaves a fact out contradicts nothing)."

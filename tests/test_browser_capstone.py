@@ -42,6 +42,10 @@ def test_the_lesson_in_presenter_mode_shows_the_panel_and_a_stale_answer_gets_it
     expect(panel.locator(".capstone-panel-replaced")).to_contain_text("database: PostgreSQL")
     check = panel.get_by_role("button", name="Check answer")
     expect(check).to_be_disabled()
+    expect(panel.locator(".capstone-panel-verdict")).to_contain_text(
+        "Check answer is off while the Answer box is empty"
+    )
+    expect(page.get_by_text("The same panel driven from code")).to_have_count(0)  # no text over a hidden cell
     choose(panel, "examples", "a stale one")
     expect(panel.locator(".capstone-panel-answer textarea")).to_have_value(
         "The module is Reporting and the database is PostgreSQL: restart it tonight."
@@ -50,6 +54,7 @@ def test_the_lesson_in_presenter_mode_shows_the_panel_and_a_stale_answer_gets_it
     verdict = panel.locator(".capstone-panel-verdict")
     expect(verdict).to_contain_text("3 violations", timeout=60_000)
     expect(verdict.locator("table")).to_contain_text("a correction replaced")
+    expect(verdict.locator("table")).to_contain_text("the task and your answer plan an action")
     feedback = panel.locator(".capstone-panel-feedback")
     expect(feedback).to_contain_text("[facts check] Your answer disagrees with the controlled facts")
     expect(feedback).to_contain_text("LoopAgent")
@@ -62,7 +67,13 @@ def test_a_correction_clears_the_verdict_and_makes_the_old_value_stale(page):
 
     panel = page.locator(".capstone-panel")
     choose(panel, "task", "Which module and database are we on?")
-    panel.locator(".capstone-panel-answer textarea").fill("module=Billing")
+    picked = panel.locator(".capstone-panel-examples select option:checked")
+    expect(picked).to_have_text("(pick an answer to fill the box)")  # other answers to try: none picked yet
+    choose(panel, "examples", "a stale one")  # under a question, an answer that plans nothing
+    box = panel.locator(".capstone-panel-answer textarea")
+    expect(box).to_have_value("The module is Reporting and the database is PostgreSQL.")
+    box.fill("module=Billing")  # typed over the example: the menu no longer names it
+    expect(picked).to_have_text("(pick an answer to fill the box)")
     panel.get_by_role("button", name="Check answer").click()
     verdict = panel.locator(".capstone-panel-verdict")
     expect(verdict).to_contain_text("No violation", timeout=60_000)
@@ -70,10 +81,11 @@ def test_a_correction_clears_the_verdict_and_makes_the_old_value_stale(page):
     panel.get_by_role("button", name="Submit").click()
     expect(panel.locator(".memory-panel-facts")).to_contain_text("Payroll", timeout=60_000)
     expect(verdict).to_contain_text("Press Check answer")  # the verdict answered the store before
-    expect(panel.locator(".capstone-panel-replaced")).to_contain_text("module: Reporting, Billing")
+    replaced = panel.locator(".capstone-panel-replaced")
+    expect(replaced).to_contain_text("module: Reporting (replaced at turn 6), Billing (replaced at turn 10)")
     panel.get_by_role("button", name="Check answer").click()
     expect(verdict).to_contain_text("1 violation", timeout=60_000)
-    expect(verdict.locator("table")).to_contain_text("Payroll")
+    expect(verdict.locator("table")).to_contain_text('the user said "module=Payroll" at turn 10')
     panel.locator(".memory-panel-facts").scroll_into_view_if_needed()
     panel.locator("select").first.select_option("module")
     panel.get_by_role("button", name="Forget key").click()

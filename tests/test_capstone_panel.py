@@ -2,7 +2,7 @@
 
 import pytest
 
-from course_lib.capstone import FEEDBACK_HEADER, check_answer, feedback_text
+from course_lib.capstone import FEEDBACK_HEADER, check_answer, feedback_text, plans_action
 from course_lib.capstone_panel import MAX_ANSWER_CHARS, CapstonePanel, check_in_loop, violation_rows
 from course_lib.extraction import make_extraction
 from course_lib.memory import FactCandidate, WorkingMemory
@@ -50,7 +50,7 @@ async def test_a_new_panel_shows_the_store_the_replaced_values_and_no_verdict():
     p = panel()
     assert "SQL Server 2022" in p.table.value and "Billing" in p.table.value
     assert "module: Reporting; database: PostgreSQL" in p.replaced.value
-    assert p.verdict.value == p.feedback.value == "" and p.check_button.disabled
+    assert "the Answer box is empty" in p.verdict.value and p.feedback.value == "" and p.check_button.disabled
     assert repr(p) == "[Capstone panel: interactive, run this cell in Jupyter to use it]"
 
 
@@ -59,7 +59,7 @@ async def test_the_right_answer_has_no_violation_and_the_loop_sends_nothing_back
     text = pick(p, "a right one")
     assert p.answer.value == text and not p.check_button.disabled
     await check(p)
-    assert "No violation" in p.verdict.value and "carries every stored constraint its plan needs" in p.verdict.value
+    assert "No violation" in p.verdict.value and "carries every stored constraint (the task and" in p.verdict.value
     assert "sends nothing back" in p.feedback.value and p.result is not None and p.result.sent_back is None
 
 
@@ -74,7 +74,7 @@ async def test_a_stale_answer_gets_each_violation_and_the_loops_own_feedback_mes
         ("constraint", "(nothing: the constraint is missing)", rows[2]["the store holds"]),
     ]
     assert "a correction replaced" in rows[0]["why"] and '"module=Billing" at turn 4' in rows[0]["why"]
-    assert "plans an action" in rows[2]["why"]
+    assert rows[2]["why"].startswith("the task and your answer plan an action")
     sent = p.result.sent_back
     expected = feedback_text(check_answer(p.extraction.memory.facts, text, p.task.value, SUPERSEDED))
     assert sent.role == "user" and sent.text == expected  # the loop's message, as the evaluator wrote it
@@ -107,7 +107,7 @@ async def test_a_correction_in_the_store_makes_the_old_value_stale_and_clears_th
     await p.idle()
     assert {f.key: f.value for f in p.extraction.memory.facts}["module"] == "Payroll"
     assert p.verdict.value == "<i>Press Check answer to hold this answer to the store.</i>"  # it answered the old store
-    assert "module: Reporting, Billing" in p.replaced.value
+    assert "module: Reporting, Billing (replaced at turn 6)" in p.replaced.value
     await check(p)
     (row,) = violation_rows(p.result)
     assert (row["key"], row["your answer says"], row["the store holds"]) == ("module", "Billing", "Payroll")
@@ -140,7 +140,7 @@ async def test_changing_the_answer_or_the_task_takes_the_verdict_off_the_screen(
     p.task.index = 0
     assert "Press Check answer" in p.verdict.value and p.result is None
     p.answer.value = "  \n "
-    assert p.check_button.disabled and p.verdict.value == ""
+    assert p.check_button.disabled and "the Answer box is empty" in p.verdict.value
 
 
 @pytest.mark.parametrize(
@@ -206,3 +206,77 @@ async def test_a_verdict_computed_while_the_answer_changed_is_not_shown():
     p.answer.value = "module=Billing"
     await p.idle()
     assert p.result is None and "Press Check answer" in p.verdict.value and p.feedback.value == ""
+
+
+@pytest.mark.parametrize(
+    ("task", "answer", "planner", "absent"),
+    [
+        (1, "The module is Reporting: restart it tonight.", "your answer plans an action", "the task"),
+        (0, "The module is Reporting.", "the task plans an action", "your answer plans"),
+        (0, "The module is Reporting: restart it tonight.", "the task and your answer plan an action", None),
+    ],
+)
+async def test_a_missing_constraint_names_what_planned_the_action_in_the_why_and_the_feedback(
+    task, answer, planner, absent
+):
+    p = panel(task)
+    await check(p, answer)
+    row = violation_rows(p.result)[-1]
+    assert row["key"] == "constraint" and row["why"].startswith(planner)
+    assert planner in p.result.sent_back.text  # the loop's feedback says what the table says
+    assert absent is None or absent not in row["why"] + p.result.sent_back.text
+
+
+async def test_each_replaced_value_keeps_the_correction_that_replaced_it():
+    p = await CapstonePanel.from_timeline(load_timeline())
+    p.task.index = 1
+    p.message.value = "module=Payroll"
+    p.submit_button.click()
+    await p.idle()
+    payroll = next(f for f in p.extraction.memory.facts if f.key == "module")
+    assert "Reporting (replaced at turn 6)" in p.replaced.value
+    assert f"Billing (replaced at turn {payroll.turn})" in p.replaced.value
+    await check(p, "The module is Reporting.")
+    (row,) = violation_rows(p.result)
+    assert 'the user said "module=Billing" at turn 6' in row["why"] and f"turn {payroll.turn}" in row["why"]
+    await check(p, "The module is Billing.")
+    (row,) = violation_rows(p.result)
+    assert f'the user said "module=Payroll" at turn {payroll.turn}' in row["why"] and "turn 6" not in row["why"]
+
+
+async def test_typing_an_answer_of_your_own_puts_the_try_menu_back_to_its_prompt():
+    p = panel()
+    pick(p, "a stale one")
+    assert p.examples.label == "a stale one"
+    p.answer.value += " And more."
+    assert p.examples.value == "" and p.examples.label == "(pick an answer to fill the box)"
+    pick(p, "a right one")
+    assert p.examples.label == "a right one"  # picking again still fills the box
+
+
+@pytest.mark.parametrize("task", [0, 1])
+async def test_the_answers_to_try_fit_the_task_chosen(task):
+    p = panel(task)
+    examples = dict(p.examples.options)
+    del examples["(pick an answer to fill the box)"]
+    asks_for_action = plans_action(p.task.value)
+    assert all(plans_action(text) == asks_for_action for text in examples.values())  # a plan only when asked for
+    await check(p, examples["a right one"])
+    assert "No violation" in p.verdict.value
+    await check(p, examples["a stale one"])
+    keys = [r["key"] for r in violation_rows(p.result)]
+    assert keys == ["module", "database", "constraint"] if asks_for_action else ["module", "database"]
+    p.task.index = 1 - task  # another task: other answers to try, the menu back to its prompt
+    assert p.examples.label == "(pick an answer to fill the box)" and dict(p.examples.options) != {
+        "(pick an answer to fill the box)": "",
+        **examples,
+    }
+
+
+async def test_an_empty_answer_says_why_check_is_off():
+    p = panel()
+    assert p.check_button.disabled and "the Answer box is empty" in p.verdict.value
+    p.answer.value = "  \n "
+    assert p.check_button.disabled and "the Answer box is empty" in p.verdict.value
+    p.answer.value = "module=Billing"
+    assert not p.check_button.disabled and "Press Check answer" in p.verdict.value
