@@ -71,6 +71,8 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 QUALIFICATION_FILE = DATA / "qualification_local.json"
 QUALIFICATION_BEFORE_FILE = DATA / "qualification_local_rules_only.json"
 """The recording of the writer's earlier request (rules only, an unbounded schema), kept to compare (lesson 00)."""
+
+
 def _sampling_words(sampling: dict[str, float]) -> str:
     """``{'temperature': 0.0}`` as a recording's reader reads it: ``temperature 0.0``."""
     return ", ".join(f"{name} {value}" for name, value in sampling.items())
