@@ -51,6 +51,7 @@ __all__ = [
     "model_path",
     "server_version",
     "start_local_server",
+    "start_server",
     "stop_local_server",
     "threads_setting",
     "usable_cpus",
@@ -377,7 +378,21 @@ def current_local_server() -> LocalServer | None:
     return _SERVER if _SERVER is not None and _SERVER.running else None
 
 
-def _start(settings: LocalServerSettings, model: ModelFile) -> LocalServer:
+def start_server(
+    settings: LocalServerSettings,
+    model: ModelFile = SMOLLM2,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    parallel: int = 1,
+    api_key: str | None = None,
+) -> LocalServer:
+    """A new server (not the process's one): the model checked, the start bounded, each failure a LocalModelError.
+
+    The defaults are a lesson's: loopback, a free port, one slot, no key. ``make serve-model``
+    (:mod:`course_lib.serve_model`) asks for an address, ``parallel`` slots (each with its own ``settings.context``)
+    and a key for a whole class.
+    """
     version = server_version()
     path = model_path(model)
     verify_model(path, model)
@@ -390,10 +405,11 @@ def _start(settings: LocalServerSettings, model: ModelFile) -> LocalServer:
     params = xllamacpp.CommonParams()
     params.model.path = str(path)
     params.model_alias = {model.alias}
-    params.hostnames = ["127.0.0.1"]  # loopback only: nothing outside this machine reaches the model
-    params.port = 0  # the operating system picks a free port; the server reports it
-    params.n_parallel = 1
-    params.n_ctx = settings.context
+    params.hostnames = [host]  # a lesson's: loopback only, nothing outside this machine reaches the model
+    params.port = port  # a lesson's 0: the operating system picks a free port; the server reports it
+    params.n_parallel = parallel
+    params.n_ctx = settings.context * parallel  # llama.cpp splits the context between the slots
+    params.api_keys = [api_key] if api_key else []
     params.n_predict = settings.max_output
     params.cpuparams.n_threads = params.cpuparams_batch.n_threads = settings.threads
     params.cpuparams.poll = params.cpuparams_batch.poll = 0  # no spin-waiting: the cores are shared
@@ -407,8 +423,12 @@ def _start(settings: LocalServerSettings, model: ModelFile) -> LocalServer:
     start = time.perf_counter()
     handle = _construct(xllamacpp.Server, params, settings.start_timeout)
     base_url = f"{handle.listening_address.rstrip('/')}/v1"
-    _wait_until_answering(base_url, model.alias, deadline=start + settings.start_timeout)
+    _wait_until_answering(base_url, model.alias, deadline=start + settings.start_timeout, api_key=api_key)
     return LocalServer(base_url, model, settings, version, round(time.perf_counter() - start, 2), handle)
+
+
+_start = start_server
+"""The process's one server is a lesson's server (the tests replace this name to start none)."""
 
 
 def _construct(server_type: Any, params: Any, timeout: float) -> Any:
@@ -441,12 +461,14 @@ def _construct(server_type: Any, params: Any, timeout: float) -> Any:
     return outcome["server"]
 
 
-def _wait_until_answering(base_url: str, alias: str, deadline: float) -> None:
+def _wait_until_answering(base_url: str, alias: str, deadline: float, api_key: str | None = None) -> None:
     """Poll ``/v1/models`` until the server lists the model, or fail at ``deadline`` with what it last said."""
     last = "no answer yet"
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}  # with a key, llama.cpp guards /v1/models too
     while True:
         try:
-            with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
+            request = urllib.request.Request(f"{base_url}/models", headers=headers)
+            with urllib.request.urlopen(request, timeout=2) as response:
                 listed = [entry.get("id") for entry in json.loads(response.read()).get("data", [])]
             if alias in listed:
                 return
