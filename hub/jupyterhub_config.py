@@ -7,7 +7,8 @@ starts (`pre_spawn_hook`), so a student's edits and outputs stay in their copy. 
 server, JupyterLab, Voila, nbgitpuller).
 
 Settings, all optional, from the environment `make hub` passes:
-  COURSE_HUB_PORT       the hub's port on 127.0.0.1 (default 8000; the hub's API uses the next, the proxy's the one after)
+  COURSE_HUB_PORT       the hub's port on 127.0.0.1 (default 8000; the hub's API takes the next, the proxy's API the
+                        one after)
   COURSE_HUB_STUDENTS   comma-separated student names (default student1,...,student5)
   COURSE_HUB_INSTRUCTOR the instructor's name (default instructor; an admin of the hub)
   COURSE_HUB_PASSWORD   the one password of the dummy authenticator (default: none, any password is accepted)
@@ -34,7 +35,11 @@ COURSE_PYTHON = COURSE / ".venv" / "bin" / "python"
 STATE.mkdir(parents=True, exist_ok=True)
 
 PORT = int(os.environ.get("COURSE_HUB_PORT", "8000"))
-STUDENTS = [s.strip() for s in os.environ.get("COURSE_HUB_STUDENTS", ",".join(f"student{i}" for i in range(1, 6))).split(",") if s.strip()]
+STUDENTS = [
+    s.strip()
+    for s in os.environ.get("COURSE_HUB_STUDENTS", ",".join(f"student{i}" for i in range(1, 6))).split(",")
+    if s.strip()
+]
 INSTRUCTOR = os.environ.get("COURSE_HUB_INSTRUCTOR", "instructor")
 
 # region The hub, its proxy and its database: loopback only, state under build/hub
@@ -87,10 +92,11 @@ def shared_model_environment() -> dict[str, str]:
     """The shared model server's settings for every user, computed by the course itself (the key passes a pipe)."""
     if not os.environ.get("COURSE_SERVE_KEY"):
         return {}
-    code = "import json; from course_lib import serve_model as s; print(json.dumps(s.student_environment(s.serve_settings())))"
+    code = "import json; from course_lib import serve_model as s; "
+    code += "print(json.dumps(s.student_environment(s.serve_settings())))"
     run = subprocess.run([str(COURSE_PYTHON), "-c", code], capture_output=True, text=True, timeout=60, check=False)
     if run.returncode != 0:
-        sys.exit(f"The shared model's settings are wrong: {run.stderr.strip().splitlines()[-1]}")
+        sys.exit(f"The shared model's settings are wrong: {run.stderr.strip() or run.returncode}")
     return json.loads(run.stdout)
 
 
@@ -101,7 +107,7 @@ c.Spawner.environment = {
 }
 
 
-def copy_lessons(spawner) -> None:  # noqa: ANN001 -- JupyterHub's hook signature
+def copy_lessons(spawner) -> None:
     """The user's own copy of the lessons, made once: their edits and outputs never touch the course's files."""
     home = Path(spawner.home_dir)
     home.mkdir(parents=True, exist_ok=True)
@@ -113,16 +119,29 @@ c.Spawner.pre_spawn_hook = copy_lessons
 
 # region Services: the idle culler, and (make hub-test) a token with the rights to start servers through the API
 c.JupyterHub.load_roles = [
-    {"name": "idle-culler", "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"], "services": ["idle-culler"]},
+    {
+        "name": "idle-culler",
+        "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+        "services": ["idle-culler"],
+    },
 ]
 c.JupyterHub.services = [
     {
         "name": "idle-culler",
-        "command": [str(HUB_VENV / "bin" / "python"), "-m", "jupyterhub_idle_culler", f"--timeout={os.environ.get('COURSE_HUB_IDLE', '3600')}"],
+        "command": [
+            str(HUB_VENV / "bin" / "python"),
+            "-m",
+            "jupyterhub_idle_culler",
+            f"--timeout={os.environ.get('COURSE_HUB_IDLE', '3600')}",
+        ],
     }
 ]
 if os.environ.get("COURSE_HUB_TOKEN"):
     c.JupyterHub.services.append({"name": "course-test", "api_token": os.environ["COURSE_HUB_TOKEN"]})
     c.JupyterHub.load_roles.append(
-        {"name": "course-test", "scopes": ["admin:users", "admin:servers", "access:servers"], "services": ["course-test"]}
+        {
+            "name": "course-test",
+            "scopes": ["admin:users", "admin:servers", "access:servers"],
+            "services": ["course-test"],
+        }
     )
