@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install lab present test solutions site site-test site-publish colab bench bench-writer stress qualify local local-check record-local lessons-live lint format refresh clean
+.PHONY: install lab present test solutions site site-test site-publish colab bench bench-writer stress qualify local local-check record-local lessons-live serve-model hub hub-test lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -132,6 +132,41 @@ bench-writer: $(LOCAL_STAMP)
 # any cell that raises. Minutes, not seconds.
 lessons-live: $(LOCAL_STAMP)
 	COURSE_LLM=local $(BIN)/python benchmarks/lessons_live.py
+
+# A whole class on one machine (docs/teaching-a-class.md). `make serve-model`: the local model served on its own, for
+# every student, at COURSE_SERVE_HOST:COURSE_SERVE_PORT (default 127.0.0.1:8081) with COURSE_SERVE_PARALLEL slots
+# (default 3), behind the key COURSE_SERVE_KEY (required; never printed). Ctrl-C stops it.
+serve-model: $(LOCAL_STAMP)
+	$(BIN)/python -m course_lib.serve_model
+
+# `make hub`: a real JupyterHub on 127.0.0.1:$(HUB_PORT) (hub/jupyterhub_config.py: dummy authenticator, a local
+# process per user, student1..student5 and instructor, each with their own copy of the lessons under build/hub/home).
+# With COURSE_SERVE_KEY (and COURSE_SERVE_PORT) set as for `make serve-model`, every user's kernel uses that server.
+# The hub's servers run from their own .venv-hub (requirements-hub.lock), its proxy from hub/node_modules
+# (hub/package-lock.json); the kernels run the course's .venv, as the lock has it.
+HUB_VENV      := .venv-hub
+HUB_STAMP     := $(HUB_VENV)/.installed-stamp
+HUB_NPM_STAMP := hub/node_modules/.installed-stamp
+HUB_PORT      ?= 8000
+
+$(HUB_STAMP): requirements-hub.lock
+	test -x $(HUB_VENV)/bin/python || $(PYTHON) -m venv $(HUB_VENV)
+	$(HUB_VENV)/bin/python -m pip install --quiet -r requirements-hub.lock
+	touch $(HUB_STAMP)
+
+$(HUB_NPM_STAMP): hub/package.json hub/package-lock.json
+	@command -v npm >/dev/null || { echo "make hub needs npm for JupyterHub's proxy: apt-get install npm"; exit 1; }
+	npm ci --prefix hub --ignore-scripts --no-audit --no-fund
+	touch $(HUB_NPM_STAMP)
+
+hub: $(STAMP) $(HUB_STAMP) $(HUB_NPM_STAMP)
+	COURSE_HUB_PORT=$(HUB_PORT) $(HUB_VENV)/bin/jupyterhub -f hub/jupyterhub_config.py
+
+# The hub with 3 students and the shared model server, all on 127.0.0.1 (tests/test_hub.py, marker `hub`): each
+# student's server started through the hub's REST API runs lesson 02 and gets its stored output, then the three run
+# the qualification at once on the shared model. Apart from `make test`: it starts a hub and loads a model.
+hub-test: $(LOCAL_STAMP) $(HUB_STAMP) $(HUB_NPM_STAMP)
+	$(BIN)/python -m pytest -p no:randomly -m hub tests/test_hub.py
 
 # The qualification run: a fixed battery through the configured LIVE writer, scored against the contract
 # (the scripted offline tests qualify no live model). Needs COURSE_LLM=openai and its settings (.env.example), or

@@ -31,6 +31,7 @@ Models -- every chat client, offline or live, and the one factory that builds th
     memory_models   (memory half) scenario code: the offline writer, desk assistant and reader, summarizer
     loop_demos      (loop half) scenario code: the seed's numbering demo and trace, the offline worker and judge
     clients         make_chat_client(role), the one model factory, and the one place the local server starts
+    serve_model     make serve-model: the local model served alone for a class, at an address, behind a key
 
 Memory lessons -- lessons 02-04 and the qualification, in lesson order, each building its models with the factory:
     extraction      (memory half) the fact writer (MAF structured output) and host-side admission: MemoryExtraction

@@ -57,6 +57,7 @@ __all__ = [
     "model_path",
     "server_version",
     "start_local_server",
+    "start_server",
     "stop_local_server",
     "threads_setting",
     "usable_cpus",
@@ -388,16 +389,38 @@ def current_local_server() -> LocalServer | None:
     return _SERVER if _SERVER is not None and _SERVER.running else None
 
 
-def _start(settings: LocalServerSettings, model: ModelFile) -> LocalServer:
+def start_server(
+    settings: LocalServerSettings,
+    model: ModelFile = SMOLLM2,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    parallel: int = 1,
+    api_key: str | None = None,
+) -> LocalServer:
+    """A new server (not the process's one): the model checked, the start bounded, each failure a LocalModelError.
+
+    The defaults are a lesson's: loopback, a free port, one slot, no key. ``make serve-model``
+    (:mod:`course_lib.serve_model`) asks for an address, ``parallel`` slots (each with its own ``settings.context``)
+    and a key for a whole class.
+    """
     version = server_version()
     path = model_path(model)
     verify_model(path, model)
-    config = {"settings": settings.model_dump(), "path": str(path), "alias": model.alias}
+    config = {
+        "settings": settings.model_dump(),
+        "path": str(path),
+        "alias": model.alias,
+        "host": host,
+        "port": port,
+        "parallel": parallel,
+        "api_key": api_key,
+    }
     start = time.perf_counter()
-    process, address = _spawn([sys.executable, "-c", _CHILD, json.dumps(config)], settings.start_timeout, version)
+    process, address = _spawn([sys.executable, "-c", _CHILD], config, settings.start_timeout, version)
     base_url = f"{address.rstrip('/')}/v1"
     try:
-        _wait_until_answering(base_url, model.alias, deadline=start + settings.start_timeout)
+        _wait_until_answering(base_url, model.alias, deadline=start + settings.start_timeout, api_key=api_key)
     except LocalModelError:
         _end(process, grace=0)
         raise
@@ -410,8 +433,13 @@ STOP_GRACE = 2.0
 """Seconds a stopped child has to exit after its pipe closes, before it is killed."""
 
 
-def _spawn(command: Sequence[str], timeout: float, version: str) -> tuple[subprocess.Popen[bytes], str]:
+def _spawn(
+    command: Sequence[str], config: dict[str, Any], timeout: float, version: str
+) -> tuple[subprocess.Popen[bytes], str]:
     """Start the server's child process; its listening address once it reports it, within ``timeout`` seconds.
+
+    The child reads ``config`` as the first line of its stdin, not from its command line, where any user of the
+    machine could read a class's key.
 
     The child reports one JSON line on its stdout (``{"address": ...}`` or ``{"error": ..., "stage": ...}``). It is
     read by a helper thread that only waits on a pipe, so the join's timeout fires however long llama.cpp's load
@@ -419,6 +447,9 @@ def _spawn(command: Sequence[str], timeout: float, version: str) -> tuple[subpro
     """
     with tempfile.TemporaryFile() as errors:  # the child's stderr: what it said if it dies before reporting
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors)
+        assert process.stdin is not None  # stdin=PIPE
+        process.stdin.write(json.dumps(config).encode() + b"\n")
+        process.stdin.flush()
         lines: list[bytes] = []
         stdout = process.stdout
         assert stdout is not None  # stdout=PIPE
@@ -440,8 +471,8 @@ def _spawn(command: Sequence[str], timeout: float, version: str) -> tuple[subpro
     if reply.get("stage") == "import":  # installed but not loadable (another platform's wheel, a CPU feature)
         raise LocalModelError(f"{SERVER_PACKAGE} {version} is installed but does not load ({said}); {INSTALL_HINT}.")
     raise LocalModelError(
-        f"llama.cpp refused to start the local server on 127.0.0.1 ({said}): the port could not be bound or the "
-        f"model not loaded; check that 127.0.0.1 accepts local servers, then {INSTALL_HINT}."
+        f"llama.cpp refused to start the local server on {config['host']} ({said}): the port could not be bound or "
+        f"the model not loaded; check that {config['host']} accepts local servers, then {INSTALL_HINT}."
     )
 
 
@@ -477,7 +508,7 @@ def _serve() -> None:
     It exits with ``os._exit``: xllamacpp's destructor joins llama.cpp's threads, which wait for a request in
     flight; the operating system frees the port and the model at once.
     """
-    config = json.loads(sys.argv[1])
+    config = json.loads(sys.stdin.buffer.readline())
     try:
         import xllamacpp
     except ImportError as error:
@@ -503,10 +534,11 @@ def _params(xllamacpp: Any, settings: LocalServerSettings, config: dict[str, Any
     params = xllamacpp.CommonParams()
     params.model.path = config["path"]
     params.model_alias = {config["alias"]}
-    params.hostnames = ["127.0.0.1"]  # loopback only: nothing outside this machine reaches the model
-    params.port = 0  # the operating system picks a free port; the server reports it
-    params.n_parallel = 1
-    params.n_ctx = settings.context
+    params.hostnames = [config["host"]]  # a lesson's: loopback only, nothing outside this machine reaches the model
+    params.port = config["port"]  # a lesson's 0: the operating system picks a free port; the server reports it
+    params.n_parallel = config["parallel"]
+    params.n_ctx = settings.context * config["parallel"]  # llama.cpp splits the context between the slots
+    params.api_keys = [config["api_key"]] if config["api_key"] else []
     params.n_predict = settings.max_output
     params.cpuparams.n_threads = params.cpuparams_batch.n_threads = settings.threads
     params.cpuparams.poll = params.cpuparams_batch.poll = 0  # no spin-waiting: the cores are shared
@@ -520,12 +552,18 @@ def _params(xllamacpp: Any, settings: LocalServerSettings, config: dict[str, Any
     return params
 
 
-def _wait_until_answering(base_url: str, alias: str, deadline: float) -> None:
+_start = start_server
+"""The process's one server is a lesson's server (the tests replace this name to start none)."""
+
+
+def _wait_until_answering(base_url: str, alias: str, deadline: float, api_key: str | None = None) -> None:
     """Poll ``/v1/models`` until the server lists the model, or fail at ``deadline`` with what it last said."""
     last = "no answer yet"
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}  # with a key, llama.cpp guards /v1/models too
     while True:
         try:
-            with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
+            request = urllib.request.Request(f"{base_url}/models", headers=headers)
+            with urllib.request.urlopen(request, timeout=2) as response:
                 listed = [entry.get("id") for entry in json.loads(response.read()).get("data", [])]
             if alias in listed:
                 return

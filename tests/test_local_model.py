@@ -236,13 +236,29 @@ def alive(pid):
     return not Path(f"/proc/{pid}/stat").is_file() or Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
 
 
+LOOPBACK = {"host": "127.0.0.1"}
+"""The part of a child's config the start's errors read."""
+
+
+def test_the_child_reads_its_config_from_its_pipe_never_from_its_command_line():
+    """A class's key in the child's command line could be read by any user of the machine (ps, /proc/PID/cmdline)."""
+    echo = (
+        "import json, sys; config = json.loads(sys.stdin.readline()); "
+        "print(json.dumps({'address': 'http://127.0.0.1:' + str(len(config['api_key']))}), flush=True); "
+        "sys.stdin.read()"
+    )
+    process, address = local_model._spawn(child(echo), LOOPBACK | {"api_key": "k" * 23}, 20, "0.test")
+    local_model._end(process)
+    assert address == "http://127.0.0.1:23" and not any("k" * 23 in part for part in process.args)
+
+
 def test_a_server_that_does_not_start_in_time_is_a_clear_error_and_is_ended(tmp_path):
     """The child never reports (llama.cpp's load holds its GIL, or hangs): the bound fires, the child is killed."""
     pid_file = tmp_path / "pid"
     never = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
     start = time.perf_counter()
     with pytest.raises(LocalModelError, match=r"did not start within 0.5 s.*COURSE_LOCAL_THREADS"):
-        local_model._spawn(child(never), 0.5, "0.test")
+        local_model._spawn(child(never), LOOPBACK, 0.5, "0.test")
     assert time.perf_counter() - start < 3
     assert not alive(int(pid_file.read_text()))
 
@@ -268,7 +284,7 @@ def test_a_server_that_does_not_start_in_time_is_a_clear_error_and_is_ended(tmp_
 )
 def test_a_server_that_fails_to_start_says_what_it_reported(code, cause):
     with pytest.raises(LocalModelError, match=cause):
-        local_model._spawn(child(code), 20, "0.test")
+        local_model._spawn(child(code), LOOPBACK, 20, "0.test")
 
 
 def test_stopping_ends_the_child_within_seconds_even_one_that_ignores_its_pipe(monkeypatch):
@@ -277,7 +293,7 @@ def test_stopping_ends_the_child_within_seconds_even_one_that_ignores_its_pipe(m
         "import json, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
         "print(json.dumps({'address': 'http://127.0.0.1:1'}), flush=True); time.sleep(60)"
     )
-    process, address = local_model._spawn(child(stubborn), 20, "0.test")
+    process, address = local_model._spawn(child(stubborn), LOOPBACK, 20, "0.test")
     server = LocalServer(f"{address}/v1", SMOLLM2, LocalServerSettings(threads=1), "0", 0.0, process)
     start = time.perf_counter()
     server.stop()
