@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pandas loads when a table is built: importing the loop scen
 __all__ = [
     "EXIT_REASON_WORDS",
     "EXPLICIT_MESSAGES",
+    "HANGING",
     "INDENT",
     "OPTION_NOTES",
     "RULE_EVALUATOR",
@@ -248,9 +249,14 @@ def _clipped(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "\u2026"
 
 
+HANGING = INDENT + "  "
+"""Where a multi-line message's second and later lines start in a trace: deeper than its first line, so the reader
+sees where one message ends and the next begins."""
+
+
 def _indented(texts: Sequence[str]) -> list[str]:
-    """Each message indented as a block: its continuation lines too, so a multi-line message's end can be seen."""
-    return [INDENT + t.replace("\n", "\n" + INDENT) for t in texts]
+    """Each message at the trace's indent, its continuation lines hanging deeper (see :data:`HANGING`)."""
+    return [INDENT + t.replace("\n", "\n" + HANGING) for t in texts]
 
 
 def render_messages(messages: Sequence[Message]) -> str:

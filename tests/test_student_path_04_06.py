@@ -265,15 +265,15 @@ def test_the_feedback_log_reads_in_words_never_a_bare_none():
     assert feedback_log_words(["more", None]) == "more, (no feedback: explicit messages)"
 
 
-async def test_a_multi_line_message_in_the_trace_is_indented_as_a_block():
-    from course_lib.loop_demos import INDENT, run_middleware_demo
+async def test_a_multi_line_message_in_the_trace_hangs_deeper_than_its_first_line():
+    from course_lib.loop_demos import HANGING, INDENT, run_middleware_demo
 
     trace, _ = await run_middleware_demo(with_session=True)
     text = trace.text()
     assert "Progress so far:" in text
     for line in text.splitlines():
         assert not line.startswith("- ["), f"a message's continuation line is flush left: {line!r}"
-    assert f"{INDENT}Progress so far:\n{INDENT}- [4]Response message from LLM." in text
+    assert f"{INDENT}Progress so far:\n{HANGING}- [4]Response message from LLM.\n{INDENT}Continue" in text
 
 
 async def test_the_stepper_shows_every_message_verbatim_not_as_markdown():
