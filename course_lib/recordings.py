@@ -310,6 +310,15 @@ def _turn(reason: str) -> str:
     return turn[1] if turn else ""
 
 
+def _known_cause(reason: str) -> tuple[str, str] | None:
+    """The first :data:`STOP_CAUSES` entry the message matches, filled in: (table words, sentence); None if none."""
+    for pattern, words, sentence in STOP_CAUSES:
+        found = re.search(pattern, reason)
+        if found:
+            return words.format(**found.groupdict()), sentence.format(**found.groupdict())
+    return None
+
+
 def stop_cause(reason: str) -> str:
     """A policy's stop in a few words for a table cell, with the turn; the full message goes below the table.
 
@@ -317,13 +326,9 @@ def stop_cause(reason: str) -> str:
     ``summary cut at the 256-token output cap (turn 4), see below``; a message no pattern knows reads ``stopped
     (turn 4), see below``, never a guess at its cause.
     """
-    turn = _turn(reason)
+    turn, known = _turn(reason), _known_cause(reason)
     where = f" (turn {turn})" if turn else ""
-    for pattern, words, _ in STOP_CAUSES:
-        found = re.search(pattern, reason)
-        if found:
-            return f"{words.format(**found.groupdict())}{where}, see below"
-    return f"stopped{where}, see below"
+    return f"{known[0] if known else 'stopped'}{where}, see below"
 
 
 def stop_in_words(reason: str) -> str:
@@ -333,13 +338,9 @@ def stop_in_words(reason: str) -> str:
     tokens ...`` reads ``the model's summary ran past its 256-token limit and was cut off at turn 4``; a message no
     pattern knows reads ``it stopped at turn 4 (the full message is under the hood)``, never a guess at its cause.
     """
-    turn = _turn(reason)
+    turn, known = _turn(reason), _known_cause(reason)
     where = f" at turn {turn}" if turn else ""
-    for pattern, _, sentence in STOP_CAUSES:
-        found = re.search(pattern, reason)
-        if found:
-            return f"{sentence.format(**found.groupdict())}{where}"
-    return f"it stopped{where} (the full message is under the hood)"
+    return f"{known[1]}{where}" if known else f"it stopped{where} (the full message is under the hood)"
 
 
 def _written(text: str, error: str) -> str:

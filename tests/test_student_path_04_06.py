@@ -238,9 +238,9 @@ async def test_a_calls_input_is_a_table_numbered_from_one():
 
 
 async def test_compactions_count_is_worked_out_and_the_next_call_holds_what_it_says():
-    from course_lib.tracing import CallLog
     from course_lib.clients import make_chat_client
     from course_lib.policies import excluded_count_sentence
+    from course_lib.tracing import CallLog
 
     timeline = generate_timeline(10)
     log = CallLog()
@@ -248,8 +248,11 @@ async def test_compactions_count_is_worked_out_and_the_next_call_holds_what_it_s
     for turn in timeline.turns:
         await policy.turn(turn.user)
     sentence = excluded_count_sentence(policy)
-    found = re.search(r"(\d+) user turns stored \u2212 (\d+) flagged excluded = (\d+) still in view; "
-                      r"\+ the next question = (\d+) user turns in the next call", sentence)
+    found = re.search(
+        r"(\d+) user turns stored \u2212 (\d+) flagged excluded = (\d+) still in view; "
+        r"\+ the next question = (\d+) user turns in the next call",
+        sentence,
+    )
     assert found, sentence
     stored, excluded, kept, nxt = map(int, found.groups())
     assert stored == 10 and stored - excluded == kept and nxt == kept + 1
