@@ -338,7 +338,7 @@ class CapstoneRun(BaseModel):
         """The run call by call in lesson 05's layout: what the reader saw and said, what the evaluator held it to."""
         trace = LoopTrace()
         for number, call in enumerate(self.reader_calls, start=1):
-            trace.llm([m.text.replace("\n", "\n" + INDENT) for m in call.messages], call.reply)
+            trace.llm([m.text for m in call.messages], call.reply)
             check = next((c for c in self.checks if c.iteration == number), None)
             if check is not None:
                 _trace_check(trace, check)

@@ -88,7 +88,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "01",
         "Exercise 1",
         "Remember: keys are case-sensitive, empty values are not declarations, the last declaration wins.",
-        "The last database declaration wins (spaces trimmed); `Database` is not a key; `version=` declares nothing; "
+        'The last database declaration wins (spaces trimmed); "Database" is not a key; "version=" declares nothing; '
         'a value may itself contain "=".',
     ),
     Exercise(
@@ -109,7 +109,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "02",
         "Exercise 1",
         "Is `Module` one of the allowed keys?",
-        "`Module` is not an allowed key, so the line declares only module=Billing, which the writer proposes.",
+        '"Module" is not an allowed key, so the line declares only module=Billing, which the writer proposes.',
     ),
     Exercise(
         "02",
@@ -121,7 +121,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "02",
         "Exercise 3",
         "`mem` and `forget` call no model; a user turn calls two.",
-        "Each user turn calls the desk and the writer (2 + 2); `mem` and `forget` call no model.",
+        'Each user turn calls the desk and the writer (2 + 2); "mem" and "forget" call no model.',
     ),
     Exercise(
         "03",
@@ -140,7 +140,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "03",
         "Exercise 3",
         "Which lines reached triage (mem calls no desk), and what does the history store for each?",
-        "Triage answered the two declaration lines (a user message and an answer each); `mem` reaches no desk and "
+        'Triage answered the two declaration lines (a user message and an answer each); "mem" reaches no desk and '
         "the question about logs went to operations.",
     ),
     Exercise(
@@ -184,7 +184,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "06",
         "Exercise 1",
         "Fresh context: the initial messages plus one feedback message.",
-        "With a fresh context every call sees the three initial messages plus one `## Feedback` message that lists "
+        'With a fresh context every call sees the three initial messages plus one "## Feedback" message that lists '
         "all the feedback so far: 4 messages, however many iterations came before.",
     ),
     Exercise(

@@ -38,7 +38,10 @@ if TYPE_CHECKING:  # pandas loads when a table is built: importing the loop scen
 
 __all__ = [
     "EXIT_REASON_WORDS",
+    "EXPLICIT_MESSAGES",
+    "HANGING",
     "INDENT",
+    "NO_FEEDBACK_YET",
     "OPTION_NOTES",
     "RULE_EVALUATOR",
     "RULE_LLM",
@@ -59,6 +62,7 @@ __all__ = [
     "call_input_frame",
     "compare_with_seed",
     "exit_reason",
+    "feedback_log_words",
     "flow_summary",
     "fold",
     "judge_criteria",
@@ -245,8 +249,14 @@ def _clipped(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "\u2026"
 
 
+HANGING = INDENT + "  "
+"""Where a multi-line message's second and later lines start in a trace: deeper than its first line, so the reader
+sees where one message ends and the next begins."""
+
+
 def _indented(texts: Sequence[str]) -> list[str]:
-    return [INDENT + t for t in texts]
+    """Each message at the trace's indent, its continuation lines hanging deeper (see :data:`HANGING`)."""
+    return [INDENT + t.replace("\n", "\n" + HANGING) for t in texts]
 
 
 def render_messages(messages: Sequence[Message]) -> str:
@@ -331,6 +341,21 @@ def stop_sentence(response: AgentResponse) -> str:
     words = EXIT_REASON_WORDS.get(reason, f"of a reason this course does not know ({reason})")
     shown = f" (loop_exit_reason: {reason})" if reason else ""
     return f"Stopped because {words}{shown}."
+
+
+NO_FEEDBACK_YET = "(no feedback yet)"
+EXPLICIT_MESSAGES = "(no feedback: explicit messages)"
+
+
+def feedback_log_words(feedback: Sequence[str | None]) -> str:
+    """An evaluator's feedback log as a table cell reads it: words for the empty log and for the ``None`` entries.
+
+    The loop records ``None`` for a re-invocation driven by explicit messages (no feedback text was given); a
+    student reading a bare ``None`` cannot tell it from a missing value, so it is named for what it stands for.
+    """
+    if not feedback:
+        return NO_FEEDBACK_YET
+    return ", ".join(EXPLICIT_MESSAGES if entry is None else entry for entry in feedback)
 
 
 def verdict_sentence(reply: str) -> str:

@@ -7,6 +7,7 @@ each call, what each evaluator saw and decided. It is kept apart from the memory
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -14,12 +15,17 @@ import ipywidgets as widgets
 
 from .presentation import PanelText, html_lines
 
+VERBATIM_STYLE = "white-space: pre-wrap; font-family: monospace; margin: 0"
+"""How the stepper shows a message: its text as written (no Markdown, line breaks and blank lines kept)."""
+
 if TYPE_CHECKING:  # the stepper only reads a trace
     from .loop_demos import LoopTrace
 
 
 __all__ = [
+    "VERBATIM_STYLE",
     "LoopStepper",
+    "verbatim",
 ]
 
 
@@ -55,12 +61,21 @@ class LoopStepper(PanelText, widgets.VBox):
         feedback = [r.did for r in self.trace.rows[:step] if r.continues]
         self.view.value = (
             f"<h4>Step {step} of {self.slider.max}: {row.actor} (call {row.call})</h4>"
-            f"{saw}<b>Did</b>: {html_lines(row.did)}"
-            f"<br><b>Feedback so far</b>: {html_lines(' / '.join(feedback) or '(none)')}"
+            f"{saw}<b>Did</b>:{verbatim(row.did)}"
+            f"<b>Feedback so far</b>:{verbatim(' / '.join(feedback) or '(none)')}"
         )
         self.previous_button.disabled = step == 1
         self.next_button.disabled = step == self.slider.max
 
 
+def verbatim(text: str) -> str:
+    """A message as HTML that shows it verbatim: monospace, its line breaks kept, a ``## Feedback`` line as typed.
+
+    A message the model receives is plain text, often Markdown-like; shown through ``<br>`` in a proportional
+    font its blank lines look like gaps between separate items, and its end cannot be told from the next one.
+    """
+    return f'<pre style="{VERBATIM_STYLE}">{html.escape(text, quote=False)}</pre>'
+
+
 def _list_items(items: Sequence[str]) -> str:
-    return "".join(f"<li>{html_lines(item)}</li>" for item in items) or "<li>-</li>"
+    return "".join(f"<li>{verbatim(item)}</li>" for item in items) or "<li>-</li>"

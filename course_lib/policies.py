@@ -98,6 +98,7 @@ __all__ = [
     "compare_policies",
     "comparison_rules",
     "course_policies",
+    "excluded_count_sentence",
     "generate_timeline",
     "load_timeline",
     "measure_scaling",
@@ -978,4 +979,19 @@ async def session_footprint(policy: SessionPolicy) -> SessionFootprint:
         stored=len(stored),
         last_call=len(policy.log.calls[-1].messages),
         first_stored=stored[0].text if stored else "",
+    )
+
+
+def excluded_count_sentence(policy: SessionPolicy) -> str:
+    """Compaction's count after the last turn, worked out from its session: stored, flagged excluded, and the next call.
+
+    A student reads "10 stored, 8 flagged excluded" and cannot see why the next call holds 3 turns; the subtraction
+    and the new question, shown with the run's own numbers, make it one line of arithmetic.
+    """
+    users = [m for m in stored_messages(policy.session) if m.role == "user"]
+    excluded = sum(bool(m.additional_properties.get(EXCLUDED_KEY)) for m in users)
+    kept = len(users) - excluded
+    return (
+        f"{policy.name}: {len(users)} user turns stored \u2212 {excluded} flagged excluded = {kept} still in view; "
+        f"+ the next question = {kept + 1} user turns in the next call."
     )

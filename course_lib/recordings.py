@@ -63,6 +63,7 @@ __all__ = [
     "recorded_case",
     "save",
     "stop_cause",
+    "stop_in_words",
     "wrong_admitted",
 ]
 
@@ -311,16 +312,47 @@ class PolicyCostRecording(Recording):
         return rows_frame(rows, POLICY_COST_COLUMNS).set_index("policy")
 
     def stop_notes(self) -> str:
-        """The full message of each policy that stopped, one paragraph each, for below the table ("" if none)."""
+        """Each stopped policy in one plain sentence, for below the table ("" if none).
+
+        The full message names the server's local address and the operator's setting, which mean nothing to a
+        student and are dead by the time one reads them; :meth:`stop_details` keeps it for "Under the hood".
+        """
+        return "\n".join(f"The {r.policy} policy stopped: {stop_in_words(r.stopped)}." for r in self.runs if r.stopped)
+
+    def stop_details(self) -> str:
+        """The full message of each policy that stopped, one paragraph each, as recorded ("" if none)."""
         return "\n".join(f"{r.policy} stopped: {r.stopped}" for r in self.runs if r.stopped)
 
 
 STOP_CAUSES = (
-    (r"cut at the output cap of (?P<n>\d+) tokens", "summary cut at the {n}-token output cap"),
-    (r"has (?P<n>\d+) characters; it must be", "summary of {n} characters"),
-    (r"timed out", "summarizer timed out"),
+    (
+        r"cut at the output cap of (?P<n>\d+) tokens",
+        "summary cut at the {n}-token output cap",
+        "the model's summary ran past its {n}-token limit and was cut off",
+    ),
+    (
+        r"has (?P<n>\d+) characters; it must be 1 to (?P<most>\d+)",
+        "summary of {n} characters",
+        "the summary ran to {n} characters, over its {most}-character budget",
+    ),
+    (r"timed out", "summarizer timed out", "the summarizer took too long and timed out"),
 )
-"""How a recorded stop's message reads in a few words: a pattern of the message, and the words (first match wins)."""
+"""How a recorded stop's message reads: a pattern of the message, its words for a table cell, and its plain sentence
+for below the table (first match wins)."""
+
+
+def _turn(reason: str) -> str:
+    turn = re.search(r"after turn (\d+)", reason)
+    return turn[1] if turn else ""
+
+
+def _known_cause(reason: str) -> tuple[str, str] | None:
+    """The first :data:`STOP_CAUSES` entry the message matches, filled in: (table words, sentence); None if none."""
+    for pattern, words, sentence in STOP_CAUSES:
+        found = re.search(pattern, reason)
+        if found:
+            return words.format(**found.groupdict()), sentence.format(**found.groupdict())
+    return None
 
 
 def stop_cause(reason: str) -> str:
@@ -330,13 +362,21 @@ def stop_cause(reason: str) -> str:
     ``summary cut at the 256-token output cap (turn 4), see below``; a message no pattern knows reads ``stopped
     (turn 4), see below``, never a guess at its cause.
     """
-    turn = re.search(r"after turn (\d+)", reason)
-    where = f" (turn {turn[1]})" if turn else ""
-    for pattern, words in STOP_CAUSES:
-        found = re.search(pattern, reason)
-        if found:
-            return f"{words.format(**found.groupdict())}{where}, see below"
-    return f"stopped{where}, see below"
+    turn, known = _turn(reason), _known_cause(reason)
+    where = f" (turn {turn})" if turn else ""
+    return f"{known[0] if known else 'stopped'}{where}, see below"
+
+
+def stop_in_words(reason: str) -> str:
+    """A policy's stop as one plain clause a student reads: what went wrong and at which turn, no address or setting.
+
+    ``The summarizer failed after turn 4: model 'x' at http://...: the answer was cut at the output cap of 256
+    tokens ...`` reads ``the model's summary ran past its 256-token limit and was cut off at turn 4``; a message no
+    pattern knows reads ``it stopped at turn 4 (the full message is under the hood)``, never a guess at its cause.
+    """
+    turn, known = _turn(reason), _known_cause(reason)
+    where = f" at turn {turn}" if turn else ""
+    return f"{known[1]}{where}" if known else f"it stopped{where} (the full message is under the hood)"
 
 
 def _written(text: str, error: str) -> str:

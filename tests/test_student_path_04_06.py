@@ -28,7 +28,7 @@ from course_lib.policies import (
     seed_settings_rows,
     window_label,
 )
-from course_lib.recordings import load_policy_costs, stop_cause
+from course_lib.recordings import load_policy_costs, stop_cause, stop_in_words
 from course_lib.widgets import PolicyExplorer, expectations_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,7 +106,28 @@ def test_the_recorded_table_shows_the_cause_and_the_full_message_goes_below():
     cells = recording.table()["stopped"]
     for run in stopped:
         assert len(cells[run.policy]) < 80 and cells[run.policy].endswith("see below")
-        assert f"{run.policy} stopped: {run.stopped}" in recording.stop_notes()
+        assert f"{run.policy} stopped: {run.stopped}" in recording.stop_details()
+        assert f"The {run.policy} policy stopped: " in recording.stop_notes()
+    assert "http" not in recording.stop_notes() and "COURSE_LLM" not in recording.stop_notes()
+
+
+@pytest.mark.parametrize(
+    ("reason", "sentence"),
+    [
+        (
+            "The summarizer failed after turn 4: summarizer model 'x' at http://127.0.0.1:1/v1: the answer was cut at "
+            "the output cap of 256 tokens (finish_reason='length'); raise COURSE_LLM_MAX_TOKENS (now 256).",
+            "the model's summary ran past its 256-token limit and was cut off at turn 4",
+        ),
+        (
+            "The summary after turn 34 has 705 characters; it must be 1 to 700. The summary policy stops here.",
+            "the summary ran to 705 characters, over its 700-character budget at turn 34",
+        ),
+        ("Something with no turn.", "it stopped (the full message is under the hood)"),
+    ],
+)
+def test_a_stop_reads_as_one_plain_sentence_without_the_operators_address(reason, sentence):
+    assert stop_in_words(reason) == sentence
 
 
 # region The loop lessons' sentences
@@ -150,7 +171,15 @@ def test_a_judges_reply_reads_in_words():
 
 def test_lesson_06_exercise_1_explains_the_one_feedback_message_that_lists_all_feedback():
     why = exercise("06", "Exercise 1").why
-    assert "`## Feedback` message" in why and "all the feedback so far" in why and "latest feedback" not in why
+    assert '"## Feedback" message' in why and "all the feedback so far" in why and "latest feedback" not in why
+
+
+def test_no_why_prints_markdown_backticks_as_plain_text():
+    from course_lib.exercises import EXERCISES
+
+    for named in EXERCISES:
+        printed = exercise(named.lesson, named.label).why
+        assert "`" not in printed, f"lesson {named.lesson} {named.label}: use plain quotes, the Why prints as text"
 
 
 # region The lessons' two layers
@@ -206,3 +235,59 @@ async def test_a_calls_input_is_a_table_numbered_from_one():
     frame = call_input_frame(trace.calls[2])
     assert list(frame.index) == [1, 2, 3, 4] and list(frame.columns) == ["text"]
     assert frame.loc[4, "text"].startswith("## Feedback\n\n- Feedback for iteration 1\n- Feedback for iteration 2")
+
+
+async def test_compactions_count_is_worked_out_and_the_next_call_holds_what_it_says():
+    from course_lib.clients import make_chat_client
+    from course_lib.policies import excluded_count_sentence
+    from course_lib.tracing import CallLog
+
+    timeline = generate_timeline(10)
+    log = CallLog()
+    policy = CompactionPolicy(make_chat_client("reader"), log)
+    for turn in timeline.turns:
+        await policy.turn(turn.user)
+    sentence = excluded_count_sentence(policy)
+    found = re.search(
+        r"(\d+) user turns stored \u2212 (\d+) flagged excluded = (\d+) still in view; "
+        r"\+ the next question = (\d+) user turns in the next call",
+        sentence,
+    )
+    assert found, sentence
+    stored, excluded, kept, nxt = map(int, found.groups())
+    assert stored == 10 and stored - excluded == kept and nxt == kept + 1
+    await policy.turn("one more question")
+    assert sum(m.role == "user" for m in log.calls[-1].messages) == nxt
+
+
+def test_the_feedback_log_reads_in_words_never_a_bare_none():
+    from course_lib.loop_demos import EXPLICIT_MESSAGES, NO_FEEDBACK_YET, feedback_log_words
+
+    assert feedback_log_words([]) == NO_FEEDBACK_YET == "(no feedback yet)"
+    assert feedback_log_words([None]) == EXPLICIT_MESSAGES == "(no feedback: explicit messages)"
+    assert feedback_log_words(["more", None]) == "more, (no feedback: explicit messages)"
+
+
+async def test_a_multi_line_message_in_the_trace_hangs_deeper_than_its_first_line():
+    from course_lib.loop_demos import HANGING, INDENT, run_middleware_demo
+
+    trace, _ = await run_middleware_demo(with_session=True)
+    text = trace.text()
+    assert "Progress so far:" in text
+    for line in text.splitlines():
+        assert not line.startswith("- ["), f"a message's continuation line is flush left: {line!r}"
+    assert f"{INDENT}Progress so far:\n{HANGING}- [4]Response message from LLM.\n{INDENT}Continue" in text
+
+
+async def test_the_stepper_shows_every_message_verbatim_not_as_markdown():
+    from course_lib.loop import LoopAgentOptions as Options
+    from course_lib.loop_panels import VERBATIM_STYLE, LoopStepper
+
+    trace, _ = await run_seed_demo(options=Options(fresh_context_per_iteration=True))
+    stepper = LoopStepper(trace)
+    for step in range(1, stepper.slider.max + 1):
+        stepper.slider.value = step
+        assert "<br>" not in stepper.view.value, f"step {step}: a message's line breaks must stay in its own block"
+        assert f'<pre style="{VERBATIM_STYLE}">' in stepper.view.value
+    stepper.slider.value = 3
+    assert "<pre" in stepper.view.value and "## Feedback\n\n- Feedback for iteration 1" in stepper.view.value
