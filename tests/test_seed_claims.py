@@ -11,7 +11,11 @@ when a tag names a claim the map does not hold.
 from __future__ import annotations
 
 import ast
+import json
 import re
+import subprocess
+import sys
+import textwrap
 from functools import cache
 from pathlib import Path
 
@@ -111,6 +115,64 @@ def _parameters(text: str, tree: ast.Module, node: ast.FunctionDef | ast.AsyncFu
     return "\n".join(tables)
 
 
+COLLECT = """
+import json, sys
+import pytest
+
+class Seen:
+    items = {}
+
+    def pytest_collection_finish(self, session):
+        for item in session.items:
+            skip = [m.name for m in item.iter_markers() if m.name in ("skip", "xfail")]
+            skip += [m.name for m in item.iter_markers("skipif") if any(m.args) or m.kwargs.get("condition")]
+            self.items.setdefault(item.nodeid.split("[")[0], []).append(skip)
+
+code = pytest.main(["--collect-only", "-q", "-p", "no:randomly", *sys.argv[1:]], plugins=[Seen()])
+print("COLLECTED " + json.dumps(Seen.items))
+"""
+"""Collects test files as ``make test`` does (pyproject's addopts: its ``-m`` leaves out the excluded markers) and
+prints each collected test with the skip or xfail marks its cases carry."""
+
+
+@cache
+def collected(paths: tuple[str, ...]) -> dict[str, list[list[str]]]:
+    """The tests ``make test`` would run in ``paths``, by node id (cases folded), each case's skip marks."""
+    run = subprocess.run(
+        [sys.executable, "-c", COLLECT, *paths], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    line = next((x for x in run.stdout.splitlines() if x.startswith("COLLECTED ")), None)
+    assert line, f"pytest could not collect {paths}:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}"
+    return json.loads(line.removeprefix("COLLECTED "))
+
+
+def named_paths() -> tuple[str, ...]:
+    return tuple(sorted({row["test"].partition("::")[0] for row in CLAIM_ROWS + PENDING_ROWS}))
+
+
+def skips_at_run_time(row: dict[str, str]) -> bool:
+    """Whether the named test's own body can skip or xfail itself (``pytest.skip``, ``importorskip``, ``xfail``)."""
+    calls = {"skip", "importorskip", "xfail"}
+    path, _, name = row["test"].partition("::")
+    tree = ast.parse(textwrap.dedent(defined_tests(path)[name]))
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in calls for n in ast.walk(tree)
+    )
+
+
+def why_not_run(row: dict[str, str], tests: dict[str, list[list[str]]]) -> str | None:
+    """Why ``make test`` would not run the row's test as an assertion of its claim, or None when it does."""
+    cases = tests.get(row["test"])
+    if cases is None:
+        return f"{row['test']} (named for {row['id']}) is not collected by make test (missing, or an excluded marker)"
+    marked = sorted({mark for case in cases for mark in case})
+    if marked:
+        return f"{row['test']} (named for {row['id']}) is marked {', '.join(marked)} in make test"
+    if skips_at_run_time(row):
+        return f"{row['test']} (named for {row['id']}) can skip itself at run time"
+    return None
+
+
 CLAIM_ROWS, PENDING_ROWS = claims()
 
 
@@ -134,12 +196,36 @@ def test_each_claim_has_a_tagged_cell_that_shows_it_and_an_existing_test(row):
     assert row["asserts"] in source_of_test(row), f"{row['test']} no longer holds {row['asserts']!r} ({row['id']})"
 
 
-@pytest.mark.parametrize("row", PENDING_ROWS, ids=[row["id"] for row in PENDING_ROWS])
-def test_a_claim_waiting_on_a_lesson_is_not_tagged_yet(row):
-    tag = TAG.format(row["id"])
-    tagged = [c for c in notebook(row["notebook"]).cells if tag in c.metadata.get("tags", [])]
-    assert not tagged, f"{row['notebook']} now tags {tag}: move {row['id']} up into its table"
-    assert row["asserts"] in source_of_test(row)
+def test_a_claim_waiting_on_a_lesson_is_not_tagged_yet():
+    """One test over every waiting row (none may be waiting: an empty parameter list would be a skipped test)."""
+    for row in PENDING_ROWS:
+        tag = TAG.format(row["id"])
+        tagged = [c for c in notebook(row["notebook"]).cells if tag in c.metadata.get("tags", [])]
+        assert not tagged, f"{row['notebook']} now tags {tag}: move {row['id']} up into its table"
+        assert row["asserts"] in source_of_test(row)
+
+
+@pytest.mark.timeout(300)
+def test_every_named_test_runs_in_make_test():
+    """A row's test must be collected by ``make test``, not skipped: a test that never runs checks nothing."""
+    tests = collected(named_paths())
+    broken = [why for row in CLAIM_ROWS + PENDING_ROWS if (why := why_not_run(row, tests))]
+    assert not broken, "\n".join(broken)
+
+
+@pytest.mark.timeout(300)
+def test_a_skipped_or_excluded_or_missing_test_is_caught():
+    """The check above on tests that do not run: a skip mark, a marker ``make test`` excludes, a run-time skip."""
+    cases = {
+        "tests/test_dotnet_conformance.py::TestDelegateLoopEvaluatorTests::"
+        "test_EvaluateAsync_ForwardsCancellationTokenToDelegateAsync": "marked skip",
+        "tests/test_local_live.py::test_the_server_stops_when_its_process_ends": "not collected",
+        "tests/test_loop.py::test_golden_file_is_a_verbatim_excerpt_of_the_seed": "skip itself",
+        "tests/test_loop.py::test_no_such_test": "not collected",
+    }
+    tests = collected(tuple(sorted({name.partition("::")[0] for name in cases})))
+    for name, why in cases.items():
+        assert why in str(why_not_run({"id": "X00", "test": name, "asserts": ""}, tests)), name
 
 
 def test_every_claim_tag_in_the_lessons_is_in_the_map():
