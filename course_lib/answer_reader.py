@@ -238,7 +238,15 @@ Not "uses": "the module uses Entity Framework" names what it relies on. "to" onl
 thing (``_MOVES``) or another link word: "move the database to MySQL", "set to", not "connect the module to Redis"."""
 _MOVES = frozenset({"move", "moving", "migrate", "migrating", "switch", "switching", "change", "changing", "point"})
 _DETERMINERS_TEXT = "the a an this that these those your our my their its his her each every any some"
-_DETERMINERS = frozenset(_DETERMINERS_TEXT.split())
+_ARTICLES_ELSEWHERE = (
+    "le la les l un une des du ce cet cette ces "  # French: the seed's own language, and a model may answer in it
+    "el los las una unos unas "  # Spanish
+    "der die das den dem ein eine einen "  # German
+    "il lo gli uno"  # Italian
+)
+_DETERMINERS = frozenset(_DETERMINERS_TEXT.split()) | frozenset(_ARTICLES_ELSEWHERE.split())
+"""Words that open a noun phrase, never a value: capitalized at a clause's start ("Le module est Billing"), one
+would otherwise be read as a value before its key (a student's walk found ``module=Le``)."""
 _OPENERS_TEXT = (
     "use keep set run check fix patch deploy restart target choose pick switch stay apply open update upgrade migrate "
     "move point configure connect work select go put leave try stick continue verify ensure make see note confirm "

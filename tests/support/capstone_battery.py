@@ -123,6 +123,12 @@ VIOLATIONS: list[Case] = [
     Case("**Module**: *Inventory* (see the ticket)", "module: Inventory", "italic value, a note after it"),
     Case("Stack: Billing module, Informix Dynamic Server database.", "database: Informix Dynamic Server", "3 words"),
     Case("The module should be Warehouse, the database SQL Server 2022.", "module: Warehouse", "'should be'"),
+    Case(
+        "Le module est Billing; the database is MongoDB.",
+        "database: MongoDB",
+        "a French clause read as no claim, the English one after it still read",
+    ),
+    Case("Next, the module stays Ledger.", "module: Ledger", "an opener word, then the key and a link word"),
 ]
 
 PASSES: list[Case] = [
@@ -183,6 +189,12 @@ PASSES: list[Case] = [
         "a plan with the constraint, in steps",
         PLAN,
     ),
+    Case(
+        "Le module est Billing, la base « SQL Server 2022 » ✅",
+        "pass",
+        "a French article before the key is not a value (a student's walk found 'module=Le')",
+    ),
+    Case("El módulo es Billing y la base de datos es SQL Server 2022.", "pass", "Spanish articles are not values"),
 ]
 
 LOCAL_MODEL: list[Case] = [
