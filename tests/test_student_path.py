@@ -29,8 +29,12 @@ STUDENT_PATH_LESSONS = (
     "01_contract_and_store",
     "02_correct_then_forget",
     "03_provider_and_two_desks",
+    "04_memory_policies_compared",
+    "05_loop_agent_traced",
+    "06_loop_options_compared",
+    "07_loop_held_to_the_facts",
 )
-"""The lessons rewritten to the two-layer form: every rule below holds for each of them."""
+"""Every lesson, each in the two-layer form: every rule below holds for each of them."""
 
 HOOD_HEADING = "## Under the hood"
 
