@@ -150,6 +150,8 @@ def refused_declarations(text: str) -> list[str]:
             reason = f"'{miss.key}' is not a key (keys are case-sensitive: write '{miss.allowed}')"
         elif miss.problem == "colon":
             reason = f"'{miss.key}:' is written with a colon (a declaration is '{miss.allowed}=value')"
+        elif miss.problem == "markup":
+            reason = f"'{miss.key}' is dressed in formatting (a declaration is '{miss.allowed}=value')"
         else:
             reason = f"'{miss.key}' is not an allowed key"
         if reason not in reasons:

@@ -197,6 +197,8 @@ def declaration_notes(text: str) -> list[str]:
             notes.append(f"'{miss.key}' is not a key: keys are case-sensitive: write '{miss.allowed}'.")
         elif miss.problem == "colon":
             notes.append(f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value.")
+        elif miss.problem == "markup":
+            notes.append(f"'{miss.key}' is dressed in formatting: write the bare key, as {miss.allowed}=value.")
         elif miss.key not in unknown:
             unknown.append(miss.key)
     if unknown:

@@ -172,3 +172,26 @@ async def test_the_desk_panel_shows_code_not_backticks_and_says_which_box_is_for
     shown = json.dumps([child.value for child in panel.children[0].children if hasattr(child, "value")])
     assert "The chat" in shown and DESK_CHAT_CAPTION.split(":")[0] in shown
     assert panel.memory_panel.caption.value == DESK_MEMORY_CAPTION and "Forget buttons" in DESK_MEMORY_CAPTION
+
+
+MARKDOWN_MESSAGE = "**module**=Payments\n# database=Oracle\n- priority=P1"
+
+
+def test_each_markdown_dressed_declaration_is_its_own_near_miss():
+    assert near_misses(MARKDOWN_MESSAGE) == [
+        NearMiss("**module**", "markup", "module"),
+        NearMiss("# database", "markup", "database"),
+        NearMiss("- priority", "markup", "priority"),
+    ]
+    assert near_misses("# Notes: call me\n- owner=alice\n> what does a=b mean") == []
+    assert len(refused_declarations(MARKDOWN_MESSAGE)) == 3
+
+
+async def test_the_memory_panel_gives_each_markdown_line_its_own_why():
+    panel = memory_panel()
+    await submit(panel, MARKDOWN_MESSAGE)
+    assert panel.memory.facts == ()
+    whys = [line for line in panel.diagnostic.value.split("<br>") if line.startswith("Why:")]
+    assert len(whys) == 3, panel.diagnostic.value
+    for key in ("module", "database", "priority"):
+        assert any(f"{key}=value" in why for why in whys), (key, whys)
