@@ -114,11 +114,15 @@ def utf16_length(text: str) -> int:
 
 
 def length_in_units(text: str) -> str:
-    """``"N characters"``, with the count of code points beside it when the UTF-16 count differs from it."""
+    """``"N characters"`` as the limits count them, in words a student reads on the lesson's path.
+
+    When the count differs from what Python's ``len`` says (an emoji counts two: :func:`utf16_length`), the
+    sentence says so in plain words; the unit's name and the seed's reason are the lessons' "Under the hood" business.
+    """
     units = utf16_length(text)
     if units == len(text):
         return f"{units} characters"
-    return f"{units} characters (UTF-16 code units, as .NET's string.Length counts; {len(text)} code points)"
+    return f"{units} characters (an emoji or other rare character counts as two)"
 
 
 def check_message_length(text: str) -> None:

@@ -32,6 +32,7 @@ from .assertions import (
     Declaration,
     check_message,
     has_lone_surrogate,
+    length_in_units,
     utf16_length,
 )
 
@@ -403,14 +404,12 @@ def _broken_rule(c: object, user_text: str, seen: set[str]) -> str | None:
         (not c.value.strip(), "blank value"),
         (
             utf16_length(c.value) > MAX_VALUE_CHARS,
-            f"value longer than {MAX_VALUE_CHARS} characters ({utf16_length(c.value)} UTF-16 code units, "
-            "as .NET's string.Length counts)",
+            f"value longer than {MAX_VALUE_CHARS} characters: it has {length_in_units(c.value)}",
         ),
         (not c.evidence.strip(), "blank evidence"),
         (
             utf16_length(c.evidence) > MAX_EVIDENCE_CHARS,
-            f"evidence longer than {MAX_EVIDENCE_CHARS} characters ({utf16_length(c.evidence)} UTF-16 code units, "
-            "as .NET's string.Length counts)",
+            f"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has {length_in_units(c.evidence)}",
         ),
         (_has_line_break(c.value), "value contains a line break (line breaks separate declarations)"),
         (_has_line_break(c.evidence), "evidence contains a line break (a declaration is one line)"),

@@ -195,3 +195,12 @@ async def test_the_memory_panel_gives_each_markdown_line_its_own_why():
     assert len(whys) == 3, panel.diagnostic.value
     for key in ("module", "database", "priority"):
         assert any(f"{key}=value" in why for why in whys), (key, whys)
+
+
+@pytest.mark.parametrize("value", ["x" * 400, "\U0001f525" * 200])
+async def test_the_memory_panel_refuses_a_long_value_in_plain_words(value):
+    panel = memory_panel()
+    await submit(panel, f"symptom={value}")
+    shown = panel.diagnostic.value
+    assert "value longer than 256 characters: it has 400 characters" in shown, shown
+    assert not any(word in shown for word in (".NET", "UTF-16", "code unit", "string.Length")), shown
