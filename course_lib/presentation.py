@@ -471,7 +471,9 @@ def facts_html(facts: Sequence[Fact]) -> str:
     frame = facts_frame(facts)
     frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
     frame = frame.rename(columns=PANEL_FACT_COLUMNS)
-    return str(frame.to_html(index=False, classes="memory-facts", justify="left"))
+    table = str(frame.to_html(index=False, classes="memory-facts", justify="left"))
+    # a long value or evidence wraps inside its cell instead of widening the panel past the notebook's cell
+    return f'<div style="max-width: 100%; overflow-wrap: anywhere; white-space: normal">{table}</div>'
 
 
 def one_rule_table(correctness: pd.DataFrame) -> pd.DataFrame:
