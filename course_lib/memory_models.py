@@ -144,6 +144,8 @@ def refused_declarations(text: str) -> list[str]:
         return []
     reasons: list[str] = []
     for miss in near_misses(text):
+        if miss.problem == "markup" and any(char.isspace() for char in miss.key):
+            continue  # a Markdown heading or list item ("- module = ...", a loop's feedback) is read as prose here
         if miss.problem == "no value":
             reason = f"'{miss.key}=' has no value"
         elif miss.problem == "wrong case":
