@@ -386,7 +386,7 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
     return candidates
 
 
-SHOWN_VALUE_CHARS = 40
+_SHOWN_VALUE_CHARS = 40
 """How much of a long value a refusal repeats: enough to recognise it, not a 300-character run across the table."""
 
 
@@ -395,9 +395,9 @@ def _shown(candidate: object) -> str:
     if not isinstance(candidate, FactCandidate):
         return repr(candidate)[:80]
     value = candidate.value
-    if not isinstance(value, str) or len(value) <= SHOWN_VALUE_CHARS + 20:
+    if not isinstance(value, str) or len(value) <= _SHOWN_VALUE_CHARS + 20:
         return f"{candidate.key!r}={value!r}"
-    return f"{candidate.key!r}={value[:SHOWN_VALUE_CHARS]!r}\u2026 ({len(value)} characters)"
+    return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026 ({len(value)} characters)"
 
 
 def _broken_rule(c: object, user_text: str, seen: set[str]) -> str | None:
