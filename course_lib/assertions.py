@@ -114,11 +114,15 @@ def utf16_length(text: str) -> int:
 
 
 def length_in_units(text: str) -> str:
-    """``"N characters"``, with the count of code points beside it when the UTF-16 count differs from it."""
+    """``"N characters"`` as the limits count them, in words a student reads on the lesson's path.
+
+    When the count differs from what Python's ``len`` says (an emoji counts two: :func:`utf16_length`), the
+    sentence says so in plain words; the unit's name and the seed's reason are the lessons' "Under the hood" business.
+    """
     units = utf16_length(text)
     if units == len(text):
         return f"{units} characters"
-    return f"{units} characters (UTF-16 code units, as .NET's string.Length counts; {len(text)} code points)"
+    return f"{units} characters (an emoji or other rare character counts as two)"
 
 
 def check_message_length(text: str) -> None:
@@ -161,7 +165,7 @@ def find_declarations(text: str) -> list[Declaration]:
     return found
 
 
-NearMissProblem = Literal["no value", "wrong case", "not allowed", "colon"]
+NearMissProblem = Literal["no value", "wrong case", "not allowed", "colon", "markup"]
 """Why a ``key=value``-shaped segment declares nothing: an allowed key without a value, a key in the wrong case,
 a key the contract does not allow, or an allowed key written with ``:`` instead of ``=`` (``priority:P1``)."""
 
@@ -179,7 +183,7 @@ class NearMiss:
     problem: NearMissProblem
     """The rule it broke."""
     allowed: str | None = None
-    """For a ``wrong case`` key, the allowed key it differs from; None otherwise."""
+    """For a ``wrong case``, ``colon`` or ``markup`` key, the allowed key that was meant; None otherwise."""
 
 
 def allowed_in_other_case(key: str) -> str | None:
@@ -201,9 +205,14 @@ def near_misses(text: str) -> list[NearMiss]:
 
     >>> [(m.key, m.problem) for m in near_misses("module=; Module=Billing; owner=alice; priority:P1; module=Billing")]
     [('module', 'no value'), ('Module', 'wrong case'), ('owner', 'not allowed'), ('priority', 'colon')]
+    >>> [(m.key, m.allowed) for m in near_misses("**module**=Payments\n# database=Oracle\n- priority=P1")]
+    [('**module**', 'module'), ('# database', 'database'), ('- priority', 'priority')]
     """
     found: list[NearMiss] = []
     for segment in _SEPARATORS.split(text):
+        if markup := _markup_near_miss(segment):
+            found.append(markup)
+            continue
         key, sep, value = trim(segment).partition("=")
         key = trim(key)
         if not sep:
@@ -220,6 +229,28 @@ def near_misses(text: str) -> list[NearMiss]:
         else:
             found.append(NearMiss(key, "not allowed"))
     return found
+
+
+_MARKUP_KEY = re.compile(
+    r"^(?P<lead>(?:#+|[-*+>]|\d+[.)])\s+|)(?P<mark>[*_`]*)(?P<key>\w+)(?P=mark)\s*(?P<sep>[=:])(?P<value>.*)$", re.S
+)
+"""A key dressed in Markdown: a heading's ``#``, a list's ``-`` or ``1.``, a quote's ``>``, ``**bold**`` or ``code``."""
+
+
+def _markup_near_miss(segment: str) -> NearMiss | None:
+    """``**module**=Payments``, ``# database=Oracle``, ``- priority=P1``: an allowed key inside Markdown.
+
+    A message pasted from a chat or a notes file often carries Markdown; the key is then not the bare word the
+    contract compares, so the line declares nothing, and each such line deserves its own reason.
+    """
+    match = _MARKUP_KEY.match(trim(segment))
+    if match is None or not (match["lead"] or match["mark"]) or not trim(match["value"]):
+        return None
+    word = match["key"]
+    meant = word if word in ALLOWED_KEYS else allowed_in_other_case(word)
+    if meant is None:
+        return None
+    return NearMiss(trim(segment)[: match.start("sep")].rstrip(), "markup", meant)
 
 
 def _colon_near_miss(segment: str) -> NearMiss | None:

@@ -296,10 +296,17 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
         parts.append("Keys are case-sensitive.")
     if parts:
         return " ".join(parts)
+    wrong: list[Any] = []
     for key, value in expected.items():
         if answer[key] != value or _kind(answer[key]) != _kind(value):
             close = _text_hint(answer[key], value, repr(key)) if isinstance(answer[key], str) else ""
-            parts.append(close or f"The keys are right; the value of {key!r} is not.")
+            if close:
+                parts.append(close)
+            else:
+                wrong.append(key)
+    if wrong:
+        values = f"value of {_names(wrong)} is" if len(wrong) == 1 else f"values of {_names(wrong)} are"
+        parts.insert(0, f"The keys are right; the {values} not.")
     return " ".join(parts)
 
 
@@ -308,7 +315,9 @@ def _items(count: int) -> str:
 
 
 def _names(keys: list[Any]) -> str:
-    return " and ".join(repr(key) for key in keys)
+    """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'``: keys named once each, as a sentence lists them."""
+    shown = [repr(key) for key in keys]
+    return " and ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 2 else shown)
 
 
 def type_hint(answer: Any, expected: Any) -> str:

@@ -32,6 +32,7 @@ from .assertions import (
     Declaration,
     check_message,
     has_lone_surrogate,
+    length_in_units,
     utf16_length,
 )
 
@@ -385,11 +386,18 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
     return candidates
 
 
+_SHOWN_VALUE_CHARS = 40
+"""How much of a long value a refusal repeats: enough to recognise it, not a 300-character run across the table."""
+
+
 def _shown(candidate: object) -> str:
-    """A candidate as the refusal names it: ``'key'='value'``, or what stood in its place."""
-    if isinstance(candidate, FactCandidate):
-        return f"{candidate.key!r}={candidate.value!r}"
-    return repr(candidate)[:80]
+    """A candidate as the refusal names it: ``'key'='value'``, a long value cut (``'xxxx…' (300 characters)``)."""
+    if not isinstance(candidate, FactCandidate):
+        return repr(candidate)[:80]
+    value = candidate.value
+    if not isinstance(value, str) or len(value) <= _SHOWN_VALUE_CHARS + 20:
+        return f"{candidate.key!r}={value!r}"
+    return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026 ({len(value)} characters)"
 
 
 def _broken_rule(c: object, user_text: str, seen: set[str]) -> str | None:
@@ -403,14 +411,12 @@ def _broken_rule(c: object, user_text: str, seen: set[str]) -> str | None:
         (not c.value.strip(), "blank value"),
         (
             utf16_length(c.value) > MAX_VALUE_CHARS,
-            f"value longer than {MAX_VALUE_CHARS} characters ({utf16_length(c.value)} UTF-16 code units, "
-            "as .NET's string.Length counts)",
+            f"value longer than {MAX_VALUE_CHARS} characters: it has {length_in_units(c.value)}",
         ),
         (not c.evidence.strip(), "blank evidence"),
         (
             utf16_length(c.evidence) > MAX_EVIDENCE_CHARS,
-            f"evidence longer than {MAX_EVIDENCE_CHARS} characters ({utf16_length(c.evidence)} UTF-16 code units, "
-            "as .NET's string.Length counts)",
+            f"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has {length_in_units(c.evidence)}",
         ),
         (_has_line_break(c.value), "value contains a line break (line breaks separate declarations)"),
         (_has_line_break(c.evidence), "evidence contains a line break (a declaration is one line)"),

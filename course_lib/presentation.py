@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from .frames import rows_frame
-from .tracing import EST_TOKENS, USAGE_FIELDS, count_of, reported_total, shown_count
+from .tracing import CHARS_SENT, EST_TOKENS, USAGE_FIELDS, count_of, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
     import pandas as pd
@@ -325,12 +325,9 @@ def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
                 "policy": policy,
                 "reader calls": int((group["call"] == "reader").sum()),
                 "extra calls (writer, summarizer)": int((group["call"] != "reader").sum()),
-                "chars sent": int(group["chars_sent"].sum()),
+                CHARS_SENT: int(group["chars_sent"].sum()),
                 EST_TOKENS: int(group[EST_TOKENS].sum()),
-                **{
-                    f"reported {usage.replace('_', ' ')}": _sum_reported(group[f"reported_{usage}"])
-                    for usage in USAGE_FIELDS
-                },
+                **{reported_label(usage): _sum_reported(group[f"reported_{usage}"]) for usage in USAGE_FIELDS},
             }
         )
     return pd.DataFrame(rows).set_index("policy")
@@ -471,7 +468,9 @@ def facts_html(facts: Sequence[Fact]) -> str:
     frame = facts_frame(facts)
     frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
     frame = frame.rename(columns=PANEL_FACT_COLUMNS)
-    return str(frame.to_html(index=False, classes="memory-facts", justify="left"))
+    table = str(frame.to_html(index=False, classes="memory-facts", justify="left"))
+    # a long value or evidence wraps inside its cell instead of widening the panel past the notebook's cell
+    return f'<div style="max-width: 100%; overflow-wrap: anywhere; white-space: normal">{table}</div>'
 
 
 def one_rule_table(correctness: pd.DataFrame) -> pd.DataFrame:

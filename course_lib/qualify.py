@@ -37,7 +37,7 @@ from .frames import rows_frame
 from .live import ENDPOINT_FAILURES, REUSE_VAR, FailureKind, LiveModelError, LiveSettingsError
 from .memory import MAX_MESSAGE_CHARS, WorkingMemory
 from .memory_models import OfflineWriterClient
-from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_total, shown_count
+from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: the scorecard's table is made by frames.rows_frame, which loads pandas
     import pandas as pd
@@ -208,7 +208,7 @@ SCORECARD_COLUMNS = (
     "reason",
     "latency (s)",
     "calls",
-    *USAGE_FIELDS,
+    *(reported_label(field) for field in USAGE_FIELDS),
 )
 """The scorecard's columns, named once: ``make qualify``'s rows and a recording's card (lesson 00) both use them."""
 
@@ -355,9 +355,9 @@ def summary_lines(rows: Iterable[Mapping[str, object]]) -> list[tuple[str, objec
     lines += list(counts.items())
     lines.append(("latency total (s)", round(sum(float(str(r["latency (s)"])) for r in rows), 2)))
     for usage in USAGE_FIELDS:
-        reported = [r[usage] for r in rows if int(str(r["calls"])) > 0]
+        reported = [r[reported_label(usage)] for r in rows if int(str(r["calls"])) > 0]
         total = reported_total(count_of(n) for n in reported)
-        lines.append((f"{usage} reported", shown_count(total)))
+        lines.append((reported_label(usage), shown_count(total)))
     return lines
 
 

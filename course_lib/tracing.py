@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pandas loads on first use (the table methods): importing th
 
 __all__ = [
     "CALL_COLUMNS",
+    "CHARS_SENT",
     "EST_TOKENS",
     "REUSED",
     "REUSED_COLUMN",
@@ -35,6 +36,7 @@ __all__ = [
     "count_of",
     "message_text",
     "recording_middleware",
+    "reported_label",
     "reported_total",
     "shown_count",
 ]
@@ -101,8 +103,21 @@ REUSED = "course_reused"
 """The mark an answer given again carries in its ``additional_properties`` (:attr:`ModelCall.reused` records it)."""
 USAGE_FIELDS = ("input_tokens", "output_tokens", "total_tokens")
 """The token counts a provider reports (input, output, total); ``None`` on a call means not reported."""
-EST_TOKENS = "est_tokens (chars/4)"
+EST_TOKENS = "estimated tokens (chars / 4)"
 """The column of the characters/4 *estimate*, spelled once: every table that shows it names it so."""
+CHARS_SENT = "chars sent"
+"""The column of the characters a call sent (instructions and messages), named as every table names it."""
+
+
+def reported_label(field: str) -> str:
+    """A table's label for a reported count: ``input_tokens`` -> ``reported input tokens``, in plain words.
+
+    Every table that shows what a provider reported (lessons 00, 02, 04, 06, ``make qualify``) names it so, beside
+    the estimate, so that a measured count and an estimate are never confused.
+    """
+    return f"reported {field.replace('_', ' ')}"
+
+
 UNKNOWN = "unknown"
 """What a table shows for a count the provider did not report: an estimate is never shown in its place."""
 
@@ -180,12 +195,13 @@ class CallLog:
         for client in dict.fromkeys(c.client for c in self.calls):
             calls = [c for c in self.calls if c.client == client]
             chars = sum(c.chars_sent for c in calls)
-            row: dict[str, object] = {"client": client, "calls": len(calls), "chars_sent": chars}
+            row: dict[str, object] = {"client": client, "calls": len(calls), CHARS_SENT: chars}
             row[EST_TOKENS] = chars // 4
             for usage in USAGE_FIELDS:
-                row[usage] = shown_count(reported_total(getattr(c, usage) for c in calls))
+                row[reported_label(usage)] = shown_count(reported_total(getattr(c, usage) for c in calls))
             rows.append(row)
-        frame = rows_frame(rows, ["client", "calls", "chars_sent", EST_TOKENS, *USAGE_FIELDS])
+        usage_columns = [reported_label(usage) for usage in USAGE_FIELDS]
+        frame = rows_frame(rows, ["client", "calls", CHARS_SENT, EST_TOKENS, *usage_columns])
         if self.reused_any:
             frame[REUSED_COLUMN] = [sum(c.reused for c in self.calls if c.client == row["client"]) for row in rows]
         return frame
@@ -258,7 +274,7 @@ class RecordingMiddleware(ChatMiddleware):
             record(context.result)
 
 
-CALL_COLUMNS = ("call", "client", "messages", "chars_sent", EST_TOKENS, "input_tokens", "reply")
+CALL_COLUMNS = ("call", "client", "messages", CHARS_SENT, EST_TOKENS, reported_label("input_tokens"), "reply")
 """The columns of :meth:`CallLog.to_frame`, one row per model call."""
 
 
@@ -302,9 +318,9 @@ def _row(index: int, call: ModelCall) -> dict[str, object]:
         "call": index,
         "client": call.client,
         "messages": len(call.messages),
-        "chars_sent": call.chars_sent,
+        CHARS_SENT: call.chars_sent,
         EST_TOKENS: call.chars_sent // 4,
-        "input_tokens": shown_count(call.input_tokens),
+        reported_label("input_tokens"): shown_count(call.input_tokens),
         "reply": call.reply,
     }
 

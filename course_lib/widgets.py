@@ -197,6 +197,8 @@ def declaration_notes(text: str) -> list[str]:
             notes.append(f"'{miss.key}' is not a key: keys are case-sensitive: write '{miss.allowed}'.")
         elif miss.problem == "colon":
             notes.append(f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value.")
+        elif miss.problem == "markup":
+            notes.append(f"'{miss.key}' is dressed in formatting: write the bare key, as {miss.allowed}=value.")
         elif miss.key not in unknown:
             unknown.append(miss.key)
     if unknown:
@@ -253,6 +255,22 @@ def _error_html(text: str) -> str:
     return f'<span style="color:crimson"><b>Refused:</b> {_code_spans(_escape(text))}</span>'
 
 
+def _wrapping_row(*children: widgets.Widget) -> widgets.HBox:
+    """A row that moves what does not fit onto the next line, never past the cell's right edge.
+
+    A notebook cell is narrow beside JupyterLab's file browser (about 770 px in a 1200 px window): a row that cannot
+    wrap there clips its last button to "Su…" and puts a scroll bar under the panel.
+    """
+    return widgets.HBox(list(children), layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+
+def _fit_to_width(*boxes: widgets.Widget) -> None:
+    """Inputs that shrink with their row: the label as wide as its word, the box taking what is left of the row."""
+    for box in boxes:
+        box.style.description_width = "initial"
+        box.layout = widgets.Layout(flex="1 1 12em", width="auto", min_width="0", max_width="32em")
+
+
 class MemoryPanel(_Panel, widgets.VBox):
     """The facts as a table, a message box submitted through the contract, forget buttons, the ticket."""
 
@@ -289,15 +307,17 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.message.observe(lambda _: self._message_edited(), names="value")
         for widget, name in ((self.table, "facts"), (self.message, "message"), (self.diagnostic, "diagnostic")):
             widget.add_class(f"memory-panel-{name}")
+        _fit_to_width(self.message, self.key)
         super().__init__(
             [
                 *([self.caption] if caption else []),
                 self.table,
                 self.ticket,
-                widgets.HBox([self.message, self.submit_button]),
+                _wrapping_row(self.message, self.submit_button),
                 self.diagnostic,
-                widgets.HBox([self.key, self.forget_key_button, self.forget_all_button]),
-            ]
+                _wrapping_row(self.key, self.forget_key_button, self.forget_all_button),
+            ],
+            layout=widgets.Layout(min_width="0"),
         )
         self.refresh()
 
@@ -429,12 +449,15 @@ class DeskPanel(_Panel, widgets.HBox):
             desks.extraction, on_forget=self._forget, submit=self._submit_turn, caption=DESK_MEMORY_CAPTION
         )
         self.memory_panel._async.clicks = self._async.clicks  # one click order for the chat and the memory panel
-        self.memory_panel.layout = widgets.Layout(flex="0 0 48%", min_width="360px")
+        # side by side when the cell is wide (Voila, a full-width notebook), one above the other when it is not
+        # (JupyterLab with its file browser open): the store's table needs its own width to stay whole
+        self.memory_panel.layout = widgets.Layout(flex="1 1 460px", min_width="0")
+        _fit_to_width(self.line)
         chat_column = widgets.VBox(
-            [widgets.HTML(DESK_CHAT_CAPTION), self.chat, widgets.HBox([self.line, self.send_button]), self.error],
-            layout=widgets.Layout(flex="1 1 0", min_width="0"),
+            [widgets.HTML(DESK_CHAT_CAPTION), self.chat, _wrapping_row(self.line, self.send_button), self.error],
+            layout=widgets.Layout(flex="1 1 320px", min_width="0"),
         )
-        super().__init__([chat_column, self.memory_panel], layout=widgets.Layout(width="100%"))
+        super().__init__([chat_column, self.memory_panel], layout=widgets.Layout(width="100%", flex_flow="row wrap"))
         self._render()
 
     async def idle(self) -> None:

@@ -305,6 +305,43 @@ def test_the_desk_transcript_follows_the_newest_line_and_refuses_a_bad_declarati
     screenshot(page, panel, "desk_panel_transcript.png")
 
 
+LAB_CELL_WIDTH = 768
+"""The width of a notebook cell's output in JupyterLab at 1200x900 with the file browser open (measured, issue 32)."""
+
+OVERFLOW = """panel => {
+    const box = panel.getBoundingClientRect();
+    const past = [...panel.querySelectorAll('*')].filter(e => {
+        const r = e.getBoundingClientRect();
+        return r.width > 0 && r.right > box.right + 1;
+    });
+    return {
+        scroll: panel.scrollWidth - panel.clientWidth,
+        past: past.slice(0, 5).map(e => `${e.className}: ${(e.innerText || '').slice(0, 30)}`),
+        cut: [...panel.querySelectorAll('button')].filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.innerText),
+    };
+}"""
+"""What of a panel overflows it: how far it scrolls sideways, what reaches past its right edge, which button is cut."""
+
+
+@pytest.mark.timeout(240)
+def test_the_desk_panel_fits_a_cell_as_narrow_as_jupyterlabs_beside_the_file_browser(page):
+    from playwright.sync_api import expect
+
+    panel = page.locator(".browser-desk")
+    line = panel.locator(".widget-text input")
+    panel.evaluate(f"panel => panel.style.width = '{LAB_CELL_WIDTH}px'")  # the panel is as wide as its cell
+    try:
+        line.fill("priority=P1; customer=Fabrikam; version=2.1; environment=production")
+        line.press("Enter")
+        expect(panel.locator(".memory-panel-facts")).to_contain_text("production", timeout=60_000)
+        overflow = panel.evaluate(OVERFLOW)
+        screenshot(page, panel, "desk_panel_narrow.png")
+        assert overflow == {"scroll": 0, "past": [], "cut": []}, f"the desk panel overflows its cell: {overflow}"
+    finally:
+        panel.evaluate("panel => panel.style.width = ''")
+    assert panel.evaluate(OVERFLOW) == {"scroll": 0, "past": [], "cut": []}, "the desk panel overflows a wide cell"
+
+
 @pytest.mark.timeout(240)
 def test_memory_panel_shortens_a_long_value_and_an_emptied_box_clears_the_result(page):
     from playwright.sync_api import expect

@@ -64,6 +64,12 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
         ({"Log": "a=b"}, {"log": "a=b"}, "missing the key 'log'. Your dict has an extra key: 'Log'. Keys are case"),
         ({"log": "A=B"}, {"log": "a=b"}, "Mind the case: the value of 'log' is 'A=B'; write 'a=b'."),
         ({"log": "x"}, {"log": "a=b"}, "The keys are right; the value of 'log' is not."),
+        (
+            {"database": "x", "log": "y"},
+            {"database": "SQL Server 2022", "log": "a=b"},
+            "The keys are right; the values of 'database' and 'log' are not. Look",
+        ),
+        ({"a": 0, "b": 0, "c": 0}, {"a": 1, "b": 2, "c": 3}, "the values of 'a', 'b' and 'c' are not. Look"),
         (["a"], ["a", "b"], "Your answer has 1 item; the answer has 2 items."),
     ],
 )

@@ -304,13 +304,16 @@ def test_blank_value_and_blank_evidence_are_rules_of_their_own():
 
 
 EMOJI_200 = "\U0001f525" * 200  # 200 code points, 400 UTF-16 code units
+TWICE = r"\(an emoji or other rare character counts as two\)"
 
 
 def test_bounds_count_utf16_code_units_as_dotnet_string_length_does():
     # .NET's string.Length counts UTF-16 code units: the seed's store refuses 200 emoji (400 units) as a value
     memory = WorkingMemory()
     turn = memory.begin_turn(f"symptom={EMOJI_200}")
-    with pytest.raises(InvalidFacts, match=rf"value longer than {MAX_VALUE_CHARS} characters \(400 UTF-16"):
+    with pytest.raises(
+        InvalidFacts, match=rf"value longer than {MAX_VALUE_CHARS} characters: it has 400 characters {TWICE}"
+    ):
         memory.apply(turn, [cand("symptom", EMOJI_200)])
     assert memory.facts == ()
     at_limit = "\U0001f525" * (MAX_VALUE_CHARS // 2)  # 128 emoji: exactly 256 units, admitted
@@ -320,7 +323,9 @@ def test_bounds_count_utf16_code_units_as_dotnet_string_length_does():
     memory.apply(memory.begin_turn(evidence), [cand("log", "é", evidence)])
     assert memory.facts[-1].evidence == evidence
     too_long = "log=é " + "\U0001f525" * 254  # 6 + 508 = 514 units in 260 code points
-    with pytest.raises(InvalidFacts, match=rf"evidence longer than {MAX_EVIDENCE_CHARS} characters \(514 UTF-16"):
+    with pytest.raises(
+        InvalidFacts, match=rf"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has 514 characters {TWICE}"
+    ):
         memory.apply(memory.begin_turn(too_long), [cand("log", "é", too_long)])
 
 
@@ -329,8 +334,21 @@ def test_the_message_bound_counts_utf16_code_units_too():
 
     memory = WorkingMemory()
     memory.begin_turn("\U0001f525" * (MAX_MESSAGE_CHARS // 2))  # 2048 emoji = 4096 units: at the limit
-    with pytest.raises(MessageTooLong, match=r"4098 characters \(UTF-16 code units.*2049 code points\)"):
+    with pytest.raises(MessageTooLong, match=rf"it has 4098 characters {TWICE} and the limit is 4096"):
         memory.begin_turn("\U0001f525" * (MAX_MESSAGE_CHARS // 2 + 1))
+
+
+@pytest.mark.parametrize("length", [MAX_VALUE_CHARS + 1, 300, 400])
+def test_a_too_long_value_is_refused_in_plain_words(length):
+    """The refusal a student reads names the limit and the count, not the unit's name or the seed's language."""
+    value = "x" * length
+    memory = WorkingMemory()
+    with pytest.raises(InvalidFacts) as refused:
+        memory.apply(memory.begin_turn(f"log={value}"), [cand("log", value)])
+    said = str(refused.value)
+    assert f"value longer than {MAX_VALUE_CHARS} characters: it has {length} characters." in said
+    assert f"('log'='{'x' * 40}'\u2026 ({length} characters))" in said  # the value itself is cut, its length said
+    assert not any(word in said for word in (".NET", "UTF-16", "code unit", "string.Length"))
 
 
 def test_a_run_with_no_message_begins_no_turn_and_leaves_the_tickets_out_good():

@@ -238,3 +238,26 @@ def test_the_chars_4_estimate_has_one_spelling_in_the_call_log_and_the_policy_ta
     assert (
         costs.loc["full history", EST_TOKENS] == 10 and costs.loc["full history", "reported input tokens"] == "unknown"
     )
+
+
+def test_the_usage_tables_label_their_columns_in_words_the_same_way_everywhere():
+    """Lesson 00's usage tables, lesson 02's call log, lesson 04's cost table and the scorecard name their columns
+    alike, in words (``chars sent``, ``reported input tokens``), never as the fields they come from (``chars_sent``)."""
+    from course_lib.policies import CallRow, calls_frame
+    from course_lib.presentation import cost_table
+    from course_lib.qualify import SCORECARD_COLUMNS
+    from course_lib.tracing import CHARS_SENT, EST_TOKENS, CallLog, ModelCall
+
+    log = CallLog()
+    log.record(ModelCall(client="reader", instructions="x" * 41, messages=(), reply="ok"))
+    rows = [CallRow("full history", "latest", 1, "reader", "", log.calls[0].chars_sent, None, None, None)]
+    tables = {
+        "usage by role": list(log.usage_by_role().columns),
+        "call log": list(log.to_frame().columns),
+        "cost table": list(cost_table(calls_frame(rows)).columns),
+        "scorecard": list(SCORECARD_COLUMNS),
+    }
+    for name, columns in tables.items():
+        assert not [c for c in columns if "_" in c], f"{name} shows a field name: {columns}"
+    for name in ("usage by role", "call log", "cost table"):
+        assert {CHARS_SENT, EST_TOKENS, "reported input tokens"} <= set(tables[name]), tables[name]

@@ -34,10 +34,10 @@ async def test_a_careful_writer_scores_as_the_contract_says_with_usage_per_call(
     assert len(card) == len(qualify.BATTERY) and card["as contract"].all()
     assert set(card["kind"]) == {"declaration", "correction", "prose", "question", "injection", "over-long", "hostile"}
     over_long = card.set_index("case").loc["over-long message"]
-    assert (over_long["outcome"], over_long["calls"], over_long["total_tokens"]) == ("rejected", 0, "unknown")
+    assert (over_long["outcome"], over_long["calls"], over_long["reported total tokens"]) == ("rejected", 0, "unknown")
     called = card[card["calls"] > 0]
-    assert (called["total_tokens"] == 49).all() and len(server.requests) == called["calls"].sum()
-    assert totals.loc["total_tokens reported", "value"] == 49 * len(called)
+    assert (called["reported total tokens"] == 49).all() and len(server.requests) == called["calls"].sum()
+    assert totals.loc["reported total tokens", "value"] == 49 * len(called)
     assert totals.loc["as the contract says", "value"] == len(card)
     assert "cases  " in totals.to_string() and ".00" not in totals.to_string()  # counts print as whole numbers
 
@@ -55,9 +55,9 @@ async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by
     server.fault = "http_500"
     card, totals = await qualify.run()
     failed = card[card["calls"] > 0]
-    assert (failed["outcome"] == "writer_failed").all() and (failed["total_tokens"] == "unknown").all()
+    assert (failed["outcome"] == "writer_failed").all() and (failed["reported total tokens"] == "unknown").all()
     assert failed["reason"].str.contains("server error \\(HTTP 500").all()
-    assert totals.loc["total_tokens reported", "value"] == "unknown"
+    assert totals.loc["reported total tokens", "value"] == "unknown"
 
 
 async def test_qualify_refuses_to_score_the_offline_reference(monkeypatch):

@@ -101,6 +101,23 @@ def test_the_readme_first_screen_is_for_students():
         assert maintainers_word not in first_screen
 
 
+def test_the_readme_colab_badge_opens_the_lesson_the_text_says_to_open_first():
+    first_screen = "\n".join((ROOT / "README.md").read_text().splitlines()[:40])
+    first = re.search(r"open \*\*`(\d\d_\w+\.ipynb)`\*\*", first_screen)
+    badge = re.search(r"\]\(https://colab\.research\.google\.com/github/[^)]*/notebooks/(\w+\.ipynb)\)", first_screen)
+    assert first and badge, "the README's first screen names a lesson to open first and has a Colab badge"
+    assert badge.group(1) == first.group(1), f"the Colab badge opens {badge.group(1)}, the text says {first.group(1)}"
+
+
+def test_the_glossary_opens_with_the_students_words_and_keeps_the_provenance_for_its_end():
+    glossary = (DOCS / "glossary.md").read_text()
+    headings = re.findall(r"^## .*", glossary, flags=re.MULTILINE)
+    assert headings[-1] == "## Where this comes from", headings
+    before_provenance = glossary[: glossary.index("## Where this comes from")]
+    for port_word in (".NET", "C#", "Maf.Memory", "shared files"):
+        assert port_word not in before_provenance, f"the glossary names {port_word!r} before its last section"
+
+
 def test_the_readme_links_the_maintainers_pages_and_shows_each_lessons_time():
     readme = (ROOT / "README.md").read_text()
     for page in ("maintainers.md", "reliability.md", "performance.md", "glossary.md"):

@@ -97,12 +97,19 @@ def shown_text(output: nbformat.NotebookNode) -> list[str]:
 
 
 def forbidden_names(cells: list) -> list[tuple[int, str, str]]:
-    """(cell index, rule, the words found) for every forbidden name on the student's path."""
+    """(cell index, rule, the words found) for every forbidden name on the student's path, source or output.
+
+    The stored outputs count as much as the source: a library message printed on the path (a refusal naming
+    the seed's unit) is read by the student just as a sentence of the lesson is.
+    """
     found = []
     for index, cell in enumerate(cells[: hood_index(cells)]):
+        shown = [text for output in cell.get("outputs", []) for text in shown_text(output)]
         for rule, pattern in FORBIDDEN_BEFORE_HOOD.items():
-            if match := pattern.search(cell.source):
-                found.append((index, rule, match.group(0)))
+            for text in (cell.source, *shown):
+                if match := pattern.search(text):
+                    found.append((index, rule, match.group(0)))
+                    break
     return found
 
 
@@ -172,6 +179,8 @@ def test_the_checks_catch_what_they_are_for():
     ]
     rules = {rule for _, rule, _ in forbidden_names(path)}
     assert {".NET", "UTF-16", "code unit", "a .NET Async method", "a # NBVAL comment"} <= rules
+    refusal = printed("refused: value longer than 256 characters (300 UTF-16 code units, as .NET counts)\n")
+    assert {rule for _, rule, _ in forbidden_names([refusal])} == {".NET", "UTF-16", "code unit"}
     kinds = {kind for _, kind, _ in raw_reprs(path)}
     assert kinds == {
         "an empty tuple or list",

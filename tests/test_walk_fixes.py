@@ -172,3 +172,39 @@ async def test_the_desk_panel_shows_code_not_backticks_and_says_which_box_is_for
     shown = json.dumps([child.value for child in panel.children[0].children if hasattr(child, "value")])
     assert "The chat" in shown and DESK_CHAT_CAPTION.split(":")[0] in shown
     assert panel.memory_panel.caption.value == DESK_MEMORY_CAPTION and "Forget buttons" in DESK_MEMORY_CAPTION
+
+
+MARKDOWN_MESSAGE = "**module**=Payments\n# database=Oracle\n- priority=P1"
+
+
+def test_each_markdown_dressed_declaration_is_its_own_near_miss():
+    assert near_misses(MARKDOWN_MESSAGE) == [
+        NearMiss("**module**", "markup", "module"),
+        NearMiss("# database", "markup", "database"),
+        NearMiss("- priority", "markup", "priority"),
+    ]
+    assert near_misses("# Notes: call me\n- owner=alice\n> what does a=b mean") == []
+    # the offline assistant answers a bold key as a refused declaration; a heading or list item, which a loop's
+    # feedback also writes ("- module = ..."), stays prose to it, as before: only the panel explains those
+    assert refused_declarations(MARKDOWN_MESSAGE) == [
+        "'**module**' is dressed in formatting (a declaration is 'module=value')"
+    ]
+
+
+async def test_the_memory_panel_gives_each_markdown_line_its_own_why():
+    panel = memory_panel()
+    await submit(panel, MARKDOWN_MESSAGE)
+    assert panel.memory.facts == ()
+    whys = [line for line in panel.diagnostic.value.split("<br>") if line.startswith("Why:")]
+    assert len(whys) == 3, panel.diagnostic.value
+    for key in ("module", "database", "priority"):
+        assert any(f"{key}=value" in why for why in whys), (key, whys)
+
+
+@pytest.mark.parametrize("value", ["x" * 400, "\U0001f525" * 200])
+async def test_the_memory_panel_refuses_a_long_value_in_plain_words(value):
+    panel = memory_panel()
+    await submit(panel, f"symptom={value}")
+    shown = panel.diagnostic.value
+    assert "value longer than 256 characters: it has 400 characters" in shown, shown
+    assert not any(word in shown for word in (".NET", "UTF-16", "code unit", "string.Length")), shown

@@ -236,8 +236,10 @@ async def test_an_over_long_line_is_refused_before_any_desk_answers():
 def test_the_transcript_cannot_squeeze_the_memory_panel():
     panel = two_desks()
     chat_column, memory = panel.children
-    assert chat_column.layout.flex == "1 1 0" and chat_column.layout.min_width == "0"
-    assert memory.layout.flex.startswith("0 0 ") and memory.layout.min_width
+    # the two wrap onto two rows rather than squeeze: each keeps its basis, the store's wide enough for its table
+    assert panel.layout.flex_flow == "row wrap"
+    assert chat_column.layout.flex == "1 1 320px" and chat_column.layout.min_width == "0"
+    assert memory.layout.flex == "1 1 460px"
     compact = panel.chat.value.replace(" ", "")
     assert "overflow-y:auto" in compact and "max-height:420px" in compact and "overflow-wrap:anywhere" in compact
 

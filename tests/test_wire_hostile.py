@@ -126,7 +126,7 @@ async def test_usage_that_is_not_a_plausible_count_is_unknown(server, monkeypatc
     await ask(stream, log=log)
     [call] = log.calls
     assert call.output_tokens is None and call.total_tokens == USAGE["total_tokens"]
-    assert log.usage_by_role()["output_tokens"].tolist() == ["unknown"]
+    assert log.usage_by_role()["reported output tokens"].tolist() == ["unknown"]
 
 
 # region Settings that cannot work are refused as such, before any call
