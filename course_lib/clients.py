@@ -85,11 +85,9 @@ def started(backends: Backends) -> Backends:
     from .local_model import LocalServerSettings, start_local_server, threads_setting  # xllamacpp: local only
 
     settings = LocalServerSettings(threads=threads_setting(backends.local.threads))
-    local_bounds(backends.local, settings.max_output)  # every setting checked before anything starts
+    bounds = local_bounds(backends.local, settings.max_output)  # every setting checked before anything starts
     server = start_local_server(settings)
-    live = local_settings(
-        backends.local, model=server.model.alias, base_url=server.base_url, max_output=server.settings.max_output
-    )
+    live = local_settings(bounds, model=server.model.alias, base_url=server.base_url)
     return Backends(backend="local", live=live)
 
 

@@ -373,7 +373,7 @@ class ForgottenFactsFilter(ChatMiddleware):
     """
 
     guards_every_model_call = True
-    """Read by :func:`course_lib.conventions.call_guards`: a loop holds its judge to this filter too."""
+    """Read by :func:`course_lib.loop.call_guards`: a loop holds its judge to this filter too."""
 
     def __init__(self, memory: WorkingMemory) -> None:
         self.memory = memory

@@ -486,15 +486,15 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     return Backends(backend="openai", live=LiveSettings.checked(**values))
 
 
-def local_settings(request: LocalRequest, *, model: str, base_url: str, max_output: int) -> LiveSettings:
+def local_settings(bounds: dict[str, Any], *, model: str, base_url: str) -> LiveSettings:
     """Live settings for the embedded local server of :mod:`course_lib.local_model`, once it answers at ``base_url``.
 
-    The server's address (a port the system picks) is part of the settings, so they are complete only once the
-    server runs: :func:`course_lib.clients.course_backends` starts it and calls this; every call then goes through the
-    same :class:`~course_lib.live_client.LiveChatClient` as any endpoint.
+    ``bounds`` are :func:`local_bounds`' values, checked before the server started. The server's address (a port the
+    system picks) is part of the settings, so they are complete only once the server runs:
+    :func:`course_lib.clients.course_backends` starts it and calls this; every call then goes through the same
+    :class:`~course_lib.live_client.LiveChatClient` as any endpoint.
     """
-    values = {"model": model, "api_key": LOCAL_API_KEY, "base_url": base_url} | local_bounds(request, max_output)
-    return LiveSettings.checked(**values)
+    return LiveSettings.checked(model=model, api_key=LOCAL_API_KEY, base_url=base_url, **bounds)
 
 
 def local_bounds(request: LocalRequest, server_cap: int) -> dict[str, Any]:

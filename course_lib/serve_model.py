@@ -26,7 +26,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
-from .live import MIN_SECRET_RUN, mask_secrets
+from .live import FIELD_VARS, MAX_TOKENS_VAR, MIN_SECRET_RUN, RETRIES_VAR, TIMEOUT_VAR, mask_secrets
 from .local_model import (
     SMOLLM2,
     THREADS_VAR,
@@ -136,12 +136,12 @@ def student_environment(settings: SharedServerSettings, host: str | None = None)
     """What the hub sets for every user so their kernels reach this server (``host``: the name students use)."""
     return {
         "COURSE_LLM": "openai",
-        "OPENAI_BASE_URL": settings.base_url(host),
-        "OPENAI_MODEL": SMOLLM2.alias,
-        "OPENAI_API_KEY": settings.api_key.get_secret_value(),
-        "COURSE_LLM_TIMEOUT": f"{STUDENT_TIMEOUT:g}",
-        "COURSE_LLM_MAX_RETRIES": "0",
-        "COURSE_LLM_MAX_TOKENS": str(LocalServerSettings(threads=1).max_output),  # the server's cap: none cut early
+        FIELD_VARS["base_url"]: settings.base_url(host),
+        FIELD_VARS["model"]: SMOLLM2.alias,
+        FIELD_VARS["api_key"]: settings.api_key.get_secret_value(),
+        TIMEOUT_VAR: f"{STUDENT_TIMEOUT:g}",
+        RETRIES_VAR: "0",
+        MAX_TOKENS_VAR: str(LocalServerSettings(threads=1).max_output),  # the server's cap: none cut early
     }
 
 
@@ -153,7 +153,7 @@ def announcement(server: LocalServer, settings: SharedServerSettings) -> list[st
         f"{settings.base_url()} with {settings.parallel} slot(s), {settings.threads} thread(s); loaded in "
         f"{server.load_seconds:g} s.",
         f"A request beyond {settings.parallel} at once waits in llama.cpp's queue, within the student's deadline "
-        f"(COURSE_LLM_TIMEOUT={STUDENT_TIMEOUT:g} s per attempt).",
+        f"({TIMEOUT_VAR}={STUDENT_TIMEOUT:g} s per attempt).",
         "Every user's environment (the hub's config, hub/jupyterhub_config.py, sets it from these variables):",
         *(f"  {name}={value}" for name, value in student_environment(settings).items()),
         "Stop with Ctrl-C.",

@@ -1,29 +1,12 @@
 """Lesson 07's panel, driven without a browser: pick or type an answer, click, read the verdict and the feedback."""
 
 import pytest
+from support.capstone_battery import SUPERSEDED, lesson_store
 
 from course_lib.capstone import FEEDBACK_HEADER, check_answer, feedback_text, plans_action
 from course_lib.capstone_panel import MAX_ANSWER_CHARS, CapstonePanel, check_in_loop, violation_rows
 from course_lib.extraction import make_extraction
-from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.policies import load_timeline
-
-SUPERSEDED = {"module": ["Reporting"], "database": ["PostgreSQL"]}
-
-
-def lesson_store() -> WorkingMemory:
-    """The store of lesson 07's final question: two corrections and the constraint."""
-    memory = WorkingMemory(8)
-    for said in [
-        "module=Reporting",
-        "database=PostgreSQL",
-        "constraint=never restart the production database during business hours",
-        "module=Billing",
-        "database=SQL Server 2022",
-    ]:
-        key, _, value = said.partition("=")
-        memory.apply(memory.begin_turn(said), [FactCandidate(key=key, value=value, evidence=said)])
-    return memory
 
 
 def panel(task: int = 0) -> CapstonePanel:

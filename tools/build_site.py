@@ -41,7 +41,7 @@ import sys
 import time
 from pathlib import Path
 
-from colab_cell import BRANCH, lessons, repository_url
+from colab_cell import ATTACHED, BRANCH, lessons, repository_url
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "site"
@@ -122,9 +122,6 @@ def rewrite_links(text: str, source: str, pages: set[str], repository: str, imag
     return LINK.sub(fix, text)
 
 
-ATTACHMENT = re.compile(r"\]\(attachment:([\w.-]+)\)")
-
-
 def detach_attachments(cell: dict, staged_notebook: Path) -> str:
     """The cell's Markdown with each ``attachment:NAME`` picture written as a file beside the staged lesson.
 
@@ -145,7 +142,7 @@ def detach_attachments(cell: dict, staged_notebook: Path) -> str:
         target.write_bytes(base64.b64decode(data))
         return f"](attachments/{target.name})"
 
-    return ATTACHMENT.sub(to_file, text)
+    return ATTACHED.sub(to_file, text)
 
 
 def stage(book: Path, repository: str) -> dict[str, list[str]]:
