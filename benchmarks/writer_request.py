@@ -23,7 +23,15 @@ from typing import Annotated, Any
 from pydantic import Field, WithJsonSchema
 
 from course_lib.clients import make_chat_client
-from course_lib.extraction import WRITER_EXAMPLES, WRITER_INSTRUCTIONS, ChatFactWriter, FactBatch, careful_batch
+from course_lib.extraction import (
+    WRITER_EXAMPLES,
+    WRITER_INSTRUCTIONS,
+    BatchRule,
+    ChatFactWriter,
+    FactBatch,
+    careful_batch,
+    counted,
+)
 from course_lib.live import REUSE_VAR, LiveSettingsError, load_course_settings
 from course_lib.memory import FactCandidate
 from course_lib.qualify import BATTERY, CAUSES, CaseResult, cause_of, score_battery
@@ -53,7 +61,7 @@ class Request:
     name: str
     instructions: str
     examples: tuple[str, ...]
-    batch: type[FactBatch]
+    batch: BatchRule
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def factory(self) -> Callable[[Any], ChatFactWriter]:
@@ -65,13 +73,21 @@ class Request:
 SERVER_SAMPLING = {"temperature": 0.8}
 """The server's own temperature, sent explicitly: the writer's role sampling (LOCAL_ROLE_SAMPLING) would apply else."""
 
+
+def always(batch: type[FactBatch]) -> BatchRule:
+    """The same schema whatever the message (every request before the count)."""
+    return lambda _text: batch
+
+
+UNBOUNDED, BOUNDED = always(UnboundedBatch), always(FactBatch)
 REQUESTS = (
-    Request("before: rules only, unbounded schema", WRITER_INSTRUCTIONS, (), UnboundedBatch, SERVER_SAMPLING),
-    Request("(tried) the examples inside the instructions", EXAMPLES_AS_TEXT, (), UnboundedBatch, SERVER_SAMPLING),
-    Request("+ examples as earlier turns", WRITER_INSTRUCTIONS, WRITER_EXAMPLES, UnboundedBatch, SERVER_SAMPLING),
-    Request("+ bounded schema", WRITER_INSTRUCTIONS, WRITER_EXAMPLES, FactBatch, SERVER_SAMPLING),
-    Request("(tried) + temperature 0.2", WRITER_INSTRUCTIONS, WRITER_EXAMPLES, FactBatch, {"temperature": 0.2}),
-    Request("+ temperature 0: the course's request", WRITER_INSTRUCTIONS, WRITER_EXAMPLES, FactBatch),
+    Request("before: rules only, unbounded schema", WRITER_INSTRUCTIONS, (), UNBOUNDED, SERVER_SAMPLING),
+    Request("(tried) the examples inside the instructions", EXAMPLES_AS_TEXT, (), UNBOUNDED, SERVER_SAMPLING),
+    Request("+ examples as earlier turns", WRITER_INSTRUCTIONS, WRITER_EXAMPLES, UNBOUNDED, SERVER_SAMPLING),
+    Request("+ bounded schema", WRITER_INSTRUCTIONS, WRITER_EXAMPLES, BOUNDED, SERVER_SAMPLING),
+    Request("(tried) + temperature 0.2", WRITER_INSTRUCTIONS, WRITER_EXAMPLES, BOUNDED, {"temperature": 0.2}),
+    Request("+ temperature 0", WRITER_INSTRUCTIONS, WRITER_EXAMPLES, BOUNDED),
+    Request("+ the declared count: the course's request", WRITER_INSTRUCTIONS, WRITER_EXAMPLES, counted),
 )
 
 

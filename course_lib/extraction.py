@@ -15,12 +15,13 @@ typed while the model answers or while the writer works makes the whole turn wri
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal, Protocol, cast
 
 from agent_framework import Agent, ChatOptions, Message, SupportsChatGetResponse
-from pydantic import BaseModel, Field, ValidationError, WithJsonSchema
+from pydantic import BaseModel, Field, ValidationError, WithJsonSchema, create_model
 
 from .assertions import ALLOWED_KEYS, MessageRefused, find_declarations, parse_assertions
 from .clients import make_chat_client
@@ -46,6 +47,7 @@ __all__ = [
     "NO_FALLBACK",
     "WRITER_EXAMPLES",
     "WRITER_INSTRUCTIONS",
+    "BatchRule",
     "ChatFactWriter",
     "ExtractionReport",
     "ExtractionStatus",
@@ -54,6 +56,9 @@ __all__ = [
     "GatedWriter",
     "MemoryExtraction",
     "careful_batch",
+    "counted",
+    "counted_batch",
+    "declared_count",
     "make_extraction",
     "make_fact_writer",
     "matches_declarations",
@@ -103,6 +108,41 @@ def careful_batch(user_text: str) -> FactBatch:
     except MessageRefused:
         declared = {}
     return FactBatch(facts=[FactCandidate.from_declaration(d) for d in declared.values()])
+
+
+def declared_count(user_text: str) -> int:
+    """How many facts the message declares under the contract (each allowed key once), as the host will count them.
+
+    The host parses the declarations anyway, to check the writer; the request passes the count on
+    (:func:`counted_batch`).
+    """
+    return len(careful_batch(user_text).facts)
+
+
+@functools.cache
+def counted_batch(count: int) -> type[FactBatch]:
+    """:class:`FactBatch` whose schema asks for exactly ``count`` candidates (``count`` at most :data:`MAX_FACTS`).
+
+    Why: a small model decoding under a schema stops after the first of several declarations (SmolLM2-135M wrote only
+    ``module=Billing`` for ``module=Billing; database=SQL Server 2022``, so the host refused the correction); asked for
+    two items, it writes both. The count tells the writer how many, never which: it still writes every key, value and
+    evidence, and the host still compares them with the declarations, so no request can let a wrong fact in. Parsing
+    stays :class:`FactBatch`'s: a writer that ignores the schema is refused by the host, as before.
+    """
+    if not 0 <= count <= MAX_FACTS:
+        raise ValueError(f"A batch holds 0 to {MAX_FACTS} candidates (the store's bound), not {count}.")
+    schema = {**FACTS_SCHEMA, "minItems": count, "maxItems": count}
+    facts = (Annotated[list[FactCandidate], WithJsonSchema(schema)], Field(default_factory=list))
+    return create_model("FactBatch", __base__=FactBatch, __doc__=FactBatch.__doc__, facts=facts)
+
+
+BatchRule = Callable[[str], type[FactBatch]]
+"""Which batch type (so which schema) the writer is asked for, given the user's message."""
+
+
+def counted(user_text: str) -> type[FactBatch]:
+    """The course's rule: a schema bounded to the contract, asking for as many candidates as the message declares."""
+    return counted_batch(min(declared_count(user_text), MAX_FACTS))
 
 
 WRITER_EXAMPLES: tuple[str, ...] = (
@@ -166,17 +206,19 @@ class ChatFactWriter:
         middleware: Sequence[Any] | None = None,
         *,
         examples: Sequence[str] = WRITER_EXAMPLES,
-        batch: type[FactBatch] = FactBatch,
+        batch: BatchRule = counted,
         options: Mapping[str, Any] | None = None,
     ) -> None:
         """``examples``, ``batch`` and ``options`` (sampling) vary the request: ``benchmarks/writer_request.py``."""
         self.agent = Agent(client=client, instructions=instructions, name="fact-writer", middleware=middleware)
         self.examples = writer_examples(examples)
-        self.options = cast("ChatOptions[Any]", {**(options or {}), "response_format": batch})
+        self.batch = batch
+        self.options = dict(options or {})
 
     async def propose(self, user_text: str) -> FactBatch:
         """The batch the model writes for ``user_text``, asked after the worked examples (no session)."""
-        response = await self.agent.run([*self.examples, Message("user", [user_text])], options=self.options)
+        options = cast("ChatOptions[Any]", {**self.options, "response_format": self.batch(user_text)})
+        response = await self.agent.run([*self.examples, Message("user", [user_text])], options=options)
         batch = response.value
         if not isinstance(batch, FactBatch):
             raise ValueError(f"The writer returned no structured batch (got {type(batch).__name__}).")

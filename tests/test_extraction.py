@@ -15,6 +15,9 @@ from course_lib.extraction import (
     FactBatch,
     MemoryExtraction,
     careful_batch,
+    counted,
+    counted_batch,
+    declared_count,
     matches_declarations,
     writer_examples,
 )
@@ -95,6 +98,38 @@ def test_the_schema_bounds_the_request_but_parsing_stays_the_hosts():
     assert FactBatch.model_json_schema()["properties"]["facts"] == FACTS_SCHEMA | {"title": "Facts"}
     loose = [{"key": "owner", "value": "x" * 300, "evidence": "e"}] * (MAX_FACTS + 1)
     assert len(FactBatch.model_validate({"facts": loose}).facts) == MAX_FACTS + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("module=Billing; database=SQL Server 2022", 2),
+        ("priority=P3; priority=P2", 1),  # a key declared twice is one fact (the last)
+        ("owner=dana; version=7", 1),  # an unknown key is no fact
+        ("Which module are we on?", 0),
+        ("; ".join(f"{key}=x" for key in ALLOWED_KEYS), MAX_FACTS),  # never past the store's bound
+    ],
+)
+def test_the_request_asks_for_as_many_candidates_as_the_message_declares(text, count):
+    facts = counted(text).model_json_schema()["properties"]["facts"]
+    assert (facts["minItems"], facts["maxItems"]) == (count, count)
+    assert facts["items"] == FACTS_SCHEMA["items"]  # the keys and lengths stay the contract's
+    assert counted(text).__name__ == "FactBatch" and counted(text) is counted_batch(count)
+
+
+async def test_the_count_never_lets_a_wrong_fact_in():
+    """A writer that fills the asked-for count with a guess is refused like any other: the count says how many, the
+    host still decides which."""
+
+    class Guessing:
+        async def propose(self, user_text: str) -> FactBatch:
+            return FactBatch(
+                facts=[FactCandidate(key="module", value="Billing", evidence=user_text)] * declared_count(user_text)
+            )
+
+    memory = WorkingMemory()
+    report = await MemoryExtraction(memory, Guessing()).update("module=Billing; database=SQL Server 2022")
+    assert report.status == "rejected" and memory.facts == ()
 
 
 async def test_a_question_is_nothing_to_extract_and_keeps_facts():

@@ -41,7 +41,7 @@ def server(monkeypatch):
 TEXT_PART = {"type": "text", "text": "module=Billing; database=SQL Server 2022"}
 
 
-async def test_live_writer_sends_instructions_the_examples_the_message_and_a_bounded_json_schema(server):
+async def test_live_writer_sends_instructions_the_examples_the_message_and_a_counted_json_schema(server):
     client = make_chat_client("writer")
     assert isinstance(client, LiveChatClient) and client.model == "local-model"
     extraction = MemoryExtraction(WorkingMemory(), ChatFactWriter(client))
@@ -57,7 +57,9 @@ async def test_live_writer_sends_instructions_the_examples_the_message_and_a_bou
     assert body["messages"][-1]["content"] in ("module=Billing; database=SQL Server 2022", [TEXT_PART])
     assert body["response_format"]["type"] == "json_schema"
     facts = body["response_format"]["json_schema"]["schema"]["properties"]["facts"]
-    assert facts["maxItems"] == 5 and facts["items"]["properties"]["key"]["enum"][0] == "product"
+    assert (facts["minItems"], facts["maxItems"]) == (2, 2)  # the two declarations, never which ones
+    assert facts["items"]["properties"]["key"]["enum"][0] == "product"
+    assert body["response_format"]["json_schema"]["name"] == "FactBatch"
 
 
 async def test_a_roles_sampling_goes_with_its_requests_only_and_a_callers_own_wins(server):
