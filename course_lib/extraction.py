@@ -132,7 +132,7 @@ def counted_batch(count: int) -> type[FactBatch]:
     if not 0 <= count <= MAX_FACTS:
         raise ValueError(f"A batch holds 0 to {MAX_FACTS} candidates (the store's bound), not {count}.")
     schema = {**FACTS_SCHEMA, "minItems": count, "maxItems": count}
-    facts = (Annotated[list[FactCandidate], WithJsonSchema(schema)], Field(default_factory=list))
+    facts: tuple[Any, Any] = (Annotated[list[FactCandidate], WithJsonSchema(schema)], Field(default_factory=list))
     return create_model("FactBatch", __base__=FactBatch, __doc__=FactBatch.__doc__, facts=facts)
 
 
