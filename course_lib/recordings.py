@@ -41,6 +41,7 @@ __all__ = [
     "POLICY_COSTS_FILE",
     "POLICY_COST_COLUMNS",
     "QUALIFICATION_BEFORE_FILE",
+    "QUALIFICATION_EXAMPLES_FILE",
     "QUALIFICATION_FILE",
     "RECORD_COMMAND",
     "SCHEMAS",
@@ -54,6 +55,7 @@ __all__ = [
     "RecordedModel",
     "Recording",
     "compare_qualifications",
+    "qualification_steps",
     "declared_pairs",
     "load_policy_costs",
     "load_qualification",
@@ -71,6 +73,8 @@ __all__ = [
 DATA = Path(__file__).resolve().parent.parent / "data"
 QUALIFICATION_FILE = DATA / "qualification_local.json"
 QUALIFICATION_BEFORE_FILE = DATA / "qualification_local_rules_only.json"
+QUALIFICATION_EXAMPLES_FILE = DATA / "qualification_local_examples.json"
+"""The run before the declared count (2026-12-01): worked examples and a bounded schema, the same model."""
 """The recording of the writer's earlier request (rules only, an unbounded schema), kept to compare (lesson 00)."""
 
 
@@ -81,7 +85,8 @@ def _sampling_words(sampling: dict[str, float]) -> str:
 
 WRITER_REQUEST = (
     f"the rules, {len(WRITER_EXAMPLES)} worked examples as earlier turns, a schema bounded to the contract's keys "
-    f"and the store's limits, the writer's sampling: {_sampling_words(LOCAL_ROLE_SAMPLING['writer'])}"
+    "and the store's limits that asks for as many candidates as the message declares, the writer's sampling: "
+    f"{_sampling_words(LOCAL_ROLE_SAMPLING['writer'])}"
 )
 """How the writer is asked now (``course_lib.extraction``), in the words a recording keeps."""
 POLICY_COSTS_FILE = DATA / "policy_costs_local.json"
@@ -438,6 +443,15 @@ def wrong_admitted(recorded: RecordedCase) -> int:
     case = next(c for c in BATTERY if c.name == recorded.case)
     admitted = [tuple(pair.split("=", 1)) for pair in recorded.admitted.split("; ") if pair]
     return sum(pair not in declared_pairs(case) for pair in admitted)
+
+
+def qualification_steps() -> dict[str, QualificationRecording]:
+    """The recorded runs of the writer's request, each change after the last (issue 39), the current one last."""
+    return {
+        "the rules alone": load_qualification(QUALIFICATION_BEFORE_FILE),
+        "+ worked examples, bounded schema": load_qualification(QUALIFICATION_EXAMPLES_FILE),
+        "+ the declared count (now)": load_qualification(),
+    }
 
 
 def compare_qualifications(recordings: dict[str, QualificationRecording]) -> pd.DataFrame:

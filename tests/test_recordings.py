@@ -11,17 +11,23 @@ from course_lib.qualify import BATTERY, qualify
 from course_lib.recordings import (
     DATA,
     QUALIFICATION_BEFORE_FILE,
+    QUALIFICATION_EXAMPLES_FILE,
     QUALIFICATION_FILE,
     SCHEMAS,
     WRITER_REQUEST,
     compare_qualifications,
+    qualification_steps,
     declared_pairs,
     load_policy_costs,
     load_qualification,
 )
 from course_lib.tracing import EST_TOKENS, CallLog
 
-BOTH = pytest.mark.parametrize("path", [QUALIFICATION_FILE, QUALIFICATION_BEFORE_FILE], ids=["now", "before"])
+BOTH = pytest.mark.parametrize(
+    "path",
+    [QUALIFICATION_FILE, QUALIFICATION_EXAMPLES_FILE, QUALIFICATION_BEFORE_FILE],
+    ids=["now", "examples", "before"],
+)
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
@@ -67,6 +73,17 @@ def test_the_recorded_run_admitted_no_fact_the_user_did_not_declare(path):
 def test_the_recording_file_is_what_the_model_writes_back(path):
     text = Path(path).read_text()
     assert load_qualification(path).model_dump_json(indent=2) + "\n" == text
+
+
+def test_the_steps_are_in_order_each_with_its_own_request_and_the_current_one_last():
+    steps = qualification_steps()
+    requests = [recording.writer_request for recording in steps.values()]
+    assert len(set(requests)) == len(steps) == 3 and requests[-1] == WRITER_REQUEST
+    recorded = [recording.recorded_at for recording in steps.values()]
+    assert recorded == sorted(recorded)
+    table = compare_qualifications(steps)
+    assert list(table.columns) == list(steps)
+    assert set(table.loc["facts admitted that were not declared"]) == {0}  # whatever the request, the host holds
 
 
 def test_the_two_recordings_say_which_request_each_sent_and_compare_side_by_side():
