@@ -16,10 +16,10 @@ from course_lib.recordings import (
     SCHEMAS,
     WRITER_REQUEST,
     compare_qualifications,
-    qualification_steps,
     declared_pairs,
     load_policy_costs,
     load_qualification,
+    qualification_steps,
 )
 from course_lib.tracing import EST_TOKENS, CallLog
 
