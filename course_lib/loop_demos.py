@@ -698,6 +698,6 @@ def flow_summary(name: str, trace: LoopTrace, response: AgentResponse) -> dict[s
         "loop": name,
         "messages sent per call": ", ".join(str(len(c)) for c in trace.calls),
         "history kept": "yes" if kept_history else "no",
-        "added for a re-invocation": "\n".join(spaced(text) for text in added),
+        "added before the second call": "\n".join(spaced(text) for text in added),
         "messages returned": len(response.messages),
     }
