@@ -186,18 +186,27 @@ EXERCISES: tuple[Exercise, ...] = (
         "Fresh context: the initial messages plus one feedback message.",
         'With a fresh context every call sees the three initial messages plus one "## Feedback" message that lists '
         "all the feedback so far: 4 messages, however many iterations came before.",
+        (
+            (11, "11 is the default flow (3, 5, 7, 9, 11): with a fresh context the earlier answers are not re-sent."),
+            (7, "That counts one message per feedback; the loop puts all the feedback into a single message."),
+        ),
     ),
     Exercise(
         "06",
         "Exercise 2",
-        "One at the start, one per re-invocation.",
+        "One at the start, then one for each re-run.",
         "One session at the start and one for the second (and last) iteration.",
+        (
+            (1, "One session is the default flow; with a fresh context the loop makes a new one for each re-run."),
+            (3, "That is the count for three runs; max_iterations=2 stops the loop after the second run."),
+        ),
     ),
     Exercise(
         "06",
         "Exercise 3",
         "B is asked only on iterations where A says stop.",
         "B is asked only when A says stop, and A stops once, at iteration 3, where B agrees.",
+        ((3, "B is not asked while A asks to continue: the first evaluator that continues decides."),),
     ),
     Exercise(
         "07",

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentSession, Message
+from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentResponseUpdate, AgentSession, Message
 from pydantic import ValidationError
 
 from .environment import course_file
@@ -41,8 +41,11 @@ __all__ = [
     "EXPLICIT_MESSAGES",
     "HANGING",
     "INDENT",
+    "MESSAGE_COLUMNS",
     "NO_FEEDBACK_YET",
+    "OPTIONS_COLUMNS",
     "OPTION_NOTES",
+    "OTHER_OPTIONS",
     "RULE_EVALUATOR",
     "RULE_LLM",
     "SAW_CHARS",
@@ -50,6 +53,7 @@ __all__ = [
     "SEED_INPUT",
     "SEED_OUTPUT",
     "SIGNAL_REQUEST",
+    "STREAM_COLUMNS",
     "TRACE_COLUMNS",
     "IterationCountEvaluator",
     "LoopTrace",
@@ -66,15 +70,21 @@ __all__ = [
     "flow_summary",
     "fold",
     "judge_criteria",
+    "messages_frame",
+    "options_frame",
     "options_rows",
     "profile_options",
     "recent_texts",
     "render_messages",
+    "returned_words",
     "run_middleware_demo",
     "run_seed_demo",
     "seed_loop",
     "seed_match_sentence",
+    "sender",
+    "spaced",
     "stop_sentence",
+    "streamed_frame",
     "verdict_sentence",
 ]
 
@@ -220,8 +230,72 @@ class LoopTrace:
 
 def call_input_frame(texts: Sequence[str]) -> pd.DataFrame:
     """What one model call received (a trace's ``calls[i]``), one message per row, numbered from 1."""
-    rows = ({"message": number, "text": text} for number, text in enumerate(texts, start=1))
+    rows = ({"message": number, "text": spaced(text)} for number, text in enumerate(texts, start=1))
     return rows_frame(rows, ("message", "text")).set_index("message")
+
+
+_NUMBER = re.compile(r"(?<![\w\]])(\[\d+\])(?=[A-Z])")
+
+
+def spaced(text: str) -> str:
+    """``text`` for a table: a space after each message number of the fake model (``[4] Response ...``).
+
+    The seed's numbering model writes ``[4]Response message from LLM.``; lesson 05 keeps that exact text (it is
+    compared with the seed's output), but in a table cell the glued ``[4]Response`` reads as one odd word.
+    """
+    return _NUMBER.sub(r"\1 ", text)
+
+
+def sender(message: Message | AgentResponseUpdate) -> str:
+    """Who wrote a message of a loop's response, in words: the model, the loop's feedback, or its author's name.
+
+    A loop's response never echoes the caller's input, so a User message in it was added by the loop (its feedback)
+    or by an evaluator (explicit messages); MAF's default author name for an unnamed agent is not shown.
+    """
+    if message.role == "assistant":
+        return "the model"
+    return f"{message.author_name} (added by the loop)" if message.author_name else "the loop (feedback)"
+
+
+MESSAGE_COLUMNS = ("message", "from", "text")
+"""The columns of :func:`messages_frame`."""
+
+
+def messages_frame(messages: Sequence[Message]) -> pd.DataFrame:
+    """A loop's returned messages as a table: number, who wrote it (:func:`sender`), its text (:func:`spaced`)."""
+    rows = (
+        {"message": number, "from": sender(m), "text": spaced(m.text)} for number, m in enumerate(messages, start=1)
+    )
+    return rows_frame(rows, MESSAGE_COLUMNS)
+
+
+STREAM_COLUMNS = ("message", "from", "pieces", "the pieces, as they arrived", "joined")
+"""The columns of :func:`streamed_frame`."""
+
+
+def streamed_frame(updates: Sequence[AgentResponseUpdate]) -> pd.DataFrame:
+    """A streamed run's updates joined back per message: how many pieces each message came in, and its text.
+
+    A streaming run yields small pieces (here one per word); one row per piece is a column of single words with an
+    empty author. Consecutive updates of one message (the same ``message_id``) are one row here.
+    """
+    groups: list[list[AgentResponseUpdate]] = []
+    for update in updates:
+        if groups and groups[-1][-1].message_id == update.message_id and groups[-1][-1].role == update.role:
+            groups[-1].append(update)
+        else:
+            groups.append([update])
+    rows = (
+        {
+            "message": number,
+            "from": sender(group[0]),
+            "pieces": len(group),
+            "the pieces, as they arrived": " | ".join(spaced(u.text.strip()) for u in group),
+            "joined": spaced("".join(u.text for u in group)),
+        }
+        for number, group in enumerate(groups, start=1)
+    )
+    return rows_frame(rows, STREAM_COLUMNS)
 
 
 def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_LAST) -> str:
@@ -528,14 +602,81 @@ async def profile_options(
         "LLM calls": len(trace.calls),
         "messages sent per call": ", ".join(str(len(c)) for c in trace.calls),
         "messages returned": len(response.messages),
-        "returned": "\n".join(_label(m) for m in response.messages),
+        "what the caller gets back": returned_words(response.messages),
         "sessions created": len(created),
     }
 
 
-def _label(message: Message) -> str:
-    author = f" ({message.author_name})" if message.author_name and message.role == "user" else ""
-    return " / ".join(line for line in message.text.splitlines() if line) + author
+def returned_words(messages: Sequence[Message]) -> str:
+    """What a loop returned, counted in words: ``5 messages: 3 answers + 2 feedback (author: loop)``."""
+    count = f"{len(messages)} message{'s' * (len(messages) != 1)}"
+    answers = sum(m.role == "assistant" for m in messages)
+    added = [m for m in messages if m.role != "assistant"]
+    if not added:
+        return f"{count}, answers only"
+    authors = sorted({m.author_name for m in added if m.author_name})
+    by = f" (author: {', '.join(authors)})" if authors else ""
+    return f"{count}: {answers} answer{'s' * (answers != 1)} + {len(added)} feedback{by}"
+
+
+OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
+    "max_iterations=None": (
+        LoopAgentOptions(max_iterations=None),
+        False,
+        "no cap given: the default cap of 10 applies (the evaluator stops at 3 anyway)",
+    ),
+    "on_behalf_of_author_name='loop'": (
+        LoopAgentOptions(on_behalf_of_author_name="loop"),
+        False,
+        "stamps the feedback messages the loop writes with an author name, to tell them from the user's",
+    ),
+    "exclude_on_behalf_of_messages=True": (
+        LoopAgentOptions(exclude_on_behalf_of_messages=True),
+        False,
+        "leaves the loop's feedback out of what the caller gets back; the model still receives it",
+    ),
+    "non_streaming_returns_last_response_only=True": (
+        LoopAgentOptions(non_streaming_returns_last_response_only=True),
+        False,
+        "gives the caller only the last answer (for a run without streaming)",
+    ),
+    "defaults, with the caller's own session": (
+        LoopAgentOptions(),
+        True,
+        "the caller passes a session, so the loop creates none",
+    ),
+    "fresh_context_per_iteration=True, with the caller's own session": (
+        LoopAgentOptions(fresh_context_per_iteration=True),
+        True,
+        "each re-run gets a copy of the caller's session, restored from one snapshot: 2 copies",
+    ),
+}
+"""Lesson 06's second table: each other option (or a caller's session), whether the caller passes a session, and
+what it does in words."""
+
+
+OPTIONS_COLUMNS = ("LLM calls", "messages sent per call", "what the caller gets back", "sessions created")
+"""The measured columns of :func:`options_frame`, after the option (and what it does, when the variants say)."""
+
+
+async def options_frame(
+    variants: Mapping[str, LoopAgentOptions | tuple[LoopAgentOptions, bool, str]],
+) -> pd.DataFrame:
+    """One row per variant of the seed's demo (:func:`profile_options`): what it sent, returned and created.
+
+    A variant is options alone, or ``(options, caller_session, what it does)`` (:data:`OTHER_OPTIONS`); with the
+    words, the table has a "what it does" column after the option, so every option a student reads is explained
+    (and no "LLM calls" column: the seed's evaluator stops each of those runs at 3).
+    """
+    explained = any(isinstance(v, tuple) for v in variants.values())
+    measured = OPTIONS_COLUMNS[1:] if explained else OPTIONS_COLUMNS  # every explained variant makes 3 calls
+    columns = ("option", "what it does", *measured) if explained else ("option", *measured)
+    rows = []
+    for name, variant in variants.items():
+        options, caller_session, words = variant if isinstance(variant, tuple) else (variant, False, "")
+        row = {"option": name, "what it does": words, **await profile_options(options, caller_session=caller_session)}
+        rows.append({column: row[column] for column in columns})
+    return rows_frame(rows, columns)
 
 
 async def run_middleware_demo(allowed: int = 3, *, with_session: bool = True) -> tuple[LoopTrace, AgentResponse]:
@@ -556,7 +697,7 @@ def flow_summary(name: str, trace: LoopTrace, response: AgentResponse) -> dict[s
     return {
         "loop": name,
         "messages sent per call": ", ".join(str(len(c)) for c in trace.calls),
-        "history kept": kept_history,
-        "added for a re-invocation": "\n".join(added),
+        "history kept": "yes" if kept_history else "no",
+        "added before the second call": "\n".join(spaced(text) for text in added),
         "messages returned": len(response.messages),
     }

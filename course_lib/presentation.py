@@ -59,6 +59,7 @@ __all__ = [
     "integer_ticks",
     "legend_beside",
     "one_rule_table",
+    "plain_table",
     "plot_presence",
     "plot_prompt_sizes",
     "plot_repairs",
@@ -138,6 +139,17 @@ def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
 
     styler = frame.style.set_uuid("course").set_table_attributes('class="dataframe"')
     return styler.format(one_per_line, subset=list(lines)) if lines else styler
+
+
+def plain_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
+    """:func:`readable_table` without pandas' row numbers: for a table whose own columns say what each row is.
+
+    A column of 0, 1, 2 beside a "message" or "option" column is one more number a student must learn to ignore.
+    Every cell is escaped: a message asking for ``'TASK_COMPLETE: <summary>'`` shows its ``<summary>``, which a
+    browser would otherwise take for a tag and hide.
+    """
+    others = [column for column in frame.columns if column not in lines]
+    return readable_table(frame, lines=lines).format(escape="html", subset=others).hide(axis="index")
 
 
 def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:

@@ -94,15 +94,39 @@ def test_a_correct_answer_says_why_on_one_line_of_its_own():
         exercise("01", "Exercise 9")
 
 
-def _checking_calls(source: str) -> list[tuple[str, str]]:
-    """The (label, hint) of each ``check(...)`` call with a literal label and hint in a cell's source."""
+def _checking_calls(source: str, lesson: str = "") -> list[tuple[str, str]]:
+    """The (label, hint) of each ``check(...)`` call with a literal label in a cell's source.
+
+    The hint is a literal, or ``exercise("NN", "Exercise N").hint`` (a lesson that keeps its hints out of sight
+    until a wrong answer): then the exercise it names must be this lesson's and this call's.
+    """
     calls = []
     for node in ast.walk(ast.parse(source.replace("await ", ""))):
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "check" and len(node.args) == 4:
             label, hint = node.args[0], node.args[3]
             if isinstance(label, ast.Constant) and isinstance(hint, ast.Constant):
                 calls.append((label.value, hint.value))
+            elif isinstance(label, ast.Constant) and (named := _named_hint(hint)):
+                assert named == (lesson, label.value), f"lesson {lesson}, {label.value}: the hint is {named}'s"
+                calls.append((label.value, exercise(*named).hint))
     return calls
+
+
+def _named_hint(node: ast.expr) -> tuple[str, str] | None:
+    """The (lesson, label) of a hint written ``exercise("06", "Exercise 1").hint``, or None."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "hint" and isinstance(node.value, ast.Call)):
+        return None
+    call = node.value
+    if getattr(call.func, "id", "") == "exercise" and all(isinstance(a, ast.Constant) for a in call.args[:2]):
+        return (call.args[0].value, call.args[1].value)
+    return None
+
+
+def test_a_hint_named_by_its_exercise_counts_only_for_its_own_lesson_and_label():
+    source = 'print(check("Exercise 1", answer_1, 4, exercise("06", "Exercise 1").hint))'
+    assert _checking_calls(source, "06") == [("Exercise 1", exercise("06", "Exercise 1").hint)]
+    with pytest.raises(AssertionError, match="the hint is"):
+        _checking_calls(source.replace('("06", "Exercise 1")', '("06", "Exercise 2")'), "06")
 
 
 def test_every_checking_cell_names_a_defined_exercise_and_every_exercise_is_checked():
@@ -111,7 +135,7 @@ def test_every_checking_cell_names_a_defined_exercise_and_every_exercise_is_chec
         lesson = path.name[:2]
         for cell in nbformat.read(path, as_version=4).cells:
             if cell.cell_type == "code":
-                for label, hint in _checking_calls(cell.source):
+                for label, hint in _checking_calls(cell.source, lesson):
                     assert exercise(lesson, label).hint == hint, f"lesson {lesson}, {label}: the hint differs"
                     used.add((lesson, label))
     assert used == {(e.lesson, e.label) for e in EXERCISES}

@@ -291,3 +291,93 @@ async def test_the_stepper_shows_every_message_verbatim_not_as_markdown():
         assert f'<pre style="{VERBATIM_STYLE}">' in stepper.view.value
     stepper.slider.value = 3
     assert "<pre" in stepper.view.value and "## Feedback\n\n- Feedback for iteration 1" in stepper.view.value
+
+
+# region Lesson 06's tables (issue 32, the walk's defects: yes/no, no index, no glued numbers, streaming in words)
+
+
+def test_a_message_number_is_spaced_from_its_text_wherever_it_stands():
+    from course_lib.loop_demos import spaced
+
+    assert spaced("[4]Response message from LLM.") == "[4] Response message from LLM."
+    assert spaced("Progress so far:\n- [4]Response") == "Progress so far:\n- [4] Response"
+    assert spaced("Your last draft was: [12]Response") == "Your last draft was: [12] Response"
+    assert spaced("list[1]Item and [2] Already and [3]lower") == "list[1]Item and [2] Already and [3]lower"
+
+
+async def test_returned_messages_say_who_wrote_them_in_words():
+    from course_lib.loop import LoopAgentOptions as Options
+    from course_lib.loop_demos import messages_frame, returned_words
+
+    _, response = await run_seed_demo(options=Options(on_behalf_of_author_name="loop"))
+    frame = messages_frame(response.messages)
+    assert list(frame["from"]) == ["the model", "loop (added by the loop)"] * 2 + ["the model"]
+    assert frame["text"][0] == "[4] Response message from LLM." and list(frame["message"]) == [1, 2, 3, 4, 5]
+    assert returned_words(response.messages) == "5 messages: 3 answers + 2 feedback (author: loop)"
+    _, last = await run_seed_demo(options=Options(non_streaming_returns_last_response_only=True))
+    assert returned_words(last.messages) == "1 message, answers only"
+
+
+async def test_a_streamed_run_reads_as_its_messages_joined_never_a_bare_none():
+    from course_lib.loop_demos import seed_loop, streamed_frame
+
+    agent, messages = seed_loop()
+    stream = agent.run(messages, stream=True)
+    updates = [update async for update in stream]
+    final = await stream.get_final_response()
+    frame = streamed_frame(updates)
+    assert frame["pieces"].sum() == len(updates) > len(frame) == len(final.messages)
+    assert list(frame["joined"]) == [m.text.replace("]R", "] R") for m in final.messages]
+    assert frame["the pieces, as they arrived"][0] == "[4] Response | message | from | LLM."
+    assert list(frame["from"]) == ["the model", "the loop (feedback)"] * 2 + ["the model"]
+    assert "None" not in frame.to_string()
+
+
+async def test_the_options_tables_count_what_changed_and_explain_every_other_option():
+    from course_lib.loop import LoopAgentOptions as Options
+    from course_lib.loop_demos import OTHER_OPTIONS, options_frame
+
+    first = await options_frame({"defaults": Options(), "fresh": Options(fresh_context_per_iteration=True)})
+    assert list(first.columns) == [
+        "option",
+        "LLM calls",
+        "messages sent per call",
+        "what the caller gets back",
+        "sessions created",
+    ]
+    assert list(first["messages sent per call"]) == ["3, 5, 7", "3, 4, 4"] and list(first["sessions created"]) == [1, 3]
+    other = await options_frame(OTHER_OPTIONS)
+    assert "LLM calls" not in other.columns and all(other["what it does"])
+    shown = dict(zip(other["option"], other["what the caller gets back"], strict=True))
+    assert shown["exclude_on_behalf_of_messages=True"] == "3 messages, answers only"
+
+
+async def test_the_loop_comparison_says_yes_or_no_and_the_table_hides_the_index_and_escapes_text():
+    import pandas as pd
+
+    from course_lib.loop_demos import flow_summary, run_middleware_demo
+    from course_lib.presentation import plain_table
+
+    trace, response = await run_seed_demo()
+    plain_trace, plain_response = await run_middleware_demo(with_session=False)
+    rows = [flow_summary("loop", trace, response), flow_summary("middleware", plain_trace, plain_response)]
+    assert [row["history kept"] for row in rows] == ["yes", "no"]
+    assert "- [4] Response" in str(rows[1]["added before the second call"])
+    html = plain_table(pd.DataFrame([{"text": "emit 'TASK_COMPLETE: <summary>'", "n": 1}])).to_html()
+    assert "&lt;summary&gt;" in html and "<summary>" not in html and "row_heading" not in html
+
+
+def test_lesson_06_tables_show_no_raw_booleans_no_none_and_no_glued_numbers():
+    cells = _student_path("06_loop_options_compared")
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            html = output.get("data", {}).get("text/html", "")
+            found = re.findall(r"<td[^>]*>\s*(True|False|None)\s*</td>", html) + re.findall(r"\[\d+\][A-Z]", html)
+            assert not found, f"cell {cell.get('id')} shows {found} in a table: say it in words"
+        assert "grouped.head(" not in cell.source
+
+
+def test_lesson_06_exercises_keep_their_hints_out_of_sight_until_a_wrong_answer():
+    for cell in _student_path("06_loop_options_compared"):
+        if "check(" in cell.source:
+            assert re.search(r'exercise\("06", "Exercise \d"\)\.hint', cell.source), cell.source
