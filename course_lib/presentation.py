@@ -130,7 +130,7 @@ def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
     lines = list(dict.fromkeys(frame.columns[has_break.to_numpy()]))  # by position: column names may repeat
     no_index = bool(frame.attrs.get(NO_INDEX))
     if lines or no_index:
-        return readable_table(frame, lines=lines, index=not no_index).to_html()
+        return str(readable_table(frame, lines=lines, index=not no_index).to_html())
     return str(frame._repr_html_())
 
 
