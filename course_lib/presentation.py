@@ -101,8 +101,10 @@ def setup_display() -> None:
     pandas would cut any value over 50 characters with an ellipsis (``The previous facts are k…``);
     here every value is shown whole, and the table style wraps it between words instead.
     In a notebook it also explains a NameError from a cell (``answer = Billing`` for ``'Billing'``).
+    The figure style goes to ``matplotlib.rcParams`` without loading pyplot (a second of start-up that a lesson
+    which draws nothing, lesson 00, would pay; the inline backend sets no rc of its own when pyplot loads later).
     """
-    import matplotlib.pyplot as plt
+    import matplotlib
     import pandas as pd
     from IPython import get_ipython
     from IPython.display import HTML, display
@@ -112,7 +114,7 @@ def setup_display() -> None:
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.max_columns", None)
     pd.set_option("display.width", 120)
-    plt.rcParams.update({"figure.dpi": 100, "axes.spines.top": False, "axes.spines.right": False})
+    matplotlib.rcParams.update({"figure.dpi": 100, "axes.spines.top": False, "axes.spines.right": False})
     display(HTML(TABLE_CSS))
     explain_unquoted_names()  # an exercise answer written without quotes gets guidance, not a bare traceback
     shell = get_ipython()

@@ -1,5 +1,6 @@
 """The one display setup and the shared tables and pictures."""
 
+import os
 import re
 from typing import get_args
 
@@ -297,3 +298,17 @@ async def test_a_note_the_program_adds_is_read_by_the_model_and_never_becomes_a_
         ["the caller", "yes"],
         ["reviewer", "no"],
     ]
+
+
+def test_setup_display_styles_figures_without_loading_pyplot_and_the_style_survives_pyplots_import():
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from course_lib.presentation import setup_display; setup_display()\n"
+        "assert 'matplotlib.pyplot' not in sys.modules, 'setup_display loaded pyplot'\n"
+        "import matplotlib.pyplot as plt; print(plt.rcParams['figure.dpi'], plt.rcParams['axes.spines.top'])"
+    )
+    env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env)
+    assert shown.stdout.split()[-2:] == ["100.0", "False"]

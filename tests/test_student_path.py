@@ -193,3 +193,18 @@ def test_the_checks_catch_what_they_are_for():
     assert forbidden_names(hooded) == [] and raw_reprs(hooded) == []
     fine = [md("A context provider adds the facts."), printed("facts: module=Billing, database=SQL Server 2022\n")]
     assert forbidden_names(fine) == [] and raw_reprs(fine) == []
+
+
+@pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
+def test_a_freshly_opened_lesson_is_not_marked_changed_by_jupyterlab(name):
+    """JupyterLab writes the running kernel's spec into a notebook when the kernel connects: a stored kernelspec
+    that differs (lesson 00 said "Python 3" where ipykernel's spec says "Python 3 (ipykernel)") shows the lesson's
+    tab as unsaved the moment it opens. Cells without ids (nbformat before 4.5) get ids on open, the same way."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    notebook = lesson(name)
+    expected = {"display_name": spec.display_name, "language": spec.language, "name": "python3"}
+    assert dict(notebook.metadata.kernelspec) == expected, f"{name}: stored kernelspec differs from the kernel's"
+    assert (notebook.nbformat, notebook.nbformat_minor) >= (4, 5), f"{name}: nbformat before 4.5 (no cell ids)"
+    assert all(cell.get("id") for cell in notebook.cells), f"{name}: a cell has no id"
