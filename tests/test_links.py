@@ -159,3 +159,15 @@ def test_every_lessons_docs_link_opens_a_page_in_voila(presenter):
             assert answer.headers["Content-Type"].startswith("text/html") and b"<h1" in body, (lesson, link)
     with pytest.raises(urllib.error.HTTPError, match="404"):
         urllib.request.urlopen(f"{presenter}/voila/docs/missing.md", timeout=30)
+
+
+# region The README's first screen offline
+
+
+def test_the_readmes_first_screen_shows_no_remote_image():
+    """A badge fetched from colab or mybinder shows its alt text offline; the first screen links in words."""
+    first_screen = build_site.student_part((ROOT / "README.md").read_text(encoding="utf-8"))
+    remote = re.findall(r"!\[[^\]]*\]\((https?://[^)]+)\)|<img[^>]+src=\"(https?://[^\"]+)", first_screen)
+    assert not remote, f"the README's first screen loads remote images: {remote}"
+    assert re.search(r"\[Open lesson 01 in Colab\]\(https://colab\.research\.google\.com/", first_screen)
+    assert re.search(r"\[launch every lesson on Binder\]\(https://mybinder\.org/", first_screen)
