@@ -13,7 +13,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -28,7 +27,7 @@ import colab_cell  # noqa: E402
 import lab_settings  # noqa: E402
 import present  # noqa: E402
 
-from tests.test_browser import free_port  # noqa: E402
+from tests.test_browser import free_port, wait_for  # noqa: E402
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
 
@@ -126,15 +125,7 @@ def presenter():
     server = subprocess.Popen([*command, "--Voila.ip=127.0.0.1"], cwd=ROOT, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/voila/docs/glossary.md", timeout=5)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"make present's launcher did not answer at {url}") from None
-                time.sleep(0.3)
+        wait_for(f"{url}/voila/docs/glossary.md", seconds=60)
         yield url
     finally:
         server.terminate()
