@@ -34,9 +34,10 @@ LAB_FLAGS := --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks
 lab: $(STAMP) $(LAB_SETTINGS)
 	$(BIN)/jupyter lab $(LAB_FLAGS) $(ROOT_FLAG)
 
-# Presenter mode: the lessons served by Voila, code hidden, widgets live.
+# Presenter mode: the lessons served by Voila, code hidden, widgets live; tools/present.py adds the docs/ pages the
+# lessons link to (the glossary), which Voila alone does not render.
 present: $(STAMP)
-	$(BIN)/voila notebooks --strip_sources=True
+	$(BIN)/python tools/present.py
 
 # Tests run on every core (at most 4 workers); each file or notebook stays on one worker (--dist loadscope), so a
 # notebook's cells run in order in one kernel. WORKERS=0 runs them in this process, one after another.

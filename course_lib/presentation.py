@@ -32,14 +32,17 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
     from .capstone import AnswerVerdict, CapstoneRun
     from .memory import Fact
     from .policies import ScalingRow, SessionFootprint
+    from .tracing import SeenMessage
 
 __all__ = [
+    "CALLER",
     "CPU_SECONDS",
     "FACT_COLUMNS",
     "ITERATIONS",
     "LAST_CALL_COLUMN",
     "LAST_READER_CHARS",
     "LOOP_READER_CHARS",
+    "NO_INDEX",
     "PANEL_FACT_COLUMNS",
     "STORED_COLUMN",
     "STORE_BOUND",
@@ -72,6 +75,8 @@ __all__ = [
     "scaling_frame",
     "setup_display",
     "show_spaces",
+    "sources_frame",
+    "student_table",
     "verdict_table",
 ]
 
@@ -97,8 +102,10 @@ def setup_display() -> None:
     pandas would cut any value over 50 characters with an ellipsis (``The previous facts are k…``);
     here every value is shown whole, and the table style wraps it between words instead.
     In a notebook it also explains a NameError from a cell (``answer = Billing`` for ``'Billing'``).
+    The figure style goes to ``matplotlib.rcParams`` without loading pyplot (a second of start-up that a lesson
+    which draws nothing, lesson 00, would pay; the inline backend sets no rc of its own when pyplot loads later).
     """
-    import matplotlib.pyplot as plt
+    import matplotlib
     import pandas as pd
     from IPython import get_ipython
     from IPython.display import HTML, display
@@ -108,7 +115,7 @@ def setup_display() -> None:
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.max_columns", None)
     pd.set_option("display.width", 120)
-    plt.rcParams.update({"figure.dpi": 100, "axes.spines.top": False, "axes.spines.right": False})
+    matplotlib.rcParams.update({"figure.dpi": 100, "axes.spines.top": False, "axes.spines.right": False})
     display(HTML(TABLE_CSS))
     explain_unquoted_names()  # an exercise answer written without quotes gets guidance, not a bare traceback
     shell = get_ipython()
@@ -124,20 +131,25 @@ def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
     """
     has_break = frame.apply(lambda column: column.map(lambda v: isinstance(v, str) and "\n" in v).any())
     lines = list(dict.fromkeys(frame.columns[has_break.to_numpy()]))  # by position: column names may repeat
-    return readable_table(frame, lines=lines).to_html() if lines else str(frame._repr_html_())
+    no_index = bool(frame.attrs.get(NO_INDEX))
+    if lines or no_index:
+        return str(readable_table(frame, lines=lines, index=not no_index).to_html())
+    return str(frame._repr_html_())
 
 
-def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
+def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), index: bool = True) -> Styler:
     """``frame`` for display, with each value of the ``lines`` columns shown one item per line.
 
     pandas prints a line break inside a cell as ``\\n``; a list of messages joined by line breaks reads
-    better as lines than as one wrapped run of text.
+    better as lines than as one wrapped run of text. ``index=False`` leaves out the row numbers.
     """
 
     def one_per_line(value: object) -> str:
         return html.escape(str(value)).replace("\n", "<br>")
 
     styler = frame.style.set_uuid("course").set_table_attributes('class="dataframe"')
+    if not index:
+        styler = styler.hide(axis="index")
     return styler.format(one_per_line, subset=list(lines)) if lines else styler
 
 
@@ -150,6 +162,45 @@ def plain_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
     """
     others = [column for column in frame.columns if column not in lines]
     return readable_table(frame, lines=lines).format(escape="html", subset=others).hide(axis="index")
+
+
+NO_INDEX = "course_no_index"
+"""The mark (in ``DataFrame.attrs``) of a table shown without pandas' row numbers: :func:`student_table` sets it."""
+
+
+def student_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as a student reads it: ``yes``/``no`` for every true/false value, no column of row numbers.
+
+    pandas shows a true/false column as ``True``/``False`` and puts the row numbers 0, 1, 2 beside the first
+    column, where a student reads them as data. The table returned is a copy: the caller's frame keeps its booleans.
+    """
+    shown = frame.copy()
+    for column in shown.columns[shown.dtypes.eq(bool).to_numpy()]:
+        shown[column] = shown[column].map({True: "yes", False: "no"})
+    shown.attrs[NO_INDEX] = True
+    return shown
+
+
+CALLER = "the caller"
+"""How a table names the one source whose User messages may become facts: the caller's own words."""
+
+
+def sources_frame(messages: Iterable[SeenMessage]) -> pd.DataFrame:
+    """What a model received, one message a row: its role, who added it, whether it is read for facts, its text.
+
+    Only a User message the caller wrote (no MAF attribution) is read for facts; the history, the facts block
+    and any note the program adds carry a label naming who added them (:func:`course_lib.conventions.attribution`).
+    """
+    rows = [
+        {
+            "role": m.role,
+            "added by": m.source or CALLER,
+            "read for facts": m.role == "user" and m.source is None,
+            "text": m.text,
+        }
+        for m in messages
+    ]
+    return student_table(rows_frame(rows, ["role", "added by", "read for facts", "text"]))
 
 
 def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:

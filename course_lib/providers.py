@@ -75,6 +75,7 @@ __all__ = [
     "course_provider_desks",
     "forget_filter",
     "inject",
+    "program_note",
     "provider_agent",
     "route_by_topic",
     "stored_messages",
@@ -89,6 +90,15 @@ def inject(block: str, user_text: str) -> str:
 def caller_user_messages(messages: Sequence[Message]) -> list[Message]:
     """The User messages without MAF attribution: not history, not a block, not the loop's feedback."""
     return [m for m in messages if m.role == "user" and message_source(m) == EXTERNAL]
+
+
+def program_note(text: str, source: str) -> Message:
+    """A User message the program adds (a reviewer's note, a reminder), labelled as ``source``'s by MAF attribution.
+
+    The model reads it like any message; the facts provider never does (it extracts only the caller's unlabelled
+    User messages), so a ``key=value`` line in a note cannot become a fact.
+    """
+    return Message("user", [text], additional_properties={"_attribution": {"source_id": source}})
 
 
 NO_GATE = (

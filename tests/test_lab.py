@@ -6,7 +6,9 @@ The flags are read from the Makefile's ``LAB_FLAGS`` line, and JupyterLab gets e
 * no first-run dialog covers the lesson (the "official Jupyter news" question: the course's overrides.json in
   .venv answers it, ``tools/lab_settings.py``);
 * lesson 00's course map is a picture, not its alt text;
-* lesson 00's glossary link opens the glossary, with no 404 in the server's log.
+* lesson 00's glossary link opens the glossary, with no 404 in the server's log;
+* the freshly opened lesson is not marked as changed (JupyterLab writes the kernel's spec into a notebook whose
+  stored one differs: tests/test_student_path.py checks every lesson's file for that cause).
 
 Chromium and Playwright as in tests/test_browser.py (Debian's chromium; no browser is downloaded).
 """
@@ -103,6 +105,12 @@ def test_first_open_shows_no_dialog_the_course_map_and_a_working_glossary_link(l
         page.screenshot(path=str(ARTIFACTS / "lab_first_open.png"))
         assert page.get_by_text(NEWS_QUESTION).count() == 0, "the Jupyter news question covers the lesson"
         assert page.locator(".jp-Dialog").count() == 0, "a dialog covers the lesson on first open"
+        page.get_by_text("| Idle").first.wait_for(timeout=120_000)  # the kernel is connected: its spec is known
+        page.wait_for_timeout(1000)
+        tab = page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current").first
+        assert "jp-mod-dirty" not in (tab.get_attribute("class") or ""), (
+            "the lesson's tab shows unsaved changes right after opening: JupyterLab rewrote its stored metadata"
+        )
         page.locator(".jp-RenderedMarkdown a", has_text="glossary").first.click()
         expect(page.locator(".jp-RenderedMarkdown h1", has_text="Glossary").first).to_be_visible(timeout=60_000)
         page.screenshot(path=str(ARTIFACTS / "lab_glossary.png"))

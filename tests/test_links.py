@@ -2,15 +2,21 @@
 
 * tools/colab_cell.py attaches a ``docs/`` picture to the lesson cell that shows it (JupyterLab, Voila, Colab);
 * tools/build_site.py writes an attached picture as a file beside the lesson's page (the website);
-* tools/lab_settings.py sets the course's JupyterLab settings and keeps every other one.
+* tools/lab_settings.py sets the course's JupyterLab settings and keeps every other one;
+* tools/present.py (``make present``) serves the ``docs/`` pages a lesson links to beside Voila's lessons.
 
 The browser checks (a first open under ``make lab``'s flags) are in tests/test_lab.py.
 """
 
 import base64
 import json
+import re
+import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
@@ -19,6 +25,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 import build_site  # noqa: E402
 import colab_cell  # noqa: E402
 import lab_settings  # noqa: E402
+import present  # noqa: E402
+
+from tests.test_browser import free_port, wait_for  # noqa: E402
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
 
@@ -82,3 +91,74 @@ def test_lab_settings_set_the_courses_keys_and_keep_every_other(tmp_path):
     path.write_text("[]")
     with pytest.raises(SystemExit, match="must be a JSON object"):
         lab_settings.write(tmp_path)
+
+
+# region Presenter mode (make present): the lessons' links to docs/ in Voila
+
+
+def test_make_present_runs_the_launcher_that_serves_the_docs_pages():
+    recipe = subprocess.run(["make", "-n", "present"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert "tools/present.py" in recipe
+
+
+def test_a_docs_route_names_only_a_page_or_a_picture_directly_in_docs(tmp_path):
+    (tmp_path / "glossary.md").write_text("# Glossary\n")
+    (tmp_path / "map.png").write_bytes(PNG)
+    (tmp_path / "notes.txt").write_text("x")
+    assert present.doc_file("glossary.md", tmp_path) == tmp_path / "glossary.md"
+    assert present.doc_file("map.png", tmp_path) == tmp_path / "map.png"
+    for refused in ("notes.txt", "missing.md", "../pyproject.toml", ".hidden.md", "sub/x.md"):
+        assert present.doc_file(refused, tmp_path) is None, refused
+
+
+def test_a_docs_page_is_rendered_and_its_lesson_links_point_at_voilas_pages():
+    page = present.doc_page("# Glossary\n\nSee [lesson 01](../notebooks/01_contract_and_store.ipynb).\n", "Glossary")
+    assert re.search(r"<h1[^>]*>Glossary", page) and "<title>Glossary</title>" in page
+    assert 'href="../render/01_contract_and_store.ipynb"' in page
+
+
+@pytest.fixture(scope="module")
+def presenter():
+    """``make present``'s launcher on loopback (no notebook is rendered: the docs routes need no kernel)."""
+    port = free_port()
+    command = [sys.executable, str(ROOT / "tools" / "present.py"), "--no-browser", f"--port={port}"]
+    server = subprocess.Popen([*command, "--Voila.ip=127.0.0.1"], cwd=ROOT, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(f"{url}/voila/docs/glossary.md", seconds=60)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.mark.timeout(120)
+def test_every_lessons_docs_link_opens_a_page_in_voila(presenter):
+    """Each ``../docs/...`` link of a lesson, resolved from the lesson's Voila page, answers with the page."""
+    links = set()
+    for path in colab_cell.lessons():
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "markdown":
+                found = re.findall(r"\]\((\.\./docs/[^)\s#]+)", "".join(cell["source"]))
+                links.update((path.name, link) for link in found)
+    assert ("00_setup_and_backends.ipynb", "../docs/glossary.md") in links
+    for lesson, link in sorted(links):
+        with urllib.request.urlopen(urljoin(f"{presenter}/voila/render/{lesson}", link), timeout=30) as answer:
+            body = answer.read()
+            assert answer.status == 200, (lesson, link)
+        if link.endswith(".md"):
+            assert answer.headers["Content-Type"].startswith("text/html") and b"<h1" in body, (lesson, link)
+    with pytest.raises(urllib.error.HTTPError, match="404"):
+        urllib.request.urlopen(f"{presenter}/voila/docs/missing.md", timeout=30)
+
+
+# region The README's first screen offline
+
+
+def test_the_readmes_first_screen_shows_no_remote_image():
+    """A badge fetched from colab or mybinder shows its alt text offline; the first screen links in words."""
+    first_screen = build_site.student_part((ROOT / "README.md").read_text(encoding="utf-8"))
+    remote = re.findall(r"!\[[^\]]*\]\((https?://[^)]+)\)|<img[^>]+src=\"(https?://[^\"]+)", first_screen)
+    assert not remote, f"the README's first screen loads remote images: {remote}"
+    assert re.search(r"\[Open lesson 01 in Colab\]\(https://colab\.research\.google\.com/", first_screen)
+    assert re.search(r"\[launch every lesson on Binder\]\(https://mybinder\.org/", first_screen)

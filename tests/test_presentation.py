@@ -1,5 +1,7 @@
 """The one display setup and the shared tables and pictures."""
 
+import os
+import re
 from typing import get_args
 
 import matplotlib.pyplot as plt
@@ -261,3 +263,52 @@ def test_the_usage_tables_label_their_columns_in_words_the_same_way_everywhere()
         assert not [c for c in columns if "_" in c], f"{name} shows a field name: {columns}"
     for name in ("usage by role", "call log", "cost table"):
         assert {CHARS_SENT, EST_TOKENS, "reported input tokens"} <= set(tables[name]), tables[name]
+
+
+def test_a_student_table_says_yes_or_no_and_hides_the_row_numbers_without_changing_the_callers_frame():
+    from course_lib.presentation import html_with_line_breaks, student_table
+
+    frame = pd.DataFrame({"desk": ["triage", "operations"], "holds the block": [True, False]})
+    shown = student_table(frame)
+    assert list(shown["holds the block"]) == ["yes", "no"] and list(frame["holds the block"]) == [True, False]
+    page = html_with_line_breaks(shown)
+    assert "<td" in page and "triage" in page and not re.search(r"<th[^>]*>\s*0\s*</th>", page)
+    assert re.search(r"<th[^>]*>\s*0\s*</th>", html_with_line_breaks(frame)), "a plain frame keeps pandas' row numbers"
+
+
+async def test_a_note_the_program_adds_is_read_by_the_model_and_never_becomes_a_fact():
+    from agent_framework import Message
+
+    from course_lib.clients import make_chat_client
+    from course_lib.extraction import make_extraction
+    from course_lib.memory import WorkingMemory
+    from course_lib.presentation import sources_frame
+    from course_lib.providers import FactsContextProvider, program_note, provider_agent
+    from course_lib.tracing import CallLog
+
+    log, memory = CallLog(), WorkingMemory()
+    client, provider = make_chat_client("assistant", log=log), FactsContextProvider(make_extraction(memory))
+    desk = provider_agent(client, provider, name="desk", instructions="You are the desk.")
+    note = program_note("priority=P0", source="reviewer")
+    await desk.run([Message(role="user", contents=["module=Billing"]), note], session=desk.create_session())
+    assert [(f.key, f.value) for f in memory.facts] == [("module", "Billing")]
+    table = sources_frame(log.calls[-1].messages)
+    assert table[["added by", "read for facts"]].values.tolist() == [
+        ["FactsContextProvider", "no"],
+        ["the caller", "yes"],
+        ["reviewer", "no"],
+    ]
+
+
+def test_setup_display_styles_figures_without_loading_pyplot_and_the_style_survives_pyplots_import():
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from course_lib.presentation import setup_display; setup_display()\n"
+        "assert 'matplotlib.pyplot' not in sys.modules, 'setup_display loaded pyplot'\n"
+        "import matplotlib.pyplot as plt; print(plt.rcParams['figure.dpi'], plt.rcParams['axes.spines.top'])"
+    )
+    env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env)
+    assert shown.stdout.split()[-2:] == ["100.0", "False"]

@@ -306,7 +306,7 @@ def _lesson_imports(lesson: Path) -> set[str]:
 LESSONS = sorted((ROOT / "notebooks").glob("0[1-6]_*.ipynb"))
 """The lessons of one half: 01-04 memory, 05-06 loop (00 sets up, 07 is the capstone that joins them)."""
 CROSSINGS = {"03_provider_and_two_desks": {"loop"}}
-"""A lesson that reaches into the other half on purpose: lesson 03's section 6 wraps the desk in a LoopAgent to
+"""A lesson that reaches into the other half on purpose: lesson 03's Under the hood wraps the desk in a LoopAgent to
 show that the loop's attributed feedback never becomes a fact (the trust boundary, before lessons 05-06)."""
 
 

@@ -7,9 +7,15 @@ original's exact rules, the .NET names, edge cases and porting notes. Before tha
   bidi controls, and no .NET identifier appears (``...Async`` methods, ``CallerTurnGate``, ``AsChatReducer``, a
   ``*.cs`` file);
 * no stored output is a raw repr: a dict, list or tuple printed as Python writes it, an object's
-  ``Name(field=...)`` repr, a pydantic error dump, a bare ``<Figure ...>`` or ``<object at 0x...>``.
+  ``Name(field=...)`` repr, a pydantic error dump, a bare ``<Figure ...>`` or ``<object at 0x...>``;
+* no cell says "a hidden cell" (JupyterLab shows every cell; only presenter mode hides some), and no output is a
+  long log: a ``[3/18]`` progress line, or 60 printed lines or more (a trace excepted).
 
-Anywhere in a lesson, no code cell holds a ``# NBVAL`` comment: nbval's markers go in the cell's tags.
+Anywhere in a lesson, no code cell holds a ``# NBVAL`` comment: nbval's markers go in the cell's tags. Every lesson
+of ``HOOD_LESSONS`` has exactly one "Under the hood" section.
+
+These are the union of the rules lessons 04-06 were first checked by (tests/test_student_path_04_06.py held a
+second copy with broader patterns): where two patterns differed, the broader one is here, for every lesson.
 
 To check another lesson, add its notebook name to ``STUDENT_PATH_LESSONS``; the rest follows.
 """
@@ -36,6 +42,9 @@ STUDENT_PATH_LESSONS = (
 )
 """Every lesson, each in the two-layer form: every rule below holds for each of them."""
 
+HOOD_LESSONS = tuple(name for name in STUDENT_PATH_LESSONS if name != "02_correct_then_forget")
+"""The lessons that have their "Under the hood" section, exactly one each: lesson 02 has none today."""
+
 HOOD_HEADING = "## Under the hood"
 
 FORBIDDEN_BEFORE_HOOD = {
@@ -46,9 +55,10 @@ FORBIDDEN_BEFORE_HOOD = {
     "code unit": re.compile(r"code units?\b", re.IGNORECASE),
     "surrogate": re.compile(r"surrogate", re.IGNORECASE),
     "bidi": re.compile(r"\bbidi\b", re.IGNORECASE),
-    "a .NET Async method": re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*Async\b"),
+    "a .NET Async method": re.compile(r"\b[A-Z][A-Za-z0-9]*Async\b"),
     "CallerTurnGate": re.compile(r"CallerTurnGate"),
     "AsChatReducer": re.compile(r"AsChatReducer"),
+    "TurnsExceed": re.compile(r"TurnsExceed"),
     "a .cs file": re.compile(r"\b\w+\.cs\b"),
     "a # NBVAL comment": re.compile(r"#\s*NBVAL", re.IGNORECASE),
 }
@@ -56,10 +66,11 @@ FORBIDDEN_BEFORE_HOOD = {
 
 RAW_REPR = {
     "a dict repr": re.compile(r"\{'[^'\n]*': "),
+    "a dict or list of texts, opened": re.compile(r"\{'|\['"),
     "a list or tuple of texts": re.compile(r"[\[(]'[^'\n]*'(?:, '|[\])])"),
     "an empty tuple or list": re.compile(r"(?:^|: )(?:\(\)|\[\])\s*$", re.MULTILINE),
-    "an object's repr": re.compile(r"\b[A-Z][A-Za-z]+\((?:[a-z_]+=)"),
-    "a pydantic error dump": re.compile(r"\d+ validation errors? for \w+"),
+    "an object's repr": re.compile(r"\b[A-Z][A-Za-z]+\((?:[a-z_]+=)|\bLoopAgentOptions\("),
+    "a pydantic error dump": re.compile(r"\bvalidation errors? for\b"),
     "a bare object": re.compile(r"<[\w.]+ object at 0x[0-9a-f]+>|^<Figure size [^>]*>$", re.MULTILINE),
 }
 """Patterns of a raw repr in a stored output: what Python prints for a value nobody turned into words."""
@@ -125,6 +136,26 @@ def raw_reprs(cells: list) -> list[tuple[int, str, str]]:
     return found
 
 
+LONG_LOG_LINES = 60
+"""Printed lines from which an output is a log to scroll past, not something a student reads (a trace excepted)."""
+
+
+def long_logs(cells: list) -> list[tuple[int, str, str]]:
+    """(cell index, rule, what was found) for a "hidden cell" claim, a progress log or a long log on the path."""
+    found = []
+    for index, cell in enumerate(cells[: hood_index(cells)]):
+        if "hidden cell" in cell.source:
+            found.append((index, "a hidden cell", "hidden cell"))
+        shown = "\n".join(text for output in cell.get("outputs", []) for text in shown_text(output))
+        if progress := re.search(r"^\[\d+/\d+\]", shown, re.MULTILINE):
+            found.append((index, "a progress log", progress.group(0)))
+        printed = [o.get("text", "") for o in cell.get("outputs", []) if o.get("name") == "stdout"]
+        lines = sum(text.count("\n") for text in printed)
+        if lines >= LONG_LOG_LINES and "trace" not in cell.source:
+            found.append((index, "a long log", f"{lines} lines"))
+    return found
+
+
 @pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
 def test_at_most_one_under_the_hood_section_and_it_comes_last(name):
     cells = lesson(name).cells
@@ -137,6 +168,19 @@ def test_at_most_one_under_the_hood_section_and_it_comes_last(name):
         assert not [line for line in after if re.match(r"## (Exercises|Key takeaways)", line)], (
             f"{name}: the student's path (exercises, takeaways) continues after 'Under the hood'"
         )
+
+
+@pytest.mark.parametrize("name", HOOD_LESSONS)
+def test_a_lesson_with_an_under_the_hood_section_has_exactly_one(name):
+    cells = lesson(name).cells
+    heads = [c for c in cells if c.cell_type == "markdown" and c.source.startswith(HOOD_HEADING)]
+    assert len(heads) == 1, f"{name}: one markdown cell must start with {HOOD_HEADING!r}; found {len(heads)}"
+
+
+@pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
+def test_no_cell_says_hidden_below_and_no_output_is_a_log(name):
+    found = long_logs(lesson(name).cells)
+    assert not found, f"{name}: before 'Under the hood' (cell, rule, found): {found}"
 
 
 @pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
@@ -176,20 +220,48 @@ def test_the_checks_catch_what_they_are_for():
         printed("LoopAgentOptions(max_iterations=3)\n"),
         printed("1 validation error for FactBatch\n"),
         printed("providers: ['InMemoryHistoryProvider', 'FactsContextProvider']\n"),
+        printed("LoopAgentOptions()\n"),
+        md("The policy compacts after `TurnsExceed(3)`; a hidden cell below drives the panel."),
+        printed("[1/18] full history\n"),
+        printed("a line\n" * LONG_LOG_LINES),
     ]
     rules = {rule for _, rule, _ in forbidden_names(path)}
-    assert {".NET", "UTF-16", "code unit", "a .NET Async method", "a # NBVAL comment"} <= rules
+    assert {".NET", "UTF-16", "code unit", "a .NET Async method", "a # NBVAL comment", "TurnsExceed"} <= rules
     refusal = printed("refused: value longer than 256 characters (300 UTF-16 code units, as .NET counts)\n")
     assert {rule for _, rule, _ in forbidden_names([refusal])} == {".NET", "UTF-16", "code unit"}
     kinds = {kind for _, kind, _ in raw_reprs(path)}
     assert kinds == {
         "an empty tuple or list",
         "a dict repr",
+        "a dict or list of texts, opened",
         "an object's repr",
         "a pydantic error dump",
         "a list or tuple of texts",
     }
+    assert [rule for _, rule, _ in raw_reprs([printed("LoopAgentOptions()\n")])] == ["an object's repr"]
+    assert [rule for _, rule, _ in raw_reprs([printed("Invalid: validation error for FactBatch\n")])] == [
+        "a pydantic error dump"
+    ]
+    assert {rule for _, rule, _ in long_logs(path)} == {"a hidden cell", "a progress log", "a long log"}
+    traced = code("print(trace.text())")
+    traced.outputs = path[-1].outputs
+    assert long_logs([traced]) == [], "a trace may be long"
     hooded = [md("## Under the hood"), *path]
-    assert forbidden_names(hooded) == [] and raw_reprs(hooded) == []
+    assert forbidden_names(hooded) == [] and raw_reprs(hooded) == [] and long_logs(hooded) == []
     fine = [md("A context provider adds the facts."), printed("facts: module=Billing, database=SQL Server 2022\n")]
-    assert forbidden_names(fine) == [] and raw_reprs(fine) == []
+    assert forbidden_names(fine) == [] and raw_reprs(fine) == [] and long_logs(fine) == []
+
+
+@pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
+def test_a_freshly_opened_lesson_is_not_marked_changed_by_jupyterlab(name):
+    """JupyterLab writes the running kernel's spec into a notebook when the kernel connects: a stored kernelspec
+    that differs (lesson 00 said "Python 3" where ipykernel's spec says "Python 3 (ipykernel)") shows the lesson's
+    tab as unsaved the moment it opens. Cells without ids (nbformat before 4.5) get ids on open, the same way."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    notebook = lesson(name)
+    expected = {"display_name": spec.display_name, "language": spec.language, "name": "python3"}
+    assert dict(notebook.metadata.kernelspec) == expected, f"{name}: stored kernelspec differs from the kernel's"
+    assert (notebook.nbformat, notebook.nbformat_minor) >= (4, 5), f"{name}: nbformat before 4.5 (no cell ids)"
+    assert all(cell.get("id") for cell in notebook.cells), f"{name}: a cell has no id"
