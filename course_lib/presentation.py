@@ -40,6 +40,7 @@ __all__ = [
     "LAST_CALL_COLUMN",
     "LAST_READER_CHARS",
     "LOOP_READER_CHARS",
+    "NO_INDEX",
     "PANEL_FACT_COLUMNS",
     "STORED_COLUMN",
     "STORE_BOUND",
@@ -71,6 +72,8 @@ __all__ = [
     "scaling_frame",
     "setup_display",
     "show_spaces",
+    "student_table",
+    "verdict_kind",
     "verdict_table",
 ]
 
@@ -123,21 +126,43 @@ def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
     """
     has_break = frame.apply(lambda column: column.map(lambda v: isinstance(v, str) and "\n" in v).any())
     lines = list(dict.fromkeys(frame.columns[has_break.to_numpy()]))  # by position: column names may repeat
-    return readable_table(frame, lines=lines).to_html() if lines else str(frame._repr_html_())
+    no_index = bool(frame.attrs.get(NO_INDEX))
+    if lines or no_index:
+        return readable_table(frame, lines=lines, index=not no_index).to_html()
+    return str(frame._repr_html_())
 
 
-def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
+def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), index: bool = True) -> Styler:
     """``frame`` for display, with each value of the ``lines`` columns shown one item per line.
 
     pandas prints a line break inside a cell as ``\\n``; a list of messages joined by line breaks reads
-    better as lines than as one wrapped run of text.
+    better as lines than as one wrapped run of text. ``index=False`` leaves out the row numbers.
     """
 
     def one_per_line(value: object) -> str:
         return html.escape(str(value)).replace("\n", "<br>")
 
     styler = frame.style.set_uuid("course").set_table_attributes('class="dataframe"')
+    if not index:
+        styler = styler.hide(axis="index")
     return styler.format(one_per_line, subset=list(lines)) if lines else styler
+
+
+NO_INDEX = "course_no_index"
+"""The mark (in ``DataFrame.attrs``) of a table shown without pandas' row numbers: :func:`student_table` sets it."""
+
+
+def student_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as a student reads it: ``yes``/``no`` for every true/false value, no column of row numbers.
+
+    pandas shows a true/false column as ``True``/``False`` and puts the row numbers 0, 1, 2 beside the first
+    column, where a student reads them as data. The table returned is a copy: the caller's frame keeps its booleans.
+    """
+    shown = frame.copy()
+    for column in shown.columns[shown.dtypes.eq(bool).to_numpy()]:
+        shown[column] = shown[column].map({True: "yes", False: "no"})
+    shown.attrs[NO_INDEX] = True
+    return shown
 
 
 def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
@@ -261,6 +286,14 @@ VERDICT_COLOURS: dict[str, str] = {
 """The capstone's verdicts (``course_lib.capstone.Verdict``), each with its colour in :func:`plot_repairs`."""
 
 
+def verdict_kind(text: str) -> str:
+    """The verdict a table's verdict text starts with (``"partly repaired: module fixed; ..."`` is partly repaired)."""
+    kind = next((v for v in VERDICT_COLOURS if text == v or text.startswith(f"{v}:")), None)
+    if kind is None:
+        raise ValueError(f"{text!r} is not a capstone verdict; the verdicts are {list(VERDICT_COLOURS)}.")
+    return kind
+
+
 def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     """Iterations and characters the reader received per run, coloured by the loop's verdict.
 
@@ -277,7 +310,8 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
         + (f", {row[STORE_BOUND]} facts" if rows[STORE_BOUND].nunique() > 1 else "")
         for _, row in rows.iterrows()
     ]
-    colours = [VERDICT_COLOURS[v] for v in rows["verdict"]]
+    kinds = [verdict_kind(str(v)) for v in rows["verdict"]]
+    colours = [VERDICT_COLOURS[v] for v in kinds]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.42 * len(rows) + 1.7), sharey=True)
     left.barh(labels, rows[ITERATIONS], color=colours)
     left.set_xlabel("loop iterations")
@@ -285,7 +319,7 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     right.barh(labels, rows[LOOP_READER_CHARS], color=colours)
     right.set_xlabel("characters sent to the reader in the loop")
     left.invert_yaxis()
-    shown = [v for v in VERDICT_COLOURS if v in set(rows["verdict"])]  # the legend names only verdicts drawn
+    shown = [v for v in VERDICT_COLOURS if v in set(kinds)]  # the legend names only verdicts drawn
     handles = [Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[v]) for v in shown]
     fig.legend(handles, shown, loc="lower center", ncol=max(len(shown), 1), fontsize=8, frameon=False)
     fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
@@ -357,7 +391,10 @@ def footprint_frame(footprints: Sequence[SessionFootprint]) -> pd.DataFrame:
 
 
 def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
-    """One row per capstone run: iterations, characters, correctness before and after the loop, the verdict and why."""
+    """One row per capstone run: iterations, characters, correctness before and after the loop, the verdict and why.
+
+    The verdict names what the loop fixed and what it did not (:attr:`~course_lib.capstone.CapstoneRun.verdict_text`).
+    """
     import pandas as pd
 
     return pd.DataFrame(
@@ -371,7 +408,7 @@ def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
                 "feedback chars": run.feedback_chars,
                 "first answer correct": run.first_correct,
                 "final answer correct": run.final_correct,
-                "verdict": run.verdict,
+                "verdict": run.verdict_text,
                 "why": run.why,
             }
             for run in runs

@@ -1,5 +1,6 @@
 """The one display setup and the shared tables and pictures."""
 
+import re
 from typing import get_args
 
 import matplotlib.pyplot as plt
@@ -183,7 +184,7 @@ def test_the_repairs_plot_legend_names_only_the_verdicts_it_draws():
                 "policy": "facts",
                 "rule": "earliest",
                 "store bound": 5,
-                "verdict": "repaired",
+                "verdict": "repaired: module and database fixed",  # the table's text: coloured by its verdict
                 "iterations": 2,
                 "reader chars (loop)": 900,
             },
@@ -200,6 +201,8 @@ def test_the_repairs_plot_legend_names_only_the_verdicts_it_draws():
     fig = plot_repairs(frame)
     [legend] = fig.legends
     assert [t.get_text() for t in legend.get_texts()] == ["repaired", "not repaired"]
+    with pytest.raises(ValueError, match="not a capstone verdict"):
+        plot_repairs(frame.assign(verdict=["fixed: module", "not repaired"]))
 
 
 def test_rows_become_a_table_with_exactly_the_named_columns():
@@ -261,3 +264,14 @@ def test_the_usage_tables_label_their_columns_in_words_the_same_way_everywhere()
         assert not [c for c in columns if "_" in c], f"{name} shows a field name: {columns}"
     for name in ("usage by role", "call log", "cost table"):
         assert {CHARS_SENT, EST_TOKENS, "reported input tokens"} <= set(tables[name]), tables[name]
+
+
+def test_a_student_table_says_yes_or_no_and_hides_the_row_numbers_without_changing_the_callers_frame():
+    from course_lib.presentation import html_with_line_breaks, student_table
+
+    frame = pd.DataFrame({"desk": ["triage", "operations"], "holds the block": [True, False]})
+    shown = student_table(frame)
+    assert list(shown["holds the block"]) == ["yes", "no"] and list(frame["holds the block"]) == [True, False]
+    page = html_with_line_breaks(shown)
+    assert "<td" in page and "triage" in page and not re.search(r"<th[^>]*>\s*0\s*</th>", page)
+    assert re.search(r"<th[^>]*>\s*0\s*</th>", html_with_line_breaks(frame)), "a plain frame keeps pandas' row numbers"
