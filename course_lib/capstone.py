@@ -319,7 +319,7 @@ class CapstoneRun(BaseModel):
     why: str
     """The reason, computed from the store and the answer: what the evaluator could and could not hold it to."""
     fixed: list[str] = []
-    """The keys the first answer got wrong (graded, or sent back by the evaluator) that the returned answer gets right."""
+    """The keys the first answer got wrong (graded, or sent back by the evaluator) that the returned one gets right."""
     not_fixed: list[str] = []
     """The keys the returned answer still states wrongly (a replaced value, another value, a distorted constraint)."""
     still_missing: list[str] = []

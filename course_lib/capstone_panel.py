@@ -37,6 +37,7 @@ from .widgets import EXPECTED_ERRORS, MemoryPanel, describe_error, shorten_long_
 
 __all__ = [
     "ASK_TASK",
+    "CORRECTION_EXAMPLE",
     "MAX_ANSWER_CHARS",
     "PLAN_TASK",
     "AnswerCheck",
@@ -62,6 +63,9 @@ PLAN_TASK = "Plan the fix: which module and database, and what must we never do?
 """The capstone's final question: it asks for an action, so a stored constraint must travel with the answer."""
 ASK_TASK = "Which module and database are we on?"
 """A question that plans nothing: only the first rule (no other value as current) applies."""
+
+CORRECTION_EXAMPLE = "module=Payroll"
+"""The correction the panel suggests, in its words and in its Message box: a value the store does not hold yet."""
 
 
 def example_answers(
@@ -268,6 +272,7 @@ class CapstonePanel(MemoryPanel):
         for name, widget in {**named, "verdict": self.verdict, "feedback": self.feedback}.items():
             widget.add_class(f"capstone-panel-{name}")  # what a browser test finds them by
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
+        self.message.placeholder = CORRECTION_EXAMPLE  # lesson 02's example would declare what the store holds
         self.add_class("capstone-panel")
         self.examples.observe(lambda _: self._example_chosen(), names="value")
         self.answer.observe(lambda _: self._answer_edited(), names="value")
@@ -280,7 +285,8 @@ class CapstonePanel(MemoryPanel):
             (
                 widgets.HTML(
                     "<b>1. The store the evaluator holds answers to.</b> Correct a value by typing a declaration "
-                    "(<code>module=Payroll</code>) in the Message box and pressing Submit, or forget a key."
+                    f"such as <code>{CORRECTION_EXAMPLE}</code> in the Message box and pressing Submit, or choose a "
+                    "key and press Forget key."
                 ),
                 *store,
                 self.replaced,

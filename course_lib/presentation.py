@@ -128,7 +128,7 @@ def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
     lines = list(dict.fromkeys(frame.columns[has_break.to_numpy()]))  # by position: column names may repeat
     no_index = bool(frame.attrs.get(NO_INDEX))
     if lines or no_index:
-        return readable_table(frame, lines=lines, index=not no_index).to_html()
+        return str(readable_table(frame, lines=lines, index=not no_index).to_html())
     return str(frame._repr_html_())
 
 
@@ -506,6 +506,8 @@ def facts_html(facts: Sequence[Fact]) -> str:
     frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
     frame = frame.rename(columns=PANEL_FACT_COLUMNS)
     table = str(frame.to_html(index=False, classes="memory-facts", justify="left"))
+    # a heading stays whole: the values may break anywhere (below), and "turn" would otherwise read "tur / n"
+    table = table.replace("<th>", '<th style="white-space: nowrap; overflow-wrap: normal">')
     # a long value or evidence wraps inside its cell instead of widening the panel past the notebook's cell
     return f'<div style="max-width: 100%; overflow-wrap: anywhere; white-space: normal">{table}</div>'
 

@@ -172,7 +172,7 @@ async def test_the_loop_repairs_what_the_abstractive_summary_blended_but_not_the
 
 
 async def test_each_verdict_names_the_keys_the_loop_fixed_and_those_it_did_not(lesson_runs):
-    """"partly repaired" alone does not say what was repaired: the verdict names it, computed from the answers."""
+    """ "partly repaired" alone does not say what was repaired: the verdict names it, computed from the answers."""
     assert lesson_runs["summary"].verdict_text == (
         "partly repaired: module, database and symptom fixed; constraint not fixed"
     )
@@ -188,9 +188,7 @@ async def test_a_partial_repair_names_what_the_store_could_and_could_not_hold():
     roomy = await run_capstone(TIMELINE, capstone_policy("last_turns", max_facts=8), "earliest", max_facts=8)
     assert roomy.verdict_text == "partly repaired: constraint fixed; module and database still missing"
     generated = await run_capstone(generate_timeline(12), capstone_policy("full_history"), "earliest")
-    assert generated.verdict_text == (
-        "partly repaired: symptom, log and priority fixed; module and database not fixed"
-    )
+    assert generated.verdict_text == ("partly repaired: symptom, log and priority fixed; module and database not fixed")
     right = await run_capstone(TIMELINE, capstone_policy("facts", max_facts=8), "earliest", max_facts=8)
     assert right.verdict_text == "right first time"
 

@@ -275,3 +275,14 @@ def test_a_student_table_says_yes_or_no_and_hides_the_row_numbers_without_changi
     page = html_with_line_breaks(shown)
     assert "<td" in page and "triage" in page and not re.search(r"<th[^>]*>\s*0\s*</th>", page)
     assert re.search(r"<th[^>]*>\s*0\s*</th>", html_with_line_breaks(frame)), "a plain frame keeps pandas' row numbers"
+
+
+def test_the_panels_fact_table_never_breaks_a_heading_inside_a_word(t0):
+    """The values may wrap anywhere (a long one must not widen the panel); "turn" must not read "tur / n"."""
+    from course_lib.presentation import facts_html
+
+    memory = WorkingMemory()
+    said = "log=" + "x" * 200
+    memory.apply(memory.begin_turn(said), [FactCandidate(key="log", value="x" * 200, evidence=said)], recorded_at=t0)
+    headings = re.findall(r"<th[ >][^>]*>?", facts_html(memory.facts))
+    assert len(headings) == 5 and all("white-space: nowrap" in th for th in headings), headings
