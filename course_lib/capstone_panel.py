@@ -73,7 +73,7 @@ def example_answers(
 ) -> dict[str, str]:
     """A few answers to ``task``, written from the store: right, stale, a value never held, a history, Markdown.
 
-    Each is built from what the store holds now (and the values it held before a correction), so the examples
+    Each is built from what the store holds now (and the latest value a correction replaced), so the examples
     stay meaningful after the student corrects or forgets a fact. They answer the task chosen: plans (each
     carrying the constraint, or not) for a task that asks for an action, plain statements for a question that
     plans nothing, so no example makes a constraint due that the task did not.
@@ -82,8 +82,9 @@ def example_answers(
     module, database = held.get("module", "Billing"), held.get("database", "SQL Server 2022")
     constraint = held.get("constraint", "never restart the production database during business hours")
     rule = constraint[:1].upper() + constraint[1:]  # the constraint as a sentence of its own
-    old_module = next(iter(superseded.get("module", [])), "Reporting")
-    old_database = next(iter(superseded.get("database", [])), "PostgreSQL")
+    # the latest replaced value: after the student's own correction, "a stale one" states what it replaced
+    old_module = ([*superseded.get("module", [])] or ["Reporting"])[-1]
+    old_database = ([*superseded.get("database", [])] or ["PostgreSQL"])[-1]
     if not plans_action(task):
         return {
             "a right one": f"The module is {module} and the database is {database}.",

@@ -97,6 +97,9 @@ async def test_a_correction_in_the_store_makes_the_old_value_stale_and_clears_th
     assert "Payroll" in pick(p, "a right one")  # the answers to try follow the store
     await check(p)
     assert "No violation" in p.verdict.value
+    assert "The module is Billing" in pick(p, "a stale one")  # the value the student's own correction replaced
+    await check(p)
+    assert "correction replaced" in violation_rows(p.result)[0]["why"]
 
 
 async def test_a_forgotten_key_is_held_against_no_answer_and_its_old_values_go_too():
