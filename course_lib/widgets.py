@@ -306,7 +306,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.caption = widgets.HTML(caption)
         self.table = widgets.HTML()
         self.ticket = widgets.HTML(tooltip=TICKET_NOTE)
-        self.ticket_note = widgets.HTML(f'<small style="color: dimgray">{TICKET_NOTE}</small>')
+        self.ticket_note = widgets.HTML(f'<div style="color: dimgray; font-size: 85%; line-height: 1.3">{TICKET_NOTE}</div>')
         self.diagnostic = widgets.HTML()
         self.message = widgets.Textarea(placeholder="module=Billing; database=SQL Server 2022", description="Message")
         self.submit_button = widgets.Button(description="Submit", button_style="primary", disabled=True)
