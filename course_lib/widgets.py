@@ -44,6 +44,7 @@ __all__ = [
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
     "EXPECTED_ERRORS",
+    "NOTE_STYLE",
     "SHOWN_INPUT_CHARS",
     "TICKET_NOTE",
     "TRANSCRIPT_STYLE",
@@ -278,6 +279,8 @@ TICKET_NOTE = (
     "before a Forget is refused, and nothing forgotten comes back."
 )
 """The ticket line's meaning, in lesson 01's words: the epoch counts forgets, the turn counts messages."""
+NOTE_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3"
+"""A note under a panel's line: grey, small, one compact paragraph."""
 
 
 def ticket_line(memory: WorkingMemory) -> str:
@@ -306,7 +309,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.caption = widgets.HTML(caption)
         self.table = widgets.HTML()
         self.ticket = widgets.HTML(tooltip=TICKET_NOTE)
-        self.ticket_note = widgets.HTML(f'<div style="color: dimgray; font-size: 85%; line-height: 1.3">{TICKET_NOTE}</div>')
+        self.ticket_note = widgets.HTML(f'<div style="{NOTE_STYLE}">{TICKET_NOTE}</div>')
         self.diagnostic = widgets.HTML()
         self.message = widgets.Textarea(placeholder="module=Billing; database=SQL Server 2022", description="Message")
         self.submit_button = widgets.Button(description="Submit", button_style="primary", disabled=True)
