@@ -318,6 +318,22 @@ class CapstoneRun(BaseModel):
     """The run in a phrase: right first time, repaired, partly repaired, not repaired, or stopped at the cap."""
     why: str
     """The reason, computed from the store and the answer: what the evaluator could and could not hold it to."""
+    fixed: list[str] = []
+    """The keys the first answer got wrong (graded, or sent back by the evaluator) that the returned one gets right."""
+    not_fixed: list[str] = []
+    """The keys the returned answer still states wrongly (a replaced value, another value, a distorted constraint)."""
+    still_missing: list[str] = []
+    """The keys the returned answer still lacks and states no value for: an omission the loop did not fill."""
+
+    @property
+    def verdict_text(self) -> str:
+        """The verdict with what the loop fixed and what it did not: "partly repaired: module fixed; log not fixed"."""
+        parts = [f"{_listed(self.fixed)} fixed"] if self.fixed else []
+        parts += [f"{_listed(self.not_fixed)} not fixed"] if self.not_fixed else []
+        parts += [f"{_listed(self.still_missing)} still missing"] if self.still_missing else []
+        if self.verdict in ("right first time", "policy stopped") or not parts:
+            return self.verdict
+        return f"{self.verdict}: {'; '.join(parts)}"
 
     @property
     def iterations(self) -> int:
@@ -495,6 +511,7 @@ def _graded(
     else:
         verdict = "partly repaired" if len(reader_calls) > 1 else "not repaired"
     memory_facts = checks[-1].facts if checks else ()
+    fixed, not_fixed, still_missing = _repairs(timeline, checks, reader_calls, answer, missing, forbidden)
     why = _why(
         timeline,
         facts=memory_facts,
@@ -518,7 +535,46 @@ def _graded(
         evicted=evicted,
         verdict=verdict,
         why=why,
+        fixed=fixed,
+        not_fixed=not_fixed,
+        still_missing=still_missing,
     )
+
+
+def _repairs(
+    timeline: Timeline,
+    checks: Sequence[FactCheck],
+    reader_calls: Sequence[ModelCall],
+    answer: str,
+    missing: Sequence[str],
+    forbidden: Sequence[str],
+) -> tuple[list[str], list[str], list[str]]:
+    """Per key, what the loop did: (fixed, not fixed, still missing), computed from the first and the returned answer.
+
+    A key was wrong at first when the first answer failed the final question's grading on one of its values, or the
+    evaluator sent it back; it is fixed when the returned answer no longer fails on it. A key still failing is "not
+    fixed" when the returned answer states a value for it (a forbidden one, or another), "still missing" when it
+    states none: "partly repaired" alone would not say which.
+    """
+    expect = timeline.turns[-1].expect
+    keys = _keys_of_values(timeline)
+    first_missing, first_forbidden = expect.unmet(reader_calls[0].reply) if expect and reader_calls else ([], [])
+    flagged = [v.fact.key for v in checks[0].violations] if checks else []
+    wrong_first = _unique([*(keys.get(t, t) for t in [*first_missing, *first_forbidden]), *flagged])
+    failing = _unique(keys.get(t, t) for t in [*missing, *forbidden])
+    stated = {key for key, _ in stated_values(answer)} | {keys.get(t, t) for t in forbidden}
+    fixed = [key for key in wrong_first if key not in failing]
+    return fixed, [key for key in failing if key in stated], [key for key in failing if key not in stated]
+
+
+def _unique(keys: Iterable[str]) -> list[str]:
+    """``keys`` in first-seen order, each once."""
+    return list(dict.fromkeys(keys))
+
+
+def _listed(keys: Sequence[str]) -> str:
+    """Keys as a phrase: "module", "module and database", "module, database and symptom"."""
+    return keys[0] if len(keys) == 1 else f"{', '.join(keys[:-1])} and {keys[-1]}"
 
 
 def _stopped(

@@ -37,6 +37,7 @@ from .widgets import EXPECTED_ERRORS, MemoryPanel, describe_error, shorten_long_
 
 __all__ = [
     "ASK_TASK",
+    "CORRECTION_EXAMPLE",
     "MAX_ANSWER_CHARS",
     "PLAN_TASK",
     "AnswerCheck",
@@ -63,13 +64,16 @@ PLAN_TASK = "Plan the fix: which module and database, and what must we never do?
 ASK_TASK = "Which module and database are we on?"
 """A question that plans nothing: only the first rule (no other value as current) applies."""
 
+CORRECTION_EXAMPLE = "module=Payroll"
+"""The correction the panel suggests, in its words and in its Message box: a value the store does not hold yet."""
+
 
 def example_answers(
     facts: Sequence[Fact], superseded: Mapping[str, Sequence[str]], task: str = PLAN_TASK
 ) -> dict[str, str]:
     """A few answers to ``task``, written from the store: right, stale, a value never held, a history, Markdown.
 
-    Each is built from what the store holds now (and the values it held before a correction), so the examples
+    Each is built from what the store holds now (and the latest value a correction replaced), so the examples
     stay meaningful after the student corrects or forgets a fact. They answer the task chosen: plans (each
     carrying the constraint, or not) for a task that asks for an action, plain statements for a question that
     plans nothing, so no example makes a constraint due that the task did not.
@@ -78,8 +82,9 @@ def example_answers(
     module, database = held.get("module", "Billing"), held.get("database", "SQL Server 2022")
     constraint = held.get("constraint", "never restart the production database during business hours")
     rule = constraint[:1].upper() + constraint[1:]  # the constraint as a sentence of its own
-    old_module = next(iter(superseded.get("module", [])), "Reporting")
-    old_database = next(iter(superseded.get("database", [])), "PostgreSQL")
+    # the latest replaced value: after the student's own correction, "a stale one" states what it replaced
+    old_module = ([*superseded.get("module", [])] or ["Reporting"])[-1]
+    old_database = ([*superseded.get("database", [])] or ["PostgreSQL"])[-1]
     if not plans_action(task):
         return {
             "a right one": f"The module is {module} and the database is {database}.",
@@ -268,6 +273,7 @@ class CapstonePanel(MemoryPanel):
         for name, widget in {**named, "verdict": self.verdict, "feedback": self.feedback}.items():
             widget.add_class(f"capstone-panel-{name}")  # what a browser test finds them by
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
+        self.message.placeholder = CORRECTION_EXAMPLE  # lesson 02's example would declare what the store holds
         self.add_class("capstone-panel")
         self.examples.observe(lambda _: self._example_chosen(), names="value")
         self.answer.observe(lambda _: self._answer_edited(), names="value")
@@ -280,7 +286,8 @@ class CapstonePanel(MemoryPanel):
             (
                 widgets.HTML(
                     "<b>1. The store the evaluator holds answers to.</b> Correct a value by typing a declaration "
-                    "(<code>module=Payroll</code>) in the Message box and pressing Submit, or forget a key."
+                    f"such as <code>{CORRECTION_EXAMPLE}</code> in the Message box and pressing Submit, or choose a "
+                    "key and press Forget key."
                 ),
                 *store,
                 self.replaced,

@@ -77,6 +77,7 @@ __all__ = [
     "show_spaces",
     "sources_frame",
     "student_table",
+    "verdict_kind",
     "verdict_table",
 ]
 
@@ -324,6 +325,14 @@ VERDICT_COLOURS: dict[str, str] = {
 """The capstone's verdicts (``course_lib.capstone.Verdict``), each with its colour in :func:`plot_repairs`."""
 
 
+def verdict_kind(text: str) -> str:
+    """The verdict a table's verdict text starts with (``"partly repaired: module fixed; ..."`` is partly repaired)."""
+    kind = next((v for v in VERDICT_COLOURS if text == v or text.startswith(f"{v}:")), None)
+    if kind is None:
+        raise ValueError(f"{text!r} is not a capstone verdict; the verdicts are {list(VERDICT_COLOURS)}.")
+    return kind
+
+
 def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     """Iterations and characters the reader received per run, coloured by the loop's verdict.
 
@@ -340,7 +349,8 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
         + (f", {row[STORE_BOUND]} facts" if rows[STORE_BOUND].nunique() > 1 else "")
         for _, row in rows.iterrows()
     ]
-    colours = [VERDICT_COLOURS[v] for v in rows["verdict"]]
+    kinds = [verdict_kind(str(v)) for v in rows["verdict"]]
+    colours = [VERDICT_COLOURS[v] for v in kinds]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.42 * len(rows) + 1.7), sharey=True)
     left.barh(labels, rows[ITERATIONS], color=colours)
     left.set_xlabel("loop iterations")
@@ -348,7 +358,7 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     right.barh(labels, rows[LOOP_READER_CHARS], color=colours)
     right.set_xlabel("characters sent to the reader in the loop")
     left.invert_yaxis()
-    shown = [v for v in VERDICT_COLOURS if v in set(rows["verdict"])]  # the legend names only verdicts drawn
+    shown = [v for v in VERDICT_COLOURS if v in set(kinds)]  # the legend names only verdicts drawn
     handles = [Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[v]) for v in shown]
     fig.legend(handles, shown, loc="lower center", ncol=max(len(shown), 1), fontsize=8, frameon=False)
     fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
@@ -420,7 +430,10 @@ def footprint_frame(footprints: Sequence[SessionFootprint]) -> pd.DataFrame:
 
 
 def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
-    """One row per capstone run: iterations, characters, correctness before and after the loop, the verdict and why."""
+    """One row per capstone run: iterations, characters, correctness before and after the loop, the verdict and why.
+
+    The verdict names what the loop fixed and what it did not (:attr:`~course_lib.capstone.CapstoneRun.verdict_text`).
+    """
     import pandas as pd
 
     return pd.DataFrame(
@@ -434,7 +447,7 @@ def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
                 "feedback chars": run.feedback_chars,
                 "first answer correct": run.first_correct,
                 "final answer correct": run.final_correct,
-                "verdict": run.verdict,
+                "verdict": run.verdict_text,
                 "why": run.why,
             }
             for run in runs
@@ -532,6 +545,8 @@ def facts_html(facts: Sequence[Fact]) -> str:
     frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
     frame = frame.rename(columns=PANEL_FACT_COLUMNS)
     table = str(frame.to_html(index=False, classes="memory-facts", justify="left"))
+    # a heading stays whole: the values may break anywhere (below), and "turn" would otherwise read "tur / n"
+    table = table.replace("<th>", '<th style="white-space: nowrap; overflow-wrap: normal">')
     # a long value or evidence wraps inside its cell instead of widening the panel past the notebook's cell
     return f'<div style="max-width: 100%; overflow-wrap: anywhere; white-space: normal">{table}</div>'
 

@@ -23,7 +23,7 @@ import ipywidgets as widgets
 
 from .assertions import ALLOWED_KEYS, allowed_in_other_case, near_misses
 from .extraction import ExtractionReport, MemoryExtraction
-from .memory import MAX_FACTS, Fact, MemoryUpdateError
+from .memory import MAX_FACTS, Fact, MemoryUpdateError, WorkingMemory
 from .policies import (
     RULES,
     Comparison,
@@ -44,7 +44,9 @@ __all__ = [
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
     "EXPECTED_ERRORS",
+    "NOTE_STYLE",
     "SHOWN_INPUT_CHARS",
+    "TICKET_NOTE",
     "TRANSCRIPT_STYLE",
     "ConsoleRefusal",
     "DeskPanel",
@@ -58,6 +60,7 @@ __all__ = [
     "eviction_notes",
     "expectations_html",
     "shorten_long_input",
+    "ticket_line",
     "trim_line",
 ]
 
@@ -271,6 +274,20 @@ def _fit_to_width(*boxes: widgets.Widget) -> None:
         box.layout = widgets.Layout(flex="1 1 12em", width="auto", min_width="0", max_width="32em")
 
 
+TICKET_NOTE = (
+    "What the ticket guards: a write must hold the latest ticket, so a write begun before a newer message or "
+    "before a Forget is refused, and nothing forgotten comes back."
+)
+"""The ticket line's meaning, in lesson 01's words: the epoch counts forgets, the turn counts messages."""
+NOTE_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3"
+"""A note under a panel's line: grey, small, one compact paragraph."""
+
+
+def ticket_line(memory: WorkingMemory) -> str:
+    """The ticket in words: what the epoch and the turn count (a bare "epoch 0, turn 9" tells a student nothing)."""
+    return f"Ticket: epoch {memory.epoch} (forgets so far), turn {memory.turn} (messages so far)"
+
+
 class MemoryPanel(_Panel, widgets.VBox):
     """The facts as a table, a message box submitted through the contract, forget buttons, the ticket."""
 
@@ -291,7 +308,8 @@ class MemoryPanel(_Panel, widgets.VBox):
         self._async = _Async(lambda text: setattr(self.diagnostic, "value", _error_html(text)))
         self.caption = widgets.HTML(caption)
         self.table = widgets.HTML()
-        self.ticket = widgets.HTML()
+        self.ticket = widgets.HTML(tooltip=TICKET_NOTE)
+        self.ticket_note = widgets.HTML(f'<div style="{NOTE_STYLE}">{TICKET_NOTE}</div>')
         self.diagnostic = widgets.HTML()
         self.message = widgets.Textarea(placeholder="module=Billing; database=SQL Server 2022", description="Message")
         self.submit_button = widgets.Button(description="Submit", button_style="primary", disabled=True)
@@ -313,6 +331,7 @@ class MemoryPanel(_Panel, widgets.VBox):
                 *([self.caption] if caption else []),
                 self.table,
                 self.ticket,
+                self.ticket_note,
                 _wrapping_row(self.message, self.submit_button),
                 self.diagnostic,
                 _wrapping_row(self.key, self.forget_key_button, self.forget_all_button),
@@ -405,7 +424,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         """Show the store: the table, the ticket, the keys one can forget (the first one chosen)."""
         facts = self.memory.facts
         self.table.value = facts_html(facts)
-        self.ticket.value = f"Ticket: epoch {self.memory.epoch}, turn {self.memory.turn}"
+        self.ticket.value = ticket_line(self.memory)
         keys = [f.key for f in facts]
         chosen = self.key.value if self.key.value in keys else (keys[0] if keys else None)
         self.key.options = keys

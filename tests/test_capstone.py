@@ -171,6 +171,28 @@ async def test_the_loop_repairs_what_the_abstractive_summary_blended_but_not_the
     )
 
 
+async def test_each_verdict_names_the_keys_the_loop_fixed_and_those_it_did_not(lesson_runs):
+    """ "partly repaired" alone does not say what was repaired: the verdict names it, computed from the answers."""
+    assert lesson_runs["summary"].verdict_text == (
+        "partly repaired: module, database and symptom fixed; constraint not fixed"
+    )
+    assert lesson_runs["full history"].verdict_text == "repaired: module and database fixed"
+    assert lesson_runs["facts"].verdict_text == "not repaired: constraint still missing"
+    assert lesson_runs["last 3 turns"].verdict_text == "not repaired: module, database and constraint still missing"
+    assert list(repairs_frame(list(lesson_runs.values()))["verdict"]) == [
+        run.verdict_text for run in lesson_runs.values()
+    ]
+
+
+async def test_a_partial_repair_names_what_the_store_could_and_could_not_hold():
+    roomy = await run_capstone(TIMELINE, capstone_policy("last_turns", max_facts=8), "earliest", max_facts=8)
+    assert roomy.verdict_text == "partly repaired: constraint fixed; module and database still missing"
+    generated = await run_capstone(generate_timeline(12), capstone_policy("full_history"), "earliest")
+    assert generated.verdict_text == ("partly repaired: symptom, log and priority fixed; module and database not fixed")
+    right = await run_capstone(TIMELINE, capstone_policy("facts", max_facts=8), "earliest", max_facts=8)
+    assert right.verdict_text == "right first time"
+
+
 async def test_the_same_distortion_is_repaired_when_the_store_still_holds_the_constraint():
     run = await run_capstone(TIMELINE, capstone_policy("summary", max_facts=8), "earliest", max_facts=8)
     assert (run.verdict, run.iterations) == ("repaired", 2)
@@ -185,14 +207,15 @@ async def test_a_summary_out_of_bounds_stops_that_run_and_the_table_says_why():
     assert (stopped.verdict, stopped.iterations, stopped.final_correct) == ("policy stopped", 0, False)
     assert "it must be 1 to 700" in stopped.why and "no substitute summary is used" in stopped.why
     assert facts.verdict != "policy stopped" and facts.iterations >= 1  # the other run still goes to the end
-    assert list(repairs_frame(runs)["verdict"]) == [stopped.verdict, facts.verdict]
+    assert list(repairs_frame(runs)["verdict"]) == [stopped.verdict_text, facts.verdict_text]
+    assert stopped.verdict_text == "policy stopped"
 
 
 async def test_the_timelines_table_has_one_row_per_policy_and_rule():
     runs = await compare_repairs(TIMELINE, {"full history": capstone_policy("full_history")})
     frame = repairs_frame(runs)
     assert list(frame["rule"]) == ["earliest", "most_frequent"]
-    assert list(frame["verdict"]) == ["repaired", "repaired"]
+    assert list(frame["verdict"]) == ["repaired: module and database fixed"] * 2
 
 
 async def test_a_model_that_ignores_the_feedback_runs_into_the_cap():

@@ -42,3 +42,35 @@ def test_the_panel_is_on_the_students_path_and_under_the_hood_comes_last():
     takeaways = next(i for i, c in enumerate(every) if "".join(c["source"]).startswith("## Key takeaways"))
     assert panel < takeaways < hood
     assert all(not "".join(c["source"]).startswith("## ") for c in every[hood + 1 :])
+
+
+def path_cells() -> list[dict]:
+    """The student's path: every cell before "Under the hood"."""
+    every = cells()
+    hood = next(i for i, c in enumerate(every) if "".join(c["source"]).startswith("## Under the hood"))
+    return every[:hood]
+
+
+def shown_tables(cell: dict) -> list[str]:
+    return [
+        "".join(output.get("data", {}).get("text/html", ""))
+        for output in cell.get("outputs", [])
+        if "<table" in "".join(output.get("data", {}).get("text/html", ""))
+    ]
+
+
+def test_the_tables_on_the_path_say_yes_or_no_and_show_no_row_numbers():
+    """A student reads True/False as Python, and 0, 1, 2 beside the first column as data."""
+    tables = [(i, html) for i, cell in enumerate(path_cells()) for html in shown_tables(cell)]
+    assert len(tables) >= 10
+    raw = [i for i, html in tables if re.search(r"<td[^>]*>\s*(True|False)\s*</td>", html)]
+    numbered = [i for i, html in tables if re.search(r"<th[^>]*(row_heading|>\s*\d+\s*</th>)", html)]
+    assert raw == [] and numbered == [], f"cells with True/False: {raw}; cells with row numbers: {numbered}"
+
+
+def test_the_path_names_no_private_field_of_the_framework():
+    """ "MAF's `_attribution`" means nothing to a student: the path says it in words, "Under the hood" names it."""
+    named = [i for i, c in enumerate(path_cells()) if re.search(r"`_\w+`|\b_attribution\b", "".join(c["source"]))]
+    assert named == []
+    hood = "".join("".join(c["source"]) for c in cells()[len(path_cells()) :])
+    assert "_attribution" in hood

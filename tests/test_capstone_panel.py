@@ -97,6 +97,9 @@ async def test_a_correction_in_the_store_makes_the_old_value_stale_and_clears_th
     assert "Payroll" in pick(p, "a right one")  # the answers to try follow the store
     await check(p)
     assert "No violation" in p.verdict.value
+    assert "The module is Billing" in pick(p, "a stale one")  # the value the student's own correction replaced
+    await check(p)
+    assert "correction replaced" in violation_rows(p.result)[0]["why"]
 
 
 async def test_a_forgotten_key_is_held_against_no_answer_and_its_old_values_go_too():
@@ -263,3 +266,16 @@ async def test_an_empty_answer_says_why_check_is_off():
     assert p.check_button.disabled and "the Answer box is empty" in p.verdict.value
     p.answer.value = "module=Billing"
     assert not p.check_button.disabled and "Press Check answer" in p.verdict.value
+
+
+async def test_the_message_boxs_example_is_the_correction_the_instructions_suggest():
+    """The box showed lesson 02's "module=Billing; database=SQL Server 2022" (what the store already holds) while the
+    words beside it said to type module=Payroll: the example a student sees is the correction the panel suggests."""
+    p = panel()
+    suggested = p.message.placeholder
+    assert suggested == "module=Payroll" and f"<code>{suggested}</code>" in p.children[0].value
+    p.message.value = suggested
+    p.submit_button.click()
+    await p.idle()
+    assert {f.key: f.value for f in p.extraction.memory.facts}["module"] == "Payroll"
+    assert "Billing (replaced at turn" in p.replaced.value

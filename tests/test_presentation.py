@@ -185,7 +185,7 @@ def test_the_repairs_plot_legend_names_only_the_verdicts_it_draws():
                 "policy": "facts",
                 "rule": "earliest",
                 "store bound": 5,
-                "verdict": "repaired",
+                "verdict": "repaired: module and database fixed",  # the table's text: coloured by its verdict
                 "iterations": 2,
                 "reader chars (loop)": 900,
             },
@@ -202,6 +202,8 @@ def test_the_repairs_plot_legend_names_only_the_verdicts_it_draws():
     fig = plot_repairs(frame)
     [legend] = fig.legends
     assert [t.get_text() for t in legend.get_texts()] == ["repaired", "not repaired"]
+    with pytest.raises(ValueError, match="not a capstone verdict"):
+        plot_repairs(frame.assign(verdict=["fixed: module", "not repaired"]))
 
 
 def test_rows_become_a_table_with_exactly_the_named_columns():
@@ -312,3 +314,14 @@ def test_setup_display_styles_figures_without_loading_pyplot_and_the_style_survi
     env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env)
     assert shown.stdout.split()[-2:] == ["100.0", "False"]
+
+
+def test_the_panels_fact_table_never_breaks_a_heading_inside_a_word(t0):
+    """The values may wrap anywhere (a long one must not widen the panel); "turn" must not read "tur / n"."""
+    from course_lib.presentation import facts_html
+
+    memory = WorkingMemory()
+    said = "log=" + "x" * 200
+    memory.apply(memory.begin_turn(said), [FactCandidate(key="log", value="x" * 200, evidence=said)], recorded_at=t0)
+    headings = re.findall(r"<th[ >][^>]*>?", facts_html(memory.facts))
+    assert len(headings) == 5 and all("white-space: nowrap" in th for th in headings), headings

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from agent_framework import AgentResponse, Message
+from test_student_path import hood_index, lesson
 
 from course_lib.exercises import exercise
 from course_lib.loop import LoopAgentOptions, LoopExitReason
@@ -319,6 +320,12 @@ async def test_the_loop_comparison_says_yes_or_no_and_the_table_hides_the_index_
     assert "- [4] Response" in str(rows[1]["added before the second call"])
     html = plain_table(pd.DataFrame([{"text": "emit 'TASK_COMPLETE: <summary>'", "n": 1}])).to_html()
     assert "&lt;summary&gt;" in html and "<summary>" not in html and "row_heading" not in html
+
+
+def _student_path(name: str) -> list:
+    """A lesson's cells before its "Under the hood" heading (the rules of ``test_student_path.py``)."""
+    cells = lesson(name).cells
+    return cells[: hood_index(cells)]
 
 
 def test_lesson_06_tables_show_no_raw_booleans_no_none_and_no_glued_numbers():

@@ -1,5 +1,7 @@
 """The panels, driven without a browser: set values, click, and check the store, tables and diagnostics."""
 
+import re
+
 import pytest
 
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
@@ -29,8 +31,18 @@ async def test_submitting_declarations_fills_the_table_and_the_ticket():
     await submit(panel, "module=Billing; database=SQL Server 2022")
     assert [f.key for f in panel.memory.facts] == ["database", "module"]
     assert "SQL Server 2022" in panel.table.value and "module=Billing" in panel.table.value
-    assert "accepted" in panel.diagnostic.value and panel.ticket.value == "Ticket: epoch 0, turn 1"
+    assert "accepted" in panel.diagnostic.value
+    assert panel.ticket.value == "Ticket: epoch 0 (forgets so far), turn 1 (messages so far)"
     assert panel.key.options == ("database", "module")
+
+
+def test_the_ticket_line_says_what_its_numbers_count_and_what_it_guards():
+    """A bare "epoch 0, turn 9" means nothing to a student: the line names what each counts, as lesson 01 taught."""
+    panel = memory_panel()
+    assert "ticket" in panel.ticket_note.value and "refused" in panel.ticket_note.value
+    assert "Forget" in panel.ticket_note.value and "newer message" in panel.ticket_note.value
+    assert panel.ticket.tooltip == re.sub(r"<[^>]+>", "", panel.ticket_note.value)
+    assert panel.children.index(panel.ticket_note) == panel.children.index(panel.ticket) + 1
 
 
 async def test_a_rejected_batch_shows_its_diagnostic_and_leaves_the_table_unchanged():
@@ -55,7 +67,7 @@ async def test_forget_key_and_forget_all_buttons():
     panel.key.value = "module"
     panel.forget_key_button.click()
     assert [f.key for f in panel.memory.facts] == ["database"] and "Billing" not in panel.table.value
-    assert panel.ticket.value == "Ticket: epoch 1, turn 1"
+    assert panel.ticket.value == "Ticket: epoch 1 (forgets so far), turn 1 (messages so far)"
     panel.forget_all_button.click()
     assert panel.memory.facts == () and "No facts" in panel.table.value and panel.key.options == ()
 
@@ -386,7 +398,8 @@ async def test_policy_explorer_clears_the_previous_result_when_a_run_fails(monke
 
 async def test_every_panel_starts_fresh():
     panel = memory_panel()
-    assert panel.memory.facts == () and panel.ticket.value == "Ticket: epoch 0, turn 0"
+    assert panel.memory.facts == ()
+    assert panel.ticket.value == "Ticket: epoch 0 (forgets so far), turn 0 (messages so far)"
     assert panel.diagnostic.value == "" and "No facts" in panel.table.value and panel.submit_button.disabled
     desk = two_desks()
     assert desk.transcript == [] and desk.error.value == "" and "Type a message" in desk.chat.value
