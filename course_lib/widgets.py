@@ -648,7 +648,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
         if generation != self._generation:  # a control moved while it ran: this result answers old settings
             return
         self.comparison = comparison
-        self.message.value = f"<i>Computed with {settings}.</i><br>{expectations_html(self.timeline)}"
+        stops = "".join(f"<br>{_escape(stop.in_words())}" for stop in comparison.stopped)  # why a "no" is a stop
+        self.message.value = f"<i>Computed with {settings}.</i>{stops}<br>{expectations_html(self.timeline)}"
         self.table.value = (
             one_rule_table(correctness_table(comparison.answers))
             .reset_index()

@@ -387,3 +387,29 @@ def test_lesson_04_says_what_happened_to_the_recorded_summary_and_keeps_its_hint
             assert not hint, f"cell {cell.get('id')}: the hint is readable before the student predicts"
     words = "\n".join(c.source for c in cells.values())
     assert "serialized" not in words and "MAF Python" not in words
+
+
+async def test_the_explorer_says_in_one_sentence_why_a_policy_stopped(monkeypatch):
+    """A live summarizer that stops shows "no" in the panel's table: the panel says why, without the address."""
+    import course_lib.widgets
+    from course_lib.policies import Comparison, PolicyStop, compare_policies
+
+    async def with_a_stop(timeline, chosen, rules):
+        done = await compare_policies(timeline, chosen, rules=rules)
+        reason = (
+            "The summarizer failed after turn 2: summarizer model 'x' at http://127.0.0.1:9/v1: the answer was cut at "
+            "the output cap of 256 tokens (finish_reason='length'); raise COURSE_LLM_MAX_TOKENS (now 256)."
+        )
+        stop = PolicyStop("summary", rules[0], 2, reason)
+        return Comparison(done.call_rows, done.answer_rows, (stop,))
+
+    monkeypatch.setattr(course_lib.widgets, "compare_policies", with_a_stop)
+    explorer = PolicyExplorer(generate_timeline(4))
+    explorer.run_button.click()
+    await explorer.idle()
+    said = explorer.message.value
+    assert (
+        "The summary policy stopped: the model's summary ran past its 256-token limit and was cut off at turn 2."
+        in said
+    )
+    assert "http" not in said and "COURSE_LLM" not in said
