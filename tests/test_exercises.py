@@ -102,7 +102,20 @@ def _checking_calls(source: str) -> list[tuple[str, str]]:
             label, hint = node.args[0], node.args[3]
             if isinstance(label, ast.Constant) and isinstance(hint, ast.Constant):
                 calls.append((label.value, hint.value))
+            elif isinstance(label, ast.Constant) and (named := _named_hint(hint)):
+                calls.append((label.value, exercise(*named).hint))
     return calls
+
+
+def _named_hint(node: ast.expr) -> tuple[str, str] | None:
+    """``exercise("04", "Exercise 1").hint``: a hint the cell names rather than spells (kept out of sight until a
+    wrong answer prints it); the (lesson, label) it names, or None."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "hint" and isinstance(node.value, ast.Call)):
+        return None
+    args = node.value.args
+    if getattr(node.value.func, "id", "") == "exercise" and all(isinstance(a, ast.Constant) for a in args):
+        return args[0].value, args[1].value
+    return None
 
 
 def test_every_checking_cell_names_a_defined_exercise_and_every_exercise_is_checked():
