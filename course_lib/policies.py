@@ -24,6 +24,7 @@ other rows through :mod:`~course_lib.presentation` (the top floor, which this mo
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 from abc import ABC, abstractmethod
@@ -70,6 +71,7 @@ __all__ = [
     "OFFLINE",
     "READER_INSTRUCTIONS",
     "RULES",
+    "STOP_CAUSES",
     "SUMMARIZER_INSTRUCTIONS",
     "AnswerRow",
     "CallRow",
@@ -108,6 +110,8 @@ __all__ = [
     "seed_window_label",
     "seed_window_settings",
     "session_footprint",
+    "stop_cause",
+    "stop_in_words",
     "stopped_frame",
     "turns_phrase",
     "visible_values",
@@ -678,6 +682,63 @@ def seed_settings_rows(factories: dict[str, PolicyFactory]) -> list[dict[str, st
     ]
 
 
+STOP_CAUSES = (
+    (
+        r"cut at the output cap of (?P<n>\d+) tokens",
+        "summary cut at the {n}-token output cap",
+        "the model's summary ran past its {n}-token limit and was cut off",
+    ),
+    (r"has 0 characters; it must be 1 to", "empty summary", "the summarizer returned an empty summary"),
+    (
+        r"has (?P<n>\d+) characters; it must be 1 to (?P<most>\d+)",
+        "summary of {n} characters",
+        "the summary ran to {n} characters, over the {most}-character limit",
+    ),
+    (r"timed out", "summarizer timed out", "the summarizer took too long and timed out"),
+)
+"""How a stop's message reads: a pattern of the message, its words for a table cell, and its plain sentence (first
+match wins). The message itself names the endpoint's address and the setting to change, for whoever runs the model;
+a student reads the sentence."""
+
+
+def _stop_turn(reason: str) -> str:
+    turn = re.search(r"after turn (\d+)", reason)
+    return turn[1] if turn else ""
+
+
+def _known_cause(reason: str) -> tuple[str, str] | None:
+    """The first :data:`STOP_CAUSES` entry the message matches, filled in: (table words, sentence); None if none."""
+    for pattern, words, sentence in STOP_CAUSES:
+        found = re.search(pattern, reason)
+        if found:
+            return words.format(**found.groupdict()), sentence.format(**found.groupdict())
+    return None
+
+
+def stop_cause(reason: str) -> str:
+    """A policy's stop in a few words for a table cell, with the turn; the full message goes below the table.
+
+    ``The summarizer failed after turn 4: ... the answer was cut at the output cap of 256 tokens ...`` reads
+    ``summary cut at the 256-token output cap (turn 4), see below``; a message no pattern knows reads ``stopped
+    (turn 4), see below``, never a guess at its cause.
+    """
+    turn, known = _stop_turn(reason), _known_cause(reason)
+    where = f" (turn {turn})" if turn else ""
+    return f"{known[0] if known else 'stopped'}{where}, see below"
+
+
+def stop_in_words(reason: str) -> str:
+    """A policy's stop as one plain clause a student reads: what went wrong and at which turn, no address or setting.
+
+    ``The summarizer failed after turn 4: model 'x' at http://...: the answer was cut at the output cap of 256
+    tokens ...`` reads ``the model's summary ran past its 256-token limit and was cut off at turn 4``; a message no
+    pattern knows reads ``it stopped at turn 4 (the full message is under the hood)``, never a guess at its cause.
+    """
+    turn, known = _stop_turn(reason), _known_cause(reason)
+    where = f" at turn {turn}" if turn else ""
+    return f"{known[1]}{where}" if known else f"it stopped{where} (the full message is under the hood)"
+
+
 @dataclass(frozen=True)
 class PolicyStop:
     """A policy that refused to go on (a summary out of bounds): where, and the rule's own words."""
@@ -686,6 +747,20 @@ class PolicyStop:
     rule: str
     turn: int
     reason: str
+
+    def in_words(self) -> str:
+        """The stop as one sentence a student reads (:func:`stop_in_words`): no endpoint address, no setting."""
+        return f"The {self.policy} policy stopped: {self.why()}."
+
+    def why(self) -> str:
+        """Why it stopped, in a clause: a known cause in plain words; another failure as its message says it, with
+        the endpoint's address left out and the turn named (a live run has no "under the hood" to point to)."""
+        if _known_cause(self.reason) is not None:
+            return stop_in_words(self.reason)
+        said = self.reason.split(" The summary policy stops here")[0]
+        said = re.sub(r"^The summarizer failed after turn \d+: ", "", said)
+        said = re.sub(r" at https?://\S+?(?=:(?:\s|$)|\s|$)", "", said).rstrip(" .")
+        return f"the summarizer failed at turn {self.turn} ({said})"
 
 
 @dataclass(frozen=True)
@@ -770,9 +845,17 @@ def answers_frame(rows: Sequence[AnswerRow]) -> pd.DataFrame:
     )
 
 
+_STOPPED_COLUMNS = ["policy", "rule", "why it stopped"]
+
+
 def stopped_frame(stops: Sequence[PolicyStop]) -> pd.DataFrame:
-    """One row per policy run that stopped: policy, rule, turn, reason (no row: every run went to the end)."""
-    return rows_frame((vars(stop) for stop in stops), ["policy", "rule", "turn", "reason"])
+    """One row per policy run that stopped, its reason in words (:meth:`PolicyStop.why`); no row: none stopped.
+
+    The full message (``PolicyStop.reason``) names a live endpoint's address and the setting to raise: it is for
+    whoever runs the model, and stays on the stop itself.
+    """
+    rows = ({"policy": s.policy, "rule": s.rule, "why it stopped": s.why()} for s in stops)
+    return rows_frame(rows, _STOPPED_COLUMNS).set_index("policy")
 
 
 @dataclass(frozen=True)
@@ -798,7 +881,7 @@ class Comparison:
         return answers_frame(self.answer_rows)
 
     def stopped_frame(self) -> pd.DataFrame:
-        """One row per policy run that stopped: policy, rule, turn, reason (no row: every run went to the end)."""
+        """One row per policy run that stopped, and why in words (:func:`stopped_frame`)."""
         return stopped_frame(self.stopped)
 
 

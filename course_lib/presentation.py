@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 
     from .capstone import AnswerVerdict, CapstoneRun
     from .memory import Fact
-    from .policies import ScalingRow, SessionFootprint
+    from .policies import ScalingRow, SessionFootprint, Timeline
     from .tracing import SeenMessage
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "LAST_CALL_COLUMN",
     "LAST_READER_CHARS",
     "LOOP_READER_CHARS",
+    "NOT_GRADED",
     "NO_INDEX",
     "PANEL_FACT_COLUMNS",
     "STORED_COLUMN",
@@ -56,6 +57,7 @@ __all__ = [
     "facts_frame",
     "facts_html",
     "figure_png",
+    "final_answers_frame",
     "footprint_frame",
     "html_lines",
     "html_with_line_breaks",
@@ -77,8 +79,10 @@ __all__ = [
     "show_spaces",
     "sources_frame",
     "student_table",
+    "timeline_frame",
     "verdict_kind",
     "verdict_table",
+    "yes_no",
 ]
 
 
@@ -371,7 +375,7 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
 # Each column is named once, here (the chars/4 estimate as ``tracing.EST_TOKENS`` spells it for every table); the
 # domain modules return dataclasses and never load pandas.
 
-STORED_COLUMN = "messages in the serialized session"
+STORED_COLUMN = "messages in the saved session"
 LAST_CALL_COLUMN = "messages in the last call"
 LAST_READER_CHARS = "last reader call (chars)"
 CPU_SECONDS = "CPU seconds"
@@ -381,10 +385,59 @@ LOOP_READER_CHARS = "reader chars (loop)"
 """The columns the plots read back (:func:`plot_scaling`, :func:`plot_time_per_turn`, :func:`plot_repairs`)."""
 
 
+def yes_no(value: object) -> str:
+    """``yes`` or ``no`` for a boolean cell: a student reads words, not Python's ``True`` and ``False``."""
+    return "yes" if value else "no"
+
+
+NOT_GRADED = "\u2014"
+"""What a timeline table shows where a turn has no requirement (it is not a graded question): a dash, said in the
+lesson's sentence, never an empty cell."""
+
+
+def timeline_frame(timeline: Timeline) -> pd.DataFrame:
+    """The timeline's turns, numbered from 1: what the user says, and what a graded answer must (not) contain.
+
+    A turn that is not a question has no requirement: ``graded`` says ``no`` and the requirement columns a dash.
+    """
+    rows = [
+        {
+            "turn": number,
+            "user": turn.user,
+            "graded": yes_no(turn.expect),
+            "must contain": "; ".join(turn.expect.must_contain) if turn.expect else NOT_GRADED,
+            "must not contain": ("; ".join(turn.expect.must_not_contain) or "nothing") if turn.expect else NOT_GRADED,
+        }
+        for number, turn in enumerate(timeline.turns, start=1)
+    ]
+    return rows_frame(rows, ["turn", "user", "graded", "must contain", "must not contain"])
+
+
+def final_answers_frame(answers: pd.DataFrame, turn: int) -> pd.DataFrame:
+    """The graded answers of one turn, policy by policy: correct (yes/no), what each lacked, what it held wrongly.
+
+    An answer that lacks nothing reads ``nothing`` in that column, never an empty cell a student has to interpret.
+    """
+    rows = answers[answers["turn"] == turn]
+    return rows_frame(
+        (
+            {
+                "policy": row["policy"],
+                "rule": row["rule"],
+                "correct": yes_no(row["correct"]),
+                "missing": row["missing"] or "nothing",
+                "superseded or forbidden": row["superseded or forbidden"] or "nothing",
+            }
+            for _, row in rows.iterrows()
+        ),
+        ["policy", "rule", "correct", "missing", "superseded or forbidden"],
+    )
+
+
 def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
     """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise."""
     table = answers.pivot_table(index="policy", columns=["rule", "turn"], values="correct", aggfunc="first", sort=False)
-    return table.map(lambda ok: "yes" if ok else "no")
+    return table.map(yes_no)
 
 
 def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
@@ -422,11 +475,12 @@ def scaling_frame(rows: Sequence[ScalingRow]) -> pd.DataFrame:
 
 
 def footprint_frame(footprints: Sequence[SessionFootprint]) -> pd.DataFrame:
-    """One row per session policy: messages its serialized session stores, messages its last call sent."""
+    """One row per session policy (named by it): messages its saved session stores, messages its last call sent."""
     import pandas as pd
 
     columns = ["policy", STORED_COLUMN, LAST_CALL_COLUMN, "first stored message"]
-    return pd.DataFrame([[f.policy, f.stored, f.last_call, f.first_stored] for f in footprints], columns=columns)
+    rows = [[f.policy, f.stored, f.last_call, f.first_stored] for f in footprints]
+    return pd.DataFrame(rows, columns=columns).set_index("policy")
 
 
 def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:

@@ -12,9 +12,9 @@ xllamacpp version, the sampling settings, the machine and its load, the date, an
 from __future__ import annotations
 
 import asyncio
+import html
 import os
 import platform
-import re
 import sys
 import time
 from datetime import UTC, datetime
@@ -29,7 +29,16 @@ from .extraction import WRITER_EXAMPLES, ExtractionStatus
 from .frames import rows_frame
 from .live import LOCAL_ROLE_SAMPLING, REUSE_VAR, LiveSettingsError
 from .local_model import LocalModelError, current_local_server
-from .policies import AnswerRow, SummaryRejected, course_policies, load_timeline, run_policy
+from .policies import (
+    STOP_CAUSES,
+    AnswerRow,
+    SummaryRejected,
+    course_policies,
+    load_timeline,
+    run_policy,
+    stop_cause,
+    stop_in_words,
+)
 from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, ScorecardRow, facts_of, score_battery, summary
 from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, CallLog, reported_total, shown_count
 
@@ -151,6 +160,14 @@ class Recording(BaseModel):
             f"(load average {load}), {self.wall_seconds:.0f} s wall. Reproduce: {self.command}\n"
             "Another machine, thread count or version may answer otherwise: a small model is not deterministic "
             "across them."
+        )
+
+    def details_html(self) -> str:
+        """The caption folded away: a ``<details>`` a student may open (what ran, its settings, the machine, how to
+        run it again), so the lesson's own sentence stays the one line a student reads."""
+        return (
+            "<details><summary>How this was recorded (model file, settings, machine, command)</summary>"
+            f"<pre>{html.escape(self.caption())}</pre></details>"
         )
 
 
@@ -310,11 +327,19 @@ class PolicyCostRecording(Recording):
                 "reported / estimate": UNKNOWN if r.input_tokens is None else f"{r.input_tokens / r.est_tokens:.2f}",
                 "seconds": r.seconds,
                 "correct answers": f"{r.graded_correct} of {r.graded}",
-                "stopped": stop_cause(r.stopped) if r.stopped else "-",
+                "stopped": stop_cause(r.stopped) if r.stopped else "no",
             }
             for r in self.runs
         ]
         return rows_frame(rows, POLICY_COST_COLUMNS).set_index("policy")
+
+    def headline(self) -> str:
+        """The one sentence a student reads above the table: which model, when, and what the table shows."""
+        return (
+            f"A recording made on {self.recorded_at:%Y-%m-%d} (not run here) of the {len(self.runs)} policies on a "
+            f"small real model, {self.model.model.split('-Q')[0]}: the tokens its server reported beside the "
+            "estimate, and the seconds each policy took."
+        )
 
     def stop_notes(self) -> str:
         """Each stopped policy in one plain sentence, for below the table ("" if none).
@@ -327,61 +352,6 @@ class PolicyCostRecording(Recording):
     def stop_details(self) -> str:
         """The full message of each policy that stopped, one paragraph each, as recorded ("" if none)."""
         return "\n".join(f"{r.policy} stopped: {r.stopped}" for r in self.runs if r.stopped)
-
-
-STOP_CAUSES = (
-    (
-        r"cut at the output cap of (?P<n>\d+) tokens",
-        "summary cut at the {n}-token output cap",
-        "the model's summary ran past its {n}-token limit and was cut off",
-    ),
-    (
-        r"has (?P<n>\d+) characters; it must be 1 to (?P<most>\d+)",
-        "summary of {n} characters",
-        "the summary ran to {n} characters, over its {most}-character budget",
-    ),
-    (r"timed out", "summarizer timed out", "the summarizer took too long and timed out"),
-)
-"""How a recorded stop's message reads: a pattern of the message, its words for a table cell, and its plain sentence
-for below the table (first match wins)."""
-
-
-def _turn(reason: str) -> str:
-    turn = re.search(r"after turn (\d+)", reason)
-    return turn[1] if turn else ""
-
-
-def _known_cause(reason: str) -> tuple[str, str] | None:
-    """The first :data:`STOP_CAUSES` entry the message matches, filled in: (table words, sentence); None if none."""
-    for pattern, words, sentence in STOP_CAUSES:
-        found = re.search(pattern, reason)
-        if found:
-            return words.format(**found.groupdict()), sentence.format(**found.groupdict())
-    return None
-
-
-def stop_cause(reason: str) -> str:
-    """A policy's stop in a few words for a table cell, with the turn; the full message goes below the table.
-
-    ``The summarizer failed after turn 4: ... the answer was cut at the output cap of 256 tokens ...`` reads
-    ``summary cut at the 256-token output cap (turn 4), see below``; a message no pattern knows reads ``stopped
-    (turn 4), see below``, never a guess at its cause.
-    """
-    turn, known = _turn(reason), _known_cause(reason)
-    where = f" (turn {turn})" if turn else ""
-    return f"{known[0] if known else 'stopped'}{where}, see below"
-
-
-def stop_in_words(reason: str) -> str:
-    """A policy's stop as one plain clause a student reads: what went wrong and at which turn, no address or setting.
-
-    ``The summarizer failed after turn 4: model 'x' at http://...: the answer was cut at the output cap of 256
-    tokens ...`` reads ``the model's summary ran past its 256-token limit and was cut off at turn 4``; a message no
-    pattern knows reads ``it stopped at turn 4 (the full message is under the hood)``, never a guess at its cause.
-    """
-    turn, known = _turn(reason), _known_cause(reason)
-    where = f" at turn {turn}" if turn else ""
-    return f"{known[1]}{where}" if known else f"it stopped{where} (the full message is under the hood)"
 
 
 def _written(text: str, error: str) -> str:

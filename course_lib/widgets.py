@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -32,7 +32,7 @@ from .policies import (
     course_policies,
 )
 from .presentation import PanelText as _Panel
-from .presentation import correctness_table, facts_html, figure_png, one_rule_table, plot_prompt_sizes
+from .presentation import correctness_table, facts_html, figure_png, one_rule_table, plot_prompt_sizes, rows_frame
 from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks, console_command
 
@@ -667,7 +667,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
         if generation != self._generation:  # a control moved while it ran: this result answers old settings
             return
         self.comparison = comparison
-        self.message.value = f"<i>Computed with {settings}.</i><br>{expectations_html(self.timeline)}"
+        stops = "".join(f"<br>{_escape(stop.in_words())}" for stop in comparison.stopped)  # why a "no" is a stop
+        self.message.value = f"<i>Computed with {settings}.</i>{stops}<br>{expectations_html(self.timeline)}"
         self.table.value = (
             one_rule_table(correctness_table(comparison.answers))
             .reset_index()
@@ -689,22 +690,40 @@ def _kinds_changed_by(*, window: int = 3, max_facts: int = 5) -> set[str]:
     return {factory.kind for label, factory in changed.items() if label not in default}
 
 
+_EXPECTATION_COLUMNS = ["graded turn", "must contain", "must not contain"]
+
+
 def expectations_html(timeline: Timeline) -> str:
     """What "yes" means in the correctness table: what a correct answer at each graded turn must name, and must not.
 
-    These are the timeline's requirements, set before any policy runs, never results: the heading says so.
+    These are the timeline's requirements, set before any policy runs, never results: the heading says so. They are
+    a small table, one required text per line, so no phrase ("never restart ... during business hours") is broken
+    across the end of a line of running text.
     """
-    lines = []
-    for number, turn in enumerate(timeline.turns, start=1):
-        if turn.expect is not None:
-            said = f"turn {number}: must contain {'; '.join(turn.expect.must_contain)}"
-            if turn.expect.must_not_contain:
-                said += f"; must not contain {'; '.join(turn.expect.must_not_contain)}"
-            lines.append(f"&nbsp;&nbsp;• {_escape(said)}")
-    if not lines:
+    rows = [
+        {
+            "graded turn": number,
+            "must contain": _one_per_line(turn.expect.must_contain),
+            "must not contain": _one_per_line(turn.expect.must_not_contain) or "nothing",
+        }
+        for number, turn in enumerate(timeline.turns, start=1)
+        if turn.expect is not None
+    ]
+    if not rows:
         return ""
-    heading = "What a correct answer must contain, set before any run (the table below says <b>yes</b> when it does):"
-    return "<br>".join([heading, *lines])
+    table = rows_frame(rows, _EXPECTATION_COLUMNS).to_html(
+        index=False, escape=False, classes="policy-expectations", justify="left"
+    )
+    heading = (
+        "What a correct answer must contain, set before any run (the results table under it says <b>yes</b> where "
+        "an answer does):"
+    )
+    return f"{heading}<br>{table}"
+
+
+def _one_per_line(texts: Sequence[str]) -> str:
+    """Texts escaped for HTML, one per line (a ``<br>`` between them)."""
+    return "<br>".join(_escape(text) for text in texts)
 
 
 class ProgressBar(widgets.HBox):

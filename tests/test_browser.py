@@ -261,10 +261,12 @@ def test_policy_explorer_refuses_an_empty_selection_and_draws_one_plot(page):
         arg=[plots.element_handle(), empty],
         timeout=120_000,
     )
-    expect(panel.locator("table")).to_contain_text("facts")
-    expect(panel.locator("table")).to_contain_text("yes")  # full history holds the correction of turn 3
+    expect(panel.locator("table.policy-correctness")).to_contain_text("facts")
+    expect(panel.locator("table.policy-correctness")).to_contain_text(
+        "yes"
+    )  # full history holds the correction of turn 3
     expect(panel).to_contain_text("What a correct answer must contain")  # a requirement, not a result
-    expect(panel).to_contain_text("turn 4: must contain Billing")
+    expect(panel.locator("table.policy-expectations")).to_contain_text("Billing")  # one required text per line
     expect(plots).to_have_count(1)  # one plot, drawn in place
     assert plots.evaluate("img => img.clientWidth <= img.naturalWidth")  # at its own size, not stretched
     screenshot(page, panel, "policy_explorer.png")
@@ -370,7 +372,7 @@ def test_policy_explorer_labels_follow_the_window_and_a_moved_slider_clears_the_
     policies.select_option(["full history", "facts"])
     expect(panel).to_contain_text("Window changes nothing for the chosen policies", timeout=60_000)
     panel.get_by_role("button", name="Run").click()
-    expect(panel.locator("table")).to_contain_text("yes", timeout=120_000)
+    expect(panel.locator("table.policy-correctness")).to_contain_text("yes", timeout=120_000)
     expect(panel).to_contain_text("Computed with rule latest")
     window = panel.locator(".widget-slider").first.locator(".ui-slider-handle, .noUi-handle").first
     window.focus()
@@ -379,7 +381,7 @@ def test_policy_explorer_labels_follow_the_window_and_a_moved_slider_clears_the_
     expect(policies).to_contain_text("last 4 turns", timeout=60_000)  # the generated timeline has 4 turns
     expect(policies).to_contain_text("compaction (4 turns)")
     assert policies.evaluate("el => el.scrollWidth <= el.clientWidth"), "a policy name is cut in the select box"
-    expect(panel.locator("table")).to_have_count(0)  # the old table answered other settings
+    expect(panel.locator("table.policy-correctness")).to_have_count(0)  # the old table answered other settings
     expect(panel).to_contain_text("Press Run to compute with rule latest, window 4")
     expect(panel).not_to_contain_text("Computed with")
     screenshot(page, panel, "policy_explorer_moved.png")

@@ -39,6 +39,7 @@ from course_lib.policies import (
     measure_scaling,
     run_policy,
     session_footprint,
+    stop_in_words,
 )
 from course_lib.presentation import (
     STORED_COLUMN,
@@ -148,7 +149,7 @@ async def test_compaction_reduces_the_view_while_the_stored_history_stays_whole(
     assert [text for role, text in sent if role == "user"] == ["module=Billing", "Which module?"]
     footprint = await session_footprint(compaction)
     assert footprint.stored == 8
-    assert footprint_frame([footprint]).loc[0, STORED_COLUMN] == 8
+    assert footprint_frame([footprint]).loc[compaction.name, STORED_COLUMN] == 8
 
 
 async def test_the_reducer_rewrites_what_the_session_keeps():
@@ -282,7 +283,8 @@ async def test_an_overlong_or_empty_summary_stops_the_comparison_with_no_substit
     [stop] = comparison.stopped  # the summary policy stops alone, and says where and why
     assert (stop.policy, stop.rule, stop.turn) == ("summary", "latest", policy.turns)
     assert stop.reason == str(refused.value) and "no substitute summary is used" in stop.reason
-    assert comparison.stopped_frame().to_dict("records") == [vars(stop)]
+    assert comparison.stopped_frame().to_dict("index") == {"summary": {"rule": "latest", "why it stopped": stop.why()}}
+    assert stop.why() == stop_in_words(stop.reason)
     graded_after = [n for n, t in enumerate(timeline.turns, start=1) if t.expect and n >= stop.turn]
     answers = comparison.answers.to_dict("records")
     unanswered = [a for a in answers if a["policy"] == "summary" and a["turn"] >= stop.turn]
@@ -323,6 +325,11 @@ async def test_a_summarizer_that_fails_stops_the_summary_policy_alone_naming_the
     assert (stop.policy, stop.turn) == ("summary", 2)
     assert "The summarizer failed after turn 2" in stop.reason and "the answer was cut" in stop.reason
     assert "no substitute summary is used" in stop.reason
+    # a failure no pattern knows is still one sentence a student reads, without the endpoint's address
+    assert (
+        stop.in_words()
+        == "The summary policy stopped: the summarizer failed at turn 2 (summarizer model 'small': the answer was cut)."
+    )
     full = comparison.calls[comparison.calls["policy"] == "full history"]
     assert full["turn"].max() == len(timeline.turns)
 

@@ -6,6 +6,7 @@ no long log) are checked on every lesson by tests/test_student_path.py, with the
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -64,7 +65,24 @@ def test_the_explorer_lists_whole_names_and_says_its_criteria_are_requirements_n
     assert "last 1 turn" in explorer.policies.options
     html = expectations_html(generate_timeline(4))
     assert html.startswith("What a correct answer must contain")
-    assert "<b>yes</b> at turn" not in html and "turn 4: must contain" in html
+    assert "<b>yes</b> at turn" not in html and "<th>graded turn</th>" in html and "<td>4</td>" in html
+
+
+def test_the_explorers_requirements_are_a_table_one_required_text_per_line():
+    """A long requirement reads whole on its own line, not broken across the end of a line of running text."""
+    from course_lib.policies import load_timeline
+
+    html = expectations_html(load_timeline())
+    rows = re.findall(r"<tr>\s*<td>(\d+)</td>\s*<td>(.*?)</td>\s*<td>(.*?)</td>", html, flags=re.S)
+    assert rows == [
+        ("5", "Reporting<br>PostgreSQL", "Billing"),
+        (
+            "10",
+            "Billing<br>SQL Server 2022<br>never restart the production database during business hours",
+            "Reporting<br>PostgreSQL",
+        ),
+    ]
+    assert "must contain Billing;" not in html  # no running text to wrap mid-phrase
 
 
 # region The recorded cost table
@@ -113,13 +131,29 @@ def test_the_recorded_table_shows_the_cause_and_the_full_message_goes_below():
         ),
         (
             "The summary after turn 34 has 705 characters; it must be 1 to 700. The summary policy stops here.",
-            "the summary ran to 705 characters, over its 700-character budget at turn 34",
+            "the summary ran to 705 characters, over the 700-character limit at turn 34",
         ),
         ("Something with no turn.", "it stopped (the full message is under the hood)"),
+        (
+            "The summary after turn 1 has 0 characters; it must be 1 to 700. The summary policy stops here.",
+            "the summarizer returned an empty summary at turn 1",
+        ),
     ],
 )
 def test_a_stop_reads_as_one_plain_sentence_without_the_operators_address(reason, sentence):
     assert stop_in_words(reason) == sentence
+
+
+def test_the_recording_is_one_sentence_and_its_internals_are_folded_away():
+    recording = load_policy_costs()
+    headline = recording.headline()
+    assert headline.count(". ") == 0 and headline.endswith(".")  # one sentence: which model, when, what it shows
+    assert "SmolLM2-135M-Instruct" in headline and f"{recording.recorded_at:%Y-%m-%d}" in headline
+    assert not re.search(r"SHA|top_k|temperature|load average|==", headline)
+    details = recording.details_html()
+    assert (
+        details.startswith("<details><summary>") and "SHA-256" in details and html.escape(recording.command) in details
+    )
 
 
 # region The loop lessons' sentences
@@ -342,3 +376,91 @@ def test_lesson_06_exercises_keep_their_hints_out_of_sight_until_a_wrong_answer(
     for cell in _student_path("06_loop_options_compared"):
         if "check(" in cell.source:
             assert re.search(r'exercise\("06", "Exercise \d"\)\.hint', cell.source), cell.source
+
+
+# region Lesson 04's tables as a student reads them (issue 32, the second walk)
+
+
+def test_the_timeline_table_says_yes_or_no_and_a_dash_where_nothing_is_graded():
+    from course_lib.policies import load_timeline
+    from course_lib.presentation import NOT_GRADED, timeline_frame
+
+    frame = timeline_frame(load_timeline())
+    assert list(frame["turn"]) == list(range(1, 11))
+    assert set(frame["graded"]) == {"yes", "no"}
+    ungraded = frame[frame["graded"] == "no"]
+    assert set(ungraded["must contain"]) == set(ungraded["must not contain"]) == {NOT_GRADED}
+    assert "" not in set(frame.to_numpy().ravel())
+
+
+async def test_the_final_answers_say_yes_or_no_and_nothing_rather_than_a_blank():
+    from course_lib.policies import compare_policies, load_timeline
+    from course_lib.presentation import final_answers_frame
+
+    timeline = load_timeline()
+    comparison = await compare_policies(timeline, rules=["latest"])
+    frame = final_answers_frame(comparison.answers, timeline.questions[-1])
+    assert set(frame["correct"]) == {"yes", "no"}
+    assert frame.loc[frame["policy"] == "full history", "missing"].item() == "nothing"
+    assert "" not in set(frame.to_numpy().ravel()) and not frame.isin([True, False]).to_numpy().any()
+
+
+def test_a_student_table_hides_the_row_numbers():
+    import pandas as pd
+
+    from course_lib.presentation import html_with_line_breaks, student_table
+
+    html = html_with_line_breaks(student_table(pd.DataFrame({"turn": [1, 2], "user": ["a\nb", "c"]})))
+    assert "row_heading" not in html and "a<br>b" in html
+
+
+def test_the_lesson_shows_no_pandas_row_numbers_and_no_raw_booleans_before_under_the_hood():
+    """The walk's defects, checked on the stored lesson: no 0, 1, 2... beside a named row, no True/False cell."""
+    for cell in _student_path("04_memory_policies_compared"):
+        for output in cell.get("outputs", []):
+            html = output.get("data", {}).get("text/html", "")
+            html = html if isinstance(html, str) else "".join(html)
+            cells = re.findall(r"<td[^>]*>(.*?)</td>", html, flags=re.S)
+            assert not {"True", "False"} & set(cells), f"cell {cell.get('id')}: say yes/no"
+            numbers = re.findall(r"<th[^>]*row_heading[^>]*>\s*(\d+)\s*</th>|<tr>\s*<th>(\d+)</th>", html)
+            heads = [a or b for a, b in numbers]
+            assert heads[:2] != ["0", "1"], f"cell {cell.get('id')}: pandas' row numbers beside the table"
+        printed = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+        assert not re.search(r"correct(ly)?: (True|False)", printed), f"cell {cell.get('id')}: say yes/no"
+
+
+def test_lesson_04_says_what_happened_to_the_recorded_summary_and_keeps_its_hints_out_of_sight():
+    cells = {c.get("id"): c for c in _student_path("04_memory_policies_compared")}
+    assert "meets this rule" not in cells["d9b06fe2"].source  # the recording says the summary was cut, not too long
+    for cell in cells.values():
+        if cell.cell_type == "code" and "check(" in cell.source:
+            hint = re.search(r'check\([^)]*"([^"]{20,})"\)', cell.source)
+            assert not hint, f"cell {cell.get('id')}: the hint is readable before the student predicts"
+    words = "\n".join(c.source for c in cells.values())
+    assert "serialized" not in words and "MAF Python" not in words
+
+
+async def test_the_explorer_says_in_one_sentence_why_a_policy_stopped(monkeypatch):
+    """A live summarizer that stops shows "no" in the panel's table: the panel says why, without the address."""
+    import course_lib.widgets
+    from course_lib.policies import Comparison, PolicyStop, compare_policies
+
+    async def with_a_stop(timeline, chosen, rules):
+        done = await compare_policies(timeline, chosen, rules=rules)
+        reason = (
+            "The summarizer failed after turn 2: summarizer model 'x' at http://127.0.0.1:9/v1: the answer was cut at "
+            "the output cap of 256 tokens (finish_reason='length'); raise COURSE_LLM_MAX_TOKENS (now 256)."
+        )
+        stop = PolicyStop("summary", rules[0], 2, reason)
+        return Comparison(done.call_rows, done.answer_rows, (stop,))
+
+    monkeypatch.setattr(course_lib.widgets, "compare_policies", with_a_stop)
+    explorer = PolicyExplorer(generate_timeline(4))
+    explorer.run_button.click()
+    await explorer.idle()
+    said = explorer.message.value
+    assert (
+        "The summary policy stopped: the model's summary ran past its 256-token limit and was cut off at turn 2."
+        in said
+    )
+    assert "http" not in said and "COURSE_LLM" not in said
