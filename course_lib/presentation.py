@@ -147,12 +147,15 @@ def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), index: boo
 
     pandas prints a line break inside a cell as ``\\n``; a list of messages joined by line breaks reads
     better as lines than as one wrapped run of text. ``index=False`` leaves out the row numbers.
+    Every cell is escaped: a Styler, unlike pandas' own HTML, writes a cell's text as markup, so a user's message
+    holding ``<script>`` would run in the student's browser and ``'TASK_COMPLETE: <summary>'`` would lose its
+    ``<summary>``.
     """
 
     def one_per_line(value: object) -> str:
         return html.escape(str(value)).replace("\n", "<br>")
 
-    styler = frame.style.set_uuid("course").set_table_attributes('class="dataframe"')
+    styler = frame.style.set_uuid("course").set_table_attributes('class="dataframe"').format(escape="html")
     if not index:
         styler = styler.hide(axis="index")
     return styler.format(one_per_line, subset=list(lines)) if lines else styler
@@ -162,11 +165,8 @@ def plain_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
     """:func:`readable_table` without pandas' row numbers: for a table whose own columns say what each row is.
 
     A column of 0, 1, 2 beside a "message" or "option" column is one more number a student must learn to ignore.
-    Every cell is escaped: a message asking for ``'TASK_COMPLETE: <summary>'`` shows its ``<summary>``, which a
-    browser would otherwise take for a tag and hide.
     """
-    others = [column for column in frame.columns if column not in lines]
-    return readable_table(frame, lines=lines).format(escape="html", subset=others).hide(axis="index")
+    return readable_table(frame, lines=lines, index=False)
 
 
 NO_INDEX = "course_no_index"
@@ -212,7 +212,7 @@ def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
     """The facts as a table, one row each, in eviction order: what a student inspects after a turn."""
     import pandas as pd
 
-    return pd.DataFrame([f.model_dump() for f in facts], columns=FACT_COLUMNS)
+    return student_table(pd.DataFrame([f.model_dump() for f in facts], columns=FACT_COLUMNS))
 
 
 def presence_frame(snapshots: Sequence[tuple[str, Sequence[Fact]]]) -> pd.DataFrame:
@@ -581,7 +581,7 @@ def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str]]]) -> pd.Da
         }
         for message, found in parsed
     ]
-    return rows_frame(rows, [f"message ({VISIBLE_SPACE} is a space)", "declarations it holds"])
+    return student_table(rows_frame(rows, [f"message ({VISIBLE_SPACE} is a space)", "declarations it holds"]))
 
 
 PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}

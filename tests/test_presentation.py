@@ -325,3 +325,17 @@ def test_the_panels_fact_table_never_breaks_a_heading_inside_a_word(t0):
     memory.apply(memory.begin_turn(said), [FactCandidate(key="log", value="x" * 200, evidence=said)], recorded_at=t0)
     headings = re.findall(r"<th[ >][^>]*>?", facts_html(memory.facts))
     assert len(headings) == 5 and all("white-space: nowrap" in th for th in headings), headings
+
+
+@pytest.mark.parametrize("lines", [(), ("message",)])
+@pytest.mark.parametrize("no_index", [False, True])
+def test_a_tables_text_is_shown_never_run_as_markup(lines, no_index):
+    """A user's message holding ``<script>`` is data: lesson 00's recorded case ran it as a pop-up in the browser."""
+    import pandas as pd
+
+    from course_lib.presentation import html_with_line_breaks, readable_table, student_table
+
+    frame = pd.DataFrame({"message": ['symptom=<script>alert("x")</script>\nsecond line'], "n": [1]})
+    shown = student_table(frame) if no_index else frame
+    for html in (html_with_line_breaks(shown) or "", readable_table(frame, lines=lines).to_html()):
+        assert "<script>" not in html and "&lt;script&gt;" in html

@@ -265,3 +265,48 @@ def test_a_freshly_opened_lesson_is_not_marked_changed_by_jupyterlab(name):
     assert dict(notebook.metadata.kernelspec) == expected, f"{name}: stored kernelspec differs from the kernel's"
     assert (notebook.nbformat, notebook.nbformat_minor) >= (4, 5), f"{name}: nbformat before 4.5 (no cell ids)"
     assert all(cell.get("id") for cell in notebook.cells), f"{name}: a cell has no id"
+
+
+RAW_CELL = re.compile(r"<td[^>]*>\s*(True|False|None)\s*</td>")
+ROW_NUMBERS = re.compile(r"<tbody>\s*<tr>\s*<th[^>]*>\s*0\s*</th>")
+OPTIONS_TABLE = re.compile(r"<th[^>]*>\s*option\s*</th>")
+"""An options table shows each value as it is written in code (``max_iterations=None``): its cells may be ``None``."""
+
+
+def table_defects(cells: list) -> list[tuple[int, str]]:
+    """(cell, what) for each table before "Under the hood" that shows Python's True/False/None or pandas' row numbers.
+
+    A student reads ``yes``/``no`` and a table whose own first column names each row
+    (``presentation.student_table``); ``0, 1, 2`` beside a "turn" or "policy" column reads as one more piece of data.
+    """
+    found = []
+    for index, cell in enumerate(cells[: hood_index(cells)]):
+        for output in cell.get("outputs", []):
+            table = output.get("data", {}).get("text/html", "")
+            if RAW_CELL.search(table) and not OPTIONS_TABLE.search(table):
+                found.append((index, "a True/False/None cell"))
+            if ROW_NUMBERS.search(table):
+                found.append((index, "pandas' row numbers"))
+    return found
+
+
+@pytest.mark.parametrize("name", STUDENT_PATH_LESSONS)
+def test_the_students_tables_say_yes_or_no_and_number_no_rows(name):
+    found = table_defects(lesson(name).cells)
+    assert not found, f"{name}: tables before 'Under the hood' (cell, defect): {found}; use student_table"
+
+
+def test_the_table_check_catches_raw_booleans_and_row_numbers():
+    import pandas as pd
+
+    from course_lib.presentation import html_with_line_breaks, student_table
+
+    def shown(frame: pd.DataFrame) -> nbformat.NotebookNode:
+        cell = nbformat.v4.new_code_cell("frame")
+        html = html_with_line_breaks(frame) or ""
+        cell.outputs = [nbformat.v4.new_output("execute_result", data={"text/html": html}, execution_count=1)]
+        return cell
+
+    frame = pd.DataFrame({"turn": [1, 2], "kept": [True, False]})
+    assert table_defects([shown(frame)]) == [(0, "a True/False/None cell"), (0, "pandas' row numbers")]
+    assert table_defects([shown(student_table(frame))]) == []
