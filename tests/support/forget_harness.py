@@ -21,6 +21,7 @@ import asyncio
 import random
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -304,11 +305,15 @@ class Checked:
     violations: list[str]
     rng: random.Random
     role: str
+    seen: Counter[str]
 
-    def watch(self, memory: WorkingMemory, violations: list[str], rng: random.Random, role: str) -> None:
-        self.memory, self.violations, self.rng, self.role = memory, violations, rng, role
+    def watch(
+        self, memory: WorkingMemory, violations: list[str], rng: random.Random, role: str, seen: Counter[str]
+    ) -> None:
+        self.memory, self.violations, self.rng, self.role, self.seen = memory, violations, rng, role, seen
 
     async def _checked(self, messages: Sequence[Message]) -> None:
+        self.seen[f"{self.role} calls checked"] += 1
         self.violations += sent_violations(self.memory, self.role, messages)
         for _ in range(self.rng.randint(0, 4)):
             await asyncio.sleep(0)
@@ -345,22 +350,27 @@ def race_line(rng: random.Random) -> str:
     return "; ".join(parts)
 
 
-def _console(kind: str, memory: WorkingMemory, violations: list[str], rng: random.Random) -> tuple[DeskConsole, Any]:
+def _console(
+    kind: str, memory: WorkingMemory, violations: list[str], rng: random.Random, seen: Counter[str]
+) -> tuple[DeskConsole, Any]:
     desk, writer = CheckedDesk(name="desk"), CheckedWriter()
-    desk.watch(memory, violations, rng, "desk")
-    writer.watch(memory, violations, rng, "writer")
+    desk.watch(memory, violations, rng, "desk", seen)
+    writer.watch(memory, violations, rng, "writer", seen)
     extraction = MemoryExtraction(memory, ChatFactWriter(writer))
     if kind == "manual":
         return ManualInjectionDesk(Agent(client=desk, name="desk", instructions=DESK_INSTRUCTIONS), extraction), desk
     return ProviderDesks.build(extraction, {"desk": desk}, {"desk": DESK_INSTRUCTIONS}), desk
 
 
-async def forget_race(rng: random.Random) -> list[str]:
-    """Console turns, loops with a judge around the desk, and forgets, interleaved on one store."""
-    memory, violations = WorkingMemory(), []
-    console, _ = _console(rng.choice(["manual", "provider"]), memory, violations, rng)
+async def forget_race(rng: random.Random, seen: Counter[str] | None = None) -> list[str]:
+    """Console turns, loops with a judge around the desk, and forgets, interleaved on one store.
+
+    ``seen`` counts what the race exercised: the calls checked per role, and the forgets that removed a fact.
+    """
+    memory, violations, seen = WorkingMemory(), [], Counter() if seen is None else seen
+    console, _ = _console(rng.choice(["manual", "provider"]), memory, violations, rng, seen)
     judge = CheckedJudge(name="judge")
-    judge.watch(memory, violations, rng, "judge")
+    judge.watch(memory, violations, rng, "judge", seen)
     spare = AgentSession()  # a session no forget replaces: its history keeps every earlier mention
 
     async def turn() -> None:
@@ -373,7 +383,9 @@ async def forget_race(rng: random.Random) -> list[str]:
         await loop.run(race_line(rng), session=session)
 
     async def forget() -> None:
+        held = len(memory.facts)
         await console.handle(rng.choice(["forget", *(f"forget {k}" for k in KEYS)]))
+        seen["forgets that removed a fact"] += len(memory.facts) < held
 
     operations: list[Callable[[], Awaitable[None]]] = [turn] * rng.randint(2, 4) + [looped] * rng.randint(1, 3)
     operations += [forget] * rng.randint(1, 3)
@@ -383,10 +395,10 @@ async def forget_race(rng: random.Random) -> list[str]:
     return violations
 
 
-async def run_forget_races(count: int, seed: int = 0) -> tuple[int, list[str]]:
+async def run_forget_races(count: int, seed: int = 0, seen: Counter[str] | None = None) -> tuple[int, list[str]]:
     violations: list[str] = []
     for i in range(count):
-        found = await forget_race(random.Random(f"{seed}:forget:{i}"))
+        found = await forget_race(random.Random(f"{seed}:forget:{i}"), seen)
         violations += [f"forget race #{i}: {v}" for v in found]
     return count, violations
 
