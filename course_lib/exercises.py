@@ -338,7 +338,13 @@ def type_hint(answer: Any, expected: Any) -> str:
         return f"You wrote the text {answer!r}; the answer is {want}: write it without quotes."
     if isinstance(expected, str) and str(answer) == expected:
         return f"You wrote {got}; the answer is text: put it in quotes."
+    if answer is None:
+        return f"You wrote None; the answer is {want}."
     return f"Your answer is {got}; the answer is {want}."
+
+
+_CONTAINER_WORDS = {list: "a list", tuple: "a tuple", dict: "a dictionary", set: "a set"}
+"""How the checker names a container answer: in the words of a Python course, not as a class name."""
 
 
 def _kind(value: Any) -> str:
@@ -348,7 +354,10 @@ def _kind(value: Any) -> str:
         return "a number"
     if isinstance(value, str):
         return "text (a string)"
-    return f"a {type(value).__name__}"
+    if value is None:
+        return "None (no value)"
+    words = next((said for kind, said in _CONTAINER_WORDS.items() if isinstance(value, kind)), None)
+    return words or f"a value of type {type(value).__name__}"
 
 
 def unquoted_name_guidance(error: NameError) -> str:

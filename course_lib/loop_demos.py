@@ -65,6 +65,7 @@ __all__ = [
     "TraceStep",
     "call_input_frame",
     "compare_with_seed",
+    "counted_messages",
     "exit_reason",
     "feedback_log_words",
     "flow_summary",
@@ -231,7 +232,7 @@ class LoopTrace:
 def call_input_frame(texts: Sequence[str]) -> pd.DataFrame:
     """What one model call received (a trace's ``calls[i]``), one message per row, numbered from 1."""
     rows = ({"message": number, "text": spaced(text)} for number, text in enumerate(texts, start=1))
-    return rows_frame(rows, ("message", "text")).set_index("message")
+    return rows_frame(rows, ("message", "text"))  # a column, not a named index: one header row
 
 
 _NUMBER = re.compile(r"(?<![\w\]])(\[\d+\])(?=[A-Z])")
@@ -433,12 +434,21 @@ def feedback_log_words(feedback: Sequence[str | None]) -> str:
 
 
 def verdict_sentence(reply: str) -> str:
-    """A judge's reply in words: ``answered``, ``not answered: <its gap analysis>``, or what its text said."""
+    """A judge's reply in words: ``done.``, ``not done; missing: <what>.``, or what its text said.
+
+    The offline judge lists its unmet criteria as ``mention: rollback plan; mention: owner``; the sentence keeps
+    only what is missing (``rollback plan, owner``), so it does not stack colons.
+    """
     try:
         verdict = AIJudgeVerdict.model_validate_json(reply)
     except ValidationError:
         return f"no structured verdict; its text reads: {reply}"
-    return "answered" if verdict.answered else f"not answered: {verdict.gap_analysis or '(no gap analysis)'}"
+    if verdict.answered:
+        return "done."
+    if not verdict.gap_analysis:
+        return "not done (the judge said not what)."
+    parts = [part.strip().removeprefix("mention:").strip() for part in verdict.gap_analysis.rstrip(". ").split(";")]
+    return f"not done; missing: {', '.join(part for part in parts if part)}."
 
 
 class MessageNumberer:
@@ -640,12 +650,12 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
         False,
         "gives the caller only the last answer (for a run without streaming)",
     ),
-    "defaults, with the caller's own session": (
+    "defaults + the caller's session": (
         LoopAgentOptions(),
         True,
         "the caller passes a session, so the loop creates none",
     ),
-    "fresh_context_per_iteration=True, with the caller's own session": (
+    "fresh_context_per_iteration=True + the caller's session": (
         LoopAgentOptions(fresh_context_per_iteration=True),
         True,
         "each re-run gets a copy of the caller's session, restored from one snapshot: 2 copies",
@@ -689,6 +699,15 @@ async def run_middleware_demo(allowed: int = 3, *, with_session: bool = True) ->
     return trace, response
 
 
+def counted_messages(texts: Sequence[str]) -> str:
+    """Messages for one table cell, told apart: their count, then each numbered ``1)``, ``2)``.
+
+    Joined by line breaks alone, a progress log and the nudge after it read as one message.
+    """
+    count = f"({len(texts)} message{'s' * (len(texts) != 1)})"
+    return "\n".join([count, *(f"{number}) {spaced(text)}" for number, text in enumerate(texts, start=1))])
+
+
 def flow_summary(name: str, trace: LoopTrace, response: AgentResponse) -> dict[str, object]:
     """How a loop fed the model: input sizes per call, what a re-invocation added, what came back."""
     first, second = trace.calls[0], trace.calls[1] if len(trace.calls) > 1 else []
@@ -698,6 +717,6 @@ def flow_summary(name: str, trace: LoopTrace, response: AgentResponse) -> dict[s
         "loop": name,
         "messages sent per call": ", ".join(str(len(c)) for c in trace.calls),
         "history kept": "yes" if kept_history else "no",
-        "added before the second call": "\n".join(spaced(text) for text in added),
+        "added before the second call": counted_messages(added),
         "messages returned": len(response.messages),
     }

@@ -1,4 +1,5 @@
-"""The loop lessons' panel (ipywidgets): step through a traced loop. Tested without a browser.
+"""The loop lessons' panel (ipywidgets): step through a traced loop; and the options table's layout. Tested without
+a browser.
 
 The stepper replays a :class:`~course_lib.loop_demos.LoopTrace`: what the model received and returned at
 each call, what each evaluator saw and decided. It is kept apart from the memory lessons' panels
@@ -13,18 +14,24 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
-from .presentation import PanelText, html_lines
+from .loop_demos import spaced
+from .presentation import PanelText, html_lines, plain_table
 
 VERBATIM_STYLE = "white-space: pre-wrap; font-family: monospace; margin: 0"
 """How the stepper shows a message: its text as written (no Markdown, line breaks and blank lines kept)."""
 
-if TYPE_CHECKING:  # the stepper only reads a trace
-    from .loop_demos import LoopTrace
+if TYPE_CHECKING:  # the stepper only reads a trace; pandas loads when a table is built
+    import pandas as pd
+    from pandas.io.formats.style import Styler
+
+    from .loop_demos import LoopTrace, TraceStep
 
 
 __all__ = [
     "VERBATIM_STYLE",
+    "WORDS_WIDTHS",
     "LoopStepper",
+    "options_table",
     "verbatim",
 ]
 
@@ -57,15 +64,38 @@ class LoopStepper(PanelText, widgets.VBox):
     def render(self) -> None:
         step = self.slider.value
         row = self.trace.rows[step - 1]
-        saw = "".join(f"<b>{html_lines(title)}</b><ul>{_list_items(items)}</ul>" for title, items in row.shown)
-        feedback = [r.did for r in self.trace.rows[:step] if r.continues]
+        saw = "".join(_section(title, items, counted=row.actor == "LLM") for title, items in row.shown)
+        feedback = [r.feedback or r.did for r in self.trace.rows[:step] if r.continues]
         self.view.value = (
-            f"<h4>Step {step} of {self.slider.max}: {row.actor} (call {row.call})</h4>"
-            f"{saw}<b>Did</b>:{verbatim(row.did)}"
-            f"<b>Feedback so far</b>:{verbatim(' / '.join(feedback) or '(none)')}"
+            f"<h4>Step {step} of {self.slider.max}: {_who(row)}</h4>"
+            f"{saw}{_outcome(row)}<b>Feedback so far</b>:{_listed(feedback)}"
         )
         self.previous_button.disabled = step == 1
         self.next_button.disabled = step == self.slider.max
+
+
+def _who(row: TraceStep) -> str:
+    """Who acts at a step, in words: an evaluator acts after a call, not at one."""
+    return f"the model (LLM), call {row.call}" if row.actor == "LLM" else f"the evaluator, after call {row.call}"
+
+
+def _outcome(row: TraceStep) -> str:
+    """What the step did, in words: the model's reply, or the evaluator's decision and the feedback it sent.
+
+    One word "Did" for both read as if the evaluator answered the task; a raw ``continue: ...`` is a code.
+    """
+    if row.actor == "LLM":
+        return f"<b>The model answered</b>:{verbatim(spaced(row.did))}"
+    if not row.continues:
+        return "<div><b>The evaluator decided</b>: stop.</div>"
+    sent = row.feedback if row.feedback is not None else row.did.removeprefix("continue:").strip()
+    return f"<b>The evaluator decided</b>: continue, with this feedback:{verbatim(spaced(sent))}"
+
+
+def _section(title: str, items: Sequence[str], *, counted: bool) -> str:
+    """A titled list of what the step saw; ``counted`` adds how many messages (what the model received)."""
+    count = f" ({len(items)} message{'s' * (len(items) != 1)})" if counted else ""
+    return f"<b>{html_lines(title)}{count}</b>:{_listed(items)}"
 
 
 def verbatim(text: str) -> str:
@@ -77,5 +107,26 @@ def verbatim(text: str) -> str:
     return f'<pre style="{VERBATIM_STYLE}">{html.escape(text, quote=False)}</pre>'
 
 
-def _list_items(items: Sequence[str]) -> str:
-    return "".join(f"<li>{verbatim(item)}</li>" for item in items) or "<li>-</li>"
+def _listed(items: Sequence[str]) -> str:
+    """Items as a bulleted list, each verbatim with its message numbers spaced; ``(none)`` for no items."""
+    if not items:
+        return verbatim("(none)")
+    return "<ul>" + "".join(f"<li>{verbatim(spaced(item))}</li>" for item in items) + "</ul>"
+
+
+WORDS_WIDTHS = {"what it does": "18em", "what the caller gets back": "11em"}
+"""The least widths of an options table's word columns: next to long option names, they would shrink to a few words
+per line."""
+
+
+def options_table(frame: pd.DataFrame) -> Styler:
+    """An options table (:func:`~course_lib.loop_demos.options_frame`) for display: no row numbers, room for words.
+
+    The option names are long words a browser cannot break, so without a least width the explanations beside them
+    wrap to four or five lines a row.
+    """
+    table = plain_table(frame)
+    for column, width in WORDS_WIDTHS.items():
+        if column in frame.columns:
+            table = table.set_properties(subset=[column], **{"min-width": width})
+    return table

@@ -227,15 +227,15 @@ def test_loop_stepper_moves_through_the_trace(page):
 
     panel = page.locator(".browser-stepper")
     previous, following = panel.get_by_role("button", name="Previous"), panel.get_by_role("button", name="Next")
-    expect(panel).to_contain_text("Step 1 of 6: LLM", timeout=60_000)
+    expect(panel).to_contain_text("Step 1 of 6: the model (LLM), call 1", timeout=60_000)
     expect(previous).to_be_disabled()
     following.click()
-    expect(panel).to_contain_text("Step 2 of 6: Evaluator", timeout=60_000)
+    expect(panel).to_contain_text("Step 2 of 6: the evaluator, after call 1", timeout=60_000)
     expect(panel).to_contain_text("Feedback for iteration 1")
     expect(previous).to_be_enabled()
     screenshot(page, panel, "loop_stepper.png")
     previous.click()
-    expect(panel).to_contain_text("Step 1 of 6: LLM", timeout=60_000)
+    expect(panel).to_contain_text("Step 1 of 6: the model (LLM), call 1", timeout=60_000)
     expect(previous).to_be_disabled()
 
 
@@ -278,7 +278,7 @@ def test_every_panel_starts_fresh(page):
     assert "What the ticket guards" in initial["memory"] and "No facts." in initial["memory"]
     assert "Forgot" not in initial["memory"] and "Refused" not in initial["memory"]
     assert "Type a message and press Enter" in initial["desk"] and "you:" not in initial["desk"]
-    assert "Step 1 of 6: LLM" in initial["stepper"]
+    assert "Step 1 of 6: the model (LLM), call 1" in initial["stepper"]
     assert "Press Run to compute with rule latest, window 3, fact bound 5." in initial["explorer"]
     assert "correct at turn" not in initial["explorer"]  # no table before a run
 

@@ -190,8 +190,8 @@ def test_every_exit_reason_reads_as_a_sentence(reason):
 
 
 def test_a_judges_reply_reads_in_words():
-    assert verdict_sentence('{"answered": true, "gapAnalysis": null}') == "answered"
-    assert verdict_sentence('{"answered": false, "gapAnalysis": "no owner"}') == "not answered: no owner"
+    assert verdict_sentence('{"answered": true, "gapAnalysis": null}') == "done."
+    assert verdict_sentence('{"answered": false, "gapAnalysis": "no owner"}') == "not done; missing: no owner."
     assert verdict_sentence("VERDICT: MORE") == "no structured verdict; its text reads: VERDICT: MORE"
 
 
@@ -222,8 +222,8 @@ async def test_a_calls_input_is_a_table_numbered_from_one():
 
     trace, _ = await run_seed_demo(options=Options(fresh_context_per_iteration=True))
     frame = call_input_frame(trace.calls[2])
-    assert list(frame.index) == [1, 2, 3, 4] and list(frame.columns) == ["text"]
-    assert frame.loc[4, "text"].startswith("## Feedback\n\n- Feedback for iteration 1\n- Feedback for iteration 2")
+    assert list(frame["message"]) == [1, 2, 3, 4] and list(frame.columns) == ["message", "text"]
+    assert frame["text"].iloc[3].startswith("## Feedback\n\n- Feedback for iteration 1\n- Feedback for iteration 2")
 
 
 async def test_compactions_count_is_worked_out_and_the_next_call_holds_what_it_says():

@@ -104,9 +104,15 @@ async def test_memory_panel_inside_the_desk_submits_a_full_desk_turn():
 async def test_loop_stepper_walks_the_trace():
     trace, _ = await run_seed_demo()
     stepper = LoopStepper(trace)
-    assert "Step 1 of 6: LLM" in stepper.view.value and "[4]Response message from LLM." in stepper.view.value
+    assert (
+        "Step 1 of 6: the model (LLM), call 1" in stepper.view.value
+        and "[4] Response message from LLM." in stepper.view.value
+    )
     stepper.next_button.click()
-    assert "Step 2 of 6: Evaluator" in stepper.view.value and "Feedback for iteration 1" in stepper.view.value
+    assert (
+        "Step 2 of 6: the evaluator, after call 1" in stepper.view.value
+        and "Feedback for iteration 1" in stepper.view.value
+    )
     stepper.slider.value = 6
     assert "stop" in stepper.view.value
     stepper.next_button.click()
