@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_fr
 
 __all__ = [
     "DATA",
+    "NOT_SENT",
     "POLICY_COSTS_FILE",
     "POLICY_COST_COLUMNS",
     "QUALIFICATION_BEFORE_FILE",
@@ -291,14 +292,16 @@ class QualificationRecording(Recording):
         hidden-characters case's reply and fact read ``Billing`` on screen otherwise.
 
         A call that failed shows what it had written before the failure, after a ``[cut]`` mark, or its error when it
-        wrote nothing.
+        wrote nothing; a case the host refused before any call says so (:data:`NOT_SENT`).
         """
         return rows_frame(
             [
                 {
                     "case": c.case,
                     "outcome": c.outcome,
-                    "writer's reply": mark_invisible(_cut(" | ".join(map(_written, c.proposal, c.call_errors)), 120)),
+                    "writer's reply": mark_invisible(_cut(" | ".join(map(_written, c.proposal, c.call_errors)), 120))
+                    if c.calls
+                    else NOT_SENT,
                     "admitted": mark_invisible(c.admitted) or "-",
                 }
                 for c in self.cases
@@ -386,6 +389,10 @@ class PolicyCostRecording(Recording):
     def stop_details(self) -> str:
         """The full message of each policy that stopped, one paragraph each, as recorded ("" if none)."""
         return "\n".join(f"{r.policy} stopped: {r.stopped}" for r in self.runs if r.stopped)
+
+
+NOT_SENT = "(not sent: the host refused the message before any call)"
+"""The writer's reply for a case with no call: the contract refused the message whole (too long, say)."""
 
 
 def _written(text: str, error: str) -> str:

@@ -11,6 +11,7 @@ from course_lib.memory_models import OfflineWriterClient
 from course_lib.qualify import BATTERY, qualify
 from course_lib.recordings import (
     DATA,
+    NOT_SENT,
     QUALIFICATION_BEFORE_FILE,
     QUALIFICATION_EXAMPLES_FILE,
     QUALIFICATION_FILE,
@@ -147,6 +148,7 @@ def test_the_proposals_show_what_a_cut_writer_had_written_marked_as_cut(path):
                 assert shown[case.case].startswith("[cut] " + text[:20]), case.case
             elif error:
                 assert "(failed: " in shown[case.case]
+        assert case.calls or shown[case.case] == NOT_SENT  # no call: said, not an empty cell
 
 
 def test_the_proposals_show_an_invisible_character_as_a_visible_marker():
