@@ -60,28 +60,29 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 1",
-        "Three attempts of 20 s each, plus the waits between them.",
+        "Three attempts of 20 s each make 60 s; add the two waits between them.",
         "One call and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
-        ((60, "That is the three attempts alone: add the two waits between them."),),
     ),
     Exercise(
         "00",
         "Exercise 2",
         "Its replies are the seed's demo of lesson 05.",
         "The seed's numbering model of lesson 05: its numbered replies are the demo, so it is never live.",
+        (
+            ("writer", "The writer is a role: COURSE_LLM=openai makes it live like every other role."),
+            ("NumberingChatClient", "That is the class; give the name in the first column of section 2's table."),
+        ),
     ),
     Exercise(
         "00",
         "Exercise 3",
-        "The writer did propose a fact: what does the host do with a proposal the user never wrote as key=value?",
+        "The writer did answer, with database=Oracle: what does the host do with a proposal the user never wrote as "
+        "key=value?",
         "The writer proposed database=Oracle, but the user wrote a sentence, not database=Oracle: the host rejects "
         "the proposal (nothing_to_extract is when the writer proposes nothing).",
         (
-            (
-                "nothing_to_extract",
-                "That is the status when the writer proposes nothing; here it proposed database=Oracle.",
-            ),
-            ("accepted", "The host admits only what the user wrote as key=value, and the user wrote a sentence."),
+            ("nothing_to_extract", "That is the status when the writer proposes nothing."),
+            ("accepted", "A writer only proposes; the host decides, and it checks each proposal against the message."),
         ),
     ),
     Exercise(

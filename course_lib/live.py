@@ -45,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .environment import optional_course_file
 
 __all__ = [
+    "ALWAYS_OFFLINE",
     "BACKENDS",
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MAX_TOKENS",
@@ -80,6 +81,7 @@ __all__ = [
     "redacted_url",
     "secret_coverage",
     "secret_encodings",
+    "stays_offline",
     "url_secrets",
 ]
 
@@ -119,6 +121,8 @@ LOCAL_ROLE_SAMPLING: dict[Role, dict[str, float]] = {"writer": {"temperature": 0
 """Sampling sent with a role's requests to the local model (the server's own is for the other roles). The writer
 decodes greedily: after its worked examples that gave 10 of 15 qualification cases as the contract says against 6 at
 the server's temperature 0.8, none cut at the cap (issue 39, ``make bench-writer``)."""
+ALWAYS_OFFLINE = "offline (always)"
+"""The backend the table shows for the seed's numbering model: no setting makes it live (its replies are the demo)."""
 REUSE_VAR = "COURSE_LOCAL_REUSE"
 """On (the default) or off: the local model answers a request this process already sent with its first answer."""
 LOCAL_API_KEY = "local-no-key"
@@ -431,10 +435,13 @@ class Backends(BaseModel):
     starts the server and turns it into :attr:`live` (reading settings has no side effect)."""
 
     def table(self) -> list[dict[str, str]]:
-        """One row per role: backend and model (for lesson 00), the seed's numbering LLM included."""
+        """One row per role, then the seed's numbering model of lesson 05, which is not a role (for lesson 00).
+
+        The first column is ``name``: a role's name, or ``numbering`` for the one model no setting switches.
+        """
         rows = [
             {
-                "role": role,
+                "name": role,
                 "backend": self.backend,
                 "model": self.live.model_for(role) if self.live else _NOT_LIVE[self.local is None],
                 "purpose": ROLE_PURPOSES[role],
@@ -443,13 +450,23 @@ class Backends(BaseModel):
         ]
         rows.append(
             {
-                "role": "numbering",
-                "backend": "offline (always)",
-                "model": "NumberingChatClient",
-                "purpose": "the seed's FakeChatClient in lesson 05: its numbered replies are the demo itself",
+                "name": "numbering",
+                "backend": ALWAYS_OFFLINE,
+                "model": "the seed's fake numbering model",
+                "purpose": "the seed's loop demo in lesson 05: its numbered replies are the demo itself",
             }
         )
         return rows
+
+
+def stays_offline(*configurations: Backends) -> list[str]:
+    """The names :meth:`Backends.table` shows offline in every one of ``configurations``: what no setting switches.
+
+    Lesson 00's exercise 2 computes its answer with it, from the tables themselves, so the checking cell does not
+    spell the answer out.
+    """
+    offline = [{row["name"] for row in b.table() if row["backend"].startswith("offline")} for b in configurations]
+    return [row["name"] for row in configurations[0].table() if all(row["name"] in names for names in offline)]
 
 
 def load_course_settings(env_file: Path | None = None) -> Backends:

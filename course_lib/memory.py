@@ -64,6 +64,7 @@ __all__ = [
     "UnknownTicket",
     "WorkingMemory",
     "invisible",
+    "mark_invisible",
     "parse_prompt_block",
     "prompt_block",
     "quote_for_prompt",
@@ -471,6 +472,15 @@ def invisible(char: str) -> bool:
         return True
     point = ord(char)
     return any(low <= point <= high for low, high in _INVISIBLE_RANGES)
+
+
+def mark_invisible(text: str) -> str:
+    """``text`` for a table a student reads: every invisible character (:func:`invisible`) shown as ``⟨U+200B⟩``.
+
+    A zero-width space inside ``Bill\u200bing`` looks like ``Billing`` on screen; the marker makes it seen. A line
+    break stays a line break (the tables keep them), every other invisible character gets its marker.
+    """
+    return "".join(f"⟨U+{ord(char):04X}⟩" if char != "\n" and invisible(char) else char for char in text)
 
 
 def quote_for_prompt(text: str) -> str:

@@ -35,7 +35,7 @@ from .clients import course_backends, make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
 from .frames import rows_frame
 from .live import ENDPOINT_FAILURES, REUSE_VAR, FailureKind, LiveModelError, LiveSettingsError
-from .memory import MAX_MESSAGE_CHARS, WorkingMemory
+from .memory import MAX_MESSAGE_CHARS, WorkingMemory, mark_invisible
 from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_label, reported_total, shown_count
 
@@ -53,6 +53,7 @@ __all__ = [
     "ScorecardRow",
     "Witness",
     "WriterFactory",
+    "battery_rows",
     "cause",
     "cause_of",
     "endpoint_failures",
@@ -106,6 +107,27 @@ BATTERY: tuple[Case, ...] = (
     Case("markup and quotes", "hostile", 'symptom=<script>alert("x")</script> appears in the log'),
 )
 """The fixed battery: declarations, corrections, prose, questions, injections, over-long and hostile text."""
+
+
+def battery_rows(battery: tuple[Case, ...] = BATTERY, limit: int = 90) -> list[dict[str, str]]:
+    """The battery as a student reads it (lesson 00): one row a case, its earlier turns and its message.
+
+    Invisible characters are shown as markers (:func:`course_lib.memory.mark_invisible`); a message longer than
+    ``limit`` characters is cut, with its length said.
+    """
+    return [
+        {
+            "case": case.name,
+            "kind": case.kind,
+            "earlier turns": " | ".join(case.before),
+            "message": _shortened(mark_invisible(case.text), len(case.text), limit),
+        }
+        for case in battery
+    ]
+
+
+def _shortened(shown: str, length: int, limit: int) -> str:
+    return shown if len(shown) <= limit else f"{shown[: limit - 30]}... ({length} characters)"
 
 
 STOP_AFTER = 3

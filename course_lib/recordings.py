@@ -29,6 +29,7 @@ from .extraction import WRITER_EXAMPLES, ExtractionStatus
 from .frames import rows_frame
 from .live import LOCAL_ROLE_SAMPLING, REUSE_VAR, LiveSettingsError
 from .local_model import LocalModelError, current_local_server
+from .memory import mark_invisible
 from .policies import (
     STOP_CAUSES,
     AnswerRow,
@@ -47,12 +48,14 @@ if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_fr
 
 __all__ = [
     "DATA",
+    "NOT_SENT",
     "POLICY_COSTS_FILE",
     "POLICY_COST_COLUMNS",
     "QUALIFICATION_BEFORE_FILE",
     "QUALIFICATION_EXAMPLES_FILE",
     "QUALIFICATION_FILE",
     "RECORD_COMMAND",
+    "SAMPLING_MARK",
     "SCHEMAS",
     "STOP_CAUSES",
     "WRITER_REQUEST",
@@ -87,14 +90,16 @@ QUALIFICATION_EXAMPLES_FILE = DATA / "qualification_local_examples.json"
 """The recording of the writer's earlier request (rules only, an unbounded schema), kept to compare (lesson 00)."""
 
 
-def _sampling_words(sampling: dict[str, float]) -> str:
+def _sampling_words(sampling: dict[str, float] | dict[str, float | int]) -> str:
     """``{'temperature': 0.0}`` as a recording's reader reads it: ``temperature 0.0``."""
     return ", ".join(f"{name} {value}" for name, value in sampling.items())
 
 
+SAMPLING_MARK = ", the writer's sampling: "
+"""Where a recorded ``writer_request`` names the sampling the writer asked for (none before it: the server's)."""
 WRITER_REQUEST = (
     f"the rules, {len(WRITER_EXAMPLES)} worked examples as earlier turns, a schema bounded to the contract's keys "
-    "and the store's limits that asks for as many candidates as the message declares, the writer's sampling: "
+    f"and the store's limits that asks for as many candidates as the message declares{SAMPLING_MARK}"
     f"{_sampling_words(LOCAL_ROLE_SAMPLING['writer'])}"
 )
 """How the writer is asked now (``course_lib.extraction``), in the words a recording keeps."""
@@ -150,17 +155,26 @@ class Recording(BaseModel):
     wall_seconds: float
 
     def caption(self) -> str:
-        """The label a lesson prints above a recording: it was not run now, and how to run it again."""
-        sampling = ", ".join(f"{k} {v}" for k, v in self.model.sampling.items())
+        """The label a lesson prints above a recording: it was not run now, and how to run it again.
+
+        The sampling it names is the server's default, used by every request that asks for no other; a recording
+        whose requests asked for their own says so after it (:meth:`asked_sampling`).
+        """
+        sampling = _sampling_words(self.model.sampling)
         load = "-".join(f"{x:.1f}" for x in (self.machine.load_average_start[0], self.machine.load_average_end[0]))
         return (
             f"RECORDING (not run in this notebook): {self.model.model} ({self.model.model_package}, "
-            f"SHA-256 {self.model.model_sha256[:12]}...) served by {self.model.server}; {sampling}.\n"
+            f"SHA-256 {self.model.model_sha256[:12]}...) served by {self.model.server}.\n"
+            f"The server's defaults, for every request that asks for no other: {sampling}{self.asked_sampling()}.\n"
             f"Recorded {self.recorded_at:%Y-%m-%d %H:%M} UTC on {self.machine.platform}, {self.machine.cpus} CPUs "
             f"(load average {load}), {self.wall_seconds:.0f} s wall. Reproduce: {self.command}\n"
             "Another machine, thread count or version may answer otherwise: a small model is not deterministic "
             "across them."
         )
+
+    def asked_sampling(self) -> str:
+        """What the recorded requests asked for over the server's defaults, as the caption ends it ("" here)."""
+        return ""
 
     def details_html(self) -> str:
         """The caption folded away: a ``<details>`` a student may open (what ran, its settings, the machine, how to
@@ -205,15 +219,33 @@ class QualificationRecording(Recording):
     writer_request: str
     cases: list[RecordedCase]
 
+    def writer_sampling(self) -> str:
+        """The sampling the writer asked for, in the recording's words, or "" when it asked for none (the server's).
+
+        The request is kept in words (:data:`WRITER_REQUEST`); its sampling follows :data:`SAMPLING_MARK`.
+        """
+        _, _, asked = self.writer_request.partition(SAMPLING_MARK)
+        return asked
+
+    def server_temperature(self) -> str:
+        """The server's default temperature in the caption's words (``temperature 0.8``)."""
+        return _sampling_words({"temperature": self.model.sampling["temperature"]})
+
+    def asked_sampling(self) -> str:
+        """The writer's own sampling after the server's defaults, or that it asked for none."""
+        asked = self.writer_sampling()
+        return f"; the writer asks for {asked} instead" if asked else "; the writer asks for no other"
+
     def is_cut(self, case: RecordedCase) -> bool:
         """A writer failure whose reply used the whole output cap: the server stopped it there."""
         cap = self.model.sampling.get("max_output_tokens (n_predict)")
         return case.outcome == "writer_failed" and cap is not None and (case.output_tokens or 0) >= cap * case.calls
 
     def measures(self) -> dict[str, object]:
-        """What issue 39 compares: cases as the contract says, cut at the cap, rejected, wrong admitted, time."""
+        """What the lesson compares: the writer's sampling, cases as the contract says, cut at the cap, rejected,
+        wrong admitted, time. The request itself is what each compared column is named by (its words name changes)."""
         return {
-            "writer's request": self.writer_request,
+            "writer's sampling": self.writer_sampling() or f"the server's: {self.server_temperature()}",
             "cases as the contract says": f"{sum(c.as_contract for c in self.cases)} of {len(self.cases)}",
             "cut at the output cap": sum(map(self.is_cut, self.cases)),
             "rejected by the host": sum(c.outcome == "rejected" for c in self.cases),
@@ -256,16 +288,21 @@ class QualificationRecording(Recording):
     def proposals(self) -> pd.DataFrame:
         """What the writer wrote for each case (cut to 120 characters) and what the host admitted.
 
+        Invisible characters are shown as markers (``⟨U+200B⟩``: :func:`course_lib.memory.mark_invisible`): the
+        hidden-characters case's reply and fact read ``Billing`` on screen otherwise.
+
         A call that failed shows what it had written before the failure, after a ``[cut]`` mark, or its error when it
-        wrote nothing.
+        wrote nothing; a case the host refused before any call says so (:data:`NOT_SENT`).
         """
         return rows_frame(
             [
                 {
                     "case": c.case,
                     "outcome": c.outcome,
-                    "writer's reply": _cut(" | ".join(map(_written, c.proposal, c.call_errors)), 120),
-                    "admitted": c.admitted or "-",
+                    "writer's reply": mark_invisible(_cut(" | ".join(map(_written, c.proposal, c.call_errors)), 120))
+                    if c.calls
+                    else NOT_SENT,
+                    "admitted": mark_invisible(c.admitted) or "-",
                 }
                 for c in self.cases
             ],
@@ -352,6 +389,10 @@ class PolicyCostRecording(Recording):
     def stop_details(self) -> str:
         """The full message of each policy that stopped, one paragraph each, as recorded ("" if none)."""
         return "\n".join(f"{r.policy} stopped: {r.stopped}" for r in self.runs if r.stopped)
+
+
+NOT_SENT = "(not sent: the host refused the message before any call)"
+"""The writer's reply for a case with no call: the contract refused the message whole (too long, say)."""
 
 
 def _written(text: str, error: str) -> str:

@@ -152,6 +152,33 @@ def test_every_lessons_docs_link_opens_a_page_in_voila(presenter):
         urllib.request.urlopen(f"{presenter}/voila/docs/missing.md", timeout=30)
 
 
+def test_the_readme_page_points_its_lesson_links_at_voilas_pages():
+    readme = "# Course\n\nOpen [lesson 01](notebooks/01_contract_and_store.ipynb).\n"
+    page = present.doc_page(readme, "Course", "render/")
+    assert 'href="render/01_contract_and_store.ipynb"' in page
+
+
+@pytest.mark.timeout(120)
+def test_a_lessons_readme_link_opens_the_readme_in_voila(presenter):
+    """Each ``../README.md`` link of a lesson, resolved from its Voila page, answers with the README as a page."""
+    links = set()
+    for path in colab_cell.lessons():
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "markdown" and "](../README.md" in "".join(cell["source"]):
+                links.add(path.name)
+    assert "03_provider_and_two_desks.ipynb" in links
+    for lesson in sorted(links):
+        page = urljoin(f"{presenter}/voila/render/{lesson}", "../README.md")
+        with urllib.request.urlopen(page, timeout=30) as answer:
+            body = answer.read().decode()
+            assert answer.status == 200 and answer.headers["Content-Type"].startswith("text/html"), lesson
+        assert re.search(r"<h1[^>]*>Agent memory", body), lesson
+        glossary = re.search(r'href="(docs/glossary\.md)"', body)  # the README's own links resolve from there
+        assert glossary, "the README links the glossary"
+        with urllib.request.urlopen(urljoin(page, glossary.group(1)), timeout=30) as answer:
+            assert answer.status == 200
+
+
 # region The README's first screen offline
 
 

@@ -9,9 +9,11 @@ from course_lib.live import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT,
     ROLES,
+    Backends,
     LiveSettings,
     LiveSettingsError,
     load_course_settings,
+    stays_offline,
 )
 from course_lib.live_client import LiveChatClient
 from course_lib.loop_demos import OfflineDraftClient, OfflineJudgeClient
@@ -119,9 +121,16 @@ def test_dotenv_is_read_and_the_environment_wins(live, tmp_path):
 
 def test_the_backend_table_names_every_role_and_the_offline_numbering_llm(live):
     rows = load_course_settings().table()
-    assert [r["role"] for r in rows] == [*ROLES, "numbering"]
+    assert [r["name"] for r in rows] == [*ROLES, "numbering"]
     assert {r["backend"] for r in rows[:-1]} == {"openai"} and rows[-1]["backend"] == "offline (always)"
     assert all(KEY not in str(r) for r in rows)
+
+
+def test_only_the_numbering_model_stays_offline_whatever_course_llm_says(live):
+    live_rows = load_course_settings()
+    assert stays_offline(live_rows) == ["numbering"]  # every role is live here
+    assert stays_offline(Backends(backend="offline")) == [*ROLES, "numbering"]  # offline: every row is, in this one
+    assert stays_offline(Backends(backend="offline"), live_rows) == ["numbering"]
 
 
 def test_a_blank_backend_in_the_shell_does_not_hide_the_one_in_dotenv(live, tmp_path):

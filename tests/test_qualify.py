@@ -189,3 +189,16 @@ def pd_equal_cards(results):
         }
     )
     return recording.card().equals(card)
+
+
+def test_the_battery_rows_show_hidden_characters_and_cut_only_a_long_message():
+    from course_lib.memory import MAX_MESSAGE_CHARS
+    from course_lib.qualify import BATTERY, battery_rows
+
+    rows = {row["case"]: row for row in battery_rows()}
+    assert [row["case"] for row in battery_rows()] == [case.name for case in BATTERY]
+    assert rows["hidden characters"]["message"] == "module=Bill⟨U+200B⟩ing"
+    assert rows["three declarations"]["message"] == next(c.text for c in BATTERY if c.name == "three declarations")
+    long = rows["over-long message"]["message"]
+    assert len(long) <= 90 and long.endswith(f"... ({MAX_MESSAGE_CHARS + 15} characters)")
+    assert rows["a correction replaces"]["earlier turns"] == "module=Reporting"

@@ -6,13 +6,16 @@ from pathlib import Path
 import pytest
 
 from course_lib.local_model import SMOLLM2
+from course_lib.memory import mark_invisible
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.qualify import BATTERY, qualify
 from course_lib.recordings import (
     DATA,
+    NOT_SENT,
     QUALIFICATION_BEFORE_FILE,
     QUALIFICATION_EXAMPLES_FILE,
     QUALIFICATION_FILE,
+    SAMPLING_MARK,
     SCHEMAS,
     WRITER_REQUEST,
     compare_qualifications,
@@ -84,6 +87,18 @@ def test_the_steps_are_in_order_each_with_its_own_request_and_the_current_one_la
     table = compare_qualifications(steps)
     assert list(table.columns) == list(steps)
     assert set(table.loc["facts admitted that were not declared"]) == {0}  # whatever the request, the host holds
+    assert list(table.loc["writer's sampling"]) == ["the server's: temperature 0.8", *["temperature 0.0"] * 2]
+    assert not any("issue" in str(value) for value in table.to_numpy().ravel())  # a student reads no issue number
+
+
+def test_the_caption_names_the_servers_defaults_and_what_the_writer_asked_for_instead():
+    now, before = load_qualification(), load_qualification(QUALIFICATION_BEFORE_FILE)
+    assert now.writer_sampling() == "temperature 0.0" and before.writer_sampling() == ""
+    assert WRITER_REQUEST.endswith(SAMPLING_MARK + now.writer_sampling())
+    assert "The server's defaults, for every request that asks for no other: temperature 0.8" in now.caption()
+    assert "; the writer asks for temperature 0.0 instead." in now.caption()
+    assert "; the writer asks for no other." in before.caption()
+    assert "writer asks" not in load_policy_costs().caption()  # it records several roles' requests, not one
 
 
 def test_the_two_recordings_say_which_request_each_sent_and_compare_side_by_side():
@@ -133,3 +148,26 @@ def test_the_proposals_show_what_a_cut_writer_had_written_marked_as_cut(path):
                 assert shown[case.case].startswith("[cut] " + text[:20]), case.case
             elif error:
                 assert "(failed: " in shown[case.case]
+        assert case.calls or shown[case.case] == NOT_SENT  # no call: said, not an empty cell
+
+
+def test_the_proposals_show_an_invisible_character_as_a_visible_marker():
+    recording = load_qualification()
+    shown = recording.proposals().set_index("case")
+    hidden = next(c for c in recording.cases if "\u200b" in c.message)
+    assert "Bill\u200bing" in hidden.admitted and shown.loc[hidden.case, "admitted"] == "module=Bill⟨U+200B⟩ing"
+    assert "\u200b" not in "".join(shown.to_numpy().ravel())
+
+
+@pytest.mark.parametrize(
+    ("text", "marked"),
+    [
+        ("module=Billing", "module=Billing"),
+        ("Bill\u200bing", "Bill⟨U+200B⟩ing"),
+        ("\ufeffa\tb", "⟨U+FEFF⟩a⟨U+0009⟩b"),
+        ("line\nnext", "line\nnext"),  # a line break stays one: the tables keep them
+        ("Ba\u0301sico", "Ba\u0301sico"),  # a combining accent is seen (on the a), so it stays
+    ],
+)
+def test_mark_invisible_shows_each_invisible_character_and_leaves_every_other(text, marked):
+    assert mark_invisible(text) == marked

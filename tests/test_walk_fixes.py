@@ -37,15 +37,23 @@ def test_lesson_00_exercise_1_accepts_the_exact_wait_and_names_a_rounded_one_as_
     for rounded in (61, 62):
         said = check("Exercise 1", rounded, 61.5, one.hint)
         assert "Close" in said and "fractions" in said
-    assert "add the two waits" in check("Exercise 1", 60, 61.5, one.hint)
+    said = check("Exercise 1", 60, 61.5, one.hint)  # the three attempts alone: one sentence says what is missing
+    assert "add the two waits" in said and said.removeprefix("Exercise 1: not quite. ").count(". ") == 0
     assert "61.5 s" in one.why
 
 
 def test_lesson_00_exercise_3_does_not_support_the_tempting_wrong_answer():
     three = exercise("00", "Exercise 3")
     said = check("Exercise 3", "nothing_to_extract", "rejected", three.hint)
-    assert "proposes nothing" in said and "proposed database=Oracle" in said
+    assert "proposes nothing" in said and "with database=Oracle" in said
     assert "declares nothing" not in three.why and "rejects" in three.why
+
+
+def test_lesson_00_exercise_2_names_a_class_name_and_a_role_as_such():
+    two = exercise("00", "Exercise 2")
+    assert "That is the class" in check("Exercise 2", "NumberingChatClient", "numbering", two.hint)
+    assert "is a role" in check("Exercise 2", "writer", "numbering", two.hint)
+    assert check("Exercise 2", "numbering", "numbering", two.hint).startswith("Exercise 2: correct.")
 
 
 # --- lesson 01's exercise 1: a dict written with = ---

@@ -5,7 +5,8 @@ Voila renders notebooks only. A lesson's glossary link, ``../docs/glossary.md``,
 Voila with one more route there: ``/voila/docs/NAME.md`` is the Markdown file of ``docs/`` rendered as a page (the
 same renderer nbconvert gives a notebook's Markdown), ``/voila/docs/NAME.png`` (or another picture) the file
 itself, so the glossary's course map shows too. A page's links to another ``docs/`` page keep working (they are
-relative), and a link to a lesson (``../notebooks/NN_x.ipynb``) is pointed at that lesson's Voila page.
+relative), and a link to a lesson (``../notebooks/NN_x.ipynb``) is pointed at that lesson's Voila page. The README
+is served the same way, at ``/voila/README.md``, where a lesson's ``../README.md`` link lands (lesson 03's does).
 
 The same ``../docs/glossary.md`` link works unchanged under ``make lab`` (JupyterLab serves the repository) and on
 the website (``tools/build_site.py`` turns it into a link between pages).
@@ -25,7 +26,9 @@ NOTEBOOKS = ROOT / "notebooks"
 ROUTE = r"/voila/docs/([\w.-]+)"
 """Where a lesson's ``../docs/NAME`` link lands when Voila serves ``notebooks/``."""
 PICTURE = re.compile(r"\.(png|jpe?g|gif|svg)$", re.IGNORECASE)
-LESSON_LINK = re.compile(r'href="\.\./notebooks/([\w.-]+\.ipynb)')
+README_ROUTE = r"/voila/(README\.md)"
+"""Where a lesson's ``../README.md`` link lands; the README's own links (``docs/...``) resolve from there."""
+LESSON_LINK = re.compile(r'href="(?:\.\./)?notebooks/([\w.-]+\.ipynb)')
 PAGE_STYLE = (
     "body { max-width: 52em; margin: 2em auto; padding: 0 1em; font-family: sans-serif; line-height: 1.5 }"
     " th, td { text-align: left; vertical-align: top; padding: 0.2em 0.6em } a.anchor-link { display: none }"
@@ -40,15 +43,23 @@ def doc_file(name: str, docs: Path = DOCS) -> Path | None:
     return found if found.is_file() else None
 
 
-def doc_page(markdown: str, title: str) -> str:
-    """A ``docs/`` Markdown file as a whole HTML page, its links to lessons pointed at their Voila pages."""
+def doc_page(markdown: str, title: str, lessons: str = "../render/") -> str:
+    """A ``docs/`` Markdown file (or the README) as a whole HTML page, its links to lessons pointed at their Voila
+    pages: ``lessons`` is where those pages are from the page's own place (``render/`` from the README)."""
     from nbconvert.filters.markdown_mistune import markdown2html_mistune
 
-    body = LESSON_LINK.sub(r'href="../render/\1', markdown2html_mistune(markdown))
+    body = LESSON_LINK.sub(rf'href="{lessons}\1', markdown2html_mistune(markdown))
     return (
         f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
         f"<style>{PAGE_STYLE}</style></head>\n<body>\n{body}\n</body></html>\n"
     )
+
+
+def markdown_page(path: Path, lessons: str) -> str:
+    """``path`` rendered by :func:`doc_page`, titled by its first heading."""
+    text = path.read_text(encoding="utf-8")
+    heading = re.search(r"^#\s+(.+)$", text, re.MULTILINE)
+    return doc_page(text, heading.group(1).strip() if heading else path.stem, lessons)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -63,17 +74,21 @@ def main(argv: list[str] | None = None) -> None:
                 raise HTTPError(404, f"docs/{name}: no such page or picture in docs/")
             if found.suffix == ".md":
                 self.set_header("Content-Type", "text/html; charset=utf-8")
-                text = found.read_text(encoding="utf-8")
-                heading = re.search(r"^#\s+(.+)$", text, re.MULTILINE)
-                self.finish(doc_page(text, heading.group(1).strip() if heading else found.stem))
+                self.finish(markdown_page(found, "../render/"))
             else:
                 self.set_header("Content-Type", mimetypes.guess_type(found.name)[0] or "application/octet-stream")
                 self.finish(found.read_bytes())
 
+    class ReadmeHandler(RequestHandler):  # type: ignore[misc]
+        def get(self, name: str) -> None:
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.finish(markdown_page(ROOT / name, "render/"))
+
     class Present(Voila):  # type: ignore[misc]
         def init_handlers(self) -> list[object]:
             docs = (url_path_join(self.server_url, ROUTE), DocsHandler)
-            return [docs, *super().init_handlers()]
+            readme = (url_path_join(self.server_url, README_ROUTE), ReadmeHandler)
+            return [docs, readme, *super().init_handlers()]
 
     arguments = sys.argv[1:] if argv is None else argv
     Present.launch_instance(argv=[str(NOTEBOOKS), "--strip_sources=True", *arguments])
