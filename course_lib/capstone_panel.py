@@ -301,8 +301,8 @@ class CapstonePanel(MemoryPanel):
             (
                 widgets.HTML(
                     "<b>1. The store the evaluator holds answers to.</b> Correct a value by typing a declaration "
-                    f"such as <code>{CORRECTION_EXAMPLE}</code> in the Message box and pressing Submit, or choose a "
-                    "key and press Forget key."
+                    f"such as <code>{CORRECTION_EXAMPLE}</code> in the Message box and pressing Submit; choose a key "
+                    "and press Forget key, or press Forget all to empty the store."
                 ),
                 *store,
                 self.replaced,
