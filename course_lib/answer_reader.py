@@ -125,10 +125,11 @@ class _Clause(NamedTuple):
     end: str
     """The mark that closed it: ``.``, ``:``, ``;``, ``?``, ``!``, a line break, or "" at the end of a line or cell."""
     title: bool
-    """Whether its line is a heading or a bold line alone: it names a topic ("## Database Migration Notes")."""
+    """Whether its line is a heading or a bold line alone (``**`` or ``__``): it names a topic ("## Database Migration
+    Notes")."""
 
 
-_TITLE = re.compile(r"\s*(?:#|\*\*[^*]*\*\*:?\s*$)")
+_TITLE = re.compile(r"\s*(?:#|\*\*[^*]*\*\*:?\s*$|__[^_]*__:?\s*$)")
 _TABLE_RULE = re.compile(r"\s*:?-{2,}:?\s*")
 
 

@@ -132,3 +132,10 @@ def test_the_traces_decision_joins_problems_without_doubling_the_punctuation():
     _trace_check(trace, check)
     did = trace.rows[0].did
     assert ".;" not in did and did.endswith("as current.") and did.count("; ") == 1
+
+
+def test_a_title_in_underscore_bold_names_a_topic_as_one_in_star_bold_does():
+    facts = lesson_store().facts
+    for mark in ("**", "__"):
+        answer = f"{mark}Database Migration Notes{mark}\nBilling on SQL Server 2022."
+        assert check_answer(facts, answer, PLAN.replace("Plan the fix: ", ""), SUPERSEDED) == [], mark
