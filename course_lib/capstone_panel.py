@@ -39,6 +39,7 @@ __all__ = [
     "ASK_TASK",
     "CORRECTION_EXAMPLE",
     "MAX_ANSWER_CHARS",
+    "NEVER_HELD_DATABASES",
     "PLAN_TASK",
     "AnswerCheck",
     "CapstonePanel",
