@@ -25,6 +25,7 @@ import ipywidgets as widgets
 from agent_framework import Agent, Message
 
 from .answer_reader import action_planned, planner, plans_action, values_match
+from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
@@ -83,7 +84,7 @@ def example_answers(
     carrying the constraint, or not) for a task that asks for an action, plain statements for a question that
     plans nothing, so no example makes a constraint due that the task did not.
     """
-    held = {f.key: f.value for f in facts}
+    held = {f.key: value_core(f.value) for f in facts}  # "Payroll." as a sentence says it: "... in Payroll on ..."
     module, database = held.get("module", "Billing"), held.get("database", "SQL Server 2022")
     constraint = held.get("constraint", "never restart the production database during business hours")
     rule = constraint[:1].upper() + constraint[1:]  # the constraint as a sentence of its own

@@ -139,3 +139,12 @@ def test_a_title_in_underscore_bold_names_a_topic_as_one_in_star_bold_does():
     for mark in ("**", "__"):
         answer = f"{mark}Database Migration Notes{mark}\nBilling on SQL Server 2022."
         assert check_answer(facts, answer, PLAN.replace("Plan the fix: ", ""), SUPERSEDED) == [], mark
+
+
+def test_the_examples_state_a_value_kept_with_its_period_as_a_sentence_would():
+    memory = store_of("module=Payroll.", "database=SQL Server 2022")
+    for task in (PLAN, "Which module and database are we on?"):
+        answers = example_answers(memory.facts, {}, task)
+        doubled = [text for text in answers.values() if any(f"Payroll{mark}" in text for mark in (".;", "..", ". on"))]
+        assert doubled == []
+        assert check_answer(memory.facts, answers["a right one"], task) == []
