@@ -224,7 +224,7 @@ def punctuation_notes(report: ExtractionReport) -> list[str]:
     """A note for each value stored with its final punctuation: a student who ended a line with a period may not
     expect it in the table (the contract keeps everything after ``=``)."""
     return [
-        f"{f.key} is stored as {f.value} with its final '{f.value[-1]}': everything after '=' is the value, so "
+        f"{f.key} is stored as \"{f.value}\" with its final '{f.value[-1]}': everything after '=' is the value, so "
         f"the '{f.value[-1]}' is part of the stored value."
         for f in kept_punctuation(report)
     ]
