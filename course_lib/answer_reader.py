@@ -30,6 +30,10 @@ value (a determiner, a connector, a key, a verb that opens a sentence: "Use", or
 names: "Production", "new"). A prose value that is the start of the stored one ("SQL Server" for "SQL Server 2022")
 contradicts nothing; one that is another stored key's value ("the Billing database") qualifies the key, not states it.
 
+**Comparing values.** A value read is compared with the stored ones up to case, spacing, quotes, Markdown marks and
+the sentence punctuation that ends it (``.``, ``?``, ``!``, ``,``, ``;``, ``:``): the contract stores ``Payroll.`` for
+``module=Payroll.``, and "The module is Payroll." states that value (:func:`values_match`).
+
 **Not a claim.** A question (a clause ending in "?"), a negation or a history before the value ("no longer", "not",
 "was", "moved off", "instead of", "from ... to", "old") or after it ("... was replaced", "(old)").
 
@@ -54,7 +58,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from .assertions import ALLOWED_KEYS
+from .assertions import ALLOWED_KEYS, value_core
 from .memory import Fact
 
 __all__ = [
@@ -69,12 +73,17 @@ __all__ = [
     "plain_text",
     "planner",
     "plans_action",
+    "problems",
     "prose_values",
     "stated_values",
+    "values_match",
     "verdict",
 ]
 
 _MARKDOWN = str.maketrans({"*": " ", "`": " ", "#": " ", "|": " ", ">": " "})
+_UNDERSCORE_EMPHASIS = re.compile(r"(?<![^\W_])__?(?=[^\W_])|(?<=[^\W_])__?(?![^\W_])")
+"""``_never_`` and ``__never__``: underscores that open a word or close one. One inside a word stays
+(``billing_worker.log``)."""
 _CLAUSE_END = re.compile(r"[;!?\n]+|[.:](?=\s|$)")
 _MAX_VALUE = 120
 """The longest stretch after a key that is read as its value in the contract's form (a stored value is at most 256;
@@ -116,15 +125,22 @@ class _Clause(NamedTuple):
     end: str
     """The mark that closed it: ``.``, ``:``, ``;``, ``?``, ``!``, a line break, or "" at the end of a line or cell."""
     title: bool
-    """Whether its line is a heading or a bold line alone: it names a topic ("## Database Migration Notes")."""
+    """Whether its line is a heading or a bold line alone (``**`` or ``__``): it names a topic ("## Database Migration
+    Notes")."""
 
 
-_TITLE = re.compile(r"\s*(?:#|\*\*[^*]*\*\*:?\s*$)")
+_TITLE = re.compile(r"\s*(?:#|\*\*[^*]*\*\*:?\s*$|__[^_]*__:?\s*$)")
 _TABLE_RULE = re.compile(r"\s*:?-{2,}:?\s*")
 
 
 def plain_text(text: str) -> str:
-    """The answer without Markdown marks (``*``, backticks, headings, quotes, table bars), in one pass."""
+    """The answer without Markdown marks (``*``, backticks, headings, quotes, table bars, ``_`` emphasis).
+
+    Each mark becomes a space, so positions do not move; an underscore is a mark only where it opens or closes a
+    word (``_never_``), never inside one (``billing_worker.log``). Linear in the text's length.
+    """
+    if "_" in text:
+        text = _UNDERSCORE_EMPHASIS.sub(lambda m: " " * len(m.group()), text)
     return text.translate(_MARKDOWN)
 
 
@@ -188,12 +204,25 @@ def plans_action(text: str) -> bool:
 
 
 def _norm(text: str) -> str:
-    return " ".join(plain_text(text).strip().strip("\"'`*").split()).casefold()
+    """A value as it is compared: no marks, quotes or final sentence punctuation, spacing collapsed, case folded.
+
+    ``Payroll.``, ``"Payroll"`` and ``payroll`` are one value: the contract stores a final period the user typed,
+    and an answer's sentence ends with one (:func:`~course_lib.assertions.value_core`).
+    """
+    quotes = "\"'`*"
+    plain = value_core(plain_text(text).strip().strip(quotes)).strip(quotes)
+    return " ".join(plain.split()).casefold()
+
+
+def values_match(one: str, other: str) -> bool:
+    """Whether two values are the same for the evaluator: equal up to case, spacing, quotes, Markdown marks and the
+    sentence punctuation that ends them (``Payroll.`` is ``payroll``)."""
+    return _norm(one) == _norm(other)
 
 
 def _same_value(stated: str, current: str) -> bool:
-    """Equal up to case, spacing and quotes; a trailing note in parentheses (``Billing (corrected)``) is allowed."""
-    return _norm(current) in (_norm(stated), _norm(_TRAILING_NOTE.sub("", stated)))
+    """Equal as :func:`values_match` says; a trailing note in parentheses (``Billing (corrected)``) is allowed."""
+    return _norm(current) in (_norm(stated), _norm(_TRAILING_NOTE.sub("", value_core(stated))))
 
 
 def _carried(value: str, said: str) -> bool:
@@ -335,7 +364,8 @@ class _Known:
     """The values a reader recognizes whatever their case: each stored key's current and superseded values."""
 
     def __init__(self, stored: Mapping[str, str], old: Mapping[str, Sequence[str]]) -> None:
-        self.values = {key: sorted([stored[key], *old.get(key, ())], key=len, reverse=True) for key in stored}
+        cores = {key: [value_core(v) for v in (stored[key], *old.get(key, ()))] for key in stored}
+        self.values = {key: sorted(vs, key=len, reverse=True) for key, vs in cores.items()}
         """Each key's values, longest first: where one is the start of another, the longer is read."""
         self.key_of = {_norm(v): key for key, vs in self.values.items() for v in vs if _norm(v)}
         words = {v: [w.casefold() for w in _WORD.findall(v)] or [""] for vs in self.values.values() for v in vs}
@@ -791,3 +821,14 @@ def verdict(violations: Sequence[Violation]) -> str:
     if not violations:
         return "pass"
     return "; ".join(f"{v.fact.key} missing" if v.stated is None else f"{v.fact.key}: {v.stated}" for v in violations)
+
+
+def problems(violations: Sequence[Violation]) -> str:
+    """Each violation's key and problem in one sentence, joined by ``;`` without doubling a period (empty: none).
+
+    "module: your answer states module=Reporting as current; database: your answer states database=PostgreSQL as
+    current." A table cell or a trace line reads it as one sentence.
+    """
+    if not violations:
+        return ""
+    return "; ".join(f"{v.fact.key}: {v.problem.removesuffix('.')}" for v in violations) + "."

@@ -36,6 +36,7 @@ __all__ = [
     "ALLOWED_KEYS",
     "LINE_BREAKS",
     "MAX_MESSAGE_CHARS",
+    "SENTENCE_END_MARKS",
     "Declaration",
     "MessageRefused",
     "MessageTooLong",
@@ -52,6 +53,7 @@ __all__ = [
     "parse_assertions",
     "trim",
     "utf16_length",
+    "value_core",
 ]
 
 
@@ -303,3 +305,19 @@ def parse_assertions(text: str) -> dict[str, str]:
     :class:`UnencodableMessage` for one holding a lone surrogate.
     """
     return {d.key: d.value for d in find_declarations(text)}
+
+
+SENTENCE_END_MARKS = ".?!,;:"
+"""The punctuation a sentence puts after a word: ``module=Payroll.`` stores ``Payroll.`` (the contract keeps every
+character after ``=``), and "The module is Payroll." states the same value as ``module=Payroll``."""
+
+
+def value_core(value: str) -> str:
+    """``value`` without the sentence punctuation (and spacing) that ends it, the form in which values are compared.
+
+    The contract stores what the user typed; a reader comparing an answer with the store, and the filter that keeps
+    a forgotten value out of model calls, compare cores, so a final ``.`` on either side changes nothing. A value
+    that is only punctuation (``...``) is its own core: nothing would be left to compare.
+    """
+    core = value.rstrip().rstrip(SENTENCE_END_MARKS + " \t")
+    return core if core else value.strip()

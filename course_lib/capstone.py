@@ -40,8 +40,10 @@ from .answer_reader import (
     mentions,
     plain_text,
     plans_action,
+    problems,
     prose_values,
     stated_values,
+    values_match,
     verdict,
 )
 from .assertions import find_declarations
@@ -95,6 +97,7 @@ __all__ = [
     "mentions",
     "plain_text",
     "plans_action",
+    "problems",
     "prose_values",
     "quote_fact",
     "quoted_facts",
@@ -165,11 +168,12 @@ def _record_superseded(before: Mapping[str, str], facts: Iterable[Fact], superse
     """Add to ``superseded`` each value of ``before`` that a correction replaced in ``facts``.
 
     The store keeps only the current value; the host and the evaluator both keep the replaced ones, which let the
-    evaluator flag a stale value named without its key.
+    evaluator flag a stale value named without its key. A value the evaluator reads as the new one (``Payroll`` then
+    ``Payroll.``: :func:`values_match`) was not replaced in any sense an answer could contradict.
     """
     for fact in facts:
         old = before.get(fact.key)
-        if old is not None and old != fact.value and old not in superseded.get(fact.key, []):
+        if old is not None and not values_match(old, fact.value) and old not in superseded.get(fact.key, []):
             superseded.setdefault(fact.key, []).append(old)
 
 
@@ -372,7 +376,7 @@ def _trace_check(trace: LoopTrace, check: FactCheck) -> None:
             ("Violations", found or ("none",)),
         ),
         saw=f"iteration {check.iteration}; store: {', '.join(f'{f.key}={f.value}' for f in check.facts)}",
-        did="stop" if check.feedback is None else "continue: " + "; ".join(found),
+        did="stop" if check.feedback is None else f"continue: {problems(check.violations)}",
         feedback=check.feedback,
     )
 

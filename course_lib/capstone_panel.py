@@ -24,7 +24,8 @@ from typing import Any
 import ipywidgets as widgets
 from agent_framework import Agent, Message
 
-from .answer_reader import action_planned, planner, plans_action
+from .answer_reader import action_planned, planner, plans_action, values_match
+from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
@@ -33,12 +34,13 @@ from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemor
 from .offline import OfflineChatClient
 from .policies import Timeline
 from .presentation import html_lines
-from .widgets import EXPECTED_ERRORS, MemoryPanel, describe_error, shorten_long_input
+from .widgets import EXPECTED_ERRORS, MemoryPanel, describe_error, kept_punctuation, shorten_long_input
 
 __all__ = [
     "ASK_TASK",
     "CORRECTION_EXAMPLE",
     "MAX_ANSWER_CHARS",
+    "NEVER_HELD_DATABASES",
     "PLAN_TASK",
     "AnswerCheck",
     "CapstonePanel",
@@ -64,6 +66,10 @@ PLAN_TASK = "Plan the fix: which module and database, and what must we never do?
 ASK_TASK = "Which module and database are we on?"
 """A question that plans nothing: only the first rule (no other value as current) applies."""
 
+NEVER_HELD_DATABASES = ("MariaDB 11", "Oracle 19c", "MySQL 8", "DynamoDB")
+"""Databases the lesson's story never names: the example of "a value the store never held" takes the first that the
+store neither holds nor held before a correction (a student may have stored one)."""
+
 CORRECTION_EXAMPLE = "module=Payroll"
 """The correction the panel suggests, in its words and in its Message box: a value the store does not hold yet."""
 
@@ -78,18 +84,19 @@ def example_answers(
     carrying the constraint, or not) for a task that asks for an action, plain statements for a question that
     plans nothing, so no example makes a constraint due that the task did not.
     """
-    held = {f.key: f.value for f in facts}
+    held = {f.key: value_core(f.value) for f in facts}  # "Payroll." as a sentence says it: "... in Payroll on ..."
     module, database = held.get("module", "Billing"), held.get("database", "SQL Server 2022")
     constraint = held.get("constraint", "never restart the production database during business hours")
     rule = constraint[:1].upper() + constraint[1:]  # the constraint as a sentence of its own
     # the latest replaced value: after the student's own correction, "a stale one" states what it replaced
     old_module = ([*superseded.get("module", [])] or ["Reporting"])[-1]
     old_database = ([*superseded.get("database", [])] or ["PostgreSQL"])[-1]
+    never = _never_held(database, superseded.get("database", []))
     if not plans_action(task):
         return {
             "a right one": f"The module is {module} and the database is {database}.",
             "a stale one": f"The module is {old_module} and the database is {old_database}.",
-            "a value the store never held": f"module={module}; database=MariaDB 11.",
+            "a value the store never held": f"module={module}; database={never}.",
             "a history": f"We moved off {old_database}: the database is {database} now, and the module is {module}.",
             "Markdown and a table": (
                 f"**Where we are**\n\n| key | value |\n|---|---|\n| module | {module} |\n| database | {old_database} |"
@@ -98,13 +105,22 @@ def example_answers(
     return {
         "a right one": f"Patch the retry in {module} on {database}, and {constraint}.",
         "a stale one": f"The module is {old_module} and the database is {old_database}: restart it tonight.",
-        "a value the store never held": f"module={module}; database=MariaDB 11. {rule}.",
+        "a value the store never held": f"module={module}; database={never}. {rule}.",
         "a history": f"We moved off {old_database}: {database} now, on {module}. {rule}.",
         "Markdown and a table": (
             f"**Plan**\n\n| key | value |\n|---|---|\n| module | {module} |\n| database | {old_database} |\n\n"
             f"- {constraint}"
         ),
     }
+
+
+def _never_held(held: str, replaced: Sequence[str]) -> str:
+    """The first of :data:`NEVER_HELD_DATABASES` that is neither ``held`` nor one of the ``replaced`` values."""
+    return next(
+        v
+        for v in NEVER_HELD_DATABASES
+        if not values_match(v, held) and not any(values_match(v, old) for old in replaced)
+    )
 
 
 class GivenAnswerClient(OfflineChatClient):
@@ -222,15 +238,14 @@ def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str
     source = f'the user said "{fact.evidence}" at turn {fact.turn}'
     if violation.stated is None:
         return f"{violation.action_planned}, and every stored constraint must travel with it ({source})."
-    stated = violation.stated.casefold()
-    by = next((f for old, f in corrections.items() if old.casefold() == stated), None)
+    by = next((f for old, f in corrections.items() if values_match(old, violation.stated)), None)
     if by is not None:
         now = "" if by == fact else f"; the store holds {fact.value} now because {source}"
         return (
             f'{violation.stated} is the value a correction replaced: the user said "{by.evidence}" at turn {by.turn}'
             f"{now}."
         )
-    if any(stated == old.casefold() for old in replaced):
+    if any(values_match(violation.stated, old) for old in replaced):
         return (
             f"{violation.stated} is a value a correction replaced; the store holds {fact.value} now because {source}."
         )
@@ -258,6 +273,8 @@ class CapstonePanel(MemoryPanel):
         self.superseded: dict[str, list[str]] = {k: list(v) for k, v in (superseded or {}).items()}
         self.corrections: dict[str, dict[str, Fact]] = {}  # per key: each value replaced here, and what replaced it
         self.result: AnswerCheck | None = None
+        self.cleared: str | None = None
+        """What the latest forget that removed replaced values forgot (a key, or "all"); None once one is listed."""
         self._filling = False  # the examples are being replaced: no choice is being made
         self._edits = 0  # counts changes of the store, task or answer: a check started before one is not shown
         self.replaced = widgets.HTML()
@@ -286,8 +303,8 @@ class CapstonePanel(MemoryPanel):
             (
                 widgets.HTML(
                     "<b>1. The store the evaluator holds answers to.</b> Correct a value by typing a declaration "
-                    f"such as <code>{CORRECTION_EXAMPLE}</code> in the Message box and pressing Submit, or choose a "
-                    "key and press Forget key."
+                    f"such as <code>{CORRECTION_EXAMPLE}</code> in the Message box and pressing Submit; choose a key "
+                    "and press Forget key, or press Forget all to empty the store."
                 ),
                 *store,
                 self.replaced,
@@ -328,7 +345,7 @@ class CapstonePanel(MemoryPanel):
         report = await self.extraction.update(text)
         for fact in self.extraction.memory.facts:
             old = before.get(fact.key)
-            if old is not None and old != fact.value:
+            if old is not None and not values_match(old, fact.value):
                 if old not in self.superseded.get(fact.key, []):
                     self.superseded.setdefault(fact.key, []).append(old)
                 self.corrections.setdefault(fact.key, {})[old] = fact
@@ -338,18 +355,32 @@ class CapstonePanel(MemoryPanel):
         """Forget a key (or all): the values it held before go too, so nothing forgotten is held against an answer."""
         self.extraction.memory.forget(key)
         for gone in list(self.superseded) + list(self.corrections) if key is None else [key]:
-            self.superseded.pop(gone, None)
+            if self.superseded.pop(gone, None):
+                self.cleared = "all" if key is None else gone
             self.corrections.pop(gone, None)
 
     def _store_changed(self) -> None:
         replaced = "; ".join(f"{k}: {', '.join(self._replaced(k, v))}" for k, v in self.superseded.items() if v)
+        if replaced:
+            self.cleared = None
         self.replaced.value = (
             f"<i>Values a correction replaced (the evaluator flags them even without their key): "
             f"{html_lines(replaced)}</i>"
             if replaced
-            else "<i>No value has been replaced by a correction yet.</i>"
+            else f"<i>{_nothing_replaced(self.cleared)}</i>"
         )
         self._task_changed()
+
+    def show_report(
+        self, report: ExtractionReport | None, text: str = "", before: tuple[Fact, ...] | None = None
+    ) -> None:
+        """The memory panel's report, and for a value kept with its final punctuation, how the evaluator reads it."""
+        super().show_report(report, text, before)
+        if report is not None and kept_punctuation(report):
+            self.diagnostic.value += (
+                "<br>The evaluator compares values without their final punctuation: an answer saying "
+                "<code>Payroll</code> or <code>Payroll.</code> matches either."
+            )
 
     def _replaced(self, key: str, values: Sequence[str]) -> list[str]:
         """Each replaced value of ``key``, with the turn of the correction that replaced it when the panel saw it."""
@@ -456,6 +487,15 @@ def _passed(result: AnswerCheck) -> str:
         f"the answer states no other value as current for any stored key{carried}. The loop stops; this answer "
         "stands (an answer that leaves a fact out contradicts nothing)."
     )
+
+
+def _nothing_replaced(cleared: str | None) -> str:
+    """What the replaced-values line says when it lists none: never any, or the forget that cleared them."""
+    if cleared == "all":
+        return "Forget all also cleared the replaced values: none is flagged now."
+    if cleared is not None:
+        return f"Forgetting {cleared} also cleared its replaced values: none is flagged now."
+    return "No value has been replaced by a correction yet."
 
 
 def feedback_html(result: AnswerCheck) -> str:

@@ -225,7 +225,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "07",
         "Exercise 3",
-        "Count the distinct keys declared from turn 2 to turn 9.",
+        "The turns from 2 to 9 declare: constraint (2), customer (3), version (4), module and database (6), "
+        "environment (7), symptom (8), log (9). With 6 places, which go first?",
         "Six places keep turns 4 to 9; the constraint of turn 2 is evicted, so nothing holds the plan to it.",
     ),
 )

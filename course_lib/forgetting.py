@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 
 from agent_framework import Agent, ChatContext, ChatMiddleware, Content, Message
 
-from .assertions import LINE_BREAKS
+from .assertions import LINE_BREAKS, value_core
 from .memory import (
     NO_FACTS_LINE,
     PROMPT_BLOCK_FOOTER,
@@ -167,7 +167,7 @@ class _Rule:
 
     @classmethod
     def of(cls, key: str, value: str) -> _Rule | None:
-        key_f, value_f = fold(key).strip(), fold(value).strip()
+        key_f, value_f = fold(key).strip(), fold(value_core(value)).strip()  # "Payroll." is carried by "Payroll"
         if not value_f:
             return None
         word, key_word = _word(value_f), _word(key_f)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from .assertions import ALLOWED_KEYS, allowed_in_other_case, near_misses
+from .assertions import ALLOWED_KEYS, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
 from .extraction import ExtractionReport, MemoryExtraction
 from .memory import MAX_FACTS, Fact, MemoryUpdateError, WorkingMemory
 from .policies import (
@@ -59,6 +59,8 @@ __all__ = [
     "describe_error",
     "eviction_notes",
     "expectations_html",
+    "kept_punctuation",
+    "punctuation_notes",
     "shorten_long_input",
     "ticket_line",
     "trim_line",
@@ -209,6 +211,23 @@ def declaration_notes(text: str) -> list[str]:
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
         notes.append(f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
     return [shorten_long_input(note) for note in notes]
+
+
+def kept_punctuation(report: ExtractionReport) -> list[Fact]:
+    """The facts an accepted turn stored whose value ends in sentence punctuation (``module=Payroll.``)."""
+    if report.status != "accepted":
+        return []
+    return [f for f in report.facts if f.turn == report.turn and f.value[-1:] in SENTENCE_END_MARKS]
+
+
+def punctuation_notes(report: ExtractionReport) -> list[str]:
+    """A note for each value stored with its final punctuation: a student who ended a line with a period may not
+    expect it in the table (the contract keeps everything after ``=``)."""
+    return [
+        f"{f.key} is stored as \"{f.value}\" with its final '{f.value[-1]}': everything after '=' is the value, so "
+        f"the '{f.value[-1]}' is part of the stored value."
+        for f in kept_punctuation(report)
+    ]
 
 
 def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[str]:
@@ -367,6 +386,8 @@ class MemoryPanel(_Panel, widgets.VBox):
             report = await self._submit(text)
         finally:
             self._enable_submit()
+        if report is not None and report.status == "accepted" and self.message.value == text:
+            self.message.value = ""  # stored: Submit again would declare it again and count one more message
         self.show_report(report, text, before)
         self.refresh()
         return report
@@ -392,6 +413,7 @@ class MemoryPanel(_Panel, widgets.VBox):
             color, label = ("green" if report.status == "accepted" else "crimson"), "Ignored"
         lines = "".join(f"<br>{label}: {_escape(note)}" for note in notes)
         lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report))
+        lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
         self.diagnostic.value = f'<span style="color:{color}">{status}</span>{lines}'
 
     def forget_key(self, key: str | None) -> None:
