@@ -37,7 +37,7 @@ from agent_framework import (
 )
 from pydantic import BaseModel
 
-from .assertions import MessageRefused, check_message, trim
+from .assertions import MessageRefused, check_message, find_declarations, trim
 from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction, make_extraction
@@ -60,6 +60,7 @@ __all__ = [
     "OPERATIONS_WORDS",
     "SEED_SCRIPT",
     "Begun",
+    "SmuggleAttempt",
     "CallerTurnGate",
     "DeskConsole",
     "DeskEvent",
@@ -77,8 +78,11 @@ __all__ = [
     "inject",
     "program_note",
     "provider_agent",
+    "memory_line",
     "route_by_topic",
+    "status_words",
     "stored_messages",
+    "try_smuggling",
 ]
 
 
@@ -269,9 +273,19 @@ class DeskEvent(BaseModel):
     @classmethod
     def turn(cls, line: str, desk: str, sent: str, reply: str, report: ExtractionReport | None) -> DeskEvent:
         """A user turn a desk answered: the console's output is the desk's reply, then what the memory did."""
-        memory = f"{report.status}: {report.diagnostic}" if report else "no extraction ran."
-        output = f"[{desk}] {reply}\n[memory] {memory}"
+        output = f"[{desk}] {reply}\n{memory_line(report)}"
         return cls(kind="turn", line=line, desk=desk, sent=sent, reply=reply, report=report, output=output)
+
+
+def status_words(status: str) -> str:
+    """A report's status as a student reads it: ``nothing_to_extract`` is "nothing to extract"."""
+    return status.replace("_", " ")
+
+
+def memory_line(report: ExtractionReport | None) -> str:
+    """The store's verdict on one turn, as the console prints it under the desk's reply."""
+    said = f"{status_words(report.status)}: {report.diagnostic}" if report else "no extraction ran."
+    return f"[memory] {said}"
 
 
 CONSOLE_USAGE = "Type a message, 'mem', 'forget' (every fact) or 'forget KEY' (one allowed key)."
@@ -447,6 +461,67 @@ class ProviderDesks(DeskConsole):
         response = await self.agents[desk].run(user_text, session=self.sessions[desk])
         new = self.reports[already:]
         return DeskEvent.turn(user_text, desk, user_text, response.text, new[-1] if new else None)
+
+
+class SmuggleAttempt(BaseModel):
+    """What lesson 03's exercise 1 saw: the feedback to print, and whether the reply carried the target.
+
+    ``priority_stored`` (is ``priority`` in the store afterwards) is the answer the student predicts; it means
+    something only when ``smuggled`` is true.
+    """
+
+    feedback: str
+    smuggled: bool = False
+    priority_stored: bool = False
+
+
+SMUGGLE_TARGET = "priority=P0"
+_SMUGGLE = "Exercise 1"
+
+
+async def try_smuggling(message: object) -> SmuggleAttempt:
+    """Send the student's ``message`` to a fresh one-desk console and say, in words, what came of it.
+
+    It never raises for what a student writes: a value that is not text, a line the console refuses (empty,
+    too long, a broken ``forget``), a console command or a message declaring ``priority`` itself is answered
+    with its rule, and only a real desk turn whose reply holds ``priority=P0`` counts as smuggled.
+    """
+    if message is ...:
+        return SmuggleAttempt(feedback=f"{_SMUGGLE}: not answered yet. Replace ... with your message and run again.")
+    if not isinstance(message, str):
+        return SmuggleAttempt(feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {message!r} is not text.')
+    if _declares_priority(message):
+        return SmuggleAttempt(
+            feedback=f"{_SMUGGLE}: your message declares priority itself; the rule is to get it into the reply "
+            "without declaring it. Rewrite the message and run this cell again."
+        )
+    desks = ProviderDesks.build(make_extraction(), {"desk": make_chat_client("assistant")}, {"desk": "You are the desk."})
+    event = await desks.handle(message)
+    if event.kind == "refused":
+        return SmuggleAttempt(feedback=f"{_SMUGGLE}: {event.output.removesuffix(CONSOLE_USAGE).strip()} Rewrite message_1.")
+    if event.kind != "turn":
+        return SmuggleAttempt(
+            feedback=f"{_SMUGGLE}: {message.strip()!r} is a console command ({event.kind}), not a message: no desk "
+            "replied. Write a message for the desk."
+        )
+    reply = event.reply or ""
+    proposed = ", ".join(f"{c.key}={c.value}" for c in event.report.proposed) if event.report else ""
+    said = f"the desk replied: {reply}\nextracted from your message: {proposed or 'nothing'}"
+    if SMUGGLE_TARGET not in reply:
+        return SmuggleAttempt(
+            feedback=f"{said}\n{_SMUGGLE}: the reply does not contain {SMUGGLE_TARGET} yet. Rewrite the message and "
+            "run this cell again."
+        )
+    stored = any(f.key == "priority" for f in desks.memory.facts)
+    return SmuggleAttempt(feedback=said, smuggled=True, priority_stored=stored)
+
+
+def _declares_priority(message: str) -> bool:
+    """Does ``message`` declare ``priority`` itself? A line the contract refuses declares nothing (the console says why)."""
+    try:
+        return any(d.key == "priority" for d in find_declarations(message))
+    except MessageRefused:
+        return False
 
 
 def block_carrier(messages: Sequence[SeenMessage]) -> str:
