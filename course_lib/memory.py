@@ -269,8 +269,8 @@ class WorkingMemory:
             )
         if turn.epoch != self._epoch:
             raise ForgottenTurn(
-                f"Memory update refused: forget ran after this turn began ({_times(self._epoch - turn.epoch)} "
-                "since); nothing said before a forget is ever written. Nothing was written."
+                f"Memory update refused: forget ran {_times(self._epoch - turn.epoch)} after this turn began; "
+                "nothing said before a forget is ever written. Nothing was written."
             )
         if not self._first <= turn.number <= self._turn:
             raise NewerTurnBegan(

@@ -60,7 +60,6 @@ __all__ = [
     "OPERATIONS_WORDS",
     "SEED_SCRIPT",
     "Begun",
-    "SmuggleAttempt",
     "CallerTurnGate",
     "DeskConsole",
     "DeskEvent",
@@ -68,17 +67,19 @@ __all__ = [
     "ForgottenFactsFilter",
     "ManualInjectionDesk",
     "ProviderDesks",
+    "SmuggleAttempt",
     "block_carrier",
     "caller_user_messages",
+    "characters_compared",
     "compare_injection",
     "console_command",
     "course_manual_desk",
     "course_provider_desks",
     "forget_filter",
     "inject",
+    "memory_line",
     "program_note",
     "provider_agent",
-    "memory_line",
     "route_by_topic",
     "status_words",
     "stored_messages",
@@ -487,18 +488,26 @@ async def try_smuggling(message: object) -> SmuggleAttempt:
     with its rule, and only a real desk turn whose reply holds ``priority=P0`` counts as smuggled.
     """
     if message is ...:
-        return SmuggleAttempt(feedback=f"{_SMUGGLE}: not answered yet. Replace ... with your message and run again.")
+        return SmuggleAttempt(
+            feedback=f"{_SMUGGLE}: not answered yet. Replace ... with your message and run this cell again."
+        )
     if not isinstance(message, str):
-        return SmuggleAttempt(feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {message!r} is not text.')
+        return SmuggleAttempt(
+            feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {message!r} is not text.'
+        )
     if _declares_priority(message):
         return SmuggleAttempt(
             feedback=f"{_SMUGGLE}: your message declares priority itself; the rule is to get it into the reply "
             "without declaring it. Rewrite the message and run this cell again."
         )
-    desks = ProviderDesks.build(make_extraction(), {"desk": make_chat_client("assistant")}, {"desk": "You are the desk."})
+    desks = ProviderDesks.build(
+        make_extraction(), {"desk": make_chat_client("assistant")}, {"desk": "You are the desk."}
+    )
     event = await desks.handle(message)
     if event.kind == "refused":
-        return SmuggleAttempt(feedback=f"{_SMUGGLE}: {event.output.removesuffix(CONSOLE_USAGE).strip()} Rewrite message_1.")
+        return SmuggleAttempt(
+            feedback=f"{_SMUGGLE}: {event.output.removesuffix(CONSOLE_USAGE).strip()} Rewrite message_1."
+        )
     if event.kind != "turn":
         return SmuggleAttempt(
             feedback=f"{_SMUGGLE}: {message.strip()!r} is a console command ({event.kind}), not a message: no desk "
@@ -629,3 +638,23 @@ def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole,
         sum(PROMPT_BLOCK_HEADER in m.text for m in history),
     )
     return dict(zip(INJECTION_COLUMNS, values, strict=True))
+
+
+def characters_compared(comparison: pd.DataFrame) -> str:
+    """What :func:`compare_injection`'s "chars sent" column says, in sentences computed from it.
+
+    Two counts within 5% of each other are "about equal" (the block's wrapping differs by a few characters); the
+    largest gap is named with its call, so the prose never states a number the table does not show.
+    """
+    manual, provider = (
+        [int(n) for n in comparison.loc[comparison["path"] == path, "chars sent"]]
+        for path in ("manual injection", "context provider")
+    )
+    first = f"Call 1: {manual[0]} characters by manual injection, {provider[0]} by the provider"
+    first += " (about equal)." if abs(manual[0] - provider[0]) <= 0.05 * max(manual[0], provider[0]) else "."
+    gaps = [m - p for m, p in zip(manual, provider, strict=True)]
+    widest = max(range(len(gaps)), key=gaps.__getitem__)
+    return (
+        f"{first}\nLargest gap: call {widest + 1}, {manual[widest]} against {provider[widest]} characters "
+        f"({gaps[widest]} more by manual injection)."
+    )

@@ -373,3 +373,17 @@ async def test_the_console_says_the_memory_status_in_words():
     desks = course_provider_desks(CallLog())
     event = await desks.handle("Where can I find logs?")
     assert "[memory] nothing to extract: " in event.output and "_" not in event.output.split("[memory]")[1]
+
+
+async def test_the_characters_sentence_is_computed_from_the_comparison():
+    from course_lib.providers import characters_compared
+
+    comparison = await compare_injection()
+    said = characters_compared(comparison)
+    manual = comparison[comparison["path"] == "manual injection"]["chars sent"].tolist()
+    provider = comparison[comparison["path"] == "context provider"]["chars sent"].tolist()
+    assert f"Call 1: {manual[0]} characters by manual injection, {provider[0]} by the provider (about equal)." in said
+    assert f"call 3, {manual[2]} against {provider[2]}" in said
+    far = comparison.copy()
+    far.loc[far["path"] == "manual injection", "chars sent"] = 1000
+    assert "(about equal)" not in characters_compared(far)
