@@ -526,7 +526,7 @@ async def try_smuggling(message: object) -> SmuggleAttempt:
 
 
 def _declares_priority(message: str) -> bool:
-    """Does ``message`` declare ``priority`` itself? A line the contract refuses declares nothing (the console says why)."""
+    """Does ``message`` declare ``priority`` itself? A refused line declares nothing (the console says why)."""
     try:
         return any(d.key == "priority" for d in find_declarations(message))
     except MessageRefused:
