@@ -476,7 +476,7 @@ class SmuggleAttempt(BaseModel):
     priority_stored: bool = False
 
 
-SMUGGLE_TARGET = "priority=P0"
+_TARGET = "priority=P0"
 _SMUGGLE = "Exercise 1"
 
 
@@ -487,10 +487,10 @@ async def try_smuggling(message: object) -> SmuggleAttempt:
     too long, a broken ``forget``), a console command or a message declaring ``priority`` itself is answered
     with its rule, and only a real desk turn whose reply holds ``priority=P0`` counts as smuggled.
     """
+    from .exercises import check  # IPython loads only when an exercise is checked: importing the desks stays quick
+
     if message is ...:
-        return SmuggleAttempt(
-            feedback=f"{_SMUGGLE}: not answered yet. Replace ... with your message and run this cell again."
-        )
+        return SmuggleAttempt(feedback=check(_SMUGGLE, message, None))
     if not isinstance(message, str):
         return SmuggleAttempt(
             feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {message!r} is not text.'
@@ -516,9 +516,9 @@ async def try_smuggling(message: object) -> SmuggleAttempt:
     reply = event.reply or ""
     proposed = ", ".join(f"{c.key}={c.value}" for c in event.report.proposed) if event.report else ""
     said = f"the desk replied: {reply}\nextracted from your message: {proposed or 'nothing'}"
-    if SMUGGLE_TARGET not in reply:
+    if _TARGET not in reply:
         return SmuggleAttempt(
-            feedback=f"{said}\n{_SMUGGLE}: the reply does not contain {SMUGGLE_TARGET} yet. Rewrite the message and "
+            feedback=f"{said}\n{_SMUGGLE}: the reply does not contain {_TARGET} yet. Rewrite the message and "
             "run this cell again."
         )
     stored = any(f.key == "priority" for f in desks.memory.facts)
