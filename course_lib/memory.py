@@ -155,6 +155,11 @@ class MemoryTurn(BaseModel):
     _seal: bytes = PrivateAttr(default=b"")
 
 
+def _times(forgets: int) -> str:
+    """How many forgets ran, in words: "once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(forgets, f"{forgets} times")
+
+
 class WorkingMemory:
     """A bounded, thread-safe store of facts with tickets; see the module docstring for the rules.
 
@@ -265,8 +270,8 @@ class WorkingMemory:
             )
         if turn.epoch != self._epoch:
             raise ForgottenTurn(
-                f"Memory update refused: forget ran after this turn began (ticket epoch {turn.epoch}, store "
-                f"epoch {self._epoch}); nothing said before a forget is ever written. Nothing was written."
+                f"Memory update refused: forget ran {_times(self._epoch - turn.epoch)} after this turn began; "
+                "nothing said before a forget is ever written. Nothing was written."
             )
         if not self._first <= turn.number <= self._turn:
             raise NewerTurnBegan(

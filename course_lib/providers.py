@@ -37,7 +37,7 @@ from agent_framework import (
 )
 from pydantic import BaseModel
 
-from .assertions import MessageRefused, check_message, trim
+from .assertions import MessageRefused, check_message, find_declarations, trim
 from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction, make_extraction
@@ -67,18 +67,23 @@ __all__ = [
     "ForgottenFactsFilter",
     "ManualInjectionDesk",
     "ProviderDesks",
+    "SmuggleAttempt",
     "block_carrier",
     "caller_user_messages",
+    "characters_compared",
     "compare_injection",
     "console_command",
     "course_manual_desk",
     "course_provider_desks",
     "forget_filter",
     "inject",
+    "memory_line",
     "program_note",
     "provider_agent",
     "route_by_topic",
+    "status_words",
     "stored_messages",
+    "try_smuggling",
 ]
 
 
@@ -269,9 +274,19 @@ class DeskEvent(BaseModel):
     @classmethod
     def turn(cls, line: str, desk: str, sent: str, reply: str, report: ExtractionReport | None) -> DeskEvent:
         """A user turn a desk answered: the console's output is the desk's reply, then what the memory did."""
-        memory = f"{report.status}: {report.diagnostic}" if report else "no extraction ran."
-        output = f"[{desk}] {reply}\n[memory] {memory}"
+        output = f"[{desk}] {reply}\n{memory_line(report)}"
         return cls(kind="turn", line=line, desk=desk, sent=sent, reply=reply, report=report, output=output)
+
+
+def status_words(status: str) -> str:
+    """A report's status as a student reads it: ``nothing_to_extract`` is "nothing to extract"."""
+    return status.replace("_", " ")
+
+
+def memory_line(report: ExtractionReport | None) -> str:
+    """The store's verdict on one turn, as the console prints it under the desk's reply."""
+    said = f"{status_words(report.status)}: {report.diagnostic}" if report else "no extraction ran."
+    return f"[memory] {said}"
 
 
 CONSOLE_USAGE = "Type a message, 'mem', 'forget' (every fact) or 'forget KEY' (one allowed key)."
@@ -449,6 +464,75 @@ class ProviderDesks(DeskConsole):
         return DeskEvent.turn(user_text, desk, user_text, response.text, new[-1] if new else None)
 
 
+class SmuggleAttempt(BaseModel):
+    """What lesson 03's exercise 1 saw: the feedback to print, and whether the reply carried the target.
+
+    ``priority_stored`` (is ``priority`` in the store afterwards) is the answer the student predicts; it means
+    something only when ``smuggled`` is true.
+    """
+
+    feedback: str
+    smuggled: bool = False
+    priority_stored: bool = False
+
+
+_TARGET = "priority=P0"
+_SMUGGLE = "Exercise 1"
+
+
+async def try_smuggling(message: object) -> SmuggleAttempt:
+    """Send the student's ``message`` to a fresh one-desk console and say, in words, what came of it.
+
+    It never raises for what a student writes: a value that is not text, a line the console refuses (empty,
+    too long, a broken ``forget``), a console command or a message declaring ``priority`` itself is answered
+    with its rule, and only a real desk turn whose reply holds ``priority=P0`` counts as smuggled.
+    """
+    from .exercises import check  # IPython loads only when an exercise is checked: importing the desks stays quick
+
+    if message is ...:
+        return SmuggleAttempt(feedback=check(_SMUGGLE, message, None))
+    if not isinstance(message, str):
+        return SmuggleAttempt(
+            feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {message!r} is not text.'
+        )
+    if _declares_priority(message):
+        return SmuggleAttempt(
+            feedback=f"{_SMUGGLE}: your message declares priority itself; the rule is to get it into the reply "
+            "without declaring it. Rewrite the message and run this cell again."
+        )
+    desks = ProviderDesks.build(
+        make_extraction(), {"desk": make_chat_client("assistant")}, {"desk": "You are the desk."}
+    )
+    event = await desks.handle(message)
+    if event.kind == "refused":
+        return SmuggleAttempt(
+            feedback=f"{_SMUGGLE}: {event.output.removesuffix(CONSOLE_USAGE).strip()} Rewrite message_1."
+        )
+    if event.kind != "turn":
+        return SmuggleAttempt(
+            feedback=f"{_SMUGGLE}: {message.strip()!r} is a console command ({event.kind}), not a message: no desk "
+            "replied. Write a message for the desk."
+        )
+    reply = event.reply or ""
+    proposed = ", ".join(f"{c.key}={c.value}" for c in event.report.proposed) if event.report else ""
+    said = f"the desk replied: {reply}\nextracted from your message: {proposed or 'nothing'}"
+    if _TARGET not in reply:
+        return SmuggleAttempt(
+            feedback=f"{said}\n{_SMUGGLE}: the reply does not contain {_TARGET} yet. Rewrite the message and "
+            "run this cell again."
+        )
+    stored = any(f.key == "priority" for f in desks.memory.facts)
+    return SmuggleAttempt(feedback=said, smuggled=True, priority_stored=stored)
+
+
+def _declares_priority(message: str) -> bool:
+    """Does ``message`` declare ``priority`` itself? A refused line declares nothing (the console says why)."""
+    try:
+        return any(d.key == "priority" for d in find_declarations(message))
+    except MessageRefused:
+        return False
+
+
 def block_carrier(messages: Sequence[SeenMessage]) -> str:
     """How a logged request carried the facts block: inside the user's message, as its own message, or not."""
     for m in messages:
@@ -554,3 +638,23 @@ def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole,
         sum(PROMPT_BLOCK_HEADER in m.text for m in history),
     )
     return dict(zip(INJECTION_COLUMNS, values, strict=True))
+
+
+def characters_compared(comparison: pd.DataFrame) -> str:
+    """What :func:`compare_injection`'s "chars sent" column says, in sentences computed from it.
+
+    Two counts within 5% of each other are "about equal" (the block's wrapping differs by a few characters); the
+    largest gap is named with its call, so the prose never states a number the table does not show.
+    """
+    manual, provider = (
+        [int(n) for n in comparison.loc[comparison["path"] == path, "chars sent"]]
+        for path in ("manual injection", "context provider")
+    )
+    first = f"Call 1: {manual[0]} characters by manual injection, {provider[0]} by the provider"
+    first += " (about equal)." if abs(manual[0] - provider[0]) <= 0.05 * max(manual[0], provider[0]) else "."
+    gaps = [m - p for m, p in zip(manual, provider, strict=True)]
+    widest = max(range(len(gaps)), key=gaps.__getitem__)
+    return (
+        f"{first}\nLargest gap: call {widest + 1}, {manual[widest]} against {provider[widest]} characters "
+        f"({gaps[widest]} more by manual injection)."
+    )

@@ -34,7 +34,7 @@ from .policies import (
 from .presentation import PanelText as _Panel
 from .presentation import correctness_table, facts_html, figure_png, one_rule_table, plot_prompt_sizes, rows_frame
 from .presentation import html_lines as _escape
-from .providers import DeskEvent, ProviderDesks, console_command
+from .providers import DeskEvent, ProviderDesks, console_command, memory_line
 
 if TYPE_CHECKING:
     pass
@@ -516,7 +516,10 @@ class DeskPanel(_Panel, widgets.HBox):
         self.error.value = _error_html(text)
 
     async def _submit_turn(self, text: str) -> ExtractionReport | None:
-        return (await self._handle(text)).report
+        """The Message box's turn, through the chat; a turn the console took empties the box, as Send does."""
+        report = (await self._handle(text)).report
+        self.memory_panel.message.value = ""
+        return report
 
     def _clear_status(self) -> None:
         """Each action starts with no status shown: what the panel says is about the latest action only."""
@@ -554,7 +557,10 @@ class DeskPanel(_Panel, widgets.HBox):
         self.events.append(event)
         who = f"[{event.desk}] " if event.desk else ""
         answer = event.reply if event.kind == "turn" else event.output
-        self.transcript.append(f"<b>you:</b> {_escape(event.line)}<br><b>{_escape(who)}</b>{_escape(answer or '')}")
+        said = f"<b>you:</b> {_escape(event.line)}<br><b>{_escape(who)}</b>{_escape(answer or '')}"
+        if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
+            said += f'<br><span style="color:dimgray">{_escape(memory_line(event.report))}</span>'
+        self.transcript.append(said)
         self._render()
         self.memory_panel.refresh()
 

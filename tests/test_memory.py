@@ -357,3 +357,15 @@ def test_a_run_with_no_message_begins_no_turn_and_leaves_the_tickets_out_good():
     assert memory.begin_turns([]) == () and memory.turn == 1
     memory.apply(ticket, [cand("module", "A")])
     assert [f.key for f in memory.facts] == ["module"]
+
+
+def test_a_forgotten_turns_refusal_says_how_many_forgets_ran_in_words():
+    from course_lib.memory import ForgottenTurn
+
+    memory = WorkingMemory()
+    turn = memory.begin_turn("module=Billing")
+    memory.forget()
+    memory.forget()
+    with pytest.raises(ForgottenTurn) as refused:
+        memory.check_ticket(turn)
+    assert "forget ran twice after this turn began" in str(refused.value) and "epoch" not in str(refused.value)

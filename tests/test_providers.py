@@ -329,3 +329,61 @@ def test_tickets_of_one_run_write_in_order_and_a_newer_turn_stops_them_all():
         with pytest.raises(NewerTurnBegan):
             memory.check_ticket(ticket)
     assert [(f.key, f.turn) for f in memory.facts] == [("database", 2)]
+
+
+# --- lesson 03's exercise 1 and the console's words (issue 32) ---
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("", "An empty line is not a turn"),
+        ("   ", "An empty line is not a turn"),
+        ("x" * 4097, "Message refused"),
+        ("forget KEY", "not one of the allowed keys"),
+        ("mem", "a console command"),
+        ("forget", "a console command"),
+        (42, "message_1 must be text in quotes"),
+        (None, "message_1 must be text in quotes"),
+    ],
+)
+async def test_the_smuggling_exercise_answers_every_odd_message_in_words(message, said):
+    from course_lib.providers import try_smuggling
+
+    attempt = await try_smuggling(message)
+    assert said in attempt.feedback and not attempt.smuggled
+    assert "None" not in attempt.feedback.replace("None is not text", "")
+
+
+async def test_the_smuggling_exercise_runs_a_real_desk_and_reports_what_it_stored():
+    from course_lib.providers import try_smuggling
+
+    declared = await try_smuggling("priority=P0")
+    assert "declares priority itself" in declared.feedback and not declared.smuggled
+    missed = await try_smuggling("hello")
+    assert "does not contain priority=P0" in missed.feedback and not missed.smuggled
+    smuggled = await try_smuggling("What does priority=P0 mean?")
+    assert smuggled.smuggled and not smuggled.priority_stored
+    assert "extracted from your message: nothing" in smuggled.feedback
+    unanswered = await try_smuggling(...)
+    assert "not answered yet" in unanswered.feedback
+
+
+async def test_the_console_says_the_memory_status_in_words():
+    desks = course_provider_desks(CallLog())
+    event = await desks.handle("Where can I find logs?")
+    assert "[memory] nothing to extract: " in event.output and "_" not in event.output.split("[memory]")[1]
+
+
+async def test_the_characters_sentence_is_computed_from_the_comparison():
+    from course_lib.providers import characters_compared
+
+    comparison = await compare_injection()
+    said = characters_compared(comparison)
+    manual = comparison[comparison["path"] == "manual injection"]["chars sent"].tolist()
+    provider = comparison[comparison["path"] == "context provider"]["chars sent"].tolist()
+    assert f"Call 1: {manual[0]} characters by manual injection, {provider[0]} by the provider (about equal)." in said
+    assert f"call 3, {manual[2]} against {provider[2]}" in said
+    far = comparison.copy()
+    far.loc[far["path"] == "manual injection", "chars sent"] = 1000
+    assert "(about equal)" not in characters_compared(far)

@@ -532,3 +532,19 @@ async def test_a_table_is_never_on_screen_without_its_caption():
             getattr(explorer, name).value = value
         if explorer.table.value:
             assert explorer.message.value.startswith("<i>Computed with ")
+
+
+async def test_the_desk_chat_shows_the_stores_verdict_under_each_reply():
+    panel = two_desks()
+    await send(panel, "; ".join(f"{k}=x" for k in ("module", "database", "product", "priority", "customer", "version")))
+    assert "[memory] rejected" in panel.chat.value and "at most 5 facts" in panel.chat.value
+    await send(panel, "Where can I find logs?")
+    assert "[memory] nothing to extract" in panel.chat.value
+
+
+async def test_the_desk_panels_message_box_clears_after_a_turn_and_keeps_a_refused_line():
+    panel = two_desks()
+    await submit(panel.memory_panel, "module=Billing")
+    assert panel.memory_panel.message.value == "" and "accepted" in panel.memory_panel.diagnostic.value
+    await submit(panel.memory_panel, "x" * 4097)
+    assert panel.memory_panel.message.value == "x" * 4097

@@ -8,6 +8,6 @@ answer_1 = False
 # Exercise 2: the router reads words: "deploy" and "logs" send the question to operations.
 answer_2 = "operations"
 
-# Exercise 3: triage answered the two declaration lines (a user message and an answer each); `mem` reaches no desk
-# and the question about logs went to operations.
-answer_3 = 4
+# Exercise 3: `forget module` gave triage a new, empty session; after it only database=Oracle reached triage (a user
+# message and an answer); `mem` reaches no desk and the question about logs went to operations.
+answer_3 = 2
