@@ -167,9 +167,10 @@ def find_declarations(text: str) -> list[Declaration]:
     return found
 
 
-NearMissProblem = Literal["no value", "wrong case", "not allowed", "colon", "markup"]
+NearMissProblem = Literal["no value", "wrong case", "not allowed", "colon", "markup", "table"]
 """Why a ``key=value``-shaped segment declares nothing: an allowed key without a value, a key in the wrong case,
-a key the contract does not allow, or an allowed key written with ``:`` instead of ``=`` (``priority:P1``)."""
+a key the contract does not allow, an allowed key written with ``:`` instead of ``=`` (``priority:P1``), dressed
+in Markdown (``**module**=Billing``), or set in a Markdown table row (``| module | Reporting |``)."""
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,9 @@ class NearMiss:
     problem: NearMissProblem
     """The rule it broke."""
     allowed: str | None = None
-    """For a ``wrong case``, ``colon`` or ``markup`` key, the allowed key that was meant; None otherwise."""
+    """For a ``wrong case``, ``colon``, ``markup`` or ``table`` key, the allowed key that was meant; None otherwise."""
+    value: str | None = None
+    """For a ``table`` row, the value its second cell holds (the declaration to write is ``allowed=value``)."""
 
 
 def allowed_in_other_case(key: str) -> str | None:
@@ -212,7 +215,7 @@ def near_misses(text: str) -> list[NearMiss]:
     """
     found: list[NearMiss] = []
     for segment in _SEPARATORS.split(text):
-        if markup := _markup_near_miss(segment):
+        if markup := _markup_near_miss(segment) or _table_near_miss(segment):
             found.append(markup)
             continue
         key, sep, value = trim(segment).partition("=")
@@ -253,6 +256,27 @@ def _markup_near_miss(segment: str) -> NearMiss | None:
     if meant is None:
         return None
     return NearMiss(trim(segment)[: match.start("sep")].rstrip(), "markup", meant)
+
+
+_TABLE_ROW = re.compile(r"^\|(?P<key>[^|]*)\|(?P<value>[^|]*)\|?$")
+"""A Markdown table row of two cells: ``| module | Reporting |``."""
+
+
+def _table_near_miss(segment: str) -> NearMiss | None:
+    """``| module | Reporting |``: an allowed key (in any case) and a value in a Markdown table row.
+
+    A table pasted from a wiki or a chat looks like facts, but a row is not ``key=value``: the student should
+    hear which declaration to write instead. A header row (``| key | value |``) or a rule (``|---|---|``)
+    names no allowed key, so it is no near miss.
+    """
+    match = _TABLE_ROW.match(trim(segment))
+    if match is None:
+        return None
+    key, value = trim(match["key"]), trim(match["value"])
+    meant = key if key in ALLOWED_KEYS else allowed_in_other_case(key)
+    if meant is None or not value:
+        return None
+    return NearMiss(key, "table", meant, value)
 
 
 def _colon_near_miss(segment: str) -> NearMiss | None:

@@ -89,8 +89,9 @@ EXERCISES: tuple[Exercise, ...] = (
         "01",
         "Exercise 1",
         "Remember: keys are case-sensitive, empty values are not declarations, the last declaration wins.",
-        'The last database declaration wins (spaces trimmed); "Database" is not a key; "version=" declares nothing; '
-        'a value may itself contain "=".',
+        'The key is all the segment holds before its first "=": "Hello! database" is not a key, so Oracle was '
+        'never declared; "Database" is not one either (case matters); "version=" declares nothing; the one real '
+        'database declaration gives "SQL Server 2022" (spaces trimmed); a value may itself contain "=".',
     ),
     Exercise(
         "01",
@@ -301,7 +302,10 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
 
 
 def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
-    """Which keys are missing or extra (a key in the wrong case is named as such), else which value is wrong."""
+    """Which keys are missing or extra (a key in the wrong case is named as such), and which values are wrong.
+
+    Both are said at once: a student who fixes only the keys named should not then learn of a wrong value.
+    """
     missing = [key for key in expected if key not in answer]
     extra = [key for key in answer if key not in expected]
     parts = []
@@ -312,20 +316,26 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
     folded = {str(key).casefold() for key in missing}
     if any(isinstance(key, str) and key.casefold() in folded for key in extra):
         parts.append("Keys are case-sensitive.")
-    if parts:
-        return " ".join(parts)
+    return " ".join([*parts, *_value_hints(answer, expected, keys_right=not parts)])
+
+
+def _value_hints(answer: dict[Any, Any], expected: dict[Any, Any], keys_right: bool) -> list[str]:
+    """What is wrong with the values of the keys both dicts hold: a near miss by name, else which are wrong."""
+    close: list[str] = []
     wrong: list[Any] = []
     for key, value in expected.items():
-        if answer[key] != value or _kind(answer[key]) != _kind(value):
-            close = _text_hint(answer[key], value, repr(key)) if isinstance(answer[key], str) else ""
-            if close:
-                parts.append(close)
-            else:
-                wrong.append(key)
-    if wrong:
-        values = f"value of {_names(wrong)} is" if len(wrong) == 1 else f"values of {_names(wrong)} are"
-        parts.insert(0, f"The keys are right; the {values} not.")
-    return " ".join(parts)
+        if key not in answer or (answer[key] == value and _kind(answer[key]) == _kind(value)):
+            continue
+        near = _text_hint(answer[key], value, repr(key)) if isinstance(answer[key], str) else ""
+        if near:
+            close.append(near)
+        else:
+            wrong.append(key)
+    if not wrong:
+        return close
+    values = f"value of {_names(wrong)} is" if len(wrong) == 1 else f"values of {_names(wrong)} are"
+    said = f"The keys are right; the {values} not." if keys_right else f"The {values} not right."
+    return [said, *close]
 
 
 def _items(count: int) -> str:

@@ -154,6 +154,8 @@ def refused_declarations(text: str) -> list[str]:
             reason = f"'{miss.key}:' is written with a colon (a declaration is '{miss.allowed}=value')"
         elif miss.problem == "markup":
             reason = f"'{miss.key}' is dressed in formatting (a declaration is '{miss.allowed}=value')"
+        elif miss.problem == "table":
+            reason = f"a table row is not a declaration (write '{miss.allowed}={miss.value}')"
         else:
             reason = f"'{miss.key}' is not an allowed key"
         if reason not in reasons:

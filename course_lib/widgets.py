@@ -34,7 +34,7 @@ from .policies import (
 from .presentation import PanelText as _Panel
 from .presentation import correctness_table, facts_html, figure_png, one_rule_table, plot_prompt_sizes, rows_frame
 from .presentation import html_lines as _escape
-from .providers import DeskEvent, ProviderDesks, console_command, memory_line
+from .providers import DeskEvent, ProviderDesks, console_command, memory_line, status_words
 
 if TYPE_CHECKING:
     pass
@@ -44,8 +44,10 @@ __all__ = [
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
     "EXPECTED_ERRORS",
+    "FORGET_DISABLED_NOTE",
     "NOTE_STYLE",
     "SHOWN_INPUT_CHARS",
+    "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_STYLE",
     "ConsoleRefusal",
@@ -204,6 +206,8 @@ def declaration_notes(text: str) -> list[str]:
             notes.append(f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value.")
         elif miss.problem == "markup":
             notes.append(f"'{miss.key}' is dressed in formatting: write the bare key, as {miss.allowed}=value.")
+        elif miss.problem == "table":
+            notes.append(f"a table row is not a declaration: write {miss.allowed}={miss.value}.")
         elif miss.key not in unknown:
             unknown.append(miss.key)
     if unknown:
@@ -240,11 +244,27 @@ def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[s
         return []
     kept = {fact.key for fact in report.facts}
     return [
-        f"The store holds at most {MAX_FACTS} facts: {fact.key}={fact.value} (turn {fact.turn}, the oldest) "
+        f"The store holds at most {MAX_FACTS} facts: {fact.key}={fact.value} ({_why_oldest(fact, report.facts)}) "
         "was pushed out to make room."
         for fact in before
         if fact.key not in kept
     ]
+
+
+def _why_oldest(evicted: Fact, kept: tuple[Fact, ...]) -> str:
+    """Why the store chose ``evicted``: its turn is the oldest, and a tie with a kept fact goes by key order.
+
+    The store evicts the oldest turn first and, among facts of one turn, the first key in ordinal order
+    (:attr:`~course_lib.memory.WorkingMemory.facts` is that order), so a kept fact of the same turn lost no tie.
+    """
+    peers = [fact.key for fact in kept if fact.turn == evicted.turn]
+    if not peers:
+        return f"turn {evicted.turn}, the oldest"
+    names = " and ".join(peers)
+    return (
+        f"turn {evicted.turn}, the oldest; {names} {'is' if len(peers) == 1 else 'are'} from turn {evicted.turn} "
+        f"too, and {evicted.key} comes first in the store's key order"
+    )
 
 
 def command_guidance(text: str) -> str:
@@ -307,6 +327,16 @@ def ticket_line(memory: WorkingMemory) -> str:
     return f"Ticket: epoch {memory.epoch} (forgets so far), turn {memory.turn} (messages so far)"
 
 
+SUBMIT_DISABLED_NOTE = "Submit waits for a message: type key=value in the box."
+FORGET_DISABLED_NOTE = "Nothing to forget yet: the store is empty."
+
+
+def _greyed_out(button: widgets.Button, reason: str) -> str:
+    """Say why ``button`` is greyed out, beside it and as its tooltip; ``""`` (and no tooltip) when it is not."""
+    button.tooltip = reason or None
+    return f'<span style="{NOTE_STYLE}">{_escape(reason)}</span>' if reason else ""
+
+
 class MemoryPanel(_Panel, widgets.VBox):
     """The facts as a table, a message box submitted through the contract, forget buttons, the ticket."""
 
@@ -335,6 +365,8 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.key = widgets.Dropdown(description="Key", options=[])
         self.forget_key_button = widgets.Button(description="Forget key")
         self.forget_all_button = widgets.Button(description="Forget all", button_style="warning")
+        self.submit_note = widgets.HTML()  # why Submit is greyed out, when it is
+        self.forget_note = widgets.HTML()  # why the Forget buttons are greyed out, when they are
         # a click acts on what it shows at the click (the box, the key), in click order
         self.submit_button.on_click(lambda _: self._async.schedule(self.submit(self.message.value)))
         self.forget_key_button.on_click(
@@ -351,19 +383,23 @@ class MemoryPanel(_Panel, widgets.VBox):
                 self.table,
                 self.ticket,
                 self.ticket_note,
-                _wrapping_row(self.message, self.submit_button),
+                _wrapping_row(self.message, self.submit_button, self.submit_note),
                 self.diagnostic,
-                _wrapping_row(self.key, self.forget_key_button, self.forget_all_button),
+                _wrapping_row(self.key, self.forget_key_button, self.forget_all_button, self.forget_note),
             ],
             layout=widgets.Layout(min_width="0"),
         )
         self.refresh()
+        self._enable_submit()
 
     async def idle(self) -> None:
         await self._async.idle()
 
     def _enable_submit(self) -> None:
         self.submit_button.disabled = not self.message.value.strip()
+        self.submit_note.value = _greyed_out(
+            self.submit_button, SUBMIT_DISABLED_NOTE if not self.message.value.strip() else ""
+        )
 
     def _message_edited(self) -> None:
         """A box emptied by the student disables Submit and clears the previous result: it answered another line."""
@@ -405,7 +441,7 @@ class MemoryPanel(_Panel, widgets.VBox):
             self.diagnostic.value = "No extraction ran for this line."
             return
         notes = declaration_notes(text)
-        status = f"<b>{report.status}</b>: {_escape(shorten_long_input(report.diagnostic))}"
+        status = f"<b>{status_words(report.status)}</b>: {_escape(shorten_long_input(report.diagnostic))}"
         if report.status == "nothing_to_extract":
             color, status = ("#a35200" if notes else "dimgray"), f"<b>Nothing was stored.</b> {status}"
             label = "Why"
@@ -452,6 +488,8 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.key.options = keys
         self.key.value = chosen
         self.forget_key_button.disabled = self.forget_all_button.disabled = not facts
+        self.forget_note.value = _greyed_out(self.forget_all_button, "" if facts else FORGET_DISABLED_NOTE)
+        self.forget_key_button.tooltip = self.forget_all_button.tooltip
 
 
 DESK_CHAT_CAPTION = (

@@ -71,6 +71,16 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
         ),
         ({"a": 0, "b": 0, "c": 0}, {"a": 1, "b": 2, "c": 3}, "the values of 'a', 'b' and 'c' are not. Look"),
         (["a"], ["a", "b"], "Your answer has 1 item; the answer has 2 items."),
+        (  # a wrong value of a right key is named beside a missing key (issue 32)
+            {"database": "Oracle"},
+            {"database": "SQL Server 2022", "log": "a=b"},
+            "Your dict is missing the key 'log'. The value of 'database' is not right.",
+        ),
+        (
+            {"database": "sql server 2022", "version": ""},
+            {"database": "SQL Server 2022"},
+            "extra key: 'version'. Mind the case: the value of 'database' is 'sql server 2022'",
+        ),
     ],
 )
 def test_a_near_miss_is_named(answer, expected, said):
@@ -140,3 +150,13 @@ def test_every_checking_cell_names_a_defined_exercise_and_every_exercise_is_chec
                     used.add((lesson, label))
     assert used == {(e.lesson, e.label) for e in EXERCISES}
     assert all(e.why and "\n" not in e.why for e in EXERCISES)
+
+
+def test_lesson_01_exercise_1_says_why_oracle_was_never_declared():
+    """The reason names what the parse really does with the message's first line (issue 32)."""
+    from course_lib.assertions import parse_assertions
+
+    why = exercise("01", "Exercise 1").why
+    assert '"Hello! database" is not a key, so Oracle was never declared' in why
+    assert parse_assertions("Hello! database=Oracle") == {}
+    assert parse_assertions("Hello! database=Oracle\ndatabase = SQL Server 2022 ")["database"] == "SQL Server 2022"

@@ -138,7 +138,56 @@ async def test_the_memory_panel_names_the_fact_a_sixth_one_pushed_out():
     assert "pushed out" not in panel.diagnostic.value
     await submit(panel, "symptom=timeout")
     assert "at most 5 facts" in panel.diagnostic.value
-    assert "customer=Fabrikam (turn 1, the oldest) was pushed out" in panel.diagnostic.value
+    assert (  # the tie with product (turn 1 too) is broken by the store's key order, and the note says so
+        "customer=Fabrikam (turn 1, the oldest; product is from turn 1 too, and customer comes first in the "
+        "store's key order) was pushed out" in panel.diagnostic.value
+    )
+
+
+async def test_a_fact_pushed_out_alone_on_its_turn_is_named_without_a_tie():
+    panel = memory_panel()
+    await submit(panel, "product=Contoso")
+    await submit(panel, "customer=Fabrikam; module=Billing; database=SQL Server 2022; version=2.1")
+    await submit(panel, "symptom=timeout")
+    assert "product=Contoso (turn 1, the oldest) was pushed out" in panel.diagnostic.value
+
+
+def test_a_markdown_table_row_is_a_near_miss():
+    table = "| key | value |\n|---|---|\n| module | Reporting |\n| Priority | P1 |\n| owner | alice |"
+    assert near_misses(table) == [
+        NearMiss("module", "table", "module", "Reporting"),
+        NearMiss("Priority", "table", "priority", "P1"),
+    ]
+    assert refused_declarations("| module | Reporting |") == [
+        "a table row is not a declaration (write 'module=Reporting')"
+    ]
+
+
+async def test_the_memory_panel_says_why_a_table_row_stored_nothing_in_words():
+    panel = memory_panel()
+    await submit(panel, "| key | value |\n|---|---|\n| module | Reporting |")
+    assert panel.memory.facts == ()
+    said = panel.diagnostic.value
+    assert "Why: a table row is not a declaration: write module=Reporting." in said
+    assert "nothing to extract" in said and "nothing_to_extract" not in said
+
+
+async def test_a_greyed_out_button_says_why():
+    panel = memory_panel()
+    assert panel.submit_button.disabled and "Submit waits for a message" in panel.submit_note.value
+    assert panel.forget_all_button.disabled and "store is empty" in panel.forget_note.value
+    assert (
+        panel.forget_key_button.tooltip
+        == panel.forget_all_button.tooltip
+        == "Nothing to forget yet: the store is empty."
+    )
+    await submit(panel, "module=Billing")
+    assert not panel.forget_all_button.disabled and panel.forget_note.value == ""
+    assert panel.forget_all_button.tooltip is None
+    panel.message.value = "priority=P1"
+    assert not panel.submit_button.disabled and panel.submit_note.value == ""
+    panel.message.value = ""
+    assert panel.submit_button.disabled and "Submit waits" in panel.submit_note.value
 
 
 @pytest.mark.parametrize("typed", ["forget module", "FORGET", "mem"])
