@@ -138,7 +138,7 @@ def _listed(items: Sequence[str]) -> str:
     return "<ul>" + "".join(f"<li>{verbatim(spaced(item))}</li>" for item in items) + "</ul>"
 
 
-WORDS_WIDTHS = {"what it does": "15em", "returned to the caller": "8em"}
+WORDS_WIDTHS = {"what it does": "12em", "returned to the caller": "7em"}
 """The least widths of an options table's word columns: next to long option names, they would shrink to a few words
 per line."""
 
