@@ -57,3 +57,15 @@ def test_exercise_3_answers_two_and_zero_with_their_own_hints():
     entry = exercise("06", "Exercise 3")
     two, zero = check("Exercise 3", 2, 1, entry.hint), check("Exercise 3", 0, 1, entry.hint)
     assert "iterations 1 and 2" in two and "one stop does not end the loop" in zero
+
+
+def test_no_claim_label_shows_in_the_lessons_text():
+    """Claim labels (L27, F31) are the claim map's names for cells; a reader never met them."""
+    import json
+    import re
+    from pathlib import Path
+
+    lesson = Path(__file__).resolve().parents[1] / "notebooks" / "06_loop_options_compared.ipynb"
+    for cell in json.loads(lesson.read_text(encoding="utf-8"))["cells"]:
+        text = "".join(cell["source"])
+        assert not re.search(r"\b[LF]\d\d\b", text), f"cell {cell.get('id')}: a claim label in the text"
