@@ -215,7 +215,15 @@ EXERCISES: tuple[Exercise, ...] = (
         "Exercise 3",
         "B is asked only on iterations where A says stop.",
         "B is asked only when A says stop, and A stops once, at iteration 3, where B agrees.",
-        ((3, "B is not asked while A asks to continue: the first evaluator that continues decides."),),
+        (
+            (3, "B is not asked while A asks to continue: the first evaluator that continues decides."),
+            (
+                2,
+                "B would continue at iteration 1, but it is not asked there: A continues at iterations 1 and 2, "
+                "so B is asked only when A says stop.",
+            ),
+            (0, "A says stop at iteration 3, and one stop does not end the loop: the next evaluator, B, is asked."),
+        ),
     ),
     Exercise(
         "07",

@@ -8,9 +8,10 @@ the lessons' set-ups are not cells only a notebook holds.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -38,6 +39,7 @@ if TYPE_CHECKING:  # pandas loads when a table is built: importing the loop scen
 
 __all__ = [
     "EXIT_REASON_WORDS",
+    "EXPLAINED_COLUMNS",
     "EXPLICIT_MESSAGES",
     "HANGING",
     "INDENT",
@@ -133,6 +135,9 @@ class TraceStep:
     """The feedback an evaluation sent; None when it said stop, and for an LLM call."""
     unchanged: tuple[str, ...] = ()
     """The titles of sections that are the same at every step (the seed's initial messages)."""
+    session: int = 0
+    """For an LLM call: how many sessions the loop had created when it was made (the latest is the one it ran on);
+    0 when the loop created none (the caller's session, or a trace that does not count them)."""
 
     @property
     def continues(self) -> bool:
@@ -169,13 +174,20 @@ class LoopTrace:
 
     rows: list[TraceStep] = field(default_factory=list)
     calls: list[list[str]] = field(default_factory=list)
+    sessions: int = 0
+    """How many sessions the loop has created so far (:meth:`session_created`)."""
+
+    def session_created(self, session: AgentSession) -> None:
+        """The loop created a session (its ``session_created_callback``): the next calls run on it."""
+        self.sessions += 1
 
     def llm(self, incoming: Sequence[str], outgoing: str) -> None:
-        """One model call: the messages it received and the reply it returned."""
+        """One model call: the messages it received and the reply it returned, and the session count at the call."""
         self.calls.append(list(incoming))
         sections = (("Incoming messages", tuple(incoming)),)
+        saw = recent_texts(incoming)
         self.rows.append(
-            TraceStep(len(self.rows) + 1, "LLM", len(self.calls), recent_texts(incoming), outgoing, sections)
+            TraceStep(len(self.rows) + 1, "LLM", len(self.calls), saw, outgoing, sections, session=self.sessions)
         )
 
     def evaluator(self, context: LoopContext, feedback: str | None) -> None:
@@ -247,14 +259,16 @@ def spaced(text: str) -> str:
     return _NUMBER.sub(r"\1 ", text)
 
 
-def sender(message: Message | AgentResponseUpdate) -> str:
+def sender(message: Message | AgentResponseUpdate, model: str = "the model") -> str:
     """Who wrote a message of a loop's response, in words: the model, the loop's feedback, or its author's name.
+
+    ``model`` names the model's messages where two models take part (a judge's loop says "the worker").
 
     A loop's response never echoes the caller's input, so a User message in it was added by the loop (its feedback)
     or by an evaluator (explicit messages); MAF's default author name for an unnamed agent is not shown.
     """
     if message.role == "assistant":
-        return "the model"
+        return model
     return f"{message.author_name} (added by the loop)" if message.author_name else "the loop (feedback)"
 
 
@@ -262,10 +276,11 @@ MESSAGE_COLUMNS = ("message", "from", "text")
 """The columns of :func:`messages_frame`."""
 
 
-def messages_frame(messages: Sequence[Message]) -> pd.DataFrame:
+def messages_frame(messages: Sequence[Message], model: str = "the model") -> pd.DataFrame:
     """A loop's returned messages as a table: number, who wrote it (:func:`sender`), its text (:func:`spaced`)."""
     rows = (
-        {"message": number, "from": sender(m), "text": spaced(m.text)} for number, m in enumerate(messages, start=1)
+        {"message": number, "from": sender(m, model), "text": spaced(m.text)}
+        for number, m in enumerate(messages, start=1)
     )
     return rows_frame(rows, MESSAGE_COLUMNS)
 
@@ -580,8 +595,23 @@ def seed_loop(
     """The seed's demo wired up: a loop over the numbered fake LLM, and the three numbered input messages."""
     numberer = MessageNumberer()
     inner = Agent(client=NumberingChatClient(numberer, trace))
+    if trace is not None:  # the trace counts the sessions the loop creates: the stepper says which one a call ran on
+        options = _also_told(options or LoopAgentOptions(), trace.session_created)
     agent = LoopAgent(inner, IterationCountEvaluator(allowed, trace), options)
     return agent, [numberer.message(text, role) for text, role in SEED_INPUT]
+
+
+def _also_told(options: LoopAgentOptions, told: Callable[[AgentSession], None]) -> LoopAgentOptions:
+    """``options`` whose session callback also tells ``told`` (after any callback the options already had)."""
+    first = options.session_created_callback
+
+    async def both(session: AgentSession) -> None:
+        outcome = first(session) if first is not None else None
+        if inspect.isawaitable(outcome):
+            await outcome
+        told(session)
+
+    return replace(options, session_created_callback=both)
 
 
 async def run_seed_demo(
@@ -609,10 +639,10 @@ async def profile_options(
     counted = replace(options, session_created_callback=created.append)
     trace, response = await run_seed_demo(allowed, counted, stream=stream, caller_session=caller_session)
     return {
-        "LLM calls": len(trace.calls),
+        "model calls": len(trace.calls),
         "messages sent per call": ", ".join(str(len(c)) for c in trace.calls),
         "messages returned": len(response.messages),
-        "what the caller gets back": returned_words(response.messages),
+        "returned to the caller": returned_words(response.messages),
         "sessions created": len(created),
     }
 
@@ -658,15 +688,22 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
     "fresh_context_per_iteration=True + the caller's session": (
         LoopAgentOptions(fresh_context_per_iteration=True),
         True,
-        "each re-run gets a copy of the caller's session, restored from one snapshot: 2 copies",
+        "each re-run gets a copy of the caller's session, restored from one snapshot: 2 copies (3, 4, 4 messages)",
     ),
 }
 """Lesson 06's second table: each other option (or a caller's session), whether the caller passes a session, and
 what it does in words."""
 
 
-OPTIONS_COLUMNS = ("LLM calls", "messages sent per call", "what the caller gets back", "sessions created")
-"""The measured columns of :func:`options_frame`, after the option (and what it does, when the variants say)."""
+OPTIONS_COLUMNS = ("model calls", "messages sent per call", "sessions created")
+"""The measured columns of :func:`options_frame` for options alone, after the option: what the loop sent and created.
+
+Four columns of words beside long option names do not fit a laptop's notebook width; what the caller gets back is
+told in the lesson's words for these, and measured in the explained table (:data:`EXPLAINED_COLUMNS`)."""
+
+EXPLAINED_COLUMNS = ("what it does", "returned to the caller", "sessions created")
+"""The columns of :func:`options_frame` for explained variants (:data:`OTHER_OPTIONS`), after the option: each of
+those runs makes 3 calls and sends 3, 5, 7 messages but one, which "what it does" tells."""
 
 
 async def options_frame(
@@ -675,12 +712,11 @@ async def options_frame(
     """One row per variant of the seed's demo (:func:`profile_options`): what it sent, returned and created.
 
     A variant is options alone, or ``(options, caller_session, what it does)`` (:data:`OTHER_OPTIONS`); with the
-    words, the table has a "what it does" column after the option, so every option a student reads is explained
-    (and no "LLM calls" column: the seed's evaluator stops each of those runs at 3).
+    words, the table has a "what it does" column after the option, so every option a student reads is explained,
+    and says what the caller gets back instead of the call counts (:data:`EXPLAINED_COLUMNS`).
     """
     explained = any(isinstance(v, tuple) for v in variants.values())
-    measured = OPTIONS_COLUMNS[1:] if explained else OPTIONS_COLUMNS  # every explained variant makes 3 calls
-    columns = ("option", "what it does", *measured) if explained else ("option", *measured)
+    columns = ("option", *(EXPLAINED_COLUMNS if explained else OPTIONS_COLUMNS))
     rows = []
     for name, variant in variants.items():
         options, caller_session, words = variant if isinstance(variant, tuple) else (variant, False, "")

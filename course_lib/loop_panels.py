@@ -32,6 +32,7 @@ __all__ = [
     "WORDS_WIDTHS",
     "LoopStepper",
     "options_table",
+    "session_words",
     "verbatim",
 ]
 
@@ -65,6 +66,7 @@ class LoopStepper(PanelText, widgets.VBox):
         step = self.slider.value
         row = self.trace.rows[step - 1]
         saw = "".join(_section(title, items, counted=row.actor == "LLM") for title, items in row.shown)
+        saw = f"{session_words(self.trace, step)}{saw}"
         feedback = [r.feedback or r.did for r in self.trace.rows[:step] if r.continues]
         self.view.value = (
             f"<h4>Step {step} of {self.slider.max}: {_who(row)}</h4>"
@@ -77,6 +79,28 @@ class LoopStepper(PanelText, widgets.VBox):
 def _who(row: TraceStep) -> str:
     """Who acts at a step, in words: an evaluator acts after a call, not at one."""
     return f"the model (LLM), call {row.call}" if row.actor == "LLM" else f"the evaluator, after call {row.call}"
+
+
+def session_words(trace: LoopTrace, step: int) -> str:
+    """Which session a model call ran on, as a line for the stepper: new (2 of 3), the same, or the caller's.
+
+    The caller's: the loop had created none yet (with a caller's session and a fresh context, the first call).
+
+    A fresh context is a new session per re-run; counted from the trace, the student sees it happen, not only the
+    smaller input. Empty for an evaluator's step.
+    """
+    row = trace.rows[step - 1]
+    calls = [r for r in trace.rows if r.actor == "LLM"]
+    if row.actor != "LLM" or calls[-1].session == 0:  # an evaluator's step, or a trace that counted no session
+        return ""
+    earlier = [r for r in calls if r.step < row.step]
+    if row.session == 0:
+        words = "the caller's (the loop created none)"
+    elif earlier and earlier[-1].session == row.session:
+        words = "the same as the call before"
+    else:
+        words = f"new ({row.session} of {calls[-1].session})"
+    return f"<div><b>Session</b>: {words}</div>"
 
 
 def _outcome(row: TraceStep) -> str:
@@ -114,7 +138,7 @@ def _listed(items: Sequence[str]) -> str:
     return "<ul>" + "".join(f"<li>{verbatim(spaced(item))}</li>" for item in items) + "</ul>"
 
 
-WORDS_WIDTHS = {"what it does": "18em", "what the caller gets back": "11em"}
+WORDS_WIDTHS = {"what it does": "12em", "returned to the caller": "7em"}
 """The least widths of an options table's word columns: next to long option names, they would shrink to a few words
 per line."""
 

@@ -329,15 +329,14 @@ async def test_the_options_tables_count_what_changed_and_explain_every_other_opt
     first = await options_frame({"defaults": Options(), "fresh": Options(fresh_context_per_iteration=True)})
     assert list(first.columns) == [
         "option",
-        "LLM calls",
+        "model calls",
         "messages sent per call",
-        "what the caller gets back",
         "sessions created",
     ]
     assert list(first["messages sent per call"]) == ["3, 5, 7", "3, 4, 4"] and list(first["sessions created"]) == [1, 3]
     other = await options_frame(OTHER_OPTIONS)
-    assert "LLM calls" not in other.columns and all(other["what it does"])
-    shown = dict(zip(other["option"], other["what the caller gets back"], strict=True))
+    assert "model calls" not in other.columns and all(other["what it does"])
+    shown = dict(zip(other["option"], other["returned to the caller"], strict=True))
     assert shown["exclude_on_behalf_of_messages=True"] == "3 messages, answers only"
 
 
