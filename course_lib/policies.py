@@ -104,6 +104,7 @@ __all__ = [
     "generate_timeline",
     "load_timeline",
     "measure_scaling",
+    "rule_label",
     "rules_note",
     "run_policy",
     "seed_settings_rows",
@@ -125,6 +126,14 @@ READER_INSTRUCTIONS = "Answer the user from the conversation and any facts you a
 RULES: tuple[ResolutionRule, ...] = ("latest", "earliest", "most_frequent")
 OFFLINE = Backends(backend="offline")
 """The offline models, whatever ``COURSE_LLM`` says: for replays that measure the framework, not a model."""
+
+
+def rule_label(rule: str) -> str:
+    """A resolution rule in the words a student reads (``most_frequent`` -> ``most frequent``), in tables and panels.
+
+    The identifier stays what the code passes around; only what is shown loses its underscore.
+    """
+    return rule.replace("_", " ")
 
 
 def comparison_rules(
