@@ -723,9 +723,11 @@ def lesson_table_html(frame: pd.DataFrame, css_class: str, *, escape: bool = Tru
     """A panel's table drawn as the lesson's own tables are: one thin rule under the header, no cell borders.
 
     pandas writes ``border="1"``, which a widget (outside the notebook's rendered-output styles) draws as a double
-    grid; the table goes without it, inside the class JupyterLab and Voila style the lesson's tables with.
+    grid; the table goes without it, inside the class JupyterLab and Voila style the lesson's tables with, at the left
+    (that class alone would centre it).
     """
     table = frame.to_html(index=False, escape=escape, classes=css_class, justify="left", border=0)
+    table = table.replace("<table ", '<table style="margin-left: 0" ', 1)  # at the left, as in the lesson's output
     return f'<div class="jp-RenderedHTMLCommon">{table}</div>'
 
 
