@@ -51,7 +51,7 @@ from .clients import course_backends, make_chat_client
 from .conventions import stored_messages
 from .environment import course_file
 from .extraction import ChatFactWriter, MemoryExtraction
-from .frames import rows_frame
+from .frames import rows_frame, rule_label
 from .live import REUSE_VAR, Backends
 from .memory import MAX_FACTS, WorkingMemory
 from .memory_models import ResolutionRule, SummaryMode, visible_mentions
@@ -126,14 +126,6 @@ READER_INSTRUCTIONS = "Answer the user from the conversation and any facts you a
 RULES: tuple[ResolutionRule, ...] = ("latest", "earliest", "most_frequent")
 OFFLINE = Backends(backend="offline")
 """The offline models, whatever ``COURSE_LLM`` says: for replays that measure the framework, not a model."""
-
-
-def rule_label(rule: str) -> str:
-    """A resolution rule in the words a student reads (``most_frequent`` -> ``most frequent``), in tables and panels.
-
-    The identifier stays what the code passes around; only what is shown loses its underscore.
-    """
-    return rule.replace("_", " ")
 
 
 def comparison_rules(

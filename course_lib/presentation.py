@@ -20,7 +20,7 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from .frames import rows_frame
+from .frames import rows_frame, rule_label
 from .tracing import CHARS_SENT, EST_TOKENS, USAGE_FIELDS, count_of, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
@@ -39,6 +39,7 @@ __all__ = [
     "CPU_SECONDS",
     "EXTRA_CHARS",
     "FACT_COLUMNS",
+    "GRADED_VIEW_COLUMNS",
     "ITERATIONS",
     "LAST_CALL_COLUMN",
     "LAST_READER_CHARS",
@@ -272,8 +273,6 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded)."""
     import matplotlib.pyplot as plt
 
-    from .policies import rule_label
-
     fig, ax = plt.subplots(figsize=(10, 3.6))
     reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
     for policy, rows in reader.groupby("policy", sort=False):
@@ -424,8 +423,6 @@ def final_answers_frame(answers: pd.DataFrame, turn: int) -> pd.DataFrame:
 
     An answer that lacks nothing reads ``nothing`` in that column, never an empty cell a student has to interpret.
     """
-    from .policies import rule_label
-
     rows = answers[answers["turn"] == turn]
     return rows_frame(
         (
@@ -444,8 +441,6 @@ def final_answers_frame(answers: pd.DataFrame, turn: int) -> pd.DataFrame:
 
 def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
     """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise; rules in plain words."""
-    from .policies import rule_label
-
     table = answers.pivot_table(index="policy", columns=["rule", "turn"], values="correct", aggfunc="first", sort=False)
     table = table.rename(columns=rule_label, level="rule")
     return table.map(yes_no)
