@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas loads when a table is made: importing the modules that make rows stays quick
     import pandas as pd
 
-__all__ = ["rows_frame"]
+__all__ = ["rows_frame", "rule_label"]
 
 
 def rows_frame(
@@ -39,3 +39,11 @@ def rows_frame(
                 f"table's columns): missing {missing}, unexpected {extra}. No table was made."
             )
     return pd.DataFrame([[row[c] for c in columns] for row in rows], columns=list(columns), dtype=dtype)
+
+
+def rule_label(rule: str) -> str:
+    """A resolution rule in the words a student reads (``most_frequent`` -> ``most frequent``), in tables and panels.
+
+    The identifier stays what the code passes around; only what is shown loses its underscore.
+    """
+    return rule.replace("_", " ")

@@ -51,7 +51,7 @@ from .clients import course_backends, make_chat_client
 from .conventions import stored_messages
 from .environment import course_file
 from .extraction import ChatFactWriter, MemoryExtraction
-from .frames import rows_frame
+from .frames import rows_frame, rule_label
 from .live import REUSE_VAR, Backends
 from .memory import MAX_FACTS, WorkingMemory
 from .memory_models import ResolutionRule, SummaryMode, visible_mentions
@@ -104,6 +104,7 @@ __all__ = [
     "generate_timeline",
     "load_timeline",
     "measure_scaling",
+    "rule_label",
     "rules_note",
     "run_policy",
     "seed_settings_rows",

@@ -20,7 +20,7 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from .frames import rows_frame
+from .frames import rows_frame, rule_label
 from .tracing import CHARS_SENT, EST_TOKENS, USAGE_FIELDS, count_of, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
@@ -37,7 +37,9 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 __all__ = [
     "CALLER",
     "CPU_SECONDS",
+    "EXTRA_CHARS",
     "FACT_COLUMNS",
+    "GRADED_VIEW_COLUMNS",
     "ITERATIONS",
     "LAST_CALL_COLUMN",
     "LAST_READER_CHARS",
@@ -45,6 +47,7 @@ __all__ = [
     "NOT_GRADED",
     "NO_INDEX",
     "PANEL_FACT_COLUMNS",
+    "READER_CHARS",
     "STORED_COLUMN",
     "STORE_BOUND",
     "TABLE_CSS",
@@ -59,6 +62,7 @@ __all__ = [
     "figure_png",
     "final_answers_frame",
     "footprint_frame",
+    "graded_view_frame",
     "html_lines",
     "html_with_line_breaks",
     "integer_ticks",
@@ -82,6 +86,7 @@ __all__ = [
     "timeline_frame",
     "verdict_kind",
     "verdict_table",
+    "where_the_characters_go",
     "yes_no",
 ]
 
@@ -275,7 +280,7 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     integer_ticks(ax, "x")
     ax.set_xlabel("turn")
     ax.set_ylabel("characters sent to the reader")
-    ax.set_title(f"Prompt size per turn (rule: {rule})")
+    ax.set_title(f"What the reader received at each turn (rule: {rule_label(rule)}; writer, summarizer not counted)")
     legend_beside(ax)
     fig.tight_layout()
     return fig
@@ -423,7 +428,7 @@ def final_answers_frame(answers: pd.DataFrame, turn: int) -> pd.DataFrame:
         (
             {
                 "policy": row["policy"],
-                "rule": row["rule"],
+                "rule": rule_label(row["rule"]),
                 "correct": yes_no(row["correct"]),
                 "missing": row["missing"] or "nothing",
                 "superseded or forbidden": row["superseded or forbidden"] or "nothing",
@@ -435,28 +440,64 @@ def final_answers_frame(answers: pd.DataFrame, turn: int) -> pd.DataFrame:
 
 
 def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
-    """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise."""
+    """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise; rules in plain words."""
     table = answers.pivot_table(index="policy", columns=["rule", "turn"], values="correct", aggfunc="first", sort=False)
+    table = table.rename(columns=rule_label, level="rule")
     return table.map(yes_no)
 
 
+READER_CHARS = "chars sent to the reader"
+EXTRA_CHARS = "chars sent by extra calls"
+"""The cost table's two parts of :data:`CHARS_SENT`: the reader's calls (what the plots draw) and the writer's or
+summarizer's calls, so that a total is never read as what the reader received."""
+
+
 def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
-    """Per policy, for one rule: calls by kind, characters sent, the chars/4 estimate, reported tokens."""
+    """Per policy, for one rule: calls by kind, characters sent (reader, extra, all), the estimate, reported tokens.
+
+    The plots and section 6 count the reader's calls only; the total also counts the writer's and summarizer's, so
+    the table shows both parts beside it.
+    """
     import pandas as pd
 
     rows = []
     for policy, group in calls[calls["rule"] == rule].groupby("policy", sort=False):
+        reader = group["call"] == "reader"
         rows.append(
             {
                 "policy": policy,
-                "reader calls": int((group["call"] == "reader").sum()),
-                "extra calls (writer, summarizer)": int((group["call"] != "reader").sum()),
+                "reader calls": int(reader.sum()),
+                "extra calls (writer, summarizer)": int((~reader).sum()),
+                READER_CHARS: int(group.loc[reader, "chars_sent"].sum()),
+                EXTRA_CHARS: int(group.loc[~reader, "chars_sent"].sum()),
                 CHARS_SENT: int(group["chars_sent"].sum()),
                 EST_TOKENS: int(group[EST_TOKENS].sum()),
                 **{reported_label(usage): _sum_reported(group[f"reported_{usage}"]) for usage in USAGE_FIELDS},
             }
         )
     return pd.DataFrame(rows).set_index("policy")
+
+
+def where_the_characters_go(calls: pd.DataFrame, rule: str = "latest") -> str:
+    """Two sentences under the cost table: who sends the most in all and how much of it is extra calls, then who
+    sends the most to the reader alone (what the plot draws), computed from the calls, never written by hand.
+    """
+    rows = calls[calls["rule"] == rule]
+    if rows.empty:
+        raise ValueError(f"No calls under the rule {rule!r}: a cost sentence needs the calls of one rule it ran.")
+    costs = cost_table(calls, rule)
+    top = str(costs[CHARS_SENT].idxmax())
+    total, extra = int(costs.loc[top, CHARS_SENT]), int(costs.loc[top, EXTRA_CHARS])
+    kinds = " and ".join(sorted(set(rows[(rows["policy"] == top) & (rows["call"] != "reader")]["call"])))
+    first = f"In all, the {top} policy sends the most characters ({total})"
+    first += (
+        f": {extra} of them in its {kinds} calls, {total - extra} to the reader." if extra else ", all to the reader."
+    )
+    reader = costs[READER_CHARS].sort_values(ascending=False)
+    second = f"To the reader alone (the plot below), the {reader.index[0]} policy sends the most ({reader.iloc[0]})"
+    if len(reader) > 1:
+        second += f", then {reader.index[1]} ({reader.iloc[1]})"
+    return f"{first} {second}."
 
 
 def _sum_reported(column: pd.Series) -> int | str:
@@ -603,6 +644,33 @@ def facts_html(facts: Sequence[Fact]) -> str:
     table = table.replace("<th>", '<th style="white-space: nowrap; overflow-wrap: normal">')
     # a long value or evidence wraps inside its cell instead of widening the panel past the notebook's cell
     return f'<div style="max-width: 100%; overflow-wrap: anywhere; white-space: normal">{table}</div>'
+
+
+GRADED_VIEW_COLUMNS = ["policy", "graded turn", "correct", "values the reader could see"]
+
+
+def graded_view_frame(answers: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFrame:
+    """Each policy's answer at each graded turn beside the values its reader could see then (one rule's run).
+
+    A ``yes`` or ``no`` alone says what happened; the values seen say why (lesson 04's section 3 reads them so).
+    """
+    rules = answers["rule"].unique()
+    if len(rules) != 1:
+        raise ValueError(f"A graded-view table needs the answers of one rule; these hold {list(rules)}.")
+    reader = calls[(calls["call"] == "reader") & (calls["rule"] == rules[0])]
+    seen = {(row["policy"], row["turn"]): row["visible"] for _, row in reader.iterrows()}
+    return rows_frame(
+        (
+            {
+                "policy": row["policy"],
+                "graded turn": row["turn"],
+                "correct": yes_no(row["correct"]),
+                "values the reader could see": seen.get((row["policy"], row["turn"])) or "nothing",
+            }
+            for _, row in answers.iterrows()
+        ),
+        GRADED_VIEW_COLUMNS,
+    )
 
 
 def one_rule_table(correctness: pd.DataFrame) -> pd.DataFrame:

@@ -41,7 +41,7 @@ from .policies import (
     stop_in_words,
 )
 from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, ScorecardRow, facts_of, score_battery, summary
-from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, CallLog, reported_total, shown_count
+from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, CallLog, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_frame, which loads pandas
     import pandas as pd
@@ -335,8 +335,8 @@ POLICY_COST_COLUMNS = (
     "policy",
     "model calls",
     EST_TOKENS,
-    "reported prompt tokens",
-    "reported completion tokens",
+    reported_label("input_tokens"),
+    reported_label("output_tokens"),
     "reported / estimate",
     "seconds",
     "correct answers",
@@ -353,14 +353,14 @@ class PolicyCostRecording(Recording):
     runs: list[PolicyRun]
 
     def table(self) -> pd.DataFrame:
-        """Per policy: reported prompt and completion tokens beside the chars/4 estimate, and the seconds spent."""
+        """Per policy: reported input and output tokens beside the chars/4 estimate, and the seconds spent."""
         rows = [
             {
                 "policy": r.policy,
                 "model calls": r.reader_calls + r.extra_calls,
                 EST_TOKENS: r.est_tokens,
-                "reported prompt tokens": shown_count(r.input_tokens),
-                "reported completion tokens": shown_count(r.output_tokens),
+                reported_label("input_tokens"): shown_count(r.input_tokens),
+                reported_label("output_tokens"): shown_count(r.output_tokens),
                 "reported / estimate": UNKNOWN if r.input_tokens is None else f"{r.input_tokens / r.est_tokens:.2f}",
                 "seconds": r.seconds,
                 "correct answers": f"{r.graded_correct} of {r.graded}",
@@ -377,6 +377,26 @@ class PolicyCostRecording(Recording):
             f"small real model, {self.model.model.split('-Q')[0]}: the tokens its server reported beside the "
             "estimate, and the seconds each policy took."
         )
+
+    def reading_notes(self) -> str:
+        """How to read the table, under it: what "reported / estimate" divides, and what the answers are worth.
+
+        The second sentence is computed: when the small model got every graded answer wrong under every policy,
+        the recording says something about cost only, and the student is told so instead of comparing zeros.
+        """
+        ratio = (
+            f'"reported / estimate" is the reported input tokens divided by the {EST_TOKENS}: above 1, the '
+            "server counted more tokens than the estimate."
+        )
+        right = sum(r.graded_correct for r in self.runs)
+        if right == 0:
+            answers = (
+                "The small model got every graded answer wrong under every policy here: read this recording for "
+                "cost only, not for which policy answers best."
+            )
+        else:
+            answers = f"The small model got {right} of {sum(r.graded for r in self.runs)} graded answers right in all."
+        return f"{ratio}\n{answers}"
 
     def stop_notes(self) -> str:
         """Each stopped policy in one plain sentence, for below the table ("" if none).

@@ -30,14 +30,15 @@ from .policies import (
     Timeline,
     compare_policies,
     course_policies,
+    rule_label,
 )
 from .presentation import PanelText as _Panel
-from .presentation import correctness_table, facts_html, figure_png, one_rule_table, plot_prompt_sizes, rows_frame
+from .presentation import facts_html, figure_png, graded_view_frame, plot_prompt_sizes, rows_frame
 from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks, console_command, memory_line, status_words
 
 if TYPE_CHECKING:
-    pass
+    import pandas as pd
 
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "eviction_notes",
     "expectations_html",
     "kept_punctuation",
+    "lesson_table_html",
     "punctuation_notes",
     "shorten_long_input",
     "ticket_line",
@@ -645,7 +647,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
             rows=6,
             layout=widgets.Layout(width="max-content", min_width="22em"),  # whole names, never cut
         )
-        self.rule = widgets.Dropdown(options=list(RULES), value="latest", description="Rule")
+        self.rule = widgets.Dropdown(options=[(rule_label(r), r) for r in RULES], value="latest", description="Rule")
         self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window")
         self.max_facts = widgets.IntSlider(value=5, min=1, max=10, description="Fact bound")
         self.run_button = widgets.Button(description="Run", button_style="primary")
@@ -667,7 +669,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
 
     def settings(self) -> str:
         """The settings a run would use, in the words of the caption."""
-        return f"rule {self.rule.value}, window {self.window.value}, fact bound {self.max_facts.value}"
+        return f"rule {rule_label(self.rule.value)}, window {self.window.value}, fact bound {self.max_facts.value}"
 
     def _settings_changed(self) -> None:
         """Labels follow the sliders, idle controls say so, and the previous result leaves the screen."""
@@ -735,10 +737,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.comparison = comparison
         stops = "".join(f"<br>{_escape(stop.in_words())}" for stop in comparison.stopped)  # why a "no" is a stop
         self.message.value = f"<i>Computed with {settings}.</i>{stops}<br>{expectations_html(self.timeline)}"
-        self.table.value = (
-            one_rule_table(correctness_table(comparison.answers))
-            .reset_index()
-            .to_html(index=False, classes="policy-correctness", justify="left")
+        self.table.value = lesson_table_html(
+            graded_view_frame(comparison.answers, comparison.calls), "policy-correctness"
         )
         self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
         self.plot.layout.display = None
@@ -777,14 +777,24 @@ def expectations_html(timeline: Timeline) -> str:
     ]
     if not rows:
         return ""
-    table = rows_frame(rows, _EXPECTATION_COLUMNS).to_html(
-        index=False, escape=False, classes="policy-expectations", justify="left"
-    )
+    table = lesson_table_html(rows_frame(rows, _EXPECTATION_COLUMNS), "policy-expectations", escape=False)
     heading = (
         "What a correct answer must contain, set before any run (the results table under it says <b>yes</b> where "
         "an answer does):"
     )
     return f"{heading}<br>{table}"
+
+
+def lesson_table_html(frame: pd.DataFrame, css_class: str, *, escape: bool = True) -> str:
+    """A panel's table drawn as the lesson's own tables are: one thin rule under the header, no cell borders.
+
+    pandas writes ``border="1"``, which a widget (outside the notebook's rendered-output styles) draws as a double
+    grid; the table goes without it, inside the class JupyterLab and Voila style the lesson's tables with, at the left
+    (that class alone would centre it).
+    """
+    table = frame.to_html(index=False, escape=escape, classes=css_class, justify="left", border=0)
+    table = table.replace("<table ", '<table style="margin-left: 0" ', 1)  # at the left, as in the lesson's output
+    return f'<div class="jp-RenderedHTMLCommon">{table}</div>'
 
 
 def _one_per_line(texts: Sequence[str]) -> str:

@@ -37,16 +37,20 @@ from course_lib.policies import (
     generate_timeline,
     load_timeline,
     measure_scaling,
+    rule_label,
     run_policy,
     session_footprint,
     stop_in_words,
 )
 from course_lib.presentation import (
+    EXTRA_CHARS,
+    READER_CHARS,
     STORED_COLUMN,
     correctness_table,
     cost_table,
     footprint_frame,
     scaling_frame,
+    where_the_characters_go,
 )
 from course_lib.tracing import CallLog, RecordingMiddleware, recording_middleware
 
@@ -355,7 +359,35 @@ async def test_the_seeds_turns_exceed_3_view_is_three_user_turns_counting_the_ne
 async def test_provenance_makes_the_facts_larger_than_a_short_dialogue():
     policies = {k: v for k, v in course_policies().items() if k in ("full history", "facts")}
     costs = cost_table((await compare_policies(load_timeline(), policies, rules=["latest"])).calls)
-    assert costs.loc["facts", "chars sent"] > costs.loc["full history", "chars sent"]
+    # the reader's calls alone: the writer's calls would make any facts policy "larger" (issue 32)
+    assert costs.loc["facts", READER_CHARS] > costs.loc["full history", READER_CHARS]
+
+
+async def test_the_cost_table_splits_the_characters_and_the_sentence_puts_the_cause_where_the_data_does():
+    """The total counts the writer's and summarizer's calls too; the table and the sentence say how much of it."""
+    calls = (await compare_policies(load_timeline(), rules=["latest"])).calls
+    costs = cost_table(calls)
+    assert (costs[READER_CHARS] + costs[EXTRA_CHARS] == costs["chars sent"]).all()
+    assert costs.loc["full history", EXTRA_CHARS] == 0 and costs.loc["facts", EXTRA_CHARS] > 0
+    facts = costs.loc["facts"]
+    sentence = where_the_characters_go(calls)
+    expected = f"the facts policy sends the most characters ({facts['chars sent']}): {facts[EXTRA_CHARS]} of them in"
+    assert expected in sentence
+    top_reader = costs[READER_CHARS].idxmax()
+    assert f"To the reader alone (the plot below), the {top_reader} policy sends the most" in sentence
+    only_full = calls[calls["policy"] == "full history"]
+    assert where_the_characters_go(only_full).startswith("In all, the full history policy sends the most characters")
+    assert "all to the reader" in where_the_characters_go(only_full)
+    with pytest.raises(ValueError, match="No calls under the rule 'earliest'"):
+        where_the_characters_go(calls, rule="earliest")
+
+
+def test_rules_read_in_plain_words_in_the_tables_and_the_note():
+    assert rule_label("most_frequent") == "most frequent" and rule_label("latest") == "latest"
+    import pandas as pd
+
+    answers = pd.DataFrame([{"policy": "facts", "rule": "most_frequent", "turn": 5, "correct": True}])
+    assert list(correctness_table(answers).columns) == [("most frequent", 5)]
 
 
 async def test_session_policies_store_every_message_with_an_id():

@@ -129,7 +129,13 @@ def test_the_policy_cost_recording_has_lesson_04s_six_policies_with_reported_and
     assert [run.policy for run in recording.runs] == list(course_policies())
     table = recording.table()
     assert list(table.index) == list(course_policies())
-    assert {EST_TOKENS, "reported prompt tokens", "reported completion tokens", "seconds"} <= set(table.columns)
+    assert {EST_TOKENS, "reported input tokens", "reported output tokens", "seconds"} <= set(table.columns)
+    notes = recording.reading_notes()  # the ratio in one line, and what the answers are worth, computed
+    assert '"reported / estimate" is the reported input tokens divided by' in notes
+    every_wrong = all(run.graded_correct == 0 for run in recording.runs)
+    assert ("got every graded answer wrong under every policy here" in notes) == every_wrong
+    lucky = recording.model_copy(update={"runs": [recording.runs[0].model_copy(update={"graded_correct": 1})]})
+    assert "got 1 of" in lucky.reading_notes() and "every graded answer wrong" not in lucky.reading_notes()
     for run in recording.runs:  # a run that stopped says why; one that did not answered every graded turn
         calls = run.reader_calls + run.extra_calls  # the estimate is chars/4 per call, rounded down each time
         assert run.est_tokens <= run.chars_sent // 4 <= run.est_tokens + calls

@@ -10,10 +10,10 @@ from course_lib.loop_panels import LoopStepper
 from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.policies import generate_timeline, load_timeline
-from course_lib.presentation import correctness_table, one_rule_table
+from course_lib.presentation import graded_view_frame
 from course_lib.providers import course_provider_desks
 from course_lib.tracing import CallLog
-from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer, ProgressBar
+from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer, ProgressBar, lesson_table_html
 
 
 def memory_panel(misbehaviour=None):
@@ -365,19 +365,23 @@ async def test_the_memory_panel_shows_the_time_of_day_in_utc():
     assert 'style="text-align: left;"' in panel.table.value  # headers over their text, lesson style or not
 
 
-async def test_policy_explorer_table_reads_one_row_per_policy_one_column_per_graded_turn():
+async def test_policy_explorer_table_shows_each_graded_answer_beside_what_the_reader_could_see():
+    """A yes or no alone cannot be explained: the values the reader saw at that turn stand beside it."""
     explorer = PolicyExplorer(load_timeline())
     explorer.policies.value = ("full history", "facts")
+    explorer.rule.value = "most_frequent"
     explorer.run_button.click()
     await explorer.idle()
-    frame = one_rule_table(correctness_table(explorer.comparison.answers))
+    frame = graded_view_frame(explorer.comparison.answers, explorer.comparison.calls)
     graded = [n for n, turn in enumerate(explorer.timeline.turns, start=1) if turn.expect is not None]
-    assert list(frame.columns) == [f"correct at turn {n}" for n in graded]
-    assert list(frame.index) == ["full history", "facts"] and frame.index.name == "policy"
-    assert set(frame.to_numpy().ravel()) <= {"yes", "no"}
-    assert explorer.table.value == frame.reset_index().to_html(
-        index=False, classes="policy-correctness", justify="left"
-    )
+    assert list(frame.columns) == ["policy", "graded turn", "correct", "values the reader could see"]
+    assert list(frame["graded turn"]) == graded * 2 and set(frame["correct"]) <= {"yes", "no"}
+    facts_at_10 = frame[(frame["policy"] == "facts") & (frame["graded turn"] == 10)].iloc[0]
+    assert "constraint" not in facts_at_10["values the reader could see"]  # the evicted prohibition, not seen
+    assert explorer.table.value == lesson_table_html(frame, "policy-correctness")
+    assert 'border="1"' not in explorer.table.value and "jp-RenderedHTMLCommon" in explorer.table.value
+    assert "most_frequent" not in explorer.message.value + explorer.table.value  # the rule in plain words
+    assert ("most frequent", "most_frequent") in explorer.rule.options
 
 
 async def test_policy_explorer_clears_the_previous_result_when_a_run_fails(monkeypatch):
