@@ -156,8 +156,8 @@ class MemoryTurn(BaseModel):
 
 
 def _times(forgets: int) -> str:
-    """How many forgets ran, in words: "once", "twice", "3 times"."""
-    return {1: "once", 2: "twice"}.get(forgets, f"{forgets} times")
+    """How many forgets ran, in words after "forget ran": nothing for one, " twice", " 3 times"."""
+    return {1: "", 2: " twice"}.get(forgets, f" {forgets} times")
 
 
 class WorkingMemory:
@@ -270,7 +270,7 @@ class WorkingMemory:
             )
         if turn.epoch != self._epoch:
             raise ForgottenTurn(
-                f"Memory update refused: forget ran {_times(self._epoch - turn.epoch)} after this turn began; "
+                f"Memory update refused: forget ran{_times(self._epoch - turn.epoch)} after this turn began; "
                 "nothing said before a forget is ever written. Nothing was written."
             )
         if not self._first <= turn.number <= self._turn:

@@ -369,3 +369,15 @@ def test_a_forgotten_turns_refusal_says_how_many_forgets_ran_in_words():
     with pytest.raises(ForgottenTurn) as refused:
         memory.check_ticket(turn)
     assert "forget ran twice after this turn began" in str(refused.value) and "epoch" not in str(refused.value)
+
+
+def test_one_forget_is_said_without_a_count():
+    """ "forget ran once after this turn began" read as "formerly" to a student: one forget is said plainly."""
+    from course_lib.memory import ForgottenTurn
+
+    memory = WorkingMemory()
+    turn = memory.begin_turn("module=Billing")
+    memory.forget()
+    with pytest.raises(ForgottenTurn) as refused:
+        memory.check_ticket(turn)
+    assert "Memory update refused: forget ran after this turn began;" in str(refused.value)
