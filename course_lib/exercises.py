@@ -213,7 +213,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "06",
         "Exercise 3",
-        "B is asked only on iterations where A says stop.",
+        "Walk the iterations in order: who is asked first, and at which iteration does A say stop?",
         "B is asked only when A says stop, and A stops once, at iteration 3, where B agrees.",
         (
             (3, "B is not asked while A asks to continue: the first evaluator that continues decides."),

@@ -330,7 +330,7 @@ def ticket_line(memory: WorkingMemory) -> str:
 
 
 SUBMIT_DISABLED_NOTE = "Submit waits for a message: type key=value in the box."
-FORGET_DISABLED_NOTE = "Nothing to forget yet: the store is empty."
+FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
 
 
 def _greyed_out(button: widgets.Button, reason: str) -> str:

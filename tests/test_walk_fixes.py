@@ -179,7 +179,7 @@ async def test_a_greyed_out_button_says_why():
     assert (
         panel.forget_key_button.tooltip
         == panel.forget_all_button.tooltip
-        == "Nothing to forget yet: the store is empty."
+        == "The store is empty: nothing to forget."
     )
     await submit(panel, "module=Billing")
     assert not panel.forget_all_button.disabled and panel.forget_note.value == ""
