@@ -212,7 +212,7 @@ class RecordedCase(BaseModel):
     total_tokens: int | None
 
 
-SKIPPABLE_SETTINGS = (
+_SKIPPABLE_SETTINGS = (
     "The other values (top_k, top_p, min_p, seed, context tokens, threads, the file's SHA-256) are sampling and "
     "server settings kept to reproduce the run: safe to ignore; the load average is how busy the machine was."
 )
@@ -240,7 +240,7 @@ class QualificationRecording(Recording):
 
     def caption(self) -> str:
         """The recording's caption, then one line telling a student which of its values they may skip."""
-        return f"{super().caption()}\n{SKIPPABLE_SETTINGS}"
+        return f"{super().caption()}\n{_SKIPPABLE_SETTINGS}"
 
     def asked_sampling(self) -> str:
         """The writer's own sampling after the server's defaults, or that it asked for none."""
