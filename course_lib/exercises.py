@@ -71,6 +71,10 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             ("writer", "The writer is a role: COURSE_LLM=openai makes it live like every other role."),
             ("NumberingChatClient", "That is the class; give the name in the first column of section 2's table."),
+            (
+                "FakeChatClient",
+                "That is the seed's own name for it; give the name the first column of section 2's table writes.",
+            ),
         ),
     ),
     Exercise(
@@ -282,8 +286,15 @@ def check(exercise: str, answer: Any, expected: Any, hint: str = "", why: str | 
     if answer == expected and _kind(answer) == _kind(expected):
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
-    specific = _miss(named, answer) or type_hint(answer, expected) or near_miss_hint(answer, expected)
+    specific = _miss(named, answer) or _empty(answer) or type_hint(answer, expected) or near_miss_hint(answer, expected)
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+
+
+def _empty(answer: Any) -> str:
+    """What to say to an answer of empty quotes (or only spaces): nothing was written yet."""
+    if isinstance(answer, str) and not answer.strip():
+        return f"You left it empty ({answer!r}): write your answer between the quotes."
+    return ""
 
 
 def near_miss_hint(answer: Any, expected: Any) -> str:

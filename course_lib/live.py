@@ -340,8 +340,19 @@ class LiveSettings(BaseModel):
 
         The openai SDK waits about 0.5 s before the first retry, doubling up to 8 s (less with jitter).
         """
-        backoff = sum(min(0.5 * 2**attempt, 8.0) for attempt in range(self.max_retries))
-        return float(self.timeout * (self.max_retries + 1) + backoff)
+        return float(self.timeout * (self.max_retries + 1) + sum(self.retry_waits))
+
+    @property
+    def retry_waits(self) -> tuple[float, ...]:
+        """The SDK's wait before each retry: 0.5 s, doubling up to 8 s (the longest, jitter aside)."""
+        return tuple(min(0.5 * 2**attempt, 8.0) for attempt in range(self.max_retries))
+
+    def worst_case_words(self) -> str:
+        """:attr:`worst_case_wait` as its sum in words: the attempts times the timeout, plus each retry wait."""
+        waits = " and ".join(f"{wait:g} s" for wait in self.retry_waits)
+        before = "the retry" if self.max_retries == 1 else "the retries"
+        attempts = f"{self.max_retries + 1} \N{MULTIPLICATION SIGN} {self.timeout:g} s"
+        return f"{attempts} + the {waits} the SDK waits before {before}" if waits else attempts
 
     @property
     def deadline(self) -> float:

@@ -60,6 +60,7 @@ __all__ = [
     "exit_status",
     "facts_of",
     "main",
+    "offline_view",
     "outcome",
     "qualify",
     "reason",
@@ -339,6 +340,16 @@ async def score_battery(
 def scorecard(results: list[CaseResult]) -> pd.DataFrame:
     """One row per case (:meth:`CaseResult.row`), columns :data:`SCORECARD_COLUMNS`."""
     return rows_frame((result.row() for result in results), SCORECARD_COLUMNS)
+
+
+def offline_view(card: pd.DataFrame) -> pd.DataFrame:
+    """The scorecard as a lesson shows an offline run: no latency, no token column that is ``unknown`` throughout.
+
+    An offline model takes no measurable time and reports no usage, so those columns say nothing there and only
+    make the table too wide for the page; a column with one reported count stays.
+    """
+    silent = [label for label in map(reported_label, USAGE_FIELDS) if (card[label] == "unknown").all()]
+    return card.drop(columns=["latency (s)", *silent])
 
 
 async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> pd.DataFrame:

@@ -188,3 +188,14 @@ def test_masking_covers_every_run_of_the_key_and_nothing_else():
     assert mask_secrets(f"short {key[:7]} {key[-7:]}", [key]) == f"short {key[:7]} {key[-7:]}"  # under 8: kept
     assert mask_secrets("ollama said ollama", ["ollama"]) == "********** said **********"  # a short key, whole
     assert mask_secrets("nothing here", [key, ""]) == "nothing here"
+
+
+def test_the_worst_case_wait_is_said_as_the_sum_it_is():
+    """Lesson 00 prints the default bound with its parts: the attempts and the SDK's wait before each retry."""
+    times = "\N{MULTIPLICATION SIGN}"
+    defaults = LiveSettings(model="m", api_key="k")
+    assert defaults.worst_case_words() == f"2 {times} 30 s + the 0.5 s the SDK waits before the retry"
+    assert defaults.worst_case_wait == 2 * 30 + 0.5
+    two = LiveSettings(model="m", api_key="k", timeout=20, max_retries=2)
+    assert two.worst_case_words() == f"3 {times} 20 s + the 0.5 s and 1 s the SDK waits before the retries"
+    assert LiveSettings(model="m", api_key="k", max_retries=0).worst_case_words() == f"1 {times} 30 s"

@@ -12,6 +12,7 @@ from course_lib import qualify
 from course_lib.extraction import ExtractionReport
 from course_lib.live import LiveSettingsError
 from course_lib.memory_models import OfflineWriterClient
+from course_lib.tracing import CallLog
 
 
 @pytest.fixture
@@ -202,3 +203,13 @@ def test_the_battery_rows_show_hidden_characters_and_cut_only_a_long_message():
     long = rows["over-long message"]["message"]
     assert len(long) <= 90 and long.endswith(f"... ({MAX_MESSAGE_CHARS + 15} characters)")
     assert rows["a correction replaces"]["earlier turns"] == "module=Reporting"
+
+
+async def test_an_offline_scorecard_drops_the_columns_it_cannot_fill():
+    """Lesson 00's offline card: no latency and no token column, all ``unknown``; a reported count keeps its column."""
+    card = await qualify.qualify(OfflineWriterClient("infer"), CallLog())
+    shown = qualify.offline_view(card)
+    assert "latency (s)" not in shown and not any("reported" in column for column in shown.columns)
+    assert list(shown["case"]) == list(card["case"])
+    card.loc[0, "reported input tokens"] = "12"
+    assert "reported input tokens" in qualify.offline_view(card)

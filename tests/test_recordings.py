@@ -45,6 +45,7 @@ def test_the_qualification_recording_names_what_reproduces_it_and_is_labelled_a_
     assert recording.model.server.startswith("xllamacpp==") and "temperature" in recording.model.sampling
     caption = recording.caption()
     assert caption.startswith("RECORDING (not run in this notebook)") and "make record-local" in caption
+    assert caption.endswith("safe to ignore; the load average is how busy the machine was.")
     assert recording.recorded_at.utcoffset() is not None  # timezone-aware UTC
     assert "/" not in recording.machine.platform  # no machine path in a committed file
 

@@ -42,6 +42,21 @@ def test_lesson_00_exercise_1_accepts_the_exact_wait_and_names_a_rounded_one_as_
     assert "61.5 s" in one.why
 
 
+def test_an_empty_answer_is_told_it_is_empty_in_every_lesson():
+    two = exercise("00", "Exercise 2")
+    for empty in ("", "  "):
+        said = check("Exercise 2", empty, "numbering", two.hint)
+        assert said.startswith("Exercise 2: not quite. You left it empty") and two.hint in said
+    assert "You left it empty" in check("Exercise 1", "", 61.5)  # a number expected: still the first thing said
+    assert "empty" not in check("Exercise 2", "writer", "numbering", two.hint)
+
+
+def test_lesson_00_exercise_2_points_the_seed_s_class_name_to_the_table():
+    two = exercise("00", "Exercise 2")
+    said = check("Exercise 2", "FakeChatClient", "numbering", two.hint)
+    assert "first column of section 2's table" in said
+
+
 def test_lesson_00_exercise_3_does_not_support_the_tempting_wrong_answer():
     three = exercise("00", "Exercise 3")
     said = check("Exercise 3", "nothing_to_extract", "rejected", three.hint)
