@@ -192,9 +192,7 @@ async def test_a_greyed_out_button_says_why():
     assert panel.submit_button.disabled and "Submit waits for a message" in panel.submit_note.value
     assert panel.forget_all_button.disabled and "store is empty" in panel.forget_note.value
     assert (
-        panel.forget_key_button.tooltip
-        == panel.forget_all_button.tooltip
-        == "The store is empty: nothing to forget."
+        panel.forget_key_button.tooltip == panel.forget_all_button.tooltip == "The store is empty: nothing to forget."
     )
     await submit(panel, "module=Billing")
     assert not panel.forget_all_button.disabled and panel.forget_note.value == ""
