@@ -177,6 +177,20 @@ class LoopTrace:
     sessions: int = 0
     """How many sessions the loop has created so far (:meth:`session_created`)."""
 
+    def first_feedback(self) -> str:
+        """The first feedback an evaluation sent back, with the call it followed, or why there is none.
+
+        Offline the drift-prone reader always earns feedback; a live reader may be right first time, and then the
+        loop stopped after one call with nothing to show (lesson 07's live run failed on exactly that).
+        """
+        sent = next((step for step in self.rows if step.feedback), None)
+        if sent is None:
+            return "No evaluation sent the answer back: the first answer stood, so there is no feedback to show."
+        return (
+            f"The feedback the evaluator sent after call {sent.call}, the last message of call {sent.call + 1}:\n"
+            f"{sent.feedback}"
+        )
+
     def session_created(self, session: AgentSession) -> None:
         """The loop created a session (its ``session_created_callback``): the next calls run on it."""
         self.sessions += 1

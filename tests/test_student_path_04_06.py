@@ -463,3 +463,15 @@ async def test_the_explorer_says_in_one_sentence_why_a_policy_stopped(monkeypatc
         in said
     )
     assert "http" not in said and "COURSE_LLM" not in said
+
+
+def test_a_trace_without_feedback_says_so_instead_of_failing():
+    """Lesson 07 live: a reader right first time leaves no feedback; the cell printing it failed with StopIteration."""
+    from course_lib.loop_demos import LoopTrace, TraceStep
+
+    trace = LoopTrace()
+    assert trace.first_feedback().startswith("No evaluation sent the answer back")
+    trace.rows.append(TraceStep(1, "Evaluator", 1, "saw", "continue: fix it", (), feedback="fix it"))
+    assert trace.first_feedback() == (
+        "The feedback the evaluator sent after call 1, the last message of call 2:\nfix it"
+    )
