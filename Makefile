@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install lab present test solutions site site-test site-publish colab bench bench-writer stress qualify local local-check record-local lessons-live serve-model hub hub-test lint format refresh clean
+.PHONY: install trust lab present test solutions site site-test site-publish colab bench bench-writer stress qualify local local-check record-local lessons-live serve-model hub hub-test lint format refresh clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required, found " + sys.version.split()[0]'
@@ -28,11 +28,20 @@ install: $(STAMP) $(LAB_SETTINGS)
 # Jupyter refuses to start as root without --allow-root (containers, CI machines): add it only then.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# JupyterLab serves the repository (so a lesson's links to ../docs/ open) and opens on notebooks/.
+# JupyterLab shows a notebook's stored HTML whole (the lessons' tables keep their left-aligned style before Run All)
+# only if it trusts the notebook: `make trust` signs the course's lessons with a key kept in .venv, never in the
+# student's home, and JupyterLab checks them with that key (--NotebookNotary.data_dir below).
+NOTARY_DIR := $(VENV)/share/jupyter
+trust: $(STAMP)
+	JUPYTER_DATA_DIR=$(NOTARY_DIR) $(BIN)/jupyter trust notebooks/[0-9]*.ipynb
+
+# JupyterLab serves the repository (so a lesson's links to ../docs/ open) and opens on notebooks/; its workspace (the
+# tabs it reopens) stays in .venv too, so two clones never reopen each other's tabs.
 # tests/test_lab.py starts JupyterLab with these flags, read from this line.
-LAB_FLAGS := --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks
-lab: $(STAMP) $(LAB_SETTINGS)
-	$(BIN)/jupyter lab $(LAB_FLAGS) $(ROOT_FLAG)
+LAB_FLAGS := --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks --NotebookNotary.data_dir=.venv/share/jupyter
+JUPYTERLAB_WORKSPACES_DIR ?= $(VENV)/share/jupyter/lab/workspaces
+lab: $(STAMP) $(LAB_SETTINGS) trust
+	JUPYTERLAB_WORKSPACES_DIR=$(JUPYTERLAB_WORKSPACES_DIR) $(BIN)/jupyter lab $(LAB_FLAGS) $(ROOT_FLAG)
 
 # Presenter mode: the lessons served by Voila, code hidden, widgets live; tools/present.py adds the docs/ pages the
 # lessons link to (the glossary), which Voila alone does not render.

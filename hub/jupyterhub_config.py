@@ -68,7 +68,8 @@ if os.environ.get("COURSE_HUB_PASSWORD"):
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = str(STATE / "home" / "{username}")
 c.Spawner.cmd = [str(HUB_VENV / "bin" / "jupyterhub-singleuser")]
-c.Spawner.args = ["--allow-root"] if os.geteuid() == 0 else []  # Jupyter refuses root without it (containers)
+SERVER_ARGS = ["--allow-root"] if os.geteuid() == 0 else []  # Jupyter refuses root without it (containers)
+c.Spawner.args = SERVER_ARGS
 c.Spawner.default_url = "/lab/tree/notebooks"
 c.Spawner.start_timeout = 120  # a shared 2-core machine under load
 c.Spawner.http_timeout = 120
@@ -108,11 +109,25 @@ c.Spawner.environment = {
 
 
 def copy_lessons(spawner) -> None:
-    """The user's own copy of the lessons, made once: their edits and outputs never touch the course's files."""
+    """The user's own copy of the lessons, made once: their edits and outputs never touch the course's files.
+
+    The copies are signed with a key in the user's home, and their server checks with it: JupyterLab drops the
+    style of an untrusted notebook's stored output (the lessons' tables would read right-aligned before Run All),
+    as `make trust` does for `make lab`.
+    """
+    from nbformat import read
+    from nbformat.sign import NotebookNotary
+
     home = Path(spawner.home_dir)
     home.mkdir(parents=True, exist_ok=True)
+    notary_dir = home / ".course-notary"
+    spawner.args = [*SERVER_ARGS, f"--NotebookNotary.data_dir={notary_dir}"]
     if not (home / "notebooks").exists():
         shutil.copytree(COURSE / "notebooks", home / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        notary_dir.mkdir(exist_ok=True)
+        notary = NotebookNotary(data_dir=str(notary_dir))
+        for lesson in sorted((home / "notebooks").glob("[0-9]*.ipynb")):
+            notary.sign(read(lesson, as_version=4))
 
 
 c.Spawner.pre_spawn_hook = copy_lessons

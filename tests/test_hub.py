@@ -25,7 +25,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
+from nbformat.sign import NotebookNotary
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
@@ -262,6 +264,11 @@ def test_each_student_runs_lesson_02_in_their_own_server_and_gets_its_stored_out
     for user in STUDENTS:  # each student's file is in their own home only, and nothing in the course's files
         assert (hub.state / "home" / user / "my-notes.txt").read_text() == user
     assert not (ROOT / "notebooks" / "my-notes.txt").exists()
+    for user in STUDENTS:  # their copies are signed with the key their server checks: stored tables keep their style
+        home = hub.state / "home" / user
+        notary = NotebookNotary(data_dir=str(home / ".course-notary"))
+        lessons = sorted((home / "notebooks").glob("[0-9]*.ipynb"))
+        assert lessons and all(notary.check_signature(nbformat.read(lesson, as_version=4)) for lesson in lessons)
     status = ["git", "status", "--porcelain", "notebooks", "data"]
     assert subprocess.run(status, cwd=ROOT, capture_output=True, text=True, check=True).stdout == ""
     keys = ("server_mb", "kernel_mb_at_start", "kernel_mb")

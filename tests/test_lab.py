@@ -5,6 +5,8 @@ The flags are read from the Makefile's ``LAB_FLAGS`` line, and JupyterLab gets e
 
 * no first-run dialog covers the lesson (the "official Jupyter news" question: the course's overrides.json in
   .venv answers it, ``tools/lab_settings.py``);
+* lesson 00's stored tables are left-aligned before anything runs (JupyterLab drops the style of an untrusted
+  notebook's stored output: `make lab` signs the lessons first, ``make trust``, and the fixture does the same);
 * lesson 00's course map is a picture, not its alt text;
 * lesson 00's glossary link opens the glossary, with no 404 in the server's log;
 * the freshly opened lesson is not marked as changed (JupyterLab writes the kernel's spec into a notebook whose
@@ -48,10 +50,20 @@ def test_make_lab_serves_the_repository_and_opens_on_the_lessons():
     assert "LAB_FLAGS" not in make_lab and " ".join(flags) in make_lab
 
 
+def test_make_lab_signs_the_lessons_with_the_key_jupyterlab_checks():
+    notary = next(flag for flag in lab_flags() if flag.startswith("--NotebookNotary.data_dir="))
+    key_dir = notary.split("=", 1)[1]
+    make_lab = subprocess.run(["make", "-n", "lab"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    trust = next(line for line in make_lab.splitlines() if " trust " in line)
+    assert trust.startswith(f"JUPYTER_DATA_DIR={key_dir} ") and "notebooks/[0-9]*.ipynb" in trust
+    assert make_lab.index(trust) < make_lab.index(" lab "), "the lessons are signed before JupyterLab starts"
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab as `make lab` starts it, on loopback, no token, with a fresh user's settings."""
     home = tmp_path_factory.mktemp("student")
+    subprocess.run(["make", "--no-print-directory", "trust"], cwd=ROOT, check=True, capture_output=True)
     port = free_port()
     env = {
         **os.environ,
@@ -103,6 +115,10 @@ def test_first_open_shows_no_dialog_the_course_map_and_a_working_glossary_link(l
         page.wait_for_function("img => img.complete && img.naturalWidth > 100", arg=course_map.element_handle())
         page.wait_for_timeout(3000)  # JupyterLab asks its first-run question a moment after the page loads
         page.screenshot(path=str(ARTIFACTS / "lab_first_open.png"))
+        stored_cell = page.locator(".jp-OutputArea-output td").first
+        assert stored_cell.evaluate("cell => getComputedStyle(cell).textAlign") == "left", (
+            "the stored tables lost their style before Run All: JupyterLab does not trust the lesson"
+        )
         assert page.get_by_text(NEWS_QUESTION).count() == 0, "the Jupyter news question covers the lesson"
         assert page.locator(".jp-Dialog").count() == 0, "a dialog covers the lesson on first open"
         page.get_by_text("| Idle").first.wait_for(timeout=120_000)  # the kernel is connected: its spec is known
