@@ -69,15 +69,24 @@ SITE_VENV  := .venv-site
 SITE_STAMP := $(SITE_VENV)/.installed-stamp
 NPM_STAMP  := site/node_modules/.installed-stamp
 
+# A tool's own virtual environment from its lock file ($(1): the folder, $(2): the lock), and a folder's exact npm
+# packages from its package-lock.json ($(1): the folder, $(2): what needs them): the site and the hub use both.
+define venv_from_lock
+test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
+$(1)/bin/python -m pip install --quiet -r $(2)
+touch $(1)/.installed-stamp
+endef
+define npm_from_lock
+@command -v npm >/dev/null || { echo "$(2): apt-get install npm"; exit 1; }
+npm ci --prefix $(1) --ignore-scripts --no-audit --no-fund
+touch $(1)/node_modules/.installed-stamp
+endef
+
 $(SITE_STAMP): requirements-site.lock
-	test -x $(SITE_VENV)/bin/python || $(PYTHON) -m venv $(SITE_VENV)
-	$(SITE_VENV)/bin/python -m pip install --quiet -r requirements-site.lock
-	touch $(SITE_STAMP)
+	$(call venv_from_lock,$(SITE_VENV),requirements-site.lock)
 
 $(NPM_STAMP): site/package.json site/package-lock.json
-	@command -v npm >/dev/null || { echo "make site needs npm for the widgets' JavaScript: apt-get install npm"; exit 1; }
-	npm ci --prefix site --ignore-scripts --no-audit --no-fund
-	touch $(NPM_STAMP)
+	$(call npm_from_lock,site,make site needs npm for the widgets' JavaScript)
 
 site: $(SITE_STAMP) $(NPM_STAMP)
 	$(SITE_VENV)/bin/python tools/build_site.py
@@ -160,14 +169,10 @@ HUB_NPM_STAMP := hub/node_modules/.installed-stamp
 HUB_PORT      ?= 8000
 
 $(HUB_STAMP): requirements-hub.lock
-	test -x $(HUB_VENV)/bin/python || $(PYTHON) -m venv $(HUB_VENV)
-	$(HUB_VENV)/bin/python -m pip install --quiet -r requirements-hub.lock
-	touch $(HUB_STAMP)
+	$(call venv_from_lock,$(HUB_VENV),requirements-hub.lock)
 
 $(HUB_NPM_STAMP): hub/package.json hub/package-lock.json
-	@command -v npm >/dev/null || { echo "make hub needs npm for JupyterHub's proxy: apt-get install npm"; exit 1; }
-	npm ci --prefix hub --ignore-scripts --no-audit --no-fund
-	touch $(HUB_NPM_STAMP)
+	$(call npm_from_lock,hub,make hub needs npm for JupyterHub's proxy)
 
 hub: $(STAMP) $(HUB_STAMP) $(HUB_NPM_STAMP)
 	COURSE_HUB_PORT=$(HUB_PORT) $(HUB_VENV)/bin/jupyterhub -f hub/jupyterhub_config.py
