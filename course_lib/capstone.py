@@ -24,7 +24,6 @@ AI judge would cost instead.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -49,6 +48,7 @@ from .answer_reader import (
 from .assertions import find_declarations
 from .clients import course_backends, make_chat_client
 from .extraction import FactBatch, FactWriter, MemoryExtraction, make_extraction, make_fact_writer
+from .forgetting import FACT_LINE
 from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .loop_demos import INDENT, LoopTrace
 from .memory import MAX_FACTS, Fact, WorkingMemory, quote_for_prompt
@@ -117,10 +117,6 @@ FEEDBACK_FOOTER = "[end of facts check]"
 
 # region Feedback that quotes a fact
 
-_QUOTED_FACT = re.compile(
-    r'^- (?P<key>\w+) = (?P<value>"(?:[^"\\]|\\.)*") \(evidence: "(?:[^"\\]|\\.)*"; turn \d+\)$', re.MULTILINE
-)
-
 
 def quote_fact(fact: Fact) -> str:
     """A fact as the feedback quotes it: key, value, the user's words and the turn that said them.
@@ -146,7 +142,8 @@ def quoted_facts(text: str) -> list[tuple[str, str]]:
     """The ``(key, value)`` of every fact a facts-check feedback quotes; [] for any other text."""
     if FEEDBACK_HEADER not in text:
         return []
-    return [(m["key"], json.loads(m["value"])) for m in _QUOTED_FACT.finditer(text)]
+    lines = (FACT_LINE.match(line) for line in text.splitlines())  # the facts block's own line, as quote_fact writes it
+    return [(m["key"], json.loads(m["value"])) for m in lines if m is not None]
 
 
 # region The evaluator

@@ -50,6 +50,7 @@ from .memory import (
 )
 
 __all__ = [
+    "FACT_LINE",
     "FORGOTTEN_MARK",
     "Folded",
     "Forgetting",
@@ -311,7 +312,7 @@ class Forgetting:
 
     def _fact_line(self, line: str) -> str | None:
         """A block's fact line as it may go ("" to drop it), or None when ``line`` is no fact line."""
-        match = _FACT_LINE.match(line)
+        match = FACT_LINE.match(line)
         if match is None:
             return None
         key, value = match["key"], json.loads(match["value"])
@@ -324,7 +325,8 @@ class Forgetting:
 
 
 _QUOTED = r'"(?:[^"\\]|\\.)*"'
-_FACT_LINE = re.compile(rf"^- (?P<key>\w+) = (?P<value>{_QUOTED}) \(evidence: (?P<evidence>{_QUOTED})(?P<tail>;.*)$")
+# A fact line as the facts block and the facts check write it: ``- key = "value" (evidence: "words"; turn N...)``.
+FACT_LINE = re.compile(rf"^- (?P<key>\w+) = (?P<value>{_QUOTED}) \(evidence: (?P<evidence>{_QUOTED})(?P<tail>;.*)$")
 
 
 def _pieces(text: str) -> list[tuple[str, str]]:
