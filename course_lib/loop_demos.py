@@ -74,8 +74,8 @@ __all__ = [
     "fold",
     "judge_criteria",
     "messages_frame",
-    "options_frame",
     "option_value",
+    "options_frame",
     "options_rows",
     "profile_options",
     "recent_texts",
@@ -253,7 +253,7 @@ class LoopTrace:
         return "\n".join(line for step in self.rows for line in step.lines(last))
 
     def to_frame(self) -> pd.DataFrame:
-        """The steps as a table, one row each, in the :data:`TRACE_COLUMNS`; the model's numbers spaced (:func:`spaced`)."""
+        """The steps as a table, one row each, in the :data:`TRACE_COLUMNS`; the model's numbers :func:`spaced`."""
         rows = ({c: spaced(v) if isinstance(v := getattr(s, c), str) else v for c in TRACE_COLUMNS} for s in self.rows)
         return rows_frame(rows, TRACE_COLUMNS)
 
@@ -439,14 +439,14 @@ def options_rows(options: LoopAgentOptions) -> list[dict[str, str]]:
 
 
 def option_value(value: object) -> str:
-    """One option's value as a student reads it: ``yes``/``no`` for a switch, ``not set`` for ``None``.
+    """One option's value as a student reads it: ``yes``/``no`` for a switch, ``none`` for ``None``.
 
     Python's ``False`` and ``None`` in a table read as code to decode; a function shows by its name.
     """
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
-        return "not set"
+        return "none"
     return getattr(value, "__name__", "a function") if callable(value) else str(value)
 
 

@@ -166,8 +166,8 @@ def test_the_options_table_has_every_field_with_its_value_and_a_note():
     assert shown["max_iterations"] == "2" and shown["session_created_callback"] == "print"
     assert all(row["what it does"] for row in rows)
     defaults = {row["option"]: row["value"] for row in options_rows(LoopAgentOptions())}
-    assert defaults["fresh_context_per_iteration"] == "no" and defaults["on_behalf_of_author_name"] == "not set"
-    assert {"True", "False", "None"}.isdisjoint(defaults.values()), "a student reads yes, no and not set"
+    assert defaults["fresh_context_per_iteration"] == "no" and defaults["on_behalf_of_author_name"] == "none"
+    assert {"True", "False", "None"}.isdisjoint(defaults.values()), "a student reads yes, no and none"
     assert options_rows(LoopAgentOptions(fresh_context_per_iteration=True))[1]["value"] == "yes"
 
 
