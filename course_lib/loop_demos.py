@@ -74,6 +74,7 @@ __all__ = [
     "fold",
     "judge_criteria",
     "messages_frame",
+    "option_value",
     "options_frame",
     "options_rows",
     "profile_options",
@@ -82,6 +83,7 @@ __all__ = [
     "returned_words",
     "run_middleware_demo",
     "run_seed_demo",
+    "same_run_sentence",
     "seed_loop",
     "seed_match_sentence",
     "sender",
@@ -251,8 +253,9 @@ class LoopTrace:
         return "\n".join(line for step in self.rows for line in step.lines(last))
 
     def to_frame(self) -> pd.DataFrame:
-        """The steps as a table, one row each, in the :data:`TRACE_COLUMNS`."""
-        return rows_frame(({c: getattr(s, c) for c in TRACE_COLUMNS} for s in self.rows), TRACE_COLUMNS)
+        """The steps as a table, one row each, in the :data:`TRACE_COLUMNS`; the model's numbers :func:`spaced`."""
+        rows = ({c: spaced(v) if isinstance(v := getattr(s, c), str) else v for c in TRACE_COLUMNS} for s in self.rows)
+        return rows_frame(rows, TRACE_COLUMNS)
 
 
 def call_input_frame(texts: Sequence[str]) -> pd.DataFrame:
@@ -398,8 +401,24 @@ def seed_match_sentence(trace: LoopTrace, response: AgentResponse) -> str:
     return f"Not the seed's output: {differs} differ from the seed's (white space folded)."
 
 
+def same_run_sentence(first: tuple[LoopTrace, AgentResponse], second: tuple[LoopTrace, AgentResponse]) -> str:
+    """Whether two runs of one loop (a trace and a response each) match exactly, in a sentence: or what differs."""
+    (trace_a, response_a), (trace_b, response_b) = first, second
+    differs = [
+        what
+        for what, same in (
+            ("the trace", trace_a.text() == trace_b.text()),
+            ("the final messages", [m.text for m in response_a.messages] == [m.text for m in response_b.messages]),
+        )
+        if not same
+    ]
+    if not differs:
+        return "Same trace and same final messages, character for character."
+    return f"The runs differ: {' and '.join(differs)}."
+
+
 OPTION_NOTES: dict[str, str] = {
-    "max_iterations": "the most times the agent runs (None: the default cap of 10)",
+    "max_iterations": "the most times the agent runs (set to None, it falls back to 10)",
     "fresh_context_per_iteration": "re-run on a fresh session with the task and one message listing all feedback",
     "on_behalf_of_author_name": "the author name stamped on the messages the loop adds",
     "exclude_on_behalf_of_messages": "leave the loop's own messages out of what the caller gets back",
@@ -412,13 +431,23 @@ OPTION_NOTES: dict[str, str] = {
 
 
 def options_rows(options: LoopAgentOptions) -> list[dict[str, str]]:
-    """The options as table rows: each field, its value (a function by its name) and what it does."""
-    rows = []
-    for name in options.__dataclass_fields__:
-        value = getattr(options, name)
-        shown = getattr(value, "__name__", "a function") if callable(value) else str(value)
-        rows.append({"option": name, "value": shown, "what it does": OPTION_NOTES[name]})
-    return rows
+    """The options as table rows: each field, its value in words (:func:`option_value`) and what it does."""
+    return [
+        {"option": name, "value": option_value(getattr(options, name)), "what it does": OPTION_NOTES[name]}
+        for name in options.__dataclass_fields__
+    ]
+
+
+def option_value(value: object) -> str:
+    """One option's value as a student reads it: ``yes``/``no`` for a switch, ``none`` for ``None``.
+
+    Python's ``False`` and ``None`` in a table read as code to decode; a function shows by its name.
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    return getattr(value, "__name__", "a function") if callable(value) else str(value)
 
 
 EXIT_REASON_WORDS: dict[str | None, str] = {

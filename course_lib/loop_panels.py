@@ -62,6 +62,16 @@ class LoopStepper(PanelText, widgets.VBox):
     def step(self, delta: int) -> None:
         self.slider.value = min(max(self.slider.value + delta, 1), self.slider.max)
 
+    def summary(self) -> str:
+        """Where the stepper stands, in one sentence: the step, who acts, and what it did (a demo cell prints it)."""
+        row = self.trace.rows[self.slider.value - 1]
+        if row.actor == "LLM":
+            did = f"answered {spaced(row.did)}"
+        else:
+            did = "decided: continue" if row.continues else "decided: stop"
+        sentence = f"Step {self.slider.value} of {self.slider.max}: {_who(row)}, {did}"
+        return sentence if sentence.endswith(".") else f"{sentence}."
+
     def render(self) -> None:
         step = self.slider.value
         row = self.trace.rows[step - 1]

@@ -165,6 +165,39 @@ def test_the_options_table_has_every_field_with_its_value_and_a_note():
     shown = {row["option"]: row["value"] for row in rows}
     assert shown["max_iterations"] == "2" and shown["session_created_callback"] == "print"
     assert all(row["what it does"] for row in rows)
+    defaults = {row["option"]: row["value"] for row in options_rows(LoopAgentOptions())}
+    assert defaults["fresh_context_per_iteration"] == "no" and defaults["on_behalf_of_author_name"] == "none"
+    assert {"True", "False", "None"}.isdisjoint(defaults.values()), "a student reads yes, no and none"
+    assert options_rows(LoopAgentOptions(fresh_context_per_iteration=True))[1]["value"] == "yes"
+
+
+async def test_the_trace_table_spaces_the_models_numbers_and_the_stepper_says_where_it_is_in_a_sentence():
+    from course_lib.loop_panels import LoopStepper
+
+    trace, _ = await run_seed_demo()
+    frame = trace.to_frame()
+    assert frame["did"][0] == "[4] Response message from LLM."
+    assert frame["saw"][0].startswith("[1] Original message from user. | [2] Original response")
+    assert not frame["saw"].str.contains(r"\]\w", regex=True).any(), "no glued [4]Response in the table"
+    assert trace.rows[0].did == "[4]Response message from LLM.", "the trace itself keeps the seed's exact text"
+    stepper = LoopStepper(trace)
+    assert stepper.summary() == "Step 1 of 6: the model (LLM), call 1, answered [4] Response message from LLM."
+    stepper.next_button.click()
+    assert stepper.summary() == "Step 2 of 6: the evaluator, after call 1, decided: continue."
+    stepper.slider.value = 6
+    assert stepper.summary() == "Step 6 of 6: the evaluator, after call 3, decided: stop."
+
+
+async def test_two_runs_compared_in_a_sentence_name_what_differs():
+    from course_lib.loop_demos import same_run_sentence
+
+    run = await run_seed_demo()
+    assert same_run_sentence(run, await run_seed_demo(stream=True)) == (
+        "Same trace and same final messages, character for character."
+    )
+    assert same_run_sentence(run, await run_seed_demo(allowed=2)) == (
+        "The runs differ: the trace and the final messages."
+    )
 
 
 async def test_the_seed_comparison_is_a_sentence_that_names_what_differs():
