@@ -8,6 +8,9 @@ The comparison minds types: ``'9'`` is text, not the number 9, and ``1`` is not 
 only thing wrong is the type, the feedback says so instead of a bare "not quite"; a near miss (the case of
 a word, spaces around it, a dict with a key too many or too few) is named too. A correct answer says, in
 one line, why it is correct: the reasons are written here, in :data:`EXERCISES`, beside each exercise's hint.
+
+What the checker says is broken into lines between words (:func:`readable_lines`), so it never depends on the
+notebook's styling to wrap: JupyterLab's own style breaks a long printed line in the middle of a word.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 __all__ = [
     "EXERCISES",
+    "FEEDBACK_WIDTH",
     "UNANSWERED",
     "Exercise",
     "check",
@@ -32,12 +36,40 @@ __all__ = [
     "exercise",
     "explain_unquoted_names",
     "near_miss_hint",
+    "readable_lines",
     "type_hint",
     "unquoted_name_guidance",
 ]
 
 
 UNANSWERED = ...
+
+FEEDBACK_WIDTH = 88
+"""The longest line the checker prints: it fits a laptop's notebook width beside JupyterLab's file browser."""
+
+_BREAK = re.compile(r"(?<=[^ '\"]) (?=[^ '\"])")
+"""Where a line may break: a single space between two characters that are neither spaces nor quotes. A quoted
+answer keeps the spaces around it (``'  Billing '``) on one line, where the student can count them."""
+
+
+def readable_lines(text: str, width: int = FEEDBACK_WIDTH) -> str:
+    """``text`` with each of its lines broken between words into lines of at most ``width`` characters.
+
+    Only a space that :data:`_BREAK` allows becomes a line break, so joining the lines with spaces gives ``text``
+    back; a part with no such space (a long word, a quoted answer) stays whole, longer than ``width`` if it must.
+    """
+    return "\n".join(_broken(line, width) for line in text.split("\n"))
+
+
+def _broken(line: str, width: int) -> str:
+    """One line, broken greedily at the allowed spaces: each line takes as many words as fit."""
+    lines: list[str] = []
+    for word in _BREAK.split(line):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -278,8 +310,13 @@ def check(exercise: str, answer: Any, expected: Any, hint: str = "", why: str | 
 
     ``why`` defaults to the reason :data:`EXERCISES` gives for the exercise named by ``exercise`` and
     ``hint``. A wrong answer gets, before the exercise's hint, what is wrong with its type, or how close
-    it came (:func:`near_miss_hint`).
+    it came (:func:`near_miss_hint`). The words are broken into lines between words (:func:`readable_lines`).
     """
+    return readable_lines(_verdict(exercise, answer, expected, hint, why))
+
+
+def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | None) -> str:
+    """What :func:`check` says, before it is broken into lines."""
     if answer is UNANSWERED:
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
     named = _named(exercise, hint)
