@@ -9,10 +9,46 @@ import re
 
 from hypothesis import given
 from hypothesis import strategies as st
+from test_student_path import hood_index, lesson
 
 from course_lib.exercises import FEEDBACK_WIDTH, check, exercise, readable_lines
+from course_lib.loop import LoopAgentOptions
+from course_lib.loop_demos import options_frame
 
 LESSON = "06_loop_options_compared"
+
+
+def _cell(cell_id: str) -> dict:
+    return next(c for c in lesson(LESSON).cells if c.get("id") == cell_id)
+
+
+def _printed(cell: dict) -> str:
+    return "".join("".join(o.get("text", "")) for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+
+
+async def test_the_first_options_table_counts_the_messages_the_caller_gets_back():
+    frame = await options_frame(
+        {
+            "defaults": LoopAgentOptions(),
+            "max_iterations=2": LoopAgentOptions(max_iterations=2),
+            "fresh": LoopAgentOptions(fresh_context_per_iteration=True),
+        }
+    )
+    assert list(frame.columns) == [
+        "option",
+        "model calls",
+        "messages sent per call",
+        "messages returned",
+        "sessions created",
+    ]
+    assert list(frame["messages returned"]) == [5, 3, 5]
+
+
+def test_the_lessons_sentence_on_max_iterations_points_at_the_column_that_shows_it():
+    reading = _cell("cell-04").source
+    assert '"messages returned"' in reading and "3 messages" in reading
+    shown = _cell("cell-03")["outputs"][0]["data"]["text/html"]
+    assert ">messages returned</th>" in shown
 
 
 # words: text without line breaks, as the checker's parts are; a quote may stand anywhere
@@ -48,3 +84,28 @@ def test_every_exercise_message_is_wrapped_between_words():
         for answer in (..., 10**6, "wrong", entry.misses[0][0] if entry.misses else None):
             said = check(entry.label, answer, 4, entry.hint)
             assert max(len(line) for line in said.split("\n")) <= FEEDBACK_WIDTH, said
+
+
+def test_the_completion_marker_run_prints_why_it_stopped():
+    printed = _printed(_cell("839735e2"))
+    assert "Stopped because it reached max_iterations" in printed
+    assert "stop_sentence(" in _cell("839735e2").source
+
+
+def test_loop_exit_reason_is_explained_before_the_first_stop_sentence_shows_it():
+    cells = lesson(LESSON).cells[: hood_index(lesson(LESSON).cells)]
+    first_shown = next(i for i, c in enumerate(cells) if "loop_exit_reason" in _printed(c))
+    explained = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and "loop_exit_reason" in c.source)
+    assert explained < first_shown
+
+
+def test_the_explicit_messages_detail_says_why_the_model_received_five():
+    detail = _cell("hood-explicit").source
+    assert "5 messages" in detail and "history" in detail
+
+
+def test_the_lesson_says_why_its_tables_space_the_message_numbers():
+    cells = lesson(LESSON).cells
+    first_table = next(i for i, c in enumerate(cells) if re.search(r"\[\d\] [A-Z]", str(c.get("outputs", ""))))
+    said = [c.source for c in cells[:first_table] if c.cell_type == "markdown"]
+    assert any("[1]Original" in s and "space" in s for s in said), "no note before the first spaced number"
