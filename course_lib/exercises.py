@@ -47,29 +47,39 @@ UNANSWERED = ...
 FEEDBACK_WIDTH = 88
 """The longest line the checker prints: it fits a laptop's notebook width beside JupyterLab's file browser."""
 
-_BREAK = re.compile(r"(?<=[^ '\"]) (?=[^ '\"])")
-"""Where a line may break: a single space between two characters that are neither spaces nor quotes. A quoted
-answer keeps the spaces around it (``'  Billing '``) on one line, where the student can count them."""
+_SPACE = re.compile(r"(?<=\S) (?=\S)")
+"""Where a line may break: a single space between two words."""
+
+_QUOTED = re.compile(r"\"[^\"\n]{1,40}\"|(?<!\w)'[^'\n]{1,40}'(?!\w)")
+"""A short quoted text (``'  Billing '``, ``"## Feedback"``; an apostrophe opens none): it stays on one line, where
+the student can read it whole and count the spaces in it."""
 
 
 def readable_lines(text: str, width: int = FEEDBACK_WIDTH) -> str:
     """``text`` with each of its lines broken between words into lines of at most ``width`` characters.
 
-    Only a space that :data:`_BREAK` allows becomes a line break, so joining the lines with spaces gives ``text``
-    back; a part with no such space (a long word, a quoted answer) stays whole, longer than ``width`` if it must.
+    Only a single space between words, outside a short quoted text (:data:`_QUOTED`), becomes a line break, so
+    joining the lines with spaces gives ``text`` back; a part with no such space stays whole, however long.
     """
     return "\n".join(_broken(line, width) for line in text.split("\n"))
 
 
 def _broken(line: str, width: int) -> str:
-    """One line, broken greedily at the allowed spaces: each line takes as many words as fit."""
+    """One line, broken greedily between its words: each line takes as many words as fit."""
     lines: list[str] = []
-    for word in _BREAK.split(line):
+    for word in _words(line):
         if lines and len(lines[-1]) + 1 + len(word) <= width:
             lines[-1] += " " + word
         else:
             lines.append(word)
     return "\n".join(lines)
+
+
+def _words(line: str) -> list[str]:
+    """``line`` cut at the spaces where it may break: between words, never inside a short quoted text."""
+    quoted = [match.span() for match in _QUOTED.finditer(line)]
+    cuts = [m.start() for m in _SPACE.finditer(line) if not any(a < m.start() < b for a, b in quoted)]
+    return [line[start + 1 : end] for start, end in zip([-1, *cuts], [*cuts, len(line)], strict=True)]
 
 
 @dataclass(frozen=True)
