@@ -127,3 +127,19 @@ def test_the_lesson_says_why_its_tables_space_the_message_numbers():
     first_table = next(i for i, c in enumerate(cells) if re.search(r"\[\d\] [A-Z]", str(c.get("outputs", ""))))
     said = [c.source for c in cells[:first_table] if c.cell_type == "markdown"]
     assert any("[1]Original" in s and "space" in s for s in said), "no note before the first spaced number"
+
+
+async def test_the_other_options_widths_apply_to_that_table_only():
+    """Every course table's cells had the ids ``T_course_rowN_colM``: the other-options table's least widths
+    (``#T_course_row0_col1 { min-width: 12em }``) widened column 1 of every table of the lesson, and the first
+    options table no longer fit a laptop's notebook width."""
+    from course_lib.loop_demos import OTHER_OPTIONS
+    from course_lib.loop_panels import options_table
+    from course_lib.presentation import plain_table
+
+    widened = options_table(await options_frame(OTHER_OPTIONS)).to_html()
+    style = widened.split("</style>")[0]
+    selected = set(re.findall(r"#(T_\w+?_row\d+_col\d+)", style))
+    assert selected, "the other-options table sets no least width"
+    first = plain_table(await options_frame({"defaults": LoopAgentOptions()})).to_html()
+    assert not selected & set(re.findall(r'id="(T_\w+?_row\d+_col\d+)"', first))
