@@ -47,8 +47,8 @@ UNANSWERED = ...
 FEEDBACK_WIDTH = 88
 """The longest line the checker prints: it fits a laptop's notebook width beside JupyterLab's file browser."""
 
-_SPACE = re.compile(r"(?<=\S) (?=\S)")
-"""Where a line may break: a single space between two words."""
+_SPACE = re.compile(r"(?<=[^\s+*/=<>-]) (?=[^\s+*/=<>-])")
+"""Where a line may break: a single space between two words, not beside an operator (``3 + 2 * 3`` stays whole)."""
 
 _QUOTED = re.compile(r"\"[^\"\n]{1,40}\"|(?<!\w)'[^'\n]{1,40}'(?!\w)")
 """A short quoted text (``'  Billing '``, ``"## Feedback"``; an apostrophe opens none): it stays on one line, where
