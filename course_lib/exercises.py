@@ -8,6 +8,9 @@ The comparison minds types: ``'9'`` is text, not the number 9, and ``1`` is not 
 only thing wrong is the type, the feedback says so instead of a bare "not quite"; a near miss (the case of
 a word, spaces around it, a dict with a key too many or too few) is named too. A correct answer says, in
 one line, why it is correct: the reasons are written here, in :data:`EXERCISES`, beside each exercise's hint.
+
+What the checker says is broken into lines between words (:func:`readable_lines`), so it never depends on the
+notebook's styling to wrap: JupyterLab's own style breaks a long printed line in the middle of a word.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 __all__ = [
     "EXERCISES",
+    "FEEDBACK_WIDTH",
     "UNANSWERED",
     "Exercise",
     "check",
@@ -32,12 +36,50 @@ __all__ = [
     "exercise",
     "explain_unquoted_names",
     "near_miss_hint",
+    "readable_lines",
     "type_hint",
     "unquoted_name_guidance",
 ]
 
 
 UNANSWERED = ...
+
+FEEDBACK_WIDTH = 88
+"""The longest line the checker prints: it fits a laptop's notebook width beside JupyterLab's file browser."""
+
+_SPACE = re.compile(r"(?<=[^\s+*/=<>-]) (?=[^\s+*/=<>-])")
+"""Where a line may break: a single space between two words, not beside an operator (``3 + 2 * 3`` stays whole)."""
+
+_QUOTED = re.compile(r"\"[^\"\n]{1,40}\"|(?<!\w)'[^'\n]{1,40}'(?!\w)")
+"""A short quoted text (``'  Billing '``, ``"## Feedback"``; an apostrophe opens none): it stays on one line, where
+the student can read it whole and count the spaces in it."""
+
+
+def readable_lines(text: str, width: int = FEEDBACK_WIDTH) -> str:
+    """``text`` with each of its lines broken between words into lines of at most ``width`` characters.
+
+    Only a single space between words, outside a short quoted text (:data:`_QUOTED`), becomes a line break, so
+    joining the lines with spaces gives ``text`` back; a part with no such space stays whole, however long.
+    """
+    return "\n".join(_broken(line, width) for line in text.split("\n"))
+
+
+def _broken(line: str, width: int) -> str:
+    """One line, broken greedily between its words: each line takes as many words as fit."""
+    lines: list[str] = []
+    for word in _words(line):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
+def _words(line: str) -> list[str]:
+    """``line`` cut at the spaces where it may break: between words, never inside a short quoted text."""
+    quoted = [match.span() for match in _QUOTED.finditer(line)]
+    cuts = [m.start() for m in _SPACE.finditer(line) if not any(a < m.start() < b for a, b in quoted)]
+    return [line[start + 1 : end] for start, end in zip([-1, *cuts], [*cuts, len(line)], strict=True)]
 
 
 @dataclass(frozen=True)
@@ -278,8 +320,13 @@ def check(exercise: str, answer: Any, expected: Any, hint: str = "", why: str | 
 
     ``why`` defaults to the reason :data:`EXERCISES` gives for the exercise named by ``exercise`` and
     ``hint``. A wrong answer gets, before the exercise's hint, what is wrong with its type, or how close
-    it came (:func:`near_miss_hint`).
+    it came (:func:`near_miss_hint`). The words are broken into lines between words (:func:`readable_lines`).
     """
+    return readable_lines(_verdict(exercise, answer, expected, hint, why))
+
+
+def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | None) -> str:
+    """What :func:`check` says, before it is broken into lines."""
     if answer is UNANSWERED:
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
     named = _named(exercise, hint)

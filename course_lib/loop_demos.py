@@ -738,11 +738,10 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
 what it does in words."""
 
 
-OPTIONS_COLUMNS = ("model calls", "messages sent per call", "sessions created")
-"""The measured columns of :func:`options_frame` for options alone, after the option: what the loop sent and created.
-
-Four columns of words beside long option names do not fit a laptop's notebook width; what the caller gets back is
-told in the lesson's words for these, and measured in the explained table (:data:`EXPLAINED_COLUMNS`)."""
+OPTIONS_COLUMNS = ("model calls", "messages sent per call", "messages returned", "sessions created")
+"""The measured columns of :func:`options_frame` for options alone, after the option: what the loop sent, returned
+and created, each a number or a short list of numbers, so they fit a laptop's notebook width beside long option
+names; the explained table says what the caller gets back in words (:data:`EXPLAINED_COLUMNS`)."""
 
 EXPLAINED_COLUMNS = ("what it does", "returned to the caller", "sessions created")
 """The columns of :func:`options_frame` for explained variants (:data:`OTHER_OPTIONS`), after the option: each of

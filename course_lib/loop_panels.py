@@ -157,9 +157,10 @@ def options_table(frame: pd.DataFrame) -> Styler:
     """An options table (:func:`~course_lib.loop_demos.options_frame`) for display: no row numbers, room for words.
 
     The option names are long words a browser cannot break, so without a least width the explanations beside them
-    wrap to four or five lines a row.
+    wrap to four or five lines a row. The table gets its own id: every course table's cells are named
+    ``T_course_rowN_colM``, so widths set under the shared id would widen the same column of every table on the page.
     """
-    table = plain_table(frame)
+    table = plain_table(frame).set_uuid("course_options")
     for column, width in WORDS_WIDTHS.items():
         if column in frame.columns:
             table = table.set_properties(subset=[column], **{"min-width": width})

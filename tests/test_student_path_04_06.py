@@ -364,6 +364,7 @@ async def test_the_options_tables_count_what_changed_and_explain_every_other_opt
         "option",
         "model calls",
         "messages sent per call",
+        "messages returned",
         "sessions created",
     ]
     assert list(first["messages sent per call"]) == ["3, 5, 7", "3, 4, 4"] and list(first["sessions created"]) == [1, 3]
