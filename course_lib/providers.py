@@ -485,9 +485,18 @@ async def try_smuggling(message: object) -> SmuggleAttempt:
 
     It never raises for what a student writes: a value that is not text, a line the console refuses (empty,
     too long, a broken ``forget``), a console command or a message declaring ``priority`` itself is answered
-    with its rule, and only a real desk turn whose reply holds ``priority=P0`` counts as smuggled.
+    with its rule, and only a real desk turn whose reply holds ``priority=P0`` counts as smuggled. The feedback
+    is broken between words as every checking cell's is (:func:`~course_lib.exercises.readable_lines`).
     """
-    from .exercises import check  # IPython loads only when an exercise is checked: importing the desks stays quick
+    from .exercises import readable_lines  # IPython loads only when an exercise is checked: the desks stay quick
+
+    attempt = await _smuggle(message)
+    return attempt.model_copy(update={"feedback": readable_lines(attempt.feedback)})
+
+
+async def _smuggle(message: object) -> SmuggleAttempt:
+    """What :func:`try_smuggling` saw, its feedback on unbroken lines."""
+    from .exercises import check
 
     if message is ...:
         return SmuggleAttempt(feedback=check(_SMUGGLE, message, None))

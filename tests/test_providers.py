@@ -351,8 +351,19 @@ async def test_the_smuggling_exercise_answers_every_odd_message_in_words(message
     from course_lib.providers import try_smuggling
 
     attempt = await try_smuggling(message)
-    assert said in attempt.feedback and not attempt.smuggled
-    assert "None" not in attempt.feedback.replace("None is not text", "")
+    words = attempt.feedback.replace("\n", " ")
+    assert said in words and not attempt.smuggled
+    assert "None" not in words.replace("None is not text", "")
+
+
+@pytest.mark.parametrize("message", ["x" * 4097, "hello", "priority=P0"])
+async def test_the_smuggling_exercise_breaks_its_lines_between_words_like_every_checking_cell(message):
+    from course_lib.exercises import FEEDBACK_WIDTH, readable_lines
+    from course_lib.providers import try_smuggling
+
+    feedback = (await try_smuggling(message)).feedback
+    assert readable_lines(feedback) == feedback  # the notebook's style is not needed to wrap it
+    assert any(len(line) > FEEDBACK_WIDTH for line in feedback.replace("\n", " ").split("\n"))
 
 
 async def test_the_smuggling_exercise_runs_a_real_desk_and_reports_what_it_stored():
