@@ -101,6 +101,7 @@ __all__ = [
     "prose_values",
     "quote_fact",
     "quoted_facts",
+    "record_superseded",
     "run_capstone",
     "stated_values",
     "task_text",
@@ -164,17 +165,25 @@ class FactCheck(BaseModel):
     feedback: str | None
 
 
-def _record_superseded(before: Mapping[str, str], facts: Iterable[Fact], superseded: dict[str, list[str]]) -> None:
-    """Add to ``superseded`` each value of ``before`` that a correction replaced in ``facts``.
+def record_superseded(
+    before: Mapping[str, str], facts: Iterable[Fact], superseded: dict[str, list[str]]
+) -> list[tuple[str, Fact]]:
+    """Add to ``superseded`` each value of ``before`` that a correction replaced in ``facts``; return each replaced
+    value with the fact that replaced it (lesson 07's panel cites that fact's words in its reasons).
 
-    The store keeps only the current value; the host and the evaluator both keep the replaced ones, which let the
-    evaluator flag a stale value named without its key. A value the evaluator reads as the new one (``Payroll`` then
-    ``Payroll.``: :func:`values_match`) was not replaced in any sense an answer could contradict.
+    The store keeps only the current value; the host, the evaluator and the panel all keep the replaced ones, which
+    let the evaluator flag a stale value named without its key. A value the evaluator reads as the new one
+    (``Payroll`` then ``Payroll.``: :func:`values_match`) was not replaced in any sense an answer could contradict.
     """
+    replaced: list[tuple[str, Fact]] = []
     for fact in facts:
         old = before.get(fact.key)
-        if old is not None and not values_match(old, fact.value) and old not in superseded.get(fact.key, []):
+        if old is None or values_match(old, fact.value):
+            continue
+        if old not in superseded.get(fact.key, []):
             superseded.setdefault(fact.key, []).append(old)
+        replaced.append((old, fact))
+    return replaced
 
 
 class FactsConsistencyEvaluator(LoopEvaluator):
@@ -204,7 +213,7 @@ class FactsConsistencyEvaluator(LoopEvaluator):
 
     def _watch(self, facts: Sequence[Fact]) -> None:
         """Record the value a correction replaced since the last evaluation as superseded."""
-        _record_superseded(self._seen, facts, self.superseded)
+        record_superseded(self._seen, facts, self.superseded)
         self._seen = {f.key: f.value for f in facts}
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
@@ -414,7 +423,7 @@ async def run_capstone(
             if not own_store:
                 await extraction.update(turn.user)
             _track_evictions(memory, number, held, evicted)
-            _record_superseded(values, memory.facts, superseded)
+            record_superseded(values, memory.facts, superseded)
         before = len(log)
         evaluator = FactsConsistencyEvaluator(memory, superseded=superseded, on_check=checks.append)
         answer = await _ask_in_loop(policy, final.user, evaluator, max_iterations)

@@ -26,7 +26,7 @@ from agent_framework import Agent, Message
 
 from .answer_reader import action_planned, planner, plans_action, values_match
 from .assertions import value_core
-from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation
+from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
 from .loop import LoopAgent, LoopAgentOptions
@@ -343,12 +343,8 @@ class CapstonePanel(MemoryPanel):
         the fact of the correction that replaced it (its words and turn)."""
         before = {f.key: f.value for f in self.extraction.memory.facts}
         report = await self.extraction.update(text)
-        for fact in self.extraction.memory.facts:
-            old = before.get(fact.key)
-            if old is not None and not values_match(old, fact.value):
-                if old not in self.superseded.get(fact.key, []):
-                    self.superseded.setdefault(fact.key, []).append(old)
-                self.corrections.setdefault(fact.key, {})[old] = fact
+        for old, fact in record_superseded(before, self.extraction.memory.facts, self.superseded):
+            self.corrections.setdefault(fact.key, {})[old] = fact
         return report
 
     def _forget(self, key: str | None) -> None:
@@ -429,8 +425,11 @@ class CapstonePanel(MemoryPanel):
         return await self._check(self.answer.value if answer is None else answer, self._edits)
 
     async def _check(self, text: str, edits: int) -> AnswerCheck | None:
-        """Check ``text``; show the outcome unless the store, task or answer changed since ``edits`` was counted."""
-        self.feedback.value = ""
+        """Check ``text``; show the outcome unless the store, task or answer changed since ``edits`` was counted.
+
+        A check is an action like Submit or Forget: what the store's status line said about the one before goes.
+        """
+        self.feedback.value = self.diagnostic.value = ""
         self.check_button.disabled = True
         try:
             result = await check_in_loop(self.extraction, self.task.value, text, self.superseded, self.corrections)
