@@ -630,37 +630,40 @@ def _why(
     evicted: Mapping[str, int],
     iterations: int,
 ) -> str:
-    """The reason, computed from the store and the answer: what the evaluator could and could not hold it to."""
+    """The reason, computed from the store and the answer, in short plain clauses: what the evaluator could and could
+    not hold the answer to. Keys with the same reason are named together ("the store lost module and database")."""
     if not missing and not forbidden:
         return "the evaluator found nothing to correct" if iterations == 1 else "the feedback quoted the stored facts"
     keys = _keys_of_values(timeline)
-    stored = {f.key: f.value for f in facts}
+    stored = {f.key for f in facts}
     stated = dict(stated_values(answer))
-    reasons: list[str] = []
-    omitted: list[str] = []  # stored keys the answer leaves out: named together, in one reason
-    for text in [*missing, *forbidden]:
-        key = keys.get(text, "?")
-        gone = f"was evicted from the store at turn {evicted[key]}" if key in evicted else "was never stored"
-        if key not in stored and key in stated:
-            reason = f"the answer states {key}={stated[key]} and {key} {gone}: nothing to hold it to"
-        elif key not in stored:
-            reason = f"{key} {gone}: it cannot be enforced"
-        elif text in missing:
-            if key not in omitted:
-                omitted.append(key)
-            continue
-        else:
-            reason = f"the answer still states {text!r} for {key}"
-        if reason not in reasons:
-            reasons.append(reason)
-    if omitted:
-        them = "it" if len(omitted) == 1 else "them"
-        reasons.insert(
-            0,
-            f"the answer does not state {' or '.join(omitted)}; the store holds {them}, but an omission contradicts "
-            "nothing",
-        )
+    failing = _unique(keys.get(text, "?") for text in [*missing, *forbidden])
+    left_out = [k for k in failing if k in stored and k not in stated]
+    wrong = [k for k in failing if k in stored and k in stated]
+    lost = [k for k in failing if k not in stored and k in evicted]
+    never = [k for k in failing if k not in stored and k not in evicted]
+    reasons = [f"the answer leaves out {_listed(left_out)}: an omission contradicts nothing"] if left_out else []
+    reasons += [f"the answer still says {_pairs(wrong, stated)}"] if wrong else []
+    for group, gone in ((lost, _lost), (never, _never_stored)):
+        if group:
+            said = [k for k in group if k in stated]  # a wrong value the store cannot contradict: named
+            reasons.append(gone(group, evicted) + (f", so nothing contradicts {_pairs(said, stated)}" if said else ""))
     return "; ".join(reasons)
+
+
+def _never_stored(keys: Sequence[str], _evicted: Mapping[str, int]) -> str:
+    return f"{_listed(keys)} never reached the store"
+
+
+def _lost(keys: Sequence[str], evicted: Mapping[str, int]) -> str:
+    """ "the store lost module and database (evicted at turns 11 and 10)": keys evicted, with the turn each went."""
+    turns = [str(evicted[k]) for k in keys]
+    return f"the store lost {_listed(keys)} (evicted at turn{'s' * (len(turns) > 1)} {_listed(turns)})"
+
+
+def _pairs(keys: Sequence[str], stated: Mapping[str, str]) -> str:
+    """What the answer states for ``keys``: "module=Reporting and database=PostgreSQL"."""
+    return _listed([f"{k}={stated[k]}" for k in keys])
 
 
 def _keys_of_values(timeline: Timeline) -> dict[str, str]:
