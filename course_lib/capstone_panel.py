@@ -232,24 +232,20 @@ def violation_rows(result: AnswerCheck) -> list[dict[str, str]]:
 
 
 def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str, Fact]) -> str:
-    """Why a violation is one, citing the user's words: for a replaced value, those of the correction that replaced
-    it (which need not be the one the store holds now: Reporting, then Billing, then Payroll)."""
+    """Why a violation is one, short, citing the user's words: for a replaced value, those of the correction that
+    replaced it (which need not be the one the store holds now: Reporting, then Billing, then Payroll). The row already
+    shows the stated value and the stored one, so the reason does not repeat them."""
     fact = violation.fact
     source = f'the user said "{fact.evidence}" at turn {fact.turn}'
     if violation.stated is None:
-        return f"{violation.action_planned}, and every stored constraint must travel with it ({source})."
+        return f"{violation.action_planned}, so the stored constraint (said at turn {fact.turn}) must travel with it."
     by = next((f for old, f in corrections.items() if values_match(old, violation.stated)), None)
     if by is not None:
-        now = "" if by == fact else f"; the store holds {fact.value} now because {source}"
-        return (
-            f'{violation.stated} is the value a correction replaced: the user said "{by.evidence}" at turn {by.turn}'
-            f"{now}."
-        )
+        now = "" if by == fact else f"; the store holds {fact.value} since {source}"
+        return f'a correction replaced it: the user said "{by.evidence}" at turn {by.turn}{now}.'
     if any(values_match(violation.stated, old) for old in replaced):
-        return (
-            f"{violation.stated} is a value a correction replaced; the store holds {fact.value} now because {source}."
-        )
-    return f"the store never held {violation.stated} for {fact.key}: it holds {fact.value} because {source}."
+        return f"a correction replaced it; the store holds {fact.value} since {source}."
+    return f"the store never held {violation.stated} for {fact.key}: it holds {fact.value} since {source}."
 
 
 class CapstonePanel(MemoryPanel):
