@@ -571,11 +571,22 @@ def one_row_per_policy(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     return shown.assign(rule=shown["rule"].map(rule_label)), ""
 
 
-def verdict_table(verdicts: Sequence[AnswerVerdict]) -> pd.DataFrame:
-    """One row per ``(task, answer)`` the capstone's evaluator read, with its verdict."""
+def verdict_table(verdicts: Sequence[AnswerVerdict], names: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """One row per ``(task, answer)`` the capstone's evaluator read, with its verdict.
+
+    ``names`` gives each task a short name (``{"ask": "Which module and database are we on?"}``), said once before
+    the table: the task column then shows the name, not the same long question in every row. A task without a name
+    is refused by name (a row would otherwise show a question the sentence never introduced).
+    """
     import pandas as pd
 
-    return pd.DataFrame([[v.task, v.answer, v.verdict] for v in verdicts], columns=["task", "answer", "verdict"])
+    short = {task: name for name, task in (names or {}).items()}
+    unnamed = sorted({v.task for v in verdicts} - set(short)) if names else []
+    if unnamed:
+        raise ValueError(f"Every task needs a short name when names are given; {unnamed} has none. No table was made.")
+    return pd.DataFrame(
+        [[short.get(v.task, v.task), v.answer, v.verdict] for v in verdicts], columns=["task", "answer", "verdict"]
+    )
 
 
 class PanelText:

@@ -360,3 +360,19 @@ def test_one_row_per_policy_shows_each_policy_once_when_every_rule_agrees_and_sa
     assert said == "" and len(shown) == 4 and list(shown["rule"]) == ["earliest"] * 2 + ["most frequent"] * 2
     shown, said = one_row_per_policy(same[same["rule"] == "earliest"])
     assert said == "" and "rule" not in shown.columns and len(shown) == 2
+
+
+def test_verdict_table_names_each_task_once_and_refuses_a_task_without_a_name():
+    from course_lib.capstone import AnswerVerdict
+    from course_lib.presentation import verdict_table
+
+    ask, plan = "Which module and database are we on?", "Plan the fix."
+    rows = [
+        AnswerVerdict(task=ask, answer="Billing.", verdict="pass"),
+        AnswerVerdict(task=plan, answer="x", verdict="x"),
+    ]
+    table = verdict_table(rows, {"ask": ask, "plan": plan})
+    assert list(table["task"]) == ["ask", "plan"]
+    assert list(verdict_table(rows)["task"]) == [ask, plan]
+    with pytest.raises(ValueError, match=r"\['Plan the fix.'\] has none"):
+        verdict_table(rows, {"ask": ask})
