@@ -476,7 +476,8 @@ class MemoryPanel(_Panel, widgets.VBox):
         except EXPECTED_ERRORS as error:
             self.diagnostic.value = _error_html(describe_error(error))
             return
-        self.diagnostic.value = f"Forgot {'all facts' if key is None else _escape(key)}: gone from the store."
+        done = "Forgot every fact: the store is empty." if key is None else f"Forgot {key}: it is gone from the store."
+        self.diagnostic.value = _escape(done)
         self.refresh()
 
     def refresh(self) -> None:
