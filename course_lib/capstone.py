@@ -101,6 +101,7 @@ __all__ = [
     "prose_values",
     "quote_fact",
     "quoted_facts",
+    "record_superseded",
     "run_capstone",
     "stated_values",
     "task_text",
@@ -161,17 +162,25 @@ class FactCheck(BaseModel):
     feedback: str | None
 
 
-def _record_superseded(before: Mapping[str, str], facts: Iterable[Fact], superseded: dict[str, list[str]]) -> None:
-    """Add to ``superseded`` each value of ``before`` that a correction replaced in ``facts``.
+def record_superseded(
+    before: Mapping[str, str], facts: Iterable[Fact], superseded: dict[str, list[str]]
+) -> list[tuple[str, Fact]]:
+    """Add to ``superseded`` each value of ``before`` that a correction replaced in ``facts``; return each replaced
+    value with the fact that replaced it (lesson 07's panel cites that fact's words in its reasons).
 
-    The store keeps only the current value; the host and the evaluator both keep the replaced ones, which let the
-    evaluator flag a stale value named without its key. A value the evaluator reads as the new one (``Payroll`` then
-    ``Payroll.``: :func:`values_match`) was not replaced in any sense an answer could contradict.
+    The store keeps only the current value; the host, the evaluator and the panel all keep the replaced ones, which
+    let the evaluator flag a stale value named without its key. A value the evaluator reads as the new one
+    (``Payroll`` then ``Payroll.``: :func:`values_match`) was not replaced in any sense an answer could contradict.
     """
+    replaced: list[tuple[str, Fact]] = []
     for fact in facts:
         old = before.get(fact.key)
-        if old is not None and not values_match(old, fact.value) and old not in superseded.get(fact.key, []):
+        if old is None or values_match(old, fact.value):
+            continue
+        if old not in superseded.get(fact.key, []):
             superseded.setdefault(fact.key, []).append(old)
+        replaced.append((old, fact))
+    return replaced
 
 
 class FactsConsistencyEvaluator(LoopEvaluator):
@@ -201,7 +210,7 @@ class FactsConsistencyEvaluator(LoopEvaluator):
 
     def _watch(self, facts: Sequence[Fact]) -> None:
         """Record the value a correction replaced since the last evaluation as superseded."""
-        _record_superseded(self._seen, facts, self.superseded)
+        record_superseded(self._seen, facts, self.superseded)
         self._seen = {f.key: f.value for f in facts}
 
     async def evaluate(self, context: LoopContext) -> LoopEvaluation:
@@ -411,7 +420,7 @@ async def run_capstone(
             if not own_store:
                 await extraction.update(turn.user)
             _track_evictions(memory, number, held, evicted)
-            _record_superseded(values, memory.facts, superseded)
+            record_superseded(values, memory.facts, superseded)
         before = len(log)
         evaluator = FactsConsistencyEvaluator(memory, superseded=superseded, on_check=checks.append)
         answer = await _ask_in_loop(policy, final.user, evaluator, max_iterations)
@@ -618,37 +627,40 @@ def _why(
     evicted: Mapping[str, int],
     iterations: int,
 ) -> str:
-    """The reason, computed from the store and the answer: what the evaluator could and could not hold it to."""
+    """The reason, computed from the store and the answer, in short plain clauses: what the evaluator could and could
+    not hold the answer to. Keys with the same reason are named together ("the store lost module and database")."""
     if not missing and not forbidden:
         return "the evaluator found nothing to correct" if iterations == 1 else "the feedback quoted the stored facts"
     keys = _keys_of_values(timeline)
-    stored = {f.key: f.value for f in facts}
+    stored = {f.key for f in facts}
     stated = dict(stated_values(answer))
-    reasons: list[str] = []
-    omitted: list[str] = []  # stored keys the answer leaves out: named together, in one reason
-    for text in [*missing, *forbidden]:
-        key = keys.get(text, "?")
-        gone = f"was evicted from the store at turn {evicted[key]}" if key in evicted else "was never stored"
-        if key not in stored and key in stated:
-            reason = f"the answer states {key}={stated[key]} and {key} {gone}: nothing to hold it to"
-        elif key not in stored:
-            reason = f"{key} {gone}: it cannot be enforced"
-        elif text in missing:
-            if key not in omitted:
-                omitted.append(key)
-            continue
-        else:
-            reason = f"the answer still states {text!r} for {key}"
-        if reason not in reasons:
-            reasons.append(reason)
-    if omitted:
-        them = "it" if len(omitted) == 1 else "them"
-        reasons.insert(
-            0,
-            f"the answer does not state {' or '.join(omitted)}; the store holds {them}, but an omission contradicts "
-            "nothing",
-        )
+    failing = _unique(keys.get(text, "?") for text in [*missing, *forbidden])
+    left_out = [k for k in failing if k in stored and k not in stated]
+    wrong = [k for k in failing if k in stored and k in stated]
+    lost = [k for k in failing if k not in stored and k in evicted]
+    never = [k for k in failing if k not in stored and k not in evicted]
+    reasons = [f"the answer leaves out {_listed(left_out)}: an omission contradicts nothing"] if left_out else []
+    reasons += [f"the answer still says {_pairs(wrong, stated)}"] if wrong else []
+    for group, gone in ((lost, _lost), (never, _never_stored)):
+        if group:
+            said = [k for k in group if k in stated]  # a wrong value the store cannot contradict: named
+            reasons.append(gone(group, evicted) + (f", so nothing contradicts {_pairs(said, stated)}" if said else ""))
     return "; ".join(reasons)
+
+
+def _never_stored(keys: Sequence[str], _evicted: Mapping[str, int]) -> str:
+    return f"{_listed(keys)} never reached the store"
+
+
+def _lost(keys: Sequence[str], evicted: Mapping[str, int]) -> str:
+    """ "the store lost module and database (evicted at turns 11 and 10)": keys evicted, with the turn each went."""
+    turns = [str(evicted[k]) for k in keys]
+    return f"the store lost {_listed(keys)} (evicted at turn{'s' * (len(turns) > 1)} {_listed(turns)})"
+
+
+def _pairs(keys: Sequence[str], stated: Mapping[str, str]) -> str:
+    """What the answer states for ``keys``: "module=Reporting and database=PostgreSQL"."""
+    return _listed([f"{k}={stated[k]}" for k in keys])
 
 
 def _keys_of_values(timeline: Timeline) -> dict[str, str]:

@@ -26,7 +26,7 @@ from agent_framework import Agent, Message
 
 from .answer_reader import action_planned, planner, plans_action, values_match
 from .assertions import value_core
-from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation
+from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
 from .loop import LoopAgent, LoopAgentOptions
@@ -232,24 +232,20 @@ def violation_rows(result: AnswerCheck) -> list[dict[str, str]]:
 
 
 def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str, Fact]) -> str:
-    """Why a violation is one, citing the user's words: for a replaced value, those of the correction that replaced
-    it (which need not be the one the store holds now: Reporting, then Billing, then Payroll)."""
+    """Why a violation is one, short, citing the user's words: for a replaced value, those of the correction that
+    replaced it (which need not be the one the store holds now: Reporting, then Billing, then Payroll). The row already
+    shows the stated value and the stored one, so the reason does not repeat them."""
     fact = violation.fact
     source = f'the user said "{fact.evidence}" at turn {fact.turn}'
     if violation.stated is None:
-        return f"{violation.action_planned}, and every stored constraint must travel with it ({source})."
+        return f"{violation.action_planned}, so the stored constraint (said at turn {fact.turn}) must travel with it."
     by = next((f for old, f in corrections.items() if values_match(old, violation.stated)), None)
     if by is not None:
-        now = "" if by == fact else f"; the store holds {fact.value} now because {source}"
-        return (
-            f'{violation.stated} is the value a correction replaced: the user said "{by.evidence}" at turn {by.turn}'
-            f"{now}."
-        )
+        now = "" if by == fact else f"; the store holds {fact.value} since {source}"
+        return f'a correction replaced it: the user said "{by.evidence}" at turn {by.turn}{now}.'
     if any(values_match(violation.stated, old) for old in replaced):
-        return (
-            f"{violation.stated} is a value a correction replaced; the store holds {fact.value} now because {source}."
-        )
-    return f"the store never held {violation.stated} for {fact.key}: it holds {fact.value} because {source}."
+        return f"a correction replaced it; the store holds {fact.value} since {source}."
+    return f"the store never held {violation.stated} for {fact.key}: it holds {fact.value} since {source}."
 
 
 class CapstonePanel(MemoryPanel):
@@ -343,12 +339,8 @@ class CapstonePanel(MemoryPanel):
         the fact of the correction that replaced it (its words and turn)."""
         before = {f.key: f.value for f in self.extraction.memory.facts}
         report = await self.extraction.update(text)
-        for fact in self.extraction.memory.facts:
-            old = before.get(fact.key)
-            if old is not None and not values_match(old, fact.value):
-                if old not in self.superseded.get(fact.key, []):
-                    self.superseded.setdefault(fact.key, []).append(old)
-                self.corrections.setdefault(fact.key, {})[old] = fact
+        for old, fact in record_superseded(before, self.extraction.memory.facts, self.superseded):
+            self.corrections.setdefault(fact.key, {})[old] = fact
         return report
 
     def _forget(self, key: str | None) -> None:
@@ -429,8 +421,11 @@ class CapstonePanel(MemoryPanel):
         return await self._check(self.answer.value if answer is None else answer, self._edits)
 
     async def _check(self, text: str, edits: int) -> AnswerCheck | None:
-        """Check ``text``; show the outcome unless the store, task or answer changed since ``edits`` was counted."""
-        self.feedback.value = ""
+        """Check ``text``; show the outcome unless the store, task or answer changed since ``edits`` was counted.
+
+        A check is an action like Submit or Forget: what the store's status line said about the one before goes.
+        """
+        self.feedback.value = self.diagnostic.value = ""
         self.check_button.disabled = True
         try:
             result = await check_in_loop(self.extraction, self.task.value, text, self.superseded, self.corrections)

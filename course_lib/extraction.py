@@ -23,7 +23,15 @@ from typing import Annotated, Any, Literal, Protocol, cast
 from agent_framework import Agent, ChatOptions, Message, SupportsChatGetResponse
 from pydantic import BaseModel, Field, ValidationError, WithJsonSchema, create_model
 
-from .assertions import ALLOWED_KEYS, MessageRefused, find_declarations, parse_assertions
+from .assertions import (
+    ALLOWED_KEYS,
+    MAX_MESSAGE_CHARS,
+    MessageRefused,
+    MessageTooLong,
+    find_declarations,
+    length_in_units,
+    parse_assertions,
+)
 from .clients import make_chat_client
 from .forgetting import hold_client
 from .memory import (
@@ -33,6 +41,7 @@ from .memory import (
     Fact,
     FactCandidate,
     ForgottenTurn,
+    InvalidFacts,
     MemoryTurn,
     MemoryUpdateError,
     NewerTurnBegan,
@@ -62,6 +71,7 @@ __all__ = [
     "make_extraction",
     "make_fact_writer",
     "matches_declarations",
+    "report_in_words",
     "writer_examples",
 ]
 
@@ -237,6 +247,9 @@ class ExtractionReport(BaseModel):
     diagnostic: str
     turn: int | None = None
     proposed: tuple[FactCandidate, ...] = ()
+    reason: str = ""
+    """Why nothing was stored, in a student's words ("" when facts were stored or none were declared):
+    :func:`report_in_words` says it; ``diagnostic`` keeps the rule's exact statement."""
 
 
 class MemoryExtraction:
@@ -259,7 +272,7 @@ class MemoryExtraction:
         try:
             return self.memory.begin_turn(user_text)
         except MessageRefused as error:
-            return self._report("rejected", f"{error} {NO_FALLBACK}")
+            return self._report("rejected", f"{error} {NO_FALLBACK}", reason=_refused_message(error, user_text))
 
     async def complete(self, begun: MemoryTurn | ExtractionReport) -> ExtractionReport:
         """Extract from the ticket's own text and admit the result on that ticket, or report why not.
@@ -282,12 +295,14 @@ class MemoryExtraction:
                 "writer_failed",
                 f"Writer output is not a valid fact batch: {_first_line(error)}. {NO_FALLBACK}",
                 turn.number,
+                reason=f"the writer's reply could not be read as facts: {_first_line(error)}",
             )
         except Exception as error:  # any writer failure is reported, never hidden
             return self._report(
                 "writer_failed",
                 f"Writer failed: {type(error).__name__}: {str(error).rstrip('.')}. {NO_FALLBACK}",
                 turn.number,
+                reason=f"the writer could not answer ({type(error).__name__}: {str(error).rstrip('.')})",
             )
         proposed = tuple(batch.facts)
         try:  # a forget or a newer turn during the writer's call is what happened, whatever the writer saw
@@ -295,7 +310,7 @@ class MemoryExtraction:
         except MemoryUpdateError as error:
             return self._refused(error, turn.number, proposed)
         if not matches_declarations(proposed, declarations):
-            return self._report("rejected", f"{MISMATCH} {NO_FALLBACK}", turn.number, proposed)
+            return self._report("rejected", f"{MISMATCH} {NO_FALLBACK}", turn.number, proposed, reason=_MISMATCH_WORDS)
         try:
             self.memory.apply(turn, proposed)
         except MemoryUpdateError as error:
@@ -307,17 +322,18 @@ class MemoryExtraction:
 
     def rejected(self, diagnostic: str) -> ExtractionReport:
         """A ``rejected`` report for a refusal decided outside the store (no fallback follows it)."""
-        return self._report("rejected", f"{diagnostic} {NO_FALLBACK}")
+        return self._report("rejected", f"{diagnostic} {NO_FALLBACK}", reason=diagnostic.rstrip("."))
 
     def _refused(
         self, error: MemoryUpdateError, turn: int, proposed: tuple[FactCandidate, ...] = ()
     ) -> ExtractionReport:
         """The store's refusal as a report whose status says what happened."""
         if isinstance(error, ForgottenTurn):
-            return self._report("forgotten", str(error), turn, proposed)
+            return self._report("forgotten", str(error), turn, proposed, reason=_FORGOTTEN_WORDS)
         if isinstance(error, NewerTurnBegan):
-            return self._report("stale", str(error), turn, proposed)
-        return self._report("rejected", f"{error} {NO_FALLBACK}", turn, proposed)
+            return self._report("stale", str(error), turn, proposed, reason=_STALE_WORDS)
+        plain = error.plain if isinstance(error, InvalidFacts) else str(error).rstrip(".")
+        return self._report("rejected", f"{error} {NO_FALLBACK}", turn, proposed, reason=plain)
 
     def _report(
         self,
@@ -325,10 +341,40 @@ class MemoryExtraction:
         diagnostic: str,
         turn: int | None = None,
         proposed: tuple[FactCandidate, ...] = (),
+        *,
+        reason: str = "",
     ) -> ExtractionReport:
         return ExtractionReport(
-            status=status, facts=self.memory.facts, diagnostic=diagnostic, turn=turn, proposed=proposed
+            status=status, facts=self.memory.facts, diagnostic=diagnostic, turn=turn, proposed=proposed, reason=reason
         )
+
+
+_MISMATCH_WORDS = "the facts the writer proposed are not exactly what your message declares, and no guess is stored"
+_STALE_WORDS = "a newer message began before this one could be stored, and only the latest message may write"
+_FORGOTTEN_WORDS = "a Forget ran while this message was being read, and nothing said before a Forget is ever stored"
+
+
+def _refused_message(error: MessageRefused, text: str) -> str:
+    """Why the contract refused a whole message, in a student's words."""
+    if isinstance(error, MessageTooLong):
+        return f"your message has {length_in_units(text)}; a message may have at most {MAX_MESSAGE_CHARS}"
+    return "your message holds a broken character that no text can carry"
+
+
+def report_in_words(report: ExtractionReport) -> str:
+    """One extraction's outcome as a student reads it: "Stored: module." or "Not stored: <the reason>."
+
+    The panels (lessons 02, 03 and 07) say this rather than the status and diagnostic, which name the batch, a
+    candidate's number and the fallback that is not attempted: words of the port, not of the student's message.
+    """
+    if report.status == "accepted":
+        keys = [c.key for c in report.proposed]
+        listed = keys[0] if len(keys) == 1 else f"{', '.join(keys[:-1])} and {keys[-1]}"
+        return f"Stored: {listed}."
+    if report.status == "nothing_to_extract":
+        return "Nothing stored: the message declares no key=value."
+    reason = report.reason or report.diagnostic.rstrip(".")
+    return f"Not stored: {reason}. The store is unchanged."
 
 
 def matches_declarations(proposed: tuple[FactCandidate, ...], declarations: dict[str, str]) -> bool:

@@ -78,7 +78,15 @@ class MemoryUpdateError(Exception):
 
 
 class InvalidFacts(MemoryUpdateError, ValueError):
-    """A candidate batch broke a rule; the message names the candidate and the rule."""
+    """A candidate batch broke a rule; the message names the candidate and the rule.
+
+    ``plain`` says the same in a student's words, naming the key rather than the candidate's place in the batch
+    (a panel shows it: "the value given for module has 300 characters; a value may have at most 256").
+    """
+
+    def __init__(self, message: str, *, plain: str = "") -> None:
+        super().__init__(message)
+        self.plain = plain or message
 
 
 class StaleMemoryUpdate(MemoryUpdateError):
@@ -378,15 +386,18 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
     if len(candidates) > MAX_FACTS:
         raise InvalidFacts(
             f"Extraction must contain at most {MAX_FACTS} facts; this batch has {len(candidates)}. "
-            "The whole batch is rejected."
+            "The whole batch is rejected.",
+            plain=f"one message may declare at most {MAX_FACTS} facts, and this one declares {len(candidates)}",
         )
     seen: set[str] = set()
     for index, candidate in enumerate(candidates):
-        rule = _broken_rule(candidate, user_text, seen)
-        if rule:
+        broken = _broken_rule(candidate, user_text, seen)
+        if broken:
+            rule, plain = broken
             raise InvalidFacts(
                 f"Invalid fact #{index + 1} ({_shown(candidate)}): {rule}. "
-                "The whole batch is rejected; the store is unchanged."
+                "The whole batch is rejected; the store is unchanged.",
+                plain=plain,
             )
         seen.add(candidate.key)
     return candidates
@@ -406,30 +417,55 @@ def _shown(candidate: object) -> str:
     return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026 ({len(value)} characters)"
 
 
-def _broken_rule(c: object, user_text: str, seen: set[str]) -> str | None:
+def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str] | None:
+    """The first rule ``c`` breaks, as the refusal states it and in a student's words; None when it breaks none."""
     if not isinstance(c, FactCandidate):
-        return f"no candidate: a {type(c).__name__} stands in the batch (rule: each fact is a FactCandidate)"
+        rule = f"no candidate: a {type(c).__name__} stands in the batch (rule: each fact is a FactCandidate)"
+        return rule, "the writer proposed something that is not a fact"
     if not all(isinstance(field, str) for field in (c.key, c.value, c.evidence)):
-        return "key, value and evidence are not text (rule: each field is a string)"
+        return "key, value and evidence are not text (rule: each field is a string)", "the writer proposed non-text"
+    key = c.key
     checks = (
-        (c.key not in ALLOWED_KEYS, f"unknown key; allowed keys are {', '.join(ALLOWED_KEYS)}"),
-        (c.key in seen, "duplicate key in the batch"),
-        (not c.value.strip(), "blank value"),
+        (
+            c.key not in ALLOWED_KEYS,
+            f"unknown key; allowed keys are {', '.join(ALLOWED_KEYS)}",
+            f"'{key}' is not one of the allowed keys ({', '.join(ALLOWED_KEYS)})",
+        ),
+        (c.key in seen, "duplicate key in the batch", f"{key} is declared twice in one message"),
+        (not c.value.strip(), "blank value", f"the value given for {key} is blank"),
         (
             utf16_length(c.value) > MAX_VALUE_CHARS,
             f"value longer than {MAX_VALUE_CHARS} characters: it has {length_in_units(c.value)}",
+            f"the value given for {key} has {length_in_units(c.value)}; a value may have at most {MAX_VALUE_CHARS}",
         ),
-        (not c.evidence.strip(), "blank evidence"),
+        (not c.evidence.strip(), "blank evidence", f"none of your words were quoted for {key}"),
         (
             utf16_length(c.evidence) > MAX_EVIDENCE_CHARS,
             f"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has {length_in_units(c.evidence)}",
+            f"the words quoted for {key} run past {MAX_EVIDENCE_CHARS} characters",
         ),
-        (_has_line_break(c.value), "value contains a line break (line breaks separate declarations)"),
-        (_has_line_break(c.evidence), "evidence contains a line break (a declaration is one line)"),
-        (c.evidence not in user_text, "evidence is not an exact quote of the current user message"),
-        (c.value not in c.evidence, "value is not inside its evidence"),
+        (
+            _has_line_break(c.value),
+            "value contains a line break (line breaks separate declarations)",
+            f"the value given for {key} runs over a line break (one declaration is one line)",
+        ),
+        (
+            _has_line_break(c.evidence),
+            "evidence contains a line break (a declaration is one line)",
+            f"the words quoted for {key} run over a line break (one declaration is one line)",
+        ),
+        (
+            c.evidence not in user_text,
+            "evidence is not an exact quote of the current user message",
+            f"the words quoted for {key} are not in your message",
+        ),
+        (
+            c.value not in c.evidence,
+            "value is not inside its evidence",
+            f"the value given for {key} is not in the words it quotes from your message",
+        ),
     )
-    return next((message for broken, message in checks if broken), None)
+    return next(((rule, plain) for broken, rule, plain in checks if broken), None)
 
 
 def _eviction_order(facts: Iterable[Fact]) -> tuple[Fact, ...]:

@@ -67,6 +67,7 @@ __all__ = [
     "html_with_line_breaks",
     "integer_ticks",
     "legend_beside",
+    "one_row_per_policy",
     "one_rule_table",
     "plain_table",
     "plot_presence",
@@ -550,11 +551,42 @@ def repairs_frame(runs: Sequence[CapstoneRun]) -> pd.DataFrame:
     )
 
 
-def verdict_table(verdicts: Sequence[AnswerVerdict]) -> pd.DataFrame:
-    """One row per ``(task, answer)`` the capstone's evaluator read, with its verdict."""
+def one_row_per_policy(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """A table of runs under several rules, each policy once when every rule gave it the same row; and why.
+
+    Lesson 07 runs every policy under both drifting rules; when they agree, a table listing each policy twice would
+    make the student compare identical rows. Then the rows of the first rule are shown without the rule column, and
+    the sentence says so (naming the rules in words). When the rules differ, or one rule ran, every row stays, the
+    rule in words (with one rule, its column goes and the sentence is empty: there is nothing to compare).
+    """
+    rules = list(dict.fromkeys(frame["rule"]))
+    others = [c for c in frame.columns if c != "rule"]
+    groups = [frame.loc[frame["rule"] == rule, others].reset_index(drop=True) for rule in rules]
+    if len(rules) == 1:
+        return groups[0], ""
+    if all(group.equals(groups[0]) for group in groups[1:]):
+        names = " and ".join(rule_label(rule) for rule in rules)
+        return groups[0], f"Under each rule ({names}) every policy gets the same row: each policy is shown once."
+    shown = frame.reset_index(drop=True)
+    return shown.assign(rule=shown["rule"].map(rule_label)), ""
+
+
+def verdict_table(verdicts: Sequence[AnswerVerdict], names: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """One row per ``(task, answer)`` the capstone's evaluator read, with its verdict.
+
+    ``names`` gives each task a short name (``{"ask": "Which module and database are we on?"}``), said once before
+    the table: the task column then shows the name, not the same long question in every row. A task without a name
+    is refused by name (a row would otherwise show a question the sentence never introduced).
+    """
     import pandas as pd
 
-    return pd.DataFrame([[v.task, v.answer, v.verdict] for v in verdicts], columns=["task", "answer", "verdict"])
+    short = {task: name for name, task in (names or {}).items()}
+    unnamed = sorted({v.task for v in verdicts} - set(short)) if names else []
+    if unnamed:
+        raise ValueError(f"Every task needs a short name when names are given; {unnamed} has none. No table was made.")
+    return pd.DataFrame(
+        [[short.get(v.task, v.task), v.answer, v.verdict] for v in verdicts], columns=["task", "answer", "verdict"]
+    )
 
 
 class PanelText:

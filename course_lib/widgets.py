@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from .assertions import ALLOWED_KEYS, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
-from .extraction import ExtractionReport, MemoryExtraction
+from .extraction import ExtractionReport, MemoryExtraction, report_in_words
 from .memory import MAX_FACTS, Fact, MemoryUpdateError, WorkingMemory
 from .policies import (
     RULES,
@@ -35,7 +35,7 @@ from .policies import (
 from .presentation import PanelText as _Panel
 from .presentation import facts_html, figure_png, graded_view_frame, plot_prompt_sizes, rows_frame
 from .presentation import html_lines as _escape
-from .providers import DeskEvent, ProviderDesks, console_command, memory_line, status_words
+from .providers import DeskEvent, ProviderDesks, console_command
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -443,10 +443,9 @@ class MemoryPanel(_Panel, widgets.VBox):
             self.diagnostic.value = "No extraction ran for this line."
             return
         notes = declaration_notes(text)
-        status = f"<b>{status_words(report.status)}</b>: {_escape(shorten_long_input(report.diagnostic))}"
+        status = f"<b>{_escape(shorten_long_input(report_in_words(report)))}</b>"
         if report.status == "nothing_to_extract":
-            color, status = ("#a35200" if notes else "dimgray"), f"<b>Nothing was stored.</b> {status}"
-            label = "Why"
+            color, label = ("#a35200" if notes else "dimgray"), "Why"
         else:
             color, label = ("green" if report.status == "accepted" else "crimson"), "Ignored"
         lines = "".join(f"<br>{label}: {_escape(note)}" for note in notes)
@@ -467,7 +466,7 @@ class MemoryPanel(_Panel, widgets.VBox):
     def forget(self, key: str | None) -> None:
         """Forget one key or all (through ``on_forget`` when the panel belongs to a desk, so sessions go too)."""
         if key is not None and key not in {f.key for f in self.memory.facts}:
-            self.diagnostic.value = _error_html(f"there is no fact {key!r} in the store to forget.")
+            self.diagnostic.value = _error_html(f"there is no fact {key} in the store to forget.")
             return
         try:
             if self._on_forget is not None:
@@ -477,7 +476,8 @@ class MemoryPanel(_Panel, widgets.VBox):
         except EXPECTED_ERRORS as error:
             self.diagnostic.value = _error_html(describe_error(error))
             return
-        self.diagnostic.value = f"Forgot {'all facts' if key is None else _escape(repr(key))}."
+        done = "Forgot every fact: the store is empty." if key is None else f"Forgot {key}: it is gone from the store."
+        self.diagnostic.value = _escape(done)
         self.refresh()
 
     def refresh(self) -> None:
@@ -599,7 +599,8 @@ class DeskPanel(_Panel, widgets.HBox):
         answer = event.reply if event.kind == "turn" else event.output
         said = f"<b>you:</b> {_escape(event.line)}<br><b>{_escape(who)}</b>{_escape(answer or '')}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
-            said += f'<br><span style="color:dimgray">{_escape(memory_line(event.report))}</span>'
+            verdict = report_in_words(event.report) if event.report else "No extraction ran."
+            said += f'<br><span style="color:dimgray">[memory] {_escape(verdict)}</span>'
         self.transcript.append(said)
         self._render()
         self.memory_panel.refresh()

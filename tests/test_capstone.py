@@ -148,16 +148,17 @@ async def test_facts_policy_cannot_be_held_to_a_constraint_the_bound_evicted(les
     assert (run.verdict, run.iterations) == ("not repaired", 1)
     assert "constraint" not in {f.key for f in run.checks[0].facts}
     assert run.missing == ["never restart the production database during business hours"]
-    assert run.why == "constraint was evicted from the store at turn 7: it cannot be enforced"
+    assert run.why == "the store lost constraint (evicted at turn 7)"
 
 
 @pytest.mark.parametrize("policy", ["last 3 turns", "compaction (3 turns)", "reducer (3 turns)"])
 async def test_a_window_that_lost_module_and_database_contradicts_nothing_so_the_loop_stops(lesson_runs, policy):
     run = lesson_runs[policy]
     assert (run.verdict, run.iterations, run.checks[0].violations) == ("not repaired", 1, ())
-    assert "an omission contradicts nothing" in run.why and "evicted from the store at turn 7" in run.why
-    assert run.why.count("an omission contradicts nothing") == 1  # the omitted keys are named together, once
-    assert "does not state module or database; the store holds them" in run.why
+    assert run.why == (  # the omitted keys are named together, once; then what the store lost
+        "the answer leaves out module and database: an omission contradicts nothing; "
+        "the store lost constraint (evicted at turn 7)"
+    )
 
 
 async def test_the_loop_repairs_what_the_abstractive_summary_blended_but_not_the_constraint_it_distorted(lesson_runs):
@@ -166,8 +167,7 @@ async def test_the_loop_repairs_what_the_abstractive_summary_blended_but_not_the
     assert ("module", "Reporting/Billing") in {(v.fact.key, v.stated) for v in run.checks[0].violations}
     assert "module=Billing;" in run.final_answer and "constraint=never restart the database;" in run.final_answer
     assert run.why == (
-        "the answer states constraint=never restart the database and constraint was evicted from the store at "
-        "turn 7: nothing to hold it to"
+        "the store lost constraint (evicted at turn 7), so nothing contradicts constraint=never restart the database"
     )
 
 
@@ -222,9 +222,7 @@ async def test_a_model_that_ignores_the_feedback_runs_into_the_cap():
     stubborn = course_policies(reader=lambda rule: OfflineAssistantClient(resolution=rule))["full history"]
     run = await run_capstone(TIMELINE, stubborn, "earliest", max_iterations=3)
     assert (run.verdict, run.iterations, len(run.checks)) == ("stopped at the cap", 3, 2)
-    assert (
-        run.why == "the answer still states 'Reporting' for module; the answer still states 'PostgreSQL' for database"
-    )
+    assert run.why == "the answer still says module=Reporting and database=PostgreSQL"
 
 
 @pytest.mark.parametrize("rule", ["latest", "earliest"])
@@ -262,7 +260,10 @@ async def test_generated_timeline_unrepairable_when_the_filler_evicted_the_corre
     assert not run.final_correct and "module=Reporting" in run.final_answer
     assert {"module", "database", "constraint"} <= set(run.evicted)
     assert "module" not in {v.fact.key for c in run.checks for v in c.violations}
-    assert "module=Reporting and module was evicted from the store at turn 11: nothing to hold it to" in run.why
+    assert run.why == (
+        "the store lost module and database (evicted at turns 11 and 10), "
+        "so nothing contradicts module=Reporting and database=PostgreSQL"
+    )
 
 
 # region The feedback never becomes a fact

@@ -339,3 +339,40 @@ def test_a_tables_text_is_shown_never_run_as_markup(lines, no_index):
     shown = student_table(frame) if no_index else frame
     for html in (html_with_line_breaks(shown) or "", readable_table(frame, lines=lines).to_html()):
         assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_one_row_per_policy_shows_each_policy_once_when_every_rule_agrees_and_says_so():
+    import pandas as pd
+
+    from course_lib.presentation import one_row_per_policy
+
+    same = pd.DataFrame(
+        {"policy": ["facts", "summary", "facts", "summary"], "rule": ["earliest"] * 2 + ["most_frequent"] * 2}
+    ).assign(verdict=["right first time", "repaired"] * 2)
+    shown, said = one_row_per_policy(same)
+    assert list(shown.columns) == ["policy", "verdict"] and list(shown["policy"]) == ["facts", "summary"]
+    assert (
+        said
+        == "Under each rule (earliest and most frequent) every policy gets the same row: each policy is shown once."
+    )
+    differ = same.assign(verdict=["right first time", "repaired", "right first time", "not repaired"])
+    shown, said = one_row_per_policy(differ)
+    assert said == "" and len(shown) == 4 and list(shown["rule"]) == ["earliest"] * 2 + ["most frequent"] * 2
+    shown, said = one_row_per_policy(same[same["rule"] == "earliest"])
+    assert said == "" and "rule" not in shown.columns and len(shown) == 2
+
+
+def test_verdict_table_names_each_task_once_and_refuses_a_task_without_a_name():
+    from course_lib.capstone import AnswerVerdict
+    from course_lib.presentation import verdict_table
+
+    ask, plan = "Which module and database are we on?", "Plan the fix."
+    rows = [
+        AnswerVerdict(task=ask, answer="Billing.", verdict="pass"),
+        AnswerVerdict(task=plan, answer="x", verdict="x"),
+    ]
+    table = verdict_table(rows, {"ask": ask, "plan": plan})
+    assert list(table["task"]) == ["ask", "plan"]
+    assert list(verdict_table(rows)["task"]) == [ask, plan]
+    with pytest.raises(ValueError, match=r"\['Plan the fix.'\] has none"):
+        verdict_table(rows, {"ask": ask})

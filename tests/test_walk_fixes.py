@@ -184,7 +184,7 @@ async def test_the_memory_panel_says_why_a_table_row_stored_nothing_in_words():
     assert panel.memory.facts == ()
     said = panel.diagnostic.value
     assert "Why: a table row is not a declaration: write module=Reporting." in said
-    assert "nothing to extract" in said and "nothing_to_extract" not in said
+    assert "Nothing stored" in said and "nothing_to_extract" not in said
 
 
 async def test_a_greyed_out_button_says_why():
@@ -276,5 +276,5 @@ async def test_the_memory_panel_refuses_a_long_value_in_plain_words(value):
     panel = memory_panel()
     await submit(panel, f"symptom={value}")
     shown = panel.diagnostic.value
-    assert "value longer than 256 characters: it has 400 characters" in shown, shown
+    assert "the value given for symptom has 400 characters" in shown and "at most 256" in shown, shown
     assert not any(word in shown for word in (".NET", "UTF-16", "code unit", "string.Length")), shown

@@ -1,0 +1,145 @@
+"""What a panel says about one message, in a student's words: :func:`course_lib.extraction.report_in_words`.
+
+The panels of lessons 02, 03 and 07 show this sentence, not the report's status and diagnostic (which name the batch,
+a candidate's number and "no fallback extraction"). Every outcome a message can have is said, and each refusal names
+the key and the rule in words, from the rule that refused it (never one input's wording).
+"""
+
+import asyncio
+
+import pytest
+from support.capstone_battery import SUPERSEDED, lesson_store
+
+from course_lib.capstone import record_superseded
+from course_lib.capstone_panel import CapstonePanel
+from course_lib.extraction import (
+    ChatFactWriter,
+    ExtractionReport,
+    GatedWriter,
+    MemoryExtraction,
+    make_extraction,
+    make_fact_writer,
+    report_in_words,
+)
+from course_lib.memory import Fact, FactCandidate, InvalidFacts, WorkingMemory, validate_batch
+from course_lib.memory_models import OfflineWriterClient
+
+JARGON = ("#1", "batch", "fallback", "Admitted", "fact(s)", "accepted", "rejected", "'module'=")
+
+
+async def said(text: str, writer: str | None = None, memory: WorkingMemory | None = None) -> str:
+    store = memory if memory is not None else WorkingMemory()
+    extraction = (
+        make_extraction(store)
+        if writer is None
+        else MemoryExtraction(store, ChatFactWriter(OfflineWriterClient(writer)))
+    )
+    sentence = report_in_words(await extraction.update(text))
+    assert not any(word in sentence for word in JARGON), sentence
+    return sentence
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("module=Payroll", "Stored: module."),
+        ("module=Payroll; database=MariaDB 11", "Stored: module and database."),
+        ("product=A; module=B; database=C", "Stored: product, module and database."),
+        ("Which module are we on?", "Nothing stored: the message declares no key=value."),
+        (
+            "module=" + "A" * 300,
+            "Not stored: the value given for module has 300 characters; a value may have at most 256. "
+            "The store is unchanged.",
+        ),
+        (
+            "; ".join(f"{k}=v" for k in ("product", "module", "priority", "database", "constraint", "customer")),
+            "Not stored: one message may declare at most 5 facts, and this one declares 6. The store is unchanged.",
+        ),
+        ("x" * 5000, "Not stored: your message has 5000 characters; a message may have at most 4096."),
+    ],
+)
+async def test_each_outcome_of_a_message_is_one_plain_sentence(text, expected):
+    assert (await said(text)).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("writer", "expected"),
+    [
+        ("paraphrase", "Not stored: the words quoted for module are not in your message."),
+        ("broken_json", "Not stored: the writer's reply could not be read as facts"),
+    ],
+)
+async def test_a_writer_that_misbehaves_is_said_in_words(writer, expected):
+    assert (await said("module=Billing", writer)).startswith(expected)
+
+
+def test_every_rule_of_the_store_names_the_key_in_words():
+    """Each candidate rule's plain words name the key, not the candidate's place in the batch."""
+    cases = {
+        "the value given for module is blank": [FactCandidate(key="module", value=" ", evidence="module= ")],
+        "module is declared twice": [FactCandidate(key="module", value="A", evidence="module=A")] * 2,
+        "none of your words were quoted for module": [FactCandidate(key="module", value="A", evidence=" ")],
+        "the value given for module is not in the words it quotes": [
+            FactCandidate(key="module", value="B", evidence="module=A")
+        ],
+        "'owner' is not one of the allowed keys": [FactCandidate(key="owner", value="A", evidence="owner=A")],
+    }
+    for words, batch in cases.items():
+        with pytest.raises(InvalidFacts) as refused:
+            validate_batch("module=A; module= ; owner=A", batch)
+        assert words in refused.value.plain and "#1" not in refused.value.plain
+
+
+async def test_a_turn_overtaken_by_a_forget_or_a_newer_message_says_so():
+    store = WorkingMemory()
+    gated = GatedWriter(make_fact_writer())
+    extraction = MemoryExtraction(store, gated)
+    pending = asyncio.ensure_future(extraction.update("module=Billing"))
+    await gated.started.wait()
+    store.forget()
+    gated.release()
+    assert report_in_words(await pending).startswith("Not stored: a Forget ran while this message was being read")
+    begun = extraction.begin("module=Billing")
+    extraction.begin("database=Oracle")
+    assert report_in_words(await extraction.complete(begun)).startswith("Not stored: a newer message began")
+
+
+def test_a_report_without_plain_words_falls_back_to_its_diagnostic_not_to_nothing():
+    report = ExtractionReport(status="rejected", facts=(), diagnostic="Some rule broke.")
+    assert report_in_words(report) == "Not stored: Some rule broke. The store is unchanged."
+
+
+async def test_every_panel_says_the_same_words():
+    """Lesson 07's panel and lesson 02's say one sentence for one outcome (the capstone panel is lesson 02's)."""
+    panel = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    await panel.submit("module=" + "A" * 300)
+    assert "Not stored: the value given for module has 300 characters" in panel.diagnostic.value
+    await panel.submit("module=Payroll")
+    assert "Stored: module." in panel.diagnostic.value and "Admitted" not in panel.diagnostic.value
+
+
+async def test_each_action_on_the_capstone_panel_replaces_the_status_of_the_one_before():
+    panel = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    panel.task.index = 1  # a question that plans nothing: no constraint is due
+    await panel.submit("module=Payroll")
+    assert "Stored: module." in panel.diagnostic.value
+    panel.answer.value = "The module is Payroll."
+    panel.check_button.click()
+    await panel.idle()
+    assert panel.diagnostic.value == "" and "No violation" in panel.verdict.value
+    panel.forget_key_button.click()
+    await panel.idle()
+    assert panel.diagnostic.value.startswith("Forgot") and "No violation" not in panel.verdict.value
+
+
+def test_record_superseded_returns_each_replaced_value_with_the_fact_that_replaced_it():
+    store = WorkingMemory()
+    store.apply(
+        store.begin_turn("module=Billing"), [FactCandidate(key="module", value="Billing", evidence="module=Billing")]
+    )
+    now = store.facts
+    superseded: dict[str, list[str]] = {"module": ["Reporting"]}
+    replaced = record_superseded({"module": "Reporting"}, now, superseded)
+    assert replaced == [("Reporting", now[0])] and superseded == {"module": ["Reporting"]}  # listed once
+    assert record_superseded({"module": "Billing."}, now, superseded) == []  # the same value to the evaluator
+    assert isinstance(replaced[0][1], Fact)
