@@ -75,8 +75,8 @@ __all__ = [
     "qualification_steps",
     "record_policy_costs",
     "record_qualification",
-    "relabelled",
     "recorded_case",
+    "relabelled",
     "save",
     "stop_cause",
     "stop_in_words",
@@ -624,7 +624,9 @@ def relabelled(recording: QualificationRecording, battery: tuple[Case, ...] = BA
                 f"sends {case.text[:60]!r} (rule: a relabel keeps every message). Nothing was relabelled: record "
                 "the battery again."
             )
-    cases = [c.model_copy(update={"case": b.name, "kind": b.kind}) for c, b in zip(recording.cases, battery, strict=True)]
+    cases = [
+        c.model_copy(update={"case": b.name, "kind": b.kind}) for c, b in zip(recording.cases, battery, strict=True)
+    ]
     return recording.model_copy(update={"cases": cases})
 
 

@@ -183,7 +183,7 @@ def test_mark_invisible_shows_each_invisible_character_and_leaves_every_other(te
 
 @BOTH
 def test_each_recordings_case_names_kinds_and_messages_are_the_batterys(path):
-    """A case's name and kind are labels: ``python -m course_lib.recordings relabel`` keeps the files equal to BATTERY."""
+    """Names and kinds are labels: ``python -m course_lib.recordings relabel`` keeps the files equal to BATTERY."""
     recording = load_qualification(path)
     assert [(c.case, c.kind) for c in recording.cases] == [(case.name, case.kind) for case in BATTERY]
     assert relabelled(recording) == recording
