@@ -652,12 +652,21 @@ def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str]]]) -> pd.Da
         {
             DECLARATION_COLUMNS[0]: show_spaces(message),
             "key": "\n".join(found) or "-",
-            "value": "\n".join(found.values()) or "-",
+            "value": "\n".join(map(_unbroken, found.values())) or "-",
             "left out, and why": "\n".join(left_out(message)) or "-",
         }
         for message, found in parsed
     ]
     return student_table(rows_frame(rows, DECLARATION_COLUMNS))
+
+
+UNBROKEN_CHARS = 30
+"""A value up to this long stays on one line in a table of key and value lines, so each value faces its key."""
+
+
+def _unbroken(value: str) -> str:
+    """``value`` with no-break spaces when short: ``SQL Server 2022`` wrapped over two lines would face two keys."""
+    return value.replace(" ", "\u00a0") if len(value) <= UNBROKEN_CHARS else value
 
 
 def facts_html(facts: Sequence[Fact]) -> str:
