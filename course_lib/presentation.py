@@ -49,6 +49,7 @@ __all__ = [
     "LOOP_READER_CHARS",
     "NOT_GRADED",
     "NO_INDEX",
+    "NO_WRAP",
     "READER_CHARS",
     "RECORDED",
     "STORED_COLUMN",
@@ -149,7 +150,17 @@ def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
     lines = list(dict.fromkeys(frame.columns[has_break.to_numpy()]))  # by position: column names may repeat
     no_index = bool(frame.attrs.get(NO_INDEX))
     if lines or no_index:
-        return str(readable_table(frame, lines=lines, index=not no_index).to_html())
+        styler = readable_table(frame, lines=lines, index=not no_index)
+        unwrapped = [c for c in frame.attrs.get(NO_WRAP, []) if c in frame.columns]
+        if not unwrapped:
+            return str(styler.to_html())
+        classes = frame.copy().astype(object)
+        classes.loc[:, :] = ""
+        classes.loc[:, unwrapped] = UNWRAPPED
+        # a style on the cell itself: the Styler's own CSS goes by element id, which every course table shares
+        return str(styler.set_td_classes(classes).to_html()).replace(
+            f' {UNWRAPPED}" >', f' {UNWRAPPED}" style="white-space: nowrap; overflow-wrap: normal">'
+        )
     return str(frame._repr_html_())
 
 
@@ -181,6 +192,10 @@ def plain_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
 
 
 NO_INDEX = "course_no_index"
+NO_WRAP = "course_no_wrap"
+UNWRAPPED = "course-unwrapped"
+"""The mark (in ``DataFrame.attrs``) naming columns whose lines never wrap: a table of keys beside their values keeps
+each value on its key's line (``SQL Server 2022`` over two lines would face two keys)."""
 """The mark (in ``DataFrame.attrs``) of a table shown without pandas' row numbers: :func:`student_table` sets it."""
 
 
@@ -652,21 +667,14 @@ def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str]]]) -> pd.Da
         {
             DECLARATION_COLUMNS[0]: show_spaces(message),
             "key": "\n".join(found) or "-",
-            "value": "\n".join(map(_unbroken, found.values())) or "-",
+            "value": "\n".join(found.values()) or "-",
             "left out, and why": "\n".join(left_out(message)) or "-",
         }
         for message, found in parsed
     ]
-    return student_table(rows_frame(rows, DECLARATION_COLUMNS))
-
-
-UNBROKEN_CHARS = 30
-"""A value up to this long stays on one line in a table of key and value lines, so each value faces its key."""
-
-
-def _unbroken(value: str) -> str:
-    """``value`` with no-break spaces when short: ``SQL Server 2022`` wrapped over two lines would face two keys."""
-    return value.replace(" ", "\u00a0") if len(value) <= UNBROKEN_CHARS else value
+    frame = student_table(rows_frame(rows, DECLARATION_COLUMNS))
+    frame.attrs[NO_WRAP] = ["key", "value"]
+    return frame
 
 
 def facts_html(facts: Sequence[Fact]) -> str:

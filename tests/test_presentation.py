@@ -21,6 +21,7 @@ from course_lib.presentation import (
     facts_html,
     figure_png,
     found_frame,
+    html_with_line_breaks,
     integer_ticks,
     one_rule_table,
     plot_presence,
@@ -66,8 +67,10 @@ def test_declarations_frame_shows_key_and_value_apart_and_says_why_the_rest_give
     assert "has no '='" in rows[3]["left out, and why"]
     two = declarations_frame([("module=A; database=B", {"module": "A", "database": "B"})]).iloc[0]
     assert (two["key"], two["value"]) == ("module\ndatabase", "A\nB")  # one per line, in step
-    sql = declarations_frame([("module=B\ndatabase=SQL Server 2022", {"module": "B", "database": "SQL Server 2022"})])
-    assert sql.iloc[0]["value"] == "B\nSQL\u00a0Server\u00a02022"  # never wrapped out of step with its key
+    message = "module=B; database=SQL Server 2022"
+    shown = html_with_line_breaks(declarations_frame([(message, parse_assertions(message))]))
+    unwrapped = 'course-unwrapped" style="white-space: nowrap; overflow-wrap: normal">B<br>SQL Server 2022</td>'
+    assert unwrapped in shown and shown.count("nowrap") == 2  # key and value; message and reasons still wrap
 
 
 def test_presence_frame_lists_keys_in_contract_order_and_blanks_absent_ones(t0):
