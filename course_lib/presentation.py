@@ -55,6 +55,7 @@ __all__ = [
     "STORED_COLUMN",
     "STORE_BOUND",
     "TABLE_CSS",
+    "UNWRAPPED",
     "VERDICT_COLOURS",
     "VISIBLE_SPACE",
     "PanelText",
@@ -652,25 +653,24 @@ def found_frame(declarations: Iterable[Declaration]) -> pd.DataFrame:
 DECLARATION_COLUMNS = [f"message ({VISIBLE_SPACE} is a space)", "key", "value", "left out, and why"]
 
 
-def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str]]]) -> pd.DataFrame:
+def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str], Sequence[str]]]) -> pd.DataFrame:
     """Messages, the declarations each holds (key and value apart, one per line) and why the rest gives no fact.
 
-    ``parsed`` pairs each message with what the contract read from it (``parse_assertions``'s dict). A dict
-    printed as Python writes it (``{'module': 'Billing'}``) is not what a student should have to read, and
-    ``log=level=debug`` written back as one text hides where the key ends: key and value have columns of their own.
-    What gives no fact says why (:func:`course_lib.assertions.left_out`: ``'owner' is not an allowed key``). An HTML
-    table would collapse the very spaces the trimming rule is about, so the message shows them as ``␣``.
+    ``parsed`` gives each message with what the contract read from it (``parse_assertions``'s dict) and why the rest
+    gives no fact (``left_out``'s reasons: ``'owner' is not an allowed key``); the caller reads the message, so this
+    display helper loads neither half. A dict printed as Python writes it (``{'module': 'Billing'}``) is not what a
+    student should have to read, and ``log=level=debug`` written back as one text hides where the key ends: key and
+    value have columns of their own. An HTML table would collapse the very spaces the trimming rule is about, so the
+    message shows them as ``␣``.
     """
-    from .assertions import left_out  # when called: loading the display helpers loads neither half
-
     rows = [
         {
             DECLARATION_COLUMNS[0]: show_spaces(message),
             "key": "\n".join(found) or "-",
             "value": "\n".join(found.values()) or "-",
-            "left out, and why": "\n".join(left_out(message)) or "-",
+            "left out, and why": "\n".join(reasons) or "-",
         }
-        for message, found in parsed
+        for message, found, reasons in parsed
     ]
     frame = student_table(rows_frame(rows, DECLARATION_COLUMNS))
     frame.attrs[NO_WRAP] = ["key", "value"]

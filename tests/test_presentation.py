@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from course_lib.assertions import find_declarations, parse_assertions
+from course_lib.assertions import find_declarations, left_out, parse_assertions
 from course_lib.capstone import Verdict
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.presentation import (
@@ -55,7 +55,7 @@ def test_facts_frame_shows_the_time_of_day_in_utc_as_the_memory_panel_does(t0):
 
 def test_declarations_frame_shows_key_and_value_apart_and_says_why_the_rest_gives_no_fact():
     messages = ["log=level=debug", "  priority =  P1  ; owner=alice", "Hello! module=Billing", "Where is it?"]
-    frame = declarations_frame((m, parse_assertions(m)) for m in messages)
+    frame = declarations_frame((m, parse_assertions(m), left_out(m)) for m in messages)
     assert list(frame.columns) == ["message (␣ is a space)", "key", "value", "left out, and why"]
     rows = frame.to_dict("records")
     assert (rows[0]["key"], rows[0]["value"], rows[0]["left out, and why"]) == ("log", "level=debug", "-")
@@ -65,10 +65,10 @@ def test_declarations_frame_shows_key_and_value_apart_and_says_why_the_rest_give
     assert (rows[2]["key"], rows[2]["value"]) == ("-", "-")
     assert rows[2]["left out, and why"] == "'Hello! module' is not an allowed key (the key is all the text before '=')"
     assert "has no '='" in rows[3]["left out, and why"]
-    two = declarations_frame([("module=A; database=B", {"module": "A", "database": "B"})]).iloc[0]
+    two = declarations_frame([("module=A; database=B", {"module": "A", "database": "B"}, [])]).iloc[0]
     assert (two["key"], two["value"]) == ("module\ndatabase", "A\nB")  # one per line, in step
     message = "module=B; database=SQL Server 2022"
-    shown = html_with_line_breaks(declarations_frame([(message, parse_assertions(message))]))
+    shown = html_with_line_breaks(declarations_frame([(message, parse_assertions(message), left_out(message))]))
     unwrapped = 'course-unwrapped" style="white-space: nowrap; overflow-wrap: normal">B<br>SQL Server 2022</td>'
     assert unwrapped in shown and shown.count("nowrap") == 2  # key and value; message and reasons still wrap
 
