@@ -37,6 +37,7 @@ __all__ = [
     "LINE_BREAKS",
     "MAX_MESSAGE_CHARS",
     "SENTENCE_END_MARKS",
+    "SHOWN_SEGMENT_CHARS",
     "Declaration",
     "MessageRefused",
     "MessageTooLong",
@@ -48,6 +49,7 @@ __all__ = [
     "check_message_length",
     "find_declarations",
     "has_lone_surrogate",
+    "left_out",
     "length_in_units",
     "near_misses",
     "parse_assertions",
@@ -190,6 +192,24 @@ class NearMiss:
     value: str | None = None
     """For a ``table`` row, the value its second cell holds (the declaration to write is ``allowed=value``)."""
 
+    @property
+    def reason(self) -> str:
+        """The rule this segment broke, in the words every reader of a message uses (lesson 01's table, the desks).
+
+        ``'owner' is not an allowed key``, ``'module=' has no value``: one wording wherever a segment is left out.
+        """
+        if self.problem == "no value":
+            return f"'{self.key}=' has no value"
+        if self.problem == "wrong case":
+            return f"'{self.key}' is not a key (keys are case-sensitive: write '{self.allowed}')"
+        if self.problem == "colon":
+            return f"'{self.key}:' is written with a colon (a declaration is '{self.allowed}=value')"
+        if self.problem == "markup":
+            return f"'{self.key}' is dressed in formatting (a declaration is '{self.allowed}=value')"
+        if self.problem == "table":
+            return f"a table row is not a declaration (write '{self.allowed}={self.value}')"
+        return f"'{self.key}' is not an allowed key"
+
 
 def allowed_in_other_case(key: str) -> str | None:
     """The allowed key that ``key`` differs from only by case (``Module`` -> ``module``); None for any other key.
@@ -329,6 +349,47 @@ def parse_assertions(text: str) -> dict[str, str]:
     :class:`UnencodableMessage` for one holding a lone surrogate.
     """
     return {d.key: d.value for d in find_declarations(text)}
+
+
+SHOWN_SEGMENT_CHARS = 40
+"""How much of a left-out segment :func:`left_out` repeats: enough to recognise it."""
+
+
+def left_out(text: str) -> list[str]:
+    """Why each part of ``text`` that gives no fact gives none, in order: nothing is dropped without a word.
+
+    A part is a segment between ``;`` or line breaks (the contract's own split). A near miss says the rule it broke
+    (:attr:`NearMiss.reason`: ``'owner' is not an allowed key``); a key holding spaces (``Hello! module``) is named
+    as the key it is; a segment with no ``=`` is prose; a declaration a later one of its key replaces says so. A
+    message the contract refuses whole is :func:`check_message`'s business: this explains, it admits nothing.
+    """
+    segments = [trim(segment) for segment in _SEPARATORS.split(text)]
+    last = {d.key: i for i, segment in enumerate(segments) if (d := _parse_segment(segment)) is not None}
+    notes: list[str] = []
+    for i, segment in enumerate(segments):
+        if not segment:
+            continue
+        declaration = _parse_segment(segment)
+        if declaration is not None:
+            if last[declaration.key] != i:
+                notes.append(f"'{_shown(segment)}' is replaced by a later {declaration.key} (the last one wins)")
+            continue
+        notes.append(_why_no_fact(segment))
+    return notes
+
+
+def _why_no_fact(segment: str) -> str:
+    """Why one trimmed segment that is no declaration gives no fact."""
+    if misses := near_misses(segment):
+        return misses[0].reason
+    key, sep, _ = segment.partition("=")
+    if sep and trim(key):
+        return f"'{_shown(trim(key))}' is not an allowed key (the key is all the text before '=')"
+    return f"'{_shown(segment)}' has no '=': a sentence or a question declares nothing"
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= SHOWN_SEGMENT_CHARS else text[: SHOWN_SEGMENT_CHARS - 1] + "\u2026"
 
 
 SENTENCE_END_MARKS = ".?!,;:"

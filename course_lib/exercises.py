@@ -143,8 +143,16 @@ EXERCISES: tuple[Exercise, ...] = (
         "01",
         "Exercise 2",
         "Oldest turn first; among equals, the smallest key in ordinal order.",
-        "Six keys for five places: the oldest turn (1) holds product and customer, and among equals the smallest "
-        "key in ordinal order goes first.",
+        "Six keys for five places, so one goes: the oldest turn (1) holds two, product and customer. The tie is "
+        'decided by comparing the keys as Python compares text: "customer" < "product" (c comes before p), so '
+        "customer, the smaller, is evicted.",
+        (
+            (
+                "product",
+                "product and customer tie: both came in turn 1. Which of the two keys comes first when Python "
+                "compares them as text?",
+            ),
+        ),
     ),
     Exercise(
         "01",

@@ -146,18 +146,7 @@ def refused_declarations(text: str) -> list[str]:
     for miss in near_misses(text):
         if miss.problem == "markup" and any(char.isspace() for char in miss.key):
             continue  # a Markdown heading or list item ("- module = ...", a loop's feedback) is read as prose here
-        if miss.problem == "no value":
-            reason = f"'{miss.key}=' has no value"
-        elif miss.problem == "wrong case":
-            reason = f"'{miss.key}' is not a key (keys are case-sensitive: write '{miss.allowed}')"
-        elif miss.problem == "colon":
-            reason = f"'{miss.key}:' is written with a colon (a declaration is '{miss.allowed}=value')"
-        elif miss.problem == "markup":
-            reason = f"'{miss.key}' is dressed in formatting (a declaration is '{miss.allowed}=value')"
-        elif miss.problem == "table":
-            reason = f"a table row is not a declaration (write '{miss.allowed}={miss.value}')"
-        else:
-            reason = f"'{miss.key}' is not an allowed key"
+        reason = miss.reason
         if reason not in reasons:
             reasons.append(reason)
     return reasons

@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
     from matplotlib.figure import Figure
     from pandas.io.formats.style import Styler
 
+    from .assertions import Declaration
     from .capstone import AnswerVerdict, CapstoneRun
     from .memory import Fact
     from .policies import ScalingRow, SessionFootprint, Timeline
@@ -37,8 +38,10 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 __all__ = [
     "CALLER",
     "CPU_SECONDS",
+    "DECLARATION_COLUMNS",
     "EXTRA_CHARS",
     "FACT_COLUMNS",
+    "FOUND_COLUMNS",
     "GRADED_VIEW_COLUMNS",
     "ITERATIONS",
     "LAST_CALL_COLUMN",
@@ -46,11 +49,13 @@ __all__ = [
     "LOOP_READER_CHARS",
     "NOT_GRADED",
     "NO_INDEX",
-    "PANEL_FACT_COLUMNS",
+    "NO_WRAP",
     "READER_CHARS",
+    "RECORDED",
     "STORED_COLUMN",
     "STORE_BOUND",
     "TABLE_CSS",
+    "UNWRAPPED",
     "VERDICT_COLOURS",
     "VISIBLE_SPACE",
     "PanelText",
@@ -62,6 +67,7 @@ __all__ = [
     "figure_png",
     "final_answers_frame",
     "footprint_frame",
+    "found_frame",
     "graded_view_frame",
     "html_lines",
     "html_with_line_breaks",
@@ -92,7 +98,9 @@ __all__ = [
 ]
 
 
-FACT_COLUMNS = ["key", "value", "evidence", "turn", "recorded_at"]
+RECORDED = "recorded (UTC)"
+"""The column of a fact's time: the time of day in UTC (within a session the date says nothing new)."""
+FACT_COLUMNS = ["key", "value", "evidence", "turn", RECORDED]
 
 TABLE_CSS = """<style>
 /* course_lib.presentation.setup_display: readable tables in every lesson */
@@ -144,7 +152,17 @@ def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
     lines = list(dict.fromkeys(frame.columns[has_break.to_numpy()]))  # by position: column names may repeat
     no_index = bool(frame.attrs.get(NO_INDEX))
     if lines or no_index:
-        return str(readable_table(frame, lines=lines, index=not no_index).to_html())
+        styler = readable_table(frame, lines=lines, index=not no_index)
+        unwrapped = [c for c in frame.attrs.get(NO_WRAP, []) if c in frame.columns]
+        if not unwrapped:
+            return str(styler.to_html())
+        classes = frame.copy().astype(object)
+        classes.loc[:, :] = ""
+        classes.loc[:, unwrapped] = UNWRAPPED
+        # a style on the cell itself: the Styler's own CSS goes by element id, which every course table shares
+        return str(styler.set_td_classes(classes).to_html()).replace(
+            f' {UNWRAPPED}" >', f' {UNWRAPPED}" style="white-space: nowrap; overflow-wrap: normal">'
+        )
     return str(frame._repr_html_())
 
 
@@ -176,6 +194,10 @@ def plain_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
 
 
 NO_INDEX = "course_no_index"
+NO_WRAP = "course_no_wrap"
+UNWRAPPED = "course-unwrapped"
+"""The mark (in ``DataFrame.attrs``) naming columns whose lines never wrap: a table of keys beside their values keeps
+each value on its key's line (``SQL Server 2022`` over two lines would face two keys)."""
 """The mark (in ``DataFrame.attrs``) of a table shown without pandas' row numbers: :func:`student_table` sets it."""
 
 
@@ -215,10 +237,17 @@ def sources_frame(messages: Iterable[SeenMessage]) -> pd.DataFrame:
 
 
 def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
-    """The facts as a table, one row each, in eviction order: what a student inspects after a turn."""
-    import pandas as pd
+    """The facts as a table, one row each, in eviction order: what a student inspects after a turn.
 
-    return student_table(pd.DataFrame([f.model_dump() for f in facts], columns=FACT_COLUMNS))
+    A fact's time is shown as the time of day in UTC (``03:16:26``): a raw timestamp with microseconds and
+    ``+00:00`` is a value to decode, not to read. Lessons and the memory panel (:func:`facts_html`) show the same
+    columns.
+    """
+    rows = [
+        {"key": f.key, "value": f.value, "evidence": f.evidence, "turn": f.turn, RECORDED: f"{f.recorded_at:%H:%M:%S}"}
+        for f in facts
+    ]
+    return student_table(rows_frame(rows, FACT_COLUMNS))
 
 
 def presence_frame(snapshots: Sequence[tuple[str, Sequence[Fact]]]) -> pd.DataFrame:
@@ -640,25 +669,44 @@ def show_spaces(text: str) -> str:
     return text.replace(" ", VISIBLE_SPACE)
 
 
-def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str]]]) -> pd.DataFrame:
-    """Messages and the declarations each holds, in words: ``module=Billing``, one per line, or "none".
+FOUND_COLUMNS = ["key", "value", f"evidence ({VISIBLE_SPACE} is a space)"]
 
-    ``parsed`` pairs each message with what the contract read from it (``parse_assertions``'s dict). A dict
-    printed as Python writes it (``{'module': 'Billing'}``) is not what a student should have to read, and an
-    HTML table would collapse the very spaces the trimming rule is about, so the message shows them as ``␣``.
+
+def found_frame(declarations: Iterable[Declaration]) -> pd.DataFrame:
+    """Each declaration found (``find_declarations``), repeats included: its key, value and the exact words it cites.
+
+    The evidence is the trimmed segment, inner spaces kept (``priority =  P1``); its spaces show as ``␣``, since an
+    HTML table collapses the very runs of spaces that make the citation exact.
+    """
+    rows = [{"key": d.key, "value": d.value, FOUND_COLUMNS[2]: show_spaces(d.evidence)} for d in declarations]
+    return student_table(rows_frame(rows, FOUND_COLUMNS))
+
+
+DECLARATION_COLUMNS = [f"message ({VISIBLE_SPACE} is a space)", "key", "value", "left out, and why"]
+
+
+def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str], Sequence[str]]]) -> pd.DataFrame:
+    """Messages, the declarations each holds (key and value apart, one per line) and why the rest gives no fact.
+
+    ``parsed`` gives each message with what the contract read from it (``parse_assertions``'s dict) and why the rest
+    gives no fact (``left_out``'s reasons: ``'owner' is not an allowed key``); the caller reads the message, so this
+    display helper loads neither half. A dict printed as Python writes it (``{'module': 'Billing'}``) is not what a
+    student should have to read, and ``log=level=debug`` written back as one text hides where the key ends: key and
+    value have columns of their own. An HTML table would collapse the very spaces the trimming rule is about, so the
+    message shows them as ``␣``.
     """
     rows = [
         {
-            f"message ({VISIBLE_SPACE} is a space)": show_spaces(message),
-            "declarations it holds": "\n".join(f"{key}={value}" for key, value in found.items()) or "none",
+            DECLARATION_COLUMNS[0]: show_spaces(message),
+            "key": "\n".join(found) or "-",
+            "value": "\n".join(found.values()) or "-",
+            "left out, and why": "\n".join(reasons) or "-",
         }
-        for message, found in parsed
+        for message, found, reasons in parsed
     ]
-    return student_table(rows_frame(rows, [f"message ({VISIBLE_SPACE} is a space)", "declarations it holds"]))
-
-
-PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}
-"""The memory panel's one renamed column: a time of day, in UTC."""
+    frame = student_table(rows_frame(rows, DECLARATION_COLUMNS))
+    frame.attrs[NO_WRAP] = ["key", "value"]
+    return frame
 
 
 def facts_html(facts: Sequence[Fact]) -> str:
@@ -668,10 +716,7 @@ def facts_html(facts: Sequence[Fact]) -> str:
     """
     if not facts:
         return "<i>No facts.</i>"
-    frame = facts_frame(facts)
-    frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
-    frame = frame.rename(columns=PANEL_FACT_COLUMNS)
-    table = str(frame.to_html(index=False, classes="memory-facts", justify="left"))
+    table = str(facts_frame(facts).to_html(index=False, classes="memory-facts", justify="left"))
     # a heading stays whole: the values may break anywhere (below), and "turn" would otherwise read "tur / n"
     table = table.replace("<th>", '<th style="white-space: nowrap; overflow-wrap: normal">')
     # a long value or evidence wraps inside its cell instead of widening the panel past the notebook's cell

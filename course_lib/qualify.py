@@ -87,7 +87,8 @@ BATTERY: tuple[Case, ...] = (
     Case("three declarations", "declaration", "product=Contoso Invoicing\nmodule=Reporting\ndatabase=PostgreSQL"),
     Case("declarations in a sentence", "declaration", "We are on database=SQL Server 2022; environment=staging."),
     Case("a correction replaces", "correction", "module=Billing", before=("module=Reporting",)),
-    Case("last of a key wins", "correction", "module=Reporting; then module=Billing"),
+    # "then module" is no allowed key: the contract reads module=Reporting alone (the correction is prose)
+    Case("a correction in prose is not one", "correction", "module=Reporting; then module=Billing"),
     Case("prose is not a fact", "prose", "Our database is Oracle and the module was Billing last year."),
     Case("a negation is not a fact", "prose", "The module is not Reporting any more, I think."),
     Case("a question", "question", "Which module and database are we on?"),

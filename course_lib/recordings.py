@@ -54,6 +54,7 @@ __all__ = [
     "QUALIFICATION_BEFORE_FILE",
     "QUALIFICATION_EXAMPLES_FILE",
     "QUALIFICATION_FILE",
+    "QUALIFICATION_FILES",
     "RECORD_COMMAND",
     "SAMPLING_MARK",
     "SCHEMAS",
@@ -75,6 +76,7 @@ __all__ = [
     "record_policy_costs",
     "record_qualification",
     "recorded_case",
+    "relabelled",
     "save",
     "stop_cause",
     "stop_in_words",
@@ -599,6 +601,35 @@ def save(recording: Recording, path: Path) -> None:
     path.write_text(recording.model_dump_json(indent=2) + "\n", encoding="utf-8")
 
 
+QUALIFICATION_FILES = (QUALIFICATION_BEFORE_FILE, QUALIFICATION_EXAMPLES_FILE, QUALIFICATION_FILE)
+"""Every recording of ``make qualify``'s battery: the three requests of :func:`qualification_steps`."""
+
+
+def relabelled(recording: QualificationRecording, battery: tuple[Case, ...] = BATTERY) -> QualificationRecording:
+    """``recording`` with each case's name and kind taken from ``battery``; what the model wrote is left as it is.
+
+    A case's name and kind are labels: renaming one in :data:`~course_lib.qualify.BATTERY` should not need a new
+    run of the model. The recording's cases are matched to the battery by position and message, so a case whose
+    sent text changed is refused by name (its recorded answer is to another message: record it again).
+    """
+    if len(recording.cases) != len(battery):
+        raise ValueError(
+            f"The recording holds {len(recording.cases)} cases and the battery {len(battery)} (rule: a relabel "
+            "renames cases, it neither adds nor drops one). Nothing was relabelled: record the battery again."
+        )
+    for recorded, case in zip(recording.cases, battery, strict=True):
+        if recorded.message != _cut(case.text, 300):
+            raise ValueError(
+                f"Recorded case {recorded.case!r} sent {recorded.message[:60]!r}, the battery's case {case.name!r} "
+                f"sends {case.text[:60]!r} (rule: a relabel keeps every message). Nothing was relabelled: record "
+                "the battery again."
+            )
+    cases = [
+        c.model_copy(update={"case": b.name, "kind": b.kind}) for c, b in zip(recording.cases, battery, strict=True)
+    ]
+    return recording.model_copy(update={"cases": cases})
+
+
 SCHEMAS: dict[str, type[BaseModel]] = {
     "qualification_local.schema.json": QualificationRecording,
     "policy_costs_local.schema.json": PolicyCostRecording,
@@ -615,12 +646,16 @@ def main(argv: list[str]) -> int:
                 qualification = asyncio.run(record_qualification())
                 save(qualification, QUALIFICATION_FILE)
                 print(qualification.caption(), qualification.totals().to_string(), sep="\n\n")
+            elif name == "relabel":  # the battery's case names and kinds into the recordings, no model run
+                for path in QUALIFICATION_FILES:
+                    save(relabelled(load_qualification(path)), path)
+                    print(f"relabelled {path.name}")
             elif name == "policies":
                 costs = asyncio.run(record_policy_costs())
                 save(costs, POLICY_COSTS_FILE)
                 print(costs.caption(), costs.table().to_string(), sep="\n\n")
             else:
-                print(f"Unknown recording {name!r}; choose qualification or policies.", file=sys.stderr)
+                print(f"Unknown recording {name!r}; choose qualification, policies or relabel.", file=sys.stderr)
                 return 2
     except LiveSettingsError as error:
         print(error, file=sys.stderr)

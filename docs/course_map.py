@@ -18,15 +18,16 @@ HERE = Path(__file__).resolve().parent
 
 LESSONS: dict[str, tuple[str, str]] = {
     "00": ("Set-up and\nmodel backends", "start"),
-    "01": ("The contract\nand the store", "memory"),
-    "02": ("Correct, then forget\n(Demo150, by hand)", "memory"),
-    "03": ("A context provider,\ntwo desks (Demo160)", "memory"),
-    "04": ("Memory policies\ncompared (Demo170)", "memory"),
-    "05": ("The loop, traced\n(LoopAgent)", "loop"),
-    "06": ("Options, evaluators,\nMAF's own loop", "loop"),
+    "01": ("Which words become\na fact; the store", "memory"),
+    "02": ("Correct, then forget\nfacts, by hand", "memory"),
+    "03": ("Facts added to each\nrequest; two assistants", "memory"),
+    "04": ("Ways to remember a\nlong chat, compared", "memory"),
+    "05": ("An agent re-run in a\nloop, step by step", "loop"),
+    "06": ("What stops the loop,\nand its settings", "loop"),
     "07": ("A loop held to the\nfacts (both halves)", "both"),
 }
-"""Lesson number -> (short title, part of the course)."""
+"""Lesson number -> (short title, part of the course). Titles in a newcomer's words: the map is seen in lesson 00,
+before any lesson has named the seed's programs (Demo150...) or a framework class (LoopAgent)."""
 
 COLOURS = {"start": "#d9d9d9", "memory": "#cfe2f3", "loop": "#fce5cd", "both": "#d9ead3"}
 
@@ -81,8 +82,16 @@ def draw(path: Path = HERE / "course_map.png") -> Path:
         arrow(start, end)
     arrow("06", "07")
     arrow("00", "05", style="--")
-    ax.text(5.6, 3.75, "Memory half: controlled facts against context drift (French seed)", ha="center", fontsize=11)
-    ax.text(3.6, 0.3, "Loop half: loop engineering with LoopAgent (Chinese seed)", ha="center", fontsize=11)
+    ax.text(
+        5.6,
+        3.75,
+        "Memory half: keeping the facts a user declared right in a long conversation (French seed)",
+        ha="center",
+        fontsize=11,
+    )
+    ax.text(
+        3.6, 0.3, "Loop half: an agent re-run until a check says it is done (Chinese seed)", ha="center", fontsize=11
+    )
     ax.text(10.8, 2.75, "the halves meet", ha="center", fontsize=10, style="italic")
     ax.text(
         0.6,

@@ -10,9 +10,11 @@ from course_lib.assertions import (
     MessageTooLong,
     NearMiss,
     find_declarations,
+    left_out,
     near_misses,
     parse_assertions,
 )
+from course_lib.memory_models import refused_declarations
 
 
 def test_allowed_keys_are_the_ten_of_the_seed():
@@ -128,3 +130,27 @@ def test_every_key_value_segment_is_a_declaration_or_a_near_miss_never_both(pair
     missed = [m.key for m in near_misses(text)]
     assert len(declared) + len(missed) == len(pairs)
     assert all(key in ALLOWED_KEYS for key in declared)
+
+
+def test_left_out_says_why_each_part_of_a_message_gives_no_fact():
+    said = left_out("module=Reporting; module=Billing; owner=alice; Module=X; module=; Hello! log=x; Where is it?")
+    assert said == [
+        "'module=Reporting' is replaced by a later module (the last one wins)",
+        "'owner' is not an allowed key",
+        "'Module' is not a key (keys are case-sensitive: write 'module')",
+        "'module=' has no value",
+        "'Hello! log' is not an allowed key (the key is all the text before '=')",
+        "'Where is it?' has no '=': a sentence or a question declares nothing",
+    ]
+    assert left_out("module=Billing\ndatabase=SQL Server 2022") == []
+    assert left_out("x" * 100)[0].startswith(f"'{'x' * 39}\u2026'")  # a long segment is cut, not repeated whole
+
+
+def test_a_near_miss_says_its_rule_in_the_words_the_desks_use():
+    assert [m.reason for m in near_misses("owner=alice; priority:P1")] == [
+        "'owner' is not an allowed key",
+        "'priority:' is written with a colon (a declaration is 'priority=value')",
+    ]
+    assert refused_declarations("owner=alice; priority:P1") == [
+        m.reason for m in near_misses("owner=alice; priority:P1")
+    ]

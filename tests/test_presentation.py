@@ -2,20 +2,26 @@
 
 import os
 import re
+from datetime import timedelta
 from typing import get_args
 
 import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
+from course_lib.assertions import find_declarations, left_out, parse_assertions
 from course_lib.capstone import Verdict
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.presentation import (
     TABLE_CSS,
     VERDICT_COLOURS,
     _short,
+    declarations_frame,
     facts_frame,
+    facts_html,
     figure_png,
+    found_frame,
+    html_with_line_breaks,
     integer_ticks,
     one_rule_table,
     plot_presence,
@@ -36,9 +42,35 @@ def store(text, t0):
 
 def test_facts_frame_has_one_row_per_fact_in_eviction_order(t0):
     frame = facts_frame(store("module=A; database=B", t0).facts)
-    assert list(frame.columns) == ["key", "value", "evidence", "turn", "recorded_at"]
+    assert list(frame.columns) == ["key", "value", "evidence", "turn", "recorded (UTC)"]
     assert frame["key"].tolist() == ["database", "module"]
-    assert facts_frame(()).empty
+    assert facts_frame(()).empty and list(facts_frame(()).columns) == list(frame.columns)
+
+
+def test_facts_frame_shows_the_time_of_day_in_utc_as_the_memory_panel_does(t0):
+    facts = store("module=A", t0 + timedelta(microseconds=123456)).facts
+    assert facts_frame(facts)["recorded (UTC)"].tolist() == ["12:00:00"]  # no date, microseconds or +00:00
+    assert "<td>12:00:00</td>" in facts_html(facts) and "recorded (UTC)" in facts_html(facts)
+
+
+def test_declarations_frame_shows_key_and_value_apart_and_says_why_the_rest_gives_no_fact():
+    messages = ["log=level=debug", "  priority =  P1  ; owner=alice", "Hello! module=Billing", "Where is it?"]
+    frame = declarations_frame((m, parse_assertions(m), left_out(m)) for m in messages)
+    assert list(frame.columns) == ["message (␣ is a space)", "key", "value", "left out, and why"]
+    rows = frame.to_dict("records")
+    assert (rows[0]["key"], rows[0]["value"], rows[0]["left out, and why"]) == ("log", "level=debug", "-")
+    assert rows[1]["message (␣ is a space)"].startswith("␣␣priority␣=")
+    assert (rows[1]["key"], rows[1]["value"]) == ("priority", "P1")
+    assert rows[1]["left out, and why"] == "'owner' is not an allowed key"  # never dropped without a word
+    assert (rows[2]["key"], rows[2]["value"]) == ("-", "-")
+    assert rows[2]["left out, and why"] == "'Hello! module' is not an allowed key (the key is all the text before '=')"
+    assert "has no '='" in rows[3]["left out, and why"]
+    two = declarations_frame([("module=A; database=B", {"module": "A", "database": "B"}, [])]).iloc[0]
+    assert (two["key"], two["value"]) == ("module\ndatabase", "A\nB")  # one per line, in step
+    message = "module=B; database=SQL Server 2022"
+    shown = html_with_line_breaks(declarations_frame([(message, parse_assertions(message), left_out(message))]))
+    unwrapped = 'course-unwrapped" style="white-space: nowrap; overflow-wrap: normal">B<br>SQL Server 2022</td>'
+    assert unwrapped in shown and shown.count("nowrap") == 2  # key and value; message and reasons still wrap
 
 
 def test_presence_frame_lists_keys_in_contract_order_and_blanks_absent_ones(t0):
@@ -376,3 +408,13 @@ def test_verdict_table_names_each_task_once_and_refuses_a_task_without_a_name():
     assert list(verdict_table(rows)["task"]) == [ask, plan]
     with pytest.raises(ValueError, match=r"\['Plan the fix.'\] has none"):
         verdict_table(rows, {"ask": ask})
+
+
+def test_found_frame_keeps_each_declaration_and_shows_the_spaces_of_its_evidence():
+    frame = found_frame(find_declarations("  priority =  P1  ; module=A; module=B"))
+    assert list(frame.columns) == ["key", "value", "evidence (\u2423 is a space)"]
+    assert frame.to_numpy().tolist() == [
+        ["priority", "P1", "priority\u2423=\u2423\u2423P1"],
+        ["module", "A", "module=A"],
+        ["module", "B", "module=B"],
+    ]

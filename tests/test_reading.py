@@ -6,6 +6,7 @@ lesson; every French or Chinese text a lesson quotes is translated in the glossa
 never holds a wall of text in one cell.
 """
 
+import base64
 import html
 import importlib.util
 import re
@@ -141,6 +142,10 @@ def test_the_course_map_names_every_lesson_and_the_readme_and_lesson_00_show_it(
     opening = lesson(LESSONS[0]).cells[0]
     assert "](attachment:course_map.png)" in opening.source  # tools/colab_cell.py attaches docs/course_map.png
     assert opening.attachments["course_map.png"]["image/png"]
+    drawn = base64.b64encode((DOCS / "course_map.png").read_bytes()).decode()
+    assert opening.attachments["course_map.png"]["image/png"] == drawn  # the lesson shows the map as last drawn
+    words = " ".join(title for title, _ in course_map.LESSONS.values())
+    assert not re.search(r"Demo\d|LoopAgent|MAF|provider", words), "a map title a newcomer has not met yet"
 
 
 def table_cells(name: str) -> list[tuple[int, str]]:

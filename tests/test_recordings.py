@@ -8,7 +8,7 @@ import pytest
 from course_lib.local_model import SMOLLM2
 from course_lib.memory import mark_invisible
 from course_lib.memory_models import OfflineWriterClient
-from course_lib.qualify import BATTERY, qualify
+from course_lib.qualify import BATTERY, Case, qualify
 from course_lib.recordings import (
     DATA,
     NOT_SENT,
@@ -23,6 +23,7 @@ from course_lib.recordings import (
     load_policy_costs,
     load_qualification,
     qualification_steps,
+    relabelled,
 )
 from course_lib.tracing import EST_TOKENS, CallLog
 
@@ -178,3 +179,23 @@ def test_the_proposals_show_an_invisible_character_as_a_visible_marker():
 )
 def test_mark_invisible_shows_each_invisible_character_and_leaves_every_other(text, marked):
     assert mark_invisible(text) == marked
+
+
+@BOTH
+def test_each_recordings_case_names_kinds_and_messages_are_the_batterys(path):
+    """Names and kinds are labels: ``python -m course_lib.recordings relabel`` keeps the files equal to BATTERY."""
+    recording = load_qualification(path)
+    assert [(c.case, c.kind) for c in recording.cases] == [(case.name, case.kind) for case in BATTERY]
+    assert relabelled(recording) == recording
+
+
+def test_a_relabel_changes_labels_only_and_refuses_a_case_whose_message_changed():
+    recording = load_qualification()
+    renamed = [c.model_copy(update={"case": "old name", "kind": "old kind"}) for c in recording.cases]
+    relabelled_back = relabelled(recording.model_copy(update={"cases": renamed}))
+    assert relabelled_back == recording  # every recorded reply, outcome and count kept
+    other = (Case("one declaration", "declaration", "module=Payroll"), *BATTERY[1:])
+    with pytest.raises(ValueError, match=r"rule: a relabel keeps every message\). Nothing was relabelled"):
+        relabelled(recording, other)
+    with pytest.raises(ValueError, match="neither adds nor drops one"):
+        relabelled(recording, BATTERY[:-1])
