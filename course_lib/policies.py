@@ -142,17 +142,23 @@ def comparison_rules(
 
 
 def rules_note(rules: Sequence[ResolutionRule] = RULES, backends: Backends | None = None) -> str:
-    """The sentence a lesson prints above a comparison: which rules run on this backend, and why."""
+    """The sentence a lesson prints above a comparison: which rules run on this backend, and why.
+
+    The rules are named in words (``most frequent``, :func:`rule_label`), as the tables name them: a student reads
+    this sentence, not the identifiers the code passes around.
+    """
     backends = backends or course_backends()
     chosen = comparison_rules(rules, backends)
     if backends.live is None:
+        named = ", ".join(map(rule_label, chosen))
         return (
-            f"Backend {backends.backend}: the offline reader resolves conflicts by each rule ({', '.join(chosen)}); "
+            f"Backend {backends.backend}: the offline reader resolves conflicts by each rule ({named}); "
             f"every policy runs under each, {len(chosen)} replays per policy."
         )
     note = (
         f"Backend {backends.backend}: a live reader resolves conflicts its own way, and the rules shape only the "
-        f"offline models, so every policy runs once (labelled {chosen[0]!r}) instead of {len(rules)} times."
+        f"offline models, so every policy runs once (labelled “{rule_label(chosen[0])}”) instead of "
+        f"{len(rules)} times."
     )
     if backends.live.reuse_answers:
         note += (

@@ -570,8 +570,10 @@ def test_a_live_reader_is_replayed_under_one_rule_and_the_note_says_why():
     live = Backends(backend="openai", live=LiveSettings(model="m", api_key="k" * 12))
     assert comparison_rules(RULES, OFFLINE) == RULES and comparison_rules(DRIFT_RULES, OFFLINE) == DRIFT_RULES
     assert comparison_rules(RULES, live) == RULES[:1] and comparison_rules(DRIFT_RULES, live) == DRIFT_RULES[:1]
-    assert "each rule (latest, earliest, most_frequent)" in rules_note(RULES, OFFLINE)
-    assert "every policy runs once (labelled 'latest') instead of 3 times" in rules_note(RULES, live)
+    assert "each rule (latest, earliest, most frequent)" in rules_note(RULES, OFFLINE)  # words, not identifiers
+    assert "_" not in rules_note(RULES, OFFLINE) and "_" not in rules_note(DRIFT_RULES, OFFLINE)
+    assert "every policy runs once (labelled “latest”) instead of 3 times" in rules_note(RULES, live)
+    assert "(labelled “most frequent”)" in rules_note(("most_frequent", "latest"), live)
     assert "not sent again" not in rules_note(RULES, live)
     local = Backends(backend="local", live=LiveSettings(model="m", api_key="k" * 12, reuse_answers=True))
     assert "not sent again: the model's first answer to it stands" in rules_note(RULES, local)
