@@ -59,8 +59,15 @@ def test_one_turn_is_singular_and_a_floor_apart_from_the_window_is_named():
 
 
 def test_the_explorer_lists_whole_names_and_says_its_criteria_are_requirements_not_results():
+    from course_lib.widgets import PICK_SEVERAL_HINT
+
     explorer = PolicyExplorer(generate_timeline(4))
     assert explorer.policies.layout.width == "max-content"  # a select box as wide as its longest name
+    controls = explorer.children[0].children  # how to pick several, right under the list
+    assert controls[controls.index(explorer.policies) + 1] is explorer.pick_hint
+    assert (
+        "Ctrl-click (Cmd-click on a Mac) to pick several" in explorer.pick_hint.value == f"<i>{PICK_SEVERAL_HINT}</i>"
+    )
     explorer.window.value = 1
     assert "last 1 turn" in explorer.policies.options
     html = expectations_html(generate_timeline(4))
