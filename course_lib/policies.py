@@ -963,7 +963,8 @@ async def compare_policies(
         answers += more_answers
         if progress is not None:
             end = f", stopped at turn {stops[-1].turn}" if len(stops) > stopped else ""
-            progress(f"[{index}/{len(runs)}] {name} under '{rule}': {len(more_calls)} calls{end}")
+            count = f"{len(more_calls)} call{'' if len(more_calls) == 1 else 's'}"
+            progress(f"[{index}/{len(runs)}] {name} under '{rule_label(rule)}': {count}{end}")
     return Comparison(call_rows=tuple(calls), answer_rows=tuple(answers), stopped=tuple(stops))
 
 

@@ -587,4 +587,5 @@ async def test_the_default_comparison_runs_the_rules_of_the_backend_and_reports_
     timeline = Timeline(name="t", turns=[TimelineTurn(user="module=Billing")])
     comparison = await compare_policies(timeline, progress=said.append)
     assert len(said) == len(RULES) * len(course_policies())  # a progress bar of that many steps ends full
+    assert said[-1].endswith("under 'most frequent': 1 call") and not any("_" in line for line in said)  # words
     assert set(comparison.calls["rule"]) == set(RULES)
