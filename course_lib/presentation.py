@@ -348,15 +348,16 @@ def time_growth_sentence(frame: pd.DataFrame) -> str:
     keepers = [p for p in growth.index if kinds.get(str(p)) in KEEPS_EVERYTHING]
     others = growth.drop(keepers)
     longer = longest / shortest
-    grew = " and ".join(f"{growth[p]:.1f}-fold for {p}" for p in keepers)
-    sentence = f"From {shortest} to {longest} turns ({longer:g} times as long), the time per turn grew {grew}"
+    grew = " and ".join(f"{growth[p]:.1f} times as long for {p}" for p in keepers)
+    sentence = f"From {shortest} to {longest} turns ({longer:g} times as many), a turn took {grew}"
     if not others.empty:
         low, high = f"{others.min():.1f}", f"{others.max():.1f}"
-        sentence += f", against {low if low == high else f'{low}- to {high}'}-fold for the others"
+        sentence += f", against {low if low == high else f'{low} to {high}'} times as long for the others"
     if keepers and growth[keepers].max() < longer:
         sentence += (
-            f". Those that keep everything end with {longer:g} times as many stored messages, yet their time grew less, "
-            "because part of every turn's work is the same at any length: only the walk through what is stored grows"
+            f". {' and '.join(keepers).capitalize()} end with {longer:g} times as many stored messages, yet their "
+            f"turns did not slow down {longer:g}-fold, because part of every turn's work is the same at any length: "
+            "only the walk through what is stored grows"
         )
     return sentence + "."
 

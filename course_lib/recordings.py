@@ -55,11 +55,11 @@ __all__ = [
     "QUALIFICATION_BEFORE_FILE",
     "QUALIFICATION_EXAMPLES_FILE",
     "QUALIFICATION_FILE",
+    "RECORDED_ADDRESS",
     "RECORD_COMMAND",
     "SAMPLING_MARK",
     "SCHEMAS",
     "STOP_CAUSES",
-    "RECORDED_ADDRESS",
     "WRITER_REQUEST",
     "Machine",
     "PolicyCostRecording",
@@ -439,7 +439,8 @@ class PolicyCostRecording(Recording):
         read = f"its calls read more ({more.input_tokens} input tokens against {less.input_tokens})"
         if (more.output_tokens or 0) > (less.output_tokens or 0):
             wrote = f"{more.output_tokens} output tokens against {less.output_tokens}"
-            return f"{same}: here the {more.policy} run wrote more ({wrote}), and every answer is sent again with the next questions, so {read}."
+            resent = "every answer is sent again with the next questions"
+            return f"{same}: here the {more.policy} run wrote more ({wrote}), and {resent}, so {read}."
         return f"{same}: here the {more.policy} run kept longer answers in view, so {read}."
 
     def stop_notes(self) -> str:

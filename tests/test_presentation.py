@@ -357,10 +357,10 @@ def test_the_time_growth_is_said_from_the_times_and_explains_why_it_is_below_the
         for turns, ms in zip((10, 200), both, strict=True)
     ]
     said = time_growth_sentence(pd.DataFrame(rows))
-    assert said.startswith("From 10 to 200 turns (20 times as long), the time per turn grew 8.0-fold for full history")
-    assert "and 3.5-fold for compaction (3 turns), against 1.0- to 1.1-fold for the others." in said
-    assert "end with 20 times as many stored messages, yet their time grew less" in said
+    assert said.startswith("From 10 to 200 turns (20 times as many), a turn took 8.0 times as long for full history")
+    assert "and 3.5 times as long for compaction (3 turns), against 1.0 to 1.1 times as long for the others." in said
+    assert "end with 20 times as many stored messages, yet their turns did not slow down 20-fold" in said
     steep = [dict(row, **{"CPU seconds": row["CPU seconds"] * 30}) if row["turns"] == 200 else row for row in rows]
-    assert "grew less" not in time_growth_sentence(pd.DataFrame(steep))  # said only when it is true
+    assert "did not slow down" not in time_growth_sentence(pd.DataFrame(steep))  # said only when it is true
     with pytest.raises(ValueError, match="two lengths"):
         time_growth_sentence(pd.DataFrame([r for r in rows if r["turns"] == 10]))
