@@ -393,8 +393,8 @@ class PolicyCostRecording(Recording):
         )
 
     def reading_notes(self) -> str:
-        """How to read the table, under it: what "reported / estimate" divides, what the answers are worth, and why
-        the window and the reducer differ here (:meth:`same_turns_note`).
+        """How to read the table, under it, one note a paragraph: what "reported / estimate" divides, what the
+        answers are worth, and why the window and the reducer differ here (:meth:`same_turns_note`).
 
         The second sentence is computed: when the small model got every graded answer wrong under every policy,
         the recording says something about cost only, and the student is told so instead of comparing zeros.
@@ -411,7 +411,7 @@ class PolicyCostRecording(Recording):
             )
         else:
             answers = f"The small model got {right} of {sum(r.graded for r in self.runs)} graded answers right in all."
-        return "\n".join(note for note in (ratio, answers, self.same_turns_note()) if note)
+        return "\n\n".join(note for note in (ratio, answers, self.same_turns_note()) if note)
 
     def same_turns_note(self) -> str:
         """Why the window and the reducer, which send the same turns offline, cost differently here: one sentence.
