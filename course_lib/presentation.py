@@ -83,7 +83,6 @@ __all__ = [
     "show_spaces",
     "sources_frame",
     "student_table",
-    "time_growth_sentence",
     "timeline_frame",
     "verdict_kind",
     "verdict_table",
@@ -322,44 +321,6 @@ def plot_time_per_turn(frame: pd.DataFrame) -> Figure:
     legend_beside(ax)
     fig.tight_layout()
     return fig
-
-
-KEEPS_EVERYTHING = ("full_history", "compaction")
-"""The policy kinds whose session stores the whole conversation (compaction only narrows what is sent)."""
-
-
-def time_growth_sentence(frame: pd.DataFrame) -> str:
-    """What :func:`plot_time_per_turn` shows, in computed words: how much the time per turn grew from the
-    shortest timeline to the longest, for the policies that keep everything and for the others, and why it grew less
-    than what they store (when it did).
-
-    A policy that keeps everything ends the longest timeline holding as many times more messages as the timeline is
-    longer; its time per turn grows less than that, because part of every turn's work is the same at any length.
-    The figures come from this run's times, so the sentence changes from run to run as the plot does.
-    """
-    from .policies import course_policies  # when called: loading the display helpers loads neither half
-
-    kinds = {label: factory.kind for label, factory in course_policies().items()}
-    shortest, longest = int(frame["turns"].min()), int(frame["turns"].max())
-    if shortest == longest:
-        raise ValueError(f"A growth needs timelines of two lengths; these are all {shortest} turns long.")
-    per_turn = frame.assign(ms=frame[CPU_SECONDS] / frame["turns"]).pivot(index="policy", columns="turns", values="ms")
-    growth = (per_turn[longest] / per_turn[shortest]).dropna().reindex(frame["policy"].unique()).dropna()
-    keepers = [p for p in growth.index if kinds.get(str(p)) in KEEPS_EVERYTHING]
-    others = growth.drop(keepers)
-    longer = longest / shortest
-    grew = " and ".join(f"{growth[p]:.1f} times as long for {p}" for p in keepers)
-    sentence = f"From {shortest} to {longest} turns ({longer:g} times as many), a turn took {grew}"
-    if not others.empty:
-        low, high = f"{others.min():.1f}", f"{others.max():.1f}"
-        sentence += f", against {low if low == high else f'{low} to {high}'} times as long for the others"
-    if keepers and growth[keepers].max() < longer:
-        sentence += (
-            f". {' and '.join(keepers).capitalize()} end with {longer:g} times as many stored messages, yet their "
-            f"turns did not slow down {longer:g}-fold, because part of every turn's work is the same at any length: "
-            "only the walk through what is stored grows"
-        )
-    return sentence + "."
 
 
 VERDICT_COLOURS: dict[str, str] = {

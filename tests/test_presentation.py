@@ -339,28 +339,3 @@ def test_a_tables_text_is_shown_never_run_as_markup(lines, no_index):
     shown = student_table(frame) if no_index else frame
     for html in (html_with_line_breaks(shown) or "", readable_table(frame, lines=lines).to_html()):
         assert "<script>" not in html and "&lt;script&gt;" in html
-
-
-def test_the_time_growth_is_said_from_the_times_and_explains_why_it_is_below_the_stored_growth():
-    """Lesson 04 §6: "grew N-fold" for the policies that keep everything, beside the others, computed from the run."""
-    from course_lib.presentation import time_growth_sentence
-
-    per_turn_ms = {  # milliseconds per turn at 10 and at 200 turns
-        "full history": (1.0, 8.0),
-        "last 3 turns": (1.0, 1.1),
-        "facts": (2.0, 2.0),
-        "compaction (3 turns)": (1.0, 3.5),
-    }
-    rows = [
-        {"policy": policy, "turns": turns, "CPU seconds": ms * turns / 1000}
-        for policy, both in per_turn_ms.items()
-        for turns, ms in zip((10, 200), both, strict=True)
-    ]
-    said = time_growth_sentence(pd.DataFrame(rows))
-    assert said.startswith("From 10 to 200 turns (20 times as many), a turn took 8.0 times as long for full history")
-    assert "and 3.5 times as long for compaction (3 turns), against 1.0 to 1.1 times as long for the others." in said
-    assert "end with 20 times as many stored messages, yet their turns did not slow down 20-fold" in said
-    steep = [dict(row, **{"CPU seconds": row["CPU seconds"] * 30}) if row["turns"] == 200 else row for row in rows]
-    assert "did not slow down" not in time_growth_sentence(pd.DataFrame(steep))  # said only when it is true
-    with pytest.raises(ValueError, match="two lengths"):
-        time_growth_sentence(pd.DataFrame([r for r in rows if r["turns"] == 10]))
