@@ -66,6 +66,7 @@ __all__ = [
     "DEFAULT_FINAL_EXPECTATION",
     "DEFAULT_TIMELINE",
     "FILLER_KEYS",
+    "KEEPS_EVERYTHING",
     "MAX_SUMMARY_CHARS",
     "NOT_ASKED",
     "OFFLINE",
@@ -114,6 +115,7 @@ __all__ = [
     "stop_cause",
     "stop_in_words",
     "stopped_frame",
+    "time_growth_sentence",
     "turns_phrase",
     "visible_values",
     "window_label",
@@ -142,17 +144,23 @@ def comparison_rules(
 
 
 def rules_note(rules: Sequence[ResolutionRule] = RULES, backends: Backends | None = None) -> str:
-    """The sentence a lesson prints above a comparison: which rules run on this backend, and why."""
+    """The sentence a lesson prints above a comparison: which rules run on this backend, and why.
+
+    The rules are named in words (``most frequent``, :func:`rule_label`), as the tables name them: a student reads
+    this sentence, not the identifiers the code passes around.
+    """
     backends = backends or course_backends()
     chosen = comparison_rules(rules, backends)
     if backends.live is None:
+        named = ", ".join(map(rule_label, chosen))
         return (
-            f"Backend {backends.backend}: the offline reader resolves conflicts by each rule ({', '.join(chosen)}); "
+            f"Backend {backends.backend}: the offline reader resolves conflicts by each rule ({named}); "
             f"every policy runs under each, {len(chosen)} replays per policy."
         )
     note = (
         f"Backend {backends.backend}: a live reader resolves conflicts its own way, and the rules shape only the "
-        f"offline models, so every policy runs once (labelled {chosen[0]!r}) instead of {len(rules)} times."
+        f"offline models, so every policy runs once (labelled “{rule_label(chosen[0])}”) instead of "
+        f"{len(rules)} times."
     )
     if backends.live.reuse_answers:
         note += (
@@ -957,7 +965,8 @@ async def compare_policies(
         answers += more_answers
         if progress is not None:
             end = f", stopped at turn {stops[-1].turn}" if len(stops) > stopped else ""
-            progress(f"[{index}/{len(runs)}] {name} under '{rule}': {len(more_calls)} calls{end}")
+            count = f"{len(more_calls)} call{'' if len(more_calls) == 1 else 's'}"
+            progress(f"[{index}/{len(runs)}] {name} under '{rule_label(rule)}': {count}{end}")
     return Comparison(call_rows=tuple(calls), answer_rows=tuple(answers), stopped=tuple(stops))
 
 
@@ -1079,3 +1088,43 @@ def excluded_count_sentence(policy: SessionPolicy) -> str:
         f"{policy.name}: {len(users)} user turns stored \u2212 {excluded} flagged excluded = {kept} still in view; "
         f"+ the next question = {kept + 1} user turns in the next call."
     )
+
+
+KEEPS_EVERYTHING: tuple[PolicyKind, ...] = ("full_history", "compaction")
+"""The policy kinds whose session stores the whole conversation (compaction only narrows what is sent)."""
+
+
+def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
+    """What lesson 04's time-per-turn plot shows, in computed words: how much longer a turn took on the longest
+    timeline than on the shortest, for the policies that keep everything and for the others, and why the first grew
+    less than what they store (said only when it did).
+
+    A policy that keeps everything ends the longest timeline holding as many times more messages as the timeline is
+    longer; its turns slow down less than that, because part of every turn's work is the same at any length. The
+    figures are this run's CPU times (:func:`measure_scaling`), so the sentence changes from run to run as the plot.
+    """
+    kinds = {label: factory.kind for label, factory in course_policies().items()}
+    shortest, longest = min(r.turns for r in rows), max(r.turns for r in rows)
+    if shortest == longest:
+        raise ValueError(f"A growth needs timelines of two lengths; these are all {shortest} turns long.")
+    per_turn = {(r.policy, r.turns): r.cpu_seconds / r.turns for r in rows}
+    growth = {
+        policy: per_turn[policy, longest] / per_turn[policy, shortest]
+        for policy in dict.fromkeys(r.policy for r in rows)
+        if (policy, shortest) in per_turn and (policy, longest) in per_turn and per_turn[policy, shortest] > 0
+    }
+    keepers = [policy for policy in growth if kinds.get(policy) in KEEPS_EVERYTHING]
+    others = [growth[policy] for policy in growth if policy not in keepers]
+    longer = longest / shortest
+    took = " and ".join(f"{growth[p]:.1f} times as long for {p}" for p in keepers)
+    sentence = f"From {shortest} to {longest} turns ({longer:g} times as many), a turn took {took}"
+    if others:
+        low, high = f"{min(others):.1f}", f"{max(others):.1f}"
+        sentence += f", against {low if low == high else f'{low} to {high}'} times as long for the others"
+    if keepers and max(growth[p] for p in keepers) < longer:
+        sentence += (
+            f". {' and '.join(keepers).capitalize()} end with {longer:g} times as many stored messages, yet their "
+            f"turns did not slow down {longer:g}-fold, because part of every turn's work is the same at any length: "
+            "only the walk through what is stored grows"
+        )
+    return sentence + "."

@@ -15,6 +15,7 @@ import asyncio
 import html
 import os
 import platform
+import re
 import sys
 import time
 from datetime import UTC, datetime
@@ -55,6 +56,7 @@ __all__ = [
     "QUALIFICATION_EXAMPLES_FILE",
     "QUALIFICATION_FILE",
     "QUALIFICATION_FILES",
+    "RECORDED_ADDRESS",
     "RECORD_COMMAND",
     "SAMPLING_MARK",
     "SCHEMAS",
@@ -67,6 +69,7 @@ __all__ = [
     "RecordedCase",
     "RecordedModel",
     "Recording",
+    "address_in_words",
     "compare_qualifications",
     "declared_pairs",
     "load_policy_costs",
@@ -392,7 +395,8 @@ class PolicyCostRecording(Recording):
         )
 
     def reading_notes(self) -> str:
-        """How to read the table, under it: what "reported / estimate" divides, and what the answers are worth.
+        """How to read the table, under it, one note a paragraph: what "reported / estimate" divides, what the
+        answers are worth, and why the window and the reducer differ here (:meth:`same_turns_note`).
 
         The second sentence is computed: when the small model got every graded answer wrong under every policy,
         the recording says something about cost only, and the student is told so instead of comparing zeros.
@@ -409,7 +413,37 @@ class PolicyCostRecording(Recording):
             )
         else:
             answers = f"The small model got {right} of {sum(r.graded for r in self.runs)} graded answers right in all."
-        return f"{ratio}\n{answers}"
+        return "\n\n".join(note for note in (ratio, answers, self.same_turns_note()) if note)
+
+    def same_turns_note(self) -> str:
+        """Why the window and the reducer, which send the same turns offline, cost differently here: one sentence.
+
+        Both keep the last turns, each a question *and the model's answer to it*. The offline reader answers the same
+        words to the same messages, so their requests coincide; a real model samples, writes answers of other lengths
+        in each run, and every answer is sent again with the questions after it. The sentence is computed from the two
+        runs (their output tokens, then their input tokens), and is "" when either is missing or reported nothing.
+        """
+        kinds = {label: factory.kind for label, factory in course_policies().items()}
+        pair = {kinds.get(r.policy): r for r in self.runs}
+        window, reducer = pair.get("last_turns"), pair.get("reducer")
+        if window is None or reducer is None:
+            return ""
+        counts = (window.output_tokens, reducer.output_tokens, window.input_tokens, reducer.input_tokens)
+        if None in counts or window.input_tokens == reducer.input_tokens:
+            return ""
+        more, less = (
+            (reducer, window) if (reducer.input_tokens or 0) > (window.input_tokens or 0) else (window, reducer)
+        )
+        same = (
+            f"The {window.policy} and {reducer.policy} policies send the same turns, and each turn carries the model's "
+            "own answer, which a real model words differently in every run"
+        )
+        read = f"its calls read more ({more.input_tokens} input tokens against {less.input_tokens})"
+        if (more.output_tokens or 0) > (less.output_tokens or 0):
+            wrote = f"{more.output_tokens} output tokens against {less.output_tokens}"
+            resent = "every answer is sent again with the next questions"
+            return f"{same}: here the {more.policy} run wrote more ({wrote}), and {resent}, so {read}."
+        return f"{same}: here the {more.policy} run kept longer answers in view, so {read}."
 
     def stop_notes(self) -> str:
         """Each stopped policy in one plain sentence, for below the table ("" if none).
@@ -420,8 +454,23 @@ class PolicyCostRecording(Recording):
         return "\n".join(f"The {r.policy} policy stopped: {stop_in_words(r.stopped)}." for r in self.runs if r.stopped)
 
     def stop_details(self) -> str:
-        """The full message of each policy that stopped, one paragraph each, as recorded ("" if none)."""
-        return "\n".join(f"{r.policy} stopped: {r.stopped}" for r in self.runs if r.stopped)
+        """The full message of each policy that stopped, one paragraph each, as recorded ("" if none), its server's
+        address said in words (:func:`address_in_words`): that server stopped when the recording ended."""
+        return "\n".join(f"{r.policy} stopped: {address_in_words(r.stopped)}" for r in self.runs if r.stopped)
+
+
+RECORDED_ADDRESS = "the local model's address (its server stopped when the recording ended)"
+"""What a recorded message says where it named the server's URL: a link there would lead nowhere."""
+
+
+def address_in_words(text: str) -> str:
+    """``text`` with every web address replaced by :data:`RECORDED_ADDRESS`.
+
+    JupyterLab turns an address in printed text into a link; a recording's ``http://127.0.0.1:36927/v1`` names a
+    server that ran on the recording's machine for the length of the recording, so the link would be dead.
+    The punctuation after an address (``.../v1:``) stays the sentence's.
+    """
+    return re.sub(r"https?://\S+?(?=[:;,.)]?(\s|$))", RECORDED_ADDRESS, text)
 
 
 NOT_SENT = "(not sent: the host refused the message before any call)"

@@ -47,6 +47,7 @@ __all__ = [
     "EXPECTED_ERRORS",
     "FORGET_DISABLED_NOTE",
     "NOTE_STYLE",
+    "PICK_SEVERAL_HINT",
     "SHOWN_INPUT_CHARS",
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
@@ -63,6 +64,7 @@ __all__ = [
     "eviction_notes",
     "expectations_html",
     "kept_punctuation",
+    "left_aligned_style",
     "lesson_table_html",
     "punctuation_notes",
     "shorten_long_input",
@@ -621,6 +623,10 @@ class DeskPanel(_Panel, widgets.HBox):
         )
 
 
+PICK_SEVERAL_HINT = "Ctrl-click (Cmd-click on a Mac) to pick several policies, or to leave one out."
+"""Under the explorer's list of policies: a plain click there picks one name and drops the others."""
+
+
 class PolicyExplorer(_Panel, widgets.VBox):
     """Choose policies, rule, window and fact bound, then Run: the correctness table and the prompt-size plot.
 
@@ -648,6 +654,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
             rows=6,
             layout=widgets.Layout(width="max-content", min_width="22em"),  # whole names, never cut
         )
+        # a list box picks one name per click unless a key is held: a newcomer would never find out which
+        self.pick_hint = widgets.HTML(f"<i>{PICK_SEVERAL_HINT}</i>")
         self.rule = widgets.Dropdown(options=[(rule_label(r), r) for r in RULES], value="latest", description="Rule")
         self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window")
         self.max_facts = widgets.IntSlider(value=5, min=1, max=10, description="Fact bound")
@@ -661,7 +669,9 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.run_button.on_click(lambda _: self._async.schedule(self.run()))
         for control in (self.policies, self.rule, self.window, self.max_facts):
             control.observe(lambda _: self._settings_changed(), names="value")
-        controls = widgets.VBox([self.policies, self.rule, self.window, self.max_facts, self.notes, self.run_button])
+        controls = widgets.VBox(
+            [self.policies, self.pick_hint, self.rule, self.window, self.max_facts, self.notes, self.run_button]
+        )
         super().__init__([controls, self.message, self.table, self.plot])
         self._settings_changed()
 
@@ -795,7 +805,18 @@ def lesson_table_html(frame: pd.DataFrame, css_class: str, *, escape: bool = Tru
     """
     table = frame.to_html(index=False, escape=escape, classes=css_class, justify="left", border=0)
     table = table.replace("<table ", '<table style="margin-left: 0" ', 1)  # at the left, as in the lesson's output
-    return f'<div class="jp-RenderedHTMLCommon">{table}</div>'
+    return f'<div class="jp-RenderedHTMLCommon">{left_aligned_style(css_class)}{table}</div>'
+
+
+def left_aligned_style(css_class: str) -> str:
+    """A style that reads every cell of the tables of ``css_class`` from the left, top-aligned, as the lesson's tables.
+
+    JupyterLab right-aligns a table's cells; the lesson's tables read from the left only once
+    :func:`~course_lib.presentation.setup_display` has run in this kernel and the notebook is trusted. A panel's
+    table carries its own rule, so its text reads from the left wherever the panel is shown (JupyterLab, Voila).
+    """
+    selector = f"table.{css_class} td, table.{css_class} th"
+    return f"<style>{selector} {{ text-align: left !important; vertical-align: top; }}</style>"
 
 
 def _one_per_line(texts: Sequence[str]) -> str:

@@ -5,6 +5,7 @@ import itertools
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -570,8 +571,10 @@ def test_a_live_reader_is_replayed_under_one_rule_and_the_note_says_why():
     live = Backends(backend="openai", live=LiveSettings(model="m", api_key="k" * 12))
     assert comparison_rules(RULES, OFFLINE) == RULES and comparison_rules(DRIFT_RULES, OFFLINE) == DRIFT_RULES
     assert comparison_rules(RULES, live) == RULES[:1] and comparison_rules(DRIFT_RULES, live) == DRIFT_RULES[:1]
-    assert "each rule (latest, earliest, most_frequent)" in rules_note(RULES, OFFLINE)
-    assert "every policy runs once (labelled 'latest') instead of 3 times" in rules_note(RULES, live)
+    assert "each rule (latest, earliest, most frequent)" in rules_note(RULES, OFFLINE)  # words, not identifiers
+    assert "_" not in rules_note(RULES, OFFLINE) and "_" not in rules_note(DRIFT_RULES, OFFLINE)
+    assert "every policy runs once (labelled “latest”) instead of 3 times" in rules_note(RULES, live)
+    assert "(labelled “most frequent”)" in rules_note(("most_frequent", "latest"), live)
     assert "not sent again" not in rules_note(RULES, live)
     local = Backends(backend="local", live=LiveSettings(model="m", api_key="k" * 12, reuse_answers=True))
     assert "not sent again: the model's first answer to it stands" in rules_note(RULES, local)
@@ -585,4 +588,31 @@ async def test_the_default_comparison_runs_the_rules_of_the_backend_and_reports_
     timeline = Timeline(name="t", turns=[TimelineTurn(user="module=Billing")])
     comparison = await compare_policies(timeline, progress=said.append)
     assert len(said) == len(RULES) * len(course_policies())  # a progress bar of that many steps ends full
+    assert said[-1].endswith("under 'most frequent': 1 call") and not any("_" in line for line in said)  # words
     assert set(comparison.calls["rule"]) == set(RULES)
+
+
+def test_the_time_growth_is_said_from_the_times_and_explains_why_it_is_below_the_stored_growth():
+    """Lesson 04 §6: "N times as long" for the policies that keep everything, beside the others, computed."""
+    from course_lib.policies import ScalingRow, time_growth_sentence
+
+    per_turn_ms = {  # milliseconds per turn at 10 and at 200 turns
+        "full history": (1.0, 8.0),
+        "last 3 turns": (1.0, 1.1),
+        "facts": (2.0, 2.0),
+        "compaction (3 turns)": (1.0, 3.5),
+    }
+    rows = [
+        ScalingRow(turns, policy, 0, 0, turns, ms * turns / 1000)
+        for policy, both in per_turn_ms.items()
+        for turns, ms in zip((10, 200), both, strict=True)
+    ]
+    said = time_growth_sentence(rows)
+    assert said.startswith("From 10 to 200 turns (20 times as many), a turn took 8.0 times as long for full history")
+    assert "and 3.5 times as long for compaction (3 turns), against 1.0 to 1.1 times as long for the others." in said
+    assert "Full history and compaction (3 turns) end with 20 times as many stored messages" in said
+    assert "yet their turns did not slow down 20-fold" in said
+    steep = [replace(row, cpu_seconds=row.cpu_seconds * 30) if row.turns == 200 else row for row in rows]
+    assert "did not slow down" not in time_growth_sentence(steep)  # said only when it is true
+    with pytest.raises(ValueError, match="two lengths"):
+        time_growth_sentence([r for r in rows if r.turns == 10])

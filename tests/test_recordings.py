@@ -199,3 +199,24 @@ def test_a_relabel_changes_labels_only_and_refuses_a_case_whose_message_changed(
         relabelled(recording, other)
     with pytest.raises(ValueError, match="neither adds nor drops one"):
         relabelled(recording, BATTERY[:-1])
+
+
+def test_the_window_and_the_reducer_differ_in_the_recording_for_a_reason_computed_from_its_runs():
+    """Offline they send the same messages; on a real model the answers inside those turns differ, and it says so."""
+    recording = load_policy_costs()
+    runs = {run.policy: run for run in recording.runs}
+    window, reducer = runs["last 3 turns"], runs["reducer (3 turns)"]
+    note = recording.same_turns_note()
+    assert note in recording.reading_notes() and "send the same turns" in note
+    assert f"{reducer.input_tokens} input tokens against {window.input_tokens}" in note
+    assert f"{reducer.output_tokens} output tokens against {window.output_tokens}" in note
+    swapped = [  # the other way round, the sentence follows the figures, not the policy's name
+        run.model_copy(update={"input_tokens": 10_000, "output_tokens": 5_000}) if run is window else run
+        for run in recording.runs
+    ]
+    flipped = recording.model_copy(update={"runs": swapped}).same_turns_note()
+    assert "the last 3 turns run wrote more (5000 output tokens against" in flipped
+    shorter = [run.model_copy(update={"output_tokens": 1}) if run is reducer else run for run in recording.runs]
+    assert "wrote more" not in recording.model_copy(update={"runs": shorter}).same_turns_note()
+    unknown = [run.model_copy(update={"input_tokens": None}) if run is reducer else run for run in recording.runs]
+    assert recording.model_copy(update={"runs": unknown}).same_turns_note() == ""

@@ -31,7 +31,7 @@ from course_lib.policies import (
     seed_settings_rows,
     window_label,
 )
-from course_lib.recordings import load_policy_costs, stop_cause, stop_in_words
+from course_lib.recordings import address_in_words, load_policy_costs, stop_cause, stop_in_words
 from course_lib.widgets import PolicyExplorer, expectations_html
 
 # region Names a student reads
@@ -59,8 +59,15 @@ def test_one_turn_is_singular_and_a_floor_apart_from_the_window_is_named():
 
 
 def test_the_explorer_lists_whole_names_and_says_its_criteria_are_requirements_not_results():
+    from course_lib.widgets import PICK_SEVERAL_HINT
+
     explorer = PolicyExplorer(generate_timeline(4))
     assert explorer.policies.layout.width == "max-content"  # a select box as wide as its longest name
+    controls = explorer.children[0].children  # how to pick several, right under the list
+    assert controls[controls.index(explorer.policies) + 1] is explorer.pick_hint
+    assert (
+        "Ctrl-click (Cmd-click on a Mac) to pick several" in explorer.pick_hint.value == f"<i>{PICK_SEVERAL_HINT}</i>"
+    )
     explorer.window.value = 1
     assert "last 1 turn" in explorer.policies.options
     html = expectations_html(generate_timeline(4))
@@ -116,8 +123,9 @@ def test_the_recorded_table_shows_the_cause_and_the_full_message_goes_below():
     cells = recording.table()["stopped"]
     for run in stopped:
         assert len(cells[run.policy]) < 80 and cells[run.policy].endswith("see below")
-        assert f"{run.policy} stopped: {run.stopped}" in recording.stop_details()
+        assert f"{run.policy} stopped: {address_in_words(run.stopped)}" in recording.stop_details()
         assert f"The {run.policy} policy stopped: " in recording.stop_notes()
+    assert "http" not in recording.stop_details() and "the local model's address" in recording.stop_details()
     assert "http" not in recording.stop_notes() and "COURSE_LLM" not in recording.stop_notes()
 
 
@@ -142,6 +150,21 @@ def test_the_recorded_table_shows_the_cause_and_the_full_message_goes_below():
 )
 def test_a_stop_reads_as_one_plain_sentence_without_the_operators_address(reason, sentence):
     assert stop_in_words(reason) == sentence
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("model 'x' at http://127.0.0.1:36927/v1: the answer", "model 'x' at ADDRESS: the answer"),
+        ("see https://example.org/a.", "see ADDRESS."),
+        ("two: http://a:1/v1 and http://b:2/v1", "two: ADDRESS and ADDRESS"),
+        ("no address here (127.0.0.1 alone is no link)", "no address here (127.0.0.1 alone is no link)"),
+    ],
+)
+def test_a_recorded_address_is_said_in_words_never_a_dead_link(text, said):
+    from course_lib.recordings import RECORDED_ADDRESS
+
+    assert address_in_words(text) == said.replace("ADDRESS", RECORDED_ADDRESS)
 
 
 def test_the_recording_is_one_sentence_and_its_internals_are_folded_away():

@@ -383,6 +383,8 @@ async def test_policy_explorer_table_shows_each_graded_answer_beside_what_the_re
     assert "constraint" not in facts_at_10["values the reader could see"]  # the evicted prohibition, not seen
     assert explorer.table.value == lesson_table_html(frame, "policy-correctness")
     assert 'border="1"' not in explorer.table.value and "jp-RenderedHTMLCommon" in explorer.table.value
+    for table in (explorer.table.value, explorer.message.value):  # its own rule: read from the left anywhere
+        assert "td, table.policy-" in table and "text-align: left" in table
     assert "most_frequent" not in explorer.message.value + explorer.table.value  # the rule in plain words
     assert ("most frequent", "most_frequent") in explorer.rule.options
 
