@@ -67,6 +67,7 @@ __all__ = [
     "html_with_line_breaks",
     "integer_ticks",
     "legend_beside",
+    "lesson_table_html",
     "one_rule_table",
     "plain_table",
     "plot_presence",
@@ -632,18 +633,41 @@ PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}
 def facts_html(facts: Sequence[Fact]) -> str:
     """The facts as the memory panel shows them: an HTML table whose times are the time of day (UTC).
 
-    The time of day is enough within a session, and keeps the column narrow beside the desks.
+    The time of day is enough within a session, and keeps the column narrow beside the desks. The table is drawn as
+    the lesson's own tables are (:func:`lesson_table_html`: one rule under the header, no double grid), and a long
+    value or evidence wraps inside its cell, even one unbroken word, instead of running past the panel's edge, where
+    the widget would clip it.
     """
     if not facts:
         return "<i>No facts.</i>"
     frame = facts_frame(facts)
     frame["recorded_at"] = frame["recorded_at"].map(lambda t: t.strftime("%H:%M:%S"))
     frame = frame.rename(columns=PANEL_FACT_COLUMNS)
-    table = str(frame.to_html(index=False, classes="memory-facts", justify="left"))
+    table = lesson_table_html(frame, "memory-facts")
     # a heading stays whole: the values may break anywhere (below), and "turn" would otherwise read "tur / n"
-    table = table.replace("<th>", '<th style="white-space: nowrap; overflow-wrap: normal">')
-    # a long value or evidence wraps inside its cell instead of widening the panel past the notebook's cell
-    return f'<div style="max-width: 100%; overflow-wrap: anywhere; white-space: normal">{table}</div>'
+    table = table.replace("<th>", '<th style="text-align: left; white-space: nowrap; overflow-wrap: normal">')
+    return table.replace("<td>", f'<td style="{WRAPPING_CELL}">')
+
+
+WRAPPING_CELL = "text-align: left; white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; min-width: 4em"
+"""A panel cell's text: at the left (in Voila too, where no lesson style applies), wrapped within the panel, a long
+unbroken value cut between characters rather than clipped.
+
+``anywhere`` (not ``break-word``, which the lesson tables use) lets the table itself shrink to the panel: with
+``break-word`` a table still sizes itself to its longest word and the widget hides what passes its edge.
+"""
+
+
+def lesson_table_html(frame: pd.DataFrame, css_class: str, *, escape: bool = True) -> str:
+    """A panel's table drawn as the lesson's own tables are: one thin rule under the header, no cell borders.
+
+    pandas writes ``border="1"``, which a widget (outside the notebook's rendered-output styles) draws as a double
+    grid; the table goes without it, inside the class JupyterLab and Voila style the lesson's tables with, at the left
+    (that class alone would centre it).
+    """
+    table = frame.to_html(index=False, escape=escape, classes=css_class, justify="left", border=0)
+    table = table.replace("<table ", '<table style="margin-left: 0" ', 1)  # at the left, as in the lesson's output
+    return f'<div class="jp-RenderedHTMLCommon">{table}</div>'
 
 
 GRADED_VIEW_COLUMNS = ["policy", "graded turn", "correct", "values the reader could see"]

@@ -327,6 +327,20 @@ def test_the_panels_fact_table_never_breaks_a_heading_inside_a_word(t0):
     assert len(headings) == 5 and all("white-space: nowrap" in th for th in headings), headings
 
 
+def test_the_panels_fact_table_has_single_rules_and_wraps_a_long_value_inside_its_cell(t0):
+    """pandas' ``border="1"`` is a double grid in a widget; a 200-character word must wrap, not run under the edge."""
+    from course_lib.presentation import WRAPPING_CELL, facts_html
+
+    memory = WorkingMemory()
+    said = "log=" + "x" * 200
+    memory.apply(memory.begin_turn(said), [FactCandidate(key="log", value="x" * 200, evidence=said)], recorded_at=t0)
+    shown = facts_html(memory.facts)
+    cells = re.findall(r"<td[^>]*>", shown)
+    assert "border=" not in shown and "jp-RenderedHTMLCommon" in shown
+    assert len(cells) == 5 and all(WRAPPING_CELL in td for td in cells), cells
+    assert "overflow-wrap: anywhere" in WRAPPING_CELL
+
+
 @pytest.mark.parametrize("lines", [(), ("message",)])
 @pytest.mark.parametrize("no_index", [False, True])
 def test_a_tables_text_is_shown_never_run_as_markup(lines, no_index):

@@ -196,8 +196,10 @@ async def test_a_greyed_out_button_says_why():
         panel.forget_key_button.tooltip == panel.forget_all_button.tooltip == "The store is empty: nothing to forget."
     )
     await submit(panel, "module=Billing")
-    assert not panel.forget_all_button.disabled and panel.forget_note.value == ""
-    assert panel.forget_all_button.tooltip is None
+    assert not panel.forget_all_button.disabled and panel.forget_all_button.tooltip is None
+    assert panel.forget_key_button.disabled and "choose one in the Key list" in panel.forget_note.value
+    panel.key.value = "module"
+    assert not panel.forget_key_button.disabled and panel.forget_note.value == ""
     panel.message.value = "priority=P1"
     assert not panel.submit_button.disabled and panel.submit_note.value == ""
     panel.message.value = ""
