@@ -115,7 +115,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "02",
         "Exercise 1",
         "Is `Module` one of the allowed keys?",
-        '"Module" is not an allowed key, so the line declares only module=Billing, which the writer proposes.',
+        '"Module" is not an allowed key, so the message declares only module=Billing, which the writer proposes.',
     ),
     Exercise(
         "02",

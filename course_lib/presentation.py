@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
     from pandas.io.formats.style import Styler
 
     from .capstone import AnswerVerdict, CapstoneRun
-    from .memory import Fact
+    from .memory import Fact, FactCandidate
     from .policies import ScalingRow, SessionFootprint, Timeline
     from .tracing import SeenMessage
 
@@ -75,6 +75,7 @@ __all__ = [
     "plot_repairs",
     "plot_scaling",
     "plot_time_per_turn",
+    "proposals_text",
     "presence_frame",
     "readable_table",
     "repairs_frame",
@@ -624,6 +625,15 @@ def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str]]]) -> pd.Da
         for message, found in parsed
     ]
     return student_table(rows_frame(rows, [f"message ({VISIBLE_SPACE} is a space)", "declarations it holds"]))
+
+
+def proposals_text(candidates: Sequence[FactCandidate]) -> str:
+    """What a writer proposed, one fact a line, each with the words it cites: ``module=Payments, citing "..."``.
+
+    A table cell of ``module=Payments [module=Payments]`` leaves a student to guess what the brackets hold; the
+    citation is named, and an empty proposal reads "nothing".
+    """
+    return "\n".join(f'{c.key}={c.value}, citing "{c.evidence}"' for c in candidates) or "nothing"
 
 
 PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}

@@ -353,3 +353,14 @@ def test_a_tables_text_is_shown_never_run_as_markup(lines, no_index):
     shown = student_table(frame) if no_index else frame
     for html in (html_with_line_breaks(shown) or "", readable_table(frame, lines=lines).to_html()):
         assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_a_proposal_reads_as_facts_each_with_the_words_it_cites():
+    from course_lib.presentation import proposals_text
+
+    paraphrased = FactCandidate(key="module", value="Payments", evidence="The user said the module is Payments.")
+    exact = FactCandidate(key="database", value="Oracle", evidence="database=Oracle")
+    assert proposals_text([paraphrased, exact]) == (
+        'module=Payments, citing "The user said the module is Payments."\ndatabase=Oracle, citing "database=Oracle"'
+    )
+    assert proposals_text([]) == "nothing"
