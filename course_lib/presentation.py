@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import html
 import io
+import itertools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
@@ -75,8 +77,8 @@ __all__ = [
     "plot_repairs",
     "plot_scaling",
     "plot_time_per_turn",
-    "proposals_text",
     "presence_frame",
+    "proposals_text",
     "readable_table",
     "repairs_frame",
     "rows_frame",
@@ -628,12 +630,13 @@ def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str]]]) -> pd.Da
 
 
 def proposals_text(candidates: Sequence[FactCandidate]) -> str:
-    """What a writer proposed, one fact a line, each with the words it cites: ``module=Payments, citing "..."``.
+    """What a writer proposed, one fact a line, each with the words it cites: ``• module=Payments, citing "..."``.
 
     A table cell of ``module=Payments [module=Payments]`` leaves a student to guess what the brackets hold; the
-    citation is named, and an empty proposal reads "nothing".
+    citation is named, a bullet starts each fact (a narrow column wraps one fact over several lines), and an empty
+    proposal reads "nothing".
     """
-    return "\n".join(f'{c.key}={c.value}, citing "{c.evidence}"' for c in candidates) or "nothing"
+    return "\n".join(f'\u2022 {c.key}={c.value}, citing "{c.evidence}"' for c in candidates) or "nothing"
 
 
 PANEL_FACT_COLUMNS = {"recorded_at": "recorded (UTC)"}
@@ -655,8 +658,14 @@ def facts_html(facts: Sequence[Fact]) -> str:
     frame = frame.rename(columns=PANEL_FACT_COLUMNS)
     table = lesson_table_html(frame, "memory-facts")
     # a heading stays whole: the values may break anywhere (below), and "turn" would otherwise read "tur / n"
-    table = table.replace("<th>", '<th style="text-align: left; white-space: nowrap; overflow-wrap: normal">')
-    return table.replace("<td>", f'<td style="{WRAPPING_CELL}">')
+    table = table.replace("<th>", f'<th style="{WHOLE_CELL}">')
+    styles = itertools.cycle([WRAPPING_CELL if column in WRAPPED_FACT_COLUMNS else WHOLE_CELL for column in frame])
+    return re.sub("<td>", lambda _: f'<td style="{next(styles)}">', table)
+
+
+WRAPPED_FACT_COLUMNS = ("value", "evidence")
+"""The panel's columns of free text, wrapped; a key, a turn and a time stay whole ("database", never "databas / e")."""
+WHOLE_CELL = "text-align: left; white-space: nowrap; overflow-wrap: normal"
 
 
 WRAPPING_CELL = "text-align: left; white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; min-width: 4em"

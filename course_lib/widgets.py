@@ -249,8 +249,8 @@ def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[s
         return []
     kept = {fact.key for fact in report.facts}
     return [
-        f"The store holds at most {MAX_FACTS} facts: {fact.key}={fact.value} ({_why_oldest(fact, report.facts)}) "
-        "was pushed out to make room."
+        f"The store holds at most {MAX_FACTS} facts: {fact.key}={shorten_long_input(fact.value)} "
+        f"({_why_oldest(fact, report.facts)}) was pushed out to make room."
         for fact in before
         if fact.key not in kept
     ]
@@ -339,6 +339,10 @@ KEY_PLACEHOLDER = "choose a key"
 NO_KEY = ""
 """The Key list's value while it shows :data:`KEY_PLACEHOLDER`: no key is preselected, so Forget key never forgets
 one by surprise (``None`` would be no entry at all: the list would look empty, with nothing to say what to do)."""
+
+
+WRAPPING_TEXT = "white-space: normal; overflow-wrap: anywhere"
+"""A panel's text wraps inside the panel, even a long unbroken word (the widget would hide what passes its edge)."""
 
 
 def _greyed_out(button: widgets.Button, reason: str) -> str:
@@ -461,7 +465,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         lines = "".join(f"<br>{label}: {_escape(note)}" for note in notes)
         lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
-        self.diagnostic.value = f'<span style="color:{color}">{status}</span>{lines}'
+        self.diagnostic.value = f'<div style="{WRAPPING_TEXT}"><span style="color:{color}">{status}</span>{lines}</div>'
 
     def forget_key(self, key: str | None) -> None:
         """The Forget key button: forget the chosen key; with none chosen, say so and forget nothing.

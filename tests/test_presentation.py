@@ -329,7 +329,7 @@ def test_the_panels_fact_table_never_breaks_a_heading_inside_a_word(t0):
 
 def test_the_panels_fact_table_has_single_rules_and_wraps_a_long_value_inside_its_cell(t0):
     """pandas' ``border="1"`` is a double grid in a widget; a 200-character word must wrap, not run under the edge."""
-    from course_lib.presentation import WRAPPING_CELL, facts_html
+    from course_lib.presentation import WHOLE_CELL, WRAPPING_CELL, facts_html
 
     memory = WorkingMemory()
     said = "log=" + "x" * 200
@@ -337,7 +337,8 @@ def test_the_panels_fact_table_has_single_rules_and_wraps_a_long_value_inside_it
     shown = facts_html(memory.facts)
     cells = re.findall(r"<td[^>]*>", shown)
     assert "border=" not in shown and "jp-RenderedHTMLCommon" in shown
-    assert len(cells) == 5 and all(WRAPPING_CELL in td for td in cells), cells
+    assert [WRAPPING_CELL in td for td in cells] == [False, True, True, False, False], cells  # value, evidence wrap
+    assert all(WHOLE_CELL in td for td in (cells[0], cells[3], cells[4])), "a key, a turn, a time stay whole"
     assert "overflow-wrap: anywhere" in WRAPPING_CELL
 
 
@@ -361,6 +362,7 @@ def test_a_proposal_reads_as_facts_each_with_the_words_it_cites():
     paraphrased = FactCandidate(key="module", value="Payments", evidence="The user said the module is Payments.")
     exact = FactCandidate(key="database", value="Oracle", evidence="database=Oracle")
     assert proposals_text([paraphrased, exact]) == (
-        'module=Payments, citing "The user said the module is Payments."\ndatabase=Oracle, citing "database=Oracle"'
+        '\u2022 module=Payments, citing "The user said the module is Payments."\n'
+        '\u2022 database=Oracle, citing "database=Oracle"'
     )
     assert proposals_text([]) == "nothing"

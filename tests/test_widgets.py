@@ -449,9 +449,21 @@ async def test_a_long_value_is_shortened_in_the_message_and_the_rule_stays_whole
     await submit(panel, "symptom=" + "x" * 300)
     text = panel.diagnostic.value
     assert "x" * 60 not in text and "(300 characters)" in text
-    assert text.rstrip("</span>").endswith("no fallback extraction is attempted.")  # the rule, whole
+    assert text.removesuffix("</span></div>").endswith("no fallback extraction is attempted.")  # the rule, whole
     await submit(panel, "Module" + "z" * 150 + "=a")
     assert "z" * 60 not in panel.diagnostic.value and "(156 characters)" in panel.diagnostic.value
+
+
+async def test_a_fact_pushed_out_is_named_without_its_whole_long_value():
+    """The note naming an evicted fact shortens a long value as every other note does: it stays inside the panel."""
+    panel = memory_panel()
+    await submit(panel, "log=" + "trace_" * 30 + "; module=Billing; database=SQL Server 2022; symptom=slow")
+    await submit(panel, "customer=Contoso")
+    await submit(panel, "priority=P1")  # pushes database out (turn 1, first in key order)
+    await submit(panel, "version=7")  # pushes the long log out
+    said = panel.diagnostic.value
+    assert "pushed out to make room" in said and "(180 characters)" in said and "trace_" * 10 not in said
+    assert "overflow-wrap: anywhere" in said
 
 
 def test_shortening_keeps_short_quotations_and_cuts_unbroken_runs():
