@@ -43,7 +43,7 @@ STUDENT_PATH_LESSONS = (
 """Every lesson, each in the two-layer form: every rule below holds for each of them."""
 
 HOOD_LESSONS = STUDENT_PATH_LESSONS
-"""The lessons that have their "Under the hood" section, exactly one each: every lesson (02's holds the seed's names)."""
+"""The lessons that have their "Under the hood" section, exactly one each: every lesson (02's: the seed's names)."""
 
 HOOD_HEADING = "## Under the hood"
 
