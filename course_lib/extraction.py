@@ -47,6 +47,7 @@ __all__ = [
     "JSON_PROBLEMS",
     "MISMATCH",
     "NO_FALLBACK",
+    "PYTHON_JSON_PROBLEMS",
     "WRITER_EXAMPLES",
     "WRITER_INSTRUCTIONS",
     "BatchRule",

@@ -54,6 +54,7 @@ __all__ = [
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_STYLE",
+    "WRAPPING_TEXT",
     "ConsoleRefusal",
     "DeskPanel",
     "MemoryPanel",
