@@ -164,20 +164,35 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 1",
-        "Is `Module` one of the allowed keys?",
-        '"Module" is not an allowed key, so the line declares only module=Billing, which the writer proposes.',
+        'Keys are case-sensitive: is "Module" an allowed key? Then what does the message declare?',
+        '"Module" is not an allowed key, so the message declares only module=Billing, which the writer proposes.',
+        (
+            (
+                "rejected",
+                'The host rejects a proposal that differs from the declarations; "Module=Reporting" is no declaration '
+                "at all, so the careful writer proposes exactly what is declared.",
+            ),
+            ("nothing_to_extract", "The message still declares one fact with an allowed key: module=Billing."),
+        ),
     ),
     Exercise(
         "02",
         "Exercise 2",
         "A rejected batch changes nothing: no fact of it is admitted, not even the valid one.",
         "The writer dropped a declaration, so the whole batch is rejected: even module=Reporting is not stored.",
+        (
+            (
+                "Reporting",
+                "module=Reporting was in the batch the host rejected (the writer dropped database=PostgreSQL).",
+            ),
+        ),
     ),
     Exercise(
         "02",
         "Exercise 3",
-        "`mem` and `forget` call no model; a user turn calls two.",
+        "mem and forget call no model; each user turn calls two (its desk, then the writer).",
         'Each user turn calls the desk and the writer (2 + 2); "mem" and "forget" call no model.',
+        ((8, "That counts two calls for every line, but only two of the four lines are user turns."),),
     ),
     Exercise(
         "03",

@@ -50,10 +50,13 @@ from .memory import (
 from .tracing import CallLog
 
 __all__ = [
+    "EMPTY_REPLY",
     "EXAMPLE_SOURCE",
     "FACTS_SCHEMA",
+    "JSON_PROBLEMS",
     "MISMATCH",
     "NO_FALLBACK",
+    "PYTHON_JSON_PROBLEMS",
     "WRITER_EXAMPLES",
     "WRITER_INSTRUCTIONS",
     "BatchRule",
@@ -64,6 +67,7 @@ __all__ = [
     "FactWriter",
     "GatedWriter",
     "MemoryExtraction",
+    "NoBatch",
     "careful_batch",
     "counted",
     "counted_batch",
@@ -71,6 +75,7 @@ __all__ = [
     "make_extraction",
     "make_fact_writer",
     "matches_declarations",
+    "reply_problem",
     "report_in_words",
     "writer_examples",
 ]
@@ -206,6 +211,10 @@ class FactWriter(Protocol):
     async def propose(self, user_text: str) -> FactBatch: ...
 
 
+class NoBatch(ValueError):
+    """The writer's reply held no text to parse: an empty answer, or a refusal MAF left out."""
+
+
 class ChatFactWriter:
     """A writer backed by a MAF chat client with structured output, run without a session."""
 
@@ -231,7 +240,7 @@ class ChatFactWriter:
         response = await self.agent.run([*self.examples, Message("user", [user_text])], options=options)
         batch = response.value
         if not isinstance(batch, FactBatch):
-            raise ValueError(f"The writer returned no structured batch (got {type(batch).__name__}).")
+            raise NoBatch(f"The writer returned no structured batch (got {type(batch).__name__}).")
         return batch
 
 
@@ -293,9 +302,9 @@ class MemoryExtraction:
         except (ValidationError, ValueError) as error:
             return self._report(
                 "writer_failed",
-                f"Writer output is not a valid fact batch: {_first_line(error)}. {NO_FALLBACK}",
+                f"{reply_problem(error)} {NO_FALLBACK}",
                 turn.number,
-                reason=f"the writer's reply could not be read as facts: {_first_line(error)}",
+                reason=_sentence_part(reply_problem(error)),
             )
         except Exception as error:  # any writer failure is reported, never hidden
             return self._report(
@@ -349,6 +358,11 @@ class MemoryExtraction:
         )
 
 
+def _sentence_part(sentence: str) -> str:
+    """A sentence as the part after "Not stored: ": its first letter small, its full stop dropped."""
+    return sentence[:1].lower() + sentence[1:].rstrip(".")
+
+
 _MISMATCH_WORDS = "the facts the writer proposed are not exactly what your message declares, and no guess is stored"
 _STALE_WORDS = "a newer message began before this one could be stored, and only the latest message may write"
 _FORGOTTEN_WORDS = "a Forget ran while this message was being read, and nothing said before a Forget is ever stored"
@@ -382,31 +396,100 @@ def matches_declarations(proposed: tuple[FactCandidate, ...], declarations: dict
     return len(proposed) == len(declarations) and all(declarations.get(c.key) == c.value for c in proposed)
 
 
-def _first_line(error: Exception) -> str:
-    """What is wrong with the writer's output, in words: for pydantic, each problem said plainly, not its dump.
+JSON_PROBLEMS: tuple[tuple[str, str], ...] = (
+    ("EOF while parsing", "stopped in the middle of its JSON (it was cut off before the end)"),
+    ("expected value at line 1 column 1", "does not start with JSON (it starts with other text, such as a sentence)"),
+    ("trailing characters", "has more text after its JSON ended"),
+    ("key must be a string", "writes a name without double quotes (JSON wants \"facts\", not 'facts' or facts)"),
+    ("trailing comma", "has a comma just before a closing bracket, which JSON does not allow"),
+    ("expected `:`", "misses the ':' between a name and its value"),
+    ("expected `,`", "misses a comma between two items of its JSON"),
+    ("control character", "holds a raw line break or tab inside a text, which JSON wants written as \\n or \\t"),
+    ("escape", "holds a backslash sequence inside a text that JSON does not allow"),
+    ("number", "holds a number that JSON cannot read"),
+    ("expected ident", "holds a bare word where JSON allows only true, false, null, a number or a quoted text"),
+    ("expected value", "holds something JSON cannot read where a value should be"),
+    ("recursion limit", "nests its JSON too deeply"),
+)
+"""What a JSON parser's message means, as the end of "The writer's reply ...": the first prefix found wins.
 
-    A student reads this in a table: "1 validation error for FactBatch: Invalid JSON: ..." names a class they
-    never met, so a validation error becomes "the reply is not valid JSON (...)" or "the reply has no 'facts'".
+The messages are pydantic's parser's (``EOF while parsing a string at line 1 column 76``); a student reads the
+sentence, never the parser's words or its line and column.
+"""
+
+EMPTY_REPLY = "The writer's reply was empty (or a refusal): it holds no facts to check."
+
+
+def reply_problem(error: Exception) -> str:
+    """What is wrong with the writer's reply, as one sentence a student can read: the one place it is said.
+
+    A pydantic dump ("1 validation error for FactBatch: Invalid JSON: EOF while parsing...") names a class and a
+    parser state a student never met; this says "The writer's reply stopped in the middle of its JSON" instead,
+    for every kind of broken JSON (:data:`JSON_PROBLEMS`), for JSON of the wrong shape, and for an empty reply.
     """
     if isinstance(error, ValidationError):
-        problems = [_problem_in_words(problem) for problem in error.errors()]
+        problems = list(dict.fromkeys(_problem_in_words(problem) for problem in error.errors()))
         more = len(problems) - 1
-        return problems[0] + (f" (and {more} more problem{'s' * (more > 1)})" if more else "") if problems else ""
+        extra = f" (and {more} more problem{'s' * (more > 1)})" if more > 0 else ""
+        return f"The writer's reply {problems[0]}{extra}." if problems else "The writer's reply is not a fact list."
+    if isinstance(error, json.JSONDecodeError):
+        return f"The writer's reply {_python_json_problem(error)}."
+    if isinstance(error, NoBatch):
+        return EMPTY_REPLY
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     return ": ".join(lines[:2]) or type(error).__name__
 
 
+PYTHON_JSON_PROBLEMS: tuple[tuple[str, str], ...] = (
+    ("Unterminated string", "EOF while parsing"),
+    ("Extra data", "trailing characters"),
+    ("Expecting property name", "key must be a string"),
+    ("Expecting ':'", "expected `:`"),
+    ("Expecting ','", "expected `,`"),
+    ("Invalid control character", "control character"),
+    ("Invalid \\escape", "escape"),
+    ("Invalid \\uXXXX escape", "escape"),
+)
+"""Python's ``json`` messages, each with the pydantic message that means the same: both read as one sentence."""
+
+
+def _python_json_problem(error: json.JSONDecodeError) -> str:
+    """The end of "The writer's reply ..." for Python's ``json``: a reply that ends where the parser stopped was cut."""
+    if error.pos >= len(error.doc.rstrip()):
+        said = "EOF while parsing"
+    elif error.msg.startswith("Expecting value"):
+        said = "expected value at line 1 column 1" if not error.doc[: error.pos].strip() else "expected value"
+    else:
+        said = next((theirs for ours, theirs in PYTHON_JSON_PROBLEMS if error.msg.startswith(ours)), "")
+    return next((words for prefix, words in JSON_PROBLEMS if said and prefix in said), "is not valid JSON")
+
+
 def _problem_in_words(problem: Any) -> str:
-    """One pydantic error (a dict with ``type``, ``loc``, ``msg``) as a sentence about the writer's reply."""
-    where = ".".join(str(part) for part in problem.get("loc", ()))
+    """One pydantic error (a dict with ``type``, ``loc``, ``msg``) as the end of "The writer's reply ..."."""
+    loc = tuple(problem.get("loc", ()))
     kind = problem.get("type", "")
     if kind == "json_invalid":
-        return f"the reply is not valid JSON ({problem.get('ctx', {}).get('error', problem.get('msg', ''))})"
+        said = str(problem.get("ctx", {}).get("error", problem.get("msg", "")))
+        return next((words for prefix, words in JSON_PROBLEMS if prefix in said), "is not valid JSON")
+    where = _where(loc)
     if kind == "missing":
-        return f"the reply has no '{where}'"
-    if kind == "extra_forbidden":
-        return f"the reply has '{where}', which a fact batch does not have"
-    return f"'{where}' in the reply: {str(problem.get('msg', '')).rstrip('.')}" if where else str(problem.get("msg"))
+        return f"has no {where}"
+    if kind == "model_type":
+        return 'is not a JSON object with a "facts" list' if not loc else f"has {where} that is not an object"
+    if kind == "list_type":
+        return f"has {where} that is not a list"
+    if kind == "string_type":
+        return f"has {where} that is not a text"
+    return f"has {where} that breaks a rule: {str(problem.get('msg', '')).rstrip('.')}"
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    """A place in the reply in words: ``("facts", 0, "value")`` is "a value in fact 1"."""
+    if len(loc) >= 3 and isinstance(loc[1], int):
+        return f'"{loc[2]}" in fact {loc[1] + 1}'
+    if len(loc) == 2 and isinstance(loc[1], int):
+        return f"fact {loc[1] + 1}"
+    return f'"{".".join(str(part) for part in loc)}"' if loc else "the whole reply"
 
 
 class GatedWriter:

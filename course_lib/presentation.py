@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import html
 import io
+import itertools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
@@ -31,7 +33,7 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 
     from .assertions import Declaration
     from .capstone import AnswerVerdict, CapstoneRun
-    from .memory import Fact
+    from .memory import Fact, FactCandidate
     from .policies import ScalingRow, SessionFootprint, Timeline
     from .tracing import SeenMessage
 
@@ -58,6 +60,9 @@ __all__ = [
     "UNWRAPPED",
     "VERDICT_COLOURS",
     "VISIBLE_SPACE",
+    "WHOLE_CELL",
+    "WRAPPED_FACT_COLUMNS",
+    "WRAPPING_CELL",
     "PanelText",
     "correctness_table",
     "cost_table",
@@ -72,7 +77,9 @@ __all__ = [
     "html_lines",
     "html_with_line_breaks",
     "integer_ticks",
+    "left_aligned_style",
     "legend_beside",
+    "lesson_table_html",
     "one_row_per_policy",
     "one_rule_table",
     "plain_table",
@@ -82,6 +89,7 @@ __all__ = [
     "plot_scaling",
     "plot_time_per_turn",
     "presence_frame",
+    "proposals_text",
     "readable_table",
     "repairs_frame",
     "rows_frame",
@@ -709,18 +717,69 @@ def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str], Sequence[s
     return frame
 
 
+def proposals_text(candidates: Sequence[FactCandidate]) -> str:
+    """What a writer proposed, one fact a line, each with the words it cites: ``• module=Payments, citing "..."``.
+
+    A table cell of ``module=Payments [module=Payments]`` leaves a student to guess what the brackets hold; the
+    citation is named, a bullet starts each fact (a narrow column wraps one fact over several lines), and an empty
+    proposal reads "nothing".
+    """
+    return "\n".join(f'\u2022 {c.key}={c.value}, citing "{c.evidence}"' for c in candidates) or "nothing"
+
+
 def facts_html(facts: Sequence[Fact]) -> str:
     """The facts as the memory panel shows them: an HTML table whose times are the time of day (UTC).
 
-    The time of day is enough within a session, and keeps the column narrow beside the desks.
+    The time of day is enough within a session, and keeps the column narrow beside the desks. The table is drawn as
+    the lesson's own tables are (:func:`lesson_table_html`: one rule under the header, no double grid), and a long
+    value or evidence wraps inside its cell, even one unbroken word, instead of running past the panel's edge, where
+    the widget would clip it.
     """
     if not facts:
         return "<i>No facts.</i>"
-    table = str(facts_frame(facts).to_html(index=False, classes="memory-facts", justify="left"))
+    frame = facts_frame(facts)
+    table = lesson_table_html(frame, "memory-facts")
     # a heading stays whole: the values may break anywhere (below), and "turn" would otherwise read "tur / n"
-    table = table.replace("<th>", '<th style="white-space: nowrap; overflow-wrap: normal">')
-    # a long value or evidence wraps inside its cell instead of widening the panel past the notebook's cell
-    return f'<div style="max-width: 100%; overflow-wrap: anywhere; white-space: normal">{table}</div>'
+    table = table.replace("<th>", f'<th style="{WHOLE_CELL}">')
+    styles = itertools.cycle([WRAPPING_CELL if column in WRAPPED_FACT_COLUMNS else WHOLE_CELL for column in frame])
+    return re.sub("<td>", lambda _: f'<td style="{next(styles)}">', table)
+
+
+WRAPPED_FACT_COLUMNS = ("value", "evidence")
+"""The panel's columns of free text, wrapped; a key, a turn and a time stay whole ("database", never "databas / e")."""
+WHOLE_CELL = "text-align: left; white-space: nowrap; overflow-wrap: normal"
+
+
+WRAPPING_CELL = "text-align: left; white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; min-width: 4em"
+"""A panel cell's text: at the left (in Voila too, where no lesson style applies), wrapped within the panel, a long
+unbroken value cut between characters rather than clipped.
+
+``anywhere`` (not ``break-word``, which the lesson tables use) lets the table itself shrink to the panel: with
+``break-word`` a table still sizes itself to its longest word and the widget hides what passes its edge.
+"""
+
+
+def lesson_table_html(frame: pd.DataFrame, css_class: str, *, escape: bool = True) -> str:
+    """A panel's table drawn as the lesson's own tables are: one thin rule under the header, no cell borders.
+
+    pandas writes ``border="1"``, which a widget (outside the notebook's rendered-output styles) draws as a double
+    grid; the table goes without it, inside the class JupyterLab and Voila style the lesson's tables with, at the left
+    (that class alone would centre it).
+    """
+    table = frame.to_html(index=False, escape=escape, classes=css_class, justify="left", border=0)
+    table = table.replace("<table ", '<table style="margin-left: 0" ', 1)  # at the left, as in the lesson's output
+    return f'<div class="jp-RenderedHTMLCommon">{left_aligned_style(css_class)}{table}</div>'
+
+
+def left_aligned_style(css_class: str) -> str:
+    """A style that reads every cell of the tables of ``css_class`` from the left, top-aligned, as the lesson's tables.
+
+    JupyterLab right-aligns a table's cells; the lesson's tables read from the left only once
+    :func:`~course_lib.presentation.setup_display` has run in this kernel and the notebook is trusted. A panel's
+    table carries its own rule, so its text reads from the left wherever the panel is shown (JupyterLab, Voila).
+    """
+    selector = f"table.{css_class} td, table.{css_class} th"
+    return f"<style>{selector} {{ text-align: left !important; vertical-align: top; }}</style>"
 
 
 GRADED_VIEW_COLUMNS = ["policy", "graded turn", "correct", "values the reader could see"]

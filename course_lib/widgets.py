@@ -33,12 +33,20 @@ from .policies import (
     rule_label,
 )
 from .presentation import PanelText as _Panel
-from .presentation import facts_html, figure_png, graded_view_frame, plot_prompt_sizes, rows_frame
+from .presentation import (
+    facts_html,
+    figure_png,
+    graded_view_frame,
+    left_aligned_style,
+    lesson_table_html,
+    plot_prompt_sizes,
+    rows_frame,
+)
 from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks, console_command
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 
 __all__ = [
@@ -46,12 +54,16 @@ __all__ = [
     "DESK_MEMORY_CAPTION",
     "EXPECTED_ERRORS",
     "FORGET_DISABLED_NOTE",
+    "FORGET_KEY_NOTE",
+    "KEY_PLACEHOLDER",
     "NOTE_STYLE",
+    "NO_KEY",
     "PICK_SEVERAL_HINT",
     "SHOWN_INPUT_CHARS",
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_STYLE",
+    "WRAPPING_TEXT",
     "ConsoleRefusal",
     "DeskPanel",
     "MemoryPanel",
@@ -248,8 +260,8 @@ def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[s
         return []
     kept = {fact.key for fact in report.facts}
     return [
-        f"The store holds at most {MAX_FACTS} facts: {fact.key}={fact.value} ({_why_oldest(fact, report.facts)}) "
-        "was pushed out to make room."
+        f"The store holds at most {MAX_FACTS} facts: {fact.key}={shorten_long_input(fact.value)} "
+        f"({_why_oldest(fact, report.facts)}) was pushed out to make room."
         for fact in before
         if fact.key not in kept
     ]
@@ -333,6 +345,15 @@ def ticket_line(memory: WorkingMemory) -> str:
 
 SUBMIT_DISABLED_NOTE = "Submit waits for a message: type key=value in the box."
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
+FORGET_KEY_NOTE = "Forget key waits for a key: choose one in the Key list."
+KEY_PLACEHOLDER = "choose a key"
+NO_KEY = ""
+"""The Key list's value while it shows :data:`KEY_PLACEHOLDER`: no key is preselected, so Forget key never forgets
+one by surprise (``None`` would be no entry at all: the list would look empty, with nothing to say what to do)."""
+
+
+WRAPPING_TEXT = "white-space: normal; overflow-wrap: anywhere"
+"""A panel's text wraps inside the panel, even a long unbroken word (the widget would hide what passes its edge)."""
 
 
 def _greyed_out(button: widgets.Button, reason: str) -> str:
@@ -366,7 +387,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.diagnostic = widgets.HTML()
         self.message = widgets.Textarea(placeholder="module=Billing; database=SQL Server 2022", description="Message")
         self.submit_button = widgets.Button(description="Submit", button_style="primary", disabled=True)
-        self.key = widgets.Dropdown(description="Key", options=[])
+        self.key = widgets.Dropdown(description="Key", options=[(KEY_PLACEHOLDER, NO_KEY)], value=NO_KEY)
         self.forget_key_button = widgets.Button(description="Forget key")
         self.forget_all_button = widgets.Button(description="Forget all", button_style="warning")
         self.submit_note = widgets.HTML()  # why Submit is greyed out, when it is
@@ -378,6 +399,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         )
         self.forget_all_button.on_click(lambda _: self._async.now_or_after(functools.partial(self.forget, None)))
         self.message.observe(lambda _: self._message_edited(), names="value")
+        self.key.observe(lambda _: self._enable_forget(), names="value")
         for widget, name in ((self.table, "facts"), (self.message, "message"), (self.diagnostic, "diagnostic")):
             widget.add_class(f"memory-panel-{name}")
         _fit_to_width(self.message, self.key)
@@ -453,17 +475,23 @@ class MemoryPanel(_Panel, widgets.VBox):
         lines = "".join(f"<br>{label}: {_escape(note)}" for note in notes)
         lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
-        self.diagnostic.value = f'<span style="color:{color}">{status}</span>{lines}'
+        self.diagnostic.value = f'<div style="{WRAPPING_TEXT}"><span style="color:{color}">{status}</span>{lines}</div>'
 
     def forget_key(self, key: str | None) -> None:
-        """The Forget key button: forget the chosen key; with none chosen (an empty store), say so and forget nothing.
+        """The Forget key button: forget the chosen key; with none chosen, say so and forget nothing.
 
-        ``forget(None)`` means *forget all*: an empty key list must not turn a click on *Forget key* into that.
+        ``forget(None)`` means *forget all*: a Key list still on its placeholder must not turn a click on *Forget
+        key* into that.
         """
-        if key is None:
-            self.diagnostic.value = _error_html("no key is chosen: the store holds no fact to forget.")
+        if not key:  # NO_KEY (the placeholder), or None from a script
+            reason = "choose one in the Key list first" if self.memory.facts else "the store holds no fact to forget"
+            self.diagnostic.value = _error_html(f"no key is chosen: {reason}.")
             return
         self.forget(key)
+
+    def shown_keys(self) -> tuple[str, ...]:
+        """The keys the Key list offers (the stored ones), without its placeholder."""
+        return tuple(value for _, value in self.key.options if value != NO_KEY)
 
     def forget(self, key: str | None) -> None:
         """Forget one key or all (through ``on_forget`` when the panel belongs to a desk, so sessions go too)."""
@@ -483,17 +511,25 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.refresh()
 
     def refresh(self) -> None:
-        """Show the store: the table, the ticket, the keys one can forget (the first one chosen)."""
+        """Show the store: the table, the ticket, the keys one can forget (none chosen until the student picks one)."""
         facts = self.memory.facts
         self.table.value = facts_html(facts)
         self.ticket.value = ticket_line(self.memory)
         keys = [f.key for f in facts]
-        chosen = self.key.value if self.key.value in keys else (keys[0] if keys else None)
-        self.key.options = keys
+        chosen = self.key.value if self.key.value in keys else NO_KEY
+        self.key.options = [(KEY_PLACEHOLDER, NO_KEY), *((key, key) for key in keys)]
         self.key.value = chosen
-        self.forget_key_button.disabled = self.forget_all_button.disabled = not facts
-        self.forget_note.value = _greyed_out(self.forget_all_button, "" if facts else FORGET_DISABLED_NOTE)
-        self.forget_key_button.tooltip = self.forget_all_button.tooltip
+        self.key.disabled = not facts
+        self._enable_forget()
+
+    def _enable_forget(self) -> None:
+        """Forget all needs a fact; Forget key needs a chosen key: each greyed-out button says why, beside it."""
+        facts = self.memory.facts
+        self.forget_all_button.disabled = not facts
+        self.forget_all_button.tooltip = None if facts else FORGET_DISABLED_NOTE
+        self.forget_key_button.disabled = not self.key.value
+        reason = FORGET_KEY_NOTE if facts and not self.key.value else ("" if facts else FORGET_DISABLED_NOTE)
+        self.forget_note.value = _greyed_out(self.forget_key_button, reason)
 
 
 DESK_CHAT_CAPTION = (
@@ -794,29 +830,6 @@ def expectations_html(timeline: Timeline) -> str:
         "an answer does):"
     )
     return f"{heading}<br>{table}"
-
-
-def lesson_table_html(frame: pd.DataFrame, css_class: str, *, escape: bool = True) -> str:
-    """A panel's table drawn as the lesson's own tables are: one thin rule under the header, no cell borders.
-
-    pandas writes ``border="1"``, which a widget (outside the notebook's rendered-output styles) draws as a double
-    grid; the table goes without it, inside the class JupyterLab and Voila style the lesson's tables with, at the left
-    (that class alone would centre it).
-    """
-    table = frame.to_html(index=False, escape=escape, classes=css_class, justify="left", border=0)
-    table = table.replace("<table ", '<table style="margin-left: 0" ', 1)  # at the left, as in the lesson's output
-    return f'<div class="jp-RenderedHTMLCommon">{left_aligned_style(css_class)}{table}</div>'
-
-
-def left_aligned_style(css_class: str) -> str:
-    """A style that reads every cell of the tables of ``css_class`` from the left, top-aligned, as the lesson's tables.
-
-    JupyterLab right-aligns a table's cells; the lesson's tables read from the left only once
-    :func:`~course_lib.presentation.setup_display` has run in this kernel and the notebook is trusted. A panel's
-    table carries its own rule, so its text reads from the left wherever the panel is shown (JupyterLab, Voila).
-    """
-    selector = f"table.{css_class} td, table.{css_class} th"
-    return f"<style>{selector} {{ text-align: left !important; vertical-align: top; }}</style>"
 
 
 def _one_per_line(texts: Sequence[str]) -> str:

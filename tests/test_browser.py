@@ -178,8 +178,12 @@ def test_memory_panel_forgets_one_key_and_explains_a_refused_declaration(page):
     panel.get_by_role("button", name="Submit").click()
     expect(facts).to_contain_text("SQL Server 2022", timeout=60_000)
     expect(facts).to_contain_text("Billing")
-    expect(forget_key).to_be_enabled()
+    expect(panel.locator("select")).to_have_value("choose a key")  # nothing preselected
+    expect(panel.locator("select option").first).to_have_text("choose a key")
+    expect(forget_key).to_be_disabled()  # until a key is chosen
+    expect(panel).to_contain_text("choose one in the Key list")
     panel.locator("select").select_option("module")
+    expect(forget_key).to_be_enabled()
     forget_key.click()
     expect(diagnostic).to_contain_text("Forgot module", timeout=60_000)
     expect(facts).not_to_contain_text("Billing")

@@ -1,11 +1,14 @@
 """Host-side admission: the writer proposes, the declarations and the store decide."""
 
 import asyncio
+import json
 
 import pytest
+from pydantic import ValidationError
 
 from course_lib.assertions import ALLOWED_KEYS
 from course_lib.extraction import (
+    EMPTY_REPLY,
     EXAMPLE_SOURCE,
     FACTS_SCHEMA,
     MISMATCH,
@@ -19,6 +22,7 @@ from course_lib.extraction import (
     counted_batch,
     declared_count,
     matches_declarations,
+    reply_problem,
     writer_examples,
 )
 from course_lib.memory import MAX_EVIDENCE_CHARS, MAX_FACTS, MAX_VALUE_CHARS, FactCandidate, WorkingMemory
@@ -145,7 +149,7 @@ async def test_a_question_is_nothing_to_extract_and_keeps_facts():
         ("infer", "rejected", MISMATCH),
         ("drop", "rejected", MISMATCH),
         ("paraphrase", "rejected", "evidence is not an exact quote"),
-        ("broken_json", "writer_failed", "the reply is not valid JSON"),
+        ("broken_json", "writer_failed", "The writer's reply stopped in the middle of its JSON"),
     ],
 )
 async def test_each_misbehaviour_is_refused_and_keeps_the_previous_facts(misbehaviour, status, diagnostic):
@@ -213,3 +217,68 @@ def test_host_check_needs_the_same_count_and_values():
     assert matches_declarations((FactCandidate(key="module", value="Billing", evidence="module=Billing"),), declared)
     assert not matches_declarations((), declared)
     assert not matches_declarations((FactCandidate(key="module", value="billing", evidence="x"),), declared)
+
+
+BROKEN_REPLIES = {
+    '{"facts": [{"key": "module", "value": "Bill': "stopped in the middle of its JSON",
+    '{"facts": [': "stopped in the middle of its JSON",
+    'Sure! {"facts": []}': "does not start with JSON",
+    '```json\n{"facts": []}\n```': "does not start with JSON",
+    '{"facts": []} Done.': "more text after its JSON ended",
+    "{'facts': []}": "without double quotes",
+    '{"facts": [{"key" "module"}]}': "misses the ':'",
+    '{"facts": [{"key": "module"} {"key": "log"}]}': "misses a comma",
+    '{"facts": [{"key": "module", "value": "a\x01"}]}': "raw line break or tab",
+    '{"facts": [{"key": "module", "value": "\\q"}]}': "backslash sequence",
+    '{"facts": [tru]}': "bare word",
+    '{"facts": -}': "number that JSON cannot read",
+}
+"""Broken replies a model really writes, and the words each must be said in (pydantic's parser and Python's)."""
+
+
+@pytest.mark.parametrize("reply", BROKEN_REPLIES)
+def test_every_kind_of_broken_json_is_said_in_words_without_the_parsers_jargon(reply):
+    with pytest.raises(ValidationError) as pydantic_error:
+        FactBatch.model_validate_json(reply)
+    said = reply_problem(pydantic_error.value)
+    assert said.startswith("The writer's reply ") and BROKEN_REPLIES[reply] in said, said
+    for jargon in ("EOF", "line 1", "column", "Invalid JSON", "FactBatch", "validation error", "ident"):
+        assert jargon not in said
+    with pytest.raises(json.JSONDecodeError) as python_error:
+        json.loads(reply)
+    python_said = reply_problem(python_error.value)
+    assert python_said.startswith("The writer's reply ") and "line 1" not in python_said
+    if "middle" in BROKEN_REPLIES[reply] or "start" in BROKEN_REPLIES[reply]:
+        assert python_said == said, "both parsers say a cut or a prose reply the same way"
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        ('{"facts": {}}', 'The writer\'s reply has "facts" that is not a list.'),
+        ('{"facts": [1]}', "The writer's reply has fact 1 that is not an object."),
+        ("[]", 'The writer\'s reply is not a JSON object with a "facts" list.'),
+        (
+            '{"facts": [{"key": "module", "value": 3, "evidence": "x"}]}',
+            'The writer\'s reply has "value" in fact 1 that is not a text.',
+        ),
+    ],
+)
+def test_json_of_the_wrong_shape_is_said_in_words(reply, said):
+    with pytest.raises(ValidationError) as error:
+        FactBatch.model_validate_json(reply)
+    assert reply_problem(error.value) == said
+
+
+class EmptyReplyClient(OfflineWriterClient):
+    def answer(self, messages, options):
+        return ""
+
+
+async def test_an_empty_writer_reply_is_said_in_words_and_changes_nothing():
+    ex = await seeded()
+    before = ex.memory.facts
+    ex.writer = ChatFactWriter(EmptyReplyClient())
+    report = await ex.update("module=Billing")
+    assert report.status == "writer_failed" and report.diagnostic == f"{EMPTY_REPLY} {NO_FALLBACK}"
+    assert "NoneType" not in report.diagnostic and ex.memory.facts == before

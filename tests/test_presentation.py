@@ -50,7 +50,7 @@ def test_facts_frame_has_one_row_per_fact_in_eviction_order(t0):
 def test_facts_frame_shows_the_time_of_day_in_utc_as_the_memory_panel_does(t0):
     facts = store("module=A", t0 + timedelta(microseconds=123456)).facts
     assert facts_frame(facts)["recorded (UTC)"].tolist() == ["12:00:00"]  # no date, microseconds or +00:00
-    assert "<td>12:00:00</td>" in facts_html(facts) and "recorded (UTC)" in facts_html(facts)
+    assert ">12:00:00</td>" in facts_html(facts) and "recorded (UTC)" in facts_html(facts)
 
 
 def test_declarations_frame_shows_key_and_value_apart_and_says_why_the_rest_gives_no_fact():
@@ -359,6 +359,21 @@ def test_the_panels_fact_table_never_breaks_a_heading_inside_a_word(t0):
     assert len(headings) == 5 and all("white-space: nowrap" in th for th in headings), headings
 
 
+def test_the_panels_fact_table_has_single_rules_and_wraps_a_long_value_inside_its_cell(t0):
+    """pandas' ``border="1"`` is a double grid in a widget; a 200-character word must wrap, not run under the edge."""
+    from course_lib.presentation import WHOLE_CELL, WRAPPING_CELL, facts_html
+
+    memory = WorkingMemory()
+    said = "log=" + "x" * 200
+    memory.apply(memory.begin_turn(said), [FactCandidate(key="log", value="x" * 200, evidence=said)], recorded_at=t0)
+    shown = facts_html(memory.facts)
+    cells = re.findall(r"<td[^>]*>", shown)
+    assert "border=" not in shown and "jp-RenderedHTMLCommon" in shown
+    assert [WRAPPING_CELL in td for td in cells] == [False, True, True, False, False], cells  # value, evidence wrap
+    assert all(WHOLE_CELL in td for td in (cells[0], cells[3], cells[4])), "a key, a turn, a time stay whole"
+    assert "overflow-wrap: anywhere" in WRAPPING_CELL
+
+
 @pytest.mark.parametrize("lines", [(), ("message",)])
 @pytest.mark.parametrize("no_index", [False, True])
 def test_a_tables_text_is_shown_never_run_as_markup(lines, no_index):
@@ -418,3 +433,15 @@ def test_found_frame_keeps_each_declaration_and_shows_the_spaces_of_its_evidence
         ["module", "A", "module=A"],
         ["module", "B", "module=B"],
     ]
+
+
+def test_a_proposal_reads_as_facts_each_with_the_words_it_cites():
+    from course_lib.presentation import proposals_text
+
+    paraphrased = FactCandidate(key="module", value="Payments", evidence="The user said the module is Payments.")
+    exact = FactCandidate(key="database", value="Oracle", evidence="database=Oracle")
+    assert proposals_text([paraphrased, exact]) == (
+        '\u2022 module=Payments, citing "The user said the module is Payments."\n'
+        '\u2022 database=Oracle, citing "database=Oracle"'
+    )
+    assert proposals_text([]) == "nothing"

@@ -66,7 +66,7 @@ async def test_each_outcome_of_a_message_is_one_plain_sentence(text, expected):
     ("writer", "expected"),
     [
         ("paraphrase", "Not stored: the words quoted for module are not in your message."),
-        ("broken_json", "Not stored: the writer's reply could not be read as facts"),
+        ("broken_json", "Not stored: the writer's reply stopped in the middle of its JSON"),
     ],
 )
 async def test_a_writer_that_misbehaves_is_said_in_words(writer, expected):
@@ -127,6 +127,7 @@ async def test_each_action_on_the_capstone_panel_replaces_the_status_of_the_one_
     panel.check_button.click()
     await panel.idle()
     assert panel.diagnostic.value == "" and "No violation" in panel.verdict.value
+    panel.key.value = "module"
     panel.forget_key_button.click()
     await panel.idle()
     assert panel.diagnostic.value.startswith("Forgot") and "No violation" not in panel.verdict.value

@@ -42,8 +42,8 @@ STUDENT_PATH_LESSONS = (
 )
 """Every lesson, each in the two-layer form: every rule below holds for each of them."""
 
-HOOD_LESSONS = tuple(name for name in STUDENT_PATH_LESSONS if name != "02_correct_then_forget")
-"""The lessons that have their "Under the hood" section, exactly one each: lesson 02 has none today."""
+HOOD_LESSONS = STUDENT_PATH_LESSONS
+"""The lessons that have their "Under the hood" section, exactly one each: every lesson (02's: the seed's names)."""
 
 HOOD_HEADING = "## Under the hood"
 

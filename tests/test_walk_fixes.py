@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from course_lib.assertions import NearMiss, near_misses
 from course_lib.exercises import check, dict_syntax_guidance, exercise
-from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction, _first_line
+from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction, reply_problem
 from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient, refused_declarations
 from course_lib.providers import console_command, course_provider_desks
@@ -111,19 +111,20 @@ def test_dict_guidance_names_the_key_and_stays_silent_on_a_right_dict():
 def test_a_broken_writer_reply_is_said_in_words():
     with pytest.raises(ValidationError) as broken:
         FactBatch.model_validate_json('{"facts": [{"key": "module", "value": "Bill')
-    words = _first_line(broken.value)
-    assert words.startswith("the reply is not valid JSON") and "validation error" not in words
+    words = reply_problem(broken.value)
+    assert words == "The writer's reply stopped in the middle of its JSON (it was cut off before the end)."
     with pytest.raises(ValidationError) as missing:
         FactBatch.model_validate({"facts": [{"key": "module"}]})
-    assert _first_line(missing.value).startswith("the reply has no 'facts.0.value'")
+    assert reply_problem(missing.value) == 'The writer\'s reply has no "value" in fact 1 (and 1 more problem).'
 
 
 async def test_the_broken_json_writer_report_names_no_pydantic_class():
     report = await MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient("broken_json"))).update(
         "module=Billing"
     )
-    assert report.status == "writer_failed" and "not valid JSON" in report.diagnostic
+    assert report.status == "writer_failed" and "stopped in the middle of its JSON" in report.diagnostic
     assert "FactBatch" not in report.diagnostic and "validation error" not in report.diagnostic
+    assert "EOF" not in report.diagnostic and "column" not in report.diagnostic
 
 
 # --- the memory panel ---
@@ -195,8 +196,10 @@ async def test_a_greyed_out_button_says_why():
         panel.forget_key_button.tooltip == panel.forget_all_button.tooltip == "The store is empty: nothing to forget."
     )
     await submit(panel, "module=Billing")
-    assert not panel.forget_all_button.disabled and panel.forget_note.value == ""
-    assert panel.forget_all_button.tooltip is None
+    assert not panel.forget_all_button.disabled and panel.forget_all_button.tooltip is None
+    assert panel.forget_key_button.disabled and "choose one in the Key list" in panel.forget_note.value
+    panel.key.value = "module"
+    assert not panel.forget_key_button.disabled and panel.forget_note.value == ""
     panel.message.value = "priority=P1"
     assert not panel.submit_button.disabled and panel.submit_note.value == ""
     panel.message.value = ""

@@ -13,7 +13,16 @@ from course_lib.policies import generate_timeline, load_timeline
 from course_lib.presentation import graded_view_frame
 from course_lib.providers import course_provider_desks
 from course_lib.tracing import CallLog
-from course_lib.widgets import DeskPanel, MemoryPanel, PolicyExplorer, ProgressBar, lesson_table_html
+from course_lib.widgets import (
+    FORGET_KEY_NOTE,
+    KEY_PLACEHOLDER,
+    NO_KEY,
+    DeskPanel,
+    MemoryPanel,
+    PolicyExplorer,
+    ProgressBar,
+    lesson_table_html,
+)
 
 
 def memory_panel(misbehaviour=None):
@@ -33,7 +42,8 @@ async def test_submitting_declarations_fills_the_table_and_the_ticket():
     assert "SQL Server 2022" in panel.table.value and "module=Billing" in panel.table.value
     assert "Stored: module and database." in panel.diagnostic.value
     assert panel.ticket.value == "Ticket: epoch 0 (forgets so far), turn 1 (messages so far)"
-    assert panel.key.options == ("database", "module")
+    assert panel.shown_keys() == ("database", "module") and panel.key.value == NO_KEY
+    assert panel.key.options[0] == (KEY_PLACEHOLDER, NO_KEY) and panel.forget_key_button.disabled
 
 
 def test_the_ticket_line_says_what_its_numbers_count_and_what_it_guards():
@@ -69,7 +79,7 @@ async def test_forget_key_and_forget_all_buttons():
     assert [f.key for f in panel.memory.facts] == ["database"] and "Billing" not in panel.table.value
     assert panel.ticket.value == "Ticket: epoch 1 (forgets so far), turn 1 (messages so far)"
     panel.forget_all_button.click()
-    assert panel.memory.facts == () and "No facts" in panel.table.value and panel.key.options == ()
+    assert panel.memory.facts == () and "No facts" in panel.table.value and panel.shown_keys() == ()
 
 
 async def test_an_empty_message_is_refused_in_place():
@@ -160,26 +170,36 @@ async def test_forget_key_with_no_key_chosen_forgets_nothing_and_says_so():
     forgotten = []
     panel._on_forget = forgotten.append
     panel.forget_key_button.click()  # a script (or a lesson cell) can click a disabled button
-    assert forgotten == [] and panel.key.value is None and "no key is chosen" in panel.diagnostic.value
+    assert forgotten == [] and panel.key.value == NO_KEY and "no key is chosen" in panel.diagnostic.value
 
 
-async def test_forget_key_is_ready_as_soon_as_facts_exist_and_forgets_only_that_key():
+async def test_forget_key_waits_for_a_chosen_key_and_forgets_only_that_key():
+    """No key is preselected: the list shows "choose a key" and Forget key stays greyed out, saying why, until the
+    student picks one; a click before that (by a script) forgets nothing and says what to do."""
     panel = memory_panel()
-    assert panel.forget_key_button.disabled and panel.forget_all_button.disabled
+    assert panel.forget_key_button.disabled and panel.forget_all_button.disabled and panel.key.disabled
     await submit(panel, "module=Billing; database=SQL Server 2022")
-    assert panel.key.value == "database" and not panel.forget_key_button.disabled
-    panel.forget_key_button.click()  # no dropdown touched: the shown key is the one forgotten
-    assert [f.key for f in panel.memory.facts] == ["module"] and "Forgot database" in panel.diagnostic.value
-    assert panel.key.value == "module"
+    assert panel.key.value == NO_KEY and panel.key.label == KEY_PLACEHOLDER and not panel.key.disabled
+    assert panel.forget_key_button.disabled and not panel.forget_all_button.disabled
+    assert FORGET_KEY_NOTE in panel.forget_note.value and panel.forget_key_button.tooltip == FORGET_KEY_NOTE
     panel.forget_key_button.click()
-    assert panel.memory.facts == () and panel.key.value is None
-    assert panel.forget_key_button.disabled and panel.forget_all_button.disabled
+    assert len(panel.memory.facts) == 2 and "choose one in the Key list first" in panel.diagnostic.value
+    panel.key.value = "database"
+    assert not panel.forget_key_button.disabled and panel.forget_note.value == ""
+    panel.forget_key_button.click()
+    assert [f.key for f in panel.memory.facts] == ["module"] and "Forgot database" in panel.diagnostic.value
+    assert panel.key.value == NO_KEY and panel.forget_key_button.disabled  # the next key is chosen again, not guessed
+    panel.key.value = "module"
+    panel.forget_key_button.click()
+    assert panel.memory.facts == () and panel.key.value == NO_KEY and panel.shown_keys() == ()
+    assert panel.forget_key_button.disabled and panel.forget_all_button.disabled and panel.key.disabled
 
 
 async def test_forget_key_in_the_desk_panel_keeps_the_other_facts_and_replaces_sessions_like_the_console():
     panel = two_desks()
     await send(panel, "module=Billing; database=SQL Server 2022")
     old = dict(panel.desks.sessions)
+    panel.memory_panel.key.value = "database"
     panel.memory_panel.forget_key_button.click()
     await panel.idle()
     assert [f.key for f in panel.desks.memory.facts] == ["module"]
@@ -333,6 +353,7 @@ async def test_the_desk_panel_status_reflects_the_latest_action():
     await send(panel, "module=Billing; database=SQL Server 2022")
     await send(panel, "forget nonexistent")
     assert "Refused" in panel.error.value
+    panel.memory_panel.key.value = "database"
     panel.memory_panel.forget_key_button.click()  # a later forget that succeeds
     await panel.idle()
     assert panel.error.value == "" and "Forgot database" in panel.memory_panel.diagnostic.value
@@ -364,7 +385,7 @@ async def test_the_memory_panel_shows_the_time_of_day_in_utc():
     panel = memory_panel()
     await submit(panel, "module=Billing")
     recorded = panel.memory.facts[0].recorded_at
-    assert "recorded (UTC)" in panel.table.value and f"<td>{recorded:%H:%M:%S}</td>" in panel.table.value
+    assert "recorded (UTC)" in panel.table.value and f">{recorded:%H:%M:%S}</td>" in panel.table.value
     assert 'style="text-align: left;"' in panel.table.value  # headers over their text, lesson style or not
 
 
@@ -433,9 +454,21 @@ async def test_a_long_value_is_shortened_in_the_message_and_the_rule_stays_whole
     await submit(panel, "symptom=" + "x" * 300)
     text = panel.diagnostic.value
     assert "x" * 60 not in text and "has 300 characters" in text
-    assert text.endswith("The store is unchanged.</b></span>")  # the rule, whole
+    assert text.removesuffix("</div>").endswith("The store is unchanged.</b></span>")  # the rule, whole
     await submit(panel, "Module" + "z" * 150 + "=a")
     assert "z" * 60 not in panel.diagnostic.value and "(156 characters)" in panel.diagnostic.value
+
+
+async def test_a_fact_pushed_out_is_named_without_its_whole_long_value():
+    """The note naming an evicted fact shortens a long value as every other note does: it stays inside the panel."""
+    panel = memory_panel()
+    await submit(panel, "log=" + "trace_" * 30 + "; module=Billing; database=SQL Server 2022; symptom=slow")
+    await submit(panel, "customer=Contoso")
+    await submit(panel, "priority=P1")  # pushes database out (turn 1, first in key order)
+    await submit(panel, "version=7")  # pushes the long log out
+    said = panel.diagnostic.value
+    assert "pushed out to make room" in said and "(180 characters)" in said and "trace_" * 10 not in said
+    assert "overflow-wrap: anywhere" in said
 
 
 def test_shortening_keeps_short_quotations_and_cuts_unbroken_runs():
