@@ -40,7 +40,7 @@ from pydantic import BaseModel
 from .assertions import MessageRefused, check_message, find_declarations, trim
 from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
-from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction, make_extraction
+from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction, make_extraction, report_in_words
 from .forgetting import FORGOTTEN_MARK, ForgottenFactsFilter, forget_filter, hold_agent, hold_client
 from .frames import rows_frame
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, MemoryTurn
@@ -81,7 +81,6 @@ __all__ = [
     "program_note",
     "provider_agent",
     "route_by_topic",
-    "status_words",
     "stored_messages",
     "try_smuggling",
 ]
@@ -278,15 +277,10 @@ class DeskEvent(BaseModel):
         return cls(kind="turn", line=line, desk=desk, sent=sent, reply=reply, report=report, output=output)
 
 
-def status_words(status: str) -> str:
-    """A report's status as a student reads it: ``nothing_to_extract`` is "nothing to extract"."""
-    return status.replace("_", " ")
-
-
 def memory_line(report: ExtractionReport | None) -> str:
-    """The store's verdict on one turn, as the console prints it under the desk's reply."""
-    said = f"{status_words(report.status)}: {report.diagnostic}" if report else "no extraction ran."
-    return f"[memory] {said}"
+    """The store's verdict on one turn, as the console prints it under the desk's reply: the panels' sentence
+    (:func:`~course_lib.extraction.report_in_words`), so the console and the desk panel say a turn the same way."""
+    return f"[memory] {report_in_words(report) if report else 'No extraction ran.'}"
 
 
 CONSOLE_USAGE = "Type a message, 'mem', 'forget' (every fact) or 'forget KEY' (one allowed key)."

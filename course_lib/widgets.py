@@ -43,7 +43,7 @@ from .presentation import (
     rows_frame,
 )
 from .presentation import html_lines as _escape
-from .providers import DeskEvent, ProviderDesks, console_command
+from .providers import DeskEvent, ProviderDesks, console_command, memory_line
 
 if TYPE_CHECKING:
     pass
@@ -637,8 +637,7 @@ class DeskPanel(_Panel, widgets.HBox):
         answer = event.reply if event.kind == "turn" else event.output
         said = f"<b>you:</b> {_escape(event.line)}<br><b>{_escape(who)}</b>{_escape(answer or '')}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
-            verdict = report_in_words(event.report) if event.report else "No extraction ran."
-            said += f'<br><span style="color:dimgray">[memory] {_escape(verdict)}</span>'
+            said += f'<br><span style="color:dimgray">{_escape(memory_line(event.report))}</span>'
         self.transcript.append(said)
         self._render()
         self.memory_panel.refresh()
