@@ -283,14 +283,18 @@ def _why_oldest(evicted: Fact, kept: tuple[Fact, ...]) -> str:
     )
 
 
-def command_guidance(text: str) -> str:
-    """What to do when a console command (``forget module``, ``mem``) is typed where messages go; else ``""``."""
+def command_guidance(text: str, *, empty_store: bool = False) -> str:
+    """What to do when a console command (``forget module``, ``mem``) is typed where messages go; else ``""``.
+
+    With an empty store the Forget buttons are greyed out: pointing at them would send the student to a button
+    that does nothing, so the guidance says there is nothing to forget instead.
+    """
     command = console_command(text)
     if command == "forget":
-        return (
-            f"'{trim_line(text)}' is a command, not a message: nothing was submitted. To forget here, choose "
-            "the key below and click Forget key (or Forget all)."
-        )
+        said = f"'{trim_line(text)}' is a command, not a message: nothing was submitted."
+        if empty_store:
+            return f"{said} The store holds no facts: there is nothing to forget."
+        return f"{said} To forget here, choose the key below and click Forget key (or Forget all)."
     if command == "mem":
         return "'mem' is a command, not a message: nothing was submitted. The table above already shows the facts."
     return ""
@@ -439,7 +443,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         if not text.strip():
             self.diagnostic.value = _error_html("the message is empty: there is nothing to submit.")
             return None
-        if guidance := command_guidance(text):
+        if guidance := command_guidance(text, empty_store=not self.memory.facts):
             self.diagnostic.value = f'<span style="color:#a35200">{_escape(guidance)}</span>'
             return None
         before = self.memory.facts

@@ -219,6 +219,14 @@ async def test_a_console_command_in_the_message_box_points_to_the_buttons_and_ch
         assert "Forget key" in panel.diagnostic.value
 
 
+async def test_forget_typed_into_an_empty_store_says_there_is_nothing_to_forget_not_to_use_a_greyed_button():
+    panel = memory_panel()
+    await submit(panel, "forget module")
+    said = panel.diagnostic.value
+    assert "is a command, not a message" in said and "holds no facts: there is nothing to forget" in said
+    assert "Forget key" not in said and panel.forget_key_button.disabled
+
+
 def test_a_rule_written_with_backticks_shows_as_code_in_a_panel():
     from course_lib.widgets import _error_html
 
