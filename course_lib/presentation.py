@@ -81,7 +81,6 @@ __all__ = [
     "legend_beside",
     "lesson_table_html",
     "one_row_per_policy",
-    "one_rule_table",
     "plain_table",
     "plot_presence",
     "plot_prompt_sizes",
@@ -807,17 +806,3 @@ def graded_view_frame(answers: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFram
         ),
         GRADED_VIEW_COLUMNS,
     )
-
-
-def one_rule_table(correctness: pd.DataFrame) -> pd.DataFrame:
-    """A correctness table of one rule, as the policy explorer shows it: a column per graded turn, no rule level.
-
-    The panel runs a single rule, so the lesson's (rule, turn) column levels would only add two header rows
-    a student has to decode.
-    """
-    rules = correctness.columns.get_level_values("rule").unique()
-    if len(rules) != 1:
-        raise ValueError(f"A one-rule table needs the answers of one rule; these hold {list(rules)}.")
-    table = correctness.droplevel("rule", axis=1)
-    table.columns = [f"correct at turn {turn}" for turn in table.columns]
-    return table

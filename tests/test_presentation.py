@@ -23,7 +23,6 @@ from course_lib.presentation import (
     found_frame,
     html_with_line_breaks,
     integer_ticks,
-    one_rule_table,
     plot_presence,
     presence_frame,
     readable_table,
@@ -248,17 +247,6 @@ def test_rows_become_a_table_with_exactly_the_named_columns():
 def test_a_row_that_does_not_fit_the_columns_is_refused_by_name(row):
     with pytest.raises(ValueError, match=r"Row 2 does not fit .*every row has exactly the table's columns"):
         rows_frame([{"a": 0, "b": 0}, row], ["a", "b"])
-
-
-def test_a_one_rule_table_drops_the_rule_level_and_refuses_two_rules():
-    columns = pd.MultiIndex.from_tuples([("latest", 3), ("latest", 5)], names=["rule", "turn"])
-    table = pd.DataFrame([["yes", "no"]], index=["facts"], columns=columns)
-    assert list(one_rule_table(table).columns) == ["correct at turn 3", "correct at turn 5"]
-    two = pd.DataFrame(
-        [["yes", "no"]], columns=pd.MultiIndex.from_tuples([("latest", 3), ("earliest", 3)], names=["rule", "turn"])
-    )
-    with pytest.raises(ValueError, match="one rule"):
-        one_rule_table(two)
 
 
 def test_the_chars_4_estimate_has_one_spelling_in_the_call_log_and_the_policy_tables():
