@@ -22,8 +22,9 @@ LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 $(LAB_SETTINGS): tools/lab_settings.py $(STAMP)
 	$(BIN)/python tools/lab_settings.py
 
-# The install `make lab` and `make test` start with, alone (the dev container's post-create step runs it).
-install: $(STAMP) $(LAB_SETTINGS)
+# The install `make lab` starts with, alone (the dev container's post-create step runs it): the venv, the lab settings,
+# the lessons signed.
+install: $(STAMP) $(LAB_SETTINGS) trust
 
 # Jupyter refuses to start as root without --allow-root (containers, CI machines): add it only then.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)

@@ -64,7 +64,7 @@ def test_the_dev_container_runs_the_install_make_lab_runs():
     makefile = (ROOT / "Makefile").read_text()
     install = re.search(r"^install: (.+)$", makefile, re.M)
     lab = re.search(r"^lab: (.+)$", makefile, re.M)
-    assert install and lab and install.group(1) == lab.group(1) == "$(STAMP) $(LAB_SETTINGS)"  # the same install
+    assert install and lab and install.group(1) == lab.group(1) == "$(STAMP) $(LAB_SETTINGS) trust"  # the same install
 
 
 def test_every_lesson_has_the_current_colab_cell():
