@@ -8,6 +8,9 @@ from pathlib import Path
 import nbformat
 
 from course_lib.exercises import check, exercise
+from course_lib.loop import LoopAgentOptions
+from course_lib.loop_demos import options_rows, run_seed_demo
+from course_lib.loop_panels import LoopStepper
 
 LESSON = Path(__file__).resolve().parent.parent / "notebooks" / "05_loop_agent_traced.ipynb"
 
@@ -28,3 +31,32 @@ def test_exercise_1_tells_the_count_that_adds_the_last_iteration_from_the_right_
 def test_exercises_2_and_3_name_their_tempting_wrong_counts():
     assert "input" in check("Exercise 2", 4, 1, exercise("05", "Exercise 2").hint)  # the caller's 3 + 1 answer
     assert "call" in check("Exercise 3", 5, 2, exercise("05", "Exercise 3").hint).split("not quite.")[1].split(".")[0]
+
+
+def test_the_options_table_says_what_a_session_and_a_token_are():
+    notes = {row["option"]: row["what it does"] for row in options_rows(LoopAgentOptions())}
+    assert "history" in notes["session_created_callback"]
+    assert "word" in notes["max_tokens"]  # a token: a piece of a word
+
+
+async def test_every_evaluator_row_of_the_trace_table_names_the_initial_messages():
+    trace, _ = await run_seed_demo()
+    evaluations = trace.to_frame().query("actor == 'Evaluator'")["saw"]
+    assert all("3 initial messages" in saw for saw in evaluations)
+
+
+async def test_the_stepper_shows_the_evaluators_initial_messages_once_then_says_they_are_the_same():
+    trace, _ = await run_seed_demo()
+    stepper = LoopStepper(trace)
+    stepper.slider.value = 2
+    assert "Initial messages" in stepper.view.value and "[1] Original message from user." in stepper.view.value
+    stepper.slider.value = 4
+    assert "the same 3 as at step 2" in stepper.view.value and "[1] Original" not in stepper.view.value
+
+
+async def test_an_evaluators_step_does_not_repeat_its_previous_feedback_as_feedback_so_far():
+    trace, _ = await run_seed_demo()
+    stepper = LoopStepper(trace)
+    for step, row in enumerate(trace.rows, start=1):
+        stepper.slider.value = step
+        assert ("Feedback so far" in stepper.view.value) == (row.actor == "LLM"), f"step {step}"
