@@ -3,6 +3,7 @@ defined, the evaluator's input shown the same way in the trace, the table and th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -60,3 +61,30 @@ async def test_an_evaluators_step_does_not_repeat_its_previous_feedback_as_feedb
     for step, row in enumerate(trace.rows, start=1):
         stepper.slider.value = step
         assert ("Feedback so far" in stepper.view.value) == (row.actor == "LLM"), f"step {step}"
+
+
+def test_the_lesson_says_maf_python_has_no_loop_agent_and_uses_no_jargon_for_its_own_code():
+    text = "\n".join(c.source for c in _path_cells() if c.cell_type == "markdown")
+    assert "no `LoopAgent`" in text and "scenario code" not in text
+
+
+def test_the_lesson_says_why_feedback_is_not_numbered_and_keeps_the_seeds_format():
+    text = "\n".join(c.source for c in _path_cells() if c.cell_type == "markdown")
+    assert "not numbered" in text and "`Feedback:Feedback for iteration 1`" in text
+
+
+def test_no_code_line_of_the_students_path_needs_horizontal_scrolling():
+    long = [line for c in _path_cells() if c.cell_type == "code" for line in c.source.splitlines() if len(line) > 100]
+    assert not long, long
+
+
+def test_the_exercise_3_cell_introduces_seed_loop_in_words_first():
+    cells = _path_cells()
+    index = next(i for i, c in enumerate(cells) if "seed_loop(" in c.source and c.cell_type == "code")
+    assert "seed_loop" in cells[index - 1].source and "inner_agent" in cells[index - 1].source
+
+
+def test_no_heading_carries_a_bare_claim_id():
+    cells = nbformat.read(LESSON, as_version=4).cells
+    headings = [line for c in cells if c.cell_type == "markdown" for line in c.source.splitlines() if line[:1] == "#"]
+    assert not [h for h in headings if re.search(r"\([A-Z]\d+\)", h)]
