@@ -220,8 +220,10 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 1",
-        "Three to start with, then two more for each earlier iteration (the chart shows 3, 5, 7 for calls 1, 2, 3).",
-        "Three input messages, then a response and a feedback message per iteration: 3 + 2 * 3 at the 4th call.",
+        "Three to start with, then two more for each earlier iteration "
+        "(the chart shows 3, 5, 7 at iterations 1, 2, 3).",
+        "Three input messages, then a response and a feedback message for each of the three earlier iterations: "
+        "3 + 2 * 3 at the 4th call.",
         (
             (
                 11,
@@ -250,7 +252,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "The input uses [1] to [3]; count the responses from [4].",
         "The LLM answers [4], the evaluator asks again, the LLM answers [5]: stop, after two calls.",
         (
-            (5, "[5] is the fifth numbered message, not the fifth call: the input already used [1] to [3]."),
+            (5, "[5] is the fifth numbered message, not the fifth call."),
             (3, "The evaluator stops as soon as it sees [5]: no call comes after the answer [5]."),
         ),
     ),

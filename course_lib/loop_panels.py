@@ -40,7 +40,9 @@ __all__ = [
 class LoopStepper(PanelText, widgets.VBox):
     """Step or slide through a traced loop: what the model received and returned, what each evaluator saw.
 
-    A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6").
+    A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6"). It keeps no list of
+    the feedback so far beside a step: a model call's feedback is in its incoming messages and an evaluator's in its
+    "Previous feedback", so such a list only repeated them (at the last step, line for line).
     """
 
     title = "Loop stepper"
@@ -78,7 +80,7 @@ class LoopStepper(PanelText, widgets.VBox):
         saw = "".join(self._section(step, title, items) for title, items in row.sections)
         self.view.value = (
             f"<h4>Step {step} of {self.slider.max}: {_who(row)}</h4>"
-            f"{session_words(self.trace, step)}{saw}{_outcome(row)}{self._feedback_so_far(step)}"
+            f"{session_words(self.trace, step)}{saw}{_outcome(row)}"
         )
         self.previous_button.disabled = step == 1
         self.next_button.disabled = step == self.slider.max
@@ -98,17 +100,6 @@ class LoopStepper(PanelText, widgets.VBox):
         if title not in row.unchanged or first == step:
             return _section(title, items, counted=False)
         return f"<div><b>{html_lines(title)}</b>: the same {len(items)} as at step {first}</div>"
-
-    def _feedback_so_far(self, step: int) -> str:
-        """Every feedback the loop has sent before a model call, as a list; nothing at an evaluator's step.
-
-        An evaluator's step already lists the feedback it saw (its "Previous feedback") and says what it sends:
-        a third list there would repeat them.
-        """
-        if self.trace.rows[step - 1].actor != "LLM":
-            return ""
-        feedback = [r.feedback or r.did for r in self.trace.rows[:step] if r.continues]
-        return f"<b>Feedback so far</b>:{_listed(feedback)}"
 
 
 def _who(row: TraceStep) -> str:
