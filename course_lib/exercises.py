@@ -243,20 +243,41 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 1",
-        "Three to start with, then two more per iteration.",
-        "Three input messages, then a response and a feedback message per iteration: 3 + 2 * 3 at the 4th call.",
+        "Three to start with, then two more for each earlier iteration "
+        "(the chart shows 3, 5, 7 at iterations 1, 2, 3).",
+        "Three input messages, then a response and a feedback message for each of the three earlier iterations: "
+        "3 + 2 * 3 at the 4th call.",
+        (
+            (
+                11,
+                "That adds two messages for all four iterations; the last call is made before its own response and "
+                "feedback exist, so only the three earlier iterations add theirs.",
+            ),
+        ),
     ),
     Exercise(
         "05",
         "Exercise 2",
         "The evaluator stops after the first response.",
         "The evaluator stops after the first response, and only the responses come back: one message.",
+        (
+            (
+                4,
+                "That counts the caller's three input messages too: the loop's response holds only what the run "
+                "added, never the caller's input.",
+            ),
+            (2, "That counts a feedback message too: an evaluator that stops sends no feedback."),
+        ),
     ),
     Exercise(
         "05",
         "Exercise 3",
         "The input uses [1] to [3]; count the responses from [4].",
         "The LLM answers [4], the evaluator asks again, the LLM answers [5]: stop, after two calls.",
+        (
+            (5, "[5] is the fifth numbered message, not the fifth call."),
+            (3, "The evaluator stops as soon as it sees [5]: no call comes after the answer [5]."),
+        ),
     ),
     Exercise(
         "06",

@@ -136,7 +136,8 @@ class TraceStep:
     feedback: str | None = None
     """The feedback an evaluation sent; None when it said stop, and for an LLM call."""
     unchanged: tuple[str, ...] = ()
-    """The titles of sections that are the same at every step (the seed's initial messages)."""
+    """The titles of sections that are the same at every evaluation (the seed's initial messages): the stepper lists
+    them at the first evaluation and names them at the later ones."""
     session: int = 0
     """For an LLM call: how many sessions the loop had created when it was made (the latest is the one it ran on);
     0 when the loop created none (the caller's session, or a trace that does not count them)."""
@@ -145,11 +146,6 @@ class TraceStep:
     def continues(self) -> bool:
         """Whether this step is an evaluation that asked for another iteration."""
         return self.did.startswith("continue")
-
-    @property
-    def shown(self) -> tuple[Section, ...]:
-        """The sections the stepper shows: all but the unchanged ones."""
-        return tuple(s for s in self.sections if s[0] not in self.unchanged)
 
     def lines(self, last: int | None = None) -> list[str]:
         """The step in the seed's console layout; with ``last``, an LLM call lists only its last messages."""
@@ -207,17 +203,21 @@ class LoopTrace:
         )
 
     def evaluator(self, context: LoopContext, feedback: str | None) -> None:
-        """The seed's evaluation: the initial messages, the last response and the previous feedback it saw."""
+        """The seed's evaluation: the initial messages, the last response and the previous feedback it saw.
+
+        The table's one-line "saw" names the initial messages by their count: they are the same at every evaluation
+        (the first call's input), and listing them on every row would bury the two parts that change.
+        """
+        initial = tuple(m.text for m in context.initial_messages)
         last = tuple(m.text for m in context.last_response.messages)
         previous = tuple(f or "" for f in context.feedback)
         self.evaluation(
             context.iteration,
-            (
-                ("Initial messages", tuple(m.text for m in context.initial_messages)),
-                ("Last response", last),
-                ("Previous feedback", previous),
+            (("Initial messages", initial), ("Last response", last), ("Previous feedback", previous)),
+            saw=(
+                f"iteration {context.iteration}; the {len(initial)} initial messages; last response: "
+                f"{' | '.join(last)}; previous feedback: {' | '.join(previous) or 'none'}"
             ),
-            saw=f"iteration {context.iteration}; last: {' | '.join(last)}; previous: {' | '.join(previous) or '-'}",
             did="stop" if feedback is None else f"continue: {feedback}",
             feedback=feedback,
             unchanged=("Initial messages",),
@@ -236,7 +236,7 @@ class LoopTrace:
         """Any evaluator's step: the sections it saw, its decision and its feedback.
 
         ``unchanged`` names the sections that are the same at every evaluation (the seed's initial messages):
-        the text lists them, the stepper leaves them out.
+        the text lists them every time, the stepper at the first evaluation only.
         """
         step = TraceStep(
             len(self.rows) + 1, "Evaluator", iteration, saw, did, tuple(sections), feedback, tuple(unchanged)
@@ -422,9 +422,9 @@ OPTION_NOTES: dict[str, str] = {
     "fresh_context_per_iteration": "re-run on a fresh session with the task and one message listing all feedback",
     "on_behalf_of_author_name": "the author name stamped on the messages the loop adds",
     "exclude_on_behalf_of_messages": "leave the loop's own messages out of what the caller gets back",
-    "non_streaming_returns_last_response_only": "return only the last response, not the whole transcript",
-    "session_created_callback": "a function called with each session the loop creates",
-    "max_tokens": "a budget of tokens the agent reported; the loop stops once it is reached",
+    "non_streaming_returns_last_response_only": "return only the last response, not every response and feedback",
+    "session_created_callback": "a function called with each new session (a conversation's history) the loop creates",
+    "max_tokens": "a budget of tokens (pieces of words, as the model counts them); the loop stops once it is spent",
     "max_duration": "a budget of wall-clock time; the loop stops once it has passed",
 }
 """What each field of :class:`~course_lib.loop.LoopAgentOptions` does, in a few words (lesson 05's table)."""

@@ -40,7 +40,9 @@ __all__ = [
 class LoopStepper(PanelText, widgets.VBox):
     """Step or slide through a traced loop: what the model received and returned, what each evaluator saw.
 
-    A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6").
+    A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6"). It keeps no list of
+    the feedback so far beside a step: a model call's feedback is in its incoming messages and an evaluator's in its
+    "Previous feedback", so such a list only repeated them (at the last step, line for line).
     """
 
     title = "Loop stepper"
@@ -75,15 +77,29 @@ class LoopStepper(PanelText, widgets.VBox):
     def render(self) -> None:
         step = self.slider.value
         row = self.trace.rows[step - 1]
-        saw = "".join(_section(title, items, counted=row.actor == "LLM") for title, items in row.shown)
-        saw = f"{session_words(self.trace, step)}{saw}"
-        feedback = [r.feedback or r.did for r in self.trace.rows[:step] if r.continues]
+        saw = "".join(self._section(step, title, items) for title, items in row.sections)
         self.view.value = (
             f"<h4>Step {step} of {self.slider.max}: {_who(row)}</h4>"
-            f"{saw}{_outcome(row)}<b>Feedback so far</b>:{_listed(feedback)}"
+            f"{session_words(self.trace, step)}{saw}{_outcome(row)}"
         )
         self.previous_button.disabled = step == 1
         self.next_button.disabled = step == self.slider.max
+
+    def _section(self, step: int, title: str, items: Sequence[str]) -> str:
+        """One titled list of what a step saw; a section the same at every evaluation is listed once, then named.
+
+        The evaluator of the seed sees the same initial messages every time: listed at each step they would bury
+        what changed, and left out they would contradict the lesson's "the evaluator receives the initial messages".
+        """
+        row = self.trace.rows[step - 1]
+        if row.actor == "LLM":
+            return _section(title, items, counted=True)
+        first = next(
+            r.step for r in self.trace.rows[:step] if r.actor == "Evaluator" and (title, tuple(items)) in r.sections
+        )
+        if title not in row.unchanged or first == step:
+            return _section(title, items, counted=False)
+        return f"<div><b>{html_lines(title)}</b>: the same {len(items)} as at step {first}</div>"
 
 
 def _who(row: TraceStep) -> str:

@@ -487,12 +487,12 @@ def test_a_long_history_is_shown_as_its_last_messages_after_a_count_of_the_rest(
     assert recent_texts(["w" * 300] * 4).startswith("(1 earlier message) | ")
 
 
-async def test_every_seed_evaluation_lists_what_it_saw_and_the_stepper_leaves_out_the_initial_messages():
+async def test_every_seed_evaluation_lists_what_it_saw_and_marks_the_initial_messages_as_unchanged():
     trace, _ = await run_seed_demo()
     evaluations = [s for s in trace.rows if s.actor == "Evaluator"]
     assert [s.continues for s in evaluations] == [True, True, False]
     assert [t for t, _ in evaluations[0].sections] == ["Initial messages", "Last response", "Previous feedback"]
-    assert [t for t, _ in evaluations[0].shown] == ["Last response", "Previous feedback"]
+    assert evaluations[0].unchanged == ("Initial messages",)
     assert trace.text().count("Initial messages:") == 3 and trace.text() == "\n".join(trace.lines)
 
 
