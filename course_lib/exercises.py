@@ -377,15 +377,26 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     if answer == expected and _kind(answer) == _kind(expected):
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
-    specific = _miss(named, answer) or _empty(answer) or type_hint(answer, expected) or near_miss_hint(answer, expected)
+    specific = (
+        _miss(named, answer)
+        or _empty(answer, expected)
+        or type_hint(answer, expected)
+        or near_miss_hint(answer, expected)
+    )
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
 
 
-def _empty(answer: Any) -> str:
-    """What to say to an answer of empty quotes (or only spaces): nothing was written yet."""
-    if isinstance(answer, str) and not answer.strip():
+def _empty(answer: Any, expected: Any) -> str:
+    """What to say to an answer of empty quotes (or only spaces): nothing was written yet.
+
+    "Between the quotes" fits a text answer only: for a number or a boolean it would steer the student to ``'2'``,
+    which the next check calls text, so it says the kind of answer and that it goes without quotes.
+    """
+    if not (isinstance(answer, str) and not answer.strip()):
+        return ""
+    if isinstance(expected, str):
         return f"You left it empty ({answer!r}): write your answer between the quotes."
-    return ""
+    return f"You left it empty ({answer!r}); the answer is {_kind(expected)}: write it without quotes."
 
 
 def near_miss_hint(answer: Any, expected: Any) -> str:
