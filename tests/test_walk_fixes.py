@@ -47,9 +47,8 @@ def test_an_empty_answer_is_told_it_is_empty_in_every_lesson():
     for empty in ("", "  "):
         said = check("Exercise 2", empty, "numbering", two.hint).replace("\n", " ")
         assert said.startswith("Exercise 2: not quite. You left it empty") and two.hint in said
-    said = check(
-        "Exercise 1", "", 61.5
-    )  # a number expected: still the first thing said, and never "between the quotes"
+    # a number expected: still the first thing said, and never "between the quotes"
+    said = check("Exercise 1", "", 61.5).replace("\n", " ")
     assert "You left it empty ('')" in said and "the answer is a number: write it without quotes" in said
     assert "between the quotes" not in said and "between the quotes" in check("Exercise 1", " ", "customer")
     assert "a boolean (True or False): write it without quotes" in check("Exercise 1", "", True).replace("\n", " ")
