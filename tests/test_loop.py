@@ -515,7 +515,7 @@ async def test_ai_judge_feedback_drives_the_worker_until_every_criterion_is_met(
     response = await agent.run("Write the release note.")
     assert texts(response.messages) == [
         "Draft 1: covers the basics.",
-        JUDGE_FEEDBACK.replace("{gap_analysis}", "mention: rollback plan; mention: owner."),
+        JUDGE_FEEDBACK.replace("{gap_analysis}", "a mention of rollback plan; a mention of owner."),
         "Draft 2: covers rollback plan, owner.",
     ]
     last = judge_log.calls[-1]
@@ -530,7 +530,9 @@ async def test_offline_judge_never_assumes_an_uncheckable_criterion_is_met():
         LoopAgentOptions(max_iterations=2),
     )
     response = await agent.run("Write it.")
-    assert response.messages[1].text == JUDGE_FEEDBACK.replace("{gap_analysis}", "be polite.")
+    assert response.messages[1].text == JUDGE_FEEDBACK.replace(
+        "{gap_analysis}", "be polite (a criterion the offline judge cannot check)."
+    )
 
 
 async def test_a_judge_without_a_structured_verdict_is_read_for_the_markers_and_keeps_looping_when_unsure():
