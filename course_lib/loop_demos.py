@@ -776,7 +776,7 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
     "non_streaming_returns_last_response_only=True": (
         LoopAgentOptions(non_streaming_returns_last_response_only=True),
         False,
-        "gives the caller only the last answer (for a run without streaming)",
+        "gives the caller only the last answer, not every message of the run",
     ),
     "defaults + the caller's session": (
         LoopAgentOptions(),
@@ -786,7 +786,7 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
     "fresh_context_per_iteration=True + the caller's session": (
         LoopAgentOptions(fresh_context_per_iteration=True),
         True,
-        "each re-run gets a copy of the caller's session, restored from one snapshot: 2 copies (3, 4, 4 messages)",
+        "each re-run gets a fresh copy of the caller's session as it was before the run: 2 copies (3, 4, 4 messages)",
     ),
 }
 """Lesson 06's second table: each other option (or a caller's session), whether the caller passes a session, and
