@@ -618,15 +618,16 @@ MENTION_GAP = "a mention of "
 
 
 def _gap(criterion: str) -> str:
-    """An unmet criterion as the gap analysis says it: in words, never in the criterion's ``kind: word`` syntax.
+    """An unmet criterion as the gap analysis says it: a ``mention: WORD`` in words, any other as it was written.
 
     The gap analysis becomes the worker's feedback, which the student reads: ``a mention of owner`` says what is
-    missing; ``mention: owner`` is notation to decode.
+    missing; ``mention: owner`` is notation to decode. A criterion the offline judge cannot check is already the
+    author's own words (``state the priority``), so it is quoted as it stands.
     """
     kind, sep, word = criterion.partition(":")
     if sep and kind.strip() == "mention":
         return MENTION_GAP + word.strip()
-    return f"{criterion} (a criterion the offline judge cannot check)"
+    return criterion
 
 
 def judge_criteria(instructions: str) -> list[str]:
