@@ -282,18 +282,26 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "06",
         "Exercise 1",
-        "Fresh context: the initial messages plus one feedback message.",
+        "Step through section 8's stepper: read the count beside Incoming messages at each call, and what those "
+        "messages are. Does the count still grow after the second call?",
         'With a fresh context every call sees the three initial messages plus one "## Feedback" message that lists '
         "all the feedback so far: 4 messages, however many iterations came before.",
         (
             (11, "11 is the default flow (3, 5, 7, 9, 11): with a fresh context the earlier answers are not re-sent."),
+            (
+                9,
+                "That grows with every call, as the default flow does; with a fresh context the earlier answers are "
+                "not re-sent.",
+            ),
+            (5, "With a fresh context the model does not see any of its earlier answers: count what is left."),
             (7, "That counts one message per feedback; the loop puts all the feedback into a single message."),
         ),
     ),
     Exercise(
         "06",
         "Exercise 2",
-        "One at the start, then one for each re-run.",
+        'Section 1\'s table counts sessions in its column "sessions created"; count the runs max_iterations=2 '
+        "allows, and which of them start on a new session.",
         "One session at the start and one for the second (and last) iteration.",
         (
             (1, "One session is the default flow; with a fresh context the loop makes a new one for each re-run."),

@@ -17,8 +17,9 @@ The flow, per run:
    budget and reaching the iteration cap (inclusive: the evaluators are not asked after the last
    permitted run). A non-streaming result then says why in ``additional_properties["loop_exit_reason"]``.
 4. Evaluators are asked in order (an exit reason an earlier pass stamped is cleared first); the first
-   that asks to re-invoke wins and the rest are skipped. The loop ends only when all of them say stop,
-   or when the time budget ran out while they were asked (a slow evaluator starts no other iteration).
+   that asks to re-invoke wins and the rest are skipped. The loop ends only when all of them say stop
+   (with no exit reason, unless one of them stamped its own), or when the time budget ran out while they were
+   asked (a slow evaluator starts no other iteration).
    Each re-invocation records its feedback (or None).
 5. The next input: an evaluator's explicit messages verbatim; otherwise, without fresh context, the
    latest feedback alone as one User message (nothing when blank: the agent continues from its
@@ -112,8 +113,10 @@ def _required(value: _T | None, name: str) -> _T:
 class LoopExitReason:
     """Why a loop stopped, under ``additional_properties["loop_exit_reason"]`` (plain strings, as in .NET).
 
-    The loop stamps the response of a non-streaming run; an evaluator stamps ``LoopContext.additional_properties``
-    before it says stop, and the loop copies that value to the response.
+    The loop stamps the response of a non-streaming run when its cap or a budget stops it; an evaluator may stamp
+    ``LoopContext.additional_properties`` before it says stop (the signal protocol does), and the loop copies that
+    value to the response. A plain stop of the evaluators (a completion marker, a judge, a delegate) and a pending
+    tool approval stamp nothing, as in MAF .NET's ``LoopAgent``: no reason is a reason's absence, not a code.
     """
 
     ADDITIONAL_PROPERTIES_KEY = "loop_exit_reason"

@@ -43,8 +43,10 @@ __all__ = [
     "EXPLICIT_MESSAGES",
     "HANGING",
     "INDENT",
+    "MENTION_GAP",
     "MESSAGE_COLUMNS",
     "NO_FEEDBACK_YET",
+    "NO_REASON_RECORDED",
     "OPTIONS_COLUMNS",
     "OPTION_NOTES",
     "OTHER_OPTIONS",
@@ -57,6 +59,7 @@ __all__ = [
     "SIGNAL_REQUEST",
     "STREAM_COLUMNS",
     "TRACE_COLUMNS",
+    "WAITING_FOR_APPROVAL",
     "IterationCountEvaluator",
     "LoopTrace",
     "MessageNumberer",
@@ -459,21 +462,39 @@ EXIT_REASON_WORDS: dict[str | None, str] = {
     "time_budget_exceeded": "the time budget, max_duration, ran out",
     "cancelled": "the run was cancelled",
 }
-"""Each ``loop_exit_reason`` a loop stamps on its response, in words; no reason means the evaluators stopped it."""
+"""Each ``loop_exit_reason`` a loop stamps on its response, in words; under None, the usual stop that stamps none."""
+
+NO_REASON_RECORDED = "no loop_exit_reason is recorded for that"
+"""What :func:`stop_sentence` adds when the response carries no reason: the reader is told none was recorded, so an
+absent code is not mistaken for one the sentence forgot to show."""
+
+WAITING_FOR_APPROVAL = "the agent is waiting for the user to approve a tool call"
+"""Why a loop stopped whose last response asks for a tool approval: it stops at once and records no reason."""
 
 
 def exit_reason(response: AgentResponse) -> str | None:
-    """The ``loop_exit_reason`` a non-streaming loop stamped on its response, or None when the evaluators stopped it."""
+    """The ``loop_exit_reason`` a non-streaming loop stamped on its response, or None when it stamped none.
+
+    The loop stamps one when its cap or a budget stops it, and copies the one an evaluator wrote (the signal
+    protocol's ``completed`` or ``need_input``); a plain stop of the evaluators (a marker, a judge, a function) and a
+    pending tool approval stamp none, as in MAF .NET's ``LoopAgent``.
+    """
     reason = (response.additional_properties or {}).get(LoopExitReason.ADDITIONAL_PROPERTIES_KEY)
     return None if reason is None else str(reason)
 
 
 def stop_sentence(response: AgentResponse) -> str:
-    """Why the loop stopped, in a sentence (``Stopped because the agent said the task is complete ...``)."""
+    """Why a non-streaming loop stopped, in a sentence, with its ``loop_exit_reason`` or the words that none was kept.
+
+    No reason means every evaluator said stop, unless the last answer waits for a tool approval (the loop stops
+    at once then, asking no evaluator).
+    """
     reason = exit_reason(response)
+    if reason is None:
+        words = WAITING_FOR_APPROVAL if response.user_input_requests else EXIT_REASON_WORDS[None]
+        return f"Stopped because {words} ({NO_REASON_RECORDED})."
     words = EXIT_REASON_WORDS.get(reason, f"of a reason this course does not know ({reason})")
-    shown = f" (loop_exit_reason: {reason})" if reason else ""
-    return f"Stopped because {words}{shown}."
+    return f"Stopped because {words} (loop_exit_reason: {reason})."
 
 
 NO_FEEDBACK_YET = "(no feedback yet)"
@@ -494,8 +515,8 @@ def feedback_log_words(feedback: Sequence[str | None]) -> str:
 def verdict_sentence(reply: str) -> str:
     """A judge's reply in words: ``done.``, ``not done; missing: <what>.``, or what its text said.
 
-    The offline judge lists its unmet criteria as ``mention: rollback plan; mention: owner``; the sentence keeps
-    only what is missing (``rollback plan, owner``), so it does not stack colons.
+    The offline judge lists its unmet criteria as ``a mention of rollback plan; a mention of owner`` (a criterion's
+    own ``mention: owner`` is read too); the sentence keeps only what is missing (``rollback plan, owner``).
     """
     try:
         verdict = AIJudgeVerdict.model_validate_json(reply)
@@ -505,7 +526,10 @@ def verdict_sentence(reply: str) -> str:
         return "done."
     if not verdict.gap_analysis:
         return "not done (the judge said not what)."
-    parts = [part.strip().removeprefix("mention:").strip() for part in verdict.gap_analysis.rstrip(". ").split(";")]
+    parts = [
+        part.strip().removeprefix("mention:").removeprefix(MENTION_GAP).strip()
+        for part in verdict.gap_analysis.rstrip(". ").split(";")
+    ]
     return f"not done; missing: {', '.join(part for part in parts if part)}."
 
 
@@ -585,8 +609,25 @@ class OfflineJudgeClient(OfflineChatClient):
             return "VERDICT: MORE (no criterion I can check offline, so I cannot say the request is addressed)"
         request = next((m.text for m in reversed(messages) if m.role == "user"), "")
         response = request.rpartition(RESPONSE_HEADING)[2]
-        missing = [c for c in criteria if not _criterion_met(c, response)]
+        missing = [_gap(c) for c in criteria if not _criterion_met(c, response)]
         return json.dumps({"answered": not missing, "gapAnalysis": "; ".join(missing) + "." if missing else None})
+
+
+MENTION_GAP = "a mention of "
+"""How the offline judge says an unmet ``mention: WORD`` criterion in its gap analysis: ``a mention of WORD``."""
+
+
+def _gap(criterion: str) -> str:
+    """An unmet criterion as the gap analysis says it: a ``mention: WORD`` in words, any other as it was written.
+
+    The gap analysis becomes the worker's feedback, which the student reads: ``a mention of owner`` says what is
+    missing; ``mention: owner`` is notation to decode. A criterion the offline judge cannot check is already the
+    author's own words (``state the priority``), so it is quoted as it stands.
+    """
+    kind, sep, word = criterion.partition(":")
+    if sep and kind.strip() == "mention":
+        return MENTION_GAP + word.strip()
+    return criterion
 
 
 def judge_criteria(instructions: str) -> list[str]:
@@ -600,27 +641,42 @@ def _criterion_met(criterion: str, response: str) -> bool:
     return bool(sep) and kind.strip() == "mention" and word.strip().lower() in response.lower()
 
 
+_ASKED_TO_MENTION = re.compile(r"(?:mention: |a mention of )([^;.\n]+)")
+"""What a User message asks the offline worker to cover: a criterion (``mention: owner``) or a judge's gap analysis
+in words (``a mention of owner``)."""
+
+_ASKED_FOR_MARKER = re.compile(r"marker '([^'\s]+)'")
+"""A request to end with a completion marker, as :class:`~course_lib.loop.CompletionMarkerLoopEvaluator`'s default
+feedback writes it (``... end your response with the marker 'DONE' ...``): the marker is the quoted word."""
+
+
 class OfflineDraftClient(OfflineChatClient):
     """An offline worker that revises a draft: it covers every item its User messages asked it to mention.
 
-    It reads its whole conversation, collects every ``mention: ITEM`` in User messages (a judge's gap
-    analysis, passed on as feedback) and answers with a draft that covers them, so a loop visibly converges.
-    Once a User message has asked it to emit ``TASK_COMPLETE:`` (the signal protocol's feedback), it ends
-    its draft with that signal.
+    It reads its whole conversation, collects every item a User message asked it to mention (a criterion, or a
+    judge's gap analysis passed on as feedback) and answers with a draft that covers them, so a loop visibly
+    converges. Once a User message has asked it to emit ``TASK_COMPLETE:`` (the signal protocol's feedback), it ends
+    its draft with that signal; once one has asked it to end with a completion marker, it ends its draft with that
+    marker. It obeys what it was told, never a marker it was not asked for.
     """
 
     def __init__(self, *, log: CallLog | None = None) -> None:
         super().__init__(log=log, name="worker")
 
     def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
-        asked = [
-            item.strip() for m in messages if m.role == "user" for item in re.findall(r"mention: ([^;.\n]+)", m.text)
-        ]
+        asked = [item.strip() for m in _user_texts(messages) for item in _ASKED_TO_MENTION.findall(m)]
         drafts = sum(1 for m in messages if m.role == "assistant") + 1
         covered = ", ".join(dict.fromkeys(asked)) or "the basics"
         draft = f"Draft {drafts}: covers {covered}."
-        told_to_signal = any(m.role == "user" and SIGNAL_REQUEST in m.text for m in messages)
-        return f"{draft} TASK_COMPLETE: draft {drafts} delivered." if told_to_signal else draft
+        if any(SIGNAL_REQUEST in text for text in _user_texts(messages)):
+            return f"{draft} TASK_COMPLETE: draft {drafts} delivered."
+        markers = [marker for text in _user_texts(messages) for marker in _ASKED_FOR_MARKER.findall(text)]
+        return f"{draft} {markers[-1]}" if markers else draft
+
+
+def _user_texts(messages: Sequence[Message]) -> list[str]:
+    """The texts of the User messages: what the worker was asked (its own answers ask it nothing)."""
+    return [m.text for m in messages if m.role == "user"]
 
 
 # region The demos
@@ -721,7 +777,7 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
     "non_streaming_returns_last_response_only=True": (
         LoopAgentOptions(non_streaming_returns_last_response_only=True),
         False,
-        "gives the caller only the last answer (for a run without streaming)",
+        "gives the caller only the last answer, not every message of the run",
     ),
     "defaults + the caller's session": (
         LoopAgentOptions(),
@@ -731,7 +787,7 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
     "fresh_context_per_iteration=True + the caller's session": (
         LoopAgentOptions(fresh_context_per_iteration=True),
         True,
-        "each re-run gets a copy of the caller's session, restored from one snapshot: 2 copies (3, 4, 4 messages)",
+        "each re-run gets a fresh copy of the caller's session as it was before the run: 2 copies (3, 4, 4 messages)",
     ),
 }
 """Lesson 06's second table: each other option (or a caller's session), whether the caller passes a session, and

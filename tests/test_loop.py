@@ -515,7 +515,7 @@ async def test_ai_judge_feedback_drives_the_worker_until_every_criterion_is_met(
     response = await agent.run("Write the release note.")
     assert texts(response.messages) == [
         "Draft 1: covers the basics.",
-        JUDGE_FEEDBACK.replace("{gap_analysis}", "mention: rollback plan; mention: owner."),
+        JUDGE_FEEDBACK.replace("{gap_analysis}", "a mention of rollback plan; a mention of owner."),
         "Draft 2: covers rollback plan, owner.",
     ]
     last = judge_log.calls[-1]

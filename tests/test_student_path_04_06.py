@@ -241,7 +241,7 @@ def test_every_exit_reason_reads_as_a_sentence(reason):
     response = AgentResponse(messages=[Message(role="assistant", contents=["x"])], additional_properties=properties)
     sentence = stop_sentence(response)
     assert sentence == f"Stopped because {EXIT_REASON_WORDS[reason]}" + (
-        f" (loop_exit_reason: {reason})." if reason else "."
+        f" (loop_exit_reason: {reason})." if reason else " (no loop_exit_reason is recorded for that)."
     )
 
 
