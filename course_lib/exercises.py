@@ -158,9 +158,17 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "01",
         "Exercise 3",
-        "The store checks the citation, not the meaning: is the value inside its evidence? "
-        "(The host check of lesson 02 is stricter.)",
-        'The store checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022".',
+        "The store checks the citation, not the meaning: is each value inside its evidence, and each evidence in "
+        "the user's message?",
+        'The store checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022", so a '
+        "cut-off value gets in; lesson 02's host check, which compares the proposal with the declarations, catches it.",
+        (
+            (
+                False,
+                "The host check, which a model's guess never passes, comes in lesson 02: here the batch meets the "
+                "store alone.",
+            ),
+        ),
     ),
     Exercise(
         "02",

@@ -318,3 +318,10 @@ async def test_the_memory_panel_refuses_a_long_value_in_plain_words(value):
     shown = panel.diagnostic.value
     assert "the value given for symptom has 400 characters" in shown and "at most 256" in shown, shown
     assert not any(word in shown for word in (".NET", "UTF-16", "code unit", "string.Length")), shown
+
+
+def test_lesson_01_exercise_3_says_the_store_is_alone_and_who_catches_the_cut_value():
+    three = exercise("01", "Exercise 3")
+    assert "lesson 02's host check" in three.why and "cut-off value gets in" in three.why
+    said = " ".join(check("Exercise 3", False, True, three.hint).split())
+    assert "the batch meets the store alone" in said
