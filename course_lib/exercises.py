@@ -31,6 +31,7 @@ __all__ = [
     "FEEDBACK_WIDTH",
     "UNANSWERED",
     "Exercise",
+    "answer_syntax_guidance",
     "check",
     "dict_syntax_guidance",
     "exercise",
@@ -157,9 +158,17 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "01",
         "Exercise 3",
-        "The store checks the citation, not the meaning: is the value inside its evidence? "
-        "(The host check of lesson 02 is stricter.)",
-        'The store checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022".',
+        "The store checks the citation, not the meaning: is each value inside its evidence, and each evidence in "
+        "the user's message?",
+        'The store checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022", so a '
+        "cut-off value gets in; lesson 02's host check, which compares the proposal with the declarations, catches it.",
+        (
+            (
+                False,
+                "The host check, which a model's guess never passes, comes in lesson 02: here the batch meets the "
+                "store alone.",
+            ),
+        ),
     ),
     Exercise(
         "02",
@@ -540,7 +549,8 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
     so the guidance has to come from the notebook's shell; so does ``answer_1 = {database='SQL Server 2022'}``,
     which Python refuses before running anything, with a suggestion ("Maybe you meant '=='") that misleads a
     student writing a dict. A NameError raised inside a library keeps its full traceback: that is a defect to
-    see, not a student's answer; any other syntax error keeps Python's own message. Returns False outside IPython.
+    see, not a student's answer; an answer line Python cannot read (``answer_1 =`` left empty) says what an answer
+    looks like; any other syntax error keeps Python's own message. Returns False outside IPython.
     """
     shell = shell if shell is not None else get_ipython()
     if shell is None:
@@ -560,11 +570,35 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
             print(f"NameError: {value}\n{unquoted_name_guidance(value)}")
         elif isinstance(value, SyntaxError) and (guidance := _syntax_guidance(value)):
             print(f"SyntaxError: this is not a dict yet.\n{guidance}")
+        elif isinstance(value, SyntaxError) and (guidance := answer_syntax_guidance(value)):
+            print(f"SyntaxError: your answer is not a Python value yet.\n{readable_lines(guidance)}")
         else:
             self.showtraceback((etype, value, tb), tb_offset=tb_offset)
 
     shell.set_custom_exc((NameError, SyntaxError), handler)
     return True
+
+
+_ANSWER_LINE = re.compile(r"^\s*(answer_\w*)\s*=(?!=)")
+"""The line of a checking cell that holds the student's prediction: ``answer_1 = ...``, in every lesson."""
+
+
+def answer_syntax_guidance(error: SyntaxError) -> str:
+    """What to write when Python cannot read an answer line (``answer_1 =`` left empty, an unclosed quote).
+
+    A student who clears the ``...`` and runs the cell before writing gets Python's bare "invalid syntax"; the
+    line's name says it is an answer, so the guidance says what an answer looks like. Any other line keeps
+    Python's own message.
+    """
+    line = (error.text or "").strip("\n")
+    match = _ANSWER_LINE.match(line)
+    if match is None:
+        return ""
+    return (
+        f"Python cannot read the line {line.strip()!r} ({error.msg}): after '{match.group(1)} =' write your "
+        "prediction as a Python value: text in quotes ('some text'), a number (42 or 0.5), True or False, or a "
+        "dict ({'key': 'value'}). To leave it for later, write ... there. Then run the cell again."
+    )
 
 
 def _syntax_guidance(error: SyntaxError) -> str:

@@ -64,6 +64,7 @@ __all__ = [
     "outcome",
     "qualify",
     "reason",
+    "rule_label",
     "run",
     "score_battery",
     "scorecard",
@@ -395,9 +396,30 @@ def summary_lines(rows: Iterable[Mapping[str, object]]) -> list[tuple[str, objec
     return lines
 
 
+_RULE_WORDS = {"message length": "message too long", "encodable text": "message holds a broken character"}
+"""A message refusal's rule (``(rule: message length)``) as a summary row names it."""
+
+_REFUSED_MESSAGE = re.compile(r"Message refused: .*\(rule: ([^)]+)\)")
+_REFUSED_FACT = re.compile(r"Invalid fact #\d+ \(.*?\): ([^;:(]+)")
+
+
+def rule_label(reason: str) -> str:
+    """A rejection's reason as the totals name it: the rule it broke in a few words, not the whole sentence.
+
+    A scorecard row keeps the full reason (the lengths, the candidate); the totals group rejections by rule, and
+    a row label such as "Message refused: it has 4111 characters and the limit is 4096 ..." would be one case's
+    sentence, not a rule. A reason that names no rule (``not the explicit declarations``) is already one.
+    """
+    if refused := _REFUSED_MESSAGE.match(reason):
+        return _RULE_WORDS.get(refused[1], refused[1])
+    if broken := _REFUSED_FACT.match(reason):
+        return broken[1].strip()
+    return reason
+
+
 def _total_label(status: str, why: str) -> str:
     if status == "rejected":
-        return f"{status}: {why}"
+        return f"{status}: {rule_label(why)}"
     if status == "writer_failed":  # by cause: each distinct message would be its own row
         return f"{status}: {cause_of(why)}"
     if status == "not_run":

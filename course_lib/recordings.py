@@ -243,6 +243,16 @@ class QualificationRecording(Recording):
         """The server's default temperature in the caption's words (``temperature 0.8``)."""
         return _sampling_words({"temperature": self.model.sampling["temperature"]})
 
+    def headline(self) -> str:
+        """The one sentence a student reads above the comparison: which model, when, and how to run it again.
+
+        The full :meth:`caption` (sampling, machine, file hash) goes under it folded away (:meth:`details_html`).
+        """
+        return (
+            f"A recording made on {self.recorded_at:%Y-%m-%d} (not run here) of make qualify on a small real model, "
+            f"{self.model.model.split('-Q')[0]}. To run it again: {self.command}"
+        )
+
     def caption(self) -> str:
         """The recording's caption, then one line telling a student which of its values they may skip."""
         return f"{super().caption()}\n{_SKIPPABLE_SETTINGS}"

@@ -61,6 +61,30 @@ async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by
     assert totals.loc["reported total tokens", "value"] == "unknown"
 
 
+@pytest.mark.parametrize(
+    ("reason", "label"),
+    [
+        ("Message refused: it has 4111 characters and the limit is 4096 (rule: message length)", "message too long"),
+        (
+            "Message refused: it holds a lone surrogate U+D800 at index 7, which no UTF-8 text can carry "
+            "(rule: encodable text)",
+            "message holds a broken character",
+        ),
+        ("Invalid fact #2 ('owner'='alice'): unknown key; allowed keys are product, module", "unknown key"),
+        (
+            "Invalid fact #1 ('symptom'='xxxx'\u2026 (300 characters)): value longer than 256 characters: it has 300",
+            "value longer than 256 characters",
+        ),
+        ("Invalid fact #1 (None): no candidate: a NoneType stands in the batch (rule: each fact is a", "no candidate"),
+        ("not the explicit declarations", "not the explicit declarations"),
+    ],
+)
+def test_a_rejection_is_summed_under_its_rule_in_a_few_words_not_its_whole_sentence(reason, label):
+    row = {"outcome": "rejected", "reason": reason, "as contract": True, "latency (s)": 0.0, "calls": 0}
+    row |= {qualify.reported_label(usage): "unknown" for usage in qualify.USAGE_FIELDS}
+    assert (f"rejected: {label}", 1) in qualify.summary_lines([row])
+
+
 async def test_qualify_refuses_to_score_the_offline_reference(monkeypatch):
     monkeypatch.setenv("COURSE_LLM", "offline")
     with pytest.raises(LiveSettingsError, match="measures a live writer"):

@@ -94,6 +94,16 @@ def test_the_glossary_defines_the_words_the_lessons_use_before_teaching_them():
     assert "## Where this comes from" in glossary and "French" in glossary and "Chinese" in glossary
 
 
+def test_the_glossarys_under_the_hood_row_names_the_lessons_that_have_one():
+    """The row's "where" is computed here from the lessons' headings (issue 32: it said "01, 03 and later")."""
+    having = [name[:2] for name in LESSONS if re.search(r"^## Under the hood", markdown(name), flags=re.MULTILINE)]
+    said = "every lesson" if len(having) == len(LESSONS) else f"lessons {', '.join(having)}"
+    row = next(
+        line for line in (DOCS / "glossary.md").read_text().splitlines() if line.startswith("| **Under the hood**")
+    )
+    assert row.rstrip(" |").endswith(f"| {said}"), f"the glossary's Under the hood row should say {said!r}: {row}"
+
+
 def test_the_readme_first_screen_is_for_students():
     first_screen = "\n".join((ROOT / "README.md").read_text().splitlines()[:40])
     assert "make lab" in first_screen and "01_contract_and_store.ipynb" in first_screen

@@ -220,3 +220,14 @@ def test_the_window_and_the_reducer_differ_in_the_recording_for_a_reason_compute
     assert "wrote more" not in recording.model_copy(update={"runs": shorter}).same_turns_note()
     unknown = [run.model_copy(update={"input_tokens": None}) if run is reducer else run for run in recording.runs]
     assert recording.model_copy(update={"runs": unknown}).same_turns_note() == ""
+
+
+def test_the_qualification_recording_is_introduced_in_one_sentence_and_the_rest_folded_away():
+    """Lesson 00's recording (issue 32): the student reads one line; the settings and machine sit in <details>."""
+    recording = load_qualification()
+    headline = recording.headline()
+    assert "\n" not in headline and len(headline) < 240
+    assert f"{recording.recorded_at:%Y-%m-%d}" in headline and "not run here" in headline
+    assert recording.model.model.split("-Q")[0] in headline and recording.command in headline
+    assert "top_k" not in headline and "SHA-256" not in headline  # those are in the folded caption
+    assert "<details>" in recording.details_html() and "top_k" in recording.details_html()

@@ -104,6 +104,35 @@ def test_a_dict_written_with_equals_gets_the_dict_syntax_not_maybe_you_meant(cel
         InteractiveShell.clear_instance()
 
 
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        ("answer_1 =", "after 'answer_1 =' write your prediction"),
+        ("x = 1\nanswer_3 = ", "after 'answer_3 =' write your prediction"),
+        ("answer_2 = 'numbering", "after 'answer_2 =' write your prediction"),
+        ("answer_1 = {'database': }", "after 'answer_1 =' write your prediction"),
+    ],
+)
+def test_an_answer_line_python_cannot_read_gets_guidance_not_a_bare_traceback(cell, said, capsys):
+    """An empty or unfinished answer (issue 32): every lesson's answer cells, by the line's name, not one lesson's."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from course_lib.exercises import explain_unquoted_names
+
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.run_cell(cell)
+        out = " ".join(capsys.readouterr().out.split())  # the guidance is broken into lines between words
+        assert said in out and "Traceback" not in out and "File " not in out
+        assert "Python cannot read" in out and "Then run the cell again." in out
+        shell.run_cell("total =")  # not an answer line: Python's own message stays
+        assert "invalid syntax" in capsys.readouterr().out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
+
+
 def test_dict_guidance_names_the_key_and_stays_silent_on_a_right_dict():
     assert "{'database': ...}" in dict_syntax_guidance("{database='x'}")
     assert dict_syntax_guidance("{'database': 'x'}") == "" and dict_syntax_guidance("x = 1") == ""
@@ -293,3 +322,10 @@ async def test_the_memory_panel_refuses_a_long_value_in_plain_words(value):
     shown = panel.diagnostic.value
     assert "the value given for symptom has 400 characters" in shown and "at most 256" in shown, shown
     assert not any(word in shown for word in (".NET", "UTF-16", "code unit", "string.Length")), shown
+
+
+def test_lesson_01_exercise_3_says_the_store_is_alone_and_who_catches_the_cut_value():
+    three = exercise("01", "Exercise 3")
+    assert "lesson 02's host check" in three.why and "cut-off value gets in" in three.why
+    said = " ".join(check("Exercise 3", False, True, three.hint).split())
+    assert "the batch meets the store alone" in said

@@ -8,5 +8,6 @@ answer_1 = {"database": "SQL Server 2022", "log": "a=b"}
 # smallest key in ordinal order goes first.
 answer_2 = "customer"
 
-# Exercise 3: the store checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022".
+# Exercise 3: the store alone checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022",
+# so a cut-off value gets in; lesson 02's host check catches it.
 answer_3 = True
