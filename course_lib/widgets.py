@@ -60,6 +60,7 @@ __all__ = [
     "NO_KEY",
     "PICK_SEVERAL_HINT",
     "SHOWN_INPUT_CHARS",
+    "SINGLE_SPACED",
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_STYLE",
@@ -593,18 +594,27 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.forget_note.value = _greyed_out(self.forget_key_button, reason)
 
 
-DESK_CHAT_CAPTION = (
+SINGLE_SPACED = "line-height: 1.4"
+"""Text of several lines in a panel: a widget's HTML is set at the height of an input row (28 px), double-spaced."""
+
+
+def _single_spaced(html: str) -> str:
+    """``html`` in a block whose lines are single-spaced (:data:`SINGLE_SPACED`)."""
+    return f"<div style='{SINGLE_SPACED}'>{html}</div>"
+
+
+DESK_CHAT_CAPTION = _single_spaced(
     "<b>The chat</b>: type here to talk to the desks (the router picks one; its reply appears above the box), or type "
     "<code>mem</code> to see the facts, <code>forget KEY</code> or <code>forget</code> to forget."
 )
-DESK_MEMORY_CAPTION = (
+DESK_MEMORY_CAPTION = _single_spaced(
     "<b>The shared store</b>: the facts both desks see. Its Message box sends a turn too (the reply appears in the "
     "chat); the Forget buttons forget without typing a command."
 )
 """What each side of the desk panel is for: it has two places to type, and a student should not have to guess."""
 
 TRANSCRIPT_STYLE = (
-    "max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; line-height: 1.4"
+    f"max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; {SINGLE_SPACED}"
 )
 """The desk transcript's box: bounded, scrolling, laid out from its newest line (see ``DeskPanel._render``)."""
 
@@ -654,7 +664,7 @@ class DeskPanel(_Panel, widgets.HBox):
         self.send_button.disabled = not self.line.value.strip()
 
     def _show_error(self, text: str) -> None:
-        self.error.value = _error_html(text)
+        self.error.value = _single_spaced(_error_html(text))
 
     async def _submit_turn(self, text: str) -> ExtractionReport | None:
         """The Message box's turn, through the chat; a turn the console took empties the box, as Send does."""

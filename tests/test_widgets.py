@@ -305,9 +305,12 @@ def test_the_rows_of_a_glued_table_are_read_back(line, rows):
     assert glued_table_rows(line) == rows
 
 
-def test_the_transcript_is_single_spaced():
-    compact = two_desks().chat.value.replace(" ", "")
-    assert "line-height:1.4" in compact  # not the widget's 28 px line of an input row
+async def test_the_desk_panels_text_is_single_spaced():
+    panel = two_desks()
+    await send(panel, "x" * 5008)
+    chat_caption, chat, _, error = panel.children[0].children
+    for html in (chat.value, chat_caption.value, error.value, panel.memory_panel.caption.value):
+        assert "line-height:1.4" in html.replace(" ", "")  # not the widget's 28 px line of an input row
 
 
 def test_the_transcript_cannot_squeeze_the_memory_panel():
