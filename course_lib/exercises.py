@@ -214,11 +214,11 @@ EXERCISES: tuple[Exercise, ...] = (
         "forget module gave triage a new, empty session; only database=Oracle reached it after that (a user message "
         'and an answer), "mem" reaches no desk and the question about logs went to operations.',
         misses=(
-            (6, "forget replaced triage's session by a new, empty one: its 4 older messages are gone."),
+            (6, "forget module replaced triage's session by a new, empty one: its 4 older messages are gone."),
             (4, "The question about logs went to the operations desk, not to triage."),
             (3, '"mem" reaches no desk, and the history never stores the facts block.'),
             (1, "The history keeps the desk's answer too, not only your message."),
-            (0, "forget ran before database=Oracle: the new session records the turns sent after it."),
+            (0, "forget module ran before database=Oracle: the new session records the turns sent after it."),
         ),
     ),
     Exercise(
