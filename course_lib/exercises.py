@@ -213,7 +213,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 2",
-        "The router reads words, not intent: does the question name logs, deploys or incidents?",
+        "The router picks a desk by the words in the question: does it name logs, deploys or incidents?",
         'The router reads words: "deploy" and "logs" send the question to operations.',
     ),
     Exercise(
@@ -223,11 +223,11 @@ EXERCISES: tuple[Exercise, ...] = (
         "forget module gave triage a new, empty session; only database=Oracle reached it after that (a user message "
         'and an answer), "mem" reaches no desk and the question about logs went to operations.',
         misses=(
-            (6, "forget replaced triage's session by a new, empty one: its 4 older messages are gone."),
+            (6, "forget module replaced triage's session by a new, empty one: its 4 older messages are gone."),
             (4, "The question about logs went to the operations desk, not to triage."),
             (3, '"mem" reaches no desk, and the history never stores the facts block.'),
             (1, "The history keeps the desk's answer too, not only your message."),
-            (0, "forget ran before database=Oracle: the new session records the turns sent after it."),
+            (0, "forget module ran before database=Oracle: the new session records the turns sent after it."),
         ),
     ),
     Exercise(
@@ -436,7 +436,16 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
         return f"{yours[0].upper()}{yours[1:]} has spaces around it ({answer!r}): write {expected!r}."
     if answer.strip().casefold() == expected.strip().casefold():
         return f"Mind the case: {yours} is {answer!r}; write {expected!r}."
+    if not subject and _holds_word(answer, expected):  # "the operations desk": the idea is right, the form is not
+        said = f"holds the right word, {expected!r}, among others: write only {expected!r}."
+        return f"{yours[0].upper()}{yours[1:]} {said}"
     return ""
+
+
+def _holds_word(text: str, word: str) -> bool:
+    """Does ``text`` hold ``word`` (one word, in any case) as a whole word among others?"""
+    word = word.strip()
+    return bool(re.fullmatch(r"\w+", word)) and bool(re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE))
 
 
 def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:

@@ -490,10 +490,11 @@ async def try_smuggling(message: object) -> SmuggleAttempt:
 
 async def _smuggle(message: object) -> SmuggleAttempt:
     """What :func:`try_smuggling` saw, its feedback on unbroken lines."""
-    from .exercises import check
-
-    if message is ...:
-        return SmuggleAttempt(feedback=check(_SMUGGLE, message, None))
+    if message is ...:  # the prediction may be written already: name what is missing, the message
+        return SmuggleAttempt(
+            feedback=f"{_SMUGGLE}: not answered yet: message_1 still holds ...; write your message there, in quotes, "
+            "and run this cell again."
+        )
     if not isinstance(message, str):
         return SmuggleAttempt(
             feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {message!r} is not text.'

@@ -60,6 +60,7 @@ __all__ = [
     "NO_KEY",
     "PICK_SEVERAL_HINT",
     "SHOWN_INPUT_CHARS",
+    "SINGLE_SPACED",
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_STYLE",
@@ -69,12 +70,14 @@ __all__ = [
     "MemoryPanel",
     "PolicyExplorer",
     "ProgressBar",
+    "as_pasted",
     "case_hint",
     "command_guidance",
     "declaration_notes",
     "describe_error",
     "eviction_notes",
     "expectations_html",
+    "glued_table_rows",
     "kept_punctuation",
     "left_aligned_style",
     "lesson_table_html",
@@ -313,8 +316,63 @@ def _code_spans(escaped: str) -> str:
     return _CODE_SPAN.sub(r"<code>\1</code>", escaped)
 
 
+_SAYS_WHAT_REFUSED = re.compile(r"[A-Z][\w ]{0,40} refused:")
+"""A rule's text that opens by saying what refused it (``Message refused: it has 5008 characters ...``)."""
+
+
 def _error_html(text: str) -> str:
-    return f'<span style="color:crimson"><b>Refused:</b> {_code_spans(_escape(text))}</span>'
+    """A broken rule in red, opened by a bold "Refused:", said once.
+
+    A rule whose own text already opens with what refused it keeps that opening as its bold label: "Refused:
+    Message refused: ..." would say it twice.
+    """
+    own = _SAYS_WHAT_REFUSED.match(text)
+    label, rest = (own.group(0), text[own.end() :].lstrip()) if own else ("Refused:", text)
+    return f'<span style="color:crimson"><b>{_escape(label)}</b> {_code_spans(_escape(rest))}</span>'
+
+
+_RULE_CELL = re.compile(r"\s*:?-+:?\s*")
+"""A cell of a Markdown table's rule row (``---``, ``:--``, ``--:``)."""
+
+
+def glued_table_rows(line: str) -> list[str] | None:
+    """The rows of a Markdown table that a one-line box glued into ``line``; None when ``line`` is no such table.
+
+    A browser's one-line box drops the line breaks of a pasted table (``| key | value ||---|---|| module |
+    Billing |``; some browsers leave a space there). The rule row (``|---|---|``) says how many cells a row has,
+    and one empty cell stands where each line break was: only a line whose cells fill whole rows that way is
+    read back, so a table row's near miss (:func:`declaration_notes`) is found in it as in a pasted table.
+    """
+    text = line.strip()
+    if "\n" in text or len(text) < 2 or not (text.startswith("|") and text.endswith("|")):
+        return None
+    cells = text[1:-1].split("|")
+    width = next((len(run) for run in _rule_runs(cells)), 0)
+    stride = width + 1
+    if not width or (len(cells) + 1) % stride or len(cells) < stride:
+        return None
+    rows = [cells[start : start + width] for start in range(0, len(cells), stride)]
+    breaks = cells[width::stride]
+    if any(cell.strip() for cell in breaks) or not any(all(_RULE_CELL.fullmatch(c) for c in row) for row in rows):
+        return None
+    return ["|" + "|".join(row) + "|" for row in rows]
+
+
+def _rule_runs(cells: list[str]) -> list[list[str]]:
+    """The runs of consecutive rule cells among ``cells``, in order."""
+    runs: list[list[str]] = [[]]
+    for cell in cells:
+        if _RULE_CELL.fullmatch(cell):
+            runs[-1].append(cell)
+        elif runs[-1]:
+            runs.append([])
+    return [run for run in runs if run]
+
+
+def as_pasted(line: str) -> str:
+    """``line`` as the student pasted it: a glued table's rows back on lines of their own (:func:`glued_table_rows`)."""
+    rows = glued_table_rows(line)
+    return "\n".join(rows) if rows else line
 
 
 def _wrapping_row(*children: widgets.Widget) -> widgets.HBox:
@@ -536,17 +594,28 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.forget_note.value = _greyed_out(self.forget_key_button, reason)
 
 
-DESK_CHAT_CAPTION = (
+SINGLE_SPACED = "line-height: 1.4"
+"""Text of several lines in a panel: a widget's HTML is set at the height of an input row (28 px), double-spaced."""
+
+
+def _single_spaced(html: str) -> str:
+    """``html`` in a block whose lines are single-spaced (:data:`SINGLE_SPACED`)."""
+    return f"<div style='{SINGLE_SPACED}'>{html}</div>"
+
+
+DESK_CHAT_CAPTION = _single_spaced(
     "<b>The chat</b>: type here to talk to the desks (the router picks one; its reply appears above the box), or type "
     "<code>mem</code> to see the facts, <code>forget KEY</code> or <code>forget</code> to forget."
 )
-DESK_MEMORY_CAPTION = (
+DESK_MEMORY_CAPTION = _single_spaced(
     "<b>The shared store</b>: the facts both desks see. Its Message box sends a turn too (the reply appears in the "
     "chat); the Forget buttons forget without typing a command."
 )
 """What each side of the desk panel is for: it has two places to type, and a student should not have to guess."""
 
-TRANSCRIPT_STYLE = "max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse"
+TRANSCRIPT_STYLE = (
+    f"max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; {SINGLE_SPACED}"
+)
 """The desk transcript's box: bounded, scrolling, laid out from its newest line (see ``DeskPanel._render``)."""
 
 
@@ -595,7 +664,7 @@ class DeskPanel(_Panel, widgets.HBox):
         self.send_button.disabled = not self.line.value.strip()
 
     def _show_error(self, text: str) -> None:
-        self.error.value = _error_html(text)
+        self.error.value = _single_spaced(_error_html(text))
 
     async def _submit_turn(self, text: str) -> ExtractionReport | None:
         """The Message box's turn, through the chat; a turn the console took empties the box, as Send does."""
@@ -623,7 +692,7 @@ class DeskPanel(_Panel, widgets.HBox):
         finally:
             self._enable_send()
         if event.kind == "turn":
-            self.memory_panel.show_report(event.report, line, before)
+            self.memory_panel.show_report(event.report, as_pasted(line), before)
         self.line.value = ""
 
     async def _handle(self, line: str) -> DeskEvent:
@@ -641,7 +710,9 @@ class DeskPanel(_Panel, widgets.HBox):
         answer = event.reply if event.kind == "turn" else event.output
         said = f"<b>you:</b> {_escape(event.line)}<br><b>{_escape(who)}</b>{_escape(answer or '')}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
-            said += f'<br><span style="color:dimgray">{_escape(memory_line(event.report))}</span>'
+            notes = declaration_notes(as_pasted(event.line))  # why a line that looked like facts stored none
+            verdict = [memory_line(event.report), *(f"Why: {note}" for note in notes)]
+            said += "".join(f'<br><span style="color:dimgray">{_escape(part)}</span>' for part in verdict)
         self.transcript.append(said)
         self._render()
         self.memory_panel.refresh()

@@ -59,6 +59,12 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
         ("Accepted", "accepted", "Mind the case: your answer is 'Accepted'; write 'accepted'."),
         (" accepted", "accepted", "Your answer has spaces around it (' accepted'): write 'accepted'."),
         ("accepted\n", "accepted", "spaces around it"),
+        (  # the right word inside a phrase: the idea is right, only the form is not (issue 32)
+            "the operations desk",
+            "operations",
+            "Your answer holds the right word, 'operations', among others: write only 'operations'.",
+        ),
+        ("Operations desk", "operations", "the right word, 'operations', among others: write only 'operations'."),
         ({"database": "SQL Server 2022"}, {"database": "SQL Server 2022", "log": "a=b"}, "missing the key 'log'."),
         ({"log": "a=b", "version": ""}, {"log": "a=b"}, "Your dict has an extra key: 'version'."),
         ({"Log": "a=b"}, {"log": "a=b"}, "missing the key 'log'. Your dict has an extra key: 'Log'. Keys are case"),

@@ -271,6 +271,48 @@ async def test_an_over_long_line_is_refused_before_any_desk_answers():
     assert "xxxxxxxxxx" not in panel.chat.value and panel.desks.memory.turn == 0
 
 
+async def test_an_over_long_line_says_refused_once():
+    panel = two_desks()
+    await send(panel, "x" * 5008)
+    words = re.sub("<[^>]+>", "", panel.error.value)
+    assert words.lower().count("refused") == 1 and words.startswith("Message refused: it has 5008 characters")
+
+
+async def test_a_markdown_table_pasted_into_the_one_line_box_gets_the_table_row_note():
+    """The one-line box drops a pasted table's line breaks (``|| module``): the rows are read back (issue 32)."""
+    panel = two_desks()
+    for glued in ["| key | value ||---|---|| module | Billing |", "| key | value | |---|---| | module | Billing |"]:
+        await send(panel, glued)
+        chat = panel.chat.value.rsplit("<hr>", 1)[-1]
+        assert "a table row is not a declaration: write module=Billing." in chat
+        assert "write module=Billing" in panel.memory_panel.diagnostic.value
+    assert panel.desks.memory.facts == ()
+
+
+@pytest.mark.parametrize(
+    ("line", "rows"),
+    [
+        ("| key | value ||---|---|| module | Billing |", ["| key | value |", "|---|---|", "| module | Billing |"]),
+        ("| a | b | c | |:--|---|--:| | 1 |  | 3 |", ["| a | b | c |", "|:--|---|--:|", "| 1 |  | 3 |"]),
+        ("| module | Billing |", None),  # one row is already whole
+        ("module=Billing | x", None),
+        ("|---|---|| module |", None),  # the cells do not fill whole rows
+    ],
+)
+def test_the_rows_of_a_glued_table_are_read_back(line, rows):
+    from course_lib.widgets import glued_table_rows
+
+    assert glued_table_rows(line) == rows
+
+
+async def test_the_desk_panels_text_is_single_spaced():
+    panel = two_desks()
+    await send(panel, "x" * 5008)
+    chat_caption, chat, _, error = panel.children[0].children
+    for html in (chat.value, chat_caption.value, error.value, panel.memory_panel.caption.value):
+        assert "line-height:1.4" in html.replace(" ", "")  # not the widget's 28 px line of an input row
+
+
 def test_the_transcript_cannot_squeeze_the_memory_panel():
     panel = two_desks()
     chat_column, memory = panel.children
