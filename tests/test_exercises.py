@@ -58,6 +58,11 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
     [
         ("Accepted", "accepted", "Mind the case: your answer is 'Accepted'; write 'accepted'."),
         (" accepted", "accepted", "Your answer has spaces around it (' accepted'): write 'accepted'."),
+        (  # a verdict copied from a table with its detail (lesson 07's exercise 1, issue 32)
+            "right first time: nothing to fix",
+            "right first time",
+            "only the short phrase is expected, write 'right first time'.",
+        ),
         ("accepted\n", "accepted", "spaces around it"),
         ({"database": "SQL Server 2022"}, {"database": "SQL Server 2022", "log": "a=b"}, "missing the key 'log'."),
         ({"log": "a=b", "version": ""}, {"log": "a=b"}, "Your dict has an extra key: 'version'."),
