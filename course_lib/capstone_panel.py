@@ -29,11 +29,11 @@ from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
+from .frames import rows_frame
 from .loop import LoopAgent, LoopAgentOptions
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemory
 from .offline import OfflineChatClient
 from .policies import Timeline
-from .frames import rows_frame
 from .presentation import html_lines, lesson_table_html
 from .widgets import EXPECTED_ERRORS, MemoryPanel, describe_error, kept_punctuation, shorten_long_input
 

@@ -154,8 +154,7 @@ def test_record_superseded_drops_a_value_made_current_again_and_keeps_the_latest
     superseded: dict[str, list[str]] = {"module": ["Reporting", "Billing", "Paie"]}
     record_superseded({"module": "Billing"}, store.facts, superseded)  # Paie again: Billing replaced, Paie current
     assert superseded == {"module": ["Reporting", "Billing"]}
-    store.apply(
-        store.begin_turn("module=Reporting"), [FactCandidate(key="module", value="Reporting", evidence="module=Reporting")]
-    )
+    said = "module=Reporting"
+    store.apply(store.begin_turn(said), [FactCandidate(key="module", value="Reporting", evidence=said)])
     record_superseded({"module": "Paie"}, store.facts, superseded)
     assert superseded == {"module": ["Billing", "Paie"]}  # Reporting is current; Paie was replaced last
