@@ -27,7 +27,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from agent_framework import BaseChatClient, Message
+from agent_framework import Agent, AgentResponse, AgentSession, BaseChatClient, Message
 from pydantic import BaseModel, ConfigDict
 
 from .answer_reader import (
@@ -49,8 +49,8 @@ from .assertions import find_declarations
 from .clients import course_backends, make_chat_client
 from .extraction import FactBatch, FactWriter, MemoryExtraction, make_extraction, make_fact_writer
 from .forgetting import FACT_LINE
-from .loop import LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
-from .loop_demos import INDENT, LoopTrace
+from .loop import AIJudgeLoopEvaluator, LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
+from .loop_demos import INDENT, LoopTrace, OfflineJudgeClient
 from .memory import MAX_FACTS, Fact, WorkingMemory, quote_for_prompt
 from .memory_models import (
     OfflineAssistantClient,
@@ -94,6 +94,7 @@ __all__ = [
     "clauses",
     "compare_repairs",
     "feedback_text",
+    "judge_call_chars",
     "mentions",
     "plain_text",
     "plans_action",
@@ -168,6 +169,9 @@ def record_superseded(
     """Add to ``superseded`` each value of ``before`` that a correction replaced in ``facts``; return each replaced
     value with the fact that replaced it (lesson 07's panel cites that fact's words in its reasons).
 
+    The list per key follows the order of the corrections, and never holds the value the store holds now: after
+    ``Paie``, ``Billing``, ``Paie`` it is ``[..., Billing]``, since an answer naming ``Paie`` is right.
+
     The store keeps only the current value; the host, the evaluator and the panel all keep the replaced ones, which
     let the evaluator flag a stale value named without its key. A value the evaluator reads as the new one
     (``Payroll`` then ``Payroll.``: :func:`values_match`) was not replaced in any sense an answer could contradict.
@@ -177,10 +181,30 @@ def record_superseded(
         old = before.get(fact.key)
         if old is None or values_match(old, fact.value):
             continue
-        if old not in superseded.get(fact.key, []):
-            superseded.setdefault(fact.key, []).append(old)
+        # in the order the corrections came: a value replaced again moves to the end, and a value the correction
+        # made current again is no longer a replaced one (an answer naming it states what the store holds)
+        kept = [v for v in superseded.get(fact.key, []) if v != old and not values_match(v, fact.value)]
+        superseded[fact.key] = [*kept, old]
         replaced.append((old, fact))
     return replaced
+
+
+def judge_call_chars(facts: Iterable[Fact], task: str, answer: str) -> int:
+    """How many characters one AI judge call (lessons 05-06) would carry to check ``answer`` to ``task`` against
+    ``facts``: the judge's instructions with one criterion per fact, the task and the whole answer.
+
+    Lesson 07 weighs a judge that reads meaning against the rule-based evaluator, which makes no model call; the
+    figure is measured on the messages ``AIJudgeLoopEvaluator`` really builds, not estimated.
+    """
+    criteria = [f"states {f.key} as {f.value!r}, no other value" for f in facts]
+    judge = AIJudgeLoopEvaluator(OfflineJudgeClient(), criteria=criteria)
+    context = LoopContext(
+        Agent(client=DriftProneAssistantClient(), name="reader"),
+        AgentSession(),
+        [Message(role="user", contents=[task])],
+        AgentResponse(messages=[Message(role="assistant", contents=[answer])]),
+    )
+    return sum(len(m.text) for m in judge.judge_messages(context))
 
 
 class FactsConsistencyEvaluator(LoopEvaluator):

@@ -29,11 +29,12 @@ from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, make_extraction
+from .frames import rows_frame
 from .loop import LoopAgent, LoopAgentOptions
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemory
 from .offline import OfflineChatClient
 from .policies import Timeline
-from .presentation import html_lines
+from .presentation import html_lines, lesson_table_html
 from .widgets import EXPECTED_ERRORS, MemoryPanel, describe_error, kept_punctuation, shorten_long_input
 
 __all__ = [
@@ -238,7 +239,10 @@ def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str
     fact = violation.fact
     source = f'the user said "{fact.evidence}" at turn {fact.turn}'
     if violation.stated is None:
-        return f"{violation.action_planned}, so the stored constraint (said at turn {fact.turn}) must travel with it."
+        return (
+            f"{violation.action_planned}, so the stored constraint (said at turn {fact.turn}) must travel with it. "
+            "Said in other words? The rules read words, not meaning (section 1's last table)."
+        )
     by = next((f for old, f in corrections.items() if values_match(old, violation.stated)), None)
     if by is not None:
         now = "" if by == fact else f"; the store holds {fact.value} since {source}"
@@ -340,7 +344,9 @@ class CapstonePanel(MemoryPanel):
         before = {f.key: f.value for f in self.extraction.memory.facts}
         report = await self.extraction.update(text)
         for old, fact in record_superseded(before, self.extraction.memory.facts, self.superseded):
-            self.corrections.setdefault(fact.key, {})[old] = fact
+            by = self.corrections.setdefault(fact.key, {})
+            by[old] = fact
+            self.corrections[fact.key] = {v: f for v, f in by.items() if v in self.superseded[fact.key]}
         return report
 
     def _forget(self, key: str | None) -> None:
@@ -445,9 +451,7 @@ class CapstonePanel(MemoryPanel):
 
 
 _WRAP = "overflow-wrap: anywhere; white-space: pre-wrap"
-_CELL = f"{_WRAP}; border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top"
-_WIDTHS = ("12%", "22%", "22%", "44%")
-"""The violation table's columns: key, what the answer says, what the store holds, why (the longest)."""
+"""The feedback box keeps the message's line breaks and wraps a long word rather than widen the panel."""
 
 
 def verdict_html(result: AnswerCheck) -> str:
@@ -456,18 +460,9 @@ def verdict_html(result: AnswerCheck) -> str:
     if not result.violations:
         return f'<span style="color:green"><b>No violation</b>: {_passed(result)}</span>{notes}'
     rows = violation_rows(result)
-    columns = "".join(f'<col style="width: {width}">' for width in _WIDTHS)
-    head = "".join(f'<th style="{_CELL}">{html_lines(name)}</th>' for name in rows[0])
-    body = "".join(
-        "<tr>" + "".join(f'<td style="{_CELL}">{html_lines(cell)}</td>' for cell in row.values()) + "</tr>"
-        for row in rows
-    )
+    table = lesson_table_html(rows_frame(rows, list(rows[0])), "capstone-violations")
     count = f"{len(rows)} violation" + ("s" if len(rows) > 1 else "")
-    return (
-        f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>'
-        '<table class="capstone-violations" style="table-layout: fixed; width: 100%; border-collapse: collapse">'
-        f"<colgroup>{columns}</colgroup><tr>{head}</tr>{body}</table>{notes}"
-    )
+    return f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>{table}{notes}'
 
 
 def _passed(result: AnswerCheck) -> str:

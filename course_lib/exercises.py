@@ -436,6 +436,9 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
         return f"{yours[0].upper()}{yours[1:]} has spaces around it ({answer!r}): write {expected!r}."
     if answer.strip().casefold() == expected.strip().casefold():
         return f"Mind the case: {yours} is {answer!r}; write {expected!r}."
+    head, colon, _ = answer.partition(":")
+    if colon and head.strip().casefold() == expected.strip().casefold():  # a table's "verdict: detail" copied whole
+        return f"Right words, with more after them: only the short phrase is expected, write {expected!r}."
     if not subject and _holds_word(answer, expected):  # "the operations desk": the idea is right, the form is not
         said = f"holds the right word, {expected!r}, among others: write only {expected!r}."
         return f"{yours[0].upper()}{yours[1:]} {said}"

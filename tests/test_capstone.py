@@ -22,6 +22,7 @@ from course_lib.capstone import (  # carries_constraint: the evaluator's own phr
     check_answer,
     compare_repairs,
     feedback_text,
+    judge_call_chars,
     quoted_facts,
     run_capstone,
     stated_values,
@@ -497,3 +498,13 @@ async def test_the_same_words_writer_keeps_a_failure_too():
         with pytest.raises(ValueError, match="not a batch"):
             await writer.propose("module=Billing")
     assert calls == ["module=Billing"]
+
+
+def test_judge_call_chars_counts_what_the_judge_would_receive_answer_and_facts_included():
+    store = WorkingMemory()
+    said = "module=Billing"
+    store.apply(store.begin_turn(said), [FactCandidate(key="module", value="Billing", evidence=said)])
+    short = judge_call_chars(store.facts, "Which module?", "Billing.")
+    longer = judge_call_chars(store.facts, "Which module?", "Billing." + " x" * 50)
+    assert longer - short == 100  # the whole answer travels with every judge call
+    assert judge_call_chars((), "Which module?", "Billing.") < short  # so does one criterion per fact

@@ -279,3 +279,19 @@ async def test_the_message_boxs_example_is_the_correction_the_instructions_sugge
     await p.idle()
     assert {f.key: f.value for f in p.extraction.memory.facts}["module"] == "Payroll"
     assert "Billing (replaced at turn" in p.replaced.value
+
+
+async def test_a_value_current_again_is_not_listed_as_replaced_and_the_list_follows_turn_order():
+    p = await CapstonePanel.from_timeline(load_timeline())  # module: Reporting, replaced by Billing at turn 6
+    p.task.index = 1  # a question that plans nothing: only the module is checked
+    turns = {}
+    for value in ("Paie", "Billing", "Paie"):
+        p.message.value = f"module={value}"
+        p.submit_button.click()
+        await p.idle()
+        turns[value] = next(f.turn for f in p.extraction.memory.facts if f.key == "module")
+    line = p.replaced.value
+    assert "Paie" not in line  # the store holds Paie again: nothing replaced it
+    assert line.index("Reporting (replaced at turn 6)") < line.index(f"Billing (replaced at turn {turns['Paie']})")
+    await check(p, "The module is Paie.")
+    assert "No violation" in p.verdict.value

@@ -58,6 +58,11 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
     [
         ("Accepted", "accepted", "Mind the case: your answer is 'Accepted'; write 'accepted'."),
         (" accepted", "accepted", "Your answer has spaces around it (' accepted'): write 'accepted'."),
+        (  # a verdict copied from a table with its detail (lesson 07's exercise 1, issue 32)
+            "right first time: nothing to fix",
+            "right first time",
+            "only the short phrase is expected, write 'right first time'.",
+        ),
         ("accepted\n", "accepted", "spaces around it"),
         (  # the right word inside a phrase: the idea is right, only the form is not (issue 32)
             "the operations desk",

@@ -144,3 +144,17 @@ def test_record_superseded_returns_each_replaced_value_with_the_fact_that_replac
     assert replaced == [("Reporting", now[0])] and superseded == {"module": ["Reporting"]}  # listed once
     assert record_superseded({"module": "Billing."}, now, superseded) == []  # the same value to the evaluator
     assert isinstance(replaced[0][1], Fact)
+
+
+def test_record_superseded_drops_a_value_made_current_again_and_keeps_the_latest_replacement_last():
+    store = WorkingMemory()
+    for value in ("Paie", "Billing", "Paie"):
+        said = f"module={value}"
+        store.apply(store.begin_turn(said), [FactCandidate(key="module", value=value, evidence=said)])
+    superseded: dict[str, list[str]] = {"module": ["Reporting", "Billing", "Paie"]}
+    record_superseded({"module": "Billing"}, store.facts, superseded)  # Paie again: Billing replaced, Paie current
+    assert superseded == {"module": ["Reporting", "Billing"]}
+    said = "module=Reporting"
+    store.apply(store.begin_turn(said), [FactCandidate(key="module", value="Reporting", evidence=said)])
+    record_superseded({"module": "Paie"}, store.facts, superseded)
+    assert superseded == {"module": ["Billing", "Paie"]}  # Reporting is current; Paie was replaced last
