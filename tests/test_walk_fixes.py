@@ -3,12 +3,13 @@
 Each test reproduces one: what the student typed or clicked, and what they should read instead.
 """
 
+import html
 import json
 
 import pytest
 from pydantic import ValidationError
 
-from course_lib.assertions import NearMiss, near_misses
+from course_lib.assertions import NOT_ALONE_RULE, NearMiss, near_misses
 from course_lib.exercises import check, dict_syntax_guidance, exercise
 from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction, reply_problem
 from course_lib.memory import WorkingMemory
@@ -289,3 +290,41 @@ async def test_the_memory_panel_refuses_a_long_value_in_plain_words(value):
     shown = panel.diagnostic.value
     assert "the value given for symptom has 400 characters" in shown and "at most 256" in shown, shown
     assert not any(word in shown for word in (".NET", "UTF-16", "code unit", "string.Length")), shown
+
+
+# --- a declaration dressed whole, or with words before it (issue 32, lesson 02's walk) ---
+
+
+@pytest.mark.parametrize("typed", ["**module=Reporting**", "`module=Reporting`", "*module=X*", "- **module=X**"])
+def test_a_declaration_dressed_whole_in_formatting_is_a_markup_near_miss(typed):
+    (miss,) = near_misses(typed)
+    assert (miss.problem, miss.allowed) == ("markup", "module")
+
+
+def test_a_declaration_with_words_before_it_says_it_must_stand_alone():
+    assert near_misses("We are on module=Payments") == [NearMiss("We are on module", "not alone", "module", "Payments")]
+    assert near_misses("what does a=b mean; we use owner=alice") == []  # no allowed key: prose
+    (reason,) = refused_declarations("We are on module=Payments")
+    assert reason == f"'module=Payments' has words before it ({NOT_ALONE_RULE})"
+
+
+async def test_the_desks_reply_to_words_before_a_declaration_gives_the_same_reason():
+    desks = course_provider_desks(CallLog(), ("triage",))
+    event = await desks.handle("We are on module=Payments")
+    assert NOT_ALONE_RULE in event.output and "state them as key=value" not in event.output
+    assert desks.memory.facts == ()
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("**module=Reporting**", "'**module' is dressed in formatting: write the bare key, as module=value."),
+        ("We are on module=Payments", f"module=Payments has words before it: {NOT_ALONE_RULE}."),
+    ],
+)
+async def test_the_memory_panel_says_why_a_dressed_or_embedded_declaration_stored_nothing(typed, why):
+    panel = memory_panel()
+    await submit(panel, typed)
+    assert panel.memory.facts == ()
+    assert f"Why: {html.escape(why, quote=False)}" in panel.diagnostic.value, panel.diagnostic.value
+
