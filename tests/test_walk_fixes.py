@@ -328,3 +328,14 @@ async def test_the_memory_panel_says_why_a_dressed_or_embedded_declaration_store
     assert panel.memory.facts == ()
     assert f"Why: {html.escape(why, quote=False)}" in panel.diagnostic.value, panel.diagnostic.value
 
+
+def test_a_right_value_written_as_key_value_is_named_as_the_right_value():
+    second = exercise("02", "Exercise 2")
+    said = check("Exercise 2", "module=Billing", "Billing", second.hint).replace("\n", " ")
+    assert "Right value: write only the value, 'Billing', not 'module=Billing'." in said
+    said = check("Exercise 2", "module=billing", "Billing", second.hint).replace("\n", " ")
+    assert "Right value: write only the value, and mind the case, 'Billing'" in said
+    # a tempting wrong value written as key=value gets the exercise's own words about that value
+    said = check("Exercise 2", "module='Reporting'", "Billing", second.hint).replace("\n", " ")
+    assert "module=Reporting was in the batch the host rejected" in said
+    assert "Right value" not in check("Ex", "what is a=b", "b")  # a sentence with '=' is no key=value answer
