@@ -192,7 +192,8 @@ class NearMiss:
     allowed: str | None = None
     """For a ``wrong case``, ``colon``, ``markup`` or ``table`` key, the allowed key that was meant; None otherwise."""
     value: str | None = None
-    """For a ``table`` row or a declaration ``not alone``, its value (the declaration to write is ``allowed=value``)."""
+    """For a ``table`` row, a declaration ``not alone`` or one dressed whole in Markdown (``**module=Billing**``), its
+    value (the declaration to write is ``allowed=value``); None otherwise."""
 
     @property
     def written(self) -> str:
@@ -211,6 +212,8 @@ class NearMiss:
             return f"'{self.key}' is not a key (keys are case-sensitive: write '{self.allowed}')"
         if self.problem == "colon":
             return f"'{self.key}:' is written with a colon (a declaration is '{self.allowed}=value')"
+        if self.problem == "markup" and self.value is not None:
+            return f"'{self.key}' is dressed in formatting (write it bare: '{self.allowed}={self.value}')"
         if self.problem == "markup":
             return f"'{self.key}' is dressed in formatting (a declaration is '{self.allowed}=value')"
         if self.problem == "table":
@@ -246,7 +249,7 @@ def near_misses(text: str) -> list[NearMiss]:
     >>> [(m.key, m.allowed) for m in near_misses("**module**=Payments\n# database=Oracle\n- priority=P1")]
     [('**module**', 'module'), ('# database', 'database'), ('- priority', 'priority')]
     >>> [(m.problem, m.allowed, m.value) for m in near_misses("**module=Reporting**; We are on module=Payments")]
-    [('markup', 'module', None), ('not alone', 'module', 'Payments')]
+    [('markup', 'module', 'Reporting'), ('not alone', 'module', 'Payments')]
     """
     found: list[NearMiss] = []
     for segment in _SEPARATORS.split(text):
@@ -292,14 +295,22 @@ def _markup_near_miss(segment: str) -> NearMiss | None:
     A message pasted from a chat or a notes file often carries Markdown; the key is then not the bare word the
     contract compares, so the line declares nothing, and each such line deserves its own reason.
     """
-    match = _MARKUP_KEY.match(trim(segment)) or _MARKUP_DECLARATION.match(trim(segment))
+    if whole := _MARKUP_DECLARATION.match(trim(segment)):
+        meant = _meant(whole["key"])
+        value = trim(whole["value"])
+        return NearMiss(trim(segment), "markup", meant, value) if meant and value else None
+    match = _MARKUP_KEY.match(trim(segment))
     if match is None or not (match["lead"] or match["mark"]) or not trim(match["value"]):
         return None
-    word = match["key"]
-    meant = word if word in ALLOWED_KEYS else allowed_in_other_case(word)
+    meant = _meant(match["key"])
     if meant is None:
         return None
     return NearMiss(trim(segment)[: match.start("sep")].rstrip(), "markup", meant)
+
+
+def _meant(word: str) -> str | None:
+    """The allowed key ``word`` is, or differs from only by case; None for any other word."""
+    return word if word in ALLOWED_KEYS else allowed_in_other_case(word)
 
 
 def _not_alone_near_miss(key: str, value: str) -> NearMiss | None:

@@ -221,6 +221,8 @@ def declaration_notes(text: str) -> list[str]:
             notes.append(f"'{miss.key}' is not a key: keys are case-sensitive: write '{miss.allowed}'.")
         elif miss.problem == "colon":
             notes.append(f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value.")
+        elif miss.problem == "markup" and miss.value is not None:
+            notes.append(f"'{miss.key}' is dressed in formatting: write it bare, as {miss.allowed}={miss.value}.")
         elif miss.problem == "markup":
             notes.append(f"'{miss.key}' is dressed in formatting: write the bare key, as {miss.allowed}=value.")
         elif miss.problem == "table":

@@ -298,7 +298,8 @@ async def test_the_memory_panel_refuses_a_long_value_in_plain_words(value):
 @pytest.mark.parametrize("typed", ["**module=Reporting**", "`module=Reporting`", "*module=X*", "- **module=X**"])
 def test_a_declaration_dressed_whole_in_formatting_is_a_markup_near_miss(typed):
     (miss,) = near_misses(typed)
-    assert (miss.problem, miss.allowed) == ("markup", "module")
+    assert (miss.problem, miss.allowed, miss.value) == ("markup", "module", typed.split("=")[1].strip("*`"))
+    assert refused_declarations(typed) == ([] if typed.startswith("- ") else [miss.reason])
 
 
 def test_a_declaration_with_words_before_it_says_it_must_stand_alone():
@@ -318,7 +319,10 @@ async def test_the_desks_reply_to_words_before_a_declaration_gives_the_same_reas
 @pytest.mark.parametrize(
     ("typed", "why"),
     [
-        ("**module=Reporting**", "'**module' is dressed in formatting: write the bare key, as module=value."),
+        (
+            "**module=Reporting**",
+            "'**module=Reporting**' is dressed in formatting: write it bare, as module=Reporting.",
+        ),
         ("We are on module=Payments", f"module=Payments has words before it: {NOT_ALONE_RULE}."),
     ],
 )
