@@ -29,6 +29,7 @@ from IPython.core.interactiveshell import InteractiveShell
 __all__ = [
     "EXERCISES",
     "FEEDBACK_WIDTH",
+    "RIGHT_VALUE",
     "UNANSWERED",
     "Exercise",
     "check",
@@ -365,6 +366,10 @@ def _same(wrong: Any, answer: Any) -> bool:
     return bool(wrong == answer) and _kind(wrong) == _kind(answer)
 
 
+RIGHT_VALUE = "Right value"
+"""How the checker starts its words to an answer whose value is right but written as ``key=value``."""
+
+
 def value_written(answer: Any) -> str:
     """The value of an answer written as a declaration (``"module=Billing"`` -> ``"Billing"``), or ``""``.
 
@@ -398,6 +403,8 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
     specific = _miss(named, answer) or _empty(answer) or type_hint(answer, expected) or near_miss_hint(answer, expected)
+    if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
+        hint = ""
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
 
 
@@ -426,7 +433,7 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     yours = f"the value of {subject}" if subject else "your answer"
     if (value := value_written(answer)) and not subject and value.casefold() == expected.strip().casefold():
         case = "" if value == expected.strip() else ", and mind the case"
-        return f"Right value: write only the value{case}, {expected!r}, not {answer!r}."
+        return f"{RIGHT_VALUE}: write only the value{case}, {expected!r}, not {answer!r}."
     if answer.strip() == expected.strip():
         return f"{yours[0].upper()}{yours[1:]} has spaces around it ({answer!r}): write {expected!r}."
     if answer.strip().casefold() == expected.strip().casefold():

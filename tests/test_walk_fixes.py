@@ -337,6 +337,7 @@ def test_a_right_value_written_as_key_value_is_named_as_the_right_value():
     second = exercise("02", "Exercise 2")
     said = check("Exercise 2", "module=Billing", "Billing", second.hint).replace("\n", " ")
     assert "Right value: write only the value, 'Billing', not 'module=Billing'." in said
+    assert second.hint not in said  # the hint explains the value, which the student already has
     said = check("Exercise 2", "module=billing", "Billing", second.hint).replace("\n", " ")
     assert "Right value: write only the value, and mind the case, 'Billing'" in said
     # a tempting wrong value written as key=value gets the exercise's own words about that value
