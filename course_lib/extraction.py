@@ -393,6 +393,8 @@ def mismatch_words(proposed: tuple[FactCandidate, ...], declarations: dict[str, 
 def and_listed(words: list[str]) -> str:
     """Words as a phrase: "module", "module and database", "module, database and symptom"."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 _STALE_WORDS = "a newer message began before this one could be stored, and only the latest message may write"
 _FORGOTTEN_WORDS = "a Forget ran while this message was being read, and nothing said before a Forget is ever stored"
 
