@@ -317,11 +317,11 @@ def _not_alone_near_miss(key: str, value: str) -> NearMiss | None:
     """``We are on module=Payments``: an allowed key (in any case) ends words that share its part, and has a value.
 
     The key of such a part is all its text before ``=`` ("We are on module"), so it declares nothing; a sentence
-    that only mentions an ``=`` ("what does a=b mean") names no allowed key and is prose, not a near miss.
+    that only mentions an ``=`` ("what does a=b mean") names no allowed key and is prose, not a near miss, and so is
+    a question ("Is module=Billing still right?"): it asks, and a desk answers it rather than refusing it.
     """
-    last = key.split()[-1]
-    meant = last if last in ALLOWED_KEYS else allowed_in_other_case(last)
-    if meant is None or not trim(value):
+    meant = _meant(key.split()[-1])
+    if meant is None or not trim(value) or trim(value).endswith("?"):
         return None
     return NearMiss(key, "not alone", meant, trim(value))
 

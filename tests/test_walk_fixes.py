@@ -305,6 +305,7 @@ def test_a_declaration_dressed_whole_in_formatting_is_a_markup_near_miss(typed):
 def test_a_declaration_with_words_before_it_says_it_must_stand_alone():
     assert near_misses("We are on module=Payments") == [NearMiss("We are on module", "not alone", "module", "Payments")]
     assert near_misses("what does a=b mean; we use owner=alice") == []  # no allowed key: prose
+    assert near_misses("Is module=Billing still right?") == []  # a question asks: the desk answers it
     (reason,) = refused_declarations("We are on module=Payments")
     assert reason == f"'module=Payments' has words before it ({NOT_ALONE_RULE})"
 
