@@ -54,6 +54,7 @@ __all__ = [
     "length_in_units",
     "near_misses",
     "parse_assertions",
+    "parts",
     "trim",
     "utf16_length",
     "value_core",
@@ -225,6 +226,11 @@ class NearMiss:
 
 NOT_ALONE_RULE = "a declaration must stand alone: between ';' or line breaks, with nothing else in its part"
 """Why ``We are on module=Payments`` declares nothing, in the words every reader of a message uses."""
+
+
+def parts(text: str) -> list[str]:
+    """The non-empty parts of ``text``, trimmed: the segments between ``;`` or line breaks that the contract reads."""
+    return [trimmed for segment in _SEPARATORS.split(text) if (trimmed := trim(segment))]
 
 
 def allowed_in_other_case(key: str) -> str | None:

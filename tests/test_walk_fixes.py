@@ -308,6 +308,9 @@ def test_a_declaration_with_words_before_it_says_it_must_stand_alone():
     assert near_misses("Is module=Billing still right?") == []  # a question asks: the desk answers it
     (reason,) = refused_declarations("We are on module=Payments")
     assert reason == f"'module=Payments' has words before it ({NOT_ALONE_RULE})"
+    # in a longer text (a loop's feedback: "Please use module = Billing (evidence: module=Billing; turn 2)") the
+    # desk reads such words as prose, as before; the memory panel still explains each part
+    assert refused_declarations("Please use module = Billing (evidence: module=Billing; turn 2)") == []
 
 
 async def test_the_desks_reply_to_words_before_a_declaration_gives_the_same_reason():
