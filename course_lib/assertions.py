@@ -36,6 +36,7 @@ __all__ = [
     "ALLOWED_KEYS",
     "LINE_BREAKS",
     "MAX_MESSAGE_CHARS",
+    "NOT_ALONE_RULE",
     "SENTENCE_END_MARKS",
     "SHOWN_SEGMENT_CHARS",
     "Declaration",
@@ -53,6 +54,7 @@ __all__ = [
     "length_in_units",
     "near_misses",
     "parse_assertions",
+    "parts",
     "trim",
     "utf16_length",
     "value_core",
@@ -169,10 +171,11 @@ def find_declarations(text: str) -> list[Declaration]:
     return found
 
 
-NearMissProblem = Literal["no value", "wrong case", "not allowed", "colon", "markup", "table"]
+NearMissProblem = Literal["no value", "wrong case", "not allowed", "colon", "markup", "table", "not alone"]
 """Why a ``key=value``-shaped segment declares nothing: an allowed key without a value, a key in the wrong case,
 a key the contract does not allow, an allowed key written with ``:`` instead of ``=`` (``priority:P1``), dressed
-in Markdown (``**module**=Billing``), or set in a Markdown table row (``| module | Reporting |``)."""
+in Markdown (``**module**=Billing``, ``**module=Billing**``), set in a Markdown table row (``| module | Reporting |``),
+or a declaration with other words in its part (``We are on module=Payments``)."""
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,13 @@ class NearMiss:
     allowed: str | None = None
     """For a ``wrong case``, ``colon``, ``markup`` or ``table`` key, the allowed key that was meant; None otherwise."""
     value: str | None = None
-    """For a ``table`` row, the value its second cell holds (the declaration to write is ``allowed=value``)."""
+    """For a ``table`` row, a declaration ``not alone`` or one dressed whole in Markdown (``**module=Billing**``), its
+    value (the declaration to write is ``allowed=value``); None otherwise."""
+
+    @property
+    def written(self) -> str:
+        """A declaration ``not alone`` as the user wrote it, without the words before it (``module=Payments``)."""
+        return _shown(f"{self.key.split()[-1]}={self.value}")
 
     @property
     def reason(self) -> str:
@@ -204,11 +213,24 @@ class NearMiss:
             return f"'{self.key}' is not a key (keys are case-sensitive: write '{self.allowed}')"
         if self.problem == "colon":
             return f"'{self.key}:' is written with a colon (a declaration is '{self.allowed}=value')"
+        if self.problem == "markup" and self.value is not None:
+            return f"'{self.key}' is dressed in formatting (write it bare: '{self.allowed}={self.value}')"
         if self.problem == "markup":
             return f"'{self.key}' is dressed in formatting (a declaration is '{self.allowed}=value')"
         if self.problem == "table":
             return f"a table row is not a declaration (write '{self.allowed}={self.value}')"
+        if self.problem == "not alone":
+            return f"'{self.written}' has words before it ({NOT_ALONE_RULE})"
         return f"'{self.key}' is not an allowed key"
+
+
+NOT_ALONE_RULE = "a declaration must stand alone: between ';' or line breaks, with nothing else in its part"
+"""Why ``We are on module=Payments`` declares nothing, in the words every reader of a message uses."""
+
+
+def parts(text: str) -> list[str]:
+    """The non-empty parts of ``text``, trimmed: the segments between ``;`` or line breaks that the contract reads."""
+    return [trimmed for segment in _SEPARATORS.split(text) if (trimmed := trim(segment))]
 
 
 def allowed_in_other_case(key: str) -> str | None:
@@ -232,6 +254,8 @@ def near_misses(text: str) -> list[NearMiss]:
     [('module', 'no value'), ('Module', 'wrong case'), ('owner', 'not allowed'), ('priority', 'colon')]
     >>> [(m.key, m.allowed) for m in near_misses("**module**=Payments\n# database=Oracle\n- priority=P1")]
     [('**module**', 'module'), ('# database', 'database'), ('- priority', 'priority')]
+    >>> [(m.problem, m.allowed, m.value) for m in near_misses("**module=Reporting**; We are on module=Payments")]
+    [('markup', 'module', 'Reporting'), ('not alone', 'module', 'Payments')]
     """
     found: list[NearMiss] = []
     for segment in _SEPARATORS.split(text):
@@ -244,7 +268,11 @@ def near_misses(text: str) -> list[NearMiss]:
             if colon := _colon_near_miss(segment):
                 found.append(colon)
             continue
-        if not key or any(char.isspace() for char in key):
+        if not key:
+            continue
+        if any(char.isspace() for char in key):
+            if alone := _not_alone_near_miss(key, value):
+                found.append(alone)
             continue
         if key in ALLOWED_KEYS:
             if not trim(value):
@@ -261,6 +289,11 @@ _MARKUP_KEY = re.compile(
 )
 """A key dressed in Markdown: a heading's ``#``, a list's ``-`` or ``1.``, a quote's ``>``, ``**bold**`` or ``code``."""
 
+_MARKUP_DECLARATION = re.compile(
+    r"^(?P<lead>(?:#+|[-*+>]|\d+[.)])\s+|)(?P<mark>[*_`]+)(?P<key>\w+)\s*(?P<sep>[=:])(?P<value>.*?)(?P=mark)$", re.S
+)
+"""A whole declaration dressed in Markdown: ``**module=Reporting**``, ```module=Reporting```, ``*module=Reporting*``."""
+
 
 def _markup_near_miss(segment: str) -> NearMiss | None:
     """``**module**=Payments``, ``# database=Oracle``, ``- priority=P1``: an allowed key inside Markdown.
@@ -268,14 +301,35 @@ def _markup_near_miss(segment: str) -> NearMiss | None:
     A message pasted from a chat or a notes file often carries Markdown; the key is then not the bare word the
     contract compares, so the line declares nothing, and each such line deserves its own reason.
     """
+    if whole := _MARKUP_DECLARATION.match(trim(segment)):
+        meant = _meant(whole["key"])
+        value = trim(whole["value"])
+        return NearMiss(trim(segment), "markup", meant, value) if meant and value else None
     match = _MARKUP_KEY.match(trim(segment))
     if match is None or not (match["lead"] or match["mark"]) or not trim(match["value"]):
         return None
-    word = match["key"]
-    meant = word if word in ALLOWED_KEYS else allowed_in_other_case(word)
+    meant = _meant(match["key"])
     if meant is None:
         return None
     return NearMiss(trim(segment)[: match.start("sep")].rstrip(), "markup", meant)
+
+
+def _meant(word: str) -> str | None:
+    """The allowed key ``word`` is, or differs from only by case; None for any other word."""
+    return word if word in ALLOWED_KEYS else allowed_in_other_case(word)
+
+
+def _not_alone_near_miss(key: str, value: str) -> NearMiss | None:
+    """``We are on module=Payments``: an allowed key (in any case) ends words that share its part, and has a value.
+
+    The key of such a part is all its text before ``=`` ("We are on module"), so it declares nothing; a sentence
+    that only mentions an ``=`` ("what does a=b mean") names no allowed key and is prose, not a near miss, and so is
+    a question ("Is module=Billing still right?"): it asks, and a desk answers it rather than refusing it.
+    """
+    meant = _meant(key.split()[-1])
+    if meant is None or not trim(value) or trim(value).endswith("?"):
+        return None
+    return NearMiss(key, "not alone", meant, trim(value))
 
 
 _TABLE_ROW = re.compile(r"^\|(?P<key>[^|]*)\|(?P<value>[^|]*)\|?$")
@@ -380,7 +434,8 @@ def left_out(text: str) -> list[str]:
 
 def _why_no_fact(segment: str) -> str:
     """Why one trimmed segment that is no declaration gives no fact."""
-    if misses := near_misses(segment):
+    # words before a declaration: lesson 01 teaches that the key is then all the text before '=', said below
+    if (misses := near_misses(segment)) and misses[0].problem != "not alone":
         return misses[0].reason
     key, sep, _ = segment.partition("=")
     if sep and trim(key):

@@ -29,6 +29,7 @@ from IPython.core.interactiveshell import InteractiveShell
 __all__ = [
     "EXERCISES",
     "FEEDBACK_WIDTH",
+    "RIGHT_VALUE",
     "UNANSWERED",
     "Exercise",
     "answer_syntax_guidance",
@@ -40,6 +41,7 @@ __all__ = [
     "readable_lines",
     "type_hint",
     "unquoted_name_guidance",
+    "value_written",
 ]
 
 
@@ -373,7 +375,30 @@ def _miss(named: Exercise | None, answer: Any) -> str:
     """What is wrong with a tempting wrong answer the exercise foresaw, or ``""``."""
     if named is None:
         return ""
-    return next((said for wrong, said in named.misses if wrong == answer and _kind(wrong) == _kind(answer)), "")
+    answers = [answer, value_written(answer)] if value_written(answer) else [answer]
+    return next((said for wrong, said in named.misses for given in answers if _same(wrong, given)), "")
+
+
+def _same(wrong: Any, answer: Any) -> bool:
+    return bool(wrong == answer) and _kind(wrong) == _kind(answer)
+
+
+RIGHT_VALUE = "Right value"
+"""How the checker starts its words to an answer whose value is right but written as ``key=value``."""
+
+
+def value_written(answer: Any) -> str:
+    """The value of an answer written as a declaration (``"module=Billing"`` -> ``"Billing"``), or ``""``.
+
+    An exercise that asks for a value is often answered the way the course writes facts, ``key=value``: the
+    checker then judges the value and says to write only it, rather than calling a right value wrong.
+    """
+    if not isinstance(answer, str) or "=" not in answer:
+        return ""
+    key, _, value = answer.partition("=")
+    if not key.strip() or any(char.isspace() for char in key.strip()):
+        return ""
+    return value.strip().strip("'\"").strip()
 
 
 def check(exercise: str, answer: Any, expected: Any, hint: str = "", why: str | None = None) -> str:
@@ -400,6 +425,8 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         or type_hint(answer, expected)
         or near_miss_hint(answer, expected)
     )
+    if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
+        hint = ""
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
 
 
@@ -432,6 +459,9 @@ def near_miss_hint(answer: Any, expected: Any) -> str:
 def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     """Spaces around the text, or its case: the two ways a right word is written wrong. ``subject`` names a value."""
     yours = f"the value of {subject}" if subject else "your answer"
+    if (value := value_written(answer)) and not subject and value.casefold() == expected.strip().casefold():
+        case = "" if value == expected.strip() else ", and mind the case"
+        return f"{RIGHT_VALUE}: write only the value{case}, {expected!r}, not {answer!r}."
     if answer.strip() == expected.strip():
         return f"{yours[0].upper()}{yours[1:]} has spaces around it ({answer!r}): write {expected!r}."
     if answer.strip().casefold() == expected.strip().casefold():

@@ -68,6 +68,7 @@ __all__ = [
     "GatedWriter",
     "MemoryExtraction",
     "NoBatch",
+    "and_listed",
     "careful_batch",
     "counted",
     "counted_batch",
@@ -75,6 +76,7 @@ __all__ = [
     "make_extraction",
     "make_fact_writer",
     "matches_declarations",
+    "mismatch_words",
     "reply_problem",
     "report_in_words",
     "writer_examples",
@@ -319,7 +321,8 @@ class MemoryExtraction:
         except MemoryUpdateError as error:
             return self._refused(error, turn.number, proposed)
         if not matches_declarations(proposed, declarations):
-            return self._report("rejected", f"{MISMATCH} {NO_FALLBACK}", turn.number, proposed, reason=_MISMATCH_WORDS)
+            reason = mismatch_words(proposed, declarations)
+            return self._report("rejected", f"{MISMATCH} {NO_FALLBACK}", turn.number, proposed, reason=reason)
         try:
             self.memory.apply(turn, proposed)
         except MemoryUpdateError as error:
@@ -363,7 +366,35 @@ def _sentence_part(sentence: str) -> str:
     return sentence[:1].lower() + sentence[1:].rstrip(".")
 
 
-_MISMATCH_WORDS = "the facts the writer proposed are not exactly what your message declares, and no guess is stored"
+_MISMATCH_WORDS = "the facts the writer proposed are not exactly what your message declares"
+_NO_GUESS = "and no guess is stored"
+
+
+def mismatch_words(proposed: tuple[FactCandidate, ...], declarations: dict[str, str]) -> str:
+    """Why the host check refused a batch, naming the keys: one the writer added, left out or changed.
+
+    "the writer proposed priority, which your message does not declare" tells a student which fact broke the
+    check; two rows of a table (a writer that infers, one that drops) then no longer read the same.
+    """
+    keys = [c.key for c in proposed]
+    added = [k for k in dict.fromkeys(keys) if k not in declarations]
+    left_out = [k for k in declarations if k not in keys]
+    changed = [f"{c.key}={c.value}" for c in proposed if c.key in declarations and declarations[c.key] != c.value]
+    parts = []
+    if added:
+        parts.append(f"the writer proposed {and_listed(added)}, which your message does not declare")
+    if left_out:
+        parts.append(f"the writer left out {and_listed(left_out)}, which your message declares")
+    if changed:
+        parts.append(f"the writer proposed {and_listed(changed)}, not the value your message declares")
+    return f"{'; '.join(parts) or _MISMATCH_WORDS}, {_NO_GUESS}"
+
+
+def and_listed(words: list[str]) -> str:
+    """Words as a phrase: "module", "module and database", "module, database and symptom"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 _STALE_WORDS = "a newer message began before this one could be stored, and only the latest message may write"
 _FORGOTTEN_WORDS = "a Forget ran while this message was being read, and nothing said before a Forget is ever stored"
 
@@ -382,9 +413,7 @@ def report_in_words(report: ExtractionReport) -> str:
     candidate's number and the fallback that is not attempted: words of the port, not of the student's message.
     """
     if report.status == "accepted":
-        keys = [c.key for c in report.proposed]
-        listed = keys[0] if len(keys) == 1 else f"{', '.join(keys[:-1])} and {keys[-1]}"
-        return f"Stored: {listed}."
+        return f"Stored: {and_listed([c.key for c in report.proposed])}."
     if report.status == "nothing_to_extract":
         return "Nothing stored: the message declares no key=value."
     reason = report.reason or report.diagnostic.rstrip(".")

@@ -18,7 +18,15 @@ from typing import Any, Literal
 
 from agent_framework import Message
 
-from .assertions import ALLOWED_KEYS, Declaration, MessageRefused, check_message, find_declarations, near_misses
+from .assertions import (
+    ALLOWED_KEYS,
+    Declaration,
+    MessageRefused,
+    check_message,
+    find_declarations,
+    near_misses,
+    parts,
+)
 from .memory import FactCandidate, parse_prompt_block, split_prompt_block
 from .offline import OfflineChatClient, last_user_text
 from .prompts import read_summary_prompt
@@ -136,7 +144,8 @@ def refused_declarations(text: str) -> list[str]:
     ``owner=alice`` (not an allowed key), ``Module=Billing`` (keys are case-sensitive) and ``module=`` (no
     value) look like declarations and declare nothing: an assistant that answered them as questions would
     hide the refusal. The contract says which segments these are (:func:`~course_lib.assertions.near_misses`);
-    a message it refuses as a whole declares nothing, so there is nothing to explain.
+    a message it refuses as a whole declares nothing, so there is nothing to explain. A declaration with words
+    before it is refused only when it is the message's one part (``We are on module=Payments``).
     """
     try:
         check_message(text)
@@ -146,6 +155,8 @@ def refused_declarations(text: str) -> list[str]:
     for miss in near_misses(text):
         if miss.problem == "markup" and any(char.isspace() for char in miss.key):
             continue  # a Markdown heading or list item ("- module = ...", a loop's feedback) is read as prose here
+        if miss.problem == "not alone" and len(parts(text)) > 1:
+            continue  # words around a declaration in a longer text (a loop's feedback) are prose here too
         reason = miss.reason
         if reason not in reasons:
             reasons.append(reason)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from .assertions import ALLOWED_KEYS, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
+from .assertions import ALLOWED_KEYS, NOT_ALONE_RULE, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
 from .extraction import ExtractionReport, MemoryExtraction, report_in_words
 from .memory import MAX_FACTS, Fact, MemoryUpdateError, WorkingMemory
 from .policies import (
@@ -210,7 +210,8 @@ def _quoted_words(text: str) -> list[str]:
 def declaration_notes(text: str) -> list[str]:
     """Why parts of a message that look like ``key=value`` are not declarations (they are ignored).
 
-    An empty value, a key that is not allowed (the allowed keys are listed), a key in the wrong case.
+    An empty value, a key that is not allowed (the allowed keys are listed), a key in the wrong case, a key dressed
+    in formatting, a table row, a declaration with words before it in its part.
     A message with valid declarations next to these still gets its valid ones admitted: the notes say
     what was left out, so nothing is dropped without a word.
     """
@@ -223,10 +224,14 @@ def declaration_notes(text: str) -> list[str]:
             notes.append(f"'{miss.key}' is not a key: keys are case-sensitive: write '{miss.allowed}'.")
         elif miss.problem == "colon":
             notes.append(f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value.")
+        elif miss.problem == "markup" and miss.value is not None:
+            notes.append(f"'{miss.key}' is dressed in formatting: write it bare, as {miss.allowed}={miss.value}.")
         elif miss.problem == "markup":
             notes.append(f"'{miss.key}' is dressed in formatting: write the bare key, as {miss.allowed}=value.")
         elif miss.problem == "table":
             notes.append(f"a table row is not a declaration: write {miss.allowed}={miss.value}.")
+        elif miss.problem == "not alone":
+            notes.append(f"{miss.written} has words before it: {NOT_ALONE_RULE}.")
         elif miss.key not in unknown:
             unknown.append(miss.key)
     if unknown:

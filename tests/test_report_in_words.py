@@ -19,6 +19,7 @@ from course_lib.extraction import (
     MemoryExtraction,
     make_extraction,
     make_fact_writer,
+    mismatch_words,
     report_in_words,
 )
 from course_lib.memory import Fact, FactCandidate, InvalidFacts, WorkingMemory, validate_batch
@@ -71,6 +72,25 @@ async def test_each_outcome_of_a_message_is_one_plain_sentence(text, expected):
 )
 async def test_a_writer_that_misbehaves_is_said_in_words(writer, expected):
     assert (await said("module=Billing", writer)).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("writer", "expected"),
+    [
+        ("infer", "Not stored: the writer proposed priority, which your message does not declare, and no guess"),
+        ("drop", "Not stored: the writer left out database, which your message declares, and no guess is stored."),
+    ],
+)
+async def test_a_batch_the_host_check_refuses_names_the_key_that_broke_it(writer, expected):
+    # issue 32: the infer and drop rows of lesson 02's table said the same words and named no key
+    assert (await said("module=Payments\ndatabase=Oracle\nOur priority is high.", writer)).startswith(expected)
+
+
+def test_a_changed_value_is_named_with_the_value_the_writer_proposed():
+    proposed = (FactCandidate(key="module", value="Payroll", evidence="module=Payments"),)
+    assert mismatch_words(proposed, {"module": "Payments"}) == (
+        "the writer proposed module=Payroll, not the value your message declares, and no guess is stored"
+    )
 
 
 def test_every_rule_of_the_store_names_the_key_in_words():

@@ -3,12 +3,13 @@
 Each test reproduces one: what the student typed or clicked, and what they should read instead.
 """
 
+import html
 import json
 
 import pytest
 from pydantic import ValidationError
 
-from course_lib.assertions import NearMiss, near_misses
+from course_lib.assertions import NOT_ALONE_RULE, NearMiss, near_misses
 from course_lib.exercises import check, dict_syntax_guidance, exercise
 from course_lib.extraction import ChatFactWriter, FactBatch, MemoryExtraction, reply_problem
 from course_lib.memory import WorkingMemory
@@ -329,3 +330,61 @@ def test_lesson_01_exercise_3_says_the_store_is_alone_and_who_catches_the_cut_va
     assert "lesson 02's host check" in three.why and "cut-off value gets in" in three.why
     said = " ".join(check("Exercise 3", False, True, three.hint).split())
     assert "the batch meets the store alone" in said
+
+
+# --- a declaration dressed whole, or with words before it (issue 32, lesson 02's walk) ---
+
+
+@pytest.mark.parametrize("typed", ["**module=Reporting**", "`module=Reporting`", "*module=X*", "- **module=X**"])
+def test_a_declaration_dressed_whole_in_formatting_is_a_markup_near_miss(typed):
+    (miss,) = near_misses(typed)
+    assert (miss.problem, miss.allowed, miss.value) == ("markup", "module", typed.split("=")[1].strip("*`"))
+    assert refused_declarations(typed) == ([] if typed.startswith("- ") else [miss.reason])
+
+
+def test_a_declaration_with_words_before_it_says_it_must_stand_alone():
+    assert near_misses("We are on module=Payments") == [NearMiss("We are on module", "not alone", "module", "Payments")]
+    assert near_misses("what does a=b mean; we use owner=alice") == []  # no allowed key: prose
+    assert near_misses("Is module=Billing still right?") == []  # a question asks: the desk answers it
+    (reason,) = refused_declarations("We are on module=Payments")
+    assert reason == f"'module=Payments' has words before it ({NOT_ALONE_RULE})"
+    # in a longer text (a loop's feedback: "Please use module = Billing (evidence: module=Billing; turn 2)") the
+    # desk reads such words as prose, as before; the memory panel still explains each part
+    assert refused_declarations("Please use module = Billing (evidence: module=Billing; turn 2)") == []
+
+
+async def test_the_desks_reply_to_words_before_a_declaration_gives_the_same_reason():
+    desks = course_provider_desks(CallLog(), ("triage",))
+    event = await desks.handle("We are on module=Payments")
+    assert NOT_ALONE_RULE in event.output and "state them as key=value" not in event.output
+    assert desks.memory.facts == ()
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        (
+            "**module=Reporting**",
+            "'**module=Reporting**' is dressed in formatting: write it bare, as module=Reporting.",
+        ),
+        ("We are on module=Payments", f"module=Payments has words before it: {NOT_ALONE_RULE}."),
+    ],
+)
+async def test_the_memory_panel_says_why_a_dressed_or_embedded_declaration_stored_nothing(typed, why):
+    panel = memory_panel()
+    await submit(panel, typed)
+    assert panel.memory.facts == ()
+    assert f"Why: {html.escape(why, quote=False)}" in panel.diagnostic.value, panel.diagnostic.value
+
+
+def test_a_right_value_written_as_key_value_is_named_as_the_right_value():
+    second = exercise("02", "Exercise 2")
+    said = check("Exercise 2", "module=Billing", "Billing", second.hint).replace("\n", " ")
+    assert "Right value: write only the value, 'Billing', not 'module=Billing'." in said
+    assert second.hint not in said  # the hint explains the value, which the student already has
+    said = check("Exercise 2", "module=billing", "Billing", second.hint).replace("\n", " ")
+    assert "Right value: write only the value, and mind the case, 'Billing'" in said
+    # a tempting wrong value written as key=value gets the exercise's own words about that value
+    said = check("Exercise 2", "module='Reporting'", "Billing", second.hint).replace("\n", " ")
+    assert "module=Reporting was in the batch the host rejected" in said
+    assert "Right value" not in check("Ex", "what is a=b", "b")  # a sentence with '=' is no key=value answer
