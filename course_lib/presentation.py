@@ -329,7 +329,8 @@ def plot_policy_lines(ax: Axes, frame: pd.DataFrame, x: str, y: str) -> None:
                 marker="o",
                 markersize=9,
                 markerfacecolor="none",
-                linestyle="--",
+                linestyle=(0, (3, 4)),
+                linewidth=1.2,
                 label=f"{policy} (same as {twin})",
             )
         drawn.setdefault(str(policy), points)
@@ -380,7 +381,7 @@ def plot_time_per_turn(frame: pd.DataFrame) -> Figure:
     ax.set_ylim(bottom=0)
     ax.set_xlabel("turns in the conversation")
     ax.set_ylabel("CPU milliseconds per turn")
-    ax.set_title("Time per turn: flat when what is kept is bounded")
+    ax.set_title("CPU time per turn, by policy (measured in this run: it changes from run to run)")
     legend_beside(ax)
     fig.tight_layout()
     return fig
@@ -813,11 +814,13 @@ GRADED_VIEW_COLUMNS = ["policy", "graded turn", "correct", WHAT_WAS_WRONG, "valu
 
 def what_was_wrong(missing: str, forbidden: str) -> str:
     """A graded answer's fault in words, from its grading (``AnswerRow``'s ``missing`` and superseded or forbidden
-    texts, each joined by ``; ``): "nothing" for a correct one, else what it lacked and what it held that it must not.
+    texts, each joined by ``; ``): "nothing" for a correct one, else what it lacked and what it held that it must not,
+    each list joined by commas so that the one semicolon parts the two.
 
     A student comparing a "no" with the requirements by eye misses a value; the grader already knows which.
     """
-    parts = [f"lacks {missing}" if missing else "", f"holds {forbidden}" if forbidden else ""]
+    parts = [f"lacks {missing.replace('; ', ', ')}" if missing else ""]
+    parts.append(f"holds {forbidden.replace('; ', ', ')}" if forbidden else "")
     return "; ".join(p for p in parts if p) or "nothing"
 
 
