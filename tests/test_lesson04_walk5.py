@@ -121,3 +121,22 @@ def test_lesson_04_says_its_rules_where_a_student_needs_them_and_no_figure_a_run
     assert before.cell_type == "markdown" and "dashed" in before.source
     assert "key name" in exercise("04", "Exercise 2").hint
     assert "turn 2" not in exercise("04", "Exercise 3").hint  # it points where to look, it does not answer
+
+
+def test_the_site_writes_a_link_to_a_glossary_row_as_html_that_myst_does_not_check(tmp_path, monkeypatch):
+    """MyST resolves ``page.md#x`` against headings only and fails the build (``--warningiserror``) on a row's id."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    import build_site
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "glossary.md").write_text('# Glossary\n\n## Words\n\n| **w** | <a id="w"></a>a word |\n')
+    monkeypatch.setattr(build_site, "ROOT", tmp_path)
+    pages = {"docs/glossary.md", "notebooks/04_x.ipynb"}
+    rewrite = build_site.rewrite_links
+    row = rewrite("[entry](../docs/glossary.md#w)", "notebooks/04_x.ipynb", pages, "https://x", set())
+    assert row == '<a href="../docs/glossary.html#w">entry</a>'
+    heading = rewrite("[words](../docs/glossary.md#words)", "notebooks/04_x.ipynb", pages, "https://x", set())
+    assert heading == "[words](../docs/glossary.md#words)"  # a heading's anchor MyST resolves itself
+    assert build_site.html_anchor_only(ROOT / "docs" / "glossary.md", "ep013")
