@@ -241,14 +241,16 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "04",
         "Exercise 2",
-        "Count the distinct keys declared before turn 10.",
+        "Count the distinct keys declared before turn 10. A full store evicts the fact of the oldest turn (ties by "
+        "key name, alphabetically); a correction makes its fact as new as its turn.",
         "Nine keys for eight places: product (turn 1) is evicted; module, database and the constraint, which the "
         "question needs, are all still held.",
     ),
     Exercise(
         "04",
         "Exercise 3",
-        "The oldest lines go first; the prohibition is turn 2.",
+        "Look at the extractive summary printed in section 3b (its budget was 240 characters): which of its lines "
+        "would it drop first to fit in 40 characters fewer, and does the final question need that line?",
         "An extractive summary over budget drops its oldest lines first, and the prohibition is turn 2.",
     ),
     Exercise(

@@ -105,6 +105,7 @@ __all__ = [
     "generate_timeline",
     "load_timeline",
     "measure_scaling",
+    "replay_calls_sentence",
     "rule_label",
     "rules_note",
     "run_policy",
@@ -350,7 +351,7 @@ class LastTurnsPolicy(MemoryPolicy):
     async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
         messages = [m for user, answer in self.history[-self.window :] for m in _pair(user, answer, self.reader.name)]
         answer = (await self._reader(reader).run([*messages, Message(role="user", contents=[user_text])])).text
-        self.history.append((user_text, answer))
+        self.history = [*self.history, (user_text, answer)][-self.window :]  # bounded: older turns are not kept
         return answer
 
 
@@ -1034,6 +1035,11 @@ async def measure_scaling(
     while a 200-turn full history overflows a small model's context. Pass ``policies`` to replay on others.
     """
     policies = policies or course_policies(backends=OFFLINE)
+    for (
+        factory
+    ) in policies.values():  # untimed: a policy's first run pays one-off costs the shortest replay would carry
+        warm_up = CallLog()
+        await run_policy(generate_timeline(4), factory(rule, warm_up), warm_up, rule)
     rows = []
     for n in sizes:
         timeline = generate_timeline(n)
@@ -1118,9 +1124,19 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
     longer = longest / shortest
     took = " and ".join(f"{growth[p]:.1f} times as long for {p}" for p in keepers)
     sentence = f"From {shortest} to {longest} turns ({longer:g} times as many), a turn took {took}"
+    if keepers:
+        sentence += ", which store every message"
     if others:
         low, high = f"{min(others):.1f}", f"{max(others):.1f}"
-        sentence += f", against {low if low == high else f'{low} to {high}'} times as long for the others"
+        sentence += (
+            f", against {low if low == high else f'{low} to {high}'} times as long for the others, which store a "
+            "capped amount at any length"
+        )
+    if keepers and others and max(others) >= min(growth[p] for p in keepers):
+        sentence += (
+            ". In this run the times were too close to tell the two kinds apart: times of a few milliseconds move "
+            "that much when the machine is busy; run the cell again"
+        )
     if keepers and max(growth[p] for p in keepers) < longer:
         sentence += (
             f". {' and '.join(keepers).capitalize()} end with {longer:g} times as many stored messages, yet their "
@@ -1128,3 +1144,27 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
             "only the walk through what is stored grows"
         )
     return sentence + "."
+
+
+def replay_calls_sentence(rows: Sequence[ScalingRow]) -> str:
+    """How many model calls :func:`measure_scaling`'s replays made, worked out in one sentence: why lesson 04 replays
+    them on the offline models (a live model would have to answer every one of them).
+
+    Each replay makes one reader call per turn; the facts policy's writer and the summary's summarizer add one call per
+    turn each, counted from the rows rather than assumed.
+    """
+    if not rows:
+        raise ValueError("No replays to count: measure_scaling returned no rows.")
+    sizes = list(dict.fromkeys(r.turns for r in rows))
+    policies = list(dict.fromkeys(r.policy for r in rows))
+    turns = sum(sizes)
+    reader = sum(r.turns for r in rows)
+    extra = sum(r.calls for r in rows) - reader
+    lengths = ", ".join(str(n) for n in sizes[:-1]) + f" and {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
+    sentence = (
+        f"These replays: timelines of {lengths} turns ({turns} turns in all), each under {len(policies)} policies: "
+        f"{turns} \u00d7 {len(policies)} = {reader:,} reader calls"
+    )
+    if extra:
+        sentence += f", plus {extra:,} writer and summarizer calls: {reader + extra:,} model calls in all"
+    return sentence + ", all answered here by the offline models."

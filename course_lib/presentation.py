@@ -60,6 +60,7 @@ __all__ = [
     "UNWRAPPED",
     "VERDICT_COLOURS",
     "VISIBLE_SPACE",
+    "WHAT_WAS_WRONG",
     "WHOLE_CELL",
     "WRAPPED_FACT_COLUMNS",
     "WRAPPING_CELL",
@@ -82,6 +83,7 @@ __all__ = [
     "lesson_table_html",
     "one_row_per_policy",
     "plain_table",
+    "plot_policy_lines",
     "plot_presence",
     "plot_prompt_sizes",
     "plot_repairs",
@@ -100,6 +102,7 @@ __all__ = [
     "timeline_frame",
     "verdict_kind",
     "verdict_table",
+    "what_was_wrong",
     "where_the_characters_go",
     "yes_no",
 ]
@@ -306,14 +309,40 @@ def legend_beside(ax: Axes) -> None:
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
 
 
+def plot_policy_lines(ax: Axes, frame: pd.DataFrame, x: str, y: str) -> None:
+    """One line per policy of ``frame``; a line that lies exactly on an earlier one is drawn dashed, with hollow
+    markers, and its legend says which line it covers.
+
+    Two policies that send the same thing draw the same line (the window and the reducer on lesson 04's timeline):
+    drawn plainly, the second hides the first and a student counts one policy too few.
+    """
+    drawn: dict[str, tuple[list[object], list[object]]] = {}
+    for policy, rows in frame.groupby("policy", sort=False):
+        points = (list(rows[x]), list(rows[y]))
+        twin = next((name for name, earlier in drawn.items() if earlier == points), None)
+        if twin is None:
+            ax.plot(rows[x], rows[y], marker="o", label=str(policy))
+        else:
+            ax.plot(
+                rows[x],
+                rows[y],
+                marker="o",
+                markersize=9,
+                markerfacecolor="none",
+                linestyle=(0, (3, 4)),
+                linewidth=1.2,
+                label=f"{policy} (same as {twin})",
+            )
+        drawn.setdefault(str(policy), points)
+
+
 def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded)."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(10, 3.6))
     reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
-    for policy, rows in reader.groupby("policy", sort=False):
-        ax.plot(rows["turn"], rows["chars_sent"], marker="o", label=policy)
+    plot_policy_lines(ax, reader, "turn", "chars_sent")
     integer_ticks(ax, "x")
     ax.set_xlabel("turn")
     ax.set_ylabel("characters sent to the reader")
@@ -328,8 +357,7 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(10, 3.6))
-    for policy, rows in frame.groupby("policy", sort=False):
-        ax.plot(rows["turns"], rows[LAST_READER_CHARS], marker="o", label=policy)
+    plot_policy_lines(ax, frame, "turns", LAST_READER_CHARS)
     ax.set_xlabel("turns in the timeline")
     ax.set_ylabel("characters in the last reader call")
     ax.set_title("How each policy's prompt grows with the conversation")
@@ -349,12 +377,11 @@ def plot_time_per_turn(frame: pd.DataFrame) -> Figure:
 
     fig, ax = plt.subplots(figsize=(10, 3.6))
     per_turn = frame.assign(ms=1000 * frame[CPU_SECONDS] / frame["turns"])
-    for policy, rows in per_turn.groupby("policy", sort=False):
-        ax.plot(rows["turns"], rows["ms"], marker="o", label=policy)
+    plot_policy_lines(ax, per_turn, "turns", "ms")
     ax.set_ylim(bottom=0)
     ax.set_xlabel("turns in the conversation")
     ax.set_ylabel("CPU milliseconds per turn")
-    ax.set_title("Time per turn: flat when what is kept is bounded")
+    ax.set_title("CPU time per turn, by policy (measured in this run: it changes from run to run)")
     legend_beside(ax)
     fig.tight_layout()
     return fig
@@ -781,7 +808,20 @@ def left_aligned_style(css_class: str) -> str:
     return f"<style>{selector} {{ text-align: left !important; vertical-align: top; }}</style>"
 
 
-GRADED_VIEW_COLUMNS = ["policy", "graded turn", "correct", "values the reader could see"]
+WHAT_WAS_WRONG = "what the answer lacked or wrongly held"
+GRADED_VIEW_COLUMNS = ["policy", "graded turn", "correct", WHAT_WAS_WRONG, "values the reader could see"]
+
+
+def what_was_wrong(missing: str, forbidden: str) -> str:
+    """A graded answer's fault in words, from its grading (``AnswerRow``'s ``missing`` and superseded or forbidden
+    texts, each joined by ``; ``): "nothing" for a correct one, else what it lacked and what it held that it must not,
+    each list joined by commas so that the one semicolon parts the two.
+
+    A student comparing a "no" with the requirements by eye misses a value; the grader already knows which.
+    """
+    parts = [f"lacks {missing.replace('; ', ', ')}" if missing else ""]
+    parts.append(f"holds {forbidden.replace('; ', ', ')}" if forbidden else "")
+    return "; ".join(p for p in parts if p) or "nothing"
 
 
 def graded_view_frame(answers: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFrame:
@@ -800,6 +840,7 @@ def graded_view_frame(answers: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFram
                 "policy": row["policy"],
                 "graded turn": row["turn"],
                 "correct": yes_no(row["correct"]),
+                WHAT_WAS_WRONG: what_was_wrong(row["missing"], row["superseded or forbidden"]),
                 "values the reader could see": seen.get((row["policy"], row["turn"])) or "nothing",
             }
             for _, row in answers.iterrows()

@@ -147,6 +147,13 @@ class RecordedModel(BaseModel):
     sampling: dict[str, float | int]
 
 
+_SKIPPABLE_SETTINGS = (
+    "The other values (top_k, top_p, min_p, seed, context tokens, threads, the file's SHA-256) are sampling and "
+    "server settings kept to reproduce the run: safe to ignore; the load average is how busy the machine was."
+)
+"""The caption's last line: what a student may skip among the values it names, and what the load average is."""
+
+
 class Recording(BaseModel):
     """What every recording carries beside its rows: model, machine, date, wall time, the command."""
 
@@ -174,7 +181,7 @@ class Recording(BaseModel):
             f"Recorded {self.recorded_at:%Y-%m-%d %H:%M} UTC on {self.machine.platform}, {self.machine.cpus} CPUs "
             f"(load average {load}), {self.wall_seconds:.0f} s wall. Reproduce: {self.command}\n"
             "Another machine, thread count or version may answer otherwise: a small model is not deterministic "
-            "across them."
+            f"across them.\n{_SKIPPABLE_SETTINGS}"
         )
 
     def asked_sampling(self) -> str:
@@ -217,13 +224,6 @@ class RecordedCase(BaseModel):
     total_tokens: int | None
 
 
-_SKIPPABLE_SETTINGS = (
-    "The other values (top_k, top_p, min_p, seed, context tokens, threads, the file's SHA-256) are sampling and "
-    "server settings kept to reproduce the run: safe to ignore; the load average is how busy the machine was."
-)
-"""The caption's last line: what a student may skip among the values it names, and what the load average is."""
-
-
 class QualificationRecording(Recording):
     """``make qualify``'s battery on the local model, case by case, with the request the writer was sent."""
 
@@ -252,10 +252,6 @@ class QualificationRecording(Recording):
             f"A recording made on {self.recorded_at:%Y-%m-%d} (not run here) of make qualify on a small real model, "
             f"{self.model.model.split('-Q')[0]}. To run it again: {self.command}"
         )
-
-    def caption(self) -> str:
-        """The recording's caption, then one line telling a student which of its values they may skip."""
-        return f"{super().caption()}\n{_SKIPPABLE_SETTINGS}"
 
     def asked_sampling(self) -> str:
         """The writer's own sampling after the server's defaults, or that it asked for none."""

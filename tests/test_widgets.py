@@ -440,7 +440,13 @@ async def test_policy_explorer_table_shows_each_graded_answer_beside_what_the_re
     await explorer.idle()
     frame = graded_view_frame(explorer.comparison.answers, explorer.comparison.calls)
     graded = [n for n, turn in enumerate(explorer.timeline.turns, start=1) if turn.expect is not None]
-    assert list(frame.columns) == ["policy", "graded turn", "correct", "values the reader could see"]
+    assert list(frame.columns) == [
+        "policy",
+        "graded turn",
+        "correct",
+        "what the answer lacked or wrongly held",
+        "values the reader could see",
+    ]
     assert list(frame["graded turn"]) == graded * 2 and set(frame["correct"]) <= {"yes", "no"}
     facts_at_10 = frame[(frame["policy"] == "facts") & (frame["graded turn"] == 10)].iloc[0]
     assert "constraint" not in facts_at_10["values the reader could see"]  # the evicted prohibition, not seen

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import html
 import json
 import os
 import posixpath
@@ -98,6 +99,19 @@ def drop_remote_images(text: str) -> str:
     return REMOTE_HTML_IMAGE.sub(lambda m: (re.findall(r"\balt=[\"']([^\"']*)", m.group(0)) or [""])[0], text)
 
 
+def html_anchor_only(page: Path, anchor: str) -> bool:
+    """Whether ``anchor`` is an ``<a id>`` of a Markdown page and no heading's: the glossary's entries are table rows.
+
+    MyST resolves a link's ``#anchor`` against the page's headings only and fails the build on any other; the page
+    still has the id, so such a link is written as HTML, which the browser follows to the row.
+    """
+    if page.suffix != ".md":
+        return False
+    text = page.read_text(encoding="utf-8")
+    headings = {slug(h) for h in re.findall(r"^#+\s+(.+)$", text, re.MULTILINE)}
+    return anchor not in headings and f'<a id="{anchor}"></a>' in text
+
+
 def rewrite_links(text: str, source: str, pages: set[str], repository: str, images: set[str]) -> str:
     """Keep links between pages, point links to other repository files at the host, collect local images."""
     text = drop_remote_images(text)
@@ -115,7 +129,11 @@ def rewrite_links(text: str, source: str, pages: set[str], repository: str, imag
             return match.group(0)
         if resolved in pages:
             here = posixpath.dirname(page_path(source)) or "."
-            return f"[{label}]({posixpath.relpath(page_path(resolved), here)}{hash_}{anchor})"
+            target = posixpath.relpath(page_path(resolved), here)
+            if anchor and html_anchor_only(ROOT / resolved, anchor):
+                page = posixpath.splitext(target)[0] + ".html"
+                return f'<a href="{page}#{anchor}">{html.escape(label)}</a>'
+            return f"[{label}]({target}{hash_}{anchor})"
         kind = "tree" if (ROOT / resolved).is_dir() else "blob"
         return f"[{label}]({repository}/{kind}/{BRANCH}/{resolved}{hash_}{anchor})"
 
