@@ -137,10 +137,18 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "01",
         "Exercise 1",
-        "Remember: keys are case-sensitive, empty values are not declarations, the last declaration wins.",
+        "Remember: keys are case-sensitive, spaces around a key or a value are trimmed, empty values are not "
+        "declarations, the last declaration wins.",
         'The key is all the segment holds before its first "=": "Hello! database" is not a key, so Oracle was '
         'never declared; "Database" is not one either (case matters); "version=" declares nothing; the one real '
         'database declaration gives "SQL Server 2022" (spaces trimmed); a value may itself contain "=".',
+        (
+            (
+                {"log": "a=b"},
+                'Spaces around a key are trimmed too: " database " is the key database, so one declaration of '
+                "database is real.",
+            ),
+        ),
     ),
     Exercise(
         "01",
@@ -382,7 +390,12 @@ def _miss(named: Exercise | None, answer: Any) -> str:
 
 
 def _same(wrong: Any, answer: Any) -> bool:
-    return bool(wrong == answer) and _kind(wrong) == _kind(answer)
+    """Equal and of the same kind. A value whose ``==`` gives no single yes or no (a table, an array) is not equal:
+    its kind is then named by the type hint, never a traceback from ``bool()``."""
+    try:
+        return bool(wrong == answer) and _kind(wrong) == _kind(answer)
+    except (ValueError, TypeError):
+        return False
 
 
 RIGHT_VALUE = "Right value"
@@ -418,7 +431,7 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     if answer is UNANSWERED:
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
     named = _named(exercise, hint)
-    if answer == expected and _kind(answer) == _kind(expected):
+    if _same(answer, expected):
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
     specific = (

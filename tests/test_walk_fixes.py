@@ -388,3 +388,17 @@ def test_a_right_value_written_as_key_value_is_named_as_the_right_value():
     said = check("Exercise 2", "module='Reporting'", "Billing", second.hint).replace("\n", " ")
     assert "module=Reporting was in the batch the host rejected" in said
     assert "Right value" not in check("Ex", "what is a=b", "b")  # a sentence with '=' is no key=value answer
+
+
+def test_a_table_as_an_answer_is_named_never_a_traceback():
+    import pandas as pd
+
+    said = check("Exercise 1", pd.DataFrame({"log": ["a=b"]}), {"log": "a=b"}).replace("\n", " ")
+    assert said.startswith("Exercise 1: not quite.") and "the answer is a dictionary" in said
+
+
+def test_lesson_01_exercise_1_says_a_key_is_trimmed_to_the_student_who_kept_only_log():
+    one = exercise("01", "Exercise 1")
+    said = check("Exercise 1", {"log": "a=b"}, {"database": "SQL Server 2022", "log": "a=b"}, one.hint)
+    assert "Spaces around a key are trimmed too" in said.replace("\n", " ")
+    assert "spaces around a key or a value are trimmed" in one.hint
