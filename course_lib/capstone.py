@@ -47,7 +47,7 @@ from .answer_reader import (
 )
 from .assertions import find_declarations
 from .clients import course_backends, make_chat_client
-from .extraction import FactBatch, FactWriter, MemoryExtraction, make_extraction, make_fact_writer
+from .extraction import FactBatch, FactWriter, MemoryExtraction, and_listed, make_extraction, make_fact_writer
 from .forgetting import FACT_LINE
 from .loop import AIJudgeLoopEvaluator, LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .loop_demos import INDENT, LoopTrace, OfflineJudgeClient
@@ -362,9 +362,9 @@ class CapstoneRun(BaseModel):
     @property
     def verdict_text(self) -> str:
         """The verdict with what the loop fixed and what it did not: "partly repaired: module fixed; log not fixed"."""
-        parts = [f"{_listed(self.fixed)} fixed"] if self.fixed else []
-        parts += [f"{_listed(self.not_fixed)} not fixed"] if self.not_fixed else []
-        parts += [f"{_listed(self.still_missing)} still missing"] if self.still_missing else []
+        parts = [f"{and_listed(self.fixed)} fixed"] if self.fixed else []
+        parts += [f"{and_listed(self.not_fixed)} not fixed"] if self.not_fixed else []
+        parts += [f"{and_listed(self.still_missing)} still missing"] if self.still_missing else []
         if self.verdict in ("right first time", "policy stopped") or not parts:
             return self.verdict
         return f"{self.verdict}: {'; '.join(parts)}"
@@ -606,11 +606,6 @@ def _unique(keys: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def _listed(keys: Sequence[str]) -> str:
-    """Keys as a phrase: "module", "module and database", "module, database and symptom"."""
-    return keys[0] if len(keys) == 1 else f"{', '.join(keys[:-1])} and {keys[-1]}"
-
-
 def _stopped(
     timeline: Timeline,
     *,
@@ -663,7 +658,7 @@ def _why(
     wrong = [k for k in failing if k in stored and k in stated]
     lost = [k for k in failing if k not in stored and k in evicted]
     never = [k for k in failing if k not in stored and k not in evicted]
-    reasons = [f"the answer leaves out {_listed(left_out)}: an omission contradicts nothing"] if left_out else []
+    reasons = [f"the answer leaves out {and_listed(left_out)}: an omission contradicts nothing"] if left_out else []
     reasons += [f"the answer still says {_pairs(wrong, stated)}"] if wrong else []
     for group, gone in ((lost, _lost), (never, _never_stored)):
         if group:
@@ -673,18 +668,18 @@ def _why(
 
 
 def _never_stored(keys: Sequence[str], _evicted: Mapping[str, int]) -> str:
-    return f"{_listed(keys)} never reached the store"
+    return f"{and_listed(keys)} never reached the store"
 
 
 def _lost(keys: Sequence[str], evicted: Mapping[str, int]) -> str:
     """ "the store lost module and database (evicted at turns 11 and 10)": keys evicted, with the turn each went."""
     turns = [str(evicted[k]) for k in keys]
-    return f"the store lost {_listed(keys)} (evicted at turn{'s' * (len(turns) > 1)} {_listed(turns)})"
+    return f"the store lost {and_listed(keys)} (evicted at turn{'s' * (len(turns) > 1)} {and_listed(turns)})"
 
 
 def _pairs(keys: Sequence[str], stated: Mapping[str, str]) -> str:
     """What the answer states for ``keys``: "module=Reporting and database=PostgreSQL"."""
-    return _listed([f"{k}={stated[k]}" for k in keys])
+    return and_listed([f"{k}={stated[k]}" for k in keys])
 
 
 def _keys_of_values(timeline: Timeline) -> dict[str, str]:

@@ -390,7 +390,7 @@ def mismatch_words(proposed: tuple[FactCandidate, ...], declarations: dict[str, 
     return f"{'; '.join(parts) or _MISMATCH_WORDS}, {_NO_GUESS}"
 
 
-def and_listed(words: list[str]) -> str:
+def and_listed(words: Sequence[str]) -> str:
     """Words as a phrase: "module", "module and database", "module, database and symptom"."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
