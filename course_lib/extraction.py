@@ -415,7 +415,7 @@ def report_in_words(report: ExtractionReport) -> str:
     if report.status == "accepted":
         return f"Stored: {and_listed([c.key for c in report.proposed])}."
     if report.status == "nothing_to_extract":
-        return "Nothing stored: the message declares no key=value."
+        return "Nothing stored: the message holds no declaration the contract accepts."
     reason = report.reason or report.diagnostic.rstrip(".")
     return f"Not stored: {reason}. The store is unchanged."
 

@@ -46,7 +46,7 @@ async def said(text: str, writer: str | None = None, memory: WorkingMemory | Non
         ("module=Payroll", "Stored: module."),
         ("module=Payroll; database=MariaDB 11", "Stored: module and database."),
         ("product=A; module=B; database=C", "Stored: product, module and database."),
-        ("Which module are we on?", "Nothing stored: the message declares no key=value."),
+        ("Which module are we on?", "Nothing stored: the message holds no declaration the contract accepts."),
         (
             "module=" + "A" * 300,
             "Not stored: the value given for module has 300 characters; a value may have at most 256. "
