@@ -342,6 +342,8 @@ class CapstonePanel(MemoryPanel):
         """A message through the writer and the host check; a value it replaces becomes a superseded one, kept with
         the fact of the correction that replaced it (its words and turn)."""
         before = {f.key: f.value for f in self.extraction.memory.facts}
+        if self.cleared is not None:  # a new message is a new action: the last forget's note is no longer news
+            self.cleared = "earlier"
         report = await self.extraction.update(text)
         for old, fact in record_superseded(before, self.extraction.memory.facts, self.superseded):
             by = self.corrections.setdefault(fact.key, {})
@@ -480,7 +482,10 @@ def _passed(result: AnswerCheck) -> str:
 
 
 def _nothing_replaced(cleared: str | None) -> str:
-    """What the replaced-values line says when it lists none: never any, or the forget that cleared them."""
+    """What the replaced-values line says when it lists none: never any, the forget that just cleared them, or (once
+    another message came) that none is flagged now."""
+    if cleared == "earlier":
+        return "No replaced value is flagged now."
     if cleared == "all":
         return "Forget all also cleared the replaced values: none is flagged now."
     if cleared is not None:

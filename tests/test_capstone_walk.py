@@ -106,6 +106,8 @@ async def test_after_forget_all_the_panel_says_the_replaced_values_went_too():
     p.message.value = "module=Billing"
     p.submit_button.click()
     await p.idle()
+    # the next message is a new action: the forget's note goes, and the line says what holds now
+    assert "Forget all" not in p.replaced.value and "No replaced value is flagged now." in p.replaced.value
     p.message.value = "module=Payroll"
     p.submit_button.click()
     await p.idle()
