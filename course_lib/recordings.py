@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_fr
 
 __all__ = [
     "DATA",
+    "LOAD_ROW",
     "NOT_SENT",
     "POLICY_COSTS_FILE",
     "POLICY_COST_COLUMNS",
