@@ -480,7 +480,8 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     if answer.strip() == expected.strip():
         return f"{yours[0].upper()}{yours[1:]} has spaces around it ({answer!r}): write {expected!r}."
     if answer.strip().casefold() == expected.strip().casefold():
-        return f"Mind the case: {yours} is {answer!r}; write {expected!r}."
+        spaces = "" if answer.strip() == answer else " and the spaces around it"
+        return f"Mind the case{spaces}: {yours} is {answer!r}; write {expected!r}."
     head, colon, _ = answer.partition(":")
     if colon and head.strip().casefold() == expected.strip().casefold():  # a table's "verdict: detail" copied whole
         return f"Right words, with more after them: only the short phrase is expected, write {expected!r}."

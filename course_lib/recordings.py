@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_fr
 
 __all__ = [
     "DATA",
+    "LOAD_ROW",
     "NOT_SENT",
     "POLICY_COSTS_FILE",
     "POLICY_COST_COLUMNS",
@@ -93,6 +94,10 @@ QUALIFICATION_BEFORE_FILE = DATA / "qualification_local_rules_only.json"
 QUALIFICATION_EXAMPLES_FILE = DATA / "qualification_local_examples.json"
 """The run before the declared count (2026-12-01): worked examples and a bounded schema, the same model."""
 """The recording of the writer's earlier request (rules only, an unbounded schema), kept to compare (lesson 00)."""
+
+
+LOAD_ROW = "how busy the machine was (1.0: one core's worth of work)"
+"""The load average in words a student reads: a busier machine makes the same run take longer (lesson 00)."""
 
 
 def _sampling_words(sampling: dict[str, float] | dict[str, float | int]) -> str:
@@ -272,8 +277,9 @@ class QualificationRecording(Recording):
             "cut at the output cap": sum(map(self.is_cut, self.cases)),
             "rejected by the host": sum(c.outcome == "rejected" for c in self.cases),
             "facts admitted that were not declared": sum(map(wrong_admitted, self.cases)),
-            "completion tokens": shown_count(reported_total(c.output_tokens for c in self.cases if c.calls)),
-            "wall seconds (load average)": f"{self.wall_seconds:.0f} ({self.machine.load_average_start[0]:.1f})",
+            "output tokens": shown_count(reported_total(c.output_tokens for c in self.cases if c.calls)),
+            "seconds it took": f"{self.wall_seconds:.0f}",
+            LOAD_ROW: f"{self.machine.load_average_start[0]:.1f}",
         }
 
     def card(self) -> pd.DataFrame:

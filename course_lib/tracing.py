@@ -96,6 +96,17 @@ class ModelCall:
         """Characters of instructions and message text sent: what the model had to read (counted once per call)."""
         return len(self.instructions or "") + sum(len(m.text) for m in self.messages)
 
+    def chars_words(self) -> str:
+        """Where this call's characters went, in a sentence: a 14-character message can cost a writer 1096
+        characters, and a student reading only the usage table cannot tell the rest is instructions and examples."""
+        last = self.messages[-1].text if self.messages else ""
+        instructions = len(self.instructions or "")
+        earlier = self.chars_sent - instructions - len(last)
+        return (
+            f"The {self.client} was sent {self.chars_sent} characters for its {len(last)}-character message {last!r}: "
+            f"{instructions} of instructions and {earlier} of earlier messages sent with it."
+        )
+
 
 REUSED_COLUMN = "answered again (memo)"
 """The column that says which calls the memo answered again, shown only when it answered one."""

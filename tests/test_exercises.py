@@ -58,6 +58,11 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
     [
         ("Accepted", "accepted", "Mind the case: your answer is 'Accepted'; write 'accepted'."),
         (" accepted", "accepted", "Your answer has spaces around it (' accepted'): write 'accepted'."),
+        (  # both at once: the hint names both, or the student fixes the case and keeps the space (issue 32)
+            "Numbering ",
+            "numbering",
+            "Mind the case and the spaces around it: your answer is 'Numbering '; write 'numbering'.",
+        ),
         (  # a verdict copied from a table with its detail (lesson 07's exercise 1, issue 32)
             "right first time: nothing to fix",
             "right first time",

@@ -7,6 +7,7 @@ import pytest
 from pydantic import ValidationError
 
 from course_lib.assertions import ALLOWED_KEYS
+from course_lib.clients import make_chat_client
 from course_lib.extraction import (
     EMPTY_REPLY,
     EXAMPLE_SOURCE,
@@ -282,3 +283,18 @@ async def test_an_empty_writer_reply_is_said_in_words_and_changes_nothing():
     report = await ex.update("module=Billing")
     assert report.status == "writer_failed" and report.diagnostic == f"{EMPTY_REPLY} {NO_FALLBACK}"
     assert "NoneType" not in report.diagnostic and ex.memory.facts == before
+
+
+async def test_a_writer_call_says_where_its_characters_went() -> None:
+    """Lesson 00's usage table shows 1096 characters for a 14-character message: the sentence accounts for each."""
+    log = CallLog()
+    await MemoryExtraction(WorkingMemory(), ChatFactWriter(make_chat_client("writer", log=log))).update(
+        "module=Billing"
+    )
+    call = log.calls[-1]
+    instructions, examples = len(call.instructions or ""), sum(len(m.text) for m in call.messages[:-1])
+    assert instructions and examples and instructions + examples + len("module=Billing") == call.chars_sent
+    assert call.chars_words() == (
+        f"The writer was sent {call.chars_sent} characters for its 14-character message 'module=Billing': "
+        f"{instructions} of instructions and {examples} of earlier messages sent with it."
+    )

@@ -91,6 +91,8 @@ def test_the_steps_are_in_order_each_with_its_own_request_and_the_current_one_la
     assert set(table.loc["facts admitted that were not declared"]) == {0}  # whatever the request, the host holds
     assert list(table.loc["writer's sampling"]) == ["the server's: temperature 0.8", *["temperature 0.0"] * 2]
     assert not any("issue" in str(value) for value in table.to_numpy().ravel())  # a student reads no issue number
+    # the words of lesson 00's section 5 (output tokens), and no term a student has not met (issue 32)
+    assert "output tokens" in table.index and not any("completion" in m or "load average" in m for m in table.index)
 
 
 def test_the_caption_names_the_servers_defaults_and_what_the_writer_asked_for_instead():
