@@ -206,15 +206,15 @@ class CallLog:
         for client in dict.fromkeys(c.client for c in self.calls):
             calls = [c for c in self.calls if c.client == client]
             chars = sum(c.chars_sent for c in calls)
-            row: dict[str, object] = {"client": client, "calls": len(calls), CHARS_SENT: chars}
+            row: dict[str, object] = {"role": client, "calls": len(calls), CHARS_SENT: chars}
             row[EST_TOKENS] = chars // 4
             for usage in USAGE_FIELDS:
                 row[reported_label(usage)] = shown_count(reported_total(getattr(c, usage) for c in calls))
             rows.append(row)
         usage_columns = [reported_label(usage) for usage in USAGE_FIELDS]
-        frame = rows_frame(rows, ["client", "calls", CHARS_SENT, EST_TOKENS, *usage_columns])
+        frame = rows_frame(rows, ["role", "calls", CHARS_SENT, EST_TOKENS, *usage_columns])
         if self.reused_any:
-            frame[REUSED_COLUMN] = [sum(c.reused for c in self.calls if c.client == row["client"]) for row in rows]
+            frame[REUSED_COLUMN] = [sum(c.reused for c in self.calls if c.client == row["role"]) for row in rows]
         return frame
 
 

@@ -104,7 +104,7 @@ async def test_reported_usage_is_logged_per_call_and_per_role(server, stream):
     )
     assert (assistant.input_tokens, assistant.output_tokens, assistant.total_tokens) == (42, 7, 49)
     assert writer_call.client == "writer" and "key=value" in writer_call.instructions
-    by_role = log.usage_by_role().set_index("client")
+    by_role = log.usage_by_role().set_index("role")
     assert by_role.loc["writer", "reported total tokens"] == 49 and by_role.loc["assistant", "calls"] == 1
 
 
@@ -179,7 +179,7 @@ async def test_lesson_06_worker_and_judge_go_live(server):
     loop = LoopAgent(Agent(client=make_chat_client("worker", log=log), name="worker"), judge)
     result = await loop.run("Write the release note.")
     assert [m.text for m in result.messages] == ["Draft: rollback plan."]
-    assert log.usage_by_role().set_index("client")["reported total tokens"].to_dict() == {"worker": 49, "judge": 49}
+    assert log.usage_by_role().set_index("role")["reported total tokens"].to_dict() == {"worker": 49, "judge": 49}
 
 
 # region Every failure is an error that names its cause
