@@ -360,8 +360,9 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "07",
         "Exercise 3",
-        "The turns from 2 to 9 declare: constraint (2), customer (3), version (4), module and database (6), "
-        "environment (7), symptom (8), log (9). With 6 places, which go first?",
+        "Turn 1 declares product, module and database; the correction of turn 6 makes module and database as new "
+        "as turn 6. The others: constraint (2), customer (3), version (4), environment (7), symptom (8), log (9). "
+        "Nine keys for 6 places: which three go first?",
         "Six places keep turns 4 to 9; the constraint of turn 2 is evicted, so nothing holds the plan to it.",
     ),
 )
