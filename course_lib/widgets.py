@@ -410,7 +410,7 @@ def ticket_line(memory: WorkingMemory) -> str:
     return f"Ticket: epoch {memory.epoch} (forgets so far), turn {memory.turn} (messages so far)"
 
 
-SUBMIT_DISABLED_NOTE = "Submit waits for a message: type key=value in the box."
+SUBMIT_DISABLED_NOTE = "Submit waits for your next message: type key=value in the box."
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
 FORGET_KEY_NOTE = "Forget key waits for a key: choose one in the Key list."
 KEY_PLACEHOLDER = "choose a key"

@@ -224,7 +224,7 @@ async def test_the_memory_panel_says_why_a_table_row_stored_nothing_in_words():
 
 async def test_a_greyed_out_button_says_why():
     panel = memory_panel()
-    assert panel.submit_button.disabled and "Submit waits for a message" in panel.submit_note.value
+    assert panel.submit_button.disabled and "Submit waits for your next message" in panel.submit_note.value
     assert panel.forget_all_button.disabled and "store is empty" in panel.forget_note.value
     assert (
         panel.forget_key_button.tooltip == panel.forget_all_button.tooltip == "The store is empty: nothing to forget."
