@@ -475,11 +475,12 @@ def near_miss_hint(answer: Any, expected: Any) -> str:
 def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     """Spaces around the text, or its case: the two ways a right word is written wrong. ``subject`` names a value."""
     yours = f"the value of {subject}" if subject else "your answer"
+    yours_opens = yours[:1].upper() + yours[1:]  # the same words opening a sentence
     if (value := value_written(answer)) and not subject and value.casefold() == expected.strip().casefold():
         case = "" if value == expected.strip() else ", and mind the case"
         return f"{RIGHT_VALUE}: write only the value{case}, {expected!r}, not {answer!r}."
     if answer.strip() == expected.strip():
-        return f"{yours[0].upper()}{yours[1:]} has spaces around it ({answer!r}): write {expected!r}."
+        return f"{yours_opens} has spaces around it ({answer!r}): write {expected!r}."
     if answer.strip().casefold() == expected.strip().casefold():
         spaces = "" if answer.strip() == answer else " and the spaces around it"
         return f"Mind the case{spaces}: {yours} is {answer!r}; write {expected!r}."
@@ -487,8 +488,7 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     if colon and head.strip().casefold() == expected.strip().casefold():  # a table's "verdict: detail" copied whole
         return f"Right words, with more after them: only the short phrase is expected, write {expected!r}."
     if not subject and _holds_word(answer, expected):  # "the operations desk": the idea is right, the form is not
-        said = f"holds the right word, {expected!r}, among others: write only {expected!r}."
-        return f"{yours[0].upper()}{yours[1:]} {said}"
+        return f"{yours_opens} holds the right word, {expected!r}, among others: write only {expected!r}."
     return ""
 
 
