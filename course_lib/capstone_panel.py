@@ -17,7 +17,7 @@ follows and changes nothing.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,14 +28,14 @@ from .answer_reader import action_planned, planner, plans_action, values_match
 from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
-from .extraction import ExtractionReport, MemoryExtraction, make_extraction
+from .extraction import ExtractionReport, MemoryExtraction, and_listed, make_extraction
 from .frames import rows_frame
 from .loop import LoopAgent, LoopAgentOptions
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemory
 from .offline import OfflineChatClient
 from .policies import Timeline
-from .presentation import html_lines, lesson_table_html
-from .widgets import EXPECTED_ERRORS, MemoryPanel, describe_error, kept_punctuation, shorten_long_input
+from .presentation import RECORDED, html_lines, lesson_table_html, recorded_time
+from .widgets import EXPECTED_ERRORS, NOTE_STYLE, MemoryPanel, describe_error, kept_punctuation, shorten_long_input
 
 __all__ = [
     "ASK_TASK",
@@ -50,6 +50,7 @@ __all__ = [
     "example_answers",
     "feedback_html",
     "frame_notes",
+    "shared_second_note",
     "verdict_html",
     "violation_rows",
 ]
@@ -252,6 +253,32 @@ def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str
     return f"the store never held {violation.stated} for {fact.key}: it holds {fact.value} since {source}."
 
 
+def shared_second_note(facts: Sequence[Fact], replayed: Collection[int] = ()) -> str:
+    """What the table's time column cannot say: facts of several turns stored within one second show one time.
+
+    The panel replays the conversation's turns into its store when its cell runs, all within a second, so its
+    ``recorded (UTC)`` column shows one time for most rows; a student reading it as "when each turn happened" would
+    be misled. The note names the turns that share a second, says why when the panel replayed them (``replayed``:
+    their turn numbers), and points at the turn column for their order. Empty when every turn has its own time.
+    """
+    turns_at: dict[str, set[int]] = {}
+    for fact in facts:
+        turns_at.setdefault(recorded_time(fact), set()).add(fact.turn)
+    shared = [(time, sorted(turns)) for time, turns in turns_at.items() if len(turns) > 1]
+    if not shared:
+        return ""
+    groups = "; ".join(f"turns {and_listed([str(t) for t in turns])} at {time}" for time, turns in shared)
+    why = (
+        "the panel stored them together when its cell ran"
+        if all(set(t) <= set(replayed) for _, t in shared)
+        else ("they were stored within the same second")
+    )
+    return (
+        f"The {RECORDED} column is to the second, so turns stored in one second show one time ({groups}: {why}). "
+        "The turn column gives the order they came in."
+    )
+
+
 class CapstonePanel(MemoryPanel):
     """Lesson 02's memory panel (the store), then an answer to check, the evaluator's verdict and the loop's feedback.
 
@@ -278,6 +305,8 @@ class CapstonePanel(MemoryPanel):
         self._filling = False  # the examples are being replaced: no choice is being made
         self._edits = 0  # counts changes of the store, task or answer: a check started before one is not shown
         self.replaced = widgets.HTML()
+        self.times = widgets.HTML()  # which turns share a recorded second (the panel replayed them together)
+        self.replayed: frozenset[int] = frozenset()
         self.task = widgets.Dropdown(options=list(tasks), description="Task", layout=widgets.Layout(width="95%"))
         self.examples = widgets.Dropdown(description="Try", layout=widgets.Layout(width="95%"))
         self.answer = widgets.Textarea(
@@ -287,6 +316,7 @@ class CapstonePanel(MemoryPanel):
         self.verdict = widgets.HTML()
         self.feedback = widgets.HTML()
         named = {"task": self.task, "examples": self.examples, "answer": self.answer, "replaced": self.replaced}
+        named["times"] = self.times
         for name, widget in {**named, "verdict": self.verdict, "feedback": self.feedback}.items():
             widget.add_class(f"capstone-panel-{name}")  # what a browser test finds them by
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
@@ -306,7 +336,7 @@ class CapstonePanel(MemoryPanel):
                     f"such as <code>{CORRECTION_EXAMPLE}</code> in the Message box and pressing Submit; choose a key "
                     "and press Forget key, or press Forget all to empty the store."
                 ),
-                *store,
+                *_after(store, self.table, self.times),
                 self.replaced,
                 widgets.HTML("<b>2. An answer to check.</b> You stand in for the model: type an answer or pick one."),
                 self.task,
@@ -330,12 +360,15 @@ class CapstonePanel(MemoryPanel):
         panel = cls(make_extraction(WorkingMemory(max_facts)), tasks=(final.user, ASK_TASK))
         for turn in earlier:
             await panel._correct(turn.user)
+        panel.replayed = frozenset(f.turn for f in panel.extraction.memory.facts)
         panel.refresh()
         return panel
 
     def refresh(self) -> None:
         """The memory panel's view of the store, then what depends on it: replaced values, examples, no verdict."""
         super().refresh()
+        note = shared_second_note(self.extraction.memory.facts, self.replayed)
+        self.times.value = f'<div style="{NOTE_STYLE}">{html.escape(note)}</div>' if note else ""
         self._store_changed()
 
     async def _correct(self, text: str) -> ExtractionReport | None:
@@ -450,6 +483,13 @@ class CapstonePanel(MemoryPanel):
         self.verdict.value = verdict_html(result)
         self.feedback.value = feedback_html(result)
         return result
+
+
+def _after(children: Sequence[widgets.Widget], anchor: widgets.Widget, added: widgets.Widget) -> list[widgets.Widget]:
+    """``children`` with ``added`` right after ``anchor`` (a note under the table it explains)."""
+    shown = list(children)
+    shown.insert(shown.index(anchor) + 1, added)
+    return shown
 
 
 _WRAP = "overflow-wrap: anywhere; white-space: pre-wrap"

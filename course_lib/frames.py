@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas loads when a table is made: importing the modules that make rows stays quick
     import pandas as pd
 
-__all__ = ["rows_frame", "rule_label"]
+__all__ = ["ELLIPSIS", "rows_frame", "rule_label", "shorten_at_word"]
+
+ELLIPSIS = "\u2026"
+"""What ends a shortened text: one character, so a cut of ``width`` characters stays within ``width``."""
 
 
 def rows_frame(
@@ -47,3 +50,20 @@ def rule_label(rule: str) -> str:
     The identifier stays what the code passes around; only what is shown loses its underscore.
     """
     return rule.replace("_", " ")
+
+
+def shorten_at_word(text: str, width: int) -> str:
+    """``text`` on one line (white space folded), at most ``width`` characters: past it, cut between words and ended
+    with an ellipsis.
+
+    A table cell cut inside a word (``module=Bil…``) reads as a typo or a value the store never held; a cut between
+    words (``(evidence:…``) reads as "more follows". Only a text whose first word is already too long is cut inside
+    it, there being no word boundary to cut at.
+    """
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    if text[width - 1] != " " and " " in cut.strip():  # the cut falls inside a word: drop that word
+        cut = cut[: cut.rstrip().rfind(" ")]
+    return cut.rstrip() + ELLIPSIS

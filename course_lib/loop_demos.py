@@ -19,7 +19,7 @@ from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentResp
 from pydantic import ValidationError
 
 from .environment import course_file
-from .frames import rows_frame
+from .frames import rows_frame, shorten_at_word
 from .loop import (
     CRITERIA_HEADING,
     RESPONSE_HEADING,
@@ -343,7 +343,7 @@ def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_L
     joined = " | ".join(texts)
     if len(joined) <= limit:
         return joined
-    kept = [_clipped(t, max(limit // last, 20)) for t in texts[-last:]]
+    kept = [shorten_at_word(t, max(limit // last, 20)) for t in texts[-last:]]
     earlier = len(texts) - len(kept)
     return " | ".join(([_earlier(earlier)] if earlier else []) + kept)
 
@@ -351,12 +351,6 @@ def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_L
 def _earlier(count: int) -> str:
     """What stands for the messages a folded history leaves out."""
     return f"({count} earlier message{'s' * (count != 1)})"
-
-
-def _clipped(text: str, width: int) -> str:
-    """``text`` on one line (white space folded), cut to ``width`` characters with an ellipsis when longer."""
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1].rstrip() + "\u2026"
 
 
 HANGING = INDENT + "  "

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from .frames import rows_frame, rule_label
+from .frames import rows_frame, rule_label, shorten_at_word
 from .tracing import CHARS_SENT, EST_TOKENS, USAGE_FIELDS, count_of, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
@@ -92,6 +92,7 @@ __all__ = [
     "presence_frame",
     "proposals_text",
     "readable_table",
+    "recorded_time",
     "repairs_frame",
     "rows_frame",
     "scaling_frame",
@@ -254,10 +255,15 @@ def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
     columns.
     """
     rows = [
-        {"key": f.key, "value": f.value, "evidence": f.evidence, "turn": f.turn, RECORDED: f"{f.recorded_at:%H:%M:%S}"}
+        {"key": f.key, "value": f.value, "evidence": f.evidence, "turn": f.turn, RECORDED: recorded_time(f)}
         for f in facts
     ]
     return student_table(rows_frame(rows, FACT_COLUMNS))
+
+
+def recorded_time(fact: Fact) -> str:
+    """A fact's time as the tables show it, in the :data:`RECORDED` column: the time of day in UTC, to the second."""
+    return f"{fact.recorded_at:%H:%M:%S}"
 
 
 def presence_frame(snapshots: Sequence[tuple[str, Sequence[Fact]]]) -> pd.DataFrame:
@@ -416,12 +422,8 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     from matplotlib.patches import Rectangle
 
     rows = frame if rule is None else frame[frame["rule"] == rule]
-    labels = [
-        str(row["policy"])
-        + (f" ({row['rule']})" if rows["rule"].nunique() > 1 else "")
-        + (f", {row[STORE_BOUND]} facts" if rows[STORE_BOUND].nunique() > 1 else "")
-        for _, row in rows.iterrows()
-    ]
+    rules, bounds = rows["rule"].nunique() > 1, rows[STORE_BOUND].nunique() > 1
+    labels = [_repair_label(row, rules, bounds) for _, row in rows.iterrows()]
     kinds = [verdict_kind(str(v)) for v in rows["verdict"]]
     colours = [VERDICT_COLOURS[v] for v in kinds]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.42 * len(rows) + 1.7), sharey=True)
@@ -437,6 +439,19 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
+
+
+def _repair_label(row: pd.Series, rules: bool, bounds: bool) -> str:
+    """A bar's label: the policy, then its rule and its store bound when the plot's rows differ in them.
+
+    The bound is said once: a policy whose own name carries it (``facts (8)``) loses that suffix when the label adds
+    ``store of 8 facts``, so no label reads "facts (8), 8 facts".
+    """
+    policy, bound = str(row["policy"]), int(row[STORE_BOUND])
+    if bounds:
+        policy = policy.removesuffix(f" ({bound})")
+    extras = ([rule_label(str(row["rule"]))] if rules else []) + ([f"store of {bound} facts"] if bounds else [])
+    return policy + (f" ({', '.join(extras)})" if extras else "")
 
 
 # region Lesson 04's and 07's tables: the policies' and the capstone's typed rows shown as frames
@@ -685,13 +700,8 @@ def figure_png(fig: Figure) -> bytes:
 
 
 def _short(text: str, width: int = 18) -> str:
-    """A value shortened to fit a grid cell; the cut falls between words when there is one to cut at."""
-    if len(text) <= width:
-        return text
-    cut = text[: width - 1]
-    if text[width - 1] != " " and " " in cut.strip():  # the cut falls inside a word: drop that word
-        cut = cut[: cut.rstrip().rfind(" ")]
-    return cut.rstrip() + "\u2026"
+    """A value shortened to fit a grid cell (:func:`~course_lib.frames.shorten_at_word`: between words when it can)."""
+    return shorten_at_word(text, width)
 
 
 VISIBLE_SPACE = "\u2423"

@@ -4,9 +4,16 @@ import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
 
 from course_lib.capstone import FEEDBACK_HEADER, check_answer, feedback_text, plans_action
-from course_lib.capstone_panel import MAX_ANSWER_CHARS, CapstonePanel, check_in_loop, violation_rows
+from course_lib.capstone_panel import (
+    MAX_ANSWER_CHARS,
+    CapstonePanel,
+    check_in_loop,
+    shared_second_note,
+    violation_rows,
+)
 from course_lib.extraction import make_extraction
 from course_lib.policies import load_timeline
+from course_lib.presentation import recorded_time
 
 
 def panel(task: int = 0) -> CapstonePanel:
@@ -295,3 +302,30 @@ async def test_a_value_current_again_is_not_listed_as_replaced_and_the_list_foll
     assert line.index("Reporting (replaced at turn 6)") < line.index(f"Billing (replaced at turn {turns['Paie']})")
     await check(p, "The module is Paie.")
     assert "No violation" in p.verdict.value
+
+
+async def test_turns_stored_in_one_second_are_named_under_the_table_with_their_order_in_the_turn_column():
+    """The walk saw one recorded time on every row and could not tell when each turn came: the note says why."""
+    p = await CapstonePanel.from_timeline(load_timeline())
+    turns = sorted({f.turn for f in p.extraction.memory.facts})
+    if len({recorded_time(f) for f in p.extraction.memory.facts}) == 1:  # replayed within one second, as a rule
+        words = " and ".join([", ".join(str(t) for t in turns[:-1]), str(turns[-1])])
+        assert f"turns {words} at" in p.times.value and "the panel stored them together" in p.times.value
+    assert p.children.index(p.times) == p.children.index(p.table) + 1  # right under the table it explains
+
+
+def test_the_shared_second_note_names_each_group_and_is_empty_when_every_turn_has_its_own_time(t0):
+    from datetime import timedelta
+
+    from course_lib.memory import FactCandidate, WorkingMemory
+
+    memory = WorkingMemory()
+    for second, text in [(0, "module=A"), (0, "database=B"), (5, "version=1")]:
+        key, _, value = text.partition("=")
+        candidate = FactCandidate(key=key, value=value, evidence=text)
+        memory.apply(memory.begin_turn(text), [candidate], recorded_at=t0 + timedelta(seconds=second))
+    note = shared_second_note(memory.facts)
+    assert "turns 1 and 2 at 12:00:00: they were stored within the same second" in note
+    assert "turn column gives the order" in note and "3" not in note.split("(")[1]
+    assert "the panel stored them together" in shared_second_note(memory.facts, replayed={1, 2, 3})
+    assert shared_second_note(memory.facts[-1:]) == ""

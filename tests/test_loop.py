@@ -487,6 +487,15 @@ def test_a_long_history_is_shown_as_its_last_messages_after_a_count_of_the_rest(
     assert recent_texts(["w" * 300] * 4).startswith("(1 earlier message) | ")
 
 
+def test_a_folded_history_cuts_each_message_between_words_never_inside_one():
+    """The capstone's trace showed ``mo…`` and ``module=Bil…``: a cut inside a word reads as a wrong value."""
+    feedback = 'Answer again, holding to: - module = "Billing" (evidence: "module=Billing"; turn 6) ' * 3
+    shown = recent_texts([f"turn {i} " + "y " * 80 for i in range(5)] + [feedback])
+    words = {*feedback.split(), "turn", "y", "2", "3", "4"}
+    for part in shown.split(" | ")[1:]:
+        assert part.endswith("\u2026") and set(part[:-1].split()) <= words, part
+
+
 async def test_every_seed_evaluation_lists_what_it_saw_and_marks_the_initial_messages_as_unchanged():
     trace, _ = await run_seed_demo()
     evaluations = [s for s in trace.rows if s.actor == "Evaluator"]

@@ -237,6 +237,26 @@ def test_the_repairs_plot_legend_names_only_the_verdicts_it_draws():
         plot_repairs(frame.assign(verdict=["fixed: module", "not repaired"]))
 
 
+def test_a_repairs_bar_says_its_store_bound_once():
+    """Lesson 07's plot read "facts (8), 8 facts": the policy's own name and the added bound repeated the number."""
+    from course_lib.presentation import plot_repairs
+
+    runs = [("facts", 5), ("facts (8)", 8), ("full history", 5), ("full history", 8)]
+    row = {"rule": "earliest", "verdict": "repaired", "iterations": 1, "reader chars (loop)": 100}
+    frame = pd.DataFrame([{**row, "policy": policy, "store bound": bound} for policy, bound in runs])
+    fig = plot_repairs(frame)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == [
+        "facts (store of 5 facts)",
+        "facts (store of 8 facts)",
+        "full history (store of 5 facts)",
+        "full history (store of 8 facts)",
+    ]
+    one_bound = plot_repairs(frame[frame["store bound"] == 8])
+    assert [t.get_text() for t in one_bound.axes[0].get_yticklabels()] == ["facts (8)", "full history"]
+    plt.close("all")
+
+
 def test_rows_become_a_table_with_exactly_the_named_columns():
     frame = rows_frame([{"b": 2, "a": 1}], ["a", "b"])
     assert frame.to_dict("records") == [{"a": 1, "b": 2}] and list(frame.columns) == ["a", "b"]
@@ -433,3 +453,13 @@ def test_a_proposal_reads_as_facts_each_with_the_words_it_cites():
         '\u2022 database=Oracle, citing "database=Oracle"'
     )
     assert proposals_text([]) == "nothing"
+
+
+def test_shorten_at_word_cuts_between_words_folds_white_space_and_cuts_a_lone_long_word():
+    from course_lib.frames import shorten_at_word
+
+    assert shorten_at_word("module = Billing", 40) == "module = Billing"
+    assert shorten_at_word('(evidence: "module=Billing"; turn 6)', 20) == "(evidence:\u2026"
+    assert shorten_at_word("a\n  b", 10) == "a b"  # one line: a table cell, not a paragraph
+    assert shorten_at_word("x" * 30, 10) == "x" * 9 + "\u2026"  # no word boundary to cut at
+    assert len(shorten_at_word("word " * 20, 33)) <= 33
