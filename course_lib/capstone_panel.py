@@ -267,14 +267,11 @@ def shared_second_note(facts: Sequence[Fact], replayed: Collection[int] = ()) ->
     shared = [(time, sorted(turns)) for time, turns in turns_at.items() if len(turns) > 1]
     if not shared:
         return ""
-    groups = "; ".join(f"turns {and_listed([str(t) for t in turns])} at {time}" for time, turns in shared)
-    why = (
-        "the panel stored them together when its cell ran"
-        if all(set(t) <= set(replayed) for _, t in shared)
-        else ("they were stored within the same second")
-    )
+    groups = "; ".join(f"turns {and_listed([str(t) for t in turns])} show one time, {time}" for time, turns in shared)
+    together = all(set(turns) <= set(replayed) for _, turns in shared)
+    why = "the panel stored them together when its cell ran" if together else "they were stored in the same second"
     return (
-        f"The {RECORDED} column is to the second, so turns stored in one second show one time ({groups}: {why}). "
+        f"{groups[:1].upper()}{groups[1:]}: {why}, and the {RECORDED} column is to the second. "
         "The turn column gives the order they came in."
     )
 

@@ -353,7 +353,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "07",
         "Exercise 2",
-        "Which of these keys does the store hold?",
+        "The facts run's store is section 4's first table: which of the answer's three keys does it hold, and "
+        "with which value?",
         "The store holds module=Billing and database=SQL Server 2022 but has evicted the constraint: only "
         "database=PostgreSQL contradicts it.",
     ),

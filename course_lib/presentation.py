@@ -445,13 +445,13 @@ def _repair_label(row: pd.Series, rules: bool, bounds: bool) -> str:
     """A bar's label: the policy, then its rule and its store bound when the plot's rows differ in them.
 
     The bound is said once: a policy whose own name carries it (``facts (8)``) loses that suffix when the label adds
-    ``store of 8 facts``, so no label reads "facts (8), 8 facts".
+    ``, store of 8 facts``, so no label reads "facts (8), 8 facts".
     """
     policy, bound = str(row["policy"]), int(row[STORE_BOUND])
     if bounds:
         policy = policy.removesuffix(f" ({bound})")
-    extras = ([rule_label(str(row["rule"]))] if rules else []) + ([f"store of {bound} facts"] if bounds else [])
-    return policy + (f" ({', '.join(extras)})" if extras else "")
+    with_rule = policy + (f" ({rule_label(str(row['rule']))})" if rules else "")
+    return with_rule + (f", store of {bound} facts" if bounds else "")
 
 
 # region Lesson 04's and 07's tables: the policies' and the capstone's typed rows shown as frames

@@ -247,10 +247,10 @@ def test_a_repairs_bar_says_its_store_bound_once():
     fig = plot_repairs(frame)
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == [
-        "facts (store of 5 facts)",
-        "facts (store of 8 facts)",
-        "full history (store of 5 facts)",
-        "full history (store of 8 facts)",
+        "facts, store of 5 facts",
+        "facts, store of 8 facts",
+        "full history, store of 5 facts",
+        "full history, store of 8 facts",
     ]
     one_bound = plot_repairs(frame[frame["store bound"] == 8])
     assert [t.get_text() for t in one_bound.axes[0].get_yticklabels()] == ["facts (8)", "full history"]
