@@ -313,8 +313,8 @@ class CapstonePanel(MemoryPanel):
         self.verdict = widgets.HTML()
         self.feedback = widgets.HTML()
         named = {"task": self.task, "examples": self.examples, "answer": self.answer, "replaced": self.replaced}
-        named["times"] = self.times
-        for name, widget in {**named, "verdict": self.verdict, "feedback": self.feedback}.items():
+        shown = {"times": self.times, "verdict": self.verdict, "feedback": self.feedback}
+        for name, widget in {**named, **shown}.items():
             widget.add_class(f"capstone-panel-{name}")  # what a browser test finds them by
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
         self.message.placeholder = CORRECTION_EXAMPLE  # lesson 02's example would declare what the store holds
