@@ -50,6 +50,7 @@ __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_TIMEOUT",
+    "ENDPOINT_EXAMPLES",
     "ENDPOINT_FAILURES",
     "ENV_FILE",
     "FIELD_VARS",
@@ -129,6 +130,41 @@ LOCAL_API_KEY = "local-no-key"
 """What the openai SDK sends to the local server (it needs a non-blank key; llama.cpp checks none here)."""
 ENV_FILE = optional_course_file(".env")
 """The optional, git-ignored settings file (see ``.env.example``)."""
+
+ENDPOINT_EXAMPLES: tuple[dict[str, str], ...] = (
+    {
+        "server": "OpenAI",
+        "OPENAI_BASE_URL": "leave it unset",
+        "OPENAI_MODEL": "e.g. gpt-4o-mini",
+        "OPENAI_API_KEY": "your key",
+    },
+    {
+        "server": "Azure OpenAI",
+        "OPENAI_BASE_URL": "https://<resource>.openai.azure.com/openai/v1",
+        "OPENAI_MODEL": "your deployment's name",
+        "OPENAI_API_KEY": "the resource's key",
+    },
+    {
+        "server": "Ollama",
+        "OPENAI_BASE_URL": "http://localhost:11434/v1",
+        "OPENAI_MODEL": "a pulled model, e.g. llama3.2",
+        "OPENAI_API_KEY": "any text that is not blank",
+    },
+    {
+        "server": "LM Studio",
+        "OPENAI_BASE_URL": "http://localhost:1234/v1",
+        "OPENAI_MODEL": "the loaded model's identifier",
+        "OPENAI_API_KEY": "any text that is not blank",
+    },
+    {
+        "server": "llama.cpp server",
+        "OPENAI_BASE_URL": "http://localhost:8080/v1",
+        "OPENAI_MODEL": "any name (it serves one model)",
+        "OPENAI_API_KEY": "any text that is not blank",
+    },
+)
+"""What to set for common OpenAI-compatible servers (with ``COURSE_LLM=openai``), one row each: lesson 00 shows them as
+a table like every other of the course (a Markdown table would render centred in JupyterLab)."""
 
 TIMEOUT_VAR, RETRIES_VAR = "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"
 MAX_TOKENS_VAR = "COURSE_LLM_MAX_TOKENS"

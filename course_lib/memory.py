@@ -371,6 +371,10 @@ def prompt_block(facts: Iterable[Fact]) -> str:
     return "\n".join(lines)
 
 
+_BATCH_REJECTED = "The whole batch is rejected; the store is unchanged."
+"""How every refusal of a batch ends: a student reads them side by side (lesson 01), and each says nothing changed."""
+
+
 def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -> Sequence[FactCandidate]:
     """Return the batch when it passes every rule; else raise :class:`InvalidFacts` naming the candidate and rule.
 
@@ -381,12 +385,12 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
     if not isinstance(candidates, (list, tuple)):
         raise InvalidFacts(
             f"Extraction must contain at most {MAX_FACTS} facts, as a list of candidates; got "
-            f"{type(candidates).__name__}, not a list (rule: at most {MAX_FACTS} facts). The whole batch is rejected."
+            f"{type(candidates).__name__}, not a list (rule: at most {MAX_FACTS} facts). {_BATCH_REJECTED}"
         )
     if len(candidates) > MAX_FACTS:
         raise InvalidFacts(
-            f"Extraction must contain at most {MAX_FACTS} facts; this batch has {len(candidates)}. "
-            "The whole batch is rejected.",
+            f"Too many facts: this batch has {len(candidates)}, and a batch may hold at most {MAX_FACTS} "
+            f"(the seed's rule: Extraction must contain at most {MAX_FACTS} facts). {_BATCH_REJECTED}",
             plain=f"one message may declare at most {MAX_FACTS} facts, and this one declares {len(candidates)}",
         )
     seen: set[str] = set()
@@ -395,8 +399,7 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
         if broken:
             rule, plain = broken
             raise InvalidFacts(
-                f"Invalid fact #{index + 1} ({_shown(candidate)}): {rule}. "
-                "The whole batch is rejected; the store is unchanged.",
+                f"Invalid fact #{index + 1} ({_shown(candidate)}): {rule}. {_BATCH_REJECTED}",
                 plain=plain,
             )
         seen.add(candidate.key)

@@ -8,6 +8,8 @@ from course_lib.live import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT,
+    ENDPOINT_EXAMPLES,
+    FIELD_VARS,
     ROLES,
     Backends,
     LiveSettings,
@@ -199,3 +201,12 @@ def test_the_worst_case_wait_is_said_as_the_sum_it_is():
     two = LiveSettings(model="m", api_key="k", timeout=20, max_retries=2)
     assert two.worst_case_words() == f"3 {times} 20 s + the 0.5 s and 1 s the SDK waits before the retries"
     assert LiveSettings(model="m", api_key="k", max_retries=0).worst_case_words() == f"1 {times} 30 s"
+
+
+def test_every_example_endpoint_in_lesson_00_is_a_url_the_settings_accept():
+    """The table a student copies from: each base URL passes the course's own check (``<resource>`` filled in)."""
+    assert ENDPOINT_EXAMPLES[0]["server"] == "OpenAI"  # the one that leaves the URL unset
+    for row in ENDPOINT_EXAMPLES[1:]:
+        url = row[FIELD_VARS["base_url"]].replace("<resource>", "example")
+        assert LiveSettings.checked(model="m", api_key="k", base_url=url).base_url == url
+    assert all(set(row) == {"server", *FIELD_VARS.values()} for row in ENDPOINT_EXAMPLES)

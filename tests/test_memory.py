@@ -292,6 +292,32 @@ def test_a_malformed_batch_is_refused_with_the_seeds_rule_and_changes_nothing(ki
     assert [f.key for f in memory.facts] == ["product", "module"]
 
 
+UNCHANGED = "The whole batch is rejected; the store is unchanged."
+
+
+@pytest.mark.parametrize(
+    "batch",
+    [*(batch for _, batch in BAD_BATCHES.values()), *(batch for batch, _ in MALFORMED_BATCHES.values())],
+)
+def test_every_refusal_of_a_batch_says_the_store_is_unchanged(batch):
+    """A student reads the refusals side by side (lesson 01, section 3): each, batch rules too, says nothing changed."""
+    memory = WorkingMemory()
+    turn = memory.begin_turn("; ".join(f"{k}=A" for k in ALLOWED_KEYS))
+    with pytest.raises(InvalidFacts) as refusal:
+        memory.apply(turn, batch)
+    assert str(refusal.value).endswith(UNCHANGED)
+
+
+def test_too_many_facts_is_said_in_plain_words_before_the_seeds_rule():
+    """The seed's wording ("Extraction must contain") uses a word lesson 01 defines later: the count comes first."""
+    memory = WorkingMemory()
+    turn = memory.begin_turn("; ".join(f"{k}=A" for k in ALLOWED_KEYS))
+    with pytest.raises(InvalidFacts) as refusal:
+        memory.apply(turn, [cand(k, "A") for k in ALLOWED_KEYS[:6]])
+    assert str(refusal.value).startswith("Too many facts: this batch has 6, and a batch may hold at most 5 ")
+    assert "Extraction must contain at most 5 facts" in str(refusal.value)
+
+
 def test_blank_value_and_blank_evidence_are_rules_of_their_own():
     # the seed: string.IsNullOrWhiteSpace(fact.Value) and string.IsNullOrWhiteSpace(fact.Evidence), each on its own
     memory = WorkingMemory()

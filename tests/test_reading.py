@@ -147,7 +147,10 @@ def test_the_course_map_names_every_lesson_and_the_readme_and_lesson_00_show_it(
     spec.loader.exec_module(course_map)
     assert sorted(course_map.LESSONS) == [name[:2] for name in LESSONS]
     assert set(course_map.POSITIONS) == set(course_map.LESSONS)
-    assert (DOCS / "course_map.png").read_bytes().startswith(b"\x89PNG")
+    drawing = (DOCS / "course_map.png").read_bytes()
+    assert drawing.startswith(b"\x89PNG")
+    width = int.from_bytes(drawing[16:20], "big")  # the PNG header's width, in pixels
+    assert width <= 900, f"the map is {width} px wide: JupyterLab opens it full size, and 1300 px must show it whole"
     assert "](docs/course_map.png)" in (ROOT / "README.md").read_text()
     opening = lesson(LESSONS[0]).cells[0]
     assert "](attachment:course_map.png)" in opening.source  # tools/colab_cell.py attaches docs/course_map.png
