@@ -176,8 +176,11 @@ SHOWN_INPUT_CHARS = 40
 """How much of a long piece of input a panel's message repeats: enough to recognise it, never the whole line."""
 
 _LONG = SHOWN_INPUT_CHARS + 20
-# a quotation opens after no word character and closes before none ("'Module': ... write 'module'" holds two)
-_LONG_RUN = re.compile(rf"(?<!\w)'[^'\n]{{{_LONG},}}'(?!\w)|(?<!\w)\"[^\"\n]{{{_LONG},}}\"(?!\w)|[^\s'\"]{{{_LONG},}}")
+# a quotation opens at the start, after a space or an opening bracket, and closes before no word character
+# ("'Module': ... write 'module'" holds two); a quote after a shortened quotation's '…' closes it, never opens one
+_LONG_RUN = re.compile(
+    rf"(?<![^\s(\[{{])'[^'\n]{{{_LONG},}}'(?!\w)|(?<![^\s(\[{{])\"[^\"\n]{{{_LONG},}}\"(?!\w)|[^\s'\"]{{{_LONG},}}"
+)
 
 
 def shorten_long_input(text: str, keep: int = SHOWN_INPUT_CHARS) -> str:
@@ -231,7 +234,7 @@ def declaration_notes(text: str) -> list[str]:
         elif miss.problem == "table":
             notes.append(f"a table row is not a declaration: write {miss.allowed}={miss.value}.")
         elif miss.problem == "not alone":
-            notes.append(f"{miss.written} has words before it: {NOT_ALONE_RULE}.")
+            notes.append(f"'{miss.typed_shown}' has the words '{miss.words_before}' before {miss.written}: {NOT_ALONE_RULE}.")
         elif miss.key not in unknown:
             unknown.append(miss.key)
     if unknown:
