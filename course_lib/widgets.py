@@ -716,7 +716,9 @@ class DeskPanel(_Panel, widgets.HBox):
         self.events.append(event)
         who = f"[{event.desk}] " if event.desk else ""
         answer = event.reply if event.kind == "turn" else event.output
-        said = f"<b>you:</b> {_escape(event.line)}<br><b>{_escape(who)}</b>{_escape(answer or '')}"
+        # the line and a reply that repeats it are shortened where long: a 300-character value would fill the chat
+        typed, answer = shorten_long_input(event.line), shorten_long_input(answer or "")
+        said = f"<b>you:</b> {_escape(typed)}<br><b>{_escape(who)}</b>{_escape(answer)}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
             notes = declaration_notes(as_pasted(event.line))  # why a line that looked like facts stored none
             verdict = [memory_line(event.report), *(f"Why: {note}" for note in notes)]
