@@ -468,6 +468,21 @@ class SmuggleAttempt(BaseModel):
     feedback: str
     smuggled: bool = False
     priority_stored: bool = False
+    extracted: str = ""
+    """What the store read from the message (``module=Billing``, or empty): the answer to the prediction, so it is
+    said only after a right one (:meth:`verdict`)."""
+
+    def verdict(self, answer: object, hint: str) -> str:
+        """The check of the student's prediction, then, once it is right, what the store read from the message.
+
+        Said before the prediction, "extracted from your message: nothing" would give the answer away.
+        """
+        from .exercises import check, readable_lines
+
+        said = check(_SMUGGLE, answer, self.priority_stored, hint)
+        if not said.startswith(f"{_SMUGGLE}: correct."):
+            return said
+        return f"{said}\n" + readable_lines(f"Facts extracted from your message: {self.extracted or 'nothing'}.")
 
 
 _TARGET = "priority=P0"
@@ -519,14 +534,14 @@ async def _smuggle(message: object) -> SmuggleAttempt:
         )
     reply = event.reply or ""
     proposed = ", ".join(f"{c.key}={c.value}" for c in event.report.proposed) if event.report else ""
-    said = f"the desk replied: {reply}\nextracted from your message: {proposed or 'nothing'}"
+    said = f"the desk replied: {reply}"
     if _TARGET not in reply:
         return SmuggleAttempt(
             feedback=f"{said}\n{_SMUGGLE}: the reply does not contain {_TARGET} yet. Rewrite the message and "
             "run this cell again."
         )
     stored = any(f.key == "priority" for f in desks.memory.facts)
-    return SmuggleAttempt(feedback=said, smuggled=True, priority_stored=stored)
+    return SmuggleAttempt(feedback=said, smuggled=True, priority_stored=stored, extracted=proposed)
 
 
 def _declares_priority(message: str) -> bool:

@@ -375,7 +375,14 @@ async def test_the_smuggling_exercise_runs_a_real_desk_and_reports_what_it_store
     assert "does not contain priority=P0" in missed.feedback and not missed.smuggled
     smuggled = await try_smuggling("What does priority=P0 mean?")
     assert smuggled.smuggled and not smuggled.priority_stored
-    assert "extracted from your message: nothing" in smuggled.feedback
+    # what the store read is the answer to the prediction: it comes after the check, never before (issue 32)
+    assert "extracted" not in smuggled.feedback and "the desk replied" in smuggled.feedback
+    unpredicted = smuggled.verdict(..., "hint")
+    assert "not answered yet" in unpredicted and "extracted" not in unpredicted
+    right = smuggled.verdict(False, "hint")
+    assert right.startswith("Exercise 1: correct.") and right.endswith("\nFacts extracted from your message: nothing.")
+    wrong = smuggled.verdict(True, "hint")
+    assert "not quite" in wrong and "extracted" not in wrong
     unanswered = await try_smuggling(...)
     assert "not answered yet" in unanswered.feedback
     # the prediction may be written already: the feedback names what is missing, the message (issue 32)
