@@ -234,7 +234,9 @@ def declaration_notes(text: str) -> list[str]:
         elif miss.problem == "table":
             notes.append(f"a table row is not a declaration: write {miss.allowed}={miss.value}.")
         elif miss.problem == "not alone":
-            notes.append(f"'{miss.typed_shown}' has the words '{miss.words_before}' before {miss.written}: {NOT_ALONE_RULE}.")
+            notes.append(
+                f"'{miss.typed_shown}' has the words '{miss.words_before}' before {miss.written}: {NOT_ALONE_RULE}."
+            )
         elif miss.key not in unknown:
             unknown.append(miss.key)
     if unknown:
@@ -271,7 +273,8 @@ def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[s
         return []
     kept = {fact.key for fact in report.facts}
     return [
-        f"The store holds at most {MAX_FACTS} facts: {fact.key}={shorten_long_input(fact.value)} "
+        f"The store holds at most {MAX_FACTS} facts, so a fact from the oldest turn goes: "
+        f"{fact.key}={shorten_long_input(fact.value)} "
         f"({_why_oldest(fact, report.facts)}) was pushed out to make room."
         for fact in before
         if fact.key not in kept
@@ -279,10 +282,11 @@ def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[s
 
 
 def _why_oldest(evicted: Fact, kept: tuple[Fact, ...]) -> str:
-    """Why the store chose ``evicted``: its turn is the oldest, and a tie with a kept fact goes by key order.
+    """Why the store chose ``evicted``: its turn is the oldest, and a tie with a kept fact goes alphabetically.
 
-    The store evicts the oldest turn first and, among facts of one turn, the first key in ordinal order
-    (:attr:`~course_lib.memory.WorkingMemory.facts` is that order), so a kept fact of the same turn lost no tie.
+    The store evicts the oldest turn first and, among facts of one turn, the first key in ordinal order, which for
+    the ten lowercase keys is alphabetical (:attr:`~course_lib.memory.WorkingMemory.facts` is that order), so a
+    kept fact of the same turn lost no tie.
     """
     peers = [fact.key for fact in kept if fact.turn == evicted.turn]
     if not peers:
@@ -290,7 +294,7 @@ def _why_oldest(evicted: Fact, kept: tuple[Fact, ...]) -> str:
     names = " and ".join(peers)
     return (
         f"turn {evicted.turn}, the oldest; {names} {'is' if len(peers) == 1 else 'are'} from turn {evicted.turn} "
-        f"too, and {evicted.key} comes first in the store's key order"
+        f"too, and {evicted.key} comes first alphabetically"
     )
 
 

@@ -188,9 +188,10 @@ async def test_the_memory_panel_names_the_fact_a_sixth_one_pushed_out():
     assert "pushed out" not in panel.diagnostic.value
     await submit(panel, "symptom=timeout")
     assert "at most 5 facts" in panel.diagnostic.value
-    assert (  # the tie with product (turn 1 too) is broken by the store's key order, and the note says so
-        "customer=Fabrikam (turn 1, the oldest; product is from turn 1 too, and customer comes first in the "
-        "store's key order) was pushed out" in panel.diagnostic.value
+    assert (  # the rule in words, and the tie with product (turn 1 too) broken alphabetically, said so (issue 32)
+        "The store holds at most 5 facts, so a fact from the oldest turn goes: customer=Fabrikam (turn 1, the "
+        "oldest; product is from turn 1 too, and customer comes first alphabetically) was pushed out"
+        in panel.diagnostic.value
     )
 
 
@@ -199,7 +200,7 @@ async def test_a_fact_pushed_out_alone_on_its_turn_is_named_without_a_tie():
     await submit(panel, "product=Contoso")
     await submit(panel, "customer=Fabrikam; module=Billing; database=SQL Server 2022; version=2.1")
     await submit(panel, "symptom=timeout")
-    assert "product=Contoso (turn 1, the oldest) was pushed out" in panel.diagnostic.value
+    assert "goes: product=Contoso (turn 1, the oldest) was pushed out" in panel.diagnostic.value
 
 
 def test_a_markdown_table_row_is_a_near_miss():
