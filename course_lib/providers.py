@@ -71,6 +71,7 @@ __all__ = [
     "block_carrier",
     "caller_user_messages",
     "characters_compared",
+    "messages_compared",
     "compare_injection",
     "console_command",
     "course_manual_desk",
@@ -657,6 +658,28 @@ def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole,
         sum(PROMPT_BLOCK_HEADER in m.text for m in history),
     )
     return dict(zip(INJECTION_COLUMNS, values, strict=True))
+
+
+def messages_compared(comparison: pd.DataFrame) -> str:
+    """Why the provider sends more messages per call than manual injection, computed from the "messages sent" column.
+
+    The provider's block is a message of its own; manual injection pastes it inside the user's message. A student
+    comparing the two columns sees the provider one message ahead on every call and should read why.
+    """
+    manual, provider = (
+        [int(n) for n in comparison.loc[comparison["path"] == path, "messages sent"]]
+        for path in ("manual injection", "context provider")
+    )
+    extra = {p - m for m, p in zip(manual, provider, strict=True)}
+    if len(extra) == 1:
+        (more,) = extra
+        how_many = f"{more} more on every one of the {len(manual)} calls"
+    else:
+        how_many = f"between {min(extra)} and {max(extra)} more per call"
+    return (
+        f"Messages sent: the provider sends {how_many} ({provider[0]} against {manual[0]} on call 1): its facts block "
+        "is a message of its own, while manual injection pastes the block inside the user's message."
+    )
 
 
 def characters_compared(comparison: pd.DataFrame) -> str:

@@ -408,3 +408,35 @@ async def test_the_characters_sentence_is_computed_from_the_comparison():
     far = comparison.copy()
     far.loc[far["path"] == "manual injection", "chars sent"] = 1000
     assert "(about equal)" not in characters_compared(far)
+
+
+# --- lesson 03: what the call log keeps after a forget, and why the provider sends one more message (issue 32) ---
+
+
+async def test_the_call_log_keeps_a_forgotten_value_that_no_later_call_sends():
+    from course_lib.tracing import log_after_forget
+
+    log = CallLog()
+    desks = course_provider_desks(log)
+    await desks.handle("module=Billing; database=SQL Server 2022")
+    await desks.handle("Which module am I on?")
+    forgotten_at = len(log)
+    await desks.handle("forget module")
+    await desks.handle("Which module am I on?")
+    said = log_after_forget(log, "Billing", forgotten_at)
+    sent_it = sum(any("Billing" in m.text for m in call.messages) for call in log.calls[:forgotten_at])
+    assert said.startswith(f"The call log still holds Billing: {sent_it} of the {forgotten_at} calls made before")
+    assert f"none of the {len(log) - forgotten_at} calls made since did" in said
+    await desks.handle("Our module is Billing again")  # the user's own words bring the value back into a call
+    assert "2 of the 4 calls made since did" in log_after_forget(log, "Billing", forgotten_at)  # desk and writer
+
+
+async def test_the_provider_sends_one_more_message_per_call_computed_from_the_comparison():
+    from course_lib.providers import compare_injection, messages_compared
+
+    comparison = await compare_injection()
+    said = messages_compared(comparison)
+    assert said.startswith(
+        "Messages sent: the provider sends 1 more on every one of the 4 calls (2 against 1 on call 1)"
+    )
+    assert "a message of its own" in said
