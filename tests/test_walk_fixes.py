@@ -375,8 +375,8 @@ async def test_the_desks_reply_to_words_before_a_declaration_gives_the_same_reas
         ),
         (  # quoted as typed (spaces around '=' kept), and shortened when long
             "So, as we said in the meeting this morning, we are on module = Payments",
-            "'\u2026is morning, we are on module = Payments' has the words 'So, as we said in the meeting this morn\u2026' "
-            f"before module=Payments: {NOT_ALONE_RULE}.",
+            "'\u2026is morning, we are on module = Payments' has the words "
+            f"'So, as we said in the meeting this morn\u2026' before module=Payments: {NOT_ALONE_RULE}.",
         ),
     ],
 )
