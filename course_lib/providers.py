@@ -473,17 +473,18 @@ class SmuggleAttempt(BaseModel):
     """What the store read from the message (``module=Billing``, or empty): the answer to the prediction, so it is
     said only after a right one (:meth:`verdict`)."""
 
-    def verdict(self, answer: object, hint: str) -> str:
-        """The check of the student's prediction, then, once it is right, what the store read from the message.
+    def after_check(self, checked: str) -> str:
+        """The check of the student's prediction (``checked``, what :func:`~course_lib.exercises.check` said) and,
+        once it is right, what the store read from the message.
 
         Said before the prediction, "extracted from your message: nothing" would give the answer away.
         """
-        from .exercises import check, readable_lines
+        from .exercises import readable_lines
 
-        said = check(_SMUGGLE, answer, self.priority_stored, hint)
-        if not said.startswith(f"{_SMUGGLE}: correct."):
-            return said
-        return f"{said}\n" + readable_lines(f"Facts extracted from your message: {self.extracted or 'nothing'}.")
+        if not checked.startswith(f"{_SMUGGLE}: correct."):
+            return checked
+        extracted = f"Facts extracted from your message: {self.extracted or 'nothing'}."
+        return f"{checked}\n{readable_lines(extracted)}"
 
 
 _TARGET = "priority=P0"

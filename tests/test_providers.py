@@ -6,6 +6,7 @@ import pytest
 from agent_framework import InMemoryHistoryProvider, Message
 
 from course_lib.conventions import message_source
+from course_lib.exercises import check
 from course_lib.extraction import ChatFactWriter, GatedWriter, MemoryExtraction
 from course_lib.memory import PROMPT_BLOCK_HEADER, WorkingMemory
 from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient
@@ -377,12 +378,11 @@ async def test_the_smuggling_exercise_runs_a_real_desk_and_reports_what_it_store
     assert smuggled.smuggled and not smuggled.priority_stored
     # what the store read is the answer to the prediction: it comes after the check, never before (issue 32)
     assert "extracted" not in smuggled.feedback and "the desk replied" in smuggled.feedback
-    unpredicted = smuggled.verdict(..., "hint")
-    assert "not answered yet" in unpredicted and "extracted" not in unpredicted
-    right = smuggled.verdict(False, "hint")
+    for answer in (..., True):
+        checked = check("Exercise 1", answer, smuggled.priority_stored, "hint")
+        assert smuggled.after_check(checked) == checked  # no prediction yet, or a wrong one: nothing more is said
+    right = smuggled.after_check(check("Exercise 1", False, smuggled.priority_stored, "hint"))
     assert right.startswith("Exercise 1: correct.") and right.endswith("\nFacts extracted from your message: nothing.")
-    wrong = smuggled.verdict(True, "hint")
-    assert "not quite" in wrong and "extracted" not in wrong
     unanswered = await try_smuggling(...)
     assert "not answered yet" in unanswered.feedback
     # the prediction may be written already: the feedback names what is missing, the message (issue 32)
