@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 __all__ = [
@@ -195,11 +195,25 @@ class NearMiss:
     value: str | None = None
     """For a ``table`` row, a declaration ``not alone`` or one dressed whole in Markdown (``**module=Billing**``), its
     value (the declaration to write is ``allowed=value``); None otherwise."""
+    typed: str = field(default="", compare=False)
+    """For a declaration ``not alone``, its whole part as the user typed it, trimmed (``We are on module = Payments``):
+    a note quotes it so the student recognises their own words. Not compared: it only says what the fields say."""
 
     @property
     def written(self) -> str:
         """A declaration ``not alone`` as the user wrote it, without the words before it (``module=Payments``)."""
         return _shown(f"{self.key.split()[-1]}={self.value}")
+
+    @property
+    def words_before(self) -> str:
+        """The words that stop a declaration ``not alone`` from being one (``We are on``), shortened if long."""
+        return _shown(self.key.rsplit(maxsplit=1)[0])
+
+    @property
+    def typed_shown(self) -> str:
+        """The part as typed, its end kept when it is long: the end holds the declaration the student meant."""
+        typed = self.typed or f"{self.key}={self.value}"
+        return typed if len(typed) <= SHOWN_SEGMENT_CHARS else "\u2026" + typed[-(SHOWN_SEGMENT_CHARS - 1) :]
 
     @property
     def reason(self) -> str:
@@ -220,7 +234,7 @@ class NearMiss:
         if self.problem == "table":
             return f"a table row is not a declaration (write '{self.allowed}={self.value}')"
         if self.problem == "not alone":
-            return f"'{self.written}' has words before it ({NOT_ALONE_RULE})"
+            return f"'{self.typed_shown}' has the words '{self.words_before}' before {self.written} ({NOT_ALONE_RULE})"
         return f"'{self.key}' is not an allowed key"
 
 
@@ -271,7 +285,7 @@ def near_misses(text: str) -> list[NearMiss]:
         if not key:
             continue
         if any(char.isspace() for char in key):
-            if alone := _not_alone_near_miss(key, value):
+            if alone := _not_alone_near_miss(key, value, trim(segment)):
                 found.append(alone)
             continue
         if key in ALLOWED_KEYS:
@@ -319,7 +333,7 @@ def _meant(word: str) -> str | None:
     return word if word in ALLOWED_KEYS else allowed_in_other_case(word)
 
 
-def _not_alone_near_miss(key: str, value: str) -> NearMiss | None:
+def _not_alone_near_miss(key: str, value: str, typed: str) -> NearMiss | None:
     """``We are on module=Payments``: an allowed key (in any case) ends words that share its part, and has a value.
 
     The key of such a part is all its text before ``=`` ("We are on module"), so it declares nothing; a sentence
@@ -329,7 +343,7 @@ def _not_alone_near_miss(key: str, value: str) -> NearMiss | None:
     meant = _meant(key.split()[-1])
     if meant is None or not trim(value) or trim(value).endswith("?"):
         return None
-    return NearMiss(key, "not alone", meant, trim(value))
+    return NearMiss(key, "not alone", meant, trim(value), typed)
 
 
 _TABLE_ROW = re.compile(r"^\|(?P<key>[^|]*)\|(?P<value>[^|]*)\|?$")

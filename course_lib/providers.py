@@ -78,6 +78,7 @@ __all__ = [
     "forget_filter",
     "inject",
     "memory_line",
+    "messages_compared",
     "program_note",
     "provider_agent",
     "route_by_topic",
@@ -468,6 +469,22 @@ class SmuggleAttempt(BaseModel):
     feedback: str
     smuggled: bool = False
     priority_stored: bool = False
+    extracted: str = ""
+    """What the store read from the message (``module=Billing``, or empty): the answer to the prediction, so it is
+    said only after a right one (:meth:`verdict`)."""
+
+    def after_check(self, checked: str) -> str:
+        """The check of the student's prediction (``checked``, what :func:`~course_lib.exercises.check` said) and,
+        once it is right, what the store read from the message.
+
+        Said before the prediction, "extracted from your message: nothing" would give the answer away.
+        """
+        from .exercises import readable_lines
+
+        if not checked.startswith(f"{_SMUGGLE}: correct."):
+            return checked
+        extracted = f"Facts extracted from your message: {self.extracted or 'nothing'}."
+        return f"{checked}\n{readable_lines(extracted)}"
 
 
 _TARGET = "priority=P0"
@@ -519,14 +536,14 @@ async def _smuggle(message: object) -> SmuggleAttempt:
         )
     reply = event.reply or ""
     proposed = ", ".join(f"{c.key}={c.value}" for c in event.report.proposed) if event.report else ""
-    said = f"the desk replied: {reply}\nextracted from your message: {proposed or 'nothing'}"
+    said = f"the desk replied: {reply}"
     if _TARGET not in reply:
         return SmuggleAttempt(
             feedback=f"{said}\n{_SMUGGLE}: the reply does not contain {_TARGET} yet. Rewrite the message and "
             "run this cell again."
         )
     stored = any(f.key == "priority" for f in desks.memory.facts)
-    return SmuggleAttempt(feedback=said, smuggled=True, priority_stored=stored)
+    return SmuggleAttempt(feedback=said, smuggled=True, priority_stored=stored, extracted=proposed)
 
 
 def _declares_priority(message: str) -> bool:
@@ -642,6 +659,28 @@ def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole,
         sum(PROMPT_BLOCK_HEADER in m.text for m in history),
     )
     return dict(zip(INJECTION_COLUMNS, values, strict=True))
+
+
+def messages_compared(comparison: pd.DataFrame) -> str:
+    """Why the provider sends more messages per call than manual injection, computed from the "messages sent" column.
+
+    The provider's block is a message of its own; manual injection pastes it inside the user's message. A student
+    comparing the two columns sees the provider one message ahead on every call and should read why.
+    """
+    manual, provider = (
+        [int(n) for n in comparison.loc[comparison["path"] == path, "messages sent"]]
+        for path in ("manual injection", "context provider")
+    )
+    extra = {p - m for m, p in zip(manual, provider, strict=True)}
+    if len(extra) == 1:
+        (more,) = extra
+        how_many = f"{more} more on every one of the {len(manual)} calls"
+    else:
+        how_many = f"between {min(extra)} and {max(extra)} more per call"
+    return (
+        f"Messages sent: the provider sends {how_many} ({provider[0]} against {manual[0]} on call 1): its facts block "
+        "is a message of its own, while manual injection pastes the block inside the user's message."
+    )
 
 
 def characters_compared(comparison: pd.DataFrame) -> str:

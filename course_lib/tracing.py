@@ -34,6 +34,7 @@ __all__ = [
     "RecordingMiddleware",
     "SeenMessage",
     "count_of",
+    "log_after_forget",
     "message_text",
     "recording_middleware",
     "reported_label",
@@ -353,3 +354,24 @@ def recording_middleware(client: object, log: CallLog, name: str) -> list[ChatMi
     if any(isinstance(m, RecordingMiddleware) and m.log is log for m in own):
         return []
     return [RecordingMiddleware(log, name)]
+
+
+def log_after_forget(log: CallLog, value: str, forgotten_at: int) -> str:
+    """What ``log`` still holds of a forgotten ``value``, in sentences: the calls before the forget that sent it,
+    and whether any of the calls made since did.
+
+    A student who reads "forgotten" may expect every trace of the value to be gone; the promise is about the store
+    and what later calls send the model. The log is a record of past calls and keeps them: this says so from the run.
+    ``forgotten_at`` is the number of calls logged when the forget ran.
+    """
+    sent = [i for i, call in enumerate(log.calls, start=1) if any(value in m.text for m in call.messages)]
+    before = sum(i <= forgotten_at for i in sent)
+    after = [i for i in sent if i > forgotten_at]
+    later = len(log) - forgotten_at
+    said = f"The call log still holds {value}: {before} of the {forgotten_at} calls made before the forget sent it"
+    if after:
+        return f"{said}, and {len(after)} of the {later} calls made since did: the user's own words sent it again."
+    return (
+        f"{said}, and none of the {later} calls made since did. Forgetting reaches the store and the sessions, so "
+        "no later call sends the value; the log is a record of past calls, and forgetting does not rewrite it."
+    )

@@ -176,8 +176,11 @@ SHOWN_INPUT_CHARS = 40
 """How much of a long piece of input a panel's message repeats: enough to recognise it, never the whole line."""
 
 _LONG = SHOWN_INPUT_CHARS + 20
-# a quotation opens after no word character and closes before none ("'Module': ... write 'module'" holds two)
-_LONG_RUN = re.compile(rf"(?<!\w)'[^'\n]{{{_LONG},}}'(?!\w)|(?<!\w)\"[^\"\n]{{{_LONG},}}\"(?!\w)|[^\s'\"]{{{_LONG},}}")
+# a quotation opens at the start, after a space or an opening bracket, and closes before no word character
+# ("'Module': ... write 'module'" holds two); a quote after a shortened quotation's '…' closes it, never opens one
+_LONG_RUN = re.compile(
+    rf"(?<![^\s(\[{{])'[^'\n]{{{_LONG},}}'(?!\w)|(?<![^\s(\[{{])\"[^\"\n]{{{_LONG},}}\"(?!\w)|[^\s'\"]{{{_LONG},}}"
+)
 
 
 def shorten_long_input(text: str, keep: int = SHOWN_INPUT_CHARS) -> str:
@@ -231,7 +234,9 @@ def declaration_notes(text: str) -> list[str]:
         elif miss.problem == "table":
             notes.append(f"a table row is not a declaration: write {miss.allowed}={miss.value}.")
         elif miss.problem == "not alone":
-            notes.append(f"{miss.written} has words before it: {NOT_ALONE_RULE}.")
+            notes.append(
+                f"'{miss.typed_shown}' has the words '{miss.words_before}' before {miss.written}: {NOT_ALONE_RULE}."
+            )
         elif miss.key not in unknown:
             unknown.append(miss.key)
     if unknown:
@@ -268,7 +273,8 @@ def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[s
         return []
     kept = {fact.key for fact in report.facts}
     return [
-        f"The store holds at most {MAX_FACTS} facts: {fact.key}={shorten_long_input(fact.value)} "
+        f"The store holds at most {MAX_FACTS} facts, so a fact from the oldest turn goes: "
+        f"{fact.key}={shorten_long_input(fact.value)} "
         f"({_why_oldest(fact, report.facts)}) was pushed out to make room."
         for fact in before
         if fact.key not in kept
@@ -276,10 +282,11 @@ def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[s
 
 
 def _why_oldest(evicted: Fact, kept: tuple[Fact, ...]) -> str:
-    """Why the store chose ``evicted``: its turn is the oldest, and a tie with a kept fact goes by key order.
+    """Why the store chose ``evicted``: its turn is the oldest, and a tie with a kept fact goes alphabetically.
 
-    The store evicts the oldest turn first and, among facts of one turn, the first key in ordinal order
-    (:attr:`~course_lib.memory.WorkingMemory.facts` is that order), so a kept fact of the same turn lost no tie.
+    The store evicts the oldest turn first and, among facts of one turn, the first key in ordinal order, which for
+    the ten lowercase keys is alphabetical (:attr:`~course_lib.memory.WorkingMemory.facts` is that order), so a
+    kept fact of the same turn lost no tie.
     """
     peers = [fact.key for fact in kept if fact.turn == evicted.turn]
     if not peers:
@@ -287,7 +294,7 @@ def _why_oldest(evicted: Fact, kept: tuple[Fact, ...]) -> str:
     names = " and ".join(peers)
     return (
         f"turn {evicted.turn}, the oldest; {names} {'is' if len(peers) == 1 else 'are'} from turn {evicted.turn} "
-        f"too, and {evicted.key} comes first in the store's key order"
+        f"too, and {evicted.key} comes first alphabetically"
     )
 
 
@@ -713,7 +720,9 @@ class DeskPanel(_Panel, widgets.HBox):
         self.events.append(event)
         who = f"[{event.desk}] " if event.desk else ""
         answer = event.reply if event.kind == "turn" else event.output
-        said = f"<b>you:</b> {_escape(event.line)}<br><b>{_escape(who)}</b>{_escape(answer or '')}"
+        # the line and a reply that repeats it are shortened where long: a 300-character value would fill the chat
+        typed, answer = shorten_long_input(event.line), shorten_long_input(answer or "")
+        said = f"<b>you:</b> {_escape(typed)}<br><b>{_escape(who)}</b>{_escape(answer)}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
             notes = declaration_notes(as_pasted(event.line))  # why a line that looked like facts stored none
             verdict = [memory_line(event.report), *(f"Why: {note}" for note in notes)]

@@ -6,6 +6,7 @@ import pytest
 from agent_framework import InMemoryHistoryProvider, Message
 
 from course_lib.conventions import message_source
+from course_lib.exercises import check
 from course_lib.extraction import ChatFactWriter, GatedWriter, MemoryExtraction
 from course_lib.memory import PROMPT_BLOCK_HEADER, WorkingMemory
 from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient
@@ -375,7 +376,13 @@ async def test_the_smuggling_exercise_runs_a_real_desk_and_reports_what_it_store
     assert "does not contain priority=P0" in missed.feedback and not missed.smuggled
     smuggled = await try_smuggling("What does priority=P0 mean?")
     assert smuggled.smuggled and not smuggled.priority_stored
-    assert "extracted from your message: nothing" in smuggled.feedback
+    # what the store read is the answer to the prediction: it comes after the check, never before (issue 32)
+    assert "extracted" not in smuggled.feedback and "the desk replied" in smuggled.feedback
+    for answer in (..., True):
+        checked = check("Exercise 1", answer, smuggled.priority_stored, "hint")
+        assert smuggled.after_check(checked) == checked  # no prediction yet, or a wrong one: nothing more is said
+    right = smuggled.after_check(check("Exercise 1", False, smuggled.priority_stored, "hint"))
+    assert right.startswith("Exercise 1: correct.") and right.endswith("\nFacts extracted from your message: nothing.")
     unanswered = await try_smuggling(...)
     assert "not answered yet" in unanswered.feedback
     # the prediction may be written already: the feedback names what is missing, the message (issue 32)
@@ -401,3 +408,35 @@ async def test_the_characters_sentence_is_computed_from_the_comparison():
     far = comparison.copy()
     far.loc[far["path"] == "manual injection", "chars sent"] = 1000
     assert "(about equal)" not in characters_compared(far)
+
+
+# --- lesson 03: what the call log keeps after a forget, and why the provider sends one more message (issue 32) ---
+
+
+async def test_the_call_log_keeps_a_forgotten_value_that_no_later_call_sends():
+    from course_lib.tracing import log_after_forget
+
+    log = CallLog()
+    desks = course_provider_desks(log)
+    await desks.handle("module=Billing; database=SQL Server 2022")
+    await desks.handle("Which module am I on?")
+    forgotten_at = len(log)
+    await desks.handle("forget module")
+    await desks.handle("Which module am I on?")
+    said = log_after_forget(log, "Billing", forgotten_at)
+    sent_it = sum(any("Billing" in m.text for m in call.messages) for call in log.calls[:forgotten_at])
+    assert said.startswith(f"The call log still holds Billing: {sent_it} of the {forgotten_at} calls made before")
+    assert f"none of the {len(log) - forgotten_at} calls made since did" in said
+    await desks.handle("Our module is Billing again")  # the user's own words bring the value back into a call
+    assert "2 of the 4 calls made since did" in log_after_forget(log, "Billing", forgotten_at)  # desk and writer
+
+
+async def test_the_provider_sends_one_more_message_per_call_computed_from_the_comparison():
+    from course_lib.providers import compare_injection, messages_compared
+
+    comparison = await compare_injection()
+    said = messages_compared(comparison)
+    assert said.startswith(
+        "Messages sent: the provider sends 1 more on every one of the 4 calls (2 against 1 on call 1)"
+    )
+    assert "a message of its own" in said

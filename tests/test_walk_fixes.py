@@ -188,9 +188,10 @@ async def test_the_memory_panel_names_the_fact_a_sixth_one_pushed_out():
     assert "pushed out" not in panel.diagnostic.value
     await submit(panel, "symptom=timeout")
     assert "at most 5 facts" in panel.diagnostic.value
-    assert (  # the tie with product (turn 1 too) is broken by the store's key order, and the note says so
-        "customer=Fabrikam (turn 1, the oldest; product is from turn 1 too, and customer comes first in the "
-        "store's key order) was pushed out" in panel.diagnostic.value
+    assert (  # the rule in words, and the tie with product (turn 1 too) broken alphabetically, said so (issue 32)
+        "The store holds at most 5 facts, so a fact from the oldest turn goes: customer=Fabrikam (turn 1, the "
+        "oldest; product is from turn 1 too, and customer comes first alphabetically) was pushed out"
+        in panel.diagnostic.value
     )
 
 
@@ -199,7 +200,7 @@ async def test_a_fact_pushed_out_alone_on_its_turn_is_named_without_a_tie():
     await submit(panel, "product=Contoso")
     await submit(panel, "customer=Fabrikam; module=Billing; database=SQL Server 2022; version=2.1")
     await submit(panel, "symptom=timeout")
-    assert "product=Contoso (turn 1, the oldest) was pushed out" in panel.diagnostic.value
+    assert "goes: product=Contoso (turn 1, the oldest) was pushed out" in panel.diagnostic.value
 
 
 def test_a_markdown_table_row_is_a_near_miss():
@@ -347,7 +348,8 @@ def test_a_declaration_with_words_before_it_says_it_must_stand_alone():
     assert near_misses("what does a=b mean; we use owner=alice") == []  # no allowed key: prose
     assert near_misses("Is module=Billing still right?") == []  # a question asks: the desk answers it
     (reason,) = refused_declarations("We are on module=Payments")
-    assert reason == f"'module=Payments' has words before it ({NOT_ALONE_RULE})"
+    # the whole part the student typed is quoted, and the words that break it named (issue 32)
+    assert reason == f"'We are on module=Payments' has the words 'We are on' before module=Payments ({NOT_ALONE_RULE})"
     # in a longer text (a loop's feedback: "Please use module = Billing (evidence: module=Billing; turn 2)") the
     # desk reads such words as prose, as before; the memory panel still explains each part
     assert refused_declarations("Please use module = Billing (evidence: module=Billing; turn 2)") == []
@@ -367,7 +369,15 @@ async def test_the_desks_reply_to_words_before_a_declaration_gives_the_same_reas
             "**module=Reporting**",
             "'**module=Reporting**' is dressed in formatting: write it bare, as module=Reporting.",
         ),
-        ("We are on module=Payments", f"module=Payments has words before it: {NOT_ALONE_RULE}."),
+        (
+            "We are on module=Payments",
+            f"'We are on module=Payments' has the words 'We are on' before module=Payments: {NOT_ALONE_RULE}.",
+        ),
+        (  # quoted as typed (spaces around '=' kept), and shortened when long
+            "So, as we said in the meeting this morning, we are on module = Payments",
+            "'\u2026is morning, we are on module = Payments' has the words "
+            f"'So, as we said in the meeting this morn\u2026' before module=Payments: {NOT_ALONE_RULE}.",
+        ),
     ],
 )
 async def test_the_memory_panel_says_why_a_dressed_or_embedded_declaration_stored_nothing(typed, why):
@@ -402,3 +412,11 @@ def test_lesson_01_exercise_1_says_a_key_is_trimmed_to_the_student_who_kept_only
     said = check("Exercise 1", {"log": "a=b"}, {"database": "SQL Server 2022", "log": "a=b"}, one.hint)
     assert "Spaces around a key are trimmed too" in said.replace("\n", " ")
     assert "spaces around a key or a value are trimmed" in one.hint
+
+
+def test_a_quote_closing_a_shortened_quotation_never_opens_a_new_one():
+    # "'...morn…' before module=Payments: ... between ';'": the quote after '…' closes, so the rule stays whole
+    from course_lib.widgets import shorten_long_input
+
+    text = f"'{'w' * 38}\u2026' has words before module=Payments: {NOT_ALONE_RULE}."
+    assert shorten_long_input(text) == text

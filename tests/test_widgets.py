@@ -638,3 +638,12 @@ async def test_the_desk_panels_message_box_clears_after_a_turn_and_keeps_a_refus
     assert panel.memory_panel.message.value == "" and "Stored:" in panel.memory_panel.diagnostic.value
     await submit(panel.memory_panel, "x" * 4097)
     assert panel.memory_panel.message.value == "x" * 4097
+
+
+async def test_the_desk_chat_shortens_a_long_value_it_echoes_from_the_student():
+    """The chat repeats the line and the desk's reply, which repeats the value: neither shows 300 characters whole."""
+    panel = DeskPanel(course_provider_desks(CallLog()))
+    await panel.send("module=" + "x" * 300)
+    chat = panel.chat.value
+    assert "x" * 60 not in chat and "(307 characters)" in chat
+    assert "a value may have at most 256" in chat  # the store's verdict, whole
