@@ -65,3 +65,16 @@ async def test_the_stepper_on_the_fresh_context_run_shows_each_piece_of_feedback
         assert "Feedback so far" not in shown, f"step {step}"
         for number in (1, 2):  # sent after step 2 and step 4; the last evaluation lists both once
             assert shown.count(f"Feedback for iteration {number}") <= 1, f"step {step}"
+
+
+def test_lesson_06_says_what_a_tables_columns_mean_before_the_table():
+    from test_student_path import lesson
+
+    cells = lesson("06_loop_options_compared").cells
+    ids = [c.get("id") for c in cells]
+    for table, columns in (
+        ("cell-03", ("model calls", "messages sent per call", "messages returned", "sessions created")),
+        ("cell-17", ("messages sent per call", "history kept", "added before the second call", "messages returned")),
+    ):
+        before = cells[ids.index(table) - 1]
+        assert before.cell_type == "markdown" and all(column in before.source for column in columns), table
