@@ -327,10 +327,10 @@ def plot_policy_lines(
     twins: dict[str, str] = {}
     for policy, rows in frame.groupby("policy", sort=False):
         points = (list(rows[x]), list(rows[y]))
-        colour = {"color": colours[str(policy)]} if colours else {}
+        colour = colours[str(policy)] if colours else None  # None: the next colour of the cycle
         twin = next((name for name, earlier in drawn.items() if earlier == points), None)
         if twin is None:
-            ax.plot(rows[x], rows[y], marker="o", label=str(policy), **colour)
+            ax.plot(rows[x], rows[y], marker="o", label=str(policy), color=colour)
         else:
             twins[str(policy)] = twin
             ax.plot(
@@ -342,7 +342,7 @@ def plot_policy_lines(
                 linestyle=(0, (3, 4)),
                 linewidth=1.2,
                 label=f"{policy} (same as {twin})",
-                **colour,
+                color=colour,
             )
         drawn.setdefault(str(policy), points)
     return twins
@@ -384,12 +384,12 @@ def label_line_ends(
     twin's line shares its twin's label), pushed apart so that no two labels print over each other. ``top`` is the
     height of the axis, which sets the gap. A legend beside the plot would make the reader match colours.
     """
-    from matplotlib.transforms import offset_copy
+    from matplotlib.transforms import ScaledTranslation
 
     ends = frame.sort_values(x).groupby("policy", sort=False).tail(1)
     ends = ends[ends["policy"].astype(str).isin(names)]
     heights = spread_labels(list(ends[y]), gap=0.08 * top)
-    beside = offset_copy(ax.transData, fig=ax.figure, x=12, units="points")  # a little right of the line's end
+    beside = ax.transData + ScaledTranslation(12 / 72, 0, ax.figure.dpi_scale_trans)  # 12 points right of the end
     for (_, end), height in zip(ends.iterrows(), heights, strict=True):
         ax.annotate(
             names[str(end["policy"])],
