@@ -76,6 +76,7 @@ __all__ = [
     "flow_summary",
     "fold",
     "judge_criteria",
+    "marker_sentence",
     "messages_frame",
     "option_value",
     "options_frame",
@@ -489,6 +490,21 @@ def stop_sentence(response: AgentResponse) -> str:
         return f"Stopped because {words} ({NO_REASON_RECORDED})."
     words = EXIT_REASON_WORDS.get(reason, f"of a reason this course does not know ({reason})")
     return f"Stopped because {words} (loop_exit_reason: {reason})."
+
+
+def marker_sentence(messages: Sequence[Message], marker: str, model: str = "the worker") -> str:
+    """Whether the model's answers ever held a completion ``marker``, and in which answer first, as a sentence.
+
+    The lesson's prose cannot promise the marker: the offline worker writes it once asked, a live model may never
+    write it (the cap then stops the loop). Counted from the returned answers, the sentence says which happened.
+    Only the model's own answers count: the feedback that asks for the marker names it too.
+    """
+    answers = [m for m in messages if m.role == "assistant"]
+    first = next((number for number, m in enumerate(answers, start=1) if marker in m.text), None)
+    who = model[:1].upper() + model[1:]
+    if first is None:
+        return f"{who} never wrote {marker} in its {len(answers)} answer{'' if len(answers) == 1 else 's'}."
+    return f"{who} wrote {marker} in answer {first} of {len(answers)}."
 
 
 NO_FEEDBACK_YET = "(no feedback yet)"

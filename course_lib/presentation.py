@@ -75,9 +75,11 @@ __all__ = [
     "footprint_frame",
     "found_frame",
     "graded_view_frame",
+    "growing_policies",
     "html_lines",
     "html_with_line_breaks",
     "integer_ticks",
+    "label_line_ends",
     "left_aligned_style",
     "legend_beside",
     "lesson_table_html",
@@ -99,6 +101,7 @@ __all__ = [
     "setup_display",
     "show_spaces",
     "sources_frame",
+    "spread_labels",
     "student_table",
     "timeline_frame",
     "verdict_kind",
@@ -315,20 +318,27 @@ def legend_beside(ax: Axes) -> None:
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
 
 
-def plot_policy_lines(ax: Axes, frame: pd.DataFrame, x: str, y: str) -> None:
+def plot_policy_lines(
+    ax: Axes, frame: pd.DataFrame, x: str, y: str, colours: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """One line per policy of ``frame``; a line that lies exactly on an earlier one is drawn dashed, with hollow
-    markers, and its legend says which line it covers.
+    markers, and its legend says which line it covers. Returns each policy's twin: the earlier policy whose line it
+    lies on (none for most).
 
     Two policies that send the same thing draw the same line (the window and the reducer on lesson 04's timeline):
-    drawn plainly, the second hides the first and a student counts one policy too few.
+    drawn plainly, the second hides the first and a student counts one policy too few. ``colours`` keeps a policy's
+    colour the same in the panels of one figure.
     """
     drawn: dict[str, tuple[list[object], list[object]]] = {}
+    twins: dict[str, str] = {}
     for policy, rows in frame.groupby("policy", sort=False):
         points = (list(rows[x]), list(rows[y]))
+        colour = colours[str(policy)] if colours else None  # None: the next colour of the cycle
         twin = next((name for name, earlier in drawn.items() if earlier == points), None)
         if twin is None:
-            ax.plot(rows[x], rows[y], marker="o", label=str(policy))
+            ax.plot(rows[x], rows[y], marker="o", label=str(policy), color=colour)
         else:
+            twins[str(policy)] = twin
             ax.plot(
                 rows[x],
                 rows[y],
@@ -338,8 +348,66 @@ def plot_policy_lines(ax: Axes, frame: pd.DataFrame, x: str, y: str) -> None:
                 linestyle=(0, (3, 4)),
                 linewidth=1.2,
                 label=f"{policy} (same as {twin})",
+                color=colour,
             )
         drawn.setdefault(str(policy), points)
+    return twins
+
+
+def spread_labels(values: Sequence[float], gap: float) -> list[float]:
+    """Heights for labels at ``values``, in the same order, each at least ``gap`` above the next lower one.
+
+    Labels written at the end of lines that end close together would print over each other; pushed apart upwards
+    (never below their line's end) each stays readable, and a thin leader joins it to its line.
+    """
+    heights = [0.0] * len(values)
+    floor = float("-inf")
+    for index in sorted(range(len(values)), key=lambda i: values[i]):
+        heights[index] = max(float(values[index]), floor)
+        floor = heights[index] + gap
+    return heights
+
+
+def growing_policies(frame: pd.DataFrame, y: str) -> list[str]:
+    """The policies whose ``y`` at least doubles across ``frame`` (full history as the conversation lengthens).
+
+    The rest stay within a factor of two: bounded, whatever the conversation's length.
+    """
+    spans = frame.groupby("policy", sort=False)[y].agg(["min", "max"])
+    return [str(policy) for policy, row in spans.iterrows() if row["max"] >= 2 * row["min"]]
+
+
+def label_line_ends(
+    ax: Axes,
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    names: Mapping[str, str],
+    top: float,
+    colours: Mapping[str, str] | None = None,
+) -> None:
+    """Each named policy's label at the right end of its line, in the line's colour (``names`` gives the words: a
+    twin's line shares its twin's label), pushed apart so that no two labels print over each other. ``top`` is the
+    height of the axis, which sets the gap. A legend beside the plot would make the reader match colours.
+    """
+    from matplotlib.transforms import ScaledTranslation
+
+    ends = frame.sort_values(x).groupby("policy", sort=False).tail(1)
+    ends = ends[ends["policy"].astype(str).isin(names)]
+    heights = spread_labels(list(ends[y]), gap=0.08 * top)
+    beside = ax.transData + ScaledTranslation(12 / 72, 0, ax.figure.dpi_scale_trans)  # 12 points right of the end
+    for (_, end), height in zip(ends.iterrows(), heights, strict=True):
+        ax.annotate(
+            names[str(end["policy"])],
+            xy=(end[x], end[y]),
+            xytext=(end[x], height),
+            textcoords=beside,
+            va="center",
+            fontsize=8,
+            color=(colours or {}).get(str(end["policy"]), "black"),
+            annotation_clip=False,
+            arrowprops={"arrowstyle": "-", "color": "0.6", "linewidth": 0.6},
+        )
 
 
 def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
@@ -359,15 +427,40 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
 
 
 def plot_scaling(frame: pd.DataFrame) -> Figure:
-    """Characters of the last reader call against the number of turns, one line per policy."""
+    """Characters of the last reader call against the number of turns, in two panels: every policy on one scale,
+    then the policies that stay flat on a scale of their own, each line named at its end.
+
+    On one scale the growing full history squeezes the bounded policies into one line near zero; the second panel
+    zooms on them so a student can tell them apart (the exact numbers are in the lesson's table).
+    """
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(10, 3.6))
-    plot_policy_lines(ax, frame, "turns", LAST_READER_CHARS)
-    ax.set_xlabel("turns in the timeline")
-    ax.set_ylabel("characters in the last reader call")
-    ax.set_title("How each policy's prompt grows with the conversation")
-    legend_beside(ax)
+    fig, (whole, zoom) = plt.subplots(1, 2, figsize=(10, 3.8))
+    policies = [str(p) for p in frame["policy"].unique()]
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colours = {policy: cycle[i % len(cycle)] for i, policy in enumerate(policies)}
+    growing = growing_policies(frame, LAST_READER_CHARS)
+    flat = frame[~frame["policy"].isin(growing)]
+    plot_policy_lines(whole, frame, "turns", LAST_READER_CHARS, colours)
+    whole.set_ylim(0, frame[LAST_READER_CHARS].max() * 1.1)
+    flat_top = flat[LAST_READER_CHARS].max() * 1.3
+    others = f"the {len(policies) - len(growing)} others"
+    top_flat = str(flat.sort_values(LAST_READER_CHARS)["policy"].iloc[-1])
+    whole_names = {**{g: g for g in growing}, top_flat: f"{others} (right)"}
+    grower_colours = {g: colours[g] for g in growing}  # the others' one label names no single line: black
+    label_line_ends(whole, frame, "turns", LAST_READER_CHARS, whole_names, whole.get_ylim()[1], grower_colours)
+    growers = " and ".join(growing) or "no policy"
+    whole.set_title(f"All {len(policies)} policies: only {growers} grows", fontsize=10)
+    twins = plot_policy_lines(zoom, flat, "turns", LAST_READER_CHARS, colours)
+    zoom.set_ylim(0, flat_top)
+    shared = {twin: f"{twin} = {policy}" for policy, twin in twins.items()}
+    names = {str(p): shared.get(str(p), str(p)) for p in flat["policy"].unique() if str(p) not in twins}
+    label_line_ends(zoom, flat, "turns", LAST_READER_CHARS, names, flat_top, colours)
+    zoom.set_title(f"{others.capitalize()}, zoomed in (mind the y axis)", fontsize=10)
+    for ax in (whole, zoom):
+        ax.set_xlabel("turns in the timeline")
+    whole.set_ylabel("characters in the last reader call")
+    fig.suptitle("How each policy's prompt grows with the conversation", fontsize=11)
     fig.tight_layout()
     return fig
 

@@ -406,17 +406,30 @@ class PolicyCostRecording(Recording):
             "estimate, and the seconds each policy took."
         )
 
-    def reading_notes(self) -> str:
-        """How to read the table, under it, one note a paragraph: what "reported / estimate" divides, what the
-        answers are worth, and why the window and the reducer differ here (:meth:`same_turns_note`).
+    def columns_note(self) -> str:
+        """What each column of :meth:`table` counts, with its unit: printed above the table, where a student needs it
+        (read after the table, a column such as "reported / estimate" was a riddle while the numbers were in view).
+        """
+        graded = max((r.graded for r in self.runs), default=0)
+        return "\n".join(
+            (
+                "The columns:",
+                "- model calls: the reader's calls and the extra ones (writer, summarizer) together;",
+                f'- "reported / estimate": the reported input tokens divided by the {EST_TOKENS}: above 1, the '
+                "server counted more tokens than the estimate;",
+                "- seconds: the time each policy's whole run took;",
+                f"- correct answers: how many of the {graded} graded questions were answered right;",
+                "- stopped: why a policy stopped before the end, or no.",
+            )
+        )
 
-        The second sentence is computed: when the small model got every graded answer wrong under every policy,
+    def reading_notes(self) -> str:
+        """How to read the table, under it, one note a paragraph: what the answers are worth, and why the window and
+        the reducer differ here (:meth:`same_turns_note`). The columns are said above the table (:meth:`columns_note`).
+
+        The first sentence is computed: when the small model got every graded answer wrong under every policy,
         the recording says something about cost only, and the student is told so instead of comparing zeros.
         """
-        ratio = (
-            f'"reported / estimate" is the reported input tokens divided by the {EST_TOKENS}: above 1, the '
-            "server counted more tokens than the estimate."
-        )
         right = sum(r.graded_correct for r in self.runs)
         if right == 0:
             answers = (
@@ -425,7 +438,7 @@ class PolicyCostRecording(Recording):
             )
         else:
             answers = f"The small model got {right} of {sum(r.graded for r in self.runs)} graded answers right in all."
-        return "\n\n".join(note for note in (ratio, answers, self.same_turns_note()) if note)
+        return "\n\n".join(note for note in (answers, self.same_turns_note()) if note)
 
     def same_turns_note(self) -> str:
         """Why the window and the reducer, which send the same turns offline, cost differently here: one sentence.

@@ -140,3 +140,13 @@ def test_the_site_writes_a_link_to_a_glossary_row_as_html_that_myst_does_not_che
     heading = rewrite("[words](../docs/glossary.md#words)", "notebooks/04_x.ipynb", pages, "https://x", set())
     assert heading == "[words](../docs/glossary.md#words)"  # a heading's anchor MyST resolves itself
     assert build_site.html_anchor_only(ROOT / "docs" / "glossary.md", "ep013")
+
+
+def test_lesson_04_explains_the_cost_tables_columns_and_units_right_before_the_table():
+    cells = lesson(LESSON).cells
+    ids = [c.get("id") for c in cells]
+    before = cells[ids.index("cell-09") - 1]
+    assert before.cell_type == "markdown"
+    for column in ("reader calls", "extra calls", "chars sent", "estimated tokens (chars / 4)", "reported"):
+        assert column in before.source
+    assert "characters" in before.source and "`unknown`" in before.source

@@ -463,3 +463,33 @@ def test_shorten_at_word_cuts_between_words_folds_white_space_and_cuts_a_lone_lo
     assert shorten_at_word("a\n  b", 10) == "a b"  # one line: a table cell, not a paragraph
     assert shorten_at_word("x" * 30, 10) == "x" * 9 + "\u2026"  # no word boundary to cut at
     assert len(shorten_at_word("word " * 20, 33)) <= 33
+
+
+def test_labels_at_line_ends_are_pushed_apart_upwards_and_keep_their_order():
+    from course_lib.presentation import spread_labels
+
+    assert spread_labels([380.0, 300.0, 390.0, 860.0], gap=80) == [380.0, 300.0, 460.0, 860.0]
+    assert spread_labels([5.0, 5.0], gap=1) == [5.0, 6.0]  # two equal ends: one label above the other
+    assert spread_labels([], gap=1) == []
+
+
+def test_the_scaling_plot_zooms_on_the_policies_that_stay_flat_and_names_each_line_at_its_end():
+    from course_lib.presentation import LAST_READER_CHARS, growing_policies, plot_scaling
+
+    sizes = {"full history": (1000, 15000), "last 3 turns": (380, 383), "summary": (393, 385), "facts": (840, 860)}
+    sizes["reducer (3 turns)"] = sizes["last 3 turns"]
+    rows = [
+        {"policy": policy, "turns": turns, LAST_READER_CHARS: chars}
+        for policy, ends in sizes.items()
+        for turns, chars in zip((10, 200), ends, strict=True)
+    ]
+    frame = pd.DataFrame(rows)
+    assert growing_policies(frame, LAST_READER_CHARS) == ["full history"]
+    whole, zoom = plot_scaling(frame).axes
+    zoomed = {line.get_label() for line in zoom.get_lines()}
+    assert "full history" not in zoomed and len(zoomed) == 4
+    assert zoom.get_ylim()[1] < 2000 < whole.get_ylim()[1]  # its own scale: the flat lines come apart
+    labels = {text.get_text() for text in zoom.texts}
+    assert labels == {"last 3 turns = reducer (3 turns)", "summary", "facts"}
+    assert {text.get_text() for text in whole.texts} == {"full history", "the 4 others (right)"}
+    plt.close("all")

@@ -134,8 +134,10 @@ def test_the_policy_cost_recording_has_lesson_04s_six_policies_with_reported_and
     table = recording.table()
     assert list(table.index) == list(course_policies())
     assert {EST_TOKENS, "reported input tokens", "reported output tokens", "seconds"} <= set(table.columns)
-    notes = recording.reading_notes()  # the ratio in one line, and what the answers are worth, computed
-    assert '"reported / estimate" is the reported input tokens divided by' in notes
+    columns = recording.columns_note()  # said above the table: the ratio, the seconds, the answers' count
+    assert '"reported / estimate": the reported input tokens divided by' in columns and "2 graded" in columns
+    notes = recording.reading_notes()  # what the answers are worth, computed
+    assert "reported / estimate" not in notes
     every_wrong = all(run.graded_correct == 0 for run in recording.runs)
     assert ("got every graded answer wrong under every policy here" in notes) == every_wrong
     lucky = recording.model_copy(update={"runs": [recording.runs[0].model_copy(update={"graded_correct": 1})]})
