@@ -112,6 +112,14 @@ def test_the_readme_first_screen_is_for_students():
         assert maintainers_word not in first_screen
 
 
+def test_the_readme_says_where_the_student_part_ends_in_words_a_reader_sees():
+    """The end marker is an HTML comment, invisible on GitHub and in JupyterLab: a visible line follows it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    after = readme.split("<!-- end of the student part -->", 1)[1].lstrip()
+    first_text = next(line for line in after.splitlines() if line.strip() and line.strip() != "---")
+    assert first_text.startswith("**Students can stop here.**")
+
+
 def test_the_readme_colab_badge_opens_the_lesson_the_text_says_to_open_first():
     first_screen = "\n".join((ROOT / "README.md").read_text().splitlines()[:40])
     first = re.search(r"open \*\*`(\d\d_\w+\.ipynb)`\*\*", first_screen)
