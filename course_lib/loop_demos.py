@@ -634,10 +634,8 @@ def _gap(criterion: str) -> str:
     missing; ``mention: owner`` is notation to decode. A criterion the offline judge cannot check is already the
     author's own words (``state the priority``), so it is quoted as it stands.
     """
-    kind, sep, word = criterion.partition(":")
-    if sep and kind.strip() == "mention":
-        return MENTION_GAP + word.strip()
-    return criterion
+    word = _mention_word(criterion)
+    return MENTION_GAP + word if word else criterion
 
 
 def judge_criteria(instructions: str) -> list[str]:
@@ -646,9 +644,19 @@ def judge_criteria(instructions: str) -> list[str]:
     return [line[2:].strip() for line in block.splitlines() if line.startswith("- ")] if found else []
 
 
-def _criterion_met(criterion: str, response: str) -> bool:
+def _mention_word(criterion: str) -> str:
+    """The WORD of a ``mention: WORD`` criterion, or ``""`` for any other (``mention:`` with no word included).
+
+    An empty word is in every answer: read as a mention, it would pass the first answer. It is a criterion the
+    offline judge cannot check, so it stays unmet, as the class's rule says.
+    """
     kind, sep, word = criterion.partition(":")
-    return bool(sep) and kind.strip() == "mention" and word.strip().lower() in response.lower()
+    return word.strip() if sep and kind.strip() == "mention" else ""
+
+
+def _criterion_met(criterion: str, response: str) -> bool:
+    word = _mention_word(criterion)
+    return bool(word) and word.lower() in response.lower()
 
 
 _ASKED_TO_MENTION = re.compile(r"(?:mention: |a mention of )([^;.\n]+)")
@@ -797,7 +805,8 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
     "fresh_context_per_iteration=True + the caller's session": (
         LoopAgentOptions(fresh_context_per_iteration=True),
         True,
-        "each re-run gets a fresh copy of the caller's session as it was before the run: 2 copies (3, 4, 4 messages)",
+        "the first run uses the caller's session; each re-run gets a fresh copy of it as it was before the run "
+        "(2 copies for 3 runs; the model receives 3, 4 and 4 messages)",
     ),
 }
 """Lesson 06's second table: each other option (or a caller's session), whether the caller passes a session, and

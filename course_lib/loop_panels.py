@@ -48,8 +48,15 @@ class LoopStepper(PanelText, widgets.VBox):
     title = "Loop stepper"
 
     def __init__(self, trace: LoopTrace) -> None:
+        from .loop_demos import LoopTrace
+
+        if not isinstance(trace, LoopTrace):
+            raise TypeError(
+                f"The stepper steps through a loop's trace (the `trace` a traced loop gives, as in lessons 05 and "
+                f"06), not a {type(trace).__name__}. No stepper was made."
+            )
         if not trace.rows:
-            raise ValueError("The trace is empty: run a traced loop first.")
+            raise ValueError("The trace is empty: run a traced loop first. No stepper was made.")
         self.trace = trace
         self.slider = widgets.IntSlider(value=1, min=1, max=len(trace.rows), description="Step")
         self.previous_button = widgets.Button(description="Previous")

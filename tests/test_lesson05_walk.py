@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from course_lib.exercises import check, exercise
 from course_lib.loop import LoopAgentOptions
@@ -91,3 +92,10 @@ def test_no_heading_carries_a_bare_claim_id():
     cells = nbformat.read(LESSON, as_version=4).cells
     headings = [line for c in cells if c.cell_type == "markdown" for line in c.source.splitlines() if line[:1] == "#"]
     assert not [h for h in headings if re.search(r"\([A-Z]\d+\)", h)]
+
+
+@pytest.mark.parametrize("wrong", ["hello", None, [1, 2]])
+def test_the_stepper_refuses_what_is_not_a_trace_in_words(wrong):
+    with pytest.raises(TypeError, match=r"steps through a loop's trace .* not a") as refused:
+        LoopStepper(wrong)
+    assert "No stepper was made." in str(refused.value)

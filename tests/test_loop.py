@@ -542,6 +542,18 @@ async def test_offline_judge_never_assumes_an_uncheckable_criterion_is_met():
     assert response.messages[1].text == JUDGE_FEEDBACK.replace("{gap_analysis}", "be polite.")
 
 
+@pytest.mark.parametrize("criterion", ["mention:", "mention:   ", "mention :"])
+async def test_offline_judge_reads_a_mention_with_no_word_as_uncheckable_not_as_met(criterion):
+    """Every answer contains the empty word: read as met, the criterion would stop the loop at its first answer."""
+    agent = LoopAgent(
+        Agent(client=OfflineDraftClient()),
+        AIJudgeLoopEvaluator(OfflineJudgeClient(), criteria=[criterion]),
+        LoopAgentOptions(max_iterations=2),
+    )
+    response = await agent.run("Write it.")
+    assert response.messages[1].text == JUDGE_FEEDBACK.replace("{gap_analysis}", f"{criterion.strip()}.")
+
+
 async def test_a_judge_without_a_structured_verdict_is_read_for_the_markers_and_keeps_looping_when_unsure():
     no_verdict = AIJudgeLoopEvaluator(NumberingChatClient(MessageNumberer()))  # answers "[n]Response ..."
     inner = CaptureAgent()
