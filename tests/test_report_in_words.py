@@ -121,30 +121,26 @@ def test_every_rule_of_the_store_names_the_key_in_words():
         assert words in refused.value.plain and "#1" not in refused.value.plain
 
 
-def test_every_candidate_that_breaks_a_rule_is_named_not_only_the_first():
+@pytest.mark.parametrize(
+    ("database", "expected"),
+    [
+        (
+            FactCandidate(key="database", value="Oracle", evidence="The database is Oracle."),
+            "the words quoted for module are not in your message; the same goes for database",
+        ),
+        (
+            FactCandidate(key="database", value=" ", evidence="database=Oracle"),
+            "the words quoted for module are not in your message; the value given for database is blank",
+        ),
+    ],
+)
+def test_every_candidate_that_breaks_a_rule_is_named_not_only_the_first(database, expected):
     """A paraphrasing writer misquotes every key: naming module alone let a student think database was fine."""
-    text = "module=Payments; database=Oracle"
-    batch = [
-        FactCandidate(key="module", value="Payments", evidence="The module is Payments."),
-        FactCandidate(key="database", value="Oracle", evidence="The database is Oracle."),
-    ]
+    module = FactCandidate(key="module", value="Payments", evidence="The module is Payments.")
     with pytest.raises(InvalidFacts) as refused:
-        validate_batch(text, batch)
-    assert refused.value.plain == "the words quoted for module are not in your message; the same goes for database"
+        validate_batch("module=Payments; database=Oracle", [module, database])
+    assert refused.value.plain == expected
     assert "Invalid fact #1" in str(refused.value) and "#2" not in str(refused.value)  # the seed's words: the first
-
-
-def test_candidates_breaking_different_rules_each_get_their_words():
-    text = "module=Payments; database=Oracle"
-    batch = [
-        FactCandidate(key="module", value="Payments", evidence="The module is Payments."),
-        FactCandidate(key="database", value=" ", evidence="database=Oracle"),
-    ]
-    with pytest.raises(InvalidFacts) as refused:
-        validate_batch(text, batch)
-    assert refused.value.plain == (
-        "the words quoted for module are not in your message; the value given for database is blank"
-    )
 
 
 async def test_a_turn_overtaken_by_a_forget_or_a_newer_message_says_so():
