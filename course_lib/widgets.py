@@ -70,6 +70,7 @@ __all__ = [
     "DeskPanel",
     "MemoryPanel",
     "PolicyExplorer",
+    "SingleSpacedHTML",
     "ProgressBar",
     "as_pasted",
     "case_hint",
