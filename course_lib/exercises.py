@@ -188,8 +188,8 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             (
                 "rejected",
-                "The host rejects a batch only when it differs from what the message declares, and the careful "
-                "writer sticks to the contract. So first work out what the message declares.",
+                "The host rejects a batch only when it differs from what the message declares. First work out "
+                "what this message declares, then what the careful writer would propose for it.",
             ),
             ("nothing_to_extract", "The message still declares one fact with an allowed key: module=Billing."),
         ),
