@@ -183,13 +183,13 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 1",
-        'Keys are case-sensitive: is "Module" an allowed key? Then what does the message declare?',
+        "Look at each of the two parts as lesson 01's contract reads them: are both keys among the ten?",
         '"Module" is not an allowed key, so the message declares only module=Billing, which the writer proposes.',
         (
             (
                 "rejected",
-                'The host rejects a proposal that differs from the declarations; "Module=Reporting" is no declaration '
-                "at all, so the careful writer proposes exactly what is declared.",
+                "The host rejects a batch only when it differs from what the message declares. First work out "
+                "what this message declares, then what the careful writer would propose for it.",
             ),
             ("nothing_to_extract", "The message still declares one fact with an allowed key: module=Billing."),
         ),

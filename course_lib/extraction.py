@@ -374,7 +374,8 @@ def mismatch_words(proposed: tuple[FactCandidate, ...], declarations: dict[str, 
     """Why the host check refused a batch, naming the keys: one the writer added, left out or changed.
 
     "the writer proposed priority, which your message does not declare" tells a student which fact broke the
-    check; two rows of a table (a writer that infers, one that drops) then no longer read the same.
+    check; two rows of a table (a writer that infers, one that drops) then no longer read the same. "and no guess
+    is stored" closes it only when the writer guessed (a key or a value the message does not hold).
     """
     keys = [c.key for c in proposed]
     added = [k for k in dict.fromkeys(keys) if k not in declarations]
@@ -387,7 +388,8 @@ def mismatch_words(proposed: tuple[FactCandidate, ...], declarations: dict[str, 
         parts.append(f"the writer left out {and_listed(left_out)}, which your message declares")
     if changed:
         parts.append(f"the writer proposed {and_listed(changed)}, not the value your message declares")
-    return f"{'; '.join(parts) or _MISMATCH_WORDS}, {_NO_GUESS}"
+    guessed = bool(added or changed)  # a key or a value the message does not hold; a left-out one is no guess
+    return f"{'; '.join(parts) or _MISMATCH_WORDS}" + (f", {_NO_GUESS}" if guessed else "")
 
 
 def and_listed(words: Sequence[str]) -> str:

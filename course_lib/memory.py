@@ -394,16 +394,41 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
             plain=f"one message may declare at most {MAX_FACTS} facts, and this one declares {len(candidates)}",
         )
     seen: set[str] = set()
+    first: tuple[int, str] | None = None  # the seed names the first broken candidate: its number and its rule
+    plain: dict[str, list[str]] = {}  # a student reads every broken candidate: the keys breaking each rule
     for index, candidate in enumerate(candidates):
         broken = _broken_rule(candidate, user_text, seen)
         if broken:
-            rule, plain = broken
-            raise InvalidFacts(
-                f"Invalid fact #{index + 1} ({_shown(candidate)}): {rule}. {_BATCH_REJECTED}",
-                plain=plain,
-            )
-        seen.add(candidate.key)
+            rule, template = broken
+            first = first or (index, rule)
+            plain.setdefault(template, []).append(getattr(candidate, "key", ""))
+        if isinstance(candidate, FactCandidate) and isinstance(candidate.key, str):
+            seen.add(candidate.key)
+    if first is not None:
+        index, rule = first
+        raise InvalidFacts(
+            f"Invalid fact #{index + 1} ({_shown(candidates[index])}): {rule}. {_BATCH_REJECTED}",
+            plain=_plain_refusal(plain),
+        )
     return candidates
+
+
+_KEY = "\x00key\x00"
+"""Where a rule's plain words name the key: the same words for two keys are said once, naming both."""
+
+
+def _plain_refusal(broken: dict[str, list[str]]) -> str:
+    """Every broken rule in a student's words, each naming its keys.
+
+    "the words quoted for module are not in your message; the same goes for database": a paraphrasing writer
+    misquotes every key, and naming the first alone would let a student think the others were fine.
+    """
+    said = []
+    for template, keys in broken.items():
+        first, *others = [str(key) for key in keys]
+        words = template.replace(_KEY, first)
+        said.append(words + (f"; the same goes for {', '.join(others)}" if others and _KEY in template else ""))
+    return "; ".join(said)
 
 
 _SHOWN_VALUE_CHARS = 40
@@ -421,13 +446,16 @@ def _shown(candidate: object) -> str:
 
 
 def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str] | None:
-    """The first rule ``c`` breaks, as the refusal states it and in a student's words; None when it breaks none."""
+    """The first rule ``c`` breaks, as the refusal states it and in a student's words; None when it breaks none.
+
+    The student's words hold :data:`_KEY` where the key goes, so two keys breaking one rule are said together.
+    """
     if not isinstance(c, FactCandidate):
         rule = f"no candidate: a {type(c).__name__} stands in the batch (rule: each fact is a FactCandidate)"
         return rule, "the writer proposed something that is not a fact"
     if not all(isinstance(field, str) for field in (c.key, c.value, c.evidence)):
         return "key, value and evidence are not text (rule: each field is a string)", "the writer proposed non-text"
-    key = c.key
+    key = _KEY
     checks = (
         (
             c.key not in ALLOWED_KEYS,

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
 from .assertions import ALLOWED_KEYS, NOT_ALONE_RULE, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
 from .extraction import ExtractionReport, MemoryExtraction, report_in_words
@@ -70,6 +71,7 @@ __all__ = [
     "MemoryPanel",
     "PolicyExplorer",
     "ProgressBar",
+    "SingleSpacedHTML",
     "as_pasted",
     "case_hint",
     "command_guidance",
@@ -405,7 +407,7 @@ def _fit_to_width(*boxes: widgets.Widget) -> None:
 
 TICKET_NOTE = (
     "What the ticket guards: a write must hold the latest ticket, so a write begun before a newer message or "
-    "before a Forget is refused, and nothing forgotten comes back."
+    "before a Forget is refused, and nothing forgotten comes back unless you declare it again."
 )
 """The ticket line's meaning, in lesson 01's words: the epoch counts forgets, the turn counts messages."""
 NOTE_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3"
@@ -436,6 +438,36 @@ def _greyed_out(button: widgets.Button, reason: str) -> str:
     return f'<span style="{NOTE_STYLE}">{_escape(reason)}</span>' if reason else ""
 
 
+SINGLE_SPACED = "line-height: 1.4"
+"""Text of several lines in a panel: a widget's HTML is set at the height of an input row (28 px), double-spaced."""
+
+
+def _single_spaced(html: str) -> str:
+    """``html`` in a block whose lines are single-spaced (:data:`SINGLE_SPACED`)."""
+    return f"<div style='{SINGLE_SPACED}'>{html}</div>"
+
+
+class SingleSpacedHTML(widgets.HTML):
+    """An HTML widget whose every value is single-spaced, whoever sets it (the panel, a desk, a subclass).
+
+    A panel's message of several lines (a status, then "Ignored: ...", an eviction note) was double-spaced
+    while one-line messages were not: each setter had to remember :func:`_single_spaced`, and some did not. A
+    value extended after it was set (``value += "<br>..."``) is folded back inside the one single-spaced block.
+    """
+
+    @traitlets.validate("value")
+    def _single_spaced_value(self, proposal: dict[str, Any]) -> str:
+        html = str(proposal["value"])
+        if html.startswith(_SPACED_OPEN):
+            html = html[len(_SPACED_OPEN) :].replace(_SPACED_CLOSE, "", 1)
+        return f"{_SPACED_OPEN}{html}{_SPACED_CLOSE}" if html else ""
+
+
+_SPACED_OPEN = f"<section style='{SINGLE_SPACED}'>"
+_SPACED_CLOSE = "</section>"
+"""A block no message holds itself (a message may hold divs), so the widget finds its own wrapper's end."""
+
+
 class MemoryPanel(_Panel, widgets.VBox):
     """The facts as a table, a message box submitted through the contract, forget buttons, the ticket."""
 
@@ -458,7 +490,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.table = widgets.HTML()
         self.ticket = widgets.HTML(tooltip=TICKET_NOTE)
         self.ticket_note = widgets.HTML(f'<div style="{NOTE_STYLE}">{TICKET_NOTE}</div>')
-        self.diagnostic = widgets.HTML()
+        self.diagnostic = SingleSpacedHTML()
         self.message = widgets.Textarea(placeholder="module=Billing; database=SQL Server 2022", description="Message")
         self.submit_button = widgets.Button(description="Submit", button_style="primary", disabled=True)
         self.key = widgets.Dropdown(description="Key", options=[(KEY_PLACEHOLDER, NO_KEY)], value=NO_KEY)
@@ -604,15 +636,6 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.forget_key_button.disabled = not self.key.value
         reason = FORGET_KEY_NOTE if facts and not self.key.value else ("" if facts else FORGET_DISABLED_NOTE)
         self.forget_note.value = _greyed_out(self.forget_key_button, reason)
-
-
-SINGLE_SPACED = "line-height: 1.4"
-"""Text of several lines in a panel: a widget's HTML is set at the height of an input row (28 px), double-spaced."""
-
-
-def _single_spaced(html: str) -> str:
-    """``html`` in a block whose lines are single-spaced (:data:`SINGLE_SPACED`)."""
-    return f"<div style='{SINGLE_SPACED}'>{html}</div>"
 
 
 DESK_CHAT_CAPTION = _single_spaced(

@@ -78,12 +78,23 @@ async def test_a_writer_that_misbehaves_is_said_in_words(writer, expected):
     ("writer", "expected"),
     [
         ("infer", "Not stored: the writer proposed priority, which your message does not declare, and no guess"),
-        ("drop", "Not stored: the writer left out database, which your message declares, and no guess is stored."),
+        ("drop", "Not stored: the writer left out database, which your message declares. The store is unchanged."),
     ],
 )
 async def test_a_batch_the_host_check_refuses_names_the_key_that_broke_it(writer, expected):
     # issue 32: the infer and drop rows of lesson 02's table said the same words and named no key
     assert (await said("module=Payments\ndatabase=Oracle\nOur priority is high.", writer)).startswith(expected)
+
+
+def test_no_guess_is_said_only_when_the_writer_guessed():
+    """A writer that only left a declaration out guessed nothing: "and no guess is stored" would mislead."""
+    declared = {"module": "Payments", "database": "Oracle"}
+    left_out = (FactCandidate(key="module", value="Payments", evidence="module=Payments"),)
+    twice = left_out * 2 + (FactCandidate(key="database", value="Oracle", evidence="database=Oracle"),)
+    added = (*left_out, FactCandidate(key="priority", value="high", evidence="priority is high"))
+    assert "guess" not in mismatch_words(left_out, declared)
+    assert "guess" not in mismatch_words(twice, declared)
+    assert mismatch_words(added, {"module": "Payments"}).endswith(", and no guess is stored")
 
 
 def test_a_changed_value_is_named_with_the_value_the_writer_proposed():
@@ -108,6 +119,28 @@ def test_every_rule_of_the_store_names_the_key_in_words():
         with pytest.raises(InvalidFacts) as refused:
             validate_batch("module=A; module= ; owner=A", batch)
         assert words in refused.value.plain and "#1" not in refused.value.plain
+
+
+@pytest.mark.parametrize(
+    ("database", "expected"),
+    [
+        (
+            FactCandidate(key="database", value="Oracle", evidence="The database is Oracle."),
+            "the words quoted for module are not in your message; the same goes for database",
+        ),
+        (
+            FactCandidate(key="database", value=" ", evidence="database=Oracle"),
+            "the words quoted for module are not in your message; the value given for database is blank",
+        ),
+    ],
+)
+def test_every_candidate_that_breaks_a_rule_is_named_not_only_the_first(database, expected):
+    """A paraphrasing writer misquotes every key: naming module alone let a student think database was fine."""
+    module = FactCandidate(key="module", value="Payments", evidence="The module is Payments.")
+    with pytest.raises(InvalidFacts) as refused:
+        validate_batch("module=Payments; database=Oracle", [module, database])
+    assert refused.value.plain == expected
+    assert "Invalid fact #1" in str(refused.value) and "#2" not in str(refused.value)  # the seed's words: the first
 
 
 async def test_a_turn_overtaken_by_a_forget_or_a_newer_message_says_so():
@@ -150,7 +183,7 @@ async def test_each_action_on_the_capstone_panel_replaces_the_status_of_the_one_
     panel.key.value = "module"
     panel.forget_key_button.click()
     await panel.idle()
-    assert panel.diagnostic.value.startswith("Forgot") and "No violation" not in panel.verdict.value
+    assert "Forgot module" in panel.diagnostic.value and "No violation" not in panel.verdict.value
 
 
 def test_record_superseded_returns_each_replaced_value_with_the_fact_that_replaced_it():

@@ -305,6 +305,24 @@ def test_the_rows_of_a_glued_table_are_read_back(line, rows):
     assert glued_table_rows(line) == rows
 
 
+async def test_every_message_of_the_memory_panel_is_single_spaced():
+    """Its messages of several lines (Ignored, eviction notes, a typed forget) were double-spaced, one-liners not."""
+    panel = memory_panel()
+    await submit(panel, "module=Billing; owner=dana")
+    several_lines = panel.diagnostic.value
+    await submit(panel, "forget module")
+    typed_forget = panel.diagnostic.value
+    panel.forget_key("module")
+    forgot = panel.diagnostic.value
+    panel.diagnostic.value += "<br>one more line"
+    for html in (several_lines, typed_forget, forgot, panel.diagnostic.value):
+        compact = html.replace(" ", "")
+        assert compact.startswith("<sectionstyle='line-height:1.4'>") and compact.count("</section>") == 1
+    assert "Ignored:" in several_lines and panel.diagnostic.value.endswith("one more line</section>")
+    panel.message.value = ""
+    assert panel.diagnostic.value == ""
+
+
 async def test_the_desk_panels_text_is_single_spaced():
     panel = two_desks()
     await send(panel, "x" * 5008)
@@ -502,7 +520,7 @@ async def test_a_long_value_is_shortened_in_the_message_and_the_rule_stays_whole
     await submit(panel, "symptom=" + "x" * 300)
     text = panel.diagnostic.value
     assert "x" * 60 not in text and "has 300 characters" in text
-    assert text.removesuffix("</div>").endswith("The store is unchanged.</b></span>")  # the rule, whole
+    assert text.removesuffix("</div></section>").endswith("The store is unchanged.</b></span>")  # the rule, whole
     await submit(panel, "Module" + "z" * 150 + "=a")
     assert "z" * 60 not in panel.diagnostic.value and "(156 characters)" in panel.diagnostic.value
 
