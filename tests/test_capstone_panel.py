@@ -78,7 +78,7 @@ async def test_a_value_the_store_never_held_is_named_so():
     pick(p, "a value the store never held")
     await check(p)
     (row,) = violation_rows(p.result)
-    assert row["your answer says"] == "MariaDB 11" and "never held MariaDB 11 for database" in row["why"]
+    assert row["your answer says"] == "MariaDB 11" and 'never held "MariaDB 11" for database' in row["why"]
 
 
 async def test_a_question_that_plans_nothing_does_not_ask_for_the_constraint():
