@@ -447,10 +447,15 @@ class CapstonePanel(MemoryPanel):
         """The memory panel's report, and for a value kept with its final punctuation, how the evaluator reads it."""
         super().show_report(report, text, before)
         if report is not None and kept_punctuation(report):
-            self.diagnostic.value += (
+            note = (
                 "<br>The evaluator compares values without their final punctuation: an answer saying "
                 "<code>Payroll</code> or <code>Payroll.</code> matches either."
             )
+            shown = (
+                self.diagnostic.value
+            )  # the note goes inside the status block: after it, a blank line would part them
+            closed = shown.endswith("</div>")
+            self.diagnostic.value = shown.removesuffix("</div>") + note + ("</div>" if closed else "")
 
     def _replaced(self, key: str, values: Sequence[str]) -> list[str]:
         """Each replaced value of ``key``, with the turn of the correction that replaced it when the panel saw it."""

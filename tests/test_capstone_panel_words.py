@@ -77,3 +77,10 @@ async def test_a_violation_shows_the_answer_as_the_student_wrote_it():
     await run(p, answer="We are on the REPORTING module.")
     (row,) = violation_rows(p.result)
     assert row["your answer says"] == "REPORTING"
+
+
+async def test_the_note_on_a_kept_period_follows_the_status_line_without_a_blank_line():
+    p = panel()
+    await run(p, message="module=Payroll.")
+    shown = p.diagnostic.value
+    assert "</div><br>" not in shown and shown.endswith("matches either.</div>")
