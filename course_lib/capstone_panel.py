@@ -548,7 +548,8 @@ def verdict_html(result: AnswerCheck) -> str:
     rows = violation_rows(result)
     table = lesson_table_html(rows_frame(rows, list(rows[0])), "capstone-violations")
     count = f"{len(rows)} violation" + ("s" if len(rows) > 1 else "")
-    return f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>{table}{notes}'
+    unheld = f"<i>Note: {html.escape(_unheld(result))}.</i>" if _unheld(result) else ""
+    return f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>{table}{unheld}{notes}'
 
 
 def _passed(result: AnswerCheck) -> str:
@@ -560,7 +561,7 @@ def _passed(result: AnswerCheck) -> str:
     due = planned_by is not None and any(f.key == "constraint" for f in facts)
     carried = f", and it carries every stored constraint ({action_planned(planned_by)})" if due else ""
     unheld = _unheld(result)
-    why = unheld or "(an answer that leaves a fact out contradicts nothing)"
+    why = f"({unheld})" if unheld else "(an answer that leaves a fact out contradicts nothing)"
     stated = f"the answer states no other value as current for any stored key{carried}"
     return f"{stated}. The loop stops; this answer stands {why}."
 
@@ -576,7 +577,7 @@ def _unheld(result: AnswerCheck) -> str:
     never = [k for k in keys if k not in result.forgotten]
     said += [f"{and_listed(never)} {'is' if len(never) == 1 else 'are'} not in the store"] if never else []
     parts = "that part" if len(keys) == 1 else "those parts"
-    return f"({' and '.join(said)}, so there is nothing to hold {parts} of the answer to)"
+    return f"{' and '.join(said)}, so there is nothing to hold {parts} of the answer to"
 
 
 def _nothing_replaced(cleared: str | None) -> str:

@@ -84,3 +84,10 @@ async def test_the_note_on_a_kept_period_follows_the_status_line_without_a_blank
     await run(p, message="module=Payroll.")
     shown = p.diagnostic.value
     assert "</div><br>" not in shown and shown.endswith("matches either.</div>")
+
+
+async def test_a_verdict_with_violations_also_says_which_stated_keys_nothing_holds():
+    p = panel(task=0)  # the final question: the constraint is due
+    await run(p, forget="module", answer="module=Reporting")
+    assert "1 violation" in p.verdict.value
+    assert "Note: module is no longer in the store, so there is nothing to hold that part" in p.verdict.value
