@@ -459,8 +459,8 @@ class CapstonePanel(MemoryPanel):
 
     def _replaced(self, key: str, values: Sequence[str]) -> list[str]:
         """Each replaced value of ``key``, with the turn of the correction that replaced it when the panel saw it."""
-        by = self.corrections.get(key, {})
-        return [f"{v} (replaced at turn {by[v].turn})" if v in by else v for v in values]
+        by = self.corrections.get(key, {})  # each value quoted: "Payroll." ends no sentence
+        return [f'"{v}" (replaced at turn {by[v].turn})' if v in by else f'"{v}"' for v in values]
 
     def _task_changed(self) -> None:
         """Answers to try that fit the store and the task now; the menu back to its prompt."""

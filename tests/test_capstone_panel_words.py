@@ -91,3 +91,10 @@ async def test_a_verdict_with_violations_also_says_which_stated_keys_nothing_hol
     await run(p, forget="module", answer="module=Reporting")
     assert "1 violation" in p.verdict.value
     assert "Note: module is no longer in the store, so there is nothing to hold that part" in p.verdict.value
+
+
+async def test_the_replaced_values_line_quotes_each_value():
+    p = panel()
+    await run(p, message="module=Payroll.")
+    await run(p, message="module=Inventory")
+    assert '"Payroll." (replaced at turn' in p.replaced.value and 'module: "Reporting"' in p.replaced.value
