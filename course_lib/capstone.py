@@ -647,7 +647,8 @@ def _why(
     iterations: int,
 ) -> str:
     """The reason, computed from the store and the answer, in short plain clauses: what the evaluator could and could
-    not hold the answer to. Keys with the same reason are named together ("the store lost module and database")."""
+    not hold the answer to. Keys with the same reason are named together ("the store lost the module and database
+    facts")."""
     if not missing and not forbidden:
         return "the evaluator found nothing to correct" if iterations == 1 else "the feedback quoted the stored facts"
     keys = _keys_of_values(timeline)
@@ -658,7 +659,7 @@ def _why(
     wrong = [k for k in failing if k in stored and k in stated]
     lost = [k for k in failing if k not in stored and k in evicted]
     never = [k for k in failing if k not in stored and k not in evicted]
-    reasons = [f"the answer leaves out {and_listed(left_out)}: an omission contradicts nothing"] if left_out else []
+    reasons = [f"the answer leaves out {_facts_of(left_out)}: an omission contradicts nothing"] if left_out else []
     reasons += [f"the answer still says {_pairs(wrong, stated)}"] if wrong else []
     for group, gone in ((lost, _lost), (never, _never_stored)):
         if group:
@@ -667,14 +668,19 @@ def _why(
     return "; ".join(reasons)
 
 
+def _facts_of(keys: Sequence[str]) -> str:
+    """ "the constraint fact", "the module and database facts": keys named as a sentence names things."""
+    return f"the {and_listed(keys)} fact{'s' * (len(keys) > 1)}"
+
+
 def _never_stored(keys: Sequence[str], _evicted: Mapping[str, int]) -> str:
-    return f"{and_listed(keys)} never reached the store"
+    return f"{_facts_of(keys)} never reached the store"
 
 
 def _lost(keys: Sequence[str], evicted: Mapping[str, int]) -> str:
-    """ "the store lost module and database (evicted at turns 11 and 10)": keys evicted, with the turn each went."""
+    """ "the store lost the module and database facts (evicted at turns 11 and 10)": with the turn each went."""
     turns = [str(evicted[k]) for k in keys]
-    return f"the store lost {and_listed(keys)} (evicted at turn{'s' * (len(turns) > 1)} {and_listed(turns)})"
+    return f"the store lost {_facts_of(keys)} (evicted at turn{'s' * (len(turns) > 1)} {and_listed(turns)})"
 
 
 def _pairs(keys: Sequence[str], stated: Mapping[str, str]) -> str:

@@ -17,6 +17,7 @@ follows and changes nothing.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 import ipywidgets as widgets
 from agent_framework import Agent, Message
 
-from .answer_reader import action_planned, planner, plans_action, values_match
+from .answer_reader import action_planned, planner, plans_action, stated_values, values_match
 from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
@@ -57,6 +58,8 @@ __all__ = [
 
 _PICK = "(pick an answer to fill the box)"
 """The Try menu's prompt: shown whenever the box holds no example unchanged."""
+_NOTHING_TO_TRY = "(nothing to try: the store is empty)"
+"""The Try menu's only entry on an empty store: every answer passes, so no example would show anything."""
 _EMPTY = "<i>Check answer is off while the Answer box is empty: type an answer, or pick one under Try.</i>"
 
 MAX_ANSWER_CHARS = 20_000
@@ -82,42 +85,63 @@ def example_answers(
     """A few answers to ``task``, written from the store: right, stale, a value never held, a history, Markdown.
 
     Each is built from what the store holds now (and the latest value a correction replaced), so the examples
-    stay meaningful after the student corrects or forgets a fact. They answer the task chosen: plans (each
-    carrying the constraint, or not) for a task that asks for an action, plain statements for a question that
-    plans nothing, so no example makes a constraint due that the task did not.
+    stay meaningful after the student corrects or forgets a fact: a key the store no longer holds appears in none,
+    an example that needs a replaced value is left out when there is none, and an empty store gives none at all.
+    They answer the task chosen: plans (each carrying the constraint, or not) for a task that asks for an action,
+    plain statements for a question that plans nothing, so no example makes a constraint due that the task did not.
     """
     held = {f.key: value_core(f.value) for f in facts}  # "Payroll." as a sentence says it: "... in Payroll on ..."
-    module, database = held.get("module", "Billing"), held.get("database", "SQL Server 2022")
-    constraint = held.get("constraint", "never restart the production database during business hours")
-    rule = constraint[:1].upper() + constraint[1:]  # the constraint as a sentence of its own
-    # the latest replaced value: after the student's own correction, "a stale one" states what it replaced
-    old_module = ([*superseded.get("module", [])] or ["Reporting"])[-1]
-    old_database = ([*superseded.get("database", [])] or ["PostgreSQL"])[-1]
-    never = _never_held(database, superseded.get("database", []))
-    if not plans_action(task):
-        return {
-            "a right one": f"The module is {module} and the database is {database}.",
-            "a stale one": f"The module is {old_module} and the database is {old_database}.",
-            "a value the store never held": f"module={module}; database={never}.",
-            "a history": f"We moved off {old_database}: the database is {database} now, and the module is {module}.",
-            "Markdown and a table": (
-                f"**Where we are**\n\n| key | value |\n|---|---|\n| module | {module} |\n| database | {old_database} |"
-            ),
-        }
-    return {
-        "a right one": f"Patch the retry in {module} on {database}, and {constraint}.",
-        "a stale one": f"The module is {old_module} and the database is {old_database}: restart it tonight.",
-        "a value the store never held": f"module={module}; database={never}. {rule}.",
-        "a history": f"We moved off {old_database}: {database} now, on {module}. {rule}.",
-        "Markdown and a table": (
-            f"**Plan**\n\n| key | value |\n|---|---|\n| module | {module} |\n| database | {old_database} |\n\n"
-            f"- {constraint}"
-        ),
-    }
+    if not held:
+        return {}
+    module, database, constraint = (held.get(key) for key in ("module", "database", "constraint"))
+    old_module, old_database = (_latest(superseded, key) if held.get(key) else None for key in ("module", "database"))
+    plans = plans_action(task)
+    rule = f" {constraint[:1].upper()}{constraint[1:]}." if constraint and plans else ""  # the constraint as a sentence
+    answers: dict[str, str] = {}
+    if plans:
+        where = " ".join(part for part in (_prefixed("in", module), _prefixed("on", database)) if part)
+        answers["a right one"] = f"Patch the retry {where}".strip() + (f", and {constraint}." if constraint else ".")
+    else:
+        answers["a right one"] = _statement(module, database) or "; ".join(f"{k}={v}" for k, v in held.items()) + "."
+    if old_module or old_database:
+        stale = _statement(old_module, old_database)
+        answers["a stale one"] = f"{stale[:-1]}: restart it tonight." if plans else stale
+    if database:
+        pairs = ([f"module={module}"] if module else []) + [f"database={_never_held(database, superseded)}"]
+        answers["a value the store never held"] = "; ".join(pairs) + "." + rule
+    if old_database:
+        now = f"{database} now, on {module}" if plans else f"the database is {database} now, and the module is {module}"
+        now = now if module else f"{database} now" if plans else f"the database is {database} now"
+        answers["a history"] = f"We moved off {old_database}: {now}." + rule
+    rows = ([("module", module)] if module else []) + ([("database", old_database or database)] if database else [])
+    if rows:
+        table = "".join(f"\n| {key} | {value} |" for key, value in rows)
+        title, bullet = ("Plan", f"\n\n- {constraint}" if constraint else "") if plans else ("Where we are", "")
+        answers["Markdown and a table"] = f"**{title}**\n\n| key | value |\n|---|---|{table}{bullet}"
+    return answers
 
 
-def _never_held(held: str, replaced: Sequence[str]) -> str:
-    """The first of :data:`NEVER_HELD_DATABASES` that is neither ``held`` nor one of the ``replaced`` values."""
+def _latest(superseded: Mapping[str, Sequence[str]], key: str) -> str | None:
+    """The latest value a correction replaced for ``key``: what "a stale one" states as current."""
+    values = [*superseded.get(key, [])]
+    return values[-1] if values else None
+
+
+def _prefixed(word: str, value: str | None) -> str:
+    """ "in Billing", or "" for a value the store does not hold."""
+    return f"{word} {value}" if value else ""
+
+
+def _statement(module: str | None, database: str | None) -> str:
+    """ "The module is Billing and the database is SQL Server 2022.", saying only the values given; "" for none."""
+    parts = ([f"the module is {module}"] if module else []) + ([f"the database is {database}"] if database else [])
+    said = " and ".join(parts)
+    return f"{said[:1].upper()}{said[1:]}." if said else ""
+
+
+def _never_held(held: str, superseded: Mapping[str, Sequence[str]]) -> str:
+    """The first of :data:`NEVER_HELD_DATABASES` that is neither ``held`` nor a database a correction replaced."""
+    replaced = superseded.get("database", [])
     return next(
         v
         for v in NEVER_HELD_DATABASES
@@ -154,6 +178,8 @@ class AnswerCheck:
     corrections: dict[str, dict[str, Fact]] = field(default_factory=dict)
     """Per key, each replaced value and the fact of the correction that replaced it (when the panel saw it)."""
     notes: list[str] = field(default_factory=list)
+    forgotten: frozenset[str] = frozenset()
+    """The keys forgotten (and not stored again) before this check: what "no longer in the store" names."""
 
     @property
     def violations(self) -> tuple[Violation, ...]:
@@ -167,6 +193,7 @@ async def check_in_loop(
     answer: str,
     superseded: Mapping[str, Iterable[str]],
     corrections: Mapping[str, Mapping[str, Fact]] | None = None,
+    forgotten: Collection[str] = (),
 ) -> AnswerCheck:
     """Run ``answer`` to ``task`` through a real loop held by the real evaluator; what it decided and sent back.
 
@@ -197,6 +224,7 @@ async def check_in_loop(
         sent_back=sent_back,
         notes=frame_notes(answer),
         corrections={key: dict(by) for key, by in (corrections or {}).items()},
+        forgotten=frozenset(forgotten),
     )
 
 
@@ -225,12 +253,20 @@ def violation_rows(result: AnswerCheck) -> list[dict[str, str]]:
             "key": v.fact.key,
             "your answer says": "(nothing: the constraint is missing)"
             if v.stated is None
-            else shorten_long_input(v.stated),
+            else shorten_long_input(_as_written(v.stated, result.answer)),
             "the store holds": v.fact.value,
             "why": _why(v, result.superseded.get(v.fact.key, []), result.corrections.get(v.fact.key, {})),
         }
         for v in result.violations
     ]
+
+
+def _as_written(stated: str, answer: str) -> str:
+    """``stated`` as the answer spells it: the evaluator gives a replaced value as the store held it ("Reporting"),
+    and a student who wrote "REPORTING" should see their own word."""
+    pattern = r"\s+".join(re.escape(word) for word in stated.split())
+    found = re.search(pattern, answer, re.IGNORECASE) if pattern else None
+    return found.group() if found else stated
 
 
 def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str, Fact]) -> str:
@@ -239,6 +275,7 @@ def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str
     shows the stated value and the stored one, so the reason does not repeat them."""
     fact = violation.fact
     source = f'the user said "{fact.evidence}" at turn {fact.turn}'
+    holds = f'the store holds "{fact.value}" since {source}'  # quoted: "Payroll." ends no sentence
     if violation.stated is None:
         return (
             f"{violation.action_planned}, so the stored constraint (said at turn {fact.turn}) must travel with it. "
@@ -246,11 +283,11 @@ def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str
         )
     by = next((f for old, f in corrections.items() if values_match(old, violation.stated)), None)
     if by is not None:
-        now = "" if by == fact else f"; the store holds {fact.value} since {source}"
+        now = "" if by == fact else f"; {holds}"
         return f'a correction replaced it: the user said "{by.evidence}" at turn {by.turn}{now}.'
     if any(values_match(violation.stated, old) for old in replaced):
-        return f"a correction replaced it; the store holds {fact.value} since {source}."
-    return f"the store never held {violation.stated} for {fact.key}: it holds {fact.value} since {source}."
+        return f"a correction replaced it; {holds}."
+    return f'the store never held "{violation.stated}" for {fact.key}: it {holds.removeprefix("the store ")}.'
 
 
 def shared_second_note(facts: Sequence[Fact], replayed: Collection[int] = ()) -> str:
@@ -297,6 +334,7 @@ class CapstonePanel(MemoryPanel):
         self.superseded: dict[str, list[str]] = {k: list(v) for k, v in (superseded or {}).items()}
         self.corrections: dict[str, dict[str, Fact]] = {}  # per key: each value replaced here, and what replaced it
         self.result: AnswerCheck | None = None
+        self.forgotten: set[str] = set()  # keys forgotten here and not stored again since
         self.cleared: str | None = None
         """What the latest forget that removed replaced values forgot (a key, or "all"); None once one is listed."""
         self._filling = False  # the examples are being replaced: no choice is being made
@@ -375,6 +413,7 @@ class CapstonePanel(MemoryPanel):
         if self.cleared is not None:  # a new message is a new action: the last forget's note is no longer news
             self.cleared = "earlier"
         report = await self.extraction.update(text)
+        self.forgotten -= {f.key for f in self.extraction.memory.facts}
         for old, fact in record_superseded(before, self.extraction.memory.facts, self.superseded):
             by = self.corrections.setdefault(fact.key, {})
             by[old] = fact
@@ -383,6 +422,7 @@ class CapstonePanel(MemoryPanel):
 
     def _forget(self, key: str | None) -> None:
         """Forget a key (or all): the values it held before go too, so nothing forgotten is held against an answer."""
+        self.forgotten |= {f.key for f in self.extraction.memory.facts} if key is None else {key}
         self.extraction.memory.forget(key)
         for gone in list(self.superseded) + list(self.corrections) if key is None else [key]:
             if self.superseded.pop(gone, None):
@@ -407,20 +447,25 @@ class CapstonePanel(MemoryPanel):
         """The memory panel's report, and for a value kept with its final punctuation, how the evaluator reads it."""
         super().show_report(report, text, before)
         if report is not None and kept_punctuation(report):
-            self.diagnostic.value += (
+            note = (
                 "<br>The evaluator compares values without their final punctuation: an answer saying "
                 "<code>Payroll</code> or <code>Payroll.</code> matches either."
             )
+            shown = (
+                self.diagnostic.value
+            )  # the note goes inside the status block: after it, a blank line would part them
+            closed = shown.endswith("</div>")
+            self.diagnostic.value = shown.removesuffix("</div>") + note + ("</div>" if closed else "")
 
     def _replaced(self, key: str, values: Sequence[str]) -> list[str]:
         """Each replaced value of ``key``, with the turn of the correction that replaced it when the panel saw it."""
-        by = self.corrections.get(key, {})
-        return [f"{v} (replaced at turn {by[v].turn})" if v in by else v for v in values]
+        by = self.corrections.get(key, {})  # each value quoted: "Payroll." ends no sentence
+        return [f'"{v}" (replaced at turn {by[v].turn})' if v in by else f'"{v}"' for v in values]
 
     def _task_changed(self) -> None:
         """Answers to try that fit the store and the task now; the menu back to its prompt."""
-        options = [(_PICK, "")]
-        options += list(example_answers(self.extraction.memory.facts, self.superseded, self.task.value).items())
+        examples = example_answers(self.extraction.memory.facts, self.superseded, self.task.value)
+        options = [(_PICK if examples else _NOTHING_TO_TRY, ""), *examples.items()]
         self._filling = True
         try:
             self.examples.options = options
@@ -466,7 +511,9 @@ class CapstonePanel(MemoryPanel):
         self.feedback.value = self.diagnostic.value = ""
         self.check_button.disabled = True
         try:
-            result = await check_in_loop(self.extraction, self.task.value, text, self.superseded, self.corrections)
+            result = await check_in_loop(
+                self.extraction, self.task.value, text, self.superseded, self.corrections, self.forgotten
+            )
         except EXPECTED_ERRORS as error:  # a rule the answer broke: said under the answer, nothing changed
             self.verdict.value = (
                 f'<span style="color:crimson"><b>Refused:</b> {html_lines(describe_error(error))}</span>'
@@ -501,7 +548,8 @@ def verdict_html(result: AnswerCheck) -> str:
     rows = violation_rows(result)
     table = lesson_table_html(rows_frame(rows, list(rows[0])), "capstone-violations")
     count = f"{len(rows)} violation" + ("s" if len(rows) > 1 else "")
-    return f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>{table}{notes}'
+    unheld = f"<i>Note: {html.escape(_unheld(result))}.</i>" if _unheld(result) else ""
+    return f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>{table}{unheld}{notes}'
 
 
 def _passed(result: AnswerCheck) -> str:
@@ -512,10 +560,24 @@ def _passed(result: AnswerCheck) -> str:
     planned_by = planner(result.task, result.answer)
     due = planned_by is not None and any(f.key == "constraint" for f in facts)
     carried = f", and it carries every stored constraint ({action_planned(planned_by)})" if due else ""
-    return (
-        f"the answer states no other value as current for any stored key{carried}. The loop stops; this answer "
-        "stands (an answer that leaves a fact out contradicts nothing)."
-    )
+    unheld = _unheld(result)
+    why = f"({unheld})" if unheld else "(an answer that leaves a fact out contradicts nothing)"
+    stated = f"the answer states no other value as current for any stored key{carried}"
+    return f"{stated}. The loop stops; this answer stands {why}."
+
+
+def _unheld(result: AnswerCheck) -> str:
+    """What to say of keys the answer states but the store does not hold: nothing holds those parts of the answer."""
+    held = {f.key for f in result.check.facts}
+    keys = list(dict.fromkeys(key for key, _ in stated_values(result.answer) if key not in held))
+    if not keys:
+        return ""
+    gone = [k for k in keys if k in result.forgotten]
+    said = [f"{and_listed(gone)} {'is' if len(gone) == 1 else 'are'} no longer in the store"] if gone else []
+    never = [k for k in keys if k not in result.forgotten]
+    said += [f"{and_listed(never)} {'is' if len(never) == 1 else 'are'} not in the store"] if never else []
+    parts = "that part" if len(keys) == 1 else "those parts"
+    return f"{' and '.join(said)}, so there is nothing to hold {parts} of the answer to"
 
 
 def _nothing_replaced(cleared: str | None) -> str:

@@ -15,10 +15,13 @@ notebook's styling to wrap: JupyterLab's own style breaks a long printed line in
 
 from __future__ import annotations
 
+import ast
 import linecache
 import numbers
 import re
+import sys
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -418,17 +421,28 @@ def value_written(answer: Any) -> str:
     return value.strip().strip("'\"").strip()
 
 
-def check(exercise: str, answer: Any, expected: Any, hint: str = "", why: str | None = None) -> str:
+def check(
+    exercise: str,
+    answer: Any,
+    expected: Any,
+    hint: str = "",
+    why: str | None = None,
+    *,
+    namespace: Mapping[str, Any] | None = None,
+) -> str:
     """What the checking cell prints: not answered yet, correct (and why, on a line of its own), or not quite.
 
     ``why`` defaults to the reason :data:`EXERCISES` gives for the exercise named by ``exercise`` and
     ``hint``. A wrong answer gets, before the exercise's hint, what is wrong with its type, or how close
     it came (:func:`near_miss_hint`). The words are broken into lines between words (:func:`readable_lines`).
+    ``namespace`` holds the notebook's variables (by default the caller's globals: a checking cell's are the
+    notebook's), so an answer that is one of them is named as a variable, not judged as a value.
     """
-    return readable_lines(_verdict(exercise, answer, expected, hint, why))
+    names = sys._getframe(1).f_globals if namespace is None else namespace
+    return readable_lines(_verdict(exercise, answer, expected, hint, why, names))
 
 
-def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | None) -> str:
+def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | None, names: Mapping[str, Any]) -> str:
     """What :func:`check` says, before it is broken into lines."""
     if answer is UNANSWERED:
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
@@ -437,7 +451,8 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
     specific = (
-        _miss(named, answer)
+        _variable_hint(answer, expected, names)
+        or _miss(named, answer)
         or _empty(answer, expected)
         or type_hint(answer, expected)
         or near_miss_hint(answer, expected)
@@ -445,6 +460,40 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+
+
+def _variable_hint(answer: Any, expected: Any, names: Mapping[str, Any]) -> str:
+    """What to say to an answer that is a variable of the lesson (``answer_1 = repaired``), or ``""``.
+
+    A student who writes a word without quotes means the word; when the lesson happens to define a variable of
+    that name, Python gives its object, and judging that object ("a value of type CapstoneRun") would mislead.
+    Text, numbers, booleans and None are answers in their own right, whatever name also holds them.
+    """
+    if isinstance(answer, str | numbers.Number | bool) or answer is None:
+        return ""
+    name = next((n for n, value in names.items() if value is answer and _a_lesson_name(n)), None)
+    if name is None:
+        return ""
+    return f"You wrote the name {name}, a variable of this lesson, not an answer: {_how_to_write(expected, name)}"
+
+
+def _a_lesson_name(name: str) -> bool:
+    """A name the lesson defined, not the answer line's own (``answer_1``) nor one IPython keeps (``_``, ``Out``)."""
+    return not name.startswith(("_", "answer")) and name not in ("In", "Out")
+
+
+def _how_to_write(expected: Any, word: str) -> str:
+    """How an answer of ``expected``'s kind is written, for a student who wrote the name ``word`` instead."""
+    kind = _kind(expected)
+    if isinstance(expected, str):
+        return f"put your answer in quotes, e.g. '{word}'."
+    if kind == _kind(True):
+        return "write True or False (no quotes)."
+    if kind == "a number":
+        return "write the number itself, in digits (no quotes)."
+    if isinstance(expected, dict):
+        return "write the dict itself, e.g. {'key': 'value'}."
+    return f"the answer is {kind}: write the value itself."
 
 
 def _empty(answer: Any, expected: Any) -> str:
@@ -577,13 +626,36 @@ def _kind(value: Any) -> str:
     return words or f"a value of type {type(value).__name__}"
 
 
-def unquoted_name_guidance(error: NameError) -> str:
-    """What to do when an answer names something undefined: most often text written without quotes."""
+_UNKNOWN: Any = object()
+"""The expected answer when the checking cell's expected value cannot be read: any kind of answer is possible."""
+
+
+def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN) -> str:
+    """What to do when an answer names something undefined, for the kind of answer ``expected`` is.
+
+    For a text answer it is most often text written without quotes; for a True/False question, ``false`` is
+    Python's spelling missed (quoting it would give another wrong answer) and ``yes`` a word for a boolean; for a
+    number, a number written in words. When the kind is unknown, the advice covers text and both spellings.
+    """
     name = error.name or str(error)
-    return (
-        f"{name!r} is not defined: Python read it as the name of a variable. If your answer is the text {name}, "
-        f"put it in quotes: '{name}'. Numbers and True/False take no quotes. Then run the cell again."
-    )
+    said = f"{name!r} is not defined: Python read it as the name of a variable."
+    boolean = name.casefold() in ("true", "false")
+    spelled = name.capitalize()
+    capital = f"Python writes {spelled} with a capital {spelled[0]} (no quotes): write {spelled}."
+    if expected is _UNKNOWN:
+        quoted = f"If your answer is the text {name}, put it in quotes: '{name}'."
+        advice = f"{capital} {quoted}" if boolean else f"{quoted} Numbers and True/False take no quotes."
+    elif _kind(expected) == _kind(True):
+        advice = (
+            capital
+            if boolean
+            else "The answer is True or False: write one of them, with a capital letter and no quotes."
+        )
+    elif _kind(expected) == "a number":
+        advice = "The answer is a number: write it in digits, with no quotes."
+    else:
+        advice = f"If your answer is the text {name}, put it in quotes: '{name}'."
+    return f"{said} {advice} Then run the cell again."
 
 
 _DICT_WITH_EQUALS = re.compile(r"[{,]\s*([A-Za-z_]\w*)\s*=(?!=)")
@@ -627,7 +699,8 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         cells = getattr(self.compile, "_filename_map", {})  # the file names IPython gives the cells it ran
         raised_in_cell = bool(frames) and frames[-1].filename in cells
         if isinstance(value, NameError) and raised_in_cell:
-            print(f"NameError: {value}\n{unquoted_name_guidance(value)}")
+            expected = _expected_in_cell(frames[-1], self.user_ns)
+            print(f"NameError: {value}\n{readable_lines(unquoted_name_guidance(value, expected))}")
         elif isinstance(value, SyntaxError) and (guidance := _syntax_guidance(value)):
             print(f"SyntaxError: this is not a dict yet.\n{guidance}")
         elif isinstance(value, SyntaxError) and (guidance := answer_syntax_guidance(value)):
@@ -641,6 +714,51 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
 
 _ANSWER_LINE = re.compile(r"^\s*(answer_\w*)\s*=(?!=)")
 """The line of a checking cell that holds the student's prediction: ``answer_1 = ...``, in every lesson."""
+
+_READABLE_CALLS = {"len": len, "bool": bool}
+"""The only calls :func:`_expected_in_cell` makes while reading a checking cell's expected value."""
+
+
+def _expected_in_cell(frame: traceback.FrameSummary, names: Mapping[str, Any]) -> Any:
+    """The expected value of the checking cell whose answer line raised, or ``_UNKNOWN``.
+
+    ``answer_3 = false`` fails before ``check(..., answer_3, six.final_correct, ...)`` runs, so the kind of answer
+    is read from the cell: its ``check`` call's third argument, evaluated only if it is made of names, attributes,
+    constant subscripts and ``len``/``bool`` (what every lesson writes there), so nothing else of the cell runs.
+    """
+    answer = _ANSWER_LINE.match(frame.line or "")
+    try:
+        tree = ast.parse("".join(linecache.getlines(frame.filename)))
+    except SyntaxError:
+        return _UNKNOWN
+    for node in ast.walk(tree):
+        if (
+            answer is not None
+            and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "check"
+            and len(node.args) >= 3
+            and isinstance(node.args[1], ast.Name)
+            and node.args[1].id == answer.group(1)
+        ):
+            try:
+                return _read(node.args[2], names)
+            except Exception:  # an expected value the cell has not computed yet: the general advice
+                return _UNKNOWN
+    return _UNKNOWN
+
+
+def _read(node: ast.expr, names: Mapping[str, Any]) -> Any:
+    """The value of a simple expression (a name, an attribute, ``x[0]``, ``len(x)``, ``bool(x)``); else an error."""
+    if isinstance(node, ast.Name):
+        return names[node.id]
+    if isinstance(node, ast.Attribute):
+        return getattr(_read(node.value, names), node.attr)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return _read(node.value, names)[node.slice.value]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
+        return _READABLE_CALLS[node.func.id](_read(node.args[0], names))  # KeyError for any other call
+    raise ValueError(f"not a simple expression: {ast.dump(node)}")
 
 
 def answer_syntax_guidance(error: SyntaxError) -> str:

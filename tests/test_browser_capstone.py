@@ -38,8 +38,8 @@ def test_the_lesson_in_presenter_mode_shows_the_panel_and_a_stale_answer_gets_it
 
     panel = page.locator(".capstone-panel")
     expect(panel.locator(".memory-panel-facts")).to_contain_text("SQL Server 2022")
-    expect(panel.locator(".capstone-panel-replaced")).to_contain_text("module: Reporting")
-    expect(panel.locator(".capstone-panel-replaced")).to_contain_text("database: PostgreSQL")
+    expect(panel.locator(".capstone-panel-replaced")).to_contain_text('module: "Reporting"')
+    expect(panel.locator(".capstone-panel-replaced")).to_contain_text('database: "PostgreSQL"')
     check = panel.get_by_role("button", name="Check answer")
     expect(check).to_be_disabled()
     expect(panel.locator(".capstone-panel-verdict")).to_contain_text(
@@ -82,7 +82,7 @@ def test_a_correction_clears_the_verdict_and_makes_the_old_value_stale(page):
     expect(panel.locator(".memory-panel-facts")).to_contain_text("Payroll", timeout=60_000)
     expect(verdict).to_contain_text("Press Check answer")  # the verdict answered the store before
     replaced = panel.locator(".capstone-panel-replaced")
-    expect(replaced).to_contain_text("module: Reporting (replaced at turn 6), Billing (replaced at turn 10)")
+    expect(replaced).to_contain_text('module: "Reporting" (replaced at turn 6), "Billing" (replaced at turn 10)')
     panel.get_by_role("button", name="Check answer").click()
     expect(verdict).to_contain_text("1 violation", timeout=60_000)
     expect(verdict.locator("table")).to_contain_text('the user said "module=Payroll" at turn 10')

@@ -149,7 +149,7 @@ async def test_facts_policy_cannot_be_held_to_a_constraint_the_bound_evicted(les
     assert (run.verdict, run.iterations) == ("not repaired", 1)
     assert "constraint" not in {f.key for f in run.checks[0].facts}
     assert run.missing == ["never restart the production database during business hours"]
-    assert run.why == "the store lost constraint (evicted at turn 7)"
+    assert run.why == "the store lost the constraint fact (evicted at turn 7)"
 
 
 @pytest.mark.parametrize("policy", ["last 3 turns", "compaction (3 turns)", "reducer (3 turns)"])
@@ -157,8 +157,8 @@ async def test_a_window_that_lost_module_and_database_contradicts_nothing_so_the
     run = lesson_runs[policy]
     assert (run.verdict, run.iterations, run.checks[0].violations) == ("not repaired", 1, ())
     assert run.why == (  # the omitted keys are named together, once; then what the store lost
-        "the answer leaves out module and database: an omission contradicts nothing; "
-        "the store lost constraint (evicted at turn 7)"
+        "the answer leaves out the module and database facts: an omission contradicts nothing; "
+        "the store lost the constraint fact (evicted at turn 7)"
     )
 
 
@@ -168,7 +168,8 @@ async def test_the_loop_repairs_what_the_abstractive_summary_blended_but_not_the
     assert ("module", "Reporting/Billing") in {(v.fact.key, v.stated) for v in run.checks[0].violations}
     assert "module=Billing;" in run.final_answer and "constraint=never restart the database;" in run.final_answer
     assert run.why == (
-        "the store lost constraint (evicted at turn 7), so nothing contradicts constraint=never restart the database"
+        "the store lost the constraint fact (evicted at turn 7), "
+        "so nothing contradicts constraint=never restart the database"
     )
 
 
@@ -262,7 +263,7 @@ async def test_generated_timeline_unrepairable_when_the_filler_evicted_the_corre
     assert {"module", "database", "constraint"} <= set(run.evicted)
     assert "module" not in {v.fact.key for c in run.checks for v in c.violations}
     assert run.why == (
-        "the store lost module and database (evicted at turns 11 and 10), "
+        "the store lost the module and database facts (evicted at turns 11 and 10), "
         "so nothing contradicts module=Reporting and database=PostgreSQL"
     )
 

@@ -39,7 +39,7 @@ async def check(panel: CapstonePanel, text: str | None = None) -> None:
 async def test_a_new_panel_shows_the_store_the_replaced_values_and_no_verdict():
     p = panel()
     assert "SQL Server 2022" in p.table.value and "Billing" in p.table.value
-    assert "module: Reporting; database: PostgreSQL" in p.replaced.value
+    assert 'module: "Reporting"; database: "PostgreSQL"' in p.replaced.value
     assert "the Answer box is empty" in p.verdict.value and p.feedback.value == "" and p.check_button.disabled
     assert repr(p) == "[Capstone panel: interactive, run this cell in Jupyter to use it]"
 
@@ -78,7 +78,7 @@ async def test_a_value_the_store_never_held_is_named_so():
     pick(p, "a value the store never held")
     await check(p)
     (row,) = violation_rows(p.result)
-    assert row["your answer says"] == "MariaDB 11" and "never held MariaDB 11 for database" in row["why"]
+    assert row["your answer says"] == "MariaDB 11" and 'never held "MariaDB 11" for database' in row["why"]
 
 
 async def test_a_question_that_plans_nothing_does_not_ask_for_the_constraint():
@@ -97,7 +97,7 @@ async def test_a_correction_in_the_store_makes_the_old_value_stale_and_clears_th
     await p.idle()
     assert {f.key: f.value for f in p.extraction.memory.facts}["module"] == "Payroll"
     assert p.verdict.value == "<i>Press Check answer to hold this answer to the store.</i>"  # it answered the old store
-    assert "module: Reporting, Billing (replaced at turn 6)" in p.replaced.value
+    assert 'module: "Reporting", "Billing" (replaced at turn 6)' in p.replaced.value
     await check(p)
     (row,) = violation_rows(p.result)
     assert (row["key"], row["your answer says"], row["the store holds"]) == ("module", "Billing", "Payroll")
@@ -227,8 +227,8 @@ async def test_each_replaced_value_keeps_the_correction_that_replaced_it():
     p.submit_button.click()
     await p.idle()
     payroll = next(f for f in p.extraction.memory.facts if f.key == "module")
-    assert "Reporting (replaced at turn 6)" in p.replaced.value
-    assert f"Billing (replaced at turn {payroll.turn})" in p.replaced.value
+    assert '"Reporting" (replaced at turn 6)' in p.replaced.value
+    assert f'"Billing" (replaced at turn {payroll.turn})' in p.replaced.value
     await check(p, "The module is Reporting.")
     (row,) = violation_rows(p.result)
     assert 'the user said "module=Billing" at turn 6' in row["why"] and f"turn {payroll.turn}" in row["why"]
@@ -285,7 +285,7 @@ async def test_the_message_boxs_example_is_the_correction_the_instructions_sugge
     p.submit_button.click()
     await p.idle()
     assert {f.key: f.value for f in p.extraction.memory.facts}["module"] == "Payroll"
-    assert "Billing (replaced at turn" in p.replaced.value
+    assert '"Billing" (replaced at turn' in p.replaced.value
 
 
 async def test_a_value_current_again_is_not_listed_as_replaced_and_the_list_follows_turn_order():
@@ -299,7 +299,7 @@ async def test_a_value_current_again_is_not_listed_as_replaced_and_the_list_foll
         turns[value] = next(f.turn for f in p.extraction.memory.facts if f.key == "module")
     line = p.replaced.value
     assert "Paie" not in line  # the store holds Paie again: nothing replaced it
-    assert line.index("Reporting (replaced at turn 6)") < line.index(f"Billing (replaced at turn {turns['Paie']})")
+    assert line.index('"Reporting" (replaced at turn 6)') < line.index(f'"Billing" (replaced at turn {turns["Paie"]})')
     await check(p, "The module is Paie.")
     assert "No violation" in p.verdict.value
 

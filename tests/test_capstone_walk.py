@@ -111,7 +111,7 @@ async def test_after_forget_all_the_panel_says_the_replaced_values_went_too():
     p.message.value = "module=Payroll"
     p.submit_button.click()
     await p.idle()
-    assert "module: Billing" in p.replaced.value  # a new correction is listed again
+    assert 'module: "Billing"' in p.replaced.value  # a new correction is listed again
 
 
 async def test_an_accepted_submit_empties_the_message_box_and_a_refused_one_keeps_it():

@@ -1,0 +1,107 @@
+"""An answer that is a lesson's variable, or an unknown name, is told apart from a wrong value (issue 32).
+
+``answer_3 = yes`` in a lesson that defined ``yes``, or ``answer_1 = repaired`` where ``repaired`` is a run object,
+is not a wrong value of another type: the student wrote a name meaning a word. The checker says so, in the terms of
+the exercise's kind of answer, for every lesson's kind (text, number, boolean, dict). ``answer_3 = false`` for a
+True/False question is Python's spelling, not text to quote.
+"""
+
+from dataclasses import dataclass
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+from course_lib.exercises import check, explain_unquoted_names, unquoted_name_guidance
+
+
+@dataclass
+class Run:
+    verdict: str
+
+
+@pytest.mark.parametrize(
+    ("expected", "advice"),
+    [
+        ("repaired", "put your answer in quotes, e.g. 'repaired'."),  # lessons 00, 02, 03, 07: text
+        (True, "write True or False (no quotes)."),  # lessons 01, 04, 07: a boolean
+        (3, "write the number itself, in digits (no quotes)."),  # lessons 02, 05, 06, 07: a number
+        ({"log": "a=b"}, "write the dict itself, e.g. {'key': 'value'}."),  # lesson 01: a dict
+    ],
+)
+def test_a_variable_of_the_lesson_given_as_the_answer_is_named_as_such(expected, advice):
+    repaired = Run("repaired")
+    namespace = {"repaired": repaired, "answer_1": repaired, "_": repaired}
+    said = check("Exercise 1", repaired, expected, "Look again.", namespace=namespace).replace("\n", " ")
+    assert "You wrote the name repaired, a variable of this lesson, not an answer" in said
+    assert advice in said
+    assert "value of type" not in said and "answer_1" not in said
+
+
+def test_a_dict_variable_meaning_a_word_is_named_and_not_called_a_dictionary():
+    yes = {True: "yes", False: "no"}
+    said = check("Exercise 3", yes, False, namespace={"yes": yes, "answer_3": yes}).replace("\n", " ")
+    assert "You wrote the name yes, a variable of this lesson" in said and "write True or False" in said
+    assert "dictionary" not in said
+
+
+def test_the_callers_globals_are_the_namespace_by_default():
+    said = check("Exercise 1", RUN_HERE, "repaired").replace("\n", " ")
+    assert "You wrote the name RUN_HERE, a variable of this lesson" in said
+
+
+RUN_HERE = Run("repaired")
+
+
+def test_a_value_bound_to_no_name_and_a_plain_value_keep_their_type_feedback():
+    namespace = {"answer_1": {"a": 1}, "count": 3, "word": "repaired"}
+    assert "a dictionary" in check("Ex", {"a": 1}, "x", namespace=namespace)
+    assert "variable" not in check("Ex", 3, "3", namespace=namespace)  # a number is an answer, even if named
+    assert "variable" not in check("Ex", "repaired", "latest", namespace=namespace)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected", "said", "not_said"),
+    [
+        ("false", True, "Python writes False with a capital F (no quotes)", "quotes: '"),
+        ("TRUE", False, "Python writes True with a capital T (no quotes)", "quotes: '"),
+        (
+            "yes",
+            True,
+            "The answer is True or False: write one of them, with a capital letter and no quotes",
+            "quotes: '",
+        ),
+        ("three", 3, "The answer is a number: write it in digits, with no quotes", "quotes: '"),
+        ("Billing", "Billing", "put it in quotes: 'Billing'", "capital"),
+        ("false", "no", "put it in quotes: 'false'", "capital"),
+    ],
+)
+def test_an_unknown_name_gets_advice_for_the_kind_of_answer_expected(name, expected, said, not_said):
+    error = NameError(f"name '{name}' is not defined", name=name)
+    guidance = unquoted_name_guidance(error, expected)
+    assert said in guidance and not_said not in guidance
+
+
+def test_an_unknown_name_when_the_expected_kind_is_unknown_mentions_both_spellings():
+    guidance = unquoted_name_guidance(NameError("x", name="false"))
+    assert "Python writes False with a capital F (no quotes)" in guidance and "'false'" in guidance
+
+
+def test_the_shell_reads_the_expected_kind_from_the_checking_cell(capsys):
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.user_ns.update(check=check, six=Run("x"), right=1, found=[1, 2, 3])
+        shell.run_cell("answer_3 = false\nprint(check('Exercise 3', answer_3, bool(right)))")
+        out = capsys.readouterr().out
+        assert "Python writes False\nwith a capital F (no quotes)" in out and "quotes: '" not in out
+        shell.run_cell("answer_2 = repaired\nprint(check('Exercise 1', answer_2, six.verdict))")
+        out = capsys.readouterr().out
+        assert "put it in quotes: 'repaired'" in out.replace("\n", " ")
+        shell.run_cell("answer_2 = three\nprint(check('Exercise 2', answer_2, len(found)))")
+        assert "The answer is a number" in capsys.readouterr().out.replace("\n", " ")
+        shell.run_cell("answer_2 = three\nprint(check('Exercise 2', answer_2, undefined_thing.count))")
+        out = capsys.readouterr().out  # the expected value cannot be read: the general advice
+        assert "put it in quotes: 'three'" in out.replace("\n", " ") and "Traceback" not in out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
