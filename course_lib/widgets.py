@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from .assertions import ALLOWED_KEYS, NOT_ALONE_RULE, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
+from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, report_in_words
 from .memory import MAX_FACTS, Fact, MemoryUpdateError, WorkingMemory
 from .policies import (
@@ -43,7 +44,6 @@ from .presentation import (
     rows_frame,
 )
 from .presentation import html_lines as _escape
-from .conventions import stored_messages
 from .providers import DeskEvent, ProviderDesks, console_command, memory_line, repeated_not_held
 
 if TYPE_CHECKING:
