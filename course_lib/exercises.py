@@ -219,9 +219,9 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 1",
-        "Only the caller's own key=value lines are extracted; the answer never is.",
-        "Only the caller's own declarations are extracted, never the assistant's reply: a fact repeated in an "
-        "answer is not stored.",
+        "Only the caller's own key=value lines are extracted; the desk's reply never is.",
+        "Only the caller's own declarations are extracted, never the desk's reply: a fact the desk repeats in its "
+        "reply is not stored.",
     ),
     Exercise(
         "03",

@@ -37,13 +37,13 @@ from agent_framework import (
 )
 from pydantic import BaseModel
 
-from .assertions import MessageRefused, check_message, find_declarations, trim
+from .assertions import Declaration, MessageRefused, check_message, find_declarations, trim
 from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction, make_extraction, report_in_words
 from .forgetting import FORGOTTEN_MARK, ForgottenFactsFilter, forget_filter, hold_agent, hold_client
 from .frames import rows_frame
-from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, InvalidFacts, MemoryTurn
+from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn
 from .tracing import CallLog, ModelCall, SeenMessage
 
 if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks stays quick
@@ -76,11 +76,13 @@ __all__ = [
     "course_manual_desk",
     "course_provider_desks",
     "forget_filter",
+    "forget_said",
     "inject",
     "memory_line",
     "messages_compared",
     "program_note",
     "provider_agent",
+    "repeated_not_held",
     "route_by_topic",
     "stored_messages",
     "try_smuggling",
@@ -284,6 +286,53 @@ def memory_line(report: ExtractionReport | None) -> str:
     return f"[memory] {report_in_words(report) if report else 'No extraction ran.'}"
 
 
+def forget_said(key: str | None, removed: int) -> str:
+    """What ``forget`` did, in words: the facts removed and the sessions replaced, and why when none was removed.
+
+    A key the store does not hold is still forgotten from the sessions: a desk's conversation may mention it (a line
+    the store refused keeps its ``key=value`` in the history), and a forgotten key must not come back from there.
+    """
+    what = "all facts" if key is None else repr(key)
+    if removed or key is None:
+        return f"Forgot {what} ({removed} removed); every session was replaced by a new, empty one."
+    return (
+        f"Forgot {what}: the store held no {key} fact (0 removed), but every session was still replaced by a new, "
+        f"empty one, because a desk's conversation may still mention {key} (in a line the store refused, say)."
+    )
+
+
+def repeated_not_held(reply: str, history: Sequence[Message], facts: Sequence[Fact]) -> list[str]:
+    """The ``key=value`` declarations of the conversation that ``reply`` repeats although the store does not hold them.
+
+    A desk answers from everything it is sent, its history included, so it may repeat a value the store refused
+    or replaced: a panel names these so the student does not take the reply for the store's word. Only the
+    caller's declarations in ``history`` count, each as written (``symptom=slow``), and only where the reply has
+    the whole value (``module=Bill`` is not in ``module=Billing``).
+    """
+    held = {(fact.key, fact.value) for fact in facts}
+    said: list[str] = []
+    for message in history:
+        if message.role != "user" or message_source(message) != EXTERNAL:
+            continue
+        for declaration in _declarations_or_none(message.text):
+            pair = f"{declaration.key}={declaration.value}"
+            whole = re.search(re.escape(pair) + rf"(?![^\s{re.escape(_SENTENCE_STOPS)}])", reply)
+            if (declaration.key, declaration.value) not in held and whole and pair not in said:
+                said.append(pair)
+    return said
+
+
+_SENTENCE_STOPS = ";,.!?)'\""
+
+
+def _declarations_or_none(text: str) -> list[Declaration]:
+    """The declarations of ``text``, none when the contract refuses it whole."""
+    try:
+        return find_declarations(text)
+    except MessageRefused:
+        return []
+
+
 CONSOLE_USAGE = "Type a message, 'mem', 'forget' (every fact) or 'forget KEY' (one allowed key)."
 
 
@@ -365,12 +414,8 @@ class DeskConsole(ABC):
         """
         removed = forget_filter(self.memory).forget(key)  # every desk's later model calls are held to it
         self._replace_sessions()
-        what = "all facts" if key is None else repr(key)
-        return DeskEvent(
-            kind="forget",
-            line="forget" if key is None else f"forget {key}",
-            output=f"Forgot {what} ({removed} removed); every session was replaced by a new, empty one.",
-        )
+        line = "forget" if key is None else f"forget {key}"
+        return DeskEvent(kind="forget", line=line, output=forget_said(key, removed))
 
     def route(self, user_text: str) -> str:
         """The desk the router picks for ``user_text``; a router naming no desk is an error."""
@@ -638,12 +683,16 @@ async def compare_injection(script: Sequence[str] = SEED_SCRIPT) -> pd.DataFrame
     for path in ("manual injection", "context provider"):
         log = CallLog()
         console = course_manual_desk(log) if path == "manual injection" else course_provider_desks(log)
+        forgot = False  # a forget since the last desk call: that call's row says so, the history was emptied
         for line in script:
             before = len(log)
             event = await console.handle(line)
+            forgot = forgot or event.kind == "forget"
             desk_calls = [c for c in log.calls[before:] if c.client != "writer"]
             for call in desk_calls:
-                rows.append(_comparison_row(path, line, call, console, event))
+                shown = f"{line} (after forget)" if forgot else line
+                rows.append(_comparison_row(path, shown, call, console, event))
+                forgot = False
     return rows_frame(rows, INJECTION_COLUMNS)
 
 

@@ -23,6 +23,7 @@ import ipywidgets as widgets
 import traitlets
 
 from .assertions import ALLOWED_KEYS, NOT_ALONE_RULE, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
+from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, report_in_words
 from .memory import MAX_FACTS, Fact, MemoryUpdateError, WorkingMemory
 from .policies import (
@@ -44,7 +45,7 @@ from .presentation import (
     rows_frame,
 )
 from .presentation import html_lines as _escape
-from .providers import DeskEvent, ProviderDesks, console_command, memory_line
+from .providers import DeskEvent, ProviderDesks, console_command, memory_line, repeated_not_held
 
 if TYPE_CHECKING:
     pass
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
+    "EMPTY_LINE_NOTE",
     "EXPECTED_ERRORS",
     "FORGET_DISABLED_NOTE",
     "FORGET_KEY_NOTE",
@@ -178,10 +180,15 @@ SHOWN_INPUT_CHARS = 40
 """How much of a long piece of input a panel's message repeats: enough to recognise it, never the whole line."""
 
 _LONG = SHOWN_INPUT_CHARS + 20
+_SEPARATORS = ";,.:!?)]}"
+"""Punctuation that ends an unbroken run without belonging to it: ``symptom=xxx…; database=…`` keeps its ``;``."""
 # a quotation opens at the start, after a space or an opening bracket, and closes before no word character
-# ("'Module': ... write 'module'" holds two); a quote after a shortened quotation's '…' closes it, never opens one
+# ("'Module': ... write 'module'" holds two); a quote after a shortened quotation's '…' closes it, never opens one;
+# an unbroken run ends before the separators that follow it, and a value's run starts after its '=', so the count
+# is the value's own ("symptom=xxxx… (3000 characters)", as the rule says "has 3000 characters")
 _LONG_RUN = re.compile(
-    rf"(?<![^\s(\[{{])'[^'\n]{{{_LONG},}}'(?!\w)|(?<![^\s(\[{{])\"[^\"\n]{{{_LONG},}}\"(?!\w)|[^\s'\"]{{{_LONG},}}"
+    rf"(?<![^\s(\[{{])'[^'\n]{{{_LONG},}}'(?!\w)|(?<![^\s(\[{{])\"[^\"\n]{{{_LONG},}}\"(?!\w)"
+    rf"|[^\s'\"=]{{{_LONG - 1},}}[^\s'\"={re.escape(_SEPARATORS)}]"
 )
 
 
@@ -638,6 +645,9 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.forget_note.value = _greyed_out(self.forget_key_button, reason)
 
 
+EMPTY_LINE_NOTE = "The box is empty: type a message for the desks, or mem, forget KEY or forget, then press Enter."
+"""What Enter on the desk panel's empty box says (it sends nothing): the note under the box is about this Enter."""
+
 DESK_CHAT_CAPTION = _single_spaced(
     "<b>The chat</b>: type here to talk to the desks (the router picks one; its reply appears above the box), or type "
     "<code>mem</code> to see the facts, <code>forget KEY</code> or <code>forget</code> to forget."
@@ -692,8 +702,13 @@ class DeskPanel(_Panel, widgets.HBox):
         await self.memory_panel.idle()
 
     def _on_line_message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
-        if content.get("event") == "submit" and not self.send_button.disabled:  # Enter in the line
-            self._async.schedule(self.send(self.line.value))
+        if content.get("event") != "submit":
+            return
+        if self.send_button.disabled:  # Enter in an empty box: the note under it must not answer an older line
+            self._clear_status()
+            self.error.value = _single_spaced(f'<span style="{NOTE_STYLE}">{_escape(EMPTY_LINE_NOTE)}</span>')
+            return
+        self._async.schedule(self.send(self.line.value))  # Enter in the line
 
     def _enable_send(self) -> None:
         self.send_button.disabled = not self.line.value.strip()
@@ -748,11 +763,30 @@ class DeskPanel(_Panel, widgets.HBox):
         said = f"<b>you:</b> {_escape(typed)}<br><b>{_escape(who)}</b>{_escape(answer)}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
             notes = declaration_notes(as_pasted(event.line))  # why a line that looked like facts stored none
-            verdict = [memory_line(event.report), *(f"Why: {note}" for note in notes)]
+            verdict = [memory_line(event.report), *(f"Why: {note}" for note in notes), *self._not_held(event)]
             said += "".join(f'<br><span style="color:dimgray">{_escape(part)}</span>' for part in verdict)
         self.transcript.append(said)
         self._render()
         self.memory_panel.refresh()
+
+    def _not_held(self, event: DeskEvent) -> list[str]:
+        """A note naming the values the desk's reply repeats from earlier lines that the store does not hold.
+
+        The line just sent is left out: the store's verdict above the note already says what became of it.
+        """
+        history = stored_messages(self.desks.sessions[event.desk or ""])
+        users = [i for i, message in enumerate(history) if message.role == "user"]
+        earlier = history[: users[-1]] if users else []
+        repeated = [
+            shorten_long_input(pair) for pair in repeated_not_held(event.reply or "", earlier, self.desks.memory.facts)
+        ]
+        if not repeated:
+            return []
+        them = "them" if len(repeated) > 1 else "it"
+        return [
+            f"Not in the store: the desk repeated {' and '.join(repeated)} from your earlier lines in its "
+            f"conversation; the store does not hold {them} (mem shows what the store holds)."
+        ]
 
     def _render(self) -> None:
         """The transcript, scrolled to its newest line.

@@ -1,0 +1,86 @@
+"""Lesson 03's desk panel and table, as a newcomer met them on the third walk (issue 32)."""
+
+from course_lib.providers import compare_injection, course_provider_desks, repeated_not_held
+from course_lib.tracing import CallLog
+from course_lib.widgets import DeskPanel, shorten_long_input
+
+LONG_SYMPTOM = "symptom=" + "x" * 3000
+
+
+def two_desks() -> DeskPanel:
+    return DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
+
+
+async def send(panel: DeskPanel, line: str) -> None:
+    panel.line.value = line
+    panel.send_button.click()
+    await panel.idle()
+
+
+def test_shortening_keeps_the_separator_after_a_long_run():
+    said = shorten_long_input(f"From what I can see: module=Reporting; {LONG_SYMPTOM}; database=SQL Server 2022.")
+    assert said == (
+        "From what I can see: module=Reporting; " + "symptom=" + "x" * 40 + "\u2026 (3000 characters); "
+        "database=SQL Server 2022."
+    )
+    assert shorten_long_input("y" * 100 + ".") == "y" * 40 + "\u2026 (100 characters)."
+
+
+async def test_a_value_the_desk_repeats_from_its_conversation_is_marked_as_not_in_the_store():
+    panel = two_desks()
+    await send(panel, "module=Reporting; database=SQL Server 2022")
+    await send(panel, f"module=Billing; {LONG_SYMPTOM}")  # refused whole: the value is too long
+    assert [f.key for f in panel.desks.memory.facts] == ["database", "module"]
+    note = "the store does not hold it"
+    assert "Not in the store" not in panel.transcript[-1]  # the verdict on this very line says it already
+    await send(panel, "Which module am I on?")
+    said = panel.transcript[-1]
+    assert "symptom=xxxx" in said and note in said and "x" * 60 not in said
+    assert "\u2026 (3000 characters)." in said.split("Not in the store")[0]  # the reply keeps its full stop
+    assert "module=Billing" not in said  # the desk said the store's Reporting: nothing to mark
+
+
+def test_only_values_from_the_history_that_the_store_does_not_hold_are_named():
+    from agent_framework import Message
+
+    from course_lib.memory import WorkingMemory
+
+    memory = WorkingMemory()
+    turn = memory.begin_turn("module=Reporting")
+    from course_lib.memory import FactCandidate
+
+    memory.apply(turn, [FactCandidate(key="module", value="Reporting", evidence="module=Reporting")])
+    history = [
+        Message(role="user", contents=["module=Billing; symptom=slow"]),
+        Message(role="assistant", contents=["ok"]),
+    ]
+    reply = "From what I can see: module=Reporting; symptom=slow."
+    assert repeated_not_held(reply, history, memory.facts) == ["symptom=slow"]
+    assert repeated_not_held("module=Billings", history, memory.facts) == []  # a longer word is not the value
+
+
+async def test_forgetting_a_key_that_is_not_stored_says_why_the_sessions_are_still_replaced():
+    panel = two_desks()
+    await send(panel, "module=Billing")
+    old = dict(panel.desks.sessions)
+    await send(panel, "forget customer")
+    said = panel.chat.value
+    assert "0 removed" in said and "may still mention customer" in said
+    assert all(panel.desks.sessions[name] is not old[name] for name in old)
+
+
+async def test_enter_on_an_empty_box_clears_the_old_refusal_and_says_what_to_type():
+    panel = two_desks()
+    await send(panel, "forget colour")
+    assert "Refused" in panel.error.value
+    panel.line.value = ""
+    panel.line._handle_custom_msg({"event": "submit"}, [])  # Enter in the empty box
+    await panel.idle()
+    assert "Refused" not in panel.error.value and "The box is empty" in panel.error.value
+
+
+async def test_the_comparison_marks_the_call_made_after_forget():
+    table = await compare_injection()
+    lines = table[table["path"] == "context provider"]["line"].tolist()
+    assert lines[-1] == "Which module and database am I on? (after forget)"
+    assert not any("(after forget)" in line for line in lines[:-1])
