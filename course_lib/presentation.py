@@ -185,7 +185,8 @@ def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), index: boo
     """``frame`` for display, with each value of the ``lines`` columns shown one item per line.
 
     pandas prints a line break inside a cell as ``\\n``; a list of messages joined by line breaks reads
-    better as lines than as one wrapped run of text. ``index=False`` leaves out the row numbers.
+    better as lines than as one wrapped run of text. ``index=False`` leaves out the row numbers. A float is written
+    as Python writes it (``72.3``), not with the Styler's six decimals.
     Every cell is escaped: a Styler, unlike pandas' own HTML, writes a cell's text as markup, so a user's message
     holding ``<script>`` would run in the student's browser and ``'TASK_COMPLETE: <summary>'`` would lose its
     ``<summary>``.
@@ -195,6 +196,8 @@ def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), index: boo
         return html.escape(str(value)).replace("\n", "<br>")
 
     styler = frame.style.set_uuid("course").set_table_attributes('class="dataframe"').format(escape="html")
+    # a Styler writes every float with 6 decimals (72.300000 seconds); Python's own shortest form reads 72.3
+    styler = styler.format(str, subset=list(frame.select_dtypes("float").columns))
     if not index:
         styler = styler.hide(axis="index")
     return styler.format(one_per_line, subset=list(lines)) if lines else styler

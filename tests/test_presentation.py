@@ -514,3 +514,12 @@ def test_a_student_table_turns_a_named_index_into_its_first_column_so_the_header
     assert ">rule<" not in header and ">turn<" not in header
     plain = pd.DataFrame({"calls": [1]})
     assert list(student_table(plain).columns) == ["calls"]  # row numbers are not a named index: no column added
+
+
+def test_a_student_table_writes_a_float_as_python_does_not_with_six_decimals():
+    import pandas as pd
+
+    from course_lib.presentation import html_with_line_breaks, student_table
+
+    html = str(html_with_line_breaks(student_table(pd.DataFrame({"policy": ["facts"], "seconds": [72.3]}))))
+    assert ">72.3<" in html and "72.300000" not in html
