@@ -252,16 +252,17 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "04",
         "Exercise 2",
-        "Count the distinct keys declared before turn 10. A full store evicts the fact of the oldest turn (ties by "
-        "key name, alphabetically); a correction makes its fact as new as its turn.",
+        "Count the distinct keys declared before turn 10 against the 8 places. When one must go, look for the oldest "
+        "turn (ties by key name): the correction of turn 6 moved module and database to turn 6.",
         "Nine keys for eight places: product (turn 1) is evicted; module, database and the constraint, which the "
         "question needs, are all still held.",
     ),
     Exercise(
         "04",
         "Exercise 3",
-        "Look at the extractive summary printed in section 3b (its budget was 240 characters): which of its lines "
-        "would it drop first to fit in 40 characters fewer, and does the final question need that line?",
+        "Look at the extractive summary printed in section 3b (its budget was 240 characters). It drops its oldest "
+        "lines first, from the top: which line goes to fit in 40 characters fewer, and does the final question "
+        "need it?",
         "An extractive summary over budget drops its oldest lines first, and the prohibition is turn 2.",
     ),
     Exercise(

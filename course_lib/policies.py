@@ -149,17 +149,21 @@ def rules_note(rules: Sequence[ResolutionRule] = RULES, backends: Backends | Non
 
     The rules are named in words (``most frequent``, :func:`rule_label`), as the tables name them: a student reads
     this sentence, not the identifiers the code passes around.
+
+    The sentence opens with the models that answer, in the words of lessons 01-03 (the offline models, or a live
+    model named by its setting): "backend" is lesson 00's word, and lesson 00 is optional.
     """
     backends = backends or course_backends()
     chosen = comparison_rules(rules, backends)
     if backends.live is None:
         named = ", ".join(map(rule_label, chosen))
         return (
-            f"Backend {backends.backend}: the offline reader resolves conflicts by each rule ({named}); "
-            f"every policy runs under each, {len(chosen)} replays per policy."
+            f"The offline models answer here (no live model is set up): the offline reader resolves conflicts by "
+            f"each rule ({named}); every policy runs under each, {len(chosen)} replays per policy."
         )
     note = (
-        f"Backend {backends.backend}: a live reader resolves conflicts its own way, and the rules shape only the "
+        f"A live model answers here (COURSE_LLM={backends.backend}): a live reader resolves conflicts its own way, "
+        "and the rules shape only the "
         f"offline models, so every policy runs once (labelled “{rule_label(chosen[0])}”) instead of "
         f"{len(rules)} times."
     )
@@ -726,15 +730,16 @@ def _known_cause(reason: str) -> tuple[str, str] | None:
 
 
 def stop_cause(reason: str) -> str:
-    """A policy's stop in a few words for a table cell, with the turn; the full message goes below the table.
+    """A policy's stop in a few words for a table cell, with the turn; the sentence under the table says where the
+    full message is (a "see below" in the cell pointed at that sentence, which repeats the cell, not at the message).
 
     ``The summarizer failed after turn 4: ... the answer was cut at the output cap of 256 tokens ...`` reads
-    ``summary cut at the 256-token output cap (turn 4), see below``; a message no pattern knows reads ``stopped
-    (turn 4), see below``, never a guess at its cause.
+    ``summary cut at the 256-token output cap (turn 4)``; a message no pattern knows reads ``stopped (turn 4)``,
+    never a guess at its cause.
     """
     turn, known = _stop_turn(reason), _known_cause(reason)
     where = f" (turn {turn})" if turn else ""
-    return f"{known[0] if known else 'stopped'}{where}, see below"
+    return f"{known[0] if known else 'stopped'}{where}"
 
 
 def stop_in_words(reason: str) -> str:
@@ -1081,18 +1086,26 @@ async def session_footprint(policy: SessionPolicy) -> SessionFootprint:
     )
 
 
-def excluded_count_sentence(policy: SessionPolicy) -> str:
-    """Compaction's count after the last turn, worked out from its session: stored, flagged excluded, and the next call.
+async def excluded_count_sentence(policy: SessionPolicy, turns: Sequence[str]) -> str:
+    """Compaction's last call worked out from its session: plays ``turns`` on ``policy``, counts the user turns stored
+    and flagged excluded just before the last one, then the user turns that last call sent (read from the log).
 
-    A student reads "10 stored, 8 flagged excluded" and cannot see why the next call holds 3 turns; the subtraction
-    and the new question, shown with the run's own numbers, make it one line of arithmetic.
+    A student reads "10 stored, 8 flagged excluded" and cannot see why the last call held 3 turns; the subtraction
+    and the new question, with the run's own numbers, make it one line of arithmetic. The counts are taken before
+    the last turn: after it, that turn is stored and one more is flagged, which would describe a call never made.
     """
+    if not turns:
+        raise ValueError("excluded_count_sentence needs at least one turn: it describes the last call.")
+    for text in turns[:-1]:
+        await policy.turn(text)
     users = [m for m in stored_messages(policy.session) if m.role == "user"]
     excluded = sum(bool(m.additional_properties.get(EXCLUDED_KEY)) for m in users)
     kept = len(users) - excluded
+    await policy.turn(turns[-1])
+    sent = sum(m.role == "user" for m in policy.log.calls[-1].messages)
     return (
-        f"{policy.name}: {len(users)} user turns stored \u2212 {excluded} flagged excluded = {kept} still in view; "
-        f"+ the next question = {kept + 1} user turns in the next call."
+        f"{policy.name}, at the call of turn {len(users) + 1}: {len(users)} user turns stored \u2212 {excluded} "
+        f"flagged excluded = {kept} still in view; + the new question = {sent} user turns in the last call."
     )
 
 

@@ -57,6 +57,7 @@ __all__ = [
     "STORED_COLUMN",
     "STORE_BOUND",
     "TABLE_CSS",
+    "TIMELINE_TURNS",
     "UNWRAPPED",
     "VERDICT_COLOURS",
     "VISIBLE_SPACE",
@@ -184,7 +185,8 @@ def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), index: boo
     """``frame`` for display, with each value of the ``lines`` columns shown one item per line.
 
     pandas prints a line break inside a cell as ``\\n``; a list of messages joined by line breaks reads
-    better as lines than as one wrapped run of text. ``index=False`` leaves out the row numbers.
+    better as lines than as one wrapped run of text. ``index=False`` leaves out the row numbers. A float is written
+    as Python writes it (``72.3``), not with the Styler's six decimals.
     Every cell is escaped: a Styler, unlike pandas' own HTML, writes a cell's text as markup, so a user's message
     holding ``<script>`` would run in the student's browser and ``'TASK_COMPLETE: <summary>'`` would lose its
     ``<summary>``.
@@ -194,6 +196,8 @@ def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), index: boo
         return html.escape(str(value)).replace("\n", "<br>")
 
     styler = frame.style.set_uuid("course").set_table_attributes('class="dataframe"').format(escape="html")
+    # a Styler writes every float with 6 decimals (72.300000 seconds); Python's own shortest form reads 72.3
+    styler = styler.format(str, subset=list(frame.select_dtypes("float").columns))
     if not index:
         styler = styler.hide(axis="index")
     return styler.format(one_per_line, subset=list(lines)) if lines else styler
@@ -216,12 +220,15 @@ each value on its key's line (``SQL Server 2022`` over two lines would face two 
 
 
 def student_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` as a student reads it: ``yes``/``no`` for every true/false value, no column of row numbers.
+    """``frame`` as a student reads it: ``yes``/``no`` for every true/false value, no column of row numbers, one
+    header row.
 
     pandas shows a true/false column as ``True``/``False`` and puts the row numbers 0, 1, 2 beside the first
-    column, where a student reads them as data. The table returned is a copy: the caller's frame keeps its booleans.
+    column, where a student reads them as data. A named index (``policy``) becomes the first column: pandas would
+    write its name on a header row of its own, under the columns' names. The table returned is a copy: the caller's
+    frame keeps its booleans and its index.
     """
-    shown = frame.copy()
+    shown = frame.reset_index() if any(name is not None for name in frame.index.names) else frame.copy()
     for column in shown.columns[shown.dtypes.eq(bool).to_numpy()]:
         shown[column] = shown[column].map({True: "yes", False: "no"})
     shown.attrs[NO_INDEX] = True
@@ -347,7 +354,7 @@ def plot_policy_lines(
                 markerfacecolor="none",
                 linestyle=(0, (3, 4)),
                 linewidth=1.2,
-                label=f"{policy} (same as {twin})",
+                label=f"{policy}, same as {twin}",  # a label may end in "(3 turns)": no second parentheses
                 color=colour,
             )
         drawn.setdefault(str(policy), points)
@@ -458,7 +465,7 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
     label_line_ends(zoom, flat, "turns", LAST_READER_CHARS, names, flat_top, colours)
     zoom.set_title(f"{others.capitalize()}, zoomed in (mind the y axis)", fontsize=10)
     for ax in (whole, zoom):
-        ax.set_xlabel("turns in the timeline")
+        ax.set_xlabel(TIMELINE_TURNS)
     whole.set_ylabel("characters in the last reader call")
     fig.suptitle("How each policy's prompt grows with the conversation", fontsize=11)
     fig.tight_layout()
@@ -478,7 +485,7 @@ def plot_time_per_turn(frame: pd.DataFrame) -> Figure:
     per_turn = frame.assign(ms=1000 * frame[CPU_SECONDS] / frame["turns"])
     plot_policy_lines(ax, per_turn, "turns", "ms")
     ax.set_ylim(bottom=0)
-    ax.set_xlabel("turns in the conversation")
+    ax.set_xlabel(TIMELINE_TURNS)
     ax.set_ylabel("CPU milliseconds per turn")
     ax.set_title("CPU time per turn, by policy (measured in this run: it changes from run to run)")
     legend_beside(ax)
@@ -560,6 +567,10 @@ STORE_BOUND = "store bound"
 ITERATIONS = "iterations"
 LOOP_READER_CHARS = "reader chars (loop)"
 """The columns the plots read back (:func:`plot_scaling`, :func:`plot_time_per_turn`, :func:`plot_repairs`)."""
+TIMELINE_TURNS = "turns in the timeline"
+"""The x axis of lesson 04's two plots against a timeline's length, and its table's row name: one name for one thing
+(a student who reads "turns in the conversation" on one plot and "turns in the timeline" on the next looks for a
+difference)."""
 
 
 def yes_no(value: object) -> str:
@@ -612,9 +623,11 @@ def final_answers_frame(answers: pd.DataFrame, turn: int) -> pd.DataFrame:
 
 
 def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
-    """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise; rules in plain words."""
+    """Policies x (rule, question turn): ``yes`` when the answer was correct, ``no`` otherwise; rules in plain words,
+    turns as ``turn 5`` (shown through :func:`student_table`, the header has no row naming its levels, so each
+    heading says what it is)."""
     table = answers.pivot_table(index="policy", columns=["rule", "turn"], values="correct", aggfunc="first", sort=False)
-    table = table.rename(columns=rule_label, level="rule")
+    table = table.rename(columns=rule_label, level="rule").rename(columns=lambda turn: f"turn {turn}", level="turn")
     return table.map(yes_no)
 
 

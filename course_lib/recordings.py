@@ -474,9 +474,15 @@ class PolicyCostRecording(Recording):
         """Each stopped policy in one plain sentence, for below the table ("" if none).
 
         The full message names the server's local address and the operator's setting, which mean nothing to a
-        student and are dead by the time one reads them; :meth:`stop_details` keeps it for "Under the hood".
+        student and are dead by the time one reads them; :meth:`stop_details` keeps it for "Under the hood", and the
+        sentence says so (the table's cell gives only the cause).
         """
-        return "\n".join(f"The {r.policy} policy stopped: {stop_in_words(r.stopped)}." for r in self.runs if r.stopped)
+        return "\n".join(
+            f"The {r.policy} policy stopped: {stop_in_words(r.stopped)} (its full message is under the hood, at the "
+            "end of the lesson)."
+            for r in self.runs
+            if r.stopped
+        )
 
     def stop_details(self) -> str:
         """The full message of each policy that stopped, one paragraph each, as recorded ("" if none), its server's

@@ -63,7 +63,7 @@ def test_a_line_lying_on_another_is_drawn_dashed_and_named_in_the_legend():
     ]
     ax = plot_prompt_sizes(pd.DataFrame(calls)).axes[0]
     solid = {line.get_label(): line.get_linestyle() == "-" for line in ax.get_lines()}
-    assert solid == {"last 1 turn": True, "compaction (1 turn)": True, "reducer (1 turn) (same as last 1 turn)": False}
+    assert solid == {"last 1 turn": True, "compaction (1 turn)": True, "reducer (1 turn), same as last 1 turn": False}
 
 
 def test_a_wrong_answer_says_what_it_lacked_and_what_it_wrongly_held():
@@ -120,6 +120,10 @@ def test_lesson_04_says_its_rules_where_a_student_needs_them_and_no_figure_a_run
     before = cells[ids.index("cell-10") - 1]
     assert before.cell_type == "markdown" and "dashed" in before.source
     assert "key name" in exercise("04", "Exercise 2").hint
+    # the whole eviction rule where it is used: without the correction's move, turn 1's `database` would be evicted
+    exercise_2 = next(c.source for c in path if c.source.startswith("**Exercise 2.**"))
+    for text in (exercise_2, next(c.source for c in path if "Reading the two tables together" in c.source)):
+        assert "a correction moves its fact to the correction's turn" in " ".join(text.split())
     assert "turn 2" not in exercise("04", "Exercise 3").hint  # it points where to look, it does not answer
 
 

@@ -226,10 +226,10 @@ async def test_usage_is_unknown_unless_the_provider_reports_it():
 async def test_comparison_grades_answers_and_counts_extra_calls():
     comparison = await compare_policies(load_timeline(), rules=["latest", "earliest"])
     table = correctness_table(comparison.answers)
-    assert table.loc["full history", ("latest", 10)] == "yes"
-    assert table.loc["full history", ("earliest", 10)] == "no"  # the superseded values win under "earliest"
-    assert table.loc["last 3 turns", ("latest", 10)] == "no"  # the window lost the early facts
-    assert table.loc["facts", ("latest", 10)] == "no"  # the bound evicted the prohibition
+    assert table.loc["full history", ("latest", "turn 10")] == "yes"
+    assert table.loc["full history", ("earliest", "turn 10")] == "no"  # the superseded values win under "earliest"
+    assert table.loc["last 3 turns", ("latest", "turn 10")] == "no"  # the window lost the early facts
+    assert table.loc["facts", ("latest", "turn 10")] == "no"  # the bound evicted the prohibition
     costs = cost_table(comparison.calls)
     assert costs.loc["facts", "extra calls (writer, summarizer)"] == 10
     assert costs.loc["full history", "extra calls (writer, summarizer)"] == 0
@@ -388,7 +388,7 @@ def test_rules_read_in_plain_words_in_the_tables_and_the_note():
     import pandas as pd
 
     answers = pd.DataFrame([{"policy": "facts", "rule": "most_frequent", "turn": 5, "correct": True}])
-    assert list(correctness_table(answers).columns) == [("most frequent", 5)]
+    assert list(correctness_table(answers).columns) == [("most frequent", "turn 5")]
 
 
 async def test_session_policies_store_every_message_with_an_id():
@@ -573,6 +573,10 @@ def test_a_live_reader_is_replayed_under_one_rule_and_the_note_says_why():
     assert comparison_rules(RULES, live) == RULES[:1] and comparison_rules(DRIFT_RULES, live) == DRIFT_RULES[:1]
     assert "each rule (latest, earliest, most frequent)" in rules_note(RULES, OFFLINE)  # words, not identifiers
     assert "_" not in rules_note(RULES, OFFLINE) and "_" not in rules_note(DRIFT_RULES, OFFLINE)
+    # lesson 00 (optional) teaches "backend": the note says which models answer in the words of lessons 01-03
+    assert rules_note(RULES, OFFLINE).startswith("The offline models answer here (no live model is set up)")
+    assert "backend" not in rules_note(RULES, OFFLINE).lower()
+    assert rules_note(RULES, live).startswith("A live model answers here (COURSE_LLM=openai)")
     assert "every policy runs once (labelled “latest”) instead of 3 times" in rules_note(RULES, live)
     assert "(labelled “most frequent”)" in rules_note(("most_frequent", "latest"), live)
     assert "not sent again" not in rules_note(RULES, live)

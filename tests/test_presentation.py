@@ -493,3 +493,33 @@ def test_the_scaling_plot_zooms_on_the_policies_that_stay_flat_and_names_each_li
     assert labels == {"last 3 turns = reducer (3 turns)", "summary", "facts"}
     assert {text.get_text() for text in whole.texts} == {"full history", "the 4 others (right)"}
     plt.close("all")
+
+
+def test_a_student_table_turns_a_named_index_into_its_first_column_so_the_header_is_one_row():
+    """pandas writes a named index's name (``policy``) on a header row of its own, under the columns' names."""
+    import pandas as pd
+
+    from course_lib.presentation import correctness_table, html_with_line_breaks, student_table
+
+    costs = pd.DataFrame({"policy": ["facts", "summary"], "calls": [20, 10]}).set_index("policy")
+    shown = student_table(costs)
+    assert list(shown.columns) == ["policy", "calls"] and costs.index.name == "policy"  # the caller's frame kept
+    answers = pd.DataFrame(
+        [{"policy": "facts", "rule": "latest", "turn": turn, "correct": turn == 5} for turn in (5, 10)]
+    )
+    grid = student_table(correctness_table(answers))
+    assert list(grid.columns) == [("policy", ""), ("latest", "turn 5"), ("latest", "turn 10")]
+    header = str(html_with_line_breaks(grid)).split("<tbody>")[0]
+    assert header.count("<tr>") == 2  # the rule over its turns, and no row for the index's name
+    assert ">rule<" not in header and ">turn<" not in header
+    plain = pd.DataFrame({"calls": [1]})
+    assert list(student_table(plain).columns) == ["calls"]  # row numbers are not a named index: no column added
+
+
+def test_a_student_table_writes_a_float_as_python_does_not_with_six_decimals():
+    import pandas as pd
+
+    from course_lib.presentation import html_with_line_breaks, student_table
+
+    html = str(html_with_line_breaks(student_table(pd.DataFrame({"policy": ["facts"], "seconds": [72.3]}))))
+    assert ">72.3<" in html and "72.300000" not in html

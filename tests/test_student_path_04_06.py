@@ -101,15 +101,15 @@ def test_the_explorers_requirements_are_a_table_one_required_text_per_line():
         (
             "The summarizer failed after turn 4: model 'x' at http://127.0.0.1:1/v1: the answer was cut at the output "
             "cap of 256 tokens (finish_reason='length'); raise it. The summary policy stops here.",
-            "summary cut at the 256-token output cap (turn 4), see below",
+            "summary cut at the 256-token output cap (turn 4)",
         ),
         (
             "The summary after turn 34 has 705 characters; it must be 1 to 700. The summary policy stops here.",
-            "summary of 705 characters (turn 34), see below",
+            "summary of 705 characters (turn 34)",
         ),
-        ("The summarizer failed after turn 2: it timed out after 30 s.", "summarizer timed out (turn 2), see below"),
-        ("The summarizer failed after turn 9: something new.", "stopped (turn 9), see below"),
-        ("Something with no turn.", "stopped, see below"),
+        ("The summarizer failed after turn 2: it timed out after 30 s.", "summarizer timed out (turn 2)"),
+        ("The summarizer failed after turn 9: something new.", "stopped (turn 9)"),
+        ("Something with no turn.", "stopped"),
     ],
 )
 def test_a_stop_reads_in_a_few_words_with_its_turn(reason, cause):
@@ -122,7 +122,8 @@ def test_the_recorded_table_shows_the_cause_and_the_full_message_goes_below():
     assert stopped, "the recording has a stopped policy: this test would check nothing"
     cells = recording.table()["stopped"]
     for run in stopped:
-        assert len(cells[run.policy]) < 80 and cells[run.policy].endswith("see below")
+        assert len(cells[run.policy]) < 80 and "below" not in cells[run.policy]
+        assert "full message is under the hood, at the end of the lesson" in recording.stop_notes()
         assert f"{run.policy} stopped: {address_in_words(run.stopped)}" in recording.stop_details()
         assert f"The {run.policy} policy stopped: " in recording.stop_notes()
     assert "http" not in recording.stop_details() and "the local model's address" in recording.stop_details()
@@ -282,27 +283,27 @@ async def test_a_calls_input_is_a_table_numbered_from_one():
     assert frame["text"].iloc[3].startswith("## Feedback\n\n- Feedback for iteration 1\n- Feedback for iteration 2")
 
 
-async def test_compactions_count_is_worked_out_and_the_next_call_holds_what_it_says():
+async def test_compactions_count_describes_the_last_call_it_made_with_its_own_numbers():
     from course_lib.clients import make_chat_client
     from course_lib.policies import excluded_count_sentence
     from course_lib.tracing import CallLog
 
-    timeline = generate_timeline(10)
+    turns = [turn.user for turn in generate_timeline(10).turns]
     log = CallLog()
     policy = CompactionPolicy(make_chat_client("reader"), log)
-    for turn in timeline.turns:
-        await policy.turn(turn.user)
-    sentence = excluded_count_sentence(policy)
+    sentence = await excluded_count_sentence(policy, turns)
     found = re.search(
-        r"(\d+) user turns stored \u2212 (\d+) flagged excluded = (\d+) still in view; "
-        r"\+ the next question = (\d+) user turns in the next call",
+        r"at the call of turn (\d+): (\d+) user turns stored \u2212 (\d+) flagged excluded = (\d+) still in view; "
+        r"\+ the new question = (\d+) user turns in the last call",
         sentence,
     )
     assert found, sentence
-    stored, excluded, kept, nxt = map(int, found.groups())
-    assert stored == 10 and stored - excluded == kept and nxt == kept + 1
-    await policy.turn("one more question")
-    assert sum(m.role == "user" for m in log.calls[-1].messages) == nxt
+    turn, stored, excluded, kept, sent = map(int, found.groups())
+    assert turn == 10 and stored == 9 and stored - excluded == kept and sent == kept + 1
+    assert sum(m.role == "user" for m in log.calls[-1].messages) == sent  # the call it names, measured
+    assert "next" not in sentence  # no call that never happens
+    with pytest.raises(ValueError, match="at least one turn"):
+        await excluded_count_sentence(CompactionPolicy(make_chat_client("reader"), CallLog()), [])
 
 
 def test_the_feedback_log_reads_in_words_never_a_bare_none():
