@@ -143,9 +143,10 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "01",
         "Exercise 1",
-        "Take the message segment by segment (a segment ends at ';' or at a line break): the key is all the text "
-        "before the first '=', trimmed, and must be an allowed key as written, in lower case; the value is all the "
-        "text after the first '=', trimmed; an empty value declares nothing.",
+        "Take the message segment by segment (a segment ends at ';' or at a line break), and mind that "
+        "spaces around a key or a value are trimmed: the key is all the text before the first '=' and must be an "
+        "allowed key as written, in lower case; the value is all the text after the first '='; an empty value "
+        "declares nothing.",
         'The key is all the segment holds before its first "=": "Hello! database" is not a key, so Oracle was '
         'never declared; "Database" is not one either (case matters); "version=" declares nothing; the one real '
         'database declaration gives "SQL Server 2022" (spaces trimmed); a value may itself contain "=".',

@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_fr
     import pandas as pd
 
 __all__ = [
+    "COMPARABLE_LOAD",
     "DATA",
     "LOAD_ROW",
     "NOT_SENT",
