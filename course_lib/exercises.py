@@ -104,6 +104,12 @@ class Exercise:
     misses: tuple[tuple[Any, str], ...] = ()
 
 
+_ORACLE = (
+    "Oracle is never declared: the key of 'Hello! database=Oracle' is all the text before '=', "
+    "'Hello! database', not an allowed key."
+)
+"""Lesson 01, exercise 1: what an answer holding Oracle got wrong (two tempting answers do)."""
+
 EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
@@ -114,7 +120,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 2",
-        "Its replies are the seed's demo of lesson 05.",
+        "The model you want is not a role: its numbered replies are the seed's demo of lesson 05.",
         "The seed's numbering model of lesson 05: its numbered replies are the demo, so it is never live.",
         (
             ("writer", "The writer is a role: COURSE_LLM=openai makes it live like every other role."),
@@ -140,12 +146,32 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "01",
         "Exercise 1",
-        "Remember: keys are case-sensitive, spaces around a key or a value are trimmed, empty values are not "
-        "declarations, the last declaration wins.",
+        "Take the message segment by segment (a segment ends at ';' or at a line break), and mind that "
+        "spaces around a key or a value are trimmed: the key is all the text before the first '=' and must be an "
+        "allowed key as written, in lower case; the value is all the text after the first '='; an empty value "
+        "declares nothing.",
         'The key is all the segment holds before its first "=": "Hello! database" is not a key, so Oracle was '
         'never declared; "Database" is not one either (case matters); "version=" declares nothing; the one real '
         'database declaration gives "SQL Server 2022" (spaces trimmed); a value may itself contain "=".',
         (
+            ({"database": "Oracle"}, _ORACLE),
+            ({"database": "Oracle", "log": "a=b"}, _ORACLE),
+            (
+                {"database": "MySQL", "log": "a=b"},
+                "'Database=MySQL' declares nothing: keys are case-sensitive, and 'Database' is not 'database'.",
+            ),
+            (
+                {"database": "SQL Server 2022", "log": "a"},
+                "The value is all the text after the first '=': the value of log keeps the second '='.",
+            ),
+            (
+                {"database": "SQL Server 2022"},
+                "'log=a=b' is a declaration too: its key is log, its value all the text after the first '='.",
+            ),
+            (
+                {"database": "SQL Server 2022", "log": "a=b", "version": ""},
+                "'version=' is no declaration: an empty value declares nothing, so version is no key of the answer.",
+            ),
             (
                 {"log": "a=b"},
                 'Spaces around a key are trimmed too: " database " is the key database, so one declaration of '

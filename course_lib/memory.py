@@ -94,7 +94,10 @@ class StaleMemoryUpdate(MemoryUpdateError):
 
 
 class NewerTurnBegan(StaleMemoryUpdate):
-    """A newer turn began after this ticket's: only the latest turn may write. Nothing was forgotten."""
+    """A newer turn took this ticket's place: a newer run began, or a later message of its run already wrote.
+
+    Nothing was forgotten. Only the tickets of the latest ``begin_turn`` (or ``begin_turns``) call may write, in order.
+    """
 
 
 class ForgottenTurn(StaleMemoryUpdate):
@@ -184,6 +187,7 @@ class WorkingMemory:
         self._facts: dict[str, Fact] = {}
         self._epoch = 0
         self._turn = 0
+        self._run_first = 0  # the first turn of the latest run: a ticket before it belongs to an earlier run
         self._first = 0  # the oldest turn that may still write: the first of the latest run, or the last that wrote
         self._forgotten: dict[tuple[str, str], tuple[int, Fact]] = {}  # (key, value) -> (epoch it began, fact)
         self._said: dict[str, int] = {}  # the latest turns' texts -> the epoch each began in, oldest first
@@ -261,7 +265,7 @@ class WorkingMemory:
                 self._said[text] = self._epoch
             while len(self._said) > SAID_KEPT:
                 del self._said[next(iter(self._said))]
-            self._first = first
+            self._run_first = self._first = first
             return tuple(tickets)
 
     def check_ticket(self, turn: MemoryTurn) -> None:
@@ -281,10 +285,15 @@ class WorkingMemory:
                 f"Memory update refused: forget ran{_times(self._epoch - turn.epoch)} after this turn began; "
                 "nothing said before a forget is ever written. Nothing was written."
             )
-        if not self._first <= turn.number <= self._turn:
+        if not self._run_first <= turn.number <= self._turn:
             raise NewerTurnBegan(
                 f"Memory update refused: a newer turn began (ticket turn {turn.number}, store turn "
-                f"{self._turn}); only the latest turn may write. Nothing was written."
+                f"{self._turn}); a ticket taken before the latest begin_turn may no longer write. Nothing was written."
+            )
+        if turn.number < self._first:
+            raise NewerTurnBegan(
+                f"Memory update refused: turn {self._first} of the same run has already written (ticket turn "
+                f"{turn.number}); an earlier message may not overwrite a later one. Nothing was written."
             )
 
     def _seal_of(self, turn: MemoryTurn) -> bytes:

@@ -19,6 +19,7 @@ import html
 import io
 import itertools
 import re
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
@@ -805,9 +806,18 @@ def figure_png(fig: Figure) -> bytes:
     return buffer.getvalue()
 
 
-def _short(text: str, width: int = 18) -> str:
-    """A value shortened to fit a grid cell (:func:`~course_lib.frames.shorten_at_word`: between words when it can)."""
-    return shorten_at_word(text, width)
+def _short(text: str, width: int = 18, line: int = 14) -> str:
+    """A value fitted to a grid cell: whole when it fits, else on two lines broken between words, and shortened
+    (:func:`~course_lib.frames.shorten_at_word`) only past them, so a value the table beside it shows whole is not
+    cut to its first word in the picture."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    first, *rest = textwrap.wrap(text, line, break_long_words=False)
+    if len(first) > width or not rest:  # one word too long for any line: cut it
+        return shorten_at_word(text, width)
+    second = " ".join(rest)
+    return f"{first}\n{second if len(rest) == 1 and len(second) <= width else shorten_at_word(second, line)}"
 
 
 VISIBLE_SPACE = "\u2423"

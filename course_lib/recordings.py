@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_fr
     import pandas as pd
 
 __all__ = [
+    "COMPARABLE_LOAD",
     "DATA",
     "LOAD_ROW",
     "NOT_SENT",
@@ -84,6 +85,7 @@ __all__ = [
     "save",
     "stop_cause",
     "stop_in_words",
+    "times_note",
     "wrong_admitted",
 ]
 
@@ -585,6 +587,28 @@ def compare_qualifications(recordings: dict[str, QualificationRecording]) -> pd.
         {"measure": m, **{name: values[m] for name, values in measures.items()}} for m in next(iter(measures.values()))
     ]
     return rows_frame(rows, ["measure", *recordings], dtype=object).set_index("measure")
+
+
+COMPARABLE_LOAD = 1.5
+"""How much busier one run's machine may be than another's before their seconds say more about the load than about
+the request: beyond it, a lesson says the times are not comparable."""
+
+
+def times_note(recordings: dict[str, QualificationRecording]) -> str:
+    """One sentence under a comparison: may a student read its seconds as the effect of each change?
+
+    Computed from the loads the runs recorded, so a re-recording on a quiet machine says it may.
+    """
+    loads = [recording.machine.load_average_start[0] for recording in recordings.values()]
+    low, high = min(loads), max(loads)
+    if high <= COMPARABLE_LOAD * max(low, 0.1):
+        span = f"{low:.1f}" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f} to {high:.1f}"
+        return f"The machine was about as busy in every run (load {span}): the seconds compare."
+    return (
+        f"The seconds are not comparable: the machine's load went from {low:.1f} to {high:.1f} between the runs "
+        f"(about {high / max(low, 0.1):.0f} times busier), and a busier machine makes the same run slower. "
+        "Compare the other rows."
+    )
 
 
 def recorded_case(result: CaseResult) -> RecordedCase:

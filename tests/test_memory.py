@@ -17,6 +17,7 @@ from course_lib.memory import (
     FactCandidate,
     InvalidFacts,
     MemoryUpdateError,
+    NewerTurnBegan,
     StaleMemoryUpdate,
     WorkingMemory,
     parse_prompt_block,
@@ -407,3 +408,20 @@ def test_one_forget_is_said_without_a_count():
     with pytest.raises(ForgottenTurn) as refused:
         memory.check_ticket(turn)
     assert "Memory update refused: forget ran after this turn began;" in str(refused.value)
+
+
+def test_a_refused_ticket_is_told_the_rule_it_broke_not_a_stricter_one():
+    """Any ticket of the latest run may write, in order: the refusal says which of the two rules stopped it."""
+    memory = WorkingMemory()
+    first, second = memory.begin_turns(["module=A", "priority=P1"])
+    memory.apply(second, [cand("priority", "P1")])
+    with pytest.raises(NewerTurnBegan) as overwritten:
+        memory.apply(first, [cand("module", "A")])
+    said = str(overwritten.value)
+    assert "only the latest turn may write" not in said
+    assert "turn 2 of the same run has already written (ticket turn 1)" in said
+    memory.begin_turn("module=B")
+    with pytest.raises(NewerTurnBegan) as superseded:
+        memory.apply(second, [cand("priority", "P1")])
+    assert "a newer turn began (ticket turn 2, store turn 3)" in str(superseded.value)
+    assert "only the latest turn may write" not in str(superseded.value)

@@ -94,9 +94,11 @@ def test_setup_display_shows_every_value_whole_and_styles_tables(restore_pandas_
     assert "text-align: left" in TABLE_CSS and "overflow-wrap: break-word" in TABLE_CSS
 
 
-def test_a_grid_label_is_shortened_between_words():
+def test_a_grid_label_wraps_between_words_onto_two_lines_and_shortens_only_past_them():
     assert _short("SQL Server 2022") == "SQL Server 2022"
-    assert _short("Never restart the billing database") == "Never restart the\u2026"
+    assert _short("no production restarts") == "no production\nrestarts"
+    assert _short("invoices duplicated") == "invoices\nduplicated"
+    assert _short("Never restart the billing database") == "Never restart\nthe billing\u2026"
     assert _short("x" * 30) == "x" * 17 + "\u2026"
 
 

@@ -1,0 +1,38 @@
+"""Lessons 00 and 01: the feedback to a wrong answer points at what that answer got wrong (issue 32)."""
+
+import pytest
+
+from course_lib.assertions import parse_assertions
+from course_lib.exercises import check, exercise
+
+MESSAGE_1 = "Hello! database=Oracle\nDatabase=MySQL; version=; database = SQL Server 2022 ; log=a=b"
+
+
+def feedback(lesson: str, label: str, answer: object, expected: object) -> str:
+    """What the checking cell prints for ``answer``, on one line."""
+    return " ".join(check(label, answer, expected, exercise(lesson, label).hint).split())
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ({"database": "Oracle"}, "'Hello! database', not an allowed key"),
+        ({"database": "Oracle", "log": "a=b"}, "'Hello! database', not an allowed key"),
+        ({"database": "MySQL", "log": "a=b"}, "case-sensitive"),
+        ({"database": "SQL Server 2022", "log": "a"}, "after the first '='"),
+        ({"database": "SQL Server 2022"}, "log=a=b"),
+        ({"database": "SQL Server 2022", "log": "a=b", "version": ""}, "an empty value declares nothing"),
+    ],
+)
+def test_lesson_01_exercise_1_names_what_the_answer_got_wrong(answer, said):
+    expected = parse_assertions(MESSAGE_1)
+    assert answer != expected
+    told = feedback("01", "Exercise 1", answer, expected)
+    assert said in told
+    assert "last declaration wins" not in told  # no key of the message is declared twice
+
+
+def test_lesson_00_exercise_2_hint_to_the_writer_speaks_of_the_model_sought_not_the_writer():
+    told = feedback("00", "Exercise 2", "writer", "numbering")
+    assert "The writer is a role" in told
+    assert "Its replies" not in told and "The model you want" in told
