@@ -211,3 +211,23 @@ def test_the_finder_finds_a_driven_panel_and_passes_one_that_drives_its_own():
 def test_a_panel_the_student_sees_starts_fresh_after_run_all(name):
     cells = [c.source for c in lesson(name).cells if c.cell_type == "code"]
     assert driven_panels(cells) == [], f"{name}: a later cell drives the panel the student sees"
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+BEFORE_IT_RUNS = (
+    "Until this cell has run (Run ▸ Run All Cells), the panel below is only a saved picture, or a line saying the "
+    "widget cannot be shown: its buttons and boxes do nothing yet."
+)
+"""Before Run All, JupyterLab draws a panel from its saved state, dead, or says "model not found": students took
+either for a broken lesson, so the text just above every panel says what they are looking at."""
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_the_text_above_a_stored_panel_says_it_does_nothing_until_its_cell_runs(name):
+    cells = lesson(name).cells
+    for i, cell in enumerate(cells):
+        progress_bar = "ProgressBar(" in cell.source  # a bar, not a panel: nothing in it to click
+        if not progress_bar and any(WIDGET_VIEW in o.get("data", {}) for o in cell.get("outputs", [])):
+            above = cells[i - 1]
+            said = " ".join(above.source.replace("*", "").split())
+            assert above.cell_type == "markdown" and BEFORE_IT_RUNS in said, f"{name}: cell {i} is a panel"
