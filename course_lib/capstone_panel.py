@@ -451,11 +451,9 @@ class CapstonePanel(MemoryPanel):
                 "<br>The evaluator compares values without their final punctuation: an answer saying "
                 "<code>Payroll</code> or <code>Payroll.</code> matches either."
             )
-            shown = (
-                self.diagnostic.value
-            )  # the note goes inside the status block: after it, a blank line would part them
-            closed = shown.endswith("</div>")
-            self.diagnostic.value = shown.removesuffix("</div>") + note + ("</div>" if closed else "")
+            # the note goes inside the status block (the last div): after it, a blank line would part them
+            head, closing, tail = self.diagnostic.value.rpartition("</div>")
+            self.diagnostic.value = head + note + closing + tail if closing else tail + note
 
     def _replaced(self, key: str, values: Sequence[str]) -> list[str]:
         """Each replaced value of ``key``, with the turn of the correction that replaced it when the panel saw it."""
