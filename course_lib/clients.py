@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # option types only: the models themselves load when their ro
 __all__ = [
     "course_backends",
     "make_chat_client",
+    "models_in_words",
     "started",
 ]
 
@@ -114,3 +115,16 @@ def _offline_client(
             client = OfflineAssistantClient(resolution, log=log, name=name)
     client.name = name
     return client
+
+
+def models_in_words(backends: Backends | None = None) -> str:
+    """Which models answer, in a sentence a student of lessons 01-03 reads: no class name, no "backend".
+
+    A lesson printed its clients' class names (``OfflineAssistantClient``), words it never introduced; what the
+    student needs is whether the replies come from the course's offline models or from a live one, and which setting
+    chose it.
+    """
+    backends = backends or load_course_settings()
+    if backends.backend == "offline":
+        return "The models are the course's offline models (lesson 00 shows how to set up a live one)."
+    return f"The models are live: COURSE_LLM={backends.backend} chose them (lesson 00)."

@@ -210,3 +210,12 @@ def test_every_example_endpoint_in_lesson_00_is_a_url_the_settings_accept():
         url = row[FIELD_VARS["base_url"]].replace("<resource>", "example")
         assert LiveSettings.checked(model="m", api_key="k", base_url=url).base_url == url
     assert all(set(row) == {"server", *FIELD_VARS.values()} for row in ENDPOINT_EXAMPLES)
+
+
+def test_the_models_are_said_in_words_with_no_class_name():
+    from course_lib.clients import models_in_words
+    from course_lib.live import Backends
+
+    offline = models_in_words(Backends(backend="offline"))
+    assert offline.startswith("The models are the course's offline models") and "Client" not in offline
+    assert "COURSE_LLM=local" in models_in_words(Backends(backend="local"))
