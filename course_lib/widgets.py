@@ -639,6 +639,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         """Forget all needs a fact; Forget key needs a chosen key: each greyed-out button says why, beside it."""
         facts = self.memory.facts
         self.forget_all_button.disabled = not facts
+        self.forget_all_button.button_style = "warning" if facts else ""  # greyed like Forget key when off
         self.forget_all_button.tooltip = None if facts else FORGET_DISABLED_NOTE
         self.forget_key_button.disabled = not self.key.value
         reason = FORGET_KEY_NOTE if facts and not self.key.value else ("" if facts else FORGET_DISABLED_NOTE)

@@ -227,11 +227,13 @@ async def test_a_greyed_out_button_says_why():
     panel = memory_panel()
     assert panel.submit_button.disabled and "Submit waits for your next message" in panel.submit_note.value
     assert panel.forget_all_button.disabled and "store is empty" in panel.forget_note.value
+    assert panel.forget_all_button.button_style == ""  # greyed, not a bright warning that does nothing
     assert (
         panel.forget_key_button.tooltip == panel.forget_all_button.tooltip == "The store is empty: nothing to forget."
     )
     await submit(panel, "module=Billing")
     assert not panel.forget_all_button.disabled and panel.forget_all_button.tooltip is None
+    assert panel.forget_all_button.button_style == "warning"
     assert panel.forget_key_button.disabled and "choose one in the Key list" in panel.forget_note.value
     panel.key.value = "module"
     assert not panel.forget_key_button.disabled and panel.forget_note.value == ""
