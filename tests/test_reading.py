@@ -215,8 +215,8 @@ def test_a_panel_the_student_sees_starts_fresh_after_run_all(name):
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 BEFORE_IT_RUNS = (
-    "Until this cell has run (Run ▸ Run All Cells), the panel below is only a saved picture, or a line saying the "
-    "widget cannot be shown: its buttons and boxes do nothing yet."
+    "Until this cell has run (Run ▸ Run All Cells), the panel below is only a saved picture (its red broken-link marks "
+    'mean "not connected yet"), or a line saying the widget cannot be shown: its buttons and boxes do nothing yet.'
 )
 """Before Run All, JupyterLab draws a panel from its saved state, dead, or says "model not found": students took
 either for a broken lesson, so the text just above every panel says what they are looking at."""
