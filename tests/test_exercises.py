@@ -178,3 +178,13 @@ def test_lesson_01_exercise_1_says_why_oracle_was_never_declared():
     assert '"Hello! database" is not a key, so Oracle was never declared' in why
     assert parse_assertions("Hello! database=Oracle") == {}
     assert parse_assertions("Hello! database=Oracle\ndatabase = SQL Server 2022 ")["database"] == "SQL Server 2022"
+
+
+@pytest.mark.parametrize(
+    "hedge", ["product, customer", "customer or product", "product/customer", "Customer and product"]
+)
+def test_an_answer_listing_several_choices_is_told_to_pick_one_without_being_given_the_right_one(hedge):
+    from course_lib.exercises import _text_hint
+
+    note = _text_hint(hedge, "customer")
+    assert "pick one" in note and "'customer'" not in note
