@@ -564,7 +564,8 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     head, colon, _ = answer.partition(":")
     if colon and head.strip().casefold() == expected.strip().casefold():  # a table's "verdict: detail" copied whole
         return f"Right words, with more after them: only the short phrase is expected, write {expected!r}."
-    if not subject and len(_choices(answer)) > 1 and expected.strip().casefold() in map(str.casefold, _choices(answer)):
+    choices = [choice.casefold() for choice in _choices(answer)]
+    if not subject and len(choices) > 1 and expected.strip().casefold() in choices:
         return f"{yours_opens} lists several choices: pick one (naming the right one among them would give it away)."
     if not subject and _holds_word(answer, expected):  # "the operations desk": the idea is right, the form is not
         return f"{yours_opens} holds the right word, {expected!r}, among others: write only {expected!r}."
