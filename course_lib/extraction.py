@@ -34,6 +34,7 @@ from .assertions import (
 )
 from .clients import make_chat_client
 from .forgetting import hold_client
+from .frames import count_noun
 from .memory import (
     MAX_EVIDENCE_CHARS,
     MAX_FACTS,
@@ -330,7 +331,7 @@ class MemoryExtraction:
         if not proposed:
             return self._report("nothing_to_extract", "No explicit key=value declaration in this message.", turn.number)
         keys = ", ".join(c.key for c in proposed)
-        return self._report("accepted", f"Admitted {len(proposed)} fact(s): {keys}.", turn.number, proposed)
+        return self._report("accepted", f"Admitted {count_noun(len(proposed), 'fact')}: {keys}.", turn.number, proposed)
 
     def rejected(self, diagnostic: str) -> ExtractionReport:
         """A ``rejected`` report for a refusal decided outside the store (no fallback follows it)."""

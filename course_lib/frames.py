@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas loads when a table is made: importing the modules that make rows stays quick
     import pandas as pd
 
-__all__ = ["ELLIPSIS", "rows_frame", "rule_label", "shorten_at_word"]
+__all__ = ["ELLIPSIS", "count_noun", "rows_frame", "rule_label", "shorten_at_word"]
 
 ELLIPSIS = "\u2026"
 """What ends a shortened text: one character, so a cut of ``width`` characters stays within ``width``."""
@@ -67,3 +67,11 @@ def shorten_at_word(text: str, width: int) -> str:
     if text[width - 1] != " " and " " in cut.strip():  # the cut falls inside a word: drop that word
         cut = cut[: cut.rstrip().rfind(" ")]
     return cut.rstrip() + ELLIPSIS
+
+
+def count_noun(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 fact``, ``2 facts``, ``0 facts``: a count and its noun as a sentence says it, never ``2 fact(s)``.
+
+    ``plural`` is for a noun whose plural is not the noun plus ``s`` (``count_noun(2, "reply", "replies")``).
+    """
+    return f"{count} {noun if count == 1 else (plural or noun + 's')}"

@@ -38,6 +38,7 @@ from agent_framework_openai import OpenAIChatCompletionClient
 from openai.types import CompletionUsage
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
+from .frames import count_noun
 from .live import (
     MASK,
     MAX_TOKENS_VAR,
@@ -680,7 +681,7 @@ class StreamTally:
             return ReplyProblem("the stream carried no choices (only empty 'choices' lists)", "broken_reply")
         if self.finished is None:
             return ReplyProblem(
-                f"the stream was cut mid-way: {self.choices} chunk(s) and no finish_reason", "broken_reply"
+                f"the stream was cut mid-way: {count_noun(self.choices, 'chunk')} and no finish_reason", "broken_reply"
             )
         if self.finished == "content_filter":
             return filtered(self.usage)
@@ -791,7 +792,7 @@ def explain(error: BaseException, settings: LiveSettings) -> tuple[str, str, Fai
 
     Every piece of the server's own text is masked before it is cut (:func:`_clip`).
     """
-    tries = f"{settings.max_retries + 1} attempt(s)"
+    tries = count_noun(settings.max_retries + 1, "attempt")
     url = "check OPENAI_BASE_URL (an OpenAI-compatible base URL usually ends in /v1)"
     slow = f"Raise {TIMEOUT_VAR} (now {settings.timeout:g}) for a slow model, or check that the server answers."
     if isinstance(error, ReplyProblem):

@@ -33,7 +33,7 @@ from pydantic import ValidationError
 
 from .clients import course_backends, make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
-from .frames import rows_frame
+from .frames import count_noun, rows_frame
 from .live import ENDPOINT_FAILURES, REUSE_VAR, FailureKind, LiveModelError, LiveSettingsError
 from .memory import MAX_MESSAGE_CHARS, WorkingMemory, mark_invisible
 from .memory_models import OfflineWriterClient
@@ -466,7 +466,7 @@ def main() -> int:
         stopped = sum(row["outcome"] == "not_run" for row in _rows(card))
         print(
             f"The endpoint is not reachable or broken: {causes}"
-            + (f"; stopped, {stopped} case(s) not run" if stopped else "")
+            + (f"; stopped, {count_noun(stopped, 'case')} not run" if stopped else "")
             + f". The model was not scored (exit status {EXIT_ENDPOINT}).",
             file=sys.stderr,
         )

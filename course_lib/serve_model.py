@@ -26,6 +26,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from .frames import count_noun
 from .live import FIELD_VARS, MAX_TOKENS_VAR, MIN_SECRET_RUN, RETRIES_VAR, TIMEOUT_VAR, mask_secrets
 from .local_model import (
     SMOLLM2,
@@ -150,8 +151,8 @@ def announcement(server: LocalServer, settings: SharedServerSettings) -> list[st
     key = settings.api_key.get_secret_value()
     lines = [
         f"Serving {server.model.alias} (xllamacpp {server.server_version}) at "
-        f"{settings.base_url()} with {settings.parallel} slot(s), {settings.threads} thread(s); loaded in "
-        f"{server.load_seconds:g} s.",
+        f"{settings.base_url()} with {count_noun(settings.parallel, 'slot')}, "
+        f"{count_noun(settings.threads, 'thread')}; loaded in {server.load_seconds:g} s.",
         f"A request beyond {settings.parallel} at once waits in llama.cpp's queue, within the student's deadline "
         f"({TIMEOUT_VAR}={STUDENT_TIMEOUT:g} s per attempt).",
         "Every user's environment (the hub's config, hub/jupyterhub_config.py, sets it from these variables):",

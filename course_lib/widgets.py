@@ -77,6 +77,7 @@ __all__ = [
     "as_pasted",
     "case_hint",
     "command_guidance",
+    "correction_notes",
     "declaration_notes",
     "describe_error",
     "eviction_notes",
@@ -290,6 +291,23 @@ def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[s
     ]
 
 
+def correction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[str]:
+    """Which values an accepted turn replaced, in words: a correction keeps one value per key, the latest.
+
+    A key held ``before`` the turn with another value than the one the turn stored was corrected; a value declared
+    again unchanged replaced nothing (only its turn moved), so it gets no note.
+    """
+    if report.status != "accepted":
+        return []
+    old = {fact.key: fact for fact in before}
+    return [
+        f'{fact.key}: "{shorten_long_input(fact.value)}" replaced "{shorten_long_input(old[fact.key].value)}" '
+        f"(said at turn {old[fact.key].turn}), a correction: the store keeps one value per key, the latest."
+        for fact in report.facts
+        if fact.turn == report.turn and fact.key in old and old[fact.key].value != fact.value
+    ]
+
+
 def _why_oldest(evicted: Fact, kept: tuple[Fact, ...]) -> str:
     """Why the store chose ``evicted``: its turn is the oldest, and a tie with a kept fact goes alphabetically.
 
@@ -498,7 +516,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.ticket = widgets.HTML(tooltip=TICKET_NOTE)
         self.ticket_note = widgets.HTML(f'<div style="{NOTE_STYLE}">{TICKET_NOTE}</div>')
         self.diagnostic = SingleSpacedHTML()
-        self.message = widgets.Textarea(placeholder="module=Billing; database=SQL Server 2022", description="Message")
+        self.message = widgets.Textarea(placeholder="e.g. module=Billing", description="Message")
         self.submit_button = widgets.Button(description="Submit", button_style="primary", disabled=True)
         self.key = widgets.Dropdown(description="Key", options=[(KEY_PLACEHOLDER, NO_KEY)], value=NO_KEY)
         self.forget_key_button = widgets.Button(description="Forget key")
@@ -586,6 +604,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         else:
             color, label = ("green" if report.status == "accepted" else "crimson"), "Ignored"
         lines = "".join(f"<br>{label}: {_escape(note)}" for note in notes)
+        lines += "".join(f"<br>{_escape(note)}" for note in correction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
         self.diagnostic.value = f'<div style="{WRAPPING_TEXT}"><span style="color:{color}">{status}</span>{lines}</div>'
@@ -678,7 +697,7 @@ class DeskPanel(_Panel, widgets.HBox):
         self.chat = widgets.HTML()
         self.chat.add_class("desk-panel-transcript")
         self.error = widgets.HTML()
-        self.line = widgets.Text(placeholder="Where can I find logs?", description="You")
+        self.line = widgets.Text(placeholder="e.g. Where can I find logs?", description="You")
         self.send_button = widgets.Button(description="Send", button_style="primary", disabled=True)
         self.send_button.on_click(lambda _: self._async.schedule(self.send(self.line.value)))
         self.line.on_msg(self._on_line_message)

@@ -279,7 +279,7 @@ async def test_the_message_boxs_example_is_the_correction_the_instructions_sugge
     """The box showed lesson 02's "module=Billing; database=SQL Server 2022" (what the store already holds) while the
     words beside it said to type module=Payroll: the example a student sees is the correction the panel suggests."""
     p = panel()
-    suggested = p.message.placeholder
+    suggested = p.message.placeholder.removeprefix("e.g. ")  # an example, read as one (issue 32)
     assert suggested == "module=Payroll" and f"<code>{suggested}</code>" in p.children[0].value
     p.message.value = suggested
     p.submit_button.click()

@@ -89,7 +89,7 @@ def test_the_start_passes_the_address_slots_and_key_to_the_local_backends_server
     }
     shown = "\n".join(announcement(server, chosen))
     assert KEY not in shown and "OPENAI_API_KEY=" + mask_secrets(KEY, [KEY]) in shown
-    assert "4 slot(s)" in shown and "COURSE_LLM_TIMEOUT=180" in shown and "queue" in shown
+    assert "4 slots" in shown and "COURSE_LLM_TIMEOUT=180" in shown and "queue" in shown
 
 
 def test_a_port_in_use_is_named_before_llama_cpp_is_asked(monkeypatch):

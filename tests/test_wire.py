@@ -187,7 +187,7 @@ async def test_lesson_06_worker_and_judge_go_live(server):
 CAUSES = {
     "timeout": "Raise COURSE_LLM_TIMEOUT (now 0.5) for a slow model",
     "http_401": "the endpoint refused the key (HTTP 401). Check OPENAI_API_KEY",
-    "http_429": "rate limited (HTTP 429) after 1 attempt(s)",
+    "http_429": "rate limited (HTTP 429) after 1 attempt",
     "http_500": "server error (HTTP 500: simulated 500)",
     "html_body": ("non-JSON body ('<!DOCTYPE html>", "no server-sent event"),
     "malformed_json": "malformed JSON",
