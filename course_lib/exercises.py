@@ -391,9 +391,9 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "07",
         "Exercise 3",
-        "Turn 1 declares product, module and database; the correction of turn 6 makes module and database as new "
-        "as turn 6. The others: constraint (2), customer (3), version (4), environment (7), symptom (8), log (9). "
-        "Nine keys for 6 places: which three go first?",
+        "Section 3 says which turn declares each key, and a correction makes its key as new as the correction's "
+        "turn. With room for 6 facts the oldest go first: is the constraint still held when the question comes? "
+        "The loop can hold an answer only to what the store holds.",
         "Six places keep turns 4 to 9; the constraint of turn 2 is evicted, so nothing holds the plan to it.",
     ),
 )
