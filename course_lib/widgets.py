@@ -302,7 +302,7 @@ def correction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list
     old = {fact.key: fact for fact in before}
     return [
         f'{fact.key}: "{shorten_long_input(fact.value)}" replaced "{shorten_long_input(old[fact.key].value)}" '
-        f"(said at turn {old[fact.key].turn}), a correction: the store keeps one value per key, the latest."
+        f"(said at turn {old[fact.key].turn}). A correction keeps one value per key: the latest."
         for fact in report.facts
         if fact.turn == report.turn and fact.key in old and old[fact.key].value != fact.value
     ]
