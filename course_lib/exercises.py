@@ -144,6 +144,12 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             ("nothing_to_extract", "That is the status when the writer proposes nothing."),
             ("accepted", "A writer only proposes; the host decides, and it checks each proposal against the message."),
+            (
+                "writer_failed",
+                "writer_failed means the writer gave no usable reply at all (the call failed, as with section 4's dead "
+                "endpoint), so there was nothing to check. Here the call worked and returned a proposal for the host "
+                "to judge.",
+            ),
         ),
     ),
     Exercise(
