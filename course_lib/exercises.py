@@ -30,8 +30,6 @@ from typing import Any
 from IPython import get_ipython
 from IPython.core.interactiveshell import InteractiveShell
 
-from .memory import invisible
-
 __all__ = [
     "EXERCISES",
     "FEEDBACK_WIDTH",
@@ -614,8 +612,13 @@ _BLANK_NAMES = {"\n": "line break", "\r": "line break", "\t": "tab", " ": "space
 
 
 def _hidden(char: str) -> bool:
-    """A character a student cannot see and ``str.strip`` does not remove (a zero-width space, U+200B)."""
-    return not char.isspace() and invisible(char)
+    """A character a student cannot see and ``str.strip`` does not remove (a zero-width space, U+200B).
+
+    Python's non-printable characters less whitespace: format and control characters. The checker sits below
+    :mod:`course_lib.memory` in the floors, so it does not import :func:`course_lib.memory.invisible`, whose wider
+    rule also marks the few visible-category characters a font shows as nothing (variation selectors, fillers).
+    """
+    return not char.isspace() and not char.isprintable()
 
 
 def _hidden_characters(text: str) -> str:
