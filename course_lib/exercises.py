@@ -21,6 +21,7 @@ import numbers
 import re
 import sys
 import traceback
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
@@ -141,6 +142,12 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             ("nothing_to_extract", "That is the status when the writer proposes nothing."),
             ("accepted", "A writer only proposes; the host decides, and it checks each proposal against the message."),
+            (
+                "writer_failed",
+                "writer_failed means the writer gave no usable reply at all (the call failed, as with section 4's dead "
+                "endpoint), so there was nothing to check. Here the call worked and returned a proposal for the host "
+                "to judge.",
+            ),
         ),
     ),
     Exercise(
@@ -556,10 +563,15 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     if (value := value_written(answer)) and not subject and value.casefold() == expected.strip().casefold():
         case = "" if value == expected.strip() else ", and mind the case"
         return f"{RIGHT_VALUE}: write only the value{case}, {expected!r}, not {answer!r}."
+    if hidden := _hidden_characters(answer):
+        cleaned = "".join(char for char in answer if not _hidden(char))
+        rest = "" if cleaned == expected else _text_hint(cleaned, expected, subject)
+        them = "them" if sum(map(_hidden, answer)) > 1 else "it"
+        return f"{yours_opens} holds {hidden}: delete {them} or type the answer again." + (f" {rest}" if rest else "")
     if answer.strip() == expected.strip():
-        return f"{yours_opens} has spaces around it ({answer!r}): write {expected!r}."
+        return f"{yours_opens} has {_padding(answer)} ({answer!r}): write {expected!r}."
     if answer.strip().casefold() == expected.strip().casefold():
-        spaces = "" if answer.strip() == answer else " and the spaces around it"
+        spaces = "" if answer.strip() == answer else f" and the {_padding(answer, article=False)}"
         return f"Mind the case{spaces}: {yours} is {answer!r}; write {expected!r}."
     head, colon, _ = answer.partition(":")
     if colon and head.strip().casefold() == expected.strip().casefold():  # a table's "verdict: detail" copied whole
@@ -570,6 +582,71 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     if not subject and _holds_word(answer, expected):  # "the operations desk": the idea is right, the form is not
         return f"{yours_opens} holds the right word, {expected!r}, among others: write only {expected!r}."
     return ""
+
+
+def _padding(text: str, *, article: bool = True) -> str:
+    """What surrounds ``text``'s words, named: "spaces around it", or "a line break after it" when it is not spaces.
+
+    A trailing line break or a tab is whitespace too (``str.strip`` removes it), but a student told about "spaces"
+    looks for a space that is not there (issue 32: ``'numbering\\n'``).
+    """
+    before = text[: len(text) - len(text.lstrip())]
+    after = text[len(text.rstrip()) :]
+    if set(before + after) <= {" "}:
+        return "spaces around it"
+    sides = ((before, "before"), (after, "after"))
+    return " and ".join(f"{_whitespace_words(run, article)} {where} it" for run, where in sides if run)
+
+
+def _whitespace_words(run: str, article: bool) -> str:
+    """A run of whitespace in words: "a line break", "spaces and a tab" (each kind once, in order of appearance)."""
+    counts: dict[str, int] = {}
+    for char in run:
+        name = _BLANK_NAMES.get(char) or f"{unicodedata.name(char, 'blank character').lower()} (U+{ord(char):04X})"
+        counts[name] = counts.get(name, 0) + 1
+    one = "a " if article or len(counts) > 1 else ""
+    return " and ".join(f"{one}{kind}" if count == 1 else f"{kind}s" for kind, count in counts.items())
+
+
+_BLANK_NAMES = {"\n": "line break", "\r": "line break", "\t": "tab", " ": "space"}
+
+
+def _hidden(char: str) -> bool:
+    """A character a student cannot see and ``str.strip`` does not remove (a zero-width space, U+200B).
+
+    Python's non-printable characters less whitespace: format and control characters. The checker sits below
+    :mod:`course_lib.memory` in the floors, so it does not import :func:`course_lib.memory.invisible`, whose wider
+    rule also marks the few visible-category characters a font shows as nothing (variation selectors, fillers).
+    """
+    return not char.isspace() and not char.isprintable()
+
+
+def _hidden_characters(text: str) -> str:
+    """The invisible characters in ``text`` and where they are, in words, or ``""`` when it holds none.
+
+    "holds the right word among others" would send a student looking for a word they cannot see; this names the
+    character and the visible text on each side of it.
+    """
+    found = [(index, char) for index, char in enumerate(text) if _hidden(char)]
+    if not found:
+        return ""
+    places = []
+    for index, char in found:
+        before = "".join(c for c in text[:index] if not _hidden(c)).strip()
+        after = "".join(c for c in text[index + 1 :] if not _hidden(c)).strip()
+        name = unicodedata.name(char, "unnamed character").lower()
+        where = (
+            f"between {before!r} and {after!r}"
+            if before and after
+            else f"at the end, after {before!r}"
+            if before
+            else f"at the start, before {after!r}"
+            if after
+            else "alone"
+        )
+        places.append(f"U+{ord(char):04X} ({name}) {where}")
+    many = len(found) > 1
+    return f"{len(found) if many else 'an'} invisible character{'s' * many}, " + "; ".join(places)
 
 
 def _choices(text: str) -> list[str]:

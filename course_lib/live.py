@@ -313,6 +313,17 @@ class LiveSettings(BaseModel):
     """Whether a request this process already sent gets the endpoint's first answer back instead of a new call
     (``COURSE_LOCAL_REUSE``; on for the local model only: :class:`~course_lib.live_client.AnswerMemo`)."""
 
+    def __init__(self, **values: Any) -> None:
+        """Pydantic's validation, its errors said in the variables' names (:class:`LiveSettingsError`).
+
+        The constructor is what a student types (lesson 00): a bad value reads "Live settings refused:
+        OPENAI_MODEL is blank...", never pydantic's "1 validation error for LiveSettings" and its help link.
+        """
+        try:
+            super().__init__(**values)
+        except ValidationError as error:
+            raise LiveSettingsError(_reasons(error)) from None
+
     @field_validator("model", "base_url")
     @classmethod
     def _not_blank(cls, value: str | None, info: Any) -> str | None:
@@ -351,11 +362,9 @@ class LiveSettings(BaseModel):
 
     @classmethod
     def checked(cls, **values: Any) -> LiveSettings:
-        """Settings from keyword values, or a :class:`LiveSettingsError` naming each variable to fix."""
-        try:
-            return cls(**values)
-        except ValidationError as error:
-            raise LiveSettingsError(_reasons(error)) from None
+        """Settings from keyword values, or a :class:`LiveSettingsError` naming each variable to fix (as the
+        constructor itself now does: kept for the callers that name the intent)."""
+        return cls(**values)
 
     def __repr_args__(self) -> Any:
         """Pydantic's repr fields, the base URL shown as :attr:`endpoint` shows it (a key it carries masked)."""

@@ -77,6 +77,7 @@ __all__ = [
     "load_policy_costs",
     "load_qualification",
     "main",
+    "misses_note",
     "qualification_steps",
     "record_policy_costs",
     "record_qualification",
@@ -316,7 +317,8 @@ class QualificationRecording(Recording):
         return case.reason
 
     def proposals(self) -> pd.DataFrame:
-        """What the writer wrote for each case (cut to 120 characters) and what the host admitted.
+        """What the writer wrote for each case (cut to 120 characters) and what the host admitted, beside the outcome
+        the contract expects and whether this run got it (the scorecard's ``expected`` and ``as contract``).
 
         Invisible characters are shown as markers (``⟨U+200B⟩``: :func:`course_lib.memory.mark_invisible`): the
         hidden-characters case's reply and fact read ``Billing`` on screen otherwise.
@@ -328,7 +330,9 @@ class QualificationRecording(Recording):
             [
                 {
                     "case": c.case,
+                    "expected": c.expected,
                     "outcome": c.outcome,
+                    "as contract": c.as_contract,
                     "writer's reply": mark_invisible(_cut(" | ".join(map(_written, c.proposal, c.call_errors)), 120))
                     if c.calls
                     else NOT_SENT,
@@ -336,7 +340,7 @@ class QualificationRecording(Recording):
                 }
                 for c in self.cases
             ],
-            ["case", "outcome", "writer's reply", "admitted"],
+            ["case", "expected", "outcome", "as contract", "writer's reply", "admitted"],
         )
 
     def totals(self) -> pd.DataFrame:
@@ -587,6 +591,32 @@ def compare_qualifications(recordings: dict[str, QualificationRecording]) -> pd.
         {"measure": m, **{name: values[m] for name, values in measures.items()}} for m in next(iter(measures.values()))
     ]
     return rows_frame(rows, ["measure", *recordings], dtype=object).set_index("measure")
+
+
+def misses_note(recordings: dict[str, QualificationRecording]) -> str:
+    """The cases each run missed (not as the contract says), one line per run, under the comparison's count.
+
+    A sentence about the table is computed from it: lesson 00 once said "two faults" beside 10 of 15 (issue 32).
+    A run that missed most cases names the few it kept instead.
+    """
+    lines = ["The cases each request missed (not as the contract says):"]
+    for name, recording in recordings.items():
+        missed = [c.case for c in recording.cases if not c.as_contract]
+        kept = [c.case for c in recording.cases if c.as_contract]
+        count = f"missed {len(missed)} of {len(recording.cases)}"
+        if not missed:
+            lines.append(f"  {name}: {count}.")
+        elif len(missed) > len(kept):
+            lines.append(f"  {name}: {count}, every case but {_quoted_list(kept)}.")
+        else:
+            lines.append(f"  {name}: {count}: {_quoted_list(missed)}.")
+    return "\n".join(lines)
+
+
+def _quoted_list(names: list[str]) -> str:
+    """Case names in quotes, the last after "and" (a name may hold a colon or a comma: the quotes keep it whole)."""
+    quoted = [f"“{name}”" for name in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 COMPARABLE_LOAD = 1.5

@@ -36,3 +36,11 @@ def test_lesson_00_exercise_2_hint_to_the_writer_speaks_of_the_model_sought_not_
     told = feedback("00", "Exercise 2", "writer", "numbering")
     assert "The writer is a role" in told
     assert "Its replies" not in told and "The model you want" in told
+
+
+def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_the_answer():
+    """``writer_failed`` got only the generic hint (issue 32, lesson 00's walk): it is told what the status means
+    (no usable reply: section 4's dead endpoint) and why this case is not one, never the right status."""
+    told = feedback("00", "Exercise 3", "writer_failed", "rejected")
+    assert "no usable reply" in told and "section 4" in told and "did answer" in told
+    assert "rejected" not in told.split("The writer did answer")[0]

@@ -68,7 +68,20 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
             "right first time",
             "only the short phrase is expected, write 'right first time'.",
         ),
-        ("accepted\n", "accepted", "spaces around it"),
+        (  # a line break is named as one, not as "spaces" (issue 32, lesson 00's walk)
+            "numbering\n",
+            "numbering",
+            "Your answer has a line break after it ('numbering\\n'): write 'numbering'.",
+        ),
+        ("Numbering\t", "numbering", "Mind the case and the tab after it: your answer is 'Numbering\\t'"),
+        (  # an invisible character is named, with where it is, not "the right word among others" (issue 32)
+            "numbering\u200b",
+            "numbering",
+            "Your answer holds an invisible character, U+200B (zero width space) at the end, after 'numbering': "
+            "delete it or type the answer again.",
+        ),
+        ("Bill\u200bing", "Billing", "U+200B (zero width space) between 'Bill' and 'ing': delete it"),
+        ({"module": "Bill\u200bing"}, {"module": "Billing"}, "The value of 'module' holds an invisible character"),
         (  # the right word inside a phrase: the idea is right, only the form is not (issue 32)
             "the operations desk",
             "operations",

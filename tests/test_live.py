@@ -219,3 +219,22 @@ def test_the_models_are_said_in_words_with_no_class_name():
     offline = models_in_words(Backends(backend="offline"))
     assert offline.startswith("The models are the course's offline models") and "Client" not in offline
     assert "COURSE_LLM=local" in models_in_words(Backends(backend="local"))
+
+
+@pytest.mark.parametrize(
+    ("values", "reason"),
+    [
+        ({"model": " ", "api_key": KEY}, "OPENAI_MODEL is blank"),
+        ({"model": "m", "api_key": "   "}, "OPENAI_API_KEY is blank"),
+        ({"model": "m", "api_key": KEY, "base_url": "localhost:11434/v1"}, "is not an http(s) URL with a host"),
+        ({"model": "m", "api_key": KEY, "timeout": 0}, "COURSE_LLM_TIMEOUT: Input should be greater than 0"),
+    ],
+)
+def test_the_constructor_a_student_types_refuses_by_name_not_with_a_pydantic_dump(values, reason):
+    """Lesson 00 promises a bad setting is refused by name: ``LiveSettings(...)`` itself, not only ``.checked``
+    (issue 32: the constructor showed pydantic's "1 validation error for LiveSettings" and its help link)."""
+    with pytest.raises(LiveSettingsError) as raised:
+        LiveSettings(**values)
+    text = str(raised.value)
+    assert text.startswith("Live settings refused: ") and reason in text
+    assert "validation error" not in text and "pydantic" not in text and KEY not in text

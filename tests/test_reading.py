@@ -231,3 +231,10 @@ def test_the_text_above_a_stored_panel_says_it_does_nothing_until_its_cell_runs(
             above = cells[i - 1]
             said = " ".join(above.source.replace("*", "").split())
             assert above.cell_type == "markdown" and BEFORE_IT_RUNS in said, f"{name}: cell {i} is a panel"
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_lesson_title_reads_lesson_nn_then_a_dash(name):
+    """One title style (issue 32): lesson 00 read "# 00 · Set-up..." beside "# Lesson 01 — ..." everywhere else."""
+    title = lesson(name).cells[0].source.splitlines()[0]
+    assert re.fullmatch(rf"# Lesson {name[:2]} — \S.+", title), title

@@ -22,6 +22,7 @@ from course_lib.recordings import (
     declared_pairs,
     load_policy_costs,
     load_qualification,
+    misses_note,
     qualification_steps,
     relabelled,
 )
@@ -168,7 +169,7 @@ def test_the_proposals_show_an_invisible_character_as_a_visible_marker():
     shown = recording.proposals().set_index("case")
     hidden = next(c for c in recording.cases if "\u200b" in c.message)
     assert "Bill\u200bing" in hidden.admitted and shown.loc[hidden.case, "admitted"] == "module=Bill⟨U+200B⟩ing"
-    assert "\u200b" not in "".join(shown.to_numpy().ravel())
+    assert "\u200b" not in "".join(map(str, shown.to_numpy().ravel()))
 
 
 @pytest.mark.parametrize(
@@ -235,3 +236,33 @@ def test_the_qualification_recording_is_introduced_in_one_sentence_and_the_rest_
     assert recording.model.model.split("-Q")[0] in headline and recording.command in headline
     assert "top_k" not in headline and "SHA-256" not in headline  # those are in the folded caption
     assert "<details>" in recording.details_html() and "top_k" in recording.details_html()
+
+
+@BOTH
+def test_the_proposals_say_what_the_contract_expects_of_each_case(path):
+    """Lesson 00's proposals table (issue 32): beside each outcome, what a writer keeping the contract gets and
+    whether this one did, so a student sees which proposals were wrong without the scorecard above."""
+    recording = load_qualification(path)
+    shown = recording.proposals()
+    assert list(shown.columns) == ["case", "expected", "outcome", "as contract", "writer's reply", "admitted"]
+    assert list(shown["expected"]) == [c.expected for c in recording.cases]
+    assert list(shown["as contract"]) == [c.as_contract for c in recording.cases]
+
+
+def test_the_cases_each_request_missed_are_computed_from_the_runs_the_table_compares():
+    """Lesson 00 §6 said "the middle run still had two faults" beside 10 of 15 (issue 32): the misses are now a
+    line per run, computed from the cases, whose count is the table's complement."""
+    steps = qualification_steps()
+    note = misses_note(steps)
+    lines = note.splitlines()
+    assert len(lines) == 1 + len(steps)
+    for (name, run), line in zip(steps.items(), lines[1:], strict=True):
+        missed = [c.case for c in run.cases if not c.as_contract]
+        kept = sum(c.as_contract for c in run.cases)
+        assert run.measures()["cases as the contract says"] == f"{kept} of {len(run.cases)}"
+        assert line.startswith(f"  {name}: missed {len(missed)} of {len(run.cases)}")
+        listed = [c.case for c in run.cases if c.as_contract] if len(missed) > kept else missed
+        assert all(f"“{case}”" in line for case in listed)
+    middle = lines[2]
+    assert "missed 5 of 15" in middle and "“a question about a key”" in middle and "“one declaration”" not in middle
+    assert "every case but “over-long message”" in lines[1]
