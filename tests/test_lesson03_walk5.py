@@ -10,6 +10,9 @@ from course_lib.providers import (
     value_in_words,
 )
 from course_lib.tracing import CallLog, log_after_forget
+from course_lib.widgets import DeskPanel
+
+WHOLE = "a message is admitted whole or not at all"
 
 
 def words(text: str) -> str:
@@ -59,6 +62,35 @@ async def test_the_call_log_sentence_says_why_there_are_that_many_calls():
     assert "of the 4 calls made before the forget sent it (each of the 2 turns called its desk, then the writer)" in (
         said
     )
+
+
+def two_desks() -> DeskPanel:
+    return DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
+
+
+async def send(panel: DeskPanel, line: str) -> None:
+    panel.line.value = line
+    panel.send_button.click()
+    await panel.idle()
+
+
+async def test_the_desk_panel_says_a_refused_value_takes_the_whole_message_with_it():
+    panel = two_desks()
+    await send(panel, "module=Billing; symptom=" + "x" * 300)
+    assert panel.desks.memory.facts == ()
+    note = f"module was not stored either: {WHOLE}."
+    assert note in panel.transcript[-1]  # in the chat, under the store's verdict
+    assert note in panel.memory_panel.diagnostic.value  # and on the store's side
+    await send(panel, "module=Billing; database=SQL Server 2022; symptom=" + "x" * 300)
+    assert f"module and database were not stored either: {WHOLE}." in panel.transcript[-1]
+
+
+async def test_the_whole_message_note_is_only_for_a_refusal_that_took_good_declarations_with_it():
+    panel = two_desks()
+    await send(panel, "module=Billing; database=SQL Server 2022")  # stored
+    await send(panel, "symptom=" + "x" * 300)  # refused alone: nothing else was lost
+    await send(panel, "module=a; database=b; product=c; customer=d; version=e; log=f")  # six: the rule is the count
+    assert not any(WHOLE in said for said in panel.transcript)
 
 
 def test_words_after_a_declaration_are_part_of_its_value():
