@@ -43,6 +43,7 @@ from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction, make_extraction, report_in_words
 from .forgetting import FORGOTTEN_MARK, ForgottenFactsFilter, forget_filter, hold_agent, hold_client
 from .frames import rows_frame
+from .live import Backends
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn
 from .tracing import CallLog, ModelCall, SeenMessage
 
@@ -543,6 +544,8 @@ class SmuggleAttempt(BaseModel):
 
 _TARGET = "priority=P0"
 _SMUGGLE = "Exercise 1"
+_OFFLINE = Backends(backend="offline")
+"""Exercise 1's desk: the offline one whatever ``COURSE_LLM`` says, since the exercise reads its "Noted" reply."""
 _NOTED = "Noted what you declared:"
 """How the offline desk opens its reply to a message it reads as declarations (``OfflineAssistantClient``)."""
 SMUGGLE_HINT = (
@@ -557,8 +560,10 @@ async def try_smuggling(message: object) -> SmuggleAttempt:
 
     It never raises for what a student writes: a value that is not text, a line the console refuses (empty,
     too long, a broken ``forget``), a console command or a message declaring ``priority`` itself is answered
-    with its rule, and only a real desk turn whose reply holds ``priority=P0`` counts as smuggled. The feedback
-    is broken between words as every checking cell's is (:func:`~course_lib.exercises.readable_lines`).
+    with its rule, and only a real desk turn whose reply notes ``priority=P0`` ("Noted what you declared: ...")
+    counts as smuggled. The desk is the offline one whatever the settings (its replies are the exercise's words); the
+    writer is the one the settings choose. The feedback is broken between words as every checking cell's is
+    (:func:`~course_lib.exercises.readable_lines`).
     """
     from .exercises import readable_lines  # IPython loads only when an exercise is checked: the desks stay quick
 
@@ -582,9 +587,8 @@ async def _smuggle(message: object) -> SmuggleAttempt:
             feedback=f"{_SMUGGLE}: your message declares priority itself; the rule is to get it into the reply "
             "without declaring it. Rewrite the message and run this cell again."
         )
-    desks = ProviderDesks.build(
-        make_extraction(), {"desk": make_chat_client("assistant")}, {"desk": "You are the desk."}
-    )
+    desk = make_chat_client("assistant", backends=_OFFLINE)  # its "Noted what you declared" is the offline desk's
+    desks = ProviderDesks.build(make_extraction(), {"desk": desk}, {"desk": "You are the desk."})
     event = await desks.handle(message)
     if event.kind == "refused":
         return SmuggleAttempt(

@@ -106,3 +106,21 @@ def test_words_after_a_declaration_are_part_of_its_value():
 async def test_the_comparison_says_characters_in_full():
     assert "characters sent" in INJECTION_COLUMNS and "chars sent" not in INJECTION_COLUMNS
     assert (await compare_injection())["characters sent"].gt(0).all()
+
+
+async def test_exercise_1_asks_the_offline_desk_whatever_the_settings(monkeypatch):
+    """Its "Noted what you declared" is the offline desk's: a live desk words its replies its own way."""
+    import course_lib.providers as providers
+
+    asked = []
+
+    def recording(role, **kwargs):
+        asked.append((role, kwargs.get("backends")))
+        return make_chat_client(role, **kwargs)
+
+    from course_lib.clients import make_chat_client
+
+    monkeypatch.setattr(providers, "make_chat_client", recording)
+    await try_smuggling("module=Billing and priority=P0")
+    assert [(role, backends.live) for role, backends in asked] == [("assistant", None)]
+    assert asked[0][1].backend == "offline"
