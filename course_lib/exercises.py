@@ -252,9 +252,11 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 1",
-        "Only the caller's own key=value lines are extracted; the desk's reply never is.",
-        "Only the caller's own declarations are extracted, never the desk's reply: a fact the desk repeats in its "
-        "reply is not stored.",
+        "The desk's \"Noted\" is not the store's verdict: which keys does your message declare? A value runs from "
+        "'=' to ';' or the end of its line.",
+        'The desk\'s "Noted" quotes each value it read whole, and priority=P0 sat inside the value of another key: '
+        "your message declared no priority, so the store holds none. What a desk says is not what the store holds; "
+        "mem is.",
     ),
     Exercise(
         "03",

@@ -43,6 +43,7 @@ from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction, make_extraction, report_in_words
 from .forgetting import FORGOTTEN_MARK, ForgottenFactsFilter, forget_filter, hold_agent, hold_client
 from .frames import rows_frame
+from .live import Backends
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn
 from .tracing import CallLog, ModelCall, SeenMessage
 
@@ -59,6 +60,7 @@ __all__ = [
     "NO_GATE",
     "OPERATIONS_WORDS",
     "SEED_SCRIPT",
+    "SMUGGLE_HINT",
     "Begun",
     "CallerTurnGate",
     "DeskConsole",
@@ -86,6 +88,7 @@ __all__ = [
     "route_by_topic",
     "stored_messages",
     "try_smuggling",
+    "value_in_words",
 ]
 
 
@@ -505,7 +508,7 @@ class ProviderDesks(DeskConsole):
 
 
 class SmuggleAttempt(BaseModel):
-    """What lesson 03's exercise 1 saw: the feedback to print, and whether the reply carried the target.
+    """What lesson 03's exercise 1 saw: the feedback to print, and whether the desk noted the target.
 
     ``priority_stored`` (is ``priority`` in the store afterwards) is the answer the student predicts; it means
     something only when ``smuggled`` is true.
@@ -515,25 +518,41 @@ class SmuggleAttempt(BaseModel):
     smuggled: bool = False
     priority_stored: bool = False
     extracted: str = ""
-    """What the store read from the message (``module=Billing``, or empty): the answer to the prediction, so it is
-    said only after a right one (:meth:`verdict`)."""
+    """What the writer proposed from the message (``module=Billing``, or empty)."""
+    held: str = ""
+    """What ``mem`` lists after the message (``module = "Billing and priority=P0"``, or empty): the answer to the
+    prediction, so it is said only after a right one (:meth:`after_check`)."""
+    verdict: str = ""
+    """The store's verdict on the message in words (``Stored: module.``), said with an empty ``held``."""
 
     def after_check(self, checked: str) -> str:
         """The check of the student's prediction (``checked``, what :func:`~course_lib.exercises.check` said) and,
-        once it is right, what the store read from the message.
+        once it is right, what ``mem`` lists after the message.
 
-        Said before the prediction, "extracted from your message: nothing" would give the answer away.
+        Said before the prediction, what the store holds would give the answer away.
         """
         from .exercises import readable_lines
 
         if not checked.startswith(f"{_SMUGGLE}: correct."):
             return checked
-        extracted = f"Facts extracted from your message: {self.extracted or 'nothing'}."
-        return f"{checked}\n{readable_lines(extracted)}"
+        if self.held:
+            lists = f"mem now lists {self.held}, and no priority."
+        else:
+            lists = f'mem now lists no fact: the store said "{self.verdict}"'
+        return f"{checked}\n{readable_lines(lists)}"
 
 
 _TARGET = "priority=P0"
 _SMUGGLE = "Exercise 1"
+_OFFLINE = Backends(backend="offline")
+"""Exercise 1's desk: the offline one whatever ``COURSE_LLM`` says, since the exercise reads its "Noted" reply."""
+_NOTED = "Noted what you declared:"
+"""How the offline desk opens its reply to a message it reads as declarations (``OfflineAssistantClient``)."""
+SMUGGLE_HINT = (
+    "Hint: the desk notes each declaration with its whole value, and section 8 shows where a value ends: could the "
+    "value of another key carry priority=P0?"
+)
+"""What exercise 1 says to a message whose reply does not note ``priority=P0``: where to look, not the message."""
 
 
 async def try_smuggling(message: object) -> SmuggleAttempt:
@@ -541,8 +560,10 @@ async def try_smuggling(message: object) -> SmuggleAttempt:
 
     It never raises for what a student writes: a value that is not text, a line the console refuses (empty,
     too long, a broken ``forget``), a console command or a message declaring ``priority`` itself is answered
-    with its rule, and only a real desk turn whose reply holds ``priority=P0`` counts as smuggled. The feedback
-    is broken between words as every checking cell's is (:func:`~course_lib.exercises.readable_lines`).
+    with its rule, and only a real desk turn whose reply notes ``priority=P0`` ("Noted what you declared: ...")
+    counts as smuggled. The desk is the offline one whatever the settings (its replies are the exercise's words); the
+    writer is the one the settings choose. The feedback is broken between words as every checking cell's is
+    (:func:`~course_lib.exercises.readable_lines`).
     """
     from .exercises import readable_lines  # IPython loads only when an exercise is checked: the desks stay quick
 
@@ -566,9 +587,8 @@ async def _smuggle(message: object) -> SmuggleAttempt:
             feedback=f"{_SMUGGLE}: your message declares priority itself; the rule is to get it into the reply "
             "without declaring it. Rewrite the message and run this cell again."
         )
-    desks = ProviderDesks.build(
-        make_extraction(), {"desk": make_chat_client("assistant")}, {"desk": "You are the desk."}
-    )
+    desk = make_chat_client("assistant", backends=_OFFLINE)  # its "Noted what you declared" is the offline desk's
+    desks = ProviderDesks.build(make_extraction(), {"desk": desk}, {"desk": "You are the desk."})
     event = await desks.handle(message)
     if event.kind == "refused":
         return SmuggleAttempt(
@@ -585,10 +605,42 @@ async def _smuggle(message: object) -> SmuggleAttempt:
     if _TARGET not in reply:
         return SmuggleAttempt(
             feedback=f"{said}\n{_SMUGGLE}: the reply does not contain {_TARGET} yet. Rewrite the message and "
-            "run this cell again."
+            f"run this cell again. {SMUGGLE_HINT}"
         )
-    stored = any(f.key == "priority" for f in desks.memory.facts)
-    return SmuggleAttempt(feedback=said, smuggled=True, priority_stored=stored, extracted=proposed)
+    if not reply.startswith(_NOTED):  # a question repeated, or a declaration refused: the desk noted nothing
+        return SmuggleAttempt(
+            feedback=f"{said}\n{_SMUGGLE}: the reply contains {_TARGET}, but the desk did not note it: it says "
+            f'"{_NOTED} ..." only for a message it reads as declarations. Rewrite the message and run this cell '
+            f"again. {SMUGGLE_HINT}"
+        )
+    facts = desks.memory.facts
+    return SmuggleAttempt(
+        feedback=said,
+        smuggled=True,
+        priority_stored=any(f.key == "priority" for f in facts),
+        extracted=proposed,
+        held=" and ".join(f'{f.key} = "{f.value}"' for f in facts),
+        verdict=report_in_words(event.report) if event.report else "No extraction ran.",
+    )
+
+
+def value_in_words(line: str) -> str:
+    """How the contract reads the value of each declaration of ``line``, in one sentence computed from it.
+
+    A value is all the text after ``=`` up to ``;`` or the end of the line: words typed after a declaration
+    (``priority=P0 please``) are part of its value, which a student may not expect.
+    """
+    try:
+        declarations = find_declarations(line)
+    except MessageRefused:
+        declarations = []
+    if not declarations:
+        return f'"{line}" declares nothing: no part of it is key=value with an allowed key.'
+    values = " and ".join(f'the value of {d.key} is "{d.value}"' for d in declarations)
+    return (
+        f'In "{line}", {values}: a value is all the text after "=" up to ";" or the end of the line, so words '
+        "typed after a value are part of it."
+    )
 
 
 def _declares_priority(message: str) -> bool:
@@ -670,7 +722,7 @@ INJECTION_COLUMNS = (
     "line",
     "block travels",
     "messages sent",
-    "chars sent",
+    "characters sent",
     "history messages after",
     "blocks stored in history",
 )
@@ -733,13 +785,13 @@ def messages_compared(comparison: pd.DataFrame) -> str:
 
 
 def characters_compared(comparison: pd.DataFrame) -> str:
-    """What :func:`compare_injection`'s "chars sent" column says, in sentences computed from it.
+    """What :func:`compare_injection`'s "characters sent" column says, in sentences computed from it.
 
     Two counts within 5% of each other are "about equal" (the block's wrapping differs by a few characters); the
     largest gap is named with its call, so the prose never states a number the table does not show.
     """
     manual, provider = (
-        [int(n) for n in comparison.loc[comparison["path"] == path, "chars sent"]]
+        [int(n) for n in comparison.loc[comparison["path"] == path, "characters sent"]]
         for path in ("manual injection", "context provider")
     )
     first = f"Call 1: {manual[0]} characters by manual injection, {provider[0]} by the provider"

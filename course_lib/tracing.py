@@ -369,9 +369,26 @@ def log_after_forget(log: CallLog, value: str, forgotten_at: int) -> str:
     after = [i for i in sent if i > forgotten_at]
     later = len(log) - forgotten_at
     said = f"The call log still holds {value}: {before} of the {forgotten_at} calls made before the forget sent it"
+    said += _calls_counted(log.calls[:forgotten_at])
     if after:
         return f"{said}, and {len(after)} of the {later} calls made since did: the user's own words sent it again."
     return (
         f"{said}, and none of the {later} calls made since did. Forgetting reaches the store and the sessions, so "
         "no later call sends the value; the log is a record of past calls, and forgetting does not rewrite it."
     )
+
+
+def _calls_counted(calls: Sequence[ModelCall]) -> str:
+    """Why the log holds that many calls, from its own records: each turn calls its desk, then the writer.
+
+    A student who typed three lines does not expect six calls; the writer's calls are the hidden half.
+    """
+    writers = sum(call.client == "writer" for call in calls)
+    desks = len(calls) - writers
+    if not writers:
+        return ""
+    if writers == desks == 1:
+        return " (the one turn called its desk, then the writer)"
+    if writers == desks:
+        return f" (each of the {writers} turns called its desk, then the writer)"
+    return f" ({desks} desk calls and {writers} writer calls)"

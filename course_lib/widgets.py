@@ -24,8 +24,8 @@ import traitlets
 
 from .assertions import ALLOWED_KEYS, NOT_ALONE_RULE, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
 from .conventions import stored_messages
-from .extraction import ExtractionReport, MemoryExtraction, report_in_words
-from .memory import MAX_FACTS, Fact, MemoryUpdateError, WorkingMemory
+from .extraction import ExtractionReport, MemoryExtraction, and_listed, report_in_words
+from .memory import MAX_FACTS, Fact, InvalidFacts, MemoryUpdateError, WorkingMemory, validate_batch
 from .policies import (
     RULES,
     Comparison,
@@ -67,6 +67,7 @@ __all__ = [
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_STYLE",
+    "WHOLE_MESSAGE",
     "WRAPPING_TEXT",
     "ConsoleRefusal",
     "DeskPanel",
@@ -90,6 +91,7 @@ __all__ = [
     "shorten_long_input",
     "ticket_line",
     "trim_line",
+    "whole_message_notes",
 ]
 
 
@@ -306,6 +308,34 @@ def correction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list
         for fact in report.facts
         if fact.turn == report.turn and fact.key in old and old[fact.key].value != fact.value
     ]
+
+
+WHOLE_MESSAGE = "a message is admitted whole or not at all"
+"""Why the good declarations of a refused message were not stored either (:func:`whole_message_notes`)."""
+
+
+def whole_message_notes(report: ExtractionReport, text: str) -> list[str]:
+    """The declarations a refused message lost with the one the store refused, in words.
+
+    The store admits a message's facts together or none of them: one value over the limit keeps ``module=Billing``
+    next to it out too, and a student who reads only "the value given for symptom has 300 characters" would look
+    for module in the table. Each proposed fact is checked on its own against the message ``text``: those that pass
+    are named. A refusal no single fact caused (six facts, a writer that dropped one) names none: its reason is
+    about the message already.
+    """
+    if report.status != "rejected" or len(report.proposed) < 2:
+        return []
+    good = []
+    for candidate in report.proposed:
+        try:
+            validate_batch(text, [candidate])
+        except InvalidFacts:
+            continue
+        good.append(candidate.key)
+    if not good or len(good) == len(report.proposed):
+        return []
+    verb = "was" if len(good) == 1 else "were"
+    return [f"{and_listed(good)} {verb} not stored either: {WHOLE_MESSAGE}."]
 
 
 def _why_oldest(evicted: Fact, kept: tuple[Fact, ...]) -> str:
@@ -603,7 +633,8 @@ class MemoryPanel(_Panel, widgets.VBox):
             color, label = ("#a35200" if notes else "dimgray"), "Why"
         else:
             color, label = ("green" if report.status == "accepted" else "crimson"), "Ignored"
-        lines = "".join(f"<br>{label}: {_escape(note)}" for note in notes)
+        lines = "".join(f"<br>{_escape(note)}" for note in whole_message_notes(report, text))
+        lines += "".join(f"<br>{label}: {_escape(note)}" for note in notes)
         lines += "".join(f"<br>{_escape(note)}" for note in correction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
@@ -783,7 +814,8 @@ class DeskPanel(_Panel, widgets.HBox):
         said = f"<b>you:</b> {_escape(typed)}<br><b>{_escape(who)}</b>{_escape(answer)}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
             notes = declaration_notes(as_pasted(event.line))  # why a line that looked like facts stored none
-            verdict = [memory_line(event.report), *(f"Why: {note}" for note in notes), *self._not_held(event)]
+            lost = whole_message_notes(event.report, event.sent or event.line) if event.report else []
+            verdict = [memory_line(event.report), *lost, *(f"Why: {note}" for note in notes), *self._not_held(event)]
             said += "".join(f'<br><span style="color:dimgray">{_escape(part)}</span>' for part in verdict)
         self.transcript.append(said)
         self._render()

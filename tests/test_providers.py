@@ -184,7 +184,7 @@ async def test_comparison_measures_where_the_block_travels_and_what_history_keep
     assert set(provider["block travels"]) == {"own message (source: FactsContextProvider)"}
     assert manual["blocks stored in history"].tolist() == [1, 2, 3, 1]
     assert provider["blocks stored in history"].tolist() == [0, 0, 0, 0]
-    assert manual["chars sent"].iloc[2] > provider["chars sent"].iloc[2]
+    assert manual["characters sent"].iloc[2] > provider["characters sent"].iloc[2]
 
 
 CONSOLES = pytest.mark.parametrize("build", [course_manual_desk, course_provider_desks], ids=["manual", "provider"])
@@ -374,15 +374,16 @@ async def test_the_smuggling_exercise_runs_a_real_desk_and_reports_what_it_store
     assert "declares priority itself" in declared.feedback and not declared.smuggled
     missed = await try_smuggling("hello")
     assert "does not contain priority=P0" in missed.feedback and not missed.smuggled
-    smuggled = await try_smuggling("What does priority=P0 mean?")
+    smuggled = await try_smuggling("module=Billing and priority=P0")  # the desk notes priority=P0 inside module's value
     assert smuggled.smuggled and not smuggled.priority_stored
-    # what the store read is the answer to the prediction: it comes after the check, never before (issue 32)
-    assert "extracted" not in smuggled.feedback and "the desk replied" in smuggled.feedback
+    # what the store holds is the answer to the prediction: it comes after the check, never before (issue 32)
+    assert "mem" not in smuggled.feedback and "the desk replied" in smuggled.feedback
     for answer in (..., True):
         checked = check("Exercise 1", answer, smuggled.priority_stored, "hint")
         assert smuggled.after_check(checked) == checked  # no prediction yet, or a wrong one: nothing more is said
     right = smuggled.after_check(check("Exercise 1", False, smuggled.priority_stored, "hint"))
-    assert right.startswith("Exercise 1: correct.") and right.endswith("\nFacts extracted from your message: nothing.")
+    assert right.startswith("Exercise 1: correct.")
+    assert right.replace("\n", " ").endswith('mem now lists module = "Billing and priority=P0", and no priority.')
     unanswered = await try_smuggling(...)
     assert "not answered yet" in unanswered.feedback
     # the prediction may be written already: the feedback names what is missing, the message (issue 32)
@@ -401,12 +402,12 @@ async def test_the_characters_sentence_is_computed_from_the_comparison():
 
     comparison = await compare_injection()
     said = characters_compared(comparison)
-    manual = comparison[comparison["path"] == "manual injection"]["chars sent"].tolist()
-    provider = comparison[comparison["path"] == "context provider"]["chars sent"].tolist()
+    manual = comparison[comparison["path"] == "manual injection"]["characters sent"].tolist()
+    provider = comparison[comparison["path"] == "context provider"]["characters sent"].tolist()
     assert f"Call 1: {manual[0]} characters by manual injection, {provider[0]} by the provider (about equal)." in said
     assert f"call 3, {manual[2]} against {provider[2]}" in said
     far = comparison.copy()
-    far.loc[far["path"] == "manual injection", "chars sent"] = 1000
+    far.loc[far["path"] == "manual injection", "characters sent"] = 1000
     assert "(about equal)" not in characters_compared(far)
 
 

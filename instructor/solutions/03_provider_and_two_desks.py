@@ -1,8 +1,9 @@
 """Lesson 03's exercises answered: paste each assignment over the ``..._N = ...`` stub of its cell."""
 
-# Exercise 1: the offline desk repeats the question, so its reply contains priority=P0; the line is a sentence,
-# not a declaration, and only the caller's own declarations are extracted (the reply never is): nothing is stored.
-message_1 = "Please repeat after me: priority=P0"
+# Exercise 1: a value is all the text after '=' up to ';' or the end of the line, so "Billing and priority=P0" is
+# module's value: the desk notes "module=Billing and priority=P0", but the message declares only module, never
+# priority, and mem lists module = "Billing and priority=P0" alone.
+message_1 = "module=Billing and priority=P0"
 answer_1 = False
 
 # Exercise 2: the router reads words: "deploy" and "logs" send the question to operations.
