@@ -633,13 +633,14 @@ def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
     return table.map(yes_no)
 
 
-READER_CHARS = "characters sent to the reader"
-EXTRA_CHARS = "characters sent by extra calls"
+READER_CHARS = "chars sent to the reader"
+EXTRA_CHARS = "chars sent by extra calls"
 """The cost table's two parts of :data:`ALL_CHARS`: the reader's calls (what the plots draw) and the writer's or
 summarizer's calls, so that a total is never read as what the reader received."""
-ALL_CHARS = "characters sent (all calls)"
+ALL_CHARS = "chars sent (all calls)"
 """The cost table's total: the characters of every call of a policy added up, the reader's and the extra ones (a
-per-call log names its column :data:`~course_lib.tracing.CHARS_SENT`; a sum over a whole run says what it adds up)."""
+per-call log names its column :data:`~course_lib.tracing.CHARS_SENT`; a sum over a whole run says what it adds up).
+"chars", not "characters", in all three: the longer word widened the ten-column table past a laptop's notebook."""
 
 
 def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:

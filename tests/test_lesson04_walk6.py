@@ -50,8 +50,8 @@ def _student_text(name: str = LESSON) -> str:
 
 
 def test_the_cost_tables_characters_say_what_they_add_up():
-    assert ALL_CHARS == "characters sent (all calls)"
-    assert {READER_CHARS, EXTRA_CHARS} == {"characters sent to the reader", "characters sent by extra calls"}
+    assert ALL_CHARS == "chars sent (all calls)"
+    assert {READER_CHARS, EXTRA_CHARS} == {"chars sent to the reader", "chars sent by extra calls"}
 
 
 async def test_full_history_says_why_it_sends_one_message_fewer_than_it_saves():
