@@ -298,7 +298,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "Look at the extractive summary printed in section 3b (its budget was 240 characters). It drops its oldest "
         "lines first, from the top: which line goes to fit in 40 characters fewer, and does the final question "
         "need it?",
-        "An extractive summary over budget drops its oldest lines first, and the prohibition is turn 2.",
+        "An extractive summary over budget drops its oldest lines first, and the prohibition is turn 2: at 200 "
+        "characters it is gone from the summary the reader receives (below).",
     ),
     Exercise(
         "05",

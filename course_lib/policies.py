@@ -102,6 +102,7 @@ __all__ = [
     "comparison_rules",
     "course_policies",
     "excluded_count_sentence",
+    "footprint_sentence",
     "generate_timeline",
     "load_timeline",
     "measure_scaling",
@@ -116,6 +117,8 @@ __all__ = [
     "stop_cause",
     "stop_in_words",
     "stopped_frame",
+    "summary_before_last_question",
+    "summary_shown",
     "time_growth_sentence",
     "turns_phrase",
     "visible_values",
@@ -1107,6 +1110,55 @@ async def excluded_count_sentence(policy: SessionPolicy, turns: Sequence[str]) -
         f"{policy.name}, at the call of turn {len(users) + 1}: {len(users)} user turns stored \u2212 {excluded} "
         f"flagged excluded = {kept} still in view; + the new question = {sent} user turns in the last call."
     )
+
+
+def footprint_sentence(footprint: SessionFootprint) -> str:
+    """Why a policy that keeps every message saves more messages than its last call sent, in its own numbers.
+
+    The footprint is read after the last answer; the last call was made before that answer existed. So full history's
+    last call held the earlier turns (a question and an answer each) and the new question, and the saved session then
+    holds that question's answer too: 19 sent, 20 saved on lesson 04's timeline. A student who sees "20 saved, 19
+    sent" with no word of this suspects a lost message.
+    """
+    earlier = footprint.last_call - 1
+    later = footprint.stored - footprint.last_call
+    if earlier < 2 or earlier % 2 or later != 1:  # compaction and the reducer send another count: their own story
+        raise ValueError(
+            f"footprint_sentence explains a policy that sends every message it saved: {footprint.policy} saved "
+            f"{footprint.stored} and sent {footprint.last_call} in its last call."
+        )
+    turns = earlier // 2
+    return (
+        f"Why {footprint.policy} sends one message fewer than it saves: its last call, the question of turn "
+        f"{turns + 1}, was made before that question had an answer. It held the {earlier} messages of turns 1 to "
+        f"{turns} (a question and an answer each) and the new question: {earlier} + 1 = {footprint.last_call}. The "
+        f"session is saved after the answer: {footprint.last_call} + 1 = {footprint.stored}."
+    )
+
+
+async def summary_before_last_question(
+    timeline: Timeline, factory: PolicyFactory, rule: ResolutionRule = "latest"
+) -> str:
+    """The summary a summary policy holds when the timeline's last question comes: the text sent with that question.
+
+    The policy replays every turn before the last graded one, from a fresh state, under ``rule``; a summary that
+    breaks the 700-character rule stops it, as in a comparison (:class:`SummaryRejected` is raised).
+    """
+    log = CallLog()
+    policy = factory(rule, log)
+    if not isinstance(policy, SummaryPolicy):
+        raise TypeError(f"summary_before_last_question needs a summary policy, not {factory.label}.")
+    questions = timeline.questions
+    if not questions:
+        raise ValueError(f"The timeline {timeline.name} asks no graded question: no summary is sent with one.")
+    for turn in timeline.turns[: questions[-1] - 1]:
+        await policy.turn(turn.user)
+    return policy.summary
+
+
+def summary_shown(summary: str, budget: int) -> str:
+    """A summary as a student checks it by eye: its length against its budget, then the text, one line a line."""
+    return f"The summary sent with the final question: {len(summary)} characters (budget {budget}):\n{summary}"
 
 
 KEEPS_EVERYTHING: tuple[PolicyKind, ...] = ("full_history", "compaction")

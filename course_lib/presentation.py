@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from .frames import rows_frame, rule_label, shorten_at_word
-from .tracing import CHARS_SENT, EST_TOKENS, USAGE_FIELDS, count_of, reported_label, reported_total, shown_count
+from .tracing import EST_TOKENS, USAGE_FIELDS, count_of, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
     import pandas as pd
@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
     from .tracing import SeenMessage
 
 __all__ = [
+    "ALL_CHARS",
     "CALLER",
     "CPU_SECONDS",
     "DECLARATION_COLUMNS",
@@ -634,8 +635,12 @@ def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
 
 READER_CHARS = "chars sent to the reader"
 EXTRA_CHARS = "chars sent by extra calls"
-"""The cost table's two parts of :data:`CHARS_SENT`: the reader's calls (what the plots draw) and the writer's or
+"""The cost table's two parts of :data:`ALL_CHARS`: the reader's calls (what the plots draw) and the writer's or
 summarizer's calls, so that a total is never read as what the reader received."""
+ALL_CHARS = "chars sent (all calls)"
+"""The cost table's total: the characters of every call of a policy added up, the reader's and the extra ones (a
+per-call log names its column :data:`~course_lib.tracing.CHARS_SENT`; a sum over a whole run says what it adds up).
+"chars", not "characters", in all three: the longer word widened the ten-column table past a laptop's notebook."""
 
 
 def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
@@ -656,7 +661,7 @@ def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
                 "extra calls (writer, summarizer)": int((~reader).sum()),
                 READER_CHARS: int(group.loc[reader, "chars_sent"].sum()),
                 EXTRA_CHARS: int(group.loc[~reader, "chars_sent"].sum()),
-                CHARS_SENT: int(group["chars_sent"].sum()),
+                ALL_CHARS: int(group["chars_sent"].sum()),
                 EST_TOKENS: int(group[EST_TOKENS].sum()),
                 **{reported_label(usage): _sum_reported(group[f"reported_{usage}"]) for usage in USAGE_FIELDS},
             }
@@ -672,8 +677,8 @@ def where_the_characters_go(calls: pd.DataFrame, rule: str = "latest") -> str:
     if rows.empty:
         raise ValueError(f"No calls under the rule {rule!r}: a cost sentence needs the calls of one rule it ran.")
     costs = cost_table(calls, rule)
-    top = str(costs[CHARS_SENT].idxmax())
-    total, extra = int(costs.loc[top, CHARS_SENT]), int(costs.loc[top, EXTRA_CHARS])
+    top = str(costs[ALL_CHARS].idxmax())
+    total, extra = int(costs.loc[top, ALL_CHARS]), int(costs.loc[top, EXTRA_CHARS])
     kinds = " and ".join(sorted(set(rows[(rows["policy"] == top) & (rows["call"] != "reader")]["call"])))
     first = f"In all, the {top} policy sends the most characters ({total})"
     first += (

@@ -162,6 +162,15 @@ _SKIPPABLE_SETTINGS = (
 """The caption's last line: what a student may skip among the values it names, and what the load average is."""
 
 
+_PLAIN_SETTINGS = {
+    "temperature": ("temperature", " (how freely it picks its words)"),
+    "max_output_tokens (n_predict)": ("maximum output tokens", " (a longer answer is cut there)"),
+    "context_tokens": ("context", " tokens (the most it reads at once)"),
+    "threads": ("threads", ""),
+}
+"""The server settings :meth:`Recording.plain_caption` names in words, by their key in a recording."""
+
+
 class Recording(BaseModel):
     """What every recording carries beside its rows: model, machine, date, wall time, the command."""
 
@@ -196,12 +205,40 @@ class Recording(BaseModel):
         """What the recorded requests asked for over the server's defaults, as the caption ends it ("" here)."""
         return ""
 
-    def details_html(self) -> str:
+    def details_html(self, *, plain: bool = False) -> str:
         """The caption folded away: a ``<details>`` a student may open (what ran, its settings, the machine, how to
-        run it again), so the lesson's own sentence stays the one line a student reads."""
+        run it again), so the lesson's own sentence stays the one line a student reads.
+
+        ``plain=True`` folds :meth:`plain_caption` instead, in a newcomer's words; the exact :meth:`caption` then
+        goes under the hood (lesson 04).
+        """
+        caption = self.plain_caption() if plain else self.caption()
         return (
             "<details><summary>How this was recorded (model file, settings, machine, command)</summary>"
-            f"<pre>{html.escape(self.caption())}</pre></details>"
+            f"<pre>{html.escape(caption)}</pre></details>"
+        )
+
+    def plain_caption(self) -> str:
+        """:meth:`caption` in words a student new to local models reads: "the local server" for the server program and
+        its version, "maximum output tokens" for the server's own setting name, no file hash. The values are the
+        caption's; the exact names are :meth:`caption`'s."""
+        sampling = self.model.sampling
+        named = [f"{words} {sampling[key]}{note}" for key, (words, note) in _PLAIN_SETTINGS.items() if key in sampling]
+        others = [key for key in sampling if key not in _PLAIN_SETTINGS]
+        load = " to ".join(f"{x:.1f}" for x in (self.machine.load_average_start[0], self.machine.load_average_end[0]))
+        settings = "; ".join(named)
+        if others:
+            settings += f"; and {len(others)} more sampling settings, kept only to reproduce the run"
+        return (
+            f"RECORDING (not run in this notebook): the model {self.model.model.split('-Q')[0]}, answered by the local "
+            "server (the "
+            "program on the recording machine that loads the model file and answers the course's requests).\n"
+            f"Its default settings, for every request that asks for no other: {settings}{self.asked_sampling()}.\n"
+            f"Recorded {self.recorded_at:%Y-%m-%d %H:%M} UTC on {self.machine.platform}, {self.machine.cpus} CPUs, "
+            f"{self.wall_seconds:.0f} s in all; the machine's load went from {load} (1.0: one core's worth of work). "
+            f"Reproduce: {self.command}\n"
+            "Another machine, thread count or version may answer otherwise: a small model is not deterministic "
+            "across them."
         )
 
 

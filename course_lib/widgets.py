@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "CHOSEN_STYLE",
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
     "EMPTY_LINE_NOTE",
@@ -859,6 +860,14 @@ class DeskPanel(_Panel, widgets.HBox):
 PICK_SEVERAL_HINT = "Ctrl-click (Cmd-click on a Mac) to pick several policies, or to leave one out."
 """Under the explorer's list of policies: a plain click there picks one name and drops the others."""
 
+CHOSEN_STYLE = (
+    "<style>.course-policy-list select option:checked "
+    "{ background: #1976d2 linear-gradient(0deg, #1976d2 0%, #1976d2 100%); color: #fff; }</style>"
+)
+"""The explorer's chosen policies in white on blue, whether the list has the focus or not: a browser greys the chosen
+names of a list that has lost it (and of a saved panel before Run All), and a student read grey as "disabled". The
+gradient is what Chromium paints over its own grey; the class keeps the rule to the explorer's list."""
+
 
 class PolicyExplorer(_Panel, widgets.VBox):
     """Choose policies, rule, window and fact bound, then Run: the correctness table and the prompt-size plot.
@@ -887,6 +896,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
             rows=6,
             layout=widgets.Layout(width="max-content", min_width="22em"),  # whole names, never cut
         )
+        self.policies.add_class("course-policy-list")
+        self.chosen_style = widgets.HTML(CHOSEN_STYLE, layout=widgets.Layout(display="none"))  # applies, takes no room
         # a list box picks one name per click unless a key is held: a newcomer would never find out which
         self.pick_hint = widgets.HTML(f"<i>{PICK_SEVERAL_HINT}</i>")
         self.rule = widgets.Dropdown(options=[(rule_label(r), r) for r in RULES], value="latest", description="Rule")
@@ -905,7 +916,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         controls = widgets.VBox(
             [self.policies, self.pick_hint, self.rule, self.window, self.max_facts, self.notes, self.run_button]
         )
-        super().__init__([controls, self.message, self.table, self.plot])
+        super().__init__([controls, self.message, self.table, self.plot, self.chosen_style])
         self._settings_changed()
 
     async def idle(self) -> None:

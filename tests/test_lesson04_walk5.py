@@ -151,6 +151,6 @@ def test_lesson_04_explains_the_cost_tables_columns_and_units_right_before_the_t
     ids = [c.get("id") for c in cells]
     before = cells[ids.index("cell-09") - 1]
     assert before.cell_type == "markdown"
-    for column in ("reader calls", "extra calls", "chars sent", "estimated tokens (chars / 4)", "reported"):
+    for column in ("reader calls", "extra calls", "chars sent (all calls)", "estimated tokens (chars / 4)", "reported"):
         assert column in before.source
     assert "characters" in before.source and "`unknown`" in before.source

@@ -44,6 +44,7 @@ from course_lib.policies import (
     stop_in_words,
 )
 from course_lib.presentation import (
+    ALL_CHARS,
     EXTRA_CHARS,
     READER_CHARS,
     STORED_COLUMN,
@@ -368,11 +369,11 @@ async def test_the_cost_table_splits_the_characters_and_the_sentence_puts_the_ca
     """The total counts the writer's and summarizer's calls too; the table and the sentence say how much of it."""
     calls = (await compare_policies(load_timeline(), rules=["latest"])).calls
     costs = cost_table(calls)
-    assert (costs[READER_CHARS] + costs[EXTRA_CHARS] == costs["chars sent"]).all()
+    assert (costs[READER_CHARS] + costs[EXTRA_CHARS] == costs[ALL_CHARS]).all()
     assert costs.loc["full history", EXTRA_CHARS] == 0 and costs.loc["facts", EXTRA_CHARS] > 0
     facts = costs.loc["facts"]
     sentence = where_the_characters_go(calls)
-    expected = f"the facts policy sends the most characters ({facts['chars sent']}): {facts[EXTRA_CHARS]} of them in"
+    expected = f"the facts policy sends the most characters ({facts[ALL_CHARS]}): {facts[EXTRA_CHARS]} of them in"
     assert expected in sentence
     top_reader = costs[READER_CHARS].idxmax()
     assert f"To the reader alone (the plot below), the {top_reader} policy sends the most" in sentence

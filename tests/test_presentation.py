@@ -290,7 +290,7 @@ def test_the_usage_tables_label_their_columns_in_words_the_same_way_everywhere()
     """Lesson 00's usage tables, lesson 02's call log, lesson 04's cost table and the scorecard name their columns
     alike, in words (``chars sent``, ``reported input tokens``), never as the fields they come from (``chars_sent``)."""
     from course_lib.policies import CallRow, calls_frame
-    from course_lib.presentation import cost_table
+    from course_lib.presentation import ALL_CHARS, cost_table
     from course_lib.qualify import SCORECARD_COLUMNS
     from course_lib.tracing import CHARS_SENT, EST_TOKENS, CallLog, ModelCall
 
@@ -305,8 +305,10 @@ def test_the_usage_tables_label_their_columns_in_words_the_same_way_everywhere()
     }
     for name, columns in tables.items():
         assert not [c for c in columns if "_" in c], f"{name} shows a field name: {columns}"
-    for name in ("usage by role", "call log", "cost table"):
+    for name in ("usage by role", "call log"):
         assert {CHARS_SENT, EST_TOKENS, "reported input tokens"} <= set(tables[name]), tables[name]
+    # the cost table adds up whole runs, and its total says so (lesson 04's walk: "chars sent" of what?)
+    assert {ALL_CHARS, EST_TOKENS, "reported input tokens"} <= set(tables["cost table"]), tables["cost table"]
 
 
 def test_a_student_table_says_yes_or_no_and_hides_the_row_numbers_without_changing_the_callers_frame():
