@@ -35,6 +35,7 @@ from typing import Literal
 __all__ = [
     "ALLOWED_KEYS",
     "LINE_BREAKS",
+    "LINE_BREAK_MARK",
     "MAX_MESSAGE_CHARS",
     "NOT_ALONE_RULE",
     "SENTENCE_END_MARKS",
@@ -52,6 +53,7 @@ __all__ = [
     "has_lone_surrogate",
     "left_out",
     "length_in_units",
+    "mark_line_breaks",
     "near_misses",
     "parse_assertions",
     "parts",
@@ -80,6 +82,14 @@ MAX_MESSAGE_CHARS = 4096
 
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 """Every character ``str.splitlines`` breaks on: each separates declarations, like ``;``."""
+LINE_BREAK_MARK = "\u23ce"
+"""How a student reads a line break inside one value or one table cell: ``⏎``, not Python's ``\\n`` escape."""
+
+
+def mark_line_breaks(text: str) -> str:
+    """``text`` with each line break (``\\r\\n`` counts as one) shown as :data:`LINE_BREAK_MARK`, on one line."""
+    return re.sub("\r\n|[" + LINE_BREAKS + "]", LINE_BREAK_MARK, text)
+
 
 _SEPARATORS = re.compile("\r\n|[;" + LINE_BREAKS + "]")
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -543,7 +543,13 @@ def _empty(answer: Any, expected: Any) -> str:
         return ""
     if isinstance(expected, str):
         return f"You left it empty ({answer!r}): write your answer between the quotes."
+    if example := _CONTAINER_EXAMPLES.get(type(expected)):  # "without quotes" would not say how a dict is written
+        return f"You left it empty ({answer!r}); the answer is {_kind(expected)}: write {example}."
     return f"You left it empty ({answer!r}); the answer is {_kind(expected)}: write it without quotes."
+
+
+_CONTAINER_EXAMPLES: dict[type, str] = {dict: "a dict, e.g. {'key': 'value'}", list: "a list, e.g. ['first', 'second']"}
+"""How an answer that is a dict or a list is written, for a student who left the quotes empty."""
 
 
 def near_miss_hint(answer: Any, expected: Any) -> str:

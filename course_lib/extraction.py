@@ -36,8 +36,8 @@ from .clients import make_chat_client
 from .forgetting import hold_client
 from .frames import count_noun
 from .memory import (
+    MAX_CANDIDATES,
     MAX_EVIDENCE_CHARS,
-    MAX_FACTS,
     MAX_VALUE_CHARS,
     Fact,
     FactCandidate,
@@ -89,7 +89,7 @@ NO_FALLBACK = "The previous facts are kept; no fallback extraction is attempted.
 
 FACTS_SCHEMA: dict[str, Any] = {
     "type": "array",
-    "maxItems": MAX_FACTS,
+    "maxItems": MAX_CANDIDATES,
     "items": {
         "type": "object",
         "properties": {
@@ -101,10 +101,10 @@ FACTS_SCHEMA: dict[str, Any] = {
         "additionalProperties": False,
     },
 }
-"""What the writer is asked to write: the contract's keys and the store's bounds (count, lengths), nothing more.
+"""What the writer is asked to write: the contract's keys, the batch limit (count) and the store's lengths, no more.
 
 A model that decodes under the schema (llama.cpp's grammar, a strict structured-output endpoint) cannot write an
-unknown key, a sixth fact or a value longer than the store keeps, nor loop inside a string past those lengths. The
+unknown key, a sixth candidate or a value longer than the store keeps, nor loop inside a string past those lengths. The
 bounds are the request's only: :class:`FactBatch` still *parses* any list of candidates, so a writer that ignores the
 schema (the offline misbehaving writers, a loose endpoint) is refused by the host and the store, with their own
 messages, exactly as before (lesson 01 shows the store refusing an unknown key).
@@ -139,7 +139,7 @@ def declared_count(user_text: str) -> int:
 
 @functools.cache
 def counted_batch(count: int) -> type[FactBatch]:
-    """:class:`FactBatch` whose schema asks for exactly ``count`` candidates (``count`` at most :data:`MAX_FACTS`).
+    """:class:`FactBatch` whose schema asks for exactly ``count`` candidates (at most :data:`MAX_CANDIDATES`).
 
     Why: a small model decoding under a schema stops after the first of several declarations (SmolLM2-135M wrote only
     ``module=Billing`` for ``module=Billing; database=SQL Server 2022``, so the host refused the correction); asked for
@@ -147,8 +147,8 @@ def counted_batch(count: int) -> type[FactBatch]:
     evidence, and the host still compares them with the declarations, so no request can let a wrong fact in. Parsing
     stays :class:`FactBatch`'s: a writer that ignores the schema is refused by the host, as before.
     """
-    if not 0 <= count <= MAX_FACTS:
-        raise ValueError(f"A batch holds 0 to {MAX_FACTS} candidates (the store's bound), not {count}.")
+    if not 0 <= count <= MAX_CANDIDATES:
+        raise ValueError(f"A batch holds 0 to {MAX_CANDIDATES} candidates (the batch limit), not {count}.")
     schema = {**FACTS_SCHEMA, "minItems": count, "maxItems": count}
     facts: tuple[Any, Any] = (Annotated[list[FactCandidate], WithJsonSchema(schema)], Field(default_factory=list))
     return create_model("FactBatch", __base__=FactBatch, __doc__=FactBatch.__doc__, facts=facts)
@@ -160,7 +160,7 @@ BatchRule = Callable[[str], type[FactBatch]]
 
 def counted(user_text: str) -> type[FactBatch]:
     """The course's rule: a schema bounded to the contract, asking for as many candidates as the message declares."""
-    return counted_batch(min(declared_count(user_text), MAX_FACTS))
+    return counted_batch(min(declared_count(user_text), MAX_CANDIDATES))
 
 
 WRITER_EXAMPLES: tuple[str, ...] = (

@@ -33,11 +33,18 @@ from .assertions import (
     check_message,
     has_lone_surrogate,
     length_in_units,
+    mark_line_breaks,
     utf16_length,
 )
 
 MAX_FACTS = 5
-"""Facts the store holds, and candidates one batch may carry."""
+"""Facts the store holds (by default): a new key beyond them evicts the fact from the oldest turn."""
+MAX_CANDIDATES = 5
+"""Candidates one batch (one writer's proposal for one message) may carry: a rule of its own, whatever the store holds.
+
+The seed states it as "Extraction must contain at most five facts"; it refuses the whole batch, while the store's
+bound (:data:`MAX_FACTS`) never refuses anything: it evicts.
+"""
 SAID_KEPT = 64
 """Turn texts the store remembers with their epoch (:meth:`WorkingMemory.said_at`): a run's messages and a few more."""
 MAX_VALUE_CHARS = 256
@@ -45,6 +52,7 @@ MAX_EVIDENCE_CHARS = 512
 """Both bounds count UTF-16 code units, as the seed's ``fact.Value.Length`` does (:func:`~.assertions.utf16_length`)."""
 
 __all__ = [
+    "MAX_CANDIDATES",
     "MAX_EVIDENCE_CHARS",
     "MAX_FACTS",
     "MAX_MESSAGE_CHARS",
@@ -175,7 +183,7 @@ class WorkingMemory:
     """A bounded, thread-safe store of facts with tickets; see the module docstring for the rules.
 
     ``max_facts`` is the seed's 5 by default; lesson 04 changes it to show what a tighter or looser
-    bound does. The batch limit (5 candidates) does not change with it.
+    bound does. The batch limit (:data:`MAX_CANDIDATES` candidates) does not change with it.
     """
 
     def __init__(self, max_facts: int = MAX_FACTS) -> None:
@@ -393,14 +401,16 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
     """
     if not isinstance(candidates, (list, tuple)):
         raise InvalidFacts(
-            f"Extraction must contain at most {MAX_FACTS} facts, as a list of candidates; got "
-            f"{type(candidates).__name__}, not a list (rule: at most {MAX_FACTS} facts). {_BATCH_REJECTED}"
+            f"Extraction must contain at most {MAX_CANDIDATES} facts, as a list of candidates; got "
+            f"{type(candidates).__name__}, not a list (rule: a batch is a list of at most {MAX_CANDIDATES} "
+            f"candidates). {_BATCH_REJECTED}"
         )
-    if len(candidates) > MAX_FACTS:
+    if len(candidates) > MAX_CANDIDATES:
         raise InvalidFacts(
-            f"Too many facts: this batch has {len(candidates)}, and a batch may hold at most {MAX_FACTS} "
-            f"(the seed's rule: Extraction must contain at most {MAX_FACTS} facts). {_BATCH_REJECTED}",
-            plain=f"one message may declare at most {MAX_FACTS} facts, and this one declares {len(candidates)}",
+            f"Too many candidates: this batch has {len(candidates)}, and one batch may carry at most "
+            f"{MAX_CANDIDATES} (a limit on one batch, apart from how many facts the store keeps; the seed's "
+            f"rule: Extraction must contain at most {MAX_CANDIDATES} facts). {_BATCH_REJECTED}",
+            plain=f"one message may declare at most {MAX_CANDIDATES} facts, and this one declares {len(candidates)}",
         )
     seen: set[str] = set()
     first: tuple[int, str] | None = None  # the seed names the first broken candidate: its number and its rule
@@ -445,10 +455,15 @@ _SHOWN_VALUE_CHARS = 40
 
 
 def _shown(candidate: object) -> str:
-    """A candidate as the refusal names it: ``'key'='value'``, a long value cut (``'xxxx…' (300 characters)``)."""
+    """A candidate as the refusal names it: ``'key'='value'``, a long value cut (``'xxxx…' (300 characters)``).
+
+    A line break in the value is shown as ``⏎`` (:func:`~.assertions.mark_line_breaks`), not as Python's ``\\n``.
+    """
     if not isinstance(candidate, FactCandidate):
         return repr(candidate)[:80]
     value = candidate.value
+    if isinstance(value, str):
+        value = mark_line_breaks(value)
     if not isinstance(value, str) or len(value) <= _SHOWN_VALUE_CHARS + 20:
         return f"{candidate.key!r}={value!r}"
     return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026 ({len(value)} characters)"

@@ -201,3 +201,18 @@ def test_an_answer_listing_several_choices_is_told_to_pick_one_without_being_giv
 
     note = _text_hint(hedge, "customer")
     assert "pick one" in note and "'customer'" not in note
+
+
+@pytest.mark.parametrize(
+    ("expected", "kind", "example"),
+    [
+        ({"database": "SQL Server 2022"}, "a dictionary", "write a dict, e.g. {'key': 'value'}"),
+        (["module", "database"], "a list", "write a list, e.g. ['first', 'second']"),
+    ],
+)
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_an_empty_answer_to_a_container_question_is_told_how_to_write_one(expected, kind, example, empty):
+    """Lesson 01's walk: "write it without quotes" fits a number or True/False, not a dict (every dict exercise)."""
+    said = check("Exercise 1", empty, expected).replace("\n", " ")
+    assert f"You left it empty ({empty!r}); the answer is {kind}: {example}." in said
+    assert "without quotes" not in said

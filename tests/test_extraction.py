@@ -26,7 +26,7 @@ from course_lib.extraction import (
     reply_problem,
     writer_examples,
 )
-from course_lib.memory import MAX_EVIDENCE_CHARS, MAX_FACTS, MAX_VALUE_CHARS, FactCandidate, WorkingMemory
+from course_lib.memory import MAX_CANDIDATES, MAX_EVIDENCE_CHARS, MAX_VALUE_CHARS, FactCandidate, WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.qualify import BATTERY
 from course_lib.recordings import declared_pairs
@@ -91,18 +91,18 @@ def test_the_examples_keep_the_contract_and_share_no_value_with_the_battery():
 
 
 def test_the_schema_bounds_the_request_but_parsing_stays_the_hosts():
-    """The schema sent names the contract's keys and the store's bounds; a batch breaking them still parses, so the
-    store refuses it with its own rule (an unknown key, a sixth fact), as before."""
+    """The schema sent names the contract's keys, the batch limit and the store's lengths; a batch breaking them still
+    parses, so the store refuses it with its own rule (an unknown key, a sixth candidate), as before."""
     items = FACTS_SCHEMA["items"]["properties"]
     assert items["key"]["enum"] == list(ALLOWED_KEYS)
     assert (FACTS_SCHEMA["maxItems"], items["value"]["maxLength"], items["evidence"]["maxLength"]) == (
-        MAX_FACTS,
+        MAX_CANDIDATES,
         MAX_VALUE_CHARS,
         MAX_EVIDENCE_CHARS,
     )
     assert FactBatch.model_json_schema()["properties"]["facts"] == FACTS_SCHEMA | {"title": "Facts"}
-    loose = [{"key": "owner", "value": "x" * 300, "evidence": "e"}] * (MAX_FACTS + 1)
-    assert len(FactBatch.model_validate({"facts": loose}).facts) == MAX_FACTS + 1
+    loose = [{"key": "owner", "value": "x" * 300, "evidence": "e"}] * (MAX_CANDIDATES + 1)
+    assert len(FactBatch.model_validate({"facts": loose}).facts) == MAX_CANDIDATES + 1
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def test_the_schema_bounds_the_request_but_parsing_stays_the_hosts():
         ("priority=P3; priority=P2", 1),  # a key declared twice is one fact (the last)
         ("owner=dana; version=7", 1),  # an unknown key is no fact
         ("Which module are we on?", 0),
-        ("; ".join(f"{key}=x" for key in ALLOWED_KEYS), MAX_FACTS),  # never past the store's bound
+        ("; ".join(f"{key}=x" for key in ALLOWED_KEYS), MAX_CANDIDATES),  # never past the batch limit
     ],
 )
 def test_the_request_asks_for_as_many_candidates_as_the_message_declares(text, count):

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from course_lib.assertions import ALLOWED_KEYS
+from course_lib.assertions import ALLOWED_KEYS, LINE_BREAK_MARK
 from course_lib.memory import (
+    MAX_CANDIDATES,
     MAX_EVIDENCE_CHARS,
     MAX_FACTS,
     MAX_VALUE_CHARS,
@@ -309,14 +310,41 @@ def test_every_refusal_of_a_batch_says_the_store_is_unchanged(batch):
     assert str(refusal.value).endswith(UNCHANGED)
 
 
-def test_too_many_facts_is_said_in_plain_words_before_the_seeds_rule():
-    """The seed's wording ("Extraction must contain") uses a word lesson 01 defines later: the count comes first."""
+def test_too_many_candidates_is_said_in_plain_words_before_the_seeds_rule():
+    """The seed's wording ("Extraction must contain") uses a word lesson 01 defines later: the count comes first.
+
+    The limit is on one batch (the candidates of one proposal), not on the store (its facts): the refusal says
+    "candidates", and says the store's own bound is another rule (issue 32, lesson 01's walk).
+    """
     memory = WorkingMemory()
     turn = memory.begin_turn("; ".join(f"{k}=A" for k in ALLOWED_KEYS))
     with pytest.raises(InvalidFacts) as refusal:
         memory.apply(turn, [cand(k, "A") for k in ALLOWED_KEYS[:6]])
-    assert str(refusal.value).startswith("Too many facts: this batch has 6, and a batch may hold at most 5 ")
-    assert "Extraction must contain at most 5 facts" in str(refusal.value)
+    said = str(refusal.value)
+    assert said.startswith(f"Too many candidates: this batch has 6, and one batch may carry at most {MAX_CANDIDATES} ")
+    assert "Too many facts" not in said and "apart from how many facts the store keeps" in said
+    assert "Extraction must contain at most 5 facts" in said
+
+
+@pytest.mark.parametrize("max_facts", [2, 10])
+def test_the_batch_limit_does_not_follow_the_stores_bound(max_facts):
+    """Two rules: at most MAX_CANDIDATES candidates in a batch, at most max_facts facts in the store (oldest go)."""
+    memory = WorkingMemory(max_facts=max_facts)
+    text = "; ".join(f"{k}=A" for k in ALLOWED_KEYS)
+    with pytest.raises(InvalidFacts, match="Too many candidates"):
+        memory.apply(memory.begin_turn(text), [cand(k, "A") for k in ALLOWED_KEYS[: MAX_CANDIDATES + 1]])
+    kept = memory.apply(memory.begin_turn(text), [cand(k, "A") for k in ALLOWED_KEYS[:MAX_CANDIDATES]])
+    assert len(kept) == min(MAX_CANDIDATES, max_facts)
+
+
+def test_a_refusal_shows_a_line_break_in_a_value_as_a_visible_mark_not_an_escape():
+    """A student reads the refusal in a table (lesson 01, section 3): ``'slow\\npriority=P0'`` is Python's repr."""
+    memory = WorkingMemory()
+    said = "symptom=slow\npriority=P0"
+    with pytest.raises(InvalidFacts) as refusal:
+        memory.apply(memory.begin_turn(said), [cand("symptom", "slow\npriority=P0", said)])
+    assert f"('symptom'='slow{LINE_BREAK_MARK}priority=P0')" in str(refusal.value)
+    assert "\\n" not in str(refusal.value)
 
 
 def test_blank_value_and_blank_evidence_are_rules_of_their_own():
