@@ -1,20 +1,11 @@
 """Lesson 03's desk panel and table, as a newcomer met them on the third walk (issue 32)."""
 
-from course_lib.providers import compare_injection, course_provider_desks, repeated_not_held
-from course_lib.tracing import CallLog
-from course_lib.widgets import DeskPanel, shorten_long_input
+from support.panels import send, two_desks
+
+from course_lib.providers import compare_injection, repeated_not_held
+from course_lib.widgets import shorten_long_input
 
 LONG_SYMPTOM = "symptom=" + "x" * 3000
-
-
-def two_desks() -> DeskPanel:
-    return DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
-
-
-async def send(panel: DeskPanel, line: str) -> None:
-    panel.line.value = line
-    panel.send_button.click()
-    await panel.idle()
 
 
 def test_shortening_keeps_the_separator_after_a_long_run():

@@ -1,6 +1,8 @@
 """Lesson 03 as a newcomer met it on the fifth walk (issue 32): exercise 1, the call log, the desk panel's refusals,
 the value rule and the comparison's words."""
 
+from support.panels import send, two_desks
+
 from course_lib.exercises import check, exercise
 from course_lib.providers import (
     INJECTION_COLUMNS,
@@ -10,7 +12,6 @@ from course_lib.providers import (
     value_in_words,
 )
 from course_lib.tracing import CallLog, log_after_forget
-from course_lib.widgets import DeskPanel
 
 WHOLE = "a message is admitted whole or not at all"
 
@@ -62,16 +63,6 @@ async def test_the_call_log_sentence_says_why_there_are_that_many_calls():
     assert "of the 4 calls made before the forget sent it (each of the 2 turns called its desk, then the writer)" in (
         said
     )
-
-
-def two_desks() -> DeskPanel:
-    return DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
-
-
-async def send(panel: DeskPanel, line: str) -> None:
-    panel.line.value = line
-    panel.send_button.click()
-    await panel.idle()
 
 
 async def test_the_desk_panel_says_a_refused_value_takes_the_whole_message_with_it():

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from pydantic import ValidationError
+from support.panels import memory_panel, submit
 
 from course_lib.assertions import NOT_ALONE_RULE, NearMiss, near_misses
 from course_lib.exercises import check, dict_syntax_guidance, exercise
@@ -16,18 +17,7 @@ from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient, refused_declarations
 from course_lib.providers import console_command, course_provider_desks
 from course_lib.tracing import CallLog
-from course_lib.widgets import DESK_CHAT_CAPTION, DESK_MEMORY_CAPTION, DeskPanel, MemoryPanel
-
-
-def memory_panel():
-    return MemoryPanel(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())))
-
-
-async def submit(panel, text):
-    panel.message.value = text
-    panel.submit_button.click()
-    await panel.idle()
-
+from course_lib.widgets import DESK_CHAT_CAPTION, DESK_MEMORY_CAPTION, DeskPanel
 
 # --- lesson 00's exercises ---
 

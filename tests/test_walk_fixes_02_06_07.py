@@ -1,20 +1,11 @@
 """The nits of lessons 02, 06 and 07's last walk (issue 32): what the student met, and what they read now."""
 
+from support.panels import memory_panel, submit
+
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.frames import count_noun
 from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
-from course_lib.widgets import MemoryPanel
-
-
-def memory_panel():
-    return MemoryPanel(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())))
-
-
-async def submit(panel, text):
-    panel.message.value = text
-    panel.submit_button.click()
-    await panel.idle()
 
 
 def test_a_count_is_said_with_its_noun_in_the_singular_or_the_plural_never_with_s_in_brackets():

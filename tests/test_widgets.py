@@ -3,11 +3,11 @@
 import re
 
 import pytest
+from support.panels import memory_panel, send, submit, two_desks
 
-from course_lib.extraction import ChatFactWriter, MemoryExtraction
+from course_lib.extraction import ChatFactWriter
 from course_lib.loop_demos import run_seed_demo
 from course_lib.loop_panels import LoopStepper
-from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.policies import generate_timeline, load_timeline
 from course_lib.presentation import graded_view_frame
@@ -18,21 +18,10 @@ from course_lib.widgets import (
     KEY_PLACEHOLDER,
     NO_KEY,
     DeskPanel,
-    MemoryPanel,
     PolicyExplorer,
     ProgressBar,
     lesson_table_html,
 )
-
-
-def memory_panel(misbehaviour=None):
-    return MemoryPanel(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient(misbehaviour))))
-
-
-async def submit(panel, text):
-    panel.message.value = text
-    panel.submit_button.click()
-    await panel.idle()
 
 
 async def test_submitting_declarations_fills_the_table_and_the_ticket():
@@ -152,16 +141,6 @@ async def test_policy_explorer_applies_the_window_and_bound():
 
 
 # --- defects found by trying the panels as a student (issue 11) ---
-
-
-async def send(panel, line):
-    panel.line.value = line
-    panel.send_button.click()
-    await panel.idle()
-
-
-def two_desks():
-    return DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
 
 
 async def test_forget_key_with_no_key_chosen_forgets_nothing_and_says_so():

@@ -1,0 +1,35 @@
+"""The two panels a test drives as a student does: type a line, click, wait for the panel to finish.
+
+Shared by the widget tests and the walk tests, so every test builds the same panel the lessons show.
+"""
+
+from course_lib.extraction import ChatFactWriter, MemoryExtraction
+from course_lib.memory import WorkingMemory
+from course_lib.memory_models import OfflineWriterClient, WriterMisbehaviour
+from course_lib.providers import course_provider_desks
+from course_lib.tracing import CallLog
+from course_lib.widgets import DeskPanel, MemoryPanel
+
+
+def memory_panel(misbehaviour: WriterMisbehaviour | None = None) -> MemoryPanel:
+    """Lesson 02's memory panel on a fresh store, its offline writer misbehaving as ``misbehaviour`` says."""
+    return MemoryPanel(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient(misbehaviour))))
+
+
+async def submit(panel: MemoryPanel, text: str) -> None:
+    """Type ``text`` into the memory panel's message box and click Submit."""
+    panel.message.value = text
+    panel.submit_button.click()
+    await panel.idle()
+
+
+def two_desks() -> DeskPanel:
+    """Lesson 03's desk panel: the triage and operations desks sharing one store through the provider."""
+    return DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
+
+
+async def send(panel: DeskPanel, line: str) -> None:
+    """Type ``line`` into the desk panel and click Send."""
+    panel.line.value = line
+    panel.send_button.click()
+    await panel.idle()
