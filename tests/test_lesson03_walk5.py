@@ -7,11 +7,9 @@ from course_lib.exercises import check, exercise
 from course_lib.providers import (
     INJECTION_COLUMNS,
     compare_injection,
-    course_provider_desks,
     try_smuggling,
     value_in_words,
 )
-from course_lib.tracing import CallLog, log_after_forget
 
 WHOLE = "a message is admitted whole or not at all"
 
@@ -50,19 +48,6 @@ async def test_exercise_1_says_what_mem_lists_when_the_store_refused_the_whole_m
     assert attempt.smuggled and not attempt.priority_stored
     right = words(attempt.after_check(check("Exercise 1", False, False, exercise("03", "Exercise 1").hint)))
     assert "mem now lists no fact" in right and "256" in right
-
-
-async def test_the_call_log_sentence_says_why_there_are_that_many_calls():
-    log = CallLog()
-    desks = course_provider_desks(log)
-    await desks.handle("module=Billing; database=SQL Server 2022")
-    await desks.handle("Which module am I on?")
-    forgotten_at = len(log)
-    await desks.handle("forget module")
-    said = log_after_forget(log, "Billing", forgotten_at)
-    assert "of the 4 calls made before the forget sent it (each of the 2 turns called its desk, then the writer)" in (
-        said
-    )
 
 
 async def test_the_desk_panel_says_a_refused_value_takes_the_whole_message_with_it():
