@@ -62,6 +62,7 @@ __all__ = [
     "TIMELINE_TURNS",
     "UNWRAPPED",
     "VERDICT_COLOURS",
+    "VERDICT_HATCHES",
     "VISIBLE_SPACE",
     "WHAT_WAS_WRONG",
     "WHOLE_CELL",
@@ -505,6 +506,17 @@ VERDICT_COLOURS: dict[str, str] = {
 }
 """The capstone's verdicts (``course_lib.capstone.Verdict``), each with its colour in :func:`plot_repairs`."""
 
+VERDICT_HATCHES: dict[str, str] = {
+    "right first time": "",
+    "repaired": "//",
+    "partly repaired": "..",
+    "not repaired": "xx",
+    "stopped at the cap": "--",
+    "policy stopped": "++",
+}
+"""Each verdict's hatch in :func:`plot_repairs`: the verdict told apart without its colour (green and olive look alike,
+and red and green are one colour to many colour-blind readers)."""
+
 
 def verdict_kind(text: str) -> str:
     """The verdict a table's verdict text starts with (``"partly repaired: module fixed; ..."`` is partly repaired)."""
@@ -528,15 +540,24 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     labels = [_repair_label(row, rules, bounds) for _, row in rows.iterrows()]
     kinds = [verdict_kind(str(v)) for v in rows["verdict"]]
     colours = [VERDICT_COLOURS[v] for v in kinds]
+    hatches = [VERDICT_HATCHES[v] for v in kinds]
+    bars = {"color": colours, "hatch": hatches, "edgecolor": "white"}  # white hatch lines on the colour
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.42 * len(rows) + 1.7), sharey=True)
-    left.barh(labels, rows[ITERATIONS], color=colours)
+    left.barh(labels, rows[ITERATIONS], **bars)
+    most = int(rows[ITERATIONS].max()) if len(rows) else 1
+    for y, (count, kind) in enumerate(zip(rows[ITERATIONS], kinds, strict=True)):  # the verdict in words, not colour
+        left.text(count + 0.08, y, kind, va="center", fontsize=8)
+    left.set_xlim(0, 1.9 * most + 0.7)  # room for the words after the longest bar
+    left.set_xticks(range(most + 1))  # ticks up to the longest bar only: no count of 4 nobody reached
     left.set_xlabel("loop iterations")
-    integer_ticks(left, "x")
-    right.barh(labels, rows[LOOP_READER_CHARS], color=colours)
+    right.barh(labels, rows[LOOP_READER_CHARS], **bars)
     right.set_xlabel("characters sent to the reader in the loop")
     left.invert_yaxis()
     shown = [v for v in VERDICT_COLOURS if v in set(kinds)]  # the legend names only verdicts drawn
-    handles = [Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[v]) for v in shown]
+    handles = [
+        Rectangle((0, 0), 1, 1, facecolor=VERDICT_COLOURS[v], hatch=VERDICT_HATCHES[v], edgecolor="white")
+        for v in shown
+    ]
     fig.legend(handles, shown, loc="lower center", ncol=max(len(shown), 1), fontsize=8, frameon=False)
     fig.suptitle("What the facts check repaired" + (f" (rule: {rule})" if rule else ""))
     fig.tight_layout(rect=(0, 0.06, 1, 1))

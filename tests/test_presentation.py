@@ -239,6 +239,35 @@ def test_the_repairs_plot_legend_names_only_the_verdicts_it_draws():
         plot_repairs(frame.assign(verdict=["fixed: module", "not repaired"]))
 
 
+def test_each_repairs_bar_says_its_verdict_in_words_and_a_hatch_not_by_colour_alone():
+    """Lesson 07's walker: green "repaired" and olive "partly repaired" look alike, and red/green fails colour-blind
+    readers; each bar ends in its verdict written out, and each verdict has its own hatch (the legend's too)."""
+    from course_lib.presentation import VERDICT_HATCHES, plot_repairs
+
+    assert set(VERDICT_HATCHES) == set(VERDICT_COLOURS)
+    assert len(set(VERDICT_HATCHES.values())) == len(VERDICT_HATCHES)  # no two verdicts share a hatch
+    verdicts = ["repaired: module fixed", "partly repaired: module fixed; log not fixed", "not repaired"]
+    row = {"rule": "earliest", "store bound": 5, "reader chars (loop)": 100}
+    frame = pd.DataFrame(
+        [{**row, "policy": f"p{i}", "verdict": v, "iterations": i + 1} for i, v in enumerate(verdicts)]
+    )
+    fig = plot_repairs(frame)
+    left, right = fig.axes
+    said = [t.get_text() for t in left.texts]
+    assert said == ["repaired", "partly repaired", "not repaired"]
+    for text, bar in zip(left.texts, left.patches, strict=True):  # each word just past the end of its own bar
+        x, y = text.get_position()
+        assert x >= bar.get_width() and bar.get_y() <= y <= bar.get_y() + bar.get_height()
+    assert left.get_xlim()[1] > max(frame["iterations"])  # room for the words inside the axes
+    for ax in (left, right):
+        assert [p.get_hatch() for p in ax.patches] == [
+            VERDICT_HATCHES[v] for v in ["repaired", "partly repaired", "not repaired"]
+        ]
+    [legend] = fig.legends
+    assert [h.get_hatch() for h in legend.legend_handles] == [p.get_hatch() for p in left.patches]
+    plt.close("all")
+
+
 def test_a_repairs_bar_says_its_store_bound_once():
     """Lesson 07's plot read "facts (8), 8 facts": the policy's own name and the added bound repeated the number."""
     from course_lib.presentation import plot_repairs
