@@ -47,6 +47,7 @@ from .answer_reader import (
 )
 from .assertions import find_declarations
 from .clients import course_backends, make_chat_client
+from .conventions import attribution_source
 from .extraction import FactBatch, FactWriter, MemoryExtraction, and_listed, make_extraction, make_fact_writer
 from .forgetting import FACT_LINE
 from .loop import AIJudgeLoopEvaluator, LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
@@ -71,6 +72,7 @@ from .policies import (
     comparison_rules,
     course_policies,
 )
+from .providers import FactsContextProvider, provider_agent
 from .tracing import CallLog, ModelCall
 
 __all__ = [
@@ -80,9 +82,11 @@ __all__ = [
     "FEEDBACK_HEADER",
     "AnswerVerdict",
     "CapstoneRun",
+    "DeskLoopRun",
     "DriftProneAssistantClient",
     "FactCheck",
     "FactsConsistencyEvaluator",
+    "RecordingWriter",
     "SameWordsWriter",
     "Verdict",
     "Violation",
@@ -104,6 +108,7 @@ __all__ = [
     "quoted_facts",
     "record_superseded",
     "run_capstone",
+    "run_desk_in_loop",
     "stated_values",
     "task_text",
     "verdict",
@@ -190,7 +195,7 @@ def record_superseded(
 
 
 def judge_call_chars(facts: Iterable[Fact], task: str, answer: str) -> int:
-    """How many characters one AI judge call (lessons 05-06) would carry to check ``answer`` to ``task`` against
+    """How many characters one AI judge call (lesson 06, section 5) would carry to check ``answer`` to ``task`` against
     ``facts``: the judge's instructions with one criterion per fact, the task and the whole answer.
 
     Lesson 07 weighs a judge that reads meaning against the rule-based evaluator, which makes no model call; the
@@ -719,6 +724,97 @@ async def compare_repairs(
         for rule in rules
         for factory in policies.values()
     ]
+
+
+# region The feedback through lesson 03's provider path (lesson 07, section 6)
+
+
+class RecordingWriter:
+    """A fact writer that records every text it is asked to read, then asks ``writer`` (the course's by default)."""
+
+    def __init__(self, writer: FactWriter | None = None) -> None:
+        self.writer = make_fact_writer() if writer is None else writer
+        self.texts: list[str] = []
+
+    async def propose(self, user_text: str) -> FactBatch:
+        self.texts.append(user_text)
+        return await self.writer.propose(user_text)
+
+
+class DeskLoopRun(BaseModel):
+    """Lesson 03's desk, its facts provider feeding the store, the final question asked inside the loop: what the
+    loop added and what the provider's writer read."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    checks: list[FactCheck]
+    """What the evaluator saw and decided, one per iteration."""
+    feedback_message: Message | None
+    """The first message the loop added to the session (its feedback), or None when the first answer held."""
+    writer_texts: list[str]
+    """Every text the provider's writer was asked to read, in order."""
+    user_turns: list[str]
+    """The caller's own messages: the timeline's turns, the final question included."""
+    store_before: tuple[Fact, ...]
+    """The store when the final question came."""
+    store_after: tuple[Fact, ...]
+    """The store after the loop returned."""
+
+    @property
+    def iterations(self) -> int:
+        return len(self.checks)
+
+    @property
+    def feedback_sent(self) -> bool:
+        return any(c.feedback is not None for c in self.checks)
+
+    @property
+    def added_by(self) -> str | None:
+        """Who added the feedback message (its attribution), None when there is none or it carries no mark."""
+        return None if self.feedback_message is None else attribution_source(self.feedback_message)
+
+    @property
+    def only_user_words(self) -> bool:
+        """Whether the writer read the caller's own turns and nothing else (no feedback)."""
+        return self.writer_texts == self.user_turns
+
+    @property
+    def store_unchanged(self) -> bool:
+        return self.store_after == self.store_before
+
+
+async def run_desk_in_loop(timeline: Timeline, rule: ResolutionRule = "earliest") -> DeskLoopRun:
+    """Lesson 03's desk agent (its :class:`~course_lib.providers.FactsContextProvider` extracting with a
+    :class:`RecordingWriter`) answers turns 1 to n-1 of ``timeline``; the final question runs inside lesson 05's
+    :class:`~course_lib.loop.LoopAgent` held by a :class:`FactsConsistencyEvaluator` on the desk's own store.
+
+    Lesson 07 shows with it that the loop's feedback, which quotes facts word for word, never reaches the writer:
+    the loop marks each message it adds (its attribution) and the provider extracts only from unmarked ones.
+    """
+    writer = RecordingWriter()
+    extraction = MemoryExtraction(WorkingMemory(), writer)
+    desk = provider_agent(
+        capstone_reader(rule),
+        FactsContextProvider(extraction),
+        name="desk",
+        instructions="Answer from the conversation and the controlled facts.",
+    )
+    session = desk.create_session()
+    *earlier, final = timeline.turns
+    for turn in earlier:
+        await desk.run(turn.user, session=session)
+    before = extraction.memory.facts
+    checks: list[FactCheck] = []
+    evaluator = FactsConsistencyEvaluator(extraction.memory, on_check=checks.append)
+    response = await LoopAgent(desk, evaluator).run(final.user, session=session)
+    return DeskLoopRun(
+        checks=checks,
+        feedback_message=next((m for m in response.messages if m.role == "user"), None),
+        writer_texts=writer.texts,
+        user_turns=[turn.user for turn in timeline.turns],
+        store_before=before,
+        store_after=extraction.memory.facts,
+    )
 
 
 class AnswerVerdict(BaseModel):

@@ -300,6 +300,22 @@ async def test_loop_feedback_never_reaches_the_writer_through_the_facts_provider
     assert extraction.memory.facts == before
 
 
+async def test_lesson_07_section_6s_desk_in_the_loop_reports_who_added_the_feedback_and_what_the_writer_read():
+    """Section 6's set-up lives here (a student read 45 lines of it before 4 of output): the same path, measured."""
+    from course_lib.capstone import run_desk_in_loop
+
+    run = await run_desk_in_loop(TIMELINE, "earliest")
+    assert (run.iterations, run.feedback_sent) == (2, True)
+    assert run.feedback_message is not None and run.feedback_message.role == "user"
+    assert FEEDBACK_HEADER in run.feedback_message.text
+    assert run.added_by == "LoopAgent"  # the loop's attribution, the one mark the provider skips
+    assert run.writer_texts == [turn.user for turn in TIMELINE.turns] and run.only_user_words
+    assert run.store_unchanged and run.store_after == run.store_before
+    held = await run_desk_in_loop(TIMELINE, "latest")  # the first answer holds: no feedback, nothing added
+    assert (held.iterations, held.feedback_sent, held.feedback_message, held.added_by) == (1, False, None, None)
+    assert held.only_user_words and held.store_unchanged
+
+
 # region Properties: never stops on a superseded value, never re-invokes on current values only
 
 
