@@ -80,6 +80,7 @@ __all__ = [
     "DRIFT_RULES",
     "FEEDBACK_FOOTER",
     "FEEDBACK_HEADER",
+    "KEY_REPAIR_COLUMNS",
     "AnswerVerdict",
     "CapstoneRun",
     "DeskLoopRun",
@@ -326,6 +327,10 @@ Verdict = Literal[
 ]
 
 
+KEY_REPAIR_COLUMNS = ("key", "first answer", "the store held", "returned answer", "the loop")
+"""The columns of :meth:`CapstoneRun.key_repairs`: a run's verdict key by key."""
+
+
 class CapstoneRun(BaseModel):
     """One policy answering the timeline's final question inside the loop: what happened, measured."""
 
@@ -373,6 +378,35 @@ class CapstoneRun(BaseModel):
         if self.verdict in ("right first time", "policy stopped") or not parts:
             return self.verdict
         return f"{self.verdict}: {'; '.join(parts)}"
+
+    def key_repairs(self) -> list[dict[str, str]]:
+        """The verdict key by key (:data:`KEY_REPAIR_COLUMNS`): for each key it names, in its order, the value the
+        first answer stated, the one the store held at the last evaluation (or why it held none), the value the
+        returned answer states, and what the loop did ("fixed", "not fixed", "still missing"). "nothing" where an
+        answer states no value."""
+        if not self.reader_calls:
+            return []
+        first = dict(stated_values(self.reader_calls[0].reply))
+        returned = dict(stated_values(self.final_answer))
+        held = {f.key: f.value for f in (self.checks[-1].facts if self.checks else ())}
+
+        def in_store(key: str) -> str:
+            if key in held:
+                return held[key]
+            return f"nothing (evicted at turn {self.evicted[key]})" if key in self.evicted else "nothing (never stored)"
+
+        done = [(k, "fixed") for k in self.fixed] + [(k, "not fixed") for k in self.not_fixed]
+        done += [(k, "still missing") for k in self.still_missing]
+        return [
+            dict(
+                zip(
+                    KEY_REPAIR_COLUMNS,
+                    (key, first.get(key, "nothing"), in_store(key), returned.get(key, "nothing"), what),
+                    strict=True,
+                )
+            )
+            for key, what in done
+        ]
 
     @property
     def iterations(self) -> int:

@@ -186,6 +186,31 @@ async def test_each_verdict_names_the_keys_the_loop_fixed_and_those_it_did_not(l
     ]
 
 
+async def test_a_run_key_by_key_says_what_each_answer_said_and_what_the_store_held(lesson_runs):
+    """Lesson 07's verdict "module, database and symptom fixed" needs the symptom the summary shortened: each key the
+    verdict names, with the first answer's value, the store's and the returned answer's, computed from the run."""
+    rows = {row["key"]: row for row in lesson_runs["summary"].key_repairs()}
+    assert list(rows) == ["module", "database", "symptom", "constraint"]  # the verdict's keys, in its order
+    assert rows["symptom"] == {
+        "key": "symptom",
+        "first answer": "invoices are duplicated",
+        "the store held": "invoices are duplicated after a retry",
+        "returned answer": "invoices are duplicated after a retry",
+        "the loop": "fixed",
+    }
+    assert rows["module"]["first answer"] == "Reporting/Billing" and rows["module"]["returned answer"] == "Billing"
+    assert rows["constraint"] == {
+        "key": "constraint",
+        "first answer": "never restart the database",
+        "the store held": "nothing (evicted at turn 7)",
+        "returned answer": "never restart the database",
+        "the loop": "not fixed",
+    }
+    missing = {row["key"]: row for row in lesson_runs["last 3 turns"].key_repairs()}
+    assert missing["module"]["first answer"] == "nothing" and missing["module"]["the loop"] == "still missing"
+    assert lesson_runs["full history"].key_repairs()[0]["the loop"] == "fixed"
+
+
 async def test_a_partial_repair_names_what_the_store_could_and_could_not_hold():
     roomy = await run_capstone(TIMELINE, capstone_policy("last_turns", max_facts=8), "earliest", max_facts=8)
     assert roomy.verdict_text == "partly repaired: constraint fixed; module and database still missing"
