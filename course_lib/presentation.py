@@ -546,7 +546,7 @@ def plot_repairs(frame: pd.DataFrame, rule: str | None = None) -> Figure:
     left.barh(labels, rows[ITERATIONS], **bars)
     most = int(rows[ITERATIONS].max()) if len(rows) else 1
     for y, (count, kind) in enumerate(zip(rows[ITERATIONS], kinds, strict=True)):  # the verdict in words, not colour
-        left.text(count + 0.08, y, kind, va="center", fontsize=8)
+        left.text(count + 0.08, y, kind, va="center", fontsize=9)
     left.set_xlim(0, 1.9 * most + 0.7)  # room for the words after the longest bar
     left.set_xticks(range(most + 1))  # ticks up to the longest bar only: no count of 4 nobody reached
     left.set_xlabel("loop iterations")
