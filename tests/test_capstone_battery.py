@@ -131,6 +131,22 @@ def test_lesson_07_shows_the_battery_s_misreads_and_its_measured_counts():
     assert f"The {len(MISREADS)} it still gets wrong" in said
 
 
+FROM_HISTORY = "You moved from Reporting to Billing."
+FROM_MISREAD = "Billing reads its data from PostgreSQL."
+
+
+def test_the_history_word_from_reads_a_history_and_lets_a_stale_source_pass_as_lesson_07_says():
+    """Lesson 07 says what was measured, not "no rule can fix one": the phrase "from", learned so that a history
+    passes, also lets a stale claim pass; its "Under the hood" prints both verdicts, pinned here."""
+    memory = lesson_store()
+    assert check_answer(memory.facts, FROM_HISTORY, "", SUPERSEDED) == []  # right: a history is no claim
+    assert check_answer(memory.facts, FROM_MISREAD, "", SUPERSEDED) == []  # wrong: the data is still on PostgreSQL
+    lesson = json.loads((Path(__file__).parent.parent / "notebooks" / "07_loop_held_to_the_facts.ipynb").read_text())
+    text = {cell.get("id"): "".join(cell["source"]) for cell in lesson["cells"]}
+    assert FROM_HISTORY in text["hood-from"] and FROM_MISREAD in text["hood-from"]
+    assert "no rule can" not in text["06effe55"].casefold()
+
+
 # region Property: any other value, in any of the shapes, is read as a claim; the stored value in them passes
 
 SHAPES = (
