@@ -382,6 +382,15 @@ class QualificationRecording(Recording):
             ["case", "expected", "outcome", "as contract", "writer's reply", "admitted"],
         )
 
+    def cut_replies(self, limit: int = 120) -> str:
+        """The writer's replies :meth:`proposals` cuts at ``limit`` characters, in full, for under the table (issue 32:
+        the three-declarations reply read ``{"key": "mo...`` and nowhere whole)."""
+        replies = [(c.case, " | ".join(map(_written, c.proposal, c.call_errors))) for c in self.cases if c.calls]
+        cut = [(case, mark_invisible(reply)) for case, reply in replies if len(reply) > limit]
+        if not cut:
+            return ""
+        return "\n".join(["The replies cut in the table, in full:", *(f"  {case}: {reply}" for case, reply in cut)])
+
     def totals(self) -> pd.DataFrame:
         return summary(self.card())
 
