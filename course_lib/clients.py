@@ -174,8 +174,8 @@ async def live_model_check(role: Role = "assistant", env_file: Path | None = Non
         )
     except LiveModelError as error:
         return (
-            f"The live model did not answer: {where} was asked one short question and failed. Every lesson would stop "
-            f"at its first model call the same way.\n{error}"
+            "The live model did not answer one short question, so every lesson would stop at its first model call "
+            f"the same way:\n{error}"
         )
     answer = " ".join(response.text.split())
     shown = answer if len(answer) <= 80 else answer[:79] + "\N{HORIZONTAL ELLIPSIS}"

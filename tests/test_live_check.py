@@ -47,7 +47,8 @@ async def test_a_dead_endpoint_is_said_with_the_setting_to_check(monkeypatch, tm
     }.items():
         monkeypatch.setenv(name, value)
     said = await live_model_check(env_file=tmp_path / ".env")
-    assert said.startswith("The live model did not answer: the assistant model 'm' at http://127.0.0.1:")
+    assert said.startswith("The live model did not answer one short question, so every lesson would stop")
+    assert "assistant model 'm' at http://127.0.0.1:" in said
     assert "cannot connect" in said and "Check OPENAI_BASE_URL" in said and KEY not in said
 
 
