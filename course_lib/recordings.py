@@ -693,11 +693,12 @@ def times_note(recordings: dict[str, QualificationRecording]) -> str:
         f"{_spoken(f'{load:.1f}' for load in loads)}: a busier machine makes the same work slower) and how much the "
         "model wrote (a model takes time for every token it writes"
     )
-    if any(count is None for count in tokens):
+    counts = [count for count in tokens if count is not None]
+    if len(counts) < len(tokens):  # a run without reported tokens: no count to compare
         return note + "). Compare the other rows."
-    note += f": {_spoken(str(count) for count in tokens)} output tokens)."
+    note += f": {_spoken(str(count) for count in counts)} output tokens)."
     slowest = max(range(len(runs)), key=lambda i: runs[i].wall_seconds)
-    if loads[slowest] < high and tokens[slowest] == max(tokens):
+    if loads[slowest] < high and counts[slowest] == max(counts):
         note += (
             f" The slowest run ({runs[slowest].wall_seconds:.0f} s) was not on the busiest machine: it wrote the most "
             "tokens."
