@@ -608,12 +608,16 @@ def spelling_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> 
     A slip is spaces or hyphens for underscores, or one or two letters off (two for a name of 8 letters or more):
     ``"nothing to extract"``, ``"rejeted"``, ``"numberin"``. A slip from the right answer is told to check its
     spelling, without the name (that would give the answer away); a slip from another listed name names it, and
-    what is wrong with that name is the exercise's to say (:data:`EXERCISES`' ``misses``).
+    what is wrong with that name is the exercise's to say (:data:`EXERCISES`' ``misses``). An answer that is no
+    listed name at all (``"rejection"``) is told to pick one.
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or not answer.strip():
         return ""
     near = [name for name in dict.fromkeys((expected, *choices)) if _slip(answer, name)]
     if not near:
+        offered = {_folded(choice) for choice in choices}
+        if offered and _folded(answer) not in offered:  # "rejection", "nothing": a word of its own
+            return f"{answer!r} is not one of the names to choose from: write one of them exactly as written."
         return ""
     if expected in near:
         how = _slip_kind(answer, expected)

@@ -62,6 +62,8 @@ def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_t
             "'rejected'",
         ),
         ("Exercise 2", "assistent", "numbering", "reads as 'assistant', a name the question lists.", "'numbering'"),
+        # no listed name at all: pick one
+        ("Exercise 3", "rejection", "rejected", "is not one of the names to choose from: write one of", "'rejected'"),
     ],
 )
 def test_a_spelling_slip_is_told_as_one_without_giving_the_answer_away(label, answer, expected, said, unsaid):
