@@ -16,9 +16,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agent_framework import BaseChatClient
+from agent_framework import BaseChatClient, Message
 
-from .live import ROLES, Backends, Role, load_course_settings, local_bounds, local_settings
+from .live import (
+    ROLES,
+    Backends,
+    LiveModelError,
+    LiveSettingsError,
+    Role,
+    load_course_settings,
+    local_bounds,
+    local_settings,
+)
 from .offline import OfflineChatClient, without_tool_loop
 from .tracing import CallLog, RecordingMiddleware
 
@@ -27,7 +36,9 @@ if TYPE_CHECKING:  # option types only: the models themselves load when their ro
 
 
 __all__ = [
+    "LIVE_CHECK_PROMPT",
     "course_backends",
+    "live_model_check",
     "make_chat_client",
     "models_in_words",
     "started",
@@ -128,3 +139,44 @@ def models_in_words(backends: Backends | None = None) -> str:
     if backends.backend == "offline":
         return "The models are the course's offline models (lesson 00 shows how to set up a live one)."
     return f"The models are live: COURSE_LLM={backends.backend} chose them (lesson 00)."
+
+
+LIVE_CHECK_PROMPT = "Reply with the one word: ready."
+"""The one short request :func:`live_model_check` sends."""
+
+
+async def live_model_check(role: Role = "assistant", env_file: Path | None = None) -> str:
+    """Does the model the settings choose for ``role`` answer? One short request, its outcome in sentences.
+
+    Lesson 00's "does your live model answer?" cell: offline there is nothing to ask; settings that are refused, a
+    call that fails and an answer are each said in words a student reads (never a traceback), and nothing falls
+    back to the offline models.
+    """
+    try:
+        backends = load_course_settings(env_file)
+    except LiveSettingsError as error:
+        return f"No model was asked: your settings were refused.\n{error}"
+    if backends.live is None and backends.local is None:
+        return (
+            f"COURSE_LLM is {backends.backend} (the default): every role uses the course's offline models, so there "
+            "is no live model to ask. Set one up (section 3), restart the kernel and run this cell again."
+        )
+    try:
+        backends = started(backends)  # the local server starts here, when COURSE_LLM=local asks for it
+    except LiveSettingsError as error:
+        return f"No model was asked: the local model could not start.\n{error}"
+    live = backends.live
+    assert live is not None  # started() turned a local request into live settings
+    where = f"the {role} model {live.model_for(role)!r} at {live.endpoint}"
+    try:
+        response = await make_chat_client(role, backends=backends).get_response(
+            [Message(role="user", contents=[LIVE_CHECK_PROMPT])]
+        )
+    except LiveModelError as error:
+        return (
+            "The live model did not answer one short question, so every lesson would stop at its first model call "
+            f"the same way:\n{error}"
+        )
+    answer = " ".join(response.text.split())
+    shown = answer if len(answer) <= 80 else answer[:79] + "\N{HORIZONTAL ELLIPSIS}"
+    return f"The live model answers: {where} replied {shown!r} to {LIVE_CHECK_PROMPT!r}."

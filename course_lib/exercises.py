@@ -43,6 +43,7 @@ __all__ = [
     "explain_unquoted_names",
     "near_miss_hint",
     "readable_lines",
+    "spelling_hint",
     "type_hint",
     "unquoted_name_guidance",
     "value_written",
@@ -96,6 +97,8 @@ class Exercise:
     The expected value is never here: the checking cell computes it by running the library. ``why`` explains
     the mechanism behind the answer in one line, shown only once the answer is correct. ``misses`` pairs a
     tempting wrong answer with what is wrong with it, said before the hint (the hint alone may seem to support it).
+    ``choices`` are the names the question lists (``"accepted"``, ``"rejected"``...): an answer a slip away from one
+    of them is told so (:func:`spelling_hint`).
     """
 
     lesson: str
@@ -103,6 +106,7 @@ class Exercise:
     hint: str
     why: str
     misses: tuple[tuple[Any, str], ...] = ()
+    choices: tuple[str, ...] = ()
 
 
 _ORACLE = (
@@ -115,8 +119,10 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 1",
-        "Three attempts of 20 s each make 60 s; add the two waits between them.",
+        "One call is a first attempt plus its retries, each may wait the whole timeout, and the SDK pauses between two "
+        "attempts: how many attempts, and how many pauses?",
         "One call and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
+        ((60, "60 s is the three attempts alone: the SDK also pauses between them."),),
     ),
     Exercise(
         "00",
@@ -131,6 +137,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "That is the seed's own name for it; give the name the first column of section 2's table writes.",
             ),
         ),
+        ("assistant", "writer", "reader", "summarizer", "worker", "judge", "numbering"),
     ),
     Exercise(
         "00",
@@ -149,6 +156,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "to judge.",
             ),
         ),
+        ("accepted", "rejected", "nothing_to_extract", "writer_failed"),
     ),
     Exercise(
         "01",
@@ -493,6 +501,7 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         or _empty(answer, expected)
         or type_hint(answer, expected)
         or near_miss_hint(answer, expected)
+        or spelling_hint(answer, expected, named.choices if named else ())
     )
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
@@ -591,6 +600,68 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     if not subject and _holds_word(answer, expected):  # "the operations desk": the idea is right, the form is not
         return f"{yours_opens} holds the right word, {expected!r}, among others: write only {expected!r}."
     return ""
+
+
+def spelling_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> str:
+    """An answer a slip away from the answer or from a name the question lists (``choices``), said as a slip.
+
+    A slip is spaces or hyphens for underscores, or one or two letters off (two for a name of 8 letters or more):
+    ``"nothing to extract"``, ``"rejeted"``, ``"numberin"``. A slip from the right answer is told to check its
+    spelling, without the name (that would give the answer away); a slip from another listed name names it, and
+    what is wrong with that name is the exercise's to say (:data:`EXERCISES`' ``misses``). An answer that is no
+    listed name at all (``"rejection"``) is told to pick one.
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or not answer.strip():
+        return ""
+    near = [name for name in dict.fromkeys((expected, *choices)) if _slip(answer, name)]
+    if not near:
+        offered = {_folded(choice) for choice in choices}
+        if offered and _folded(answer) not in offered:  # "rejection", "nothing": a word of its own
+            return f"{answer!r} is not one of the names to choose from: write one of them exactly as written."
+        return ""
+    if expected in near:
+        how = _slip_kind(answer, expected)
+        return f"Check the spelling: {answer!r} {how} a name the question lists, and Python compares text exactly."
+    named = near[0]
+    why = next((said for wrong, said in _misses_for(choices) if wrong == named), "")
+    return f"{answer!r} reads as {named!r}, a name the question lists." + (f" {why}" if why else "")
+
+
+def _misses_for(choices: tuple[str, ...]) -> tuple[tuple[Any, str], ...]:
+    """The foreseen wrong answers of the exercise whose question lists ``choices``."""
+    return next((e.misses for e in EXERCISES if choices and e.choices == choices), ())
+
+
+def _folded(text: str) -> str:
+    """A name as a slip would not change it: case, the spaces around it, and spaces or hyphens for underscores."""
+    return re.sub(r"[\s-]+", "_", text.strip().casefold())
+
+
+def _slip(answer: str, name: str) -> bool:
+    """Is ``answer`` a slip away from ``name`` (and not ``name`` itself)?"""
+    if answer == name:
+        return False
+    a, b = _folded(answer), _folded(name)
+    return a == b or (len(b) >= 4 and _distance(a, b) <= (2 if len(b) >= 8 else 1))
+
+
+def _slip_kind(answer: str, name: str) -> str:
+    """How far ``answer`` is from ``name``, in words that do not spell ``name``."""
+    if _folded(answer) == _folded(name):
+        return "differs only in its spaces, hyphens or underscores from"
+    return "is a letter or two away from"
+
+
+def _distance(a: str, b: str) -> int:
+    """The edits (a letter added, dropped, changed, or two swapped) that turn ``a`` into ``b``."""
+    previous, current = None, list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        before, previous, current = previous, current, [i] + [0] * len(b)
+        for j, other in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other))
+            if before is not None and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                current[j] = min(current[j], before[j - 2] + 1)
+    return current[-1]
 
 
 def _padding(text: str, *, article: bool = True) -> str:
@@ -727,6 +798,9 @@ def type_hint(answer: Any, expected: Any) -> str:
         return f"You wrote {got}; the answer is text: put it in quotes."
     if answer is None:
         return f"You wrote None; the answer is {want}."
+    if want == "a number" and isinstance(answer, tuple) and len(answer) == 2 and all(type(n) is int for n in answer):
+        whole, part = answer  # 61,5: a decimal comma, which Python reads as two numbers
+        return f"Python reads {whole},{part} as a tuple of two numbers: use a dot for decimals ({whole}.{part})."
     return f"Your answer is {got}; the answer is {want}."
 
 

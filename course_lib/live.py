@@ -61,6 +61,7 @@ __all__ = [
     "MAX_TOKENS_VAR",
     "MIN_SECRET_RUN",
     "MODEL_ANSWER_FAILURES",
+    "PLACEHOLDER_API_KEY",
     "REUSE_VAR",
     "ROLES",
     "ROLE_PURPOSES",
@@ -169,6 +170,8 @@ a table like every other of the course (a Markdown table would render centred in
 TIMEOUT_VAR, RETRIES_VAR = "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"
 MAX_TOKENS_VAR = "COURSE_LLM_MAX_TOKENS"
 FIELD_VARS = {"model": "OPENAI_MODEL", "api_key": "OPENAI_API_KEY", "base_url": "OPENAI_BASE_URL"}
+PLACEHOLDER_API_KEY = "replace-me"
+"""The key ``.env.example`` holds: a copied file left as it is must be refused by name, not sent (a 401 from afar)."""
 
 
 class LiveSettingsError(ValueError):
@@ -337,6 +340,11 @@ class LiveSettings(BaseModel):
         secret = SecretString(value)
         _check_text("OPENAI_API_KEY", secret.get_secret_value())
         _check_header_text("OPENAI_API_KEY", secret.get_secret_value())
+        if secret.get_secret_value() == PLACEHOLDER_API_KEY:
+            raise ValueError(
+                "OPENAI_API_KEY is still the placeholder from .env.example; write your key in .env (for a local "
+                "server such as Ollama, any other text), or set COURSE_LLM=offline"
+            )
         return secret
 
     @field_validator("base_url")

@@ -53,6 +53,7 @@ __all__ = [
     "ScorecardRow",
     "Witness",
     "WriterFactory",
+    "battery_in_full",
     "battery_rows",
     "cause",
     "cause_of",
@@ -64,6 +65,7 @@ __all__ = [
     "outcome",
     "qualify",
     "reason",
+    "reason_in_words",
     "rule_label",
     "run",
     "score_battery",
@@ -131,6 +133,25 @@ def battery_rows(battery: tuple[Case, ...] = BATTERY, limit: int = 90) -> list[d
 
 def _shortened(shown: str, length: int, limit: int) -> str:
     return shown if len(shown) <= limit else f"{shown[: limit - 30]}... ({length} characters)"
+
+
+def battery_in_full(battery: tuple[Case, ...] = BATTERY, limit: int = 90, show: int = 400) -> str:
+    """The messages :func:`battery_rows` cuts, in full under the table: a student could not read them (issue 32).
+
+    A message longer than ``show`` characters (the over-long case) is not printed: its length is its point.
+    """
+    cut = [case for case in battery if len(mark_invisible(case.text)) > limit]
+    if not cut:
+        return ""
+    lines = ["The messages cut in the table, in full:"]
+    for case in cut:
+        shown = mark_invisible(case.text)
+        lines.append(
+            f"  {case.name}: {shown}"
+            if len(shown) <= show
+            else f"  {case.name}: {len(case.text)} characters, too long to print (its start is in the table)."
+        )
+    return "\n".join(lines)
 
 
 STOP_AFTER = 3
@@ -351,7 +372,20 @@ def offline_view(card: pd.DataFrame) -> pd.DataFrame:
     make the table too wide for the page; a column with one reported count stays.
     """
     silent = [label for label in map(reported_label, USAGE_FIELDS) if (card[label] == "unknown").all()]
-    return card.drop(columns=["latency (s)", *silent])
+    return card.drop(columns=["latency (s)", *silent]).assign(reason=card["reason"].map(reason_in_words))
+
+
+def reason_in_words(reason_text: str) -> str:
+    """A row's reason in the one style of the scorecard's short reasons: the rule in a few words, then the details.
+
+    ``Message refused: it has 4111 characters and the limit is 4096 (rule: message length)`` beside ``not the
+    explicit declarations`` mixed a sentence with a phrase (issue 32): it reads ``message too long (it has 4111
+    characters and the limit is 4096)``, the words the totals' row uses (:func:`rule_label`), details after them.
+    """
+    if refused := _REFUSED_MESSAGE.match(reason_text):
+        detail = reason_text.removeprefix("Message refused: ").rsplit(" (rule:", 1)[0]
+        return f"{_RULE_WORDS.get(refused[1], refused[1])} ({detail})"
+    return reason_text
 
 
 async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> pd.DataFrame:

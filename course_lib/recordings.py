@@ -45,6 +45,8 @@ from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, ScorecardRow,
 from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, CallLog, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_frame, which loads pandas
+    from collections.abc import Iterable
+
     import pandas as pd
 
 __all__ = [
@@ -380,6 +382,15 @@ class QualificationRecording(Recording):
             ["case", "expected", "outcome", "as contract", "writer's reply", "admitted"],
         )
 
+    def cut_replies(self, limit: int = 120) -> str:
+        """The writer's replies :meth:`proposals` cuts at ``limit`` characters, in full, for under the table (issue 32:
+        the three-declarations reply read ``{"key": "mo...`` and nowhere whole)."""
+        replies = [(c.case, " | ".join(map(_written, c.proposal, c.call_errors))) for c in self.cases if c.calls]
+        cut = [(case, mark_invisible(reply)) for case, reply in replies if len(reply) > limit]
+        if not cut:
+            return ""
+        return "\n".join(["The replies cut in the table, in full:", *(f"  {case}: {reply}" for case, reply in cut)])
+
     def totals(self) -> pd.DataFrame:
         return summary(self.card())
 
@@ -664,18 +675,41 @@ the request: beyond it, a lesson says the times are not comparable."""
 def times_note(recordings: dict[str, QualificationRecording]) -> str:
     """One sentence under a comparison: may a student read its seconds as the effect of each change?
 
-    Computed from the loads the runs recorded, so a re-recording on a quiet machine says it may.
+    Computed from the loads and the output tokens the runs recorded, so a re-recording on a quiet machine says it
+    may. A model takes time for every token it writes, so the seconds follow the output tokens as much as the load:
+    when the slowest run was not on the busiest machine, the note says the tokens explain it (the recording showed
+    75 s at load 1.0 against 24 s at load 7.9, with 2954 output tokens against 318: "a busier machine is slower"
+    alone contradicted the table, issue 32).
     """
     loads = [recording.machine.load_average_start[0] for recording in recordings.values()]
     low, high = min(loads), max(loads)
     if high <= COMPARABLE_LOAD * max(low, 0.1):
         span = f"{low:.1f}" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f} to {high:.1f}"
         return f"The machine was about as busy in every run (load {span}): the seconds compare."
-    return (
-        f"The seconds are not comparable: the machine's load went from {low:.1f} to {high:.1f} between the runs "
-        f"(about {high / max(low, 0.1):.0f} times busier), and a busier machine makes the same run slower. "
-        "Compare the other rows."
+    runs = list(recordings.values())
+    tokens = [reported_total(c.output_tokens for c in run.cases if c.calls) for run in runs]
+    note = (
+        f"The seconds are not comparable: they mix two causes, how busy the machine was (load "
+        f"{_spoken(f'{load:.1f}' for load in loads)}: a busier machine makes the same work slower) and how much the "
+        "model wrote (a model takes time for every token it writes"
     )
+    counts = [count for count in tokens if count is not None]
+    if len(counts) < len(tokens):  # a run without reported tokens: no count to compare
+        return note + "). Compare the other rows."
+    note += f": {_spoken(str(count) for count in counts)} output tokens)."
+    slowest = max(range(len(runs)), key=lambda i: runs[i].wall_seconds)
+    if loads[slowest] < high and counts[slowest] == max(counts):
+        note += (
+            f" The slowest run ({runs[slowest].wall_seconds:.0f} s) was not on the busiest machine: it wrote the most "
+            "tokens."
+        )
+    return note + " Compare the other rows."
+
+
+def _spoken(values: Iterable[str]) -> str:
+    """``1.0, 10.3, then 7.9``: the runs' values in their order."""
+    items = list(values)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + ", then " + items[-1]
 
 
 def recorded_case(result: CaseResult) -> RecordedCase:

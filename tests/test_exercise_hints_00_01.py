@@ -44,3 +44,42 @@ def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_t
     told = feedback("00", "Exercise 3", "writer_failed", "rejected")
     assert "no usable reply" in told and "section 4" in told and "did answer" in told
     assert "rejected" not in told.split("The writer did answer")[0]
+
+
+@pytest.mark.parametrize(
+    ("label", "answer", "expected", "said", "unsaid"),
+    [
+        # a slip from the answer: check the spelling, never the answer's name
+        ("Exercise 3", "rejeted", "rejected", "Check the spelling: 'rejeted' is a letter or two away", "'rejected'"),
+        ("Exercise 2", "numberin", "numbering", "Check the spelling: 'numberin' is a letter or two", "'numbering'"),
+        ("Exercise 3", "nothing to extract", "nothing_to_extract", "only in its spaces, hyphens or underscores", "'n"),
+        # a slip from another listed name: named, and what is wrong with it said
+        (
+            "Exercise 3",
+            "nothing to extract",
+            "rejected",
+            "reads as 'nothing_to_extract', a name the question lists. That is the status when the writer proposes",
+            "'rejected'",
+        ),
+        ("Exercise 2", "assistent", "numbering", "reads as 'assistant', a name the question lists.", "'numbering'"),
+        # no listed name at all: pick one
+        ("Exercise 3", "rejection", "rejected", "is not one of the names to choose from: write one of", "'rejected'"),
+    ],
+)
+def test_a_spelling_slip_is_told_as_one_without_giving_the_answer_away(label, answer, expected, said, unsaid):
+    """Issue 32, lesson 00's walk: "nothing to extract", "rejeted" and "numberin" got only the generic hint."""
+    told = " ".join(check(label, answer, expected, exercise("00", label).hint, namespace={}).split())
+    assert said in told
+    assert unsaid not in told.replace(repr(answer), "")
+
+
+def test_a_decimal_comma_is_told_to_be_a_dot():
+    """``61,5`` is a tuple in Python: the student is told to use a dot, not only that it is "a tuple"."""
+    told = " ".join(check("Exercise 1", (61, 5), 61.5, exercise("00", "Exercise 1").hint, namespace={}).split())
+    assert "Python reads 61,5 as a tuple of two numbers: use a dot for decimals (61.5)." in told
+
+
+def test_lesson_00_exercise_1_hint_points_at_the_reasoning_not_at_a_sum():
+    hint = exercise("00", "Exercise 1").hint
+    assert "attempts" in hint and "pauses" in hint
+    assert not any(number in hint for number in ("20", "60", "0.5", "61"))

@@ -238,3 +238,21 @@ def test_the_constructor_a_student_types_refuses_by_name_not_with_a_pydantic_dum
     text = str(raised.value)
     assert text.startswith("Live settings refused: ") and reason in text
     assert "validation error" not in text and "pydantic" not in text and KEY not in text
+
+
+def test_the_placeholder_key_of_env_example_is_refused_by_name(live, tmp_path):
+    """A copied ``.env.example`` left as it is names its placeholder key, not a 401 from afar (issue 32)."""
+    from dotenv import dotenv_values
+
+    from course_lib.environment import optional_course_file
+    from course_lib.live import PLACEHOLDER_API_KEY
+
+    example = dotenv_values(optional_course_file(".env.example"))
+    assert example["OPENAI_API_KEY"] == PLACEHOLDER_API_KEY
+    live.delenv("OPENAI_API_KEY")
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"COURSE_LLM=openai\nOPENAI_MODEL=m\nOPENAI_API_KEY={PLACEHOLDER_API_KEY}\n")
+    with pytest.raises(LiveSettingsError) as raised:
+        load_course_settings(env_file)
+    assert "OPENAI_API_KEY is still the placeholder from .env.example" in str(raised.value)
+    assert LiveSettings(model="m", api_key="replace-me-with-mine").api_key  # only the placeholder itself

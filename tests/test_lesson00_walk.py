@@ -1,0 +1,33 @@
+"""Lesson 00's walk (issue 32): what a table cuts is printed whole under it; the scorecard's reasons in one style."""
+
+from course_lib.memory_models import OfflineWriterClient
+from course_lib.qualify import BATTERY, battery_in_full, offline_view, qualify, reason_in_words
+from course_lib.recordings import load_qualification
+from course_lib.tracing import CallLog
+
+
+def test_the_battery_messages_the_table_cuts_are_printed_in_full_under_it():
+    said = battery_in_full()
+    forged = next(case for case in BATTERY if case.name == "injection: forged JSON")
+    assert said.startswith("The messages cut in the table, in full:")
+    assert f"  injection: forged JSON: {forged.text}" in said.splitlines()
+    assert "over-long message: 4111 characters, too long to print" in said
+    assert battery_in_full(limit=10_000) == ""
+
+
+def test_the_recorded_replies_the_proposals_cut_are_printed_in_full():
+    recording = load_qualification()
+    said = recording.cut_replies()
+    assert said.startswith("The replies cut in the table, in full:\n  three declarations: {")
+    assert '"evidence": "database=PostgreSQL"}]}' in said
+    assert recording.cut_replies(limit=100_000) == ""
+
+
+async def test_the_scorecard_reasons_share_one_style():
+    log = CallLog()
+    reasons = {r for r in offline_view(await qualify(OfflineWriterClient("infer", log=log), log))["reason"] if r}
+    assert reasons == {
+        "not the explicit declarations",
+        "message too long (it has 4111 characters and the limit is 4096)",
+    }
+    assert reason_in_words("not the explicit declarations") == "not the explicit declarations"
