@@ -455,9 +455,11 @@ _SHOWN_VALUE_CHARS = 40
 
 
 def _shown(candidate: object) -> str:
-    """A candidate as the refusal names it: ``'key'='value'``, a long value cut (``'xxxx…' (300 characters)``).
+    """A candidate as the refusal names it: ``'key'='value'``, a long value cut (``'xxxx'…``).
 
-    A line break in the value is shown as ``⏎`` (:func:`~.assertions.mark_line_breaks`), not as Python's ``\\n``.
+    The cut value's length is not repeated here: a refusal for length says it once, at its rule ("value longer than
+    256 characters: it has 300 characters"), with no parenthesis inside the one that names the candidate. A line
+    break in the value is shown as ``⏎`` (:func:`~.assertions.mark_line_breaks`), not as Python's ``\\n``.
     """
     if not isinstance(candidate, FactCandidate):
         return repr(candidate)[:80]
@@ -466,7 +468,7 @@ def _shown(candidate: object) -> str:
         value = mark_line_breaks(value)
     if not isinstance(value, str) or len(value) <= _SHOWN_VALUE_CHARS + 20:
         return f"{candidate.key!r}={value!r}"
-    return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026 ({len(value)} characters)"
+    return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026"
 
 
 def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str] | None:

@@ -402,7 +402,8 @@ def test_a_too_long_value_is_refused_in_plain_words(length):
         memory.apply(memory.begin_turn(f"log={value}"), [cand("log", value)])
     said = str(refused.value)
     assert f"value longer than {MAX_VALUE_CHARS} characters: it has {length} characters." in said
-    assert f"('log'='{'x' * 40}'\u2026 ({length} characters))" in said  # the value itself is cut, its length said
+    assert f"('log'='{'x' * 40}'\u2026): " in said  # the value itself is cut; its length is the rule's to say
+    assert said.count(f"{length} characters") == 1 and "))" not in said  # once, and no parenthesis in a parenthesis
     assert not any(word in said for word in (".NET", "UTF-16", "code unit", "string.Length"))
 
 
