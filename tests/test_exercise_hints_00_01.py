@@ -1,5 +1,8 @@
 """Lessons 00 and 01: the feedback to a wrong answer points at what that answer got wrong (issue 32)."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from course_lib.assertions import parse_assertions
@@ -46,6 +49,8 @@ def test_lesson_01_exercise_1_gives_each_misconception_its_own_wrong_answer(beli
     (issue 32, lesson 01's walk): the message read as if that part were the declaration it looks like."""
     as_believed = MESSAGE_1.replace(believed, believed.split()[-1].replace("Database", "database"))
     assert parse_assertions(as_believed) == answer != parse_assertions(MESSAGE_1)
+    lesson = (Path(__file__).resolve().parent.parent / "notebooks" / "01_contract_and_store.ipynb").read_text()
+    assert all(json.dumps(line)[1:-1] in lesson for line in MESSAGE_1.splitlines()), "the lesson asks another message"
 
 
 def test_lesson_01_exercise_2_tells_the_student_who_names_the_new_key_that_it_gets_in():
