@@ -438,8 +438,9 @@ def left_out(text: str) -> list[str]:
 
     A part is a segment between ``;`` or line breaks (the contract's own split). A near miss says the rule it broke
     (:attr:`NearMiss.reason`: ``'owner' is not an allowed key``); a key holding spaces (``Hello! module``) is named
-    as the key it is; a segment with no ``=`` is prose; a declaration a later one of its key replaces says so. A
-    message the contract refuses whole is :func:`check_message`'s business: this explains, it admits nothing.
+    as the key it is; a segment with no ``=`` is prose, one with nothing before its ``=`` has an empty key; a
+    declaration a later one of its key replaces says so. A message the contract refuses whole is
+    :func:`check_message`'s business: this explains, it admits nothing.
     """
     segments = [trim(segment) for segment in _SEPARATORS.split(text)]
     last = {d.key: i for i, segment in enumerate(segments) if (d := _parse_segment(segment)) is not None}
@@ -464,6 +465,8 @@ def _why_no_fact(segment: str) -> str:
     key, sep, _ = segment.partition("=")
     if sep and trim(key):
         return f"'{_shown(trim(key))}' is not an allowed key (the key is all the text before '=')"
+    if sep:
+        return f"'{_shown(segment)}' has nothing before '=': an empty key is not an allowed key"
     return f"'{_shown(segment)}' has no '=': a sentence or a question declares nothing"
 
 

@@ -207,6 +207,11 @@ EXERCISES: tuple[Exercise, ...] = (
                 "product and customer tie: both came in turn 1. Which of the two keys comes first when Python "
                 "compares them as text?",
             ),
+            (
+                "symptom",
+                "symptom is the new fact: it gets in (the store's bound never refuses a new key), and one of the "
+                "five older facts makes room for it.",
+            ),
         ),
     ),
     Exercise(

@@ -52,6 +52,7 @@ MAX_EVIDENCE_CHARS = 512
 """Both bounds count UTF-16 code units, as the seed's ``fact.Value.Length`` does (:func:`~.assertions.utf16_length`)."""
 
 __all__ = [
+    "CANDIDATE_RULES",
     "MAX_CANDIDATES",
     "MAX_EVIDENCE_CHARS",
     "MAX_FACTS",
@@ -455,9 +456,11 @@ _SHOWN_VALUE_CHARS = 40
 
 
 def _shown(candidate: object) -> str:
-    """A candidate as the refusal names it: ``'key'='value'``, a long value cut (``'xxxx…' (300 characters)``).
+    """A candidate as the refusal names it: ``'key'='value'``, a long value cut (``'xxxx'…``).
 
-    A line break in the value is shown as ``⏎`` (:func:`~.assertions.mark_line_breaks`), not as Python's ``\\n``.
+    The cut value's length is not repeated here: a refusal for length says it once, at its rule ("value longer than
+    256 characters: it has 300 characters"), with no parenthesis inside the one that names the candidate. A line
+    break in the value is shown as ``⏎`` (:func:`~.assertions.mark_line_breaks`), not as Python's ``\\n``.
     """
     if not isinstance(candidate, FactCandidate):
         return repr(candidate)[:80]
@@ -466,7 +469,7 @@ def _shown(candidate: object) -> str:
         value = mark_line_breaks(value)
     if not isinstance(value, str) or len(value) <= _SHOWN_VALUE_CHARS + 20:
         return f"{candidate.key!r}={value!r}"
-    return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026 ({len(value)} characters)"
+    return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026"
 
 
 def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str] | None:
@@ -479,48 +482,60 @@ def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str] |
         return rule, "the writer proposed something that is not a fact"
     if not all(isinstance(field, str) for field in (c.key, c.value, c.evidence)):
         return "key, value and evidence are not text (rule: each field is a string)", "the writer proposed non-text"
+    return next(((rule, plain) for _, broken, rule, plain in _candidate_checks(c, user_text, seen) if broken), None)
+
+
+def _candidate_checks(c: FactCandidate, user_text: str, seen: set[str]) -> tuple[tuple[str, bool, str, str], ...]:
+    """Each rule of a candidate, in the order the store checks them: its name, whether ``c`` breaks it, the
+    refusal's words and the student's (:data:`_KEY` where the key goes)."""
     key = _KEY
-    checks = (
+    return (
         (
+            "unknown key",
             c.key not in ALLOWED_KEYS,
             f"unknown key; allowed keys are {', '.join(ALLOWED_KEYS)}",
             f"'{key}' is not one of the allowed keys ({', '.join(ALLOWED_KEYS)})",
         ),
-        (c.key in seen, "duplicate key in the batch", f"{key} is declared twice in one message"),
-        (not c.value.strip(), "blank value", f"the value given for {key} is blank"),
+        ("duplicate key", c.key in seen, "duplicate key in the batch", f"{key} is declared twice in one message"),
+        ("blank value", not c.value.strip(), "blank value", f"the value given for {key} is blank"),
         (
+            "value too long",
             utf16_length(c.value) > MAX_VALUE_CHARS,
             f"value longer than {MAX_VALUE_CHARS} characters: it has {length_in_units(c.value)}",
             f"the value given for {key} has {length_in_units(c.value)}; a value may have at most {MAX_VALUE_CHARS}",
         ),
-        (not c.evidence.strip(), "blank evidence", f"none of your words were quoted for {key}"),
+        ("blank evidence", not c.evidence.strip(), "blank evidence", f"none of your words were quoted for {key}"),
         (
+            "evidence too long",
             utf16_length(c.evidence) > MAX_EVIDENCE_CHARS,
             f"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has {length_in_units(c.evidence)}",
             f"the words quoted for {key} run past {MAX_EVIDENCE_CHARS} characters",
         ),
         (
+            "line break in value",
             _has_line_break(c.value),
             "value contains a line break (line breaks separate declarations)",
             f"the value given for {key} runs over a line break (one declaration is one line)",
         ),
         (
+            "line break in evidence",
             _has_line_break(c.evidence),
             "evidence contains a line break (a declaration is one line)",
             f"the words quoted for {key} run over a line break (one declaration is one line)",
         ),
         (
+            "evidence not quoted",
             c.evidence not in user_text,
             "evidence is not an exact quote of the current user message",
             f"the words quoted for {key} are not in your message",
         ),
         (
+            "value not in evidence",
             c.value not in c.evidence,
             "value is not inside its evidence",
             f"the value given for {key} is not in the words it quotes from your message",
         ),
     )
-    return next(((rule, plain) for broken, rule, plain in checks if broken), None)
 
 
 def _eviction_order(facts: Iterable[Fact]) -> tuple[Fact, ...]:
@@ -529,6 +544,14 @@ def _eviction_order(facts: Iterable[Fact]) -> tuple[Fact, ...]:
 
 def _has_line_break(text: str) -> bool:
     return any(brk in text for brk in LINE_BREAKS)
+
+
+CANDIDATE_RULES: tuple[str, ...] = tuple(
+    name for name, *_ in _candidate_checks(FactCandidate(key="module", value="x", evidence="x"), "x", set())
+)
+"""The rules a candidate's content can break, named in the order the store checks them: a candidate breaking two
+is refused under the first (a value of 300 spaces is a blank value, not a value too long). Before any of them, the
+batch must be a list of at most :data:`MAX_CANDIDATES` candidates, and each element a :class:`FactCandidate`."""
 
 
 _INVISIBLE_RANGES = (

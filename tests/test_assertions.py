@@ -146,6 +146,24 @@ def test_left_out_says_why_each_part_of_a_message_gives_no_fact():
     assert left_out("x" * 100)[0].startswith(f"'{'x' * 39}\u2026'")  # a long segment is cut, not repeated whole
 
 
+@pytest.mark.parametrize("segment", [" = Billing", "=", "==x", "=module=Billing"])
+def test_left_out_gives_an_empty_key_its_own_reason_not_a_missing_equals_sign(segment):
+    """A part with '=' but nothing before it was told it "has no '='" (issue 32, lesson 01's walk)."""
+    assert left_out(segment) == [f"'{segment.strip()}' has nothing before '=': an empty key is not an allowed key"]
+
+
+@pytest.mark.parametrize(
+    "segment", ["=x", "Hello! =", "priority:", "| module | |", "**module**=", "We are on module=", "a = b = c", "é=ü"]
+)
+def test_every_reason_left_out_gives_is_true_of_its_part(segment):
+    """Each reason's claim holds of the part it names: no '=' only when there is none, a key only when one is there."""
+    (reason,) = left_out(segment)
+    if "has no '='" in reason:
+        assert "=" not in segment
+    if "is not an allowed key" in reason and "empty key" not in reason:
+        assert reason.split("'")[1] == segment.partition("=")[0].strip()
+
+
 def test_a_near_miss_says_its_rule_in_the_words_the_desks_use():
     assert [m.reason for m in near_misses("owner=alice; priority:P1")] == [
         "'owner' is not an allowed key",

@@ -1,11 +1,16 @@
 """Lessons 00 and 01: the feedback to a wrong answer points at what that answer got wrong (issue 32)."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from course_lib.assertions import parse_assertions
 from course_lib.exercises import check, exercise
 
-MESSAGE_1 = "Hello! database=Oracle\nDatabase=MySQL; version=; database = SQL Server 2022 ; log=a=b"
+MESSAGE_1 = "database = SQL Server 2022 ; version=; log=a=b\nHello! database=Oracle; Database=MySQL"
+"""Exercise 1's message: the two near declarations of database come after the real one, so a student who believes
+either one declares its value answers with that value (a later declaration would win), not the right answer."""
 
 
 def feedback(lesson: str, label: str, answer: object, expected: object) -> str:
@@ -30,6 +35,27 @@ def test_lesson_01_exercise_1_names_what_the_answer_got_wrong(answer, said):
     told = feedback("01", "Exercise 1", answer, expected)
     assert said in told
     assert "last declaration wins" not in told  # no key of the message is declared twice
+
+
+@pytest.mark.parametrize(
+    ("believed", "answer"),
+    [
+        ("Hello! database=Oracle", {"database": "Oracle", "log": "a=b"}),
+        ("Database=MySQL", {"database": "MySQL", "log": "a=b"}),
+    ],
+)
+def test_lesson_01_exercise_1_gives_each_misconception_its_own_wrong_answer(believed, answer):
+    """A student who believes a near declaration declares its value gets a wrong answer, never the right one
+    (issue 32, lesson 01's walk): the message read as if that part were the declaration it looks like."""
+    as_believed = MESSAGE_1.replace(believed, believed.split()[-1].replace("Database", "database"))
+    assert parse_assertions(as_believed) == answer != parse_assertions(MESSAGE_1)
+    lesson = (Path(__file__).resolve().parent.parent / "notebooks" / "01_contract_and_store.ipynb").read_text()
+    assert all(json.dumps(line)[1:-1] in lesson for line in MESSAGE_1.splitlines()), "the lesson asks another message"
+
+
+def test_lesson_01_exercise_2_tells_the_student_who_names_the_new_key_that_it_gets_in():
+    told = feedback("01", "Exercise 2", "symptom", "customer")
+    assert "symptom is the new fact: it gets in" in told and "customer" not in told
 
 
 def test_lesson_00_exercise_2_hint_to_the_writer_speaks_of_the_model_sought_not_the_writer():

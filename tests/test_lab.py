@@ -133,3 +133,28 @@ def test_first_open_shows_no_dialog_the_course_map_and_a_working_glossary_link(l
         browser.close()
     not_found = [line for line in log_path.read_text().splitlines() if re.search(r"\b404 GET\b", line)]
     assert not not_found, f"JupyterLab answered 404: {not_found}"
+
+
+@pytest.mark.timeout(240)
+def test_a_long_lesson_scrolled_to_its_end_shows_its_last_cell(lab):
+    """Scrolled to the end, lesson 01 showed an empty panel (issue 32): the last cell was scrolled off the top
+    (``scrollPastEnd``) or not rendered (windowing). The course's settings turn both off: the last cell shows."""
+    from playwright.sync_api import sync_playwright
+
+    url, _ = lab
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        page = browser.new_page(viewport=VIEWPORT)
+        page.goto(f"{url}/lab/tree/notebooks/01_contract_and_store.ipynb", timeout=120_000)
+        lesson = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)", has_text="Lesson 01").first
+        lesson.locator(".jp-Cell").first.wait_for(timeout=120_000)  # an earlier test's lesson may be open behind it
+        page.wait_for_timeout(2000)
+        scroller = lesson.locator(".jp-WindowedPanel-outer").first
+        scroller.evaluate("outer => { outer.scrollTop = outer.scrollHeight; }")
+        page.wait_for_timeout(1500)
+        panel = scroller.bounding_box()
+        last = lesson.locator(".jp-Cell").last.bounding_box()
+        page.screenshot(path=str(ARTIFACTS / "lab_lesson_end.png"))
+        browser.close()
+    assert panel is not None and last is not None, "the lesson's last cell is not rendered"
+    assert last["y"] + last["height"] > panel["y"] + 100, "scrolled to its end, the lesson shows no cell"

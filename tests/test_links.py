@@ -93,6 +93,18 @@ def test_lab_settings_set_the_courses_keys_and_keep_every_other(tmp_path):
         lab_settings.write(tmp_path)
 
 
+def test_lab_settings_render_every_cell_with_a_windowing_mode_the_installed_jupyterlab_knows():
+    """JupyterLab 4's default windowing leaves out cells far from the viewport: scrolling to the end of a long lesson
+    sometimes showed a blank notebook area (issue 32, lesson 01's walk). The course asks for every cell rendered."""
+    schema = Path(sys.prefix, "share", "jupyter", "lab", "schemas", "@jupyterlab", "notebook-extension", "tracker.json")
+    tracker = lab_settings.OVERRIDES["@jupyterlab/notebook-extension:tracker"]
+    properties = json.loads(schema.read_text())["properties"]
+    valid = {choice["const"] for choice in properties["windowingMode"]["oneOf"]}
+    assert tracker["windowingMode"] == "none" and tracker["windowingMode"] in valid, valid
+    # scrolled to its end, a lesson shows its last cell, not an empty panel past it
+    assert tracker["scrollPastEnd"] is False and properties["scrollPastEnd"]["type"] == "boolean"
+
+
 # region Presenter mode (make present): the lessons' links to docs/ in Voila
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from course_lib.assertions import ALLOWED_KEYS, LINE_BREAK_MARK
 from course_lib.memory import (
+    CANDIDATE_RULES,
     MAX_CANDIDATES,
     MAX_EVIDENCE_CHARS,
     MAX_FACTS,
@@ -89,6 +90,38 @@ def test_each_broken_rule_rejects_the_whole_batch_and_names_the_rule(rule, t0):
     with pytest.raises(InvalidFacts, match=rule):
         memory.apply(turn, batch if len(batch) > 5 else [cand("version", "1"), *batch])
     assert memory.facts == before
+
+
+def test_the_candidate_rules_are_named_in_the_order_the_store_checks_them():
+    assert CANDIDATE_RULES == (
+        "unknown key",
+        "duplicate key",
+        "blank value",
+        "value too long",
+        "blank evidence",
+        "evidence too long",
+        "line break in value",
+        "line break in evidence",
+        "evidence not quoted",
+        "value not in evidence",
+    )
+
+
+@pytest.mark.parametrize(
+    ("candidate", "named"),
+    [
+        (cand("symptom", " " * 300, "symptom=x"), "blank value"),  # blank, and too long: blank is checked first
+        (FactCandidate(key="symptom", value=LONG, evidence=""), f"value longer than {MAX_VALUE_CHARS}"),
+        (FactCandidate(key="module", value="A\nB", evidence="  "), "blank evidence"),
+        (cand("module", "Billing\nX", "module=Billing\nX"), "value contains a line break"),
+        (cand("owner", "Billing", "the owner is Billing"), "unknown key"),
+    ],
+)
+def test_a_candidate_breaking_two_rules_is_refused_under_the_first_in_the_checking_order(candidate, named):
+    """Lesson 01 says which rule wins (issue 32): the first of :data:`CANDIDATE_RULES` that the candidate breaks."""
+    memory = WorkingMemory()
+    with pytest.raises(InvalidFacts, match=named):
+        memory.apply(memory.begin_turn("module=Billing"), [candidate])
 
 
 def test_error_names_the_offending_candidate():
@@ -402,7 +435,8 @@ def test_a_too_long_value_is_refused_in_plain_words(length):
         memory.apply(memory.begin_turn(f"log={value}"), [cand("log", value)])
     said = str(refused.value)
     assert f"value longer than {MAX_VALUE_CHARS} characters: it has {length} characters." in said
-    assert f"('log'='{'x' * 40}'\u2026 ({length} characters))" in said  # the value itself is cut, its length said
+    assert f"('log'='{'x' * 40}'\u2026): " in said  # the value itself is cut; its length is the rule's to say
+    assert said.count(f"{length} characters") == 1 and "))" not in said  # once, and no parenthesis in a parenthesis
     assert not any(word in said for word in (".NET", "UTF-16", "code unit", "string.Length"))
 
 

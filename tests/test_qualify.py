@@ -72,7 +72,7 @@ async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by
         ),
         ("Invalid fact #2 ('owner'='alice'): unknown key; allowed keys are product, module", "unknown key"),
         (
-            "Invalid fact #1 ('symptom'='xxxx'\u2026 (300 characters)): value longer than 256 characters: it has 300",
+            "Invalid fact #1 ('symptom'='xxxx'\u2026): value longer than 256 characters: it has 300 characters",
             "value longer than 256 characters",
         ),
         ("Invalid fact #1 (None): no candidate: a NoneType stands in the batch (rule: each fact is a", "no candidate"),

@@ -6,7 +6,11 @@ in, below any setting the user changed. The course sets there what a student sho
 * the "Would you like to get notified about official Jupyter news?" pop-up (``fetchNews``), which covers part of
   every lesson's first screen, is answered "no";
 * the check for a newer JupyterLab, a request to a website, is off: the course runs offline;
-* a Markdown file a lesson links to (the glossary) opens rendered, as a page to read, not as text to edit.
+* a Markdown file a lesson links to (the glossary) opens rendered, as a page to read, not as text to edit;
+* every cell of a notebook is rendered (``windowingMode`` "none"): JupyterLab 4's default leaves out the cells far
+  from the viewport, and scrolling to the end of a long lesson sometimes showed a blank area;
+* a notebook scrolls no further than its last cell (``scrollPastEnd`` off): with it on, scrolling to the end of a
+  lesson pushes the last cell off the top and leaves the student an empty panel.
 
 The file belongs to the environment (``.venv`` for ``make lab``, the image's for Binder, the container's for the
 dev container), never to the student's home. Settings already in the file are kept: only these keys are set.
@@ -23,6 +27,7 @@ from pathlib import Path
 OVERRIDES: dict[str, dict[str, object]] = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Markdown Preview"}},
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none", "scrollPastEnd": False},
 }
 """Each plugin's settings the course fixes; the values are JupyterLab's own (``fetchNews`` is the text "false")."""
 
