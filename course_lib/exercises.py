@@ -584,9 +584,11 @@ def _digits(number: float) -> str:
 def number_form_hint(answer: Any, expected: Any) -> str:
     """What to say to a number answer written as text in words (``'two'``) or hedged (``'2?'``), or ``""``."""
     read = _number_in(answer) if isinstance(answer, str) and _kind(expected) == "a number" else None
-    if read is None or read[1] == "digits":
-        return ""  # not a number, or a number in quotes: type_hint says so
+    if read is None or answer.strip() == str(expected):
+        return ""  # not a number, or the answer in quotes: type_hint says so
     number, form = read
+    if form == "digits":  # another number in quotes ('5', '2.0'): the quotes are wrong whatever the number
+        return f"You wrote the text {answer!r}; the answer is a number: write it without quotes."
     if form == "words":
         return (
             f"You wrote the number {_digits(number)} in words ({answer!r}): write it in digits, without quotes: "

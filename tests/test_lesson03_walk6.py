@@ -99,3 +99,9 @@ def test_exercise_2_says_an_answer_that_is_no_desk_name_is_not_one(typo):
 def test_exercise_2_near_misses_of_a_desk_name_keep_their_own_words(near):
     said = words(check("Exercise 2", near, "triage", exercise("03", "Exercise 2").hint))
     assert "is not a desk name" not in said
+
+
+def test_any_number_in_quotes_is_told_to_lose_the_quotes():
+    assert "You wrote the text '5'; the answer is a number: write it without quotes." in words(check("Ex", "5", 2))
+    said = words(check("Ex", "2.0", 2, "Count again."))
+    assert "write it without quotes" in said and "Count again" not in said
