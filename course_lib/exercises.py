@@ -42,6 +42,7 @@ __all__ = [
     "exercise",
     "explain_unquoted_names",
     "near_miss_hint",
+    "number_form_hint",
     "readable_lines",
     "spelling_hint",
     "type_hint",
@@ -274,8 +275,16 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 2",
-        "The router picks a desk by the words in the question: does it name logs, deploys or incidents?",
-        'The router reads words: "deploy" and "logs" send the question to operations.',
+        "Section 2 prints the router's rule and its list of operations words: compare the question with the list "
+        "word by word.",
+        'The router compares whole words with its list: "catalog" and "blog" hold the letters "log" but are not '
+        "the word log, and no other word of the question is on the list, so it goes to triage.",
+        (
+            (
+                "operations",
+                'The router compares whole words, not letters inside a word: is "blog" or "catalog" on its list?',
+            ),
+        ),
     ),
     Exercise(
         "03",
@@ -502,15 +511,120 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
     specific = (
         _variable_hint(answer, expected, names)
+        or _not_a_choice(named, answer)
         or _miss(named, answer)
         or _empty(answer, expected)
+        or number_form_hint(answer, expected)
         or type_hint(answer, expected)
         or near_miss_hint(answer, expected)
         or spelling_hint(answer, expected, named.choices if named else ())
     )
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
+    if _form_only(answer, expected) or _not_a_choice(named, answer):  # the reasoning is not what went wrong
+        hint = ""
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+
+
+_CHOICES: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
+    ("03", "Exercise 2"): ("desk", ("triage", "operations")),
+}
+"""The exercises whose answer is one of a few names, by lesson and label: what the names name, and the names."""
+
+
+def _not_a_choice(named: Exercise | None, answer: Any) -> str:
+    """What to say to a text answer that is none of its exercise's names (``'operatons'``), or ``""``.
+
+    Its reasoning may be right and its spelling wrong, so it is told the names, not the exercise's hint. A name in
+    the wrong case, with spaces or among other words is a near miss of its own (:func:`near_miss_hint`).
+    """
+    noun, choices = _CHOICES.get((named.lesson, named.label), ("", ())) if named else ("", ())
+    if not choices or not isinstance(answer, str) or not answer.strip() or _hidden_characters(answer):
+        return ""
+    if any(_holds_word(answer, choice) or answer.strip().casefold() == choice for choice in choices):
+        return ""
+    count = _NUMBER_WORDS[len(choices)] if len(choices) < len(_NUMBER_WORDS) else str(len(choices))
+    return f"{answer!r} is not a {noun} name: the {count} {noun}s are {_names(list(choices))}."
+
+
+_NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+)
+"""The numbers a student may write in words, by value."""
+
+_HEDGED = re.compile(
+    r"(?:about|around|roughly|approximately|maybe|perhaps|probably|~|≈)?\s*(-?\d+(?:\.\d+)?)\s*"
+    r"(?:\?+|!+|maybe|perhaps|probably|or so)?",
+    re.IGNORECASE,
+)
+"""A number with a hedge around it: ``2?``, ``~2``, ``maybe 2``, ``about 2``, ``2 or so``."""
+
+
+def _number_in(text: str) -> tuple[float, str] | None:
+    """The number ``text`` writes, in digits (hedged or not) or in words, and how it was written; else None."""
+    words = text.strip().casefold()
+    if words in _NUMBER_WORDS:
+        return float(_NUMBER_WORDS.index(words)), "words"
+    match = _HEDGED.fullmatch(text.strip())
+    if match is None:
+        return None
+    return float(match.group(1)), "digits" if match.group(1) == text.strip() else "hedged"
+
+
+def _digits(number: float) -> str:
+    return str(int(number)) if number.is_integer() else str(number)
+
+
+def number_form_hint(answer: Any, expected: Any) -> str:
+    """What to say to a number answer written as text in words (``'two'``) or hedged (``'2?'``), or ``""``."""
+    read = _number_in(answer) if isinstance(answer, str) and _kind(expected) == "a number" else None
+    if read is None or answer.strip() == str(expected):
+        return ""  # not a number, or the answer in quotes: type_hint says so
+    number, form = read
+    if form == "digits":  # another number in quotes ('5', '2.0'): the quotes are wrong whatever the number
+        return f"You wrote the text {answer!r}; the answer is a number: write it without quotes."
+    if form == "words":
+        return (
+            f"You wrote the number {_digits(number)} in words ({answer!r}): write it in digits, without quotes: "
+            f"{_digits(number)}."
+        )
+    return (
+        f"You wrote the text {answer!r}, a number with a hedge around it: the answer is a number, so commit to one "
+        f"and write it in digits, without quotes: {_digits(number)}."
+    )
+
+
+def _form_only(answer: Any, expected: Any) -> bool:
+    """Is the answer's value right and only its form wrong (``'False'``, ``'2'``, ``'2?'``, ``'two'``, ``3`` for
+    ``'3'``)? Then the exercise's hint, which is about the reasoning, would suggest the prediction was wrong."""
+    if isinstance(expected, str):
+        return not isinstance(answer, str) and answer is not None and str(answer) == expected
+    if not isinstance(answer, str):
+        return False
+    if _kind(expected) == _kind(True):
+        return answer.strip() == str(expected)
+    read = _number_in(answer) if _kind(expected) == "a number" else None
+    return read is not None and read[0] == expected
 
 
 def _variable_hint(answer: Any, expected: Any, names: Mapping[str, Any]) -> str:
@@ -839,6 +953,16 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN) -> str:
     """
     name = error.name or str(error)
     said = f"{name!r} is not defined: Python read it as the name of a variable."
+    if name.casefold() in _NUMBER_WORDS and (expected is _UNKNOWN or _kind(expected) == "a number"):
+        digits = _NUMBER_WORDS.index(name.casefold())
+        if expected is _UNKNOWN:  # a number is likelier than the text, but the text stays possible
+            advice = (
+                f"If you mean the number {name}, write it in digits, with no quotes: {digits}; if you mean the "
+                f"text {name}, put it in quotes: '{name}'."
+            )
+        else:
+            advice = f"The answer is a number: write it in digits, with no quotes: {digits}."
+        return f"{said} {advice} Then run the cell again."
     boolean = name.casefold() in ("true", "false")
     spelled = name.capitalize()
     capital = f"Python writes {spelled} with a capital {spelled[0]} (no quotes): write {spelled}."
@@ -898,7 +1022,9 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         frames = traceback.extract_tb(tb)
         cells = getattr(self.compile, "_filename_map", {})  # the file names IPython gives the cells it ran
         raised_in_cell = bool(frames) and frames[-1].filename in cells
-        if isinstance(value, NameError) and raised_in_cell:
+        if guidance := _message_guidance(value, frames[-1].line if raised_in_cell else None):
+            print(f"{etype.__name__}: your message is not text yet.\n{readable_lines(guidance)}")
+        elif isinstance(value, NameError) and raised_in_cell:
             expected = _expected_in_cell(frames[-1], self.user_ns)
             print(f"NameError: {value}\n{readable_lines(unquoted_name_guidance(value, expected))}")
         elif isinstance(value, SyntaxError) and (guidance := _syntax_guidance(value)):
@@ -959,6 +1085,31 @@ def _read(node: ast.expr, names: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
         return _READABLE_CALLS[node.func.id](_read(node.args[0], names))  # KeyError for any other call
     raise ValueError(f"not a simple expression: {ast.dump(node)}")
+
+
+_MESSAGE_LINE = re.compile(r"^\s*(message_\w*)\s*=(?!=)\s*(.*?)\s*(?:#.*)?$")
+"""The line of an exercise that holds a message the student writes: ``message_1 = ...`` (lesson 03)."""
+
+
+def _message_guidance(error: BaseException, line: str | None) -> str:
+    """What to write when a ``message_N`` line is not text (``message_1 = priority=P0``), or ``""``.
+
+    ``line`` is the cell line a NameError was raised on; a SyntaxError names its own. Python's advice for a name
+    ("put it in quotes: 'P0'") would make the message ``"P0"``: the whole message goes in quotes.
+    """
+    if isinstance(error, SyntaxError) and type(error) is SyntaxError:
+        line = error.text
+    elif not isinstance(error, NameError):
+        return ""
+    match = _MESSAGE_LINE.match((line or "").strip("\n"))
+    if match is None:
+        return ""
+    name, text = match.group(1), match.group(2).strip("'\"").strip()
+    example = f"{name} = {text!r}" if text and text != "..." else f"{name} = 'your message'"
+    return (
+        f"{name} holds a message, and a message is text: put the whole message in quotes, e.g. {example}. Then run "
+        "the cell again."
+    )
 
 
 def answer_syntax_guidance(error: SyntaxError) -> str:

@@ -549,8 +549,7 @@ _OFFLINE = Backends(backend="offline")
 _NOTED = "Noted what you declared:"
 """How the offline desk opens its reply to a message it reads as declarations (``OfflineAssistantClient``)."""
 SMUGGLE_HINT = (
-    "Hint: the desk notes each declaration with its whole value, and section 8 shows where a value ends: could the "
-    "value of another key carry priority=P0?"
+    "Hint: reread the rule section 8 prints on where a value ends, then look at what the desk quotes in its reply."
 )
 """What exercise 1 says to a message whose reply does not note ``priority=P0``: where to look, not the message."""
 

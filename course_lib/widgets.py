@@ -475,7 +475,7 @@ def ticket_line(memory: WorkingMemory) -> str:
     return f"Ticket: epoch {memory.epoch} (forgets so far), turn {memory.turn} (messages so far)"
 
 
-SUBMIT_DISABLED_NOTE = "Submit waits for your next message: type key=value in the box."
+SUBMIT_DISABLED_NOTE = "Submit waits for your next message: type a line (a question or key=value) in the box."
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
 FORGET_KEY_NOTE = "Forget key waits for a key: choose one in the Key list."
 KEY_PLACEHOLDER = "choose a key"
@@ -701,8 +701,7 @@ EMPTY_LINE_NOTE = "The box is empty: type a message for the desks, or mem, forge
 """What Enter on the desk panel's empty box says (it sends nothing): the note under the box is about this Enter."""
 
 DESK_CHAT_CAPTION = _single_spaced(
-    "<b>The chat</b>: type here to talk to the desks (the router picks one; its reply appears above the box), or type "
-    "<code>mem</code> to see the facts, <code>forget KEY</code> or <code>forget</code> to forget."
+    "<b>The chat</b>: the router sends each line you type to one desk, and the desk's reply appears above the box."
 )
 DESK_MEMORY_CAPTION = _single_spaced(
     "<b>The shared store</b>: the facts both desks see. Its Message box sends a turn too (the reply appears in the "

@@ -6,8 +6,9 @@
 message_1 = "module=Billing and priority=P0"
 answer_1 = False
 
-# Exercise 2: the router reads words: "deploy" and "logs" send the question to operations.
-answer_2 = "operations"
+# Exercise 2: the router compares whole words with its list of operations words: "catalog" and "blog" hold the
+# letters "log" but are not the word log, so the question goes to triage.
+answer_2 = "triage"
 
 # Exercise 3: `forget module` gave triage a new, empty session; after it only database=Oracle reached triage (a user
 # message and an answer); `mem` reaches no desk and the question about logs went to operations.
