@@ -99,7 +99,8 @@ class Exercise:
     the mechanism behind the answer in one line, shown only once the answer is correct. ``misses`` pairs a
     tempting wrong answer with what is wrong with it, said before the hint (the hint alone may seem to support it).
     ``choices`` are the names the question lists (``"accepted"``, ``"rejected"``...): an answer a slip away from one
-    of them is told so (:func:`spelling_hint`).
+    of them is told so (:func:`spelling_hint`). With ``choice_noun`` (``"desk"``), an answer that holds none of them
+    is told what they are (:func:`_not_a_choice`).
     """
 
     lesson: str
@@ -108,6 +109,7 @@ class Exercise:
     why: str
     misses: tuple[tuple[Any, str], ...] = ()
     choices: tuple[str, ...] = ()
+    choice_noun: str = ""
 
 
 _ORACLE = (
@@ -285,6 +287,8 @@ EXERCISES: tuple[Exercise, ...] = (
                 'The router compares whole words, not letters inside a word: is "blog" or "catalog" on its list?',
             ),
         ),
+        choices=("triage", "operations"),
+        choice_noun="desk",
     ),
     Exercise(
         "03",
@@ -526,20 +530,14 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
 
 
-_CHOICES: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
-    ("03", "Exercise 2"): ("desk", ("triage", "operations")),
-}
-"""The exercises whose answer is one of a few names, by lesson and label: what the names name, and the names."""
-
-
 def _not_a_choice(named: Exercise | None, answer: Any) -> str:
     """What to say to a text answer that is none of its exercise's names (``'operatons'``), or ``""``.
 
     Its reasoning may be right and its spelling wrong, so it is told the names, not the exercise's hint. A name in
     the wrong case, with spaces or among other words is a near miss of its own (:func:`near_miss_hint`).
     """
-    noun, choices = _CHOICES.get((named.lesson, named.label), ("", ())) if named else ("", ())
-    if not choices or not isinstance(answer, str) or not answer.strip() or _hidden_characters(answer):
+    noun, choices = (named.choice_noun, named.choices) if named else ("", ())
+    if not noun or not choices or not isinstance(answer, str) or not answer.strip() or _hidden_characters(answer):
         return ""
     if any(_holds_word(answer, choice) or answer.strip().casefold() == choice for choice in choices):
         return ""
