@@ -41,10 +41,12 @@ __all__ = [
     "dict_syntax_guidance",
     "exercise",
     "explain_unquoted_names",
+    "hedge_hint",
     "near_miss_hint",
     "number_form_hint",
     "readable_lines",
     "spelling_hint",
+    "truth_form_hint",
     "type_hint",
     "unquoted_name_guidance",
     "value_written",
@@ -515,14 +517,18 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
     specific = (
         _variable_hint(answer, expected, names)
+        or hedge_hint(answer, expected)
         or _not_a_choice(named, answer)
         or _miss(named, answer)
         or _empty(answer, expected)
         or number_form_hint(answer, expected)
+        or truth_form_hint(answer, expected)
         or type_hint(answer, expected)
         or near_miss_hint(answer, expected)
         or spelling_hint(answer, expected, named.choices if named else ())
     )
+    if specific and _form_problem(answer, expected, named.choices if named else ()):  # alike, right or wrong
+        return f"{exercise}: not checked yet. {specific} Then run the cell again."
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
     if _form_only(answer, expected) or _not_a_choice(named, answer):  # the reasoning is not what went wrong
@@ -610,6 +616,63 @@ def number_form_hint(answer: Any, expected: Any) -> str:
         f"You wrote the text {answer!r}, a number with a hedge around it: the answer is a number, so commit to one "
         f"and write it in digits, without quotes: {_digits(number)}."
     )
+
+
+_HEDGES = re.compile(r"\?|\b(?:maybe|perhaps|probably|possibly|i think|i guess|i believe|not sure)\b", re.IGNORECASE)
+"""What makes a text answer a hedge: a question mark, or a word of doubt."""
+
+_TRUTH_WORDS = {"true", "false", "yes", "no"}
+"""The words a student writes for a yes/no prediction that Python spells True or False."""
+
+
+def hedge_hint(answer: Any, expected: Any) -> str:
+    """What to say to a text answer that hedges (``'accepted?'``, ``'maybe Billing'``), or ``""``.
+
+    Said alike whether the word inside is right or wrong: "holds the right word" for one and the reasoning hint for
+    the other would tell the student which it is before they commit. A number or a truth value has its own words
+    (:func:`number_form_hint`, :func:`truth_form_hint`).
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or not _HEDGES.search(answer):
+        return ""
+    return (
+        f"Your answer {answer!r} hedges (a '?' or a word of doubt): write one answer on its own, as sure as you can "
+        "be; the check compares the exact text."
+    )
+
+
+def truth_form_hint(answer: Any, expected: Any) -> str:
+    """What to say to a yes/no prediction written as text (``'True'``, ``'true'``, ``'yes'``, ``'False?'``), or ``""``.
+
+    One sentence for all of them, whichever the answer is: the student learns how Python writes a truth value, not
+    whether theirs is right.
+    """
+    if _kind(expected) != _kind(True) or _truth_word(answer) is None:
+        return ""
+    return (
+        f"You wrote the text {answer!r}; the answer is True or False, Python's two truth values: write one of them "
+        "without quotes, with a capital first letter."
+    )
+
+
+def _truth_word(answer: Any) -> str | None:
+    """The yes/no word a text answer holds once its hedges and punctuation are gone (``'True?'`` -> ``'true'``)."""
+    if not isinstance(answer, str):
+        return None
+    word = _HEDGES.sub(" ", answer).strip(" \t\n.,;:!").casefold()
+    return word if word in _TRUTH_WORDS else None
+
+
+def _form_problem(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> bool:
+    """Is the answer's form what to fix first, whatever its value: a hedge, a slip from a listed name, a number or a
+    truth value written as text? Then only the form is said, never the reasoning hint, so the reply does not tell
+    right from wrong."""
+    if not isinstance(answer, str):
+        return _form_only(answer, expected)
+    if isinstance(expected, str):
+        return bool(_HEDGES.search(answer)) or bool(_listed_slip(answer, choices))
+    if _kind(expected) == _kind(True):
+        return _truth_word(answer) is not None
+    return _kind(expected) == "a number" and _number_in(answer) is not None
 
 
 def _form_only(answer: Any, expected: Any) -> bool:
@@ -720,33 +783,32 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
 
 
 def spelling_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> str:
-    """An answer a slip away from the answer or from a name the question lists (``choices``), said as a slip.
+    """An answer a slip away from a name the question lists (``choices``) or from the answer, said as a slip.
 
     A slip is spaces or hyphens for underscores, or one or two letters off (two for a name of 8 letters or more):
-    ``"nothing to extract"``, ``"rejeted"``, ``"numberin"``. A slip from the right answer is told to check its
-    spelling, without the name (that would give the answer away); a slip from another listed name names it, and
-    what is wrong with that name is the exercise's to say (:data:`EXERCISES`' ``misses``). An answer that is no
+    ``"nothing to extract"``, ``"rejeted"``, ``"numberin"``. A slip from a listed name names it, right or wrong
+    alike (the question shows it anyway), and asks for it as written; a slip from an answer the question does not
+    list is told to check its spelling, without the name (that would give the answer away). An answer that is no
     listed name at all (``"rejection"``) is told to pick one.
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or not answer.strip():
         return ""
-    near = [name for name in dict.fromkeys((expected, *choices)) if _slip(answer, name)]
-    if not near:
-        offered = {_folded(choice) for choice in choices}
-        if offered and _folded(answer) not in offered:  # "rejection", "nothing": a word of its own
-            return f"{answer!r} is not one of the names to choose from: write one of them exactly as written."
-        return ""
-    if expected in near:
+    if listed := _listed_slip(answer, choices):
+        return f"{answer!r} reads as {listed!r}, a name the question lists: write it exactly as the question does."
+    if _slip(answer, expected):
         how = _slip_kind(answer, expected)
         return f"Check the spelling: {answer!r} {how} a name the question lists, and Python compares text exactly."
-    named = near[0]
-    why = next((said for wrong, said in _misses_for(choices) if wrong == named), "")
-    return f"{answer!r} reads as {named!r}, a name the question lists." + (f" {why}" if why else "")
+    offered = {_folded(choice) for choice in choices}
+    if offered and _folded(answer) not in offered:  # "rejection", "nothing": a word of its own
+        return f"{answer!r} is not one of the names to choose from: write one of them exactly as written."
+    return ""
 
 
-def _misses_for(choices: tuple[str, ...]) -> tuple[tuple[Any, str], ...]:
-    """The foreseen wrong answers of the exercise whose question lists ``choices``."""
-    return next((e.misses for e in EXERCISES if choices and e.choices == choices), ())
+def _listed_slip(answer: Any, choices: tuple[str, ...]) -> str:
+    """The listed name ``answer`` is a slip away from, or ``""``."""
+    if not isinstance(answer, str):
+        return ""
+    return next((name for name in choices if _slip(answer, name)), "")
 
 
 def _folded(text: str) -> str:
