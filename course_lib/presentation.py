@@ -429,7 +429,8 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     integer_ticks(ax, "x")
     ax.set_xlabel("turn")
     ax.set_ylabel("characters sent to the reader")
-    ax.set_title(f"What the reader received at each turn (rule: {rule_label(rule)}; writer, summarizer not counted)")
+    # two lines: on one, a long rule name beside the panel's longest legend pushed the title past the left edge
+    ax.set_title(f"What the reader received at each turn\n(rule: {rule_label(rule)}; writer and summarizer not counted)")
     legend_beside(ax)
     fig.tight_layout()
     return fig

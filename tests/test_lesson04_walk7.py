@@ -1,0 +1,48 @@
+"""Lesson 04's seventh student walk (issue 32): the items that could mislead, each checked at its rule.
+
+The prompt-size plot's title fits its figure under every rule and beside the panel's longest legend; a total that a
+turn-by-turn plot contradicts says from which turn; the time sentence gives this run's range instead of prose guessing
+it; exercise 1's "Why" shows the window is right only because of the latest rule; the lesson says what a generated
+timeline's turns hold, what the offline summarizer and reader really do, and why MAF's sliding window leaves 8 messages
+unflagged.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+import pytest
+from test_student_path import lesson
+
+from course_lib.policies import (
+    RULES,
+    compare_policies,
+    course_policies,
+    load_timeline,
+)
+from course_lib.presentation import plot_prompt_sizes
+
+matplotlib.use("Agg")
+
+LESSON = "04_memory_policies_compared"
+
+
+def _cell(cell_id: str) -> str:
+    return next(c.source for c in lesson(LESSON).cells if c.get("id") == cell_id)
+
+
+def _words(cell_id: str) -> str:
+    return " ".join(_cell(cell_id).split())
+
+
+@pytest.mark.parametrize("rule", RULES)
+async def test_the_prompt_plots_title_and_legend_fit_the_figure_under_every_rule_with_the_longest_labels(rule):
+    window = len(load_timeline().turns)  # the panel's widest window: every legend label says "same as full history"
+    policies = course_policies(window=window, max_facts=10)
+    calls = (await compare_policies(load_timeline(), policies, rules=[rule])).calls
+    fig = plot_prompt_sizes(calls, rule=rule)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    ax = fig.axes[0]
+    for part in (ax.title, ax.get_legend()):
+        box = part.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.width, f"{part} is cut at the figure's edge: {box}"
