@@ -430,7 +430,9 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     ax.set_xlabel("turn")
     ax.set_ylabel("characters sent to the reader")
     # two lines: on one, a long rule name beside the panel's longest legend pushed the title past the left edge
-    ax.set_title(f"What the reader received at each turn\n(rule: {rule_label(rule)}; writer and summarizer not counted)")
+    ax.set_title(
+        f"What the reader received at each turn\n(rule: {rule_label(rule)}; writer and summarizer not counted)"
+    )
     legend_beside(ax)
     fig.tight_layout()
     return fig
@@ -689,7 +691,28 @@ def where_the_characters_go(calls: pd.DataFrame, rule: str = "latest") -> str:
     second = f"To the reader alone (the plot below), the {reader.index[0]} policy sends the most ({reader.iloc[0]})"
     if len(reader) > 1:
         second += f", then {reader.index[1]} ({reader.iloc[1]})"
+        second += _turn_by_turn(rows, str(reader.index[0]), str(reader.index[1]))
     return f"{first} {second}."
+
+
+def _turn_by_turn(rows: pd.DataFrame, top: str, runner_up: str) -> str:
+    """What a total hides, for the reader's two largest: the turns at which the second's call is the larger one.
+
+    A total says nothing of each turn: lesson 04's facts reader receives the most over 10 turns, yet full history's
+    single call overtakes it as the conversation grows, and the plot under the sentence shows that crossing.
+    """
+    reader = rows[rows["call"] == "reader"]
+    per_turn = reader.pivot_table(index="turn", columns="policy", values="chars_sent", aggfunc="sum")
+    turns = [int(t) for t in per_turn.index]
+    larger = [t for t in turns if per_turn.loc[t, runner_up] > per_turn.loc[t, top]]
+    if not larger:
+        return f"; the {top} policy sends the reader more at each of these {len(turns)} turns too"
+    total = f": that is in total over these {len(turns)} turns"
+    if len(larger) == 1:
+        return f"{total}; at turn {larger[0]}, {runner_up} sends the reader more"
+    if larger == turns[turns.index(larger[0]) :]:
+        return f"{total}; from turn {larger[0]} on, {runner_up} sends the reader more at every turn"
+    return f"{total}; at turns {', '.join(map(str, larger[:-1]))} and {larger[-1]}, {runner_up} sends the reader more"
 
 
 def _sum_reported(column: pd.Series) -> int | str:

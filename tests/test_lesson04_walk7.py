@@ -10,6 +10,7 @@ unflagged.
 from __future__ import annotations
 
 import matplotlib
+import pandas as pd
 import pytest
 from test_student_path import lesson
 
@@ -19,7 +20,7 @@ from course_lib.policies import (
     course_policies,
     load_timeline,
 )
-from course_lib.presentation import plot_prompt_sizes
+from course_lib.presentation import plot_prompt_sizes, where_the_characters_go
 
 matplotlib.use("Agg")
 
@@ -46,3 +47,27 @@ async def test_the_prompt_plots_title_and_legend_fit_the_figure_under_every_rule
     for part in (ax.title, ax.get_legend()):
         box = part.get_window_extent(renderer)
         assert box.x0 >= 0 and box.x1 <= fig.bbox.width, f"{part} is cut at the figure's edge: {box}"
+
+
+def test_a_total_the_plot_contradicts_says_from_which_turn_the_runner_up_sends_more():
+    def calls(per_turn: dict[str, list[int]]) -> pd.DataFrame:
+        rows = [
+            {"rule": "latest", "call": "reader", "policy": policy, "turn": turn, "chars_sent": chars}
+            for policy, sizes in per_turn.items()
+            for turn, chars in enumerate(sizes, start=1)
+        ]
+        usage = {f"reported_{kind}_tokens": "unknown" for kind in ("input", "output", "total")}
+        return pd.DataFrame(rows).assign(visible="", **{"estimated tokens (chars / 4)": 0}, **usage)
+
+    def said(per_turn: dict[str, list[int]]) -> str:
+        return where_the_characters_go(calls(per_turn))
+
+    overtaken = said({"facts": [300, 800, 850, 860], "full history": [150, 500, 900, 1200]})
+    assert (
+        "then full history (2750): that is in total over these 4 turns; from turn 3 on, full history sends" in overtaken
+    )
+    assert "at turns 2 and 4, b sends the reader more" in said({"a": [9, 1, 9, 1], "b": [1, 2, 1, 2]})
+    assert "; at turn 3, b sends the reader more" in said({"a": [9, 9, 1], "b": [1, 1, 2]})
+    assert "then b (2); the a policy sends the reader more at each of these 2 turns too" in said(
+        {"a": [5, 5], "b": [1, 1]}
+    )
