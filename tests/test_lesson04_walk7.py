@@ -16,9 +16,12 @@ from test_student_path import lesson
 
 from course_lib.policies import (
     RULES,
+    ScalingRow,
     compare_policies,
     course_policies,
     load_timeline,
+    time_growth_sentence,
+    time_range_sentence,
 )
 from course_lib.presentation import plot_prompt_sizes, where_the_characters_go
 
@@ -71,3 +74,13 @@ def test_a_total_the_plot_contradicts_says_from_which_turn_the_runner_up_sends_m
     assert "then b (2); the a policy sends the reader more at each of these 2 turns too" in said(
         {"a": [5, 5], "b": [1, 1]}
     )
+
+
+def test_the_time_range_is_said_from_the_run_and_no_prose_guesses_its_size():
+    rows = [ScalingRow(10, "facts", 0, 0, 10, 0.0025), ScalingRow(200, "full history", 0, 0, 200, 0.44)]
+    assert time_range_sentence(rows).startswith("In these replays, a turn took from 0.25 ms to 2.2 ms of CPU time")
+    assert "took 1 ms of CPU" in time_range_sentence([ScalingRow(10, "facts", 0, 0, 10, 0.01)])
+    with pytest.raises(ValueError, match="No replays"):
+        time_range_sentence([])
+    noisy = [ScalingRow(n, p, 0, 0, n, n / 1000) for n in (10, 200) for p in ("full history", "facts")]
+    assert "few milliseconds" not in time_growth_sentence(noisy) and "times this short" in time_growth_sentence(noisy)
