@@ -68,6 +68,7 @@ __all__ = [
     "WRAPPED_FACT_COLUMNS",
     "WRAPPING_CELL",
     "PanelText",
+    "answers_by_rule",
     "correctness_table",
     "cost_table",
     "declarations_frame",
@@ -977,6 +978,27 @@ def what_was_wrong(missing: str, forbidden: str) -> str:
     parts = [f"lacks {missing.replace('; ', ', ')}" if missing else ""]
     parts.append(f"holds {forbidden.replace('; ', ', ')}" if forbidden else "")
     return "; ".join(p for p in parts if p) or "nothing"
+
+
+def answers_by_rule(answers: pd.DataFrame, turn: int) -> str:
+    """One policy's answer at ``turn`` under each rule it ran, one line a rule: correct, or what it lacked and held.
+
+    An answer right under one rule only is right because of that rule (lesson 04's 9-turn window, like full history,
+    sees the superseded values too): the lines under the other rules say so, from the run rather than from prose.
+    """
+    rows = answers[answers["turn"] == turn]
+    policies = list(dict.fromkeys(rows["policy"]))
+    if len(policies) != 1:
+        raise ValueError(f"Answers by rule need one policy's answers at turn {turn}; these hold {policies}.")
+    lines = [f"The {policies[0]} answer at turn {turn}, rule by rule:"]
+    for _, row in rows.iterrows():
+        verdict = (
+            "correct"
+            if row["correct"]
+            else f"wrong, it {what_was_wrong(row['missing'], row['superseded or forbidden'])}"
+        )
+        lines.append(f"- {rule_label(row['rule'])}: {verdict}")
+    return "\n".join(lines)
 
 
 def graded_view_frame(answers: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFrame:

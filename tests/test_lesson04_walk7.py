@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from test_student_path import lesson
 
+from course_lib.exercises import exercise
 from course_lib.policies import (
     RULES,
     ScalingRow,
@@ -23,7 +24,7 @@ from course_lib.policies import (
     time_growth_sentence,
     time_range_sentence,
 )
-from course_lib.presentation import plot_prompt_sizes, where_the_characters_go
+from course_lib.presentation import answers_by_rule, plot_prompt_sizes, where_the_characters_go
 
 matplotlib.use("Agg")
 
@@ -84,3 +85,23 @@ def test_the_time_range_is_said_from_the_run_and_no_prose_guesses_its_size():
         time_range_sentence([])
     noisy = [ScalingRow(n, p, 0, 0, n, n / 1000) for n in (10, 200) for p in ("full history", "facts")]
     assert "few milliseconds" not in time_growth_sentence(noisy) and "times this short" in time_growth_sentence(noisy)
+
+
+async def test_exercise_1s_why_says_the_wide_window_is_right_only_because_of_the_latest_rule():
+    why = exercise("04", "Exercise 1").why
+    assert "turn 1's superseded Reporting and PostgreSQL" in why and "right only because the latest rule" in why
+    timeline = load_timeline()
+    last_9 = {"last 9 turns": course_policies(window=9)["last 9 turns"]}
+    wide = await compare_policies(timeline, last_9)
+    visible = wide.calls[(wide.calls["turn"] == 10) & (wide.calls["call"] == "reader")]["visible"]
+    assert all("module: Reporting, Billing; database: PostgreSQL, SQL Server 2022" in v for v in visible)
+    lines = answers_by_rule(wide.answers, 10).split("\n")
+    assert lines == [
+        "The last 9 turns answer at turn 10, rule by rule:",
+        "- latest: correct",
+        "- earliest: wrong, it lacks Billing, SQL Server 2022; holds Reporting, PostgreSQL",
+        "- most frequent: wrong, it lacks Billing, SQL Server 2022; holds Reporting, PostgreSQL",
+    ]
+    both = await compare_policies(timeline, course_policies(window=9), rules=["latest"])
+    with pytest.raises(ValueError, match="one policy's answers"):
+        answers_by_rule(both.answers, 10)
