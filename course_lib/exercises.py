@@ -310,7 +310,10 @@ EXERCISES: tuple[Exercise, ...] = (
         "04",
         "Exercise 1",
         "Which turns does a 9-turn window hold at turn 10?",
-        "A 9-turn window at turn 10 still holds the correction of turn 6 and the prohibition of turn 2.",
+        "A 9-turn window at turn 10 holds turns 1 to 9, the whole conversation before the question: the prohibition "
+        "of turn 2 and the correction of turn 6, but also turn 1's superseded Reporting and PostgreSQL, as full "
+        "history does. It is right only because the latest rule picks the correction; under the other rules it is "
+        "wrong (below), so a wide window is not a safe one.",
     ),
     Exercise(
         "04",

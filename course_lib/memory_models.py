@@ -230,7 +230,7 @@ class OfflineSummarizerClient(OfflineChatClient):
     * ``extractive`` (honest, the contrast): keeps the previous summary's lines and appends the new
       declarations as lines of their own (a correction is appended, not merged: it does not resolve
       conflicts), then drops the oldest lines until the summary fits ``budget``. It never rewrites a line.
-    * ``abstractive`` rewrites the way real summarizers do, by rules applied to whatever it receives:
+    * ``abstractive`` imitates mistakes real summarizers can make, by rules applied to whatever it receives:
       it merges everything into one line, drops qualifiers it takes for detail (environment words such
       as "production", trailing clauses such as "during business hours" -- see :func:`generalize`) and
       blends a correction with the value it replaced (``Reporting/Billing``: which one is current is

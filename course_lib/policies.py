@@ -120,6 +120,7 @@ __all__ = [
     "summary_before_last_question",
     "summary_shown",
     "time_growth_sentence",
+    "time_range_sentence",
     "turns_phrase",
     "visible_values",
     "window_label",
@@ -1199,7 +1200,7 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
         )
     if keepers and others and max(others) >= min(growth[p] for p in keepers):
         sentence += (
-            ". In this run the times were too close to tell the two kinds apart: times of a few milliseconds move "
+            ". In this run the times were too close to tell the two kinds apart: times this short move "
             "that much when the machine is busy; run the cell again"
         )
     if keepers and max(growth[p] for p in keepers) < longer:
@@ -1209,6 +1210,17 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
             "only the walk through what is stored grows"
         )
     return sentence + "."
+
+
+def time_range_sentence(rows: Sequence[ScalingRow]) -> str:
+    """How long a turn took in :func:`measure_scaling`'s replays, fastest and slowest, in CPU milliseconds: the
+    size of the times lesson 04 warns move from run to run, said from this run rather than guessed in its prose."""
+    per_turn = [1000 * r.cpu_seconds / r.turns for r in rows if r.turns > 0]
+    if not per_turn:
+        raise ValueError("No replays to time: measure_scaling returned no rows.")
+    fastest, slowest = f"{min(per_turn):.2g} ms", f"{max(per_turn):.2g} ms"
+    took = fastest if fastest == slowest else f"from {fastest} to {slowest}"
+    return f"In these replays, a turn took {took} of CPU time, depending on the policy and the timeline's length."
 
 
 def replay_calls_sentence(rows: Sequence[ScalingRow]) -> str:

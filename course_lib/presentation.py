@@ -69,6 +69,7 @@ __all__ = [
     "WRAPPED_FACT_COLUMNS",
     "WRAPPING_CELL",
     "PanelText",
+    "answers_by_rule",
     "correctness_table",
     "cost_table",
     "declarations_frame",
@@ -430,7 +431,10 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
     integer_ticks(ax, "x")
     ax.set_xlabel("turn")
     ax.set_ylabel("characters sent to the reader")
-    ax.set_title(f"What the reader received at each turn (rule: {rule_label(rule)}; writer, summarizer not counted)")
+    # two lines: on one, a long rule name beside the panel's longest legend pushed the title past the left edge
+    ax.set_title(
+        f"What the reader received at each turn\n(rule: {rule_label(rule)}; writer and summarizer not counted)"
+    )
     legend_beside(ax)
     fig.tight_layout()
     return fig
@@ -709,7 +713,28 @@ def where_the_characters_go(calls: pd.DataFrame, rule: str = "latest") -> str:
     second = f"To the reader alone (the plot below), the {reader.index[0]} policy sends the most ({reader.iloc[0]})"
     if len(reader) > 1:
         second += f", then {reader.index[1]} ({reader.iloc[1]})"
+        second += _turn_by_turn(rows, str(reader.index[0]), str(reader.index[1]))
     return f"{first} {second}."
+
+
+def _turn_by_turn(rows: pd.DataFrame, top: str, runner_up: str) -> str:
+    """What a total hides, for the reader's two largest: the turns at which the second's call is the larger one.
+
+    A total says nothing of each turn: lesson 04's facts reader receives the most over 10 turns, yet full history's
+    single call overtakes it as the conversation grows, and the plot under the sentence shows that crossing.
+    """
+    reader = rows[rows["call"] == "reader"]
+    per_turn = reader.pivot_table(index="turn", columns="policy", values="chars_sent", aggfunc="sum")
+    turns = [int(t) for t in per_turn.index]
+    larger = [t for t in turns if per_turn.loc[t, runner_up] > per_turn.loc[t, top]]
+    if not larger:
+        return f"; the {top} policy sends the reader more at each of these {len(turns)} turns too"
+    total = f": that is in total over these {len(turns)} turns"
+    if len(larger) == 1:
+        return f"{total}; at turn {larger[0]}, {runner_up} sends the reader more"
+    if larger == turns[turns.index(larger[0]) :]:
+        return f"{total}; from turn {larger[0]} on, {runner_up} sends the reader more at every turn"
+    return f"{total}; at turns {', '.join(map(str, larger[:-1]))} and {larger[-1]}, {runner_up} sends the reader more"
 
 
 def _sum_reported(column: pd.Series) -> int | str:
@@ -974,6 +999,27 @@ def what_was_wrong(missing: str, forbidden: str) -> str:
     parts = [f"lacks {missing.replace('; ', ', ')}" if missing else ""]
     parts.append(f"holds {forbidden.replace('; ', ', ')}" if forbidden else "")
     return "; ".join(p for p in parts if p) or "nothing"
+
+
+def answers_by_rule(answers: pd.DataFrame, turn: int) -> str:
+    """One policy's answer at ``turn`` under each rule it ran, one line a rule: correct, or what it lacked and held.
+
+    An answer right under one rule only is right because of that rule (lesson 04's 9-turn window, like full history,
+    sees the superseded values too): the lines under the other rules say so, from the run rather than from prose.
+    """
+    rows = answers[answers["turn"] == turn]
+    policies = list(dict.fromkeys(rows["policy"]))
+    if len(policies) != 1:
+        raise ValueError(f"Answers by rule need one policy's answers at turn {turn}; these hold {policies}.")
+    lines = [f"The {policies[0]} answer at turn {turn}, rule by rule:"]
+    for _, row in rows.iterrows():
+        verdict = (
+            "correct"
+            if row["correct"]
+            else f"wrong, it {what_was_wrong(row['missing'], row['superseded or forbidden'])}"
+        )
+        lines.append(f"- {rule_label(row['rule'])}: {verdict}")
+    return "\n".join(lines)
 
 
 def graded_view_frame(answers: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFrame:
