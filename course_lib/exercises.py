@@ -560,7 +560,23 @@ def near_miss_hint(answer: Any, expected: Any) -> str:
         return _dict_hint(answer, expected)
     if isinstance(answer, list | tuple) and isinstance(expected, list | tuple) and len(answer) != len(expected):
         return f"Your answer has {_items(len(answer))}; the answer has {_items(len(expected))}."
-    if _kind(answer) == _kind(expected) == "a number" and abs(answer - expected) < 1:
+    if _kind(answer) == _kind(expected) == "a number":
+        return _number_hint(answer, expected)
+    return ""
+
+
+def _number_hint(answer: Any, expected: Any) -> str:
+    """How close a wrong number came, in words that fit what the answer counts.
+
+    A count (a whole number: messages, calls, sessions) has no fractions: a fraction is told so, and nothing says
+    where the answer lies ("less than 1 away" from 8.5 would give away 8 or 9). A fractional answer (lesson 00's
+    61.5 s) keeps the advice to count every part exactly, fractions included.
+    """
+    if isinstance(expected, numbers.Integral):
+        if isinstance(answer, numbers.Real) and not float(answer).is_integer():
+            return f"{answer} has a fraction, but the answer is a whole number (a count)."
+        return ""
+    if abs(answer - expected) < 1:
         return f"Close: {answer} is less than 1 away from the answer. Count every part exactly, fractions included."
     return ""
 
