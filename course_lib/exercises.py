@@ -304,8 +304,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 1",
-        "Three to start with, then two more for each earlier iteration "
-        "(the chart shows 3, 5, 7 at iterations 1, 2, 3).",
+        "Read section 3's chart: the LLM receives 3, 5, 7 messages at iterations 1, 2, 3. How much does each call "
+        "add to the one before, and which call is the last when the evaluator allows 4 iterations?",
         "Three input messages, then a response and a feedback message for each of the three earlier iterations: "
         "3 + 2 * 3 at the 4th call.",
         (
@@ -319,9 +319,11 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 2",
-        "The evaluator stops after the first response.",
+        "With allowed=1, what does the evaluator decide after the first answer, and does it send any feedback? "
+        "Section 2 says what the loop's response holds, and what it leaves out.",
         "The evaluator stops after the first response, and only the responses come back: one message.",
         (
+            (5, "That is section 2's run, where the evaluator allows 3 iterations; here it allows 1."),
             (
                 4,
                 "That counts the caller's three input messages too: the loop's response holds only what the run "
@@ -378,8 +380,8 @@ EXERCISES: tuple[Exercise, ...] = (
             (3, "B is not asked while A asks to continue: the first evaluator that continues decides."),
             (
                 2,
-                "B would continue at iteration 1, but it is not asked there: A continues at iterations 1 and 2, "
-                "so B is asked only when A says stop.",
+                "Look again at section 3's first table: while the first evaluator asks to continue, is the second "
+                "one asked at all? Then check what A decides at iterations 1 and 2.",
             ),
             (0, "A says stop at iteration 3, and one stop does not end the loop: the next evaluator, B, is asked."),
         ),
