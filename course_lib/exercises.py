@@ -381,7 +381,7 @@ EXERCISES: tuple[Exercise, ...] = (
             (
                 2,
                 "Look again at section 3's first table: while the first evaluator asks to continue, is the second "
-                "one asked at all? Then check what A decides at iterations 1 and 2.",
+                "one asked at all?",
             ),
             (0, "A says stop at iteration 3, and one stop does not end the loop: the next evaluator, B, is asked."),
         ),
