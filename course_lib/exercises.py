@@ -335,8 +335,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 1",
-        "Three to start with, then two more for each earlier iteration "
-        "(the chart shows 3, 5, 7 at iterations 1, 2, 3).",
+        "Read section 3's chart: the LLM receives 3, 5, 7 messages at iterations 1, 2, 3. How much does each call "
+        "add to the one before, and which call is the last when the evaluator allows 4 iterations?",
         "Three input messages, then a response and a feedback message for each of the three earlier iterations: "
         "3 + 2 * 3 at the 4th call.",
         (
@@ -350,9 +350,11 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 2",
-        "The evaluator stops after the first response.",
+        "With allowed=1, what does the evaluator decide after the first answer, and does it send any feedback? "
+        "Section 2 says what the loop's response holds, and what it leaves out.",
         "The evaluator stops after the first response, and only the responses come back: one message.",
         (
+            (5, "That is section 2's run, where the evaluator allows 3 iterations; here it allows 1."),
             (
                 4,
                 "That counts the caller's three input messages too: the loop's response holds only what the run "
@@ -409,8 +411,8 @@ EXERCISES: tuple[Exercise, ...] = (
             (3, "B is not asked while A asks to continue: the first evaluator that continues decides."),
             (
                 2,
-                "B would continue at iteration 1, but it is not asked there: A continues at iterations 1 and 2, "
-                "so B is asked only when A says stop.",
+                "Look again at section 3's first table: while the first evaluator asks to continue, is the second "
+                "one asked at all?",
             ),
             (0, "A says stop at iteration 3, and one stop does not end the loop: the next evaluator, B, is asked."),
         ),
@@ -752,7 +754,23 @@ def near_miss_hint(answer: Any, expected: Any) -> str:
         return _dict_hint(answer, expected)
     if isinstance(answer, list | tuple) and isinstance(expected, list | tuple) and len(answer) != len(expected):
         return f"Your answer has {_items(len(answer))}; the answer has {_items(len(expected))}."
-    if _kind(answer) == _kind(expected) == "a number" and abs(answer - expected) < 1:
+    if _kind(answer) == _kind(expected) == "a number":
+        return _number_hint(answer, expected)
+    return ""
+
+
+def _number_hint(answer: Any, expected: Any) -> str:
+    """How close a wrong number came, in words that fit what the answer counts.
+
+    A count (a whole number: messages, calls, sessions) has no fractions: a fraction is told so, and nothing says
+    where the answer lies ("less than 1 away" from 8.5 would give away 8 or 9). A fractional answer (lesson 00's
+    61.5 s) keeps the advice to count every part exactly, fractions included.
+    """
+    if isinstance(expected, numbers.Integral):
+        if isinstance(answer, numbers.Real) and not float(answer).is_integer():
+            return f"{answer} has a fraction, but the answer is a whole number (a count)."
+        return ""
+    if abs(answer - expected) < 1:
         return f"Close: {answer} is less than 1 away from the answer. Count every part exactly, fractions included."
     return ""
 

@@ -132,7 +132,7 @@ class TraceStep:
     call: int
     """The LLM call this step is or follows (for an evaluation, its iteration)."""
     saw: str
-    """What it saw, in one short line (:func:`recent_texts` folds a long history)."""
+    """What it saw, in a few short lines at most (:func:`recent_texts` folds a long history)."""
     did: str
     """What it returned or decided: the reply, ``stop``, or ``continue: ...``."""
     sections: tuple[Section, ...]
@@ -209,8 +209,10 @@ class LoopTrace:
     def evaluator(self, context: LoopContext, feedback: str | None) -> None:
         """The seed's evaluation: the initial messages, the last response and the previous feedback it saw.
 
-        The table's one-line "saw" names the initial messages by their count: they are the same at every evaluation
-        (the first call's input), and listing them on every row would bury the two parts that change.
+        The table's "saw" names the initial messages by their count: they are the same at every evaluation
+        (the first call's input), and listing them on every row would bury the two parts that change. Its four parts
+        stand on lines of their own (a table shows them with ``lines=["saw"]``): a message ends in a full stop, and
+        a ``;`` after it read as ``.;``; `` | `` keeps separating one message from the next, as in the model's rows.
         """
         initial = tuple(m.text for m in context.initial_messages)
         last = tuple(m.text for m in context.last_response.messages)
@@ -219,8 +221,8 @@ class LoopTrace:
             context.iteration,
             (("Initial messages", initial), ("Last response", last), ("Previous feedback", previous)),
             saw=(
-                f"iteration {context.iteration}; the {len(initial)} initial messages; last response: "
-                f"{' | '.join(last)}; previous feedback: {' | '.join(previous) or 'none'}"
+                f"iteration {context.iteration}\nthe {len(initial)} initial messages\nlast response: "
+                f"{' | '.join(last)}\nprevious feedback: {' | '.join(previous) or 'none'}"
             ),
             did="stop" if feedback is None else f"continue: {feedback}",
             feedback=feedback,
@@ -602,8 +604,8 @@ class OfflineJudgeClient(OfflineChatClient):
     """An offline judge for :class:`~course_lib.loop.AIJudgeLoopEvaluator`: checks each criterion it can check.
 
     It reads the criteria from the judge's System message (the block ``AIJudgeLoopEvaluator`` renders)
-    and the latest response from the end of its User message. A criterion written ``mention: WORD`` is
-    met when WORD appears in the response (case-insensitive); any other criterion cannot be checked
+    and the latest response from the end of its User message. A criterion written ``mention: TEXT`` is
+    met when TEXT (a word or a phrase) appears in the response (case-insensitive); any other criterion cannot be checked
     offline and is reported as unmet, never assumed met. It answers the structured verdict as JSON.
     With no criterion at all it has nothing it can check, so it cannot say the request is addressed:
     it answers ``VERDICT: MORE`` in plain text, the way a model without structured output would.
@@ -624,11 +626,11 @@ class OfflineJudgeClient(OfflineChatClient):
 
 
 MENTION_GAP = "a mention of "
-"""How the offline judge says an unmet ``mention: WORD`` criterion in its gap analysis: ``a mention of WORD``."""
+"""How the offline judge says an unmet ``mention: TEXT`` criterion in its gap analysis: ``a mention of TEXT``."""
 
 
 def _gap(criterion: str) -> str:
-    """An unmet criterion as the gap analysis says it: a ``mention: WORD`` in words, any other as it was written.
+    """An unmet criterion as the gap analysis says it: a ``mention: TEXT`` in words, any other as it was written.
 
     The gap analysis becomes the worker's feedback, which the student reads: ``a mention of owner`` says what is
     missing; ``mention: owner`` is notation to decode. A criterion the offline judge cannot check is already the
@@ -645,7 +647,7 @@ def judge_criteria(instructions: str) -> list[str]:
 
 
 def _mention_word(criterion: str) -> str:
-    """The WORD of a ``mention: WORD`` criterion, or ``""`` for any other (``mention:`` with no word included).
+    """The TEXT of a ``mention: TEXT`` criterion, or ``""`` for any other (``mention:`` with no text included).
 
     An empty word is in every answer: read as a mention, it would pass the first answer. It is a criterion the
     offline judge cannot check, so it stays unmet, as the class's rule says.

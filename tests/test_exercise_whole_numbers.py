@@ -1,0 +1,41 @@
+"""A count is a whole number: the checker's "close" hint never narrows a count down (issue 32, lessons 05-06 walk).
+
+A fractional answer to a count (8.5 messages) was told "less than 1 away from the answer. Count every part exactly,
+fractions included": a count has no fractions, and "less than 1 away" gives the answer away (8 or 9). The checker
+now says the answer is a whole number and nothing of where it lies; the fractional advice stays for a fractional
+answer (lesson 00's 61.5 s), where it fits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from course_lib.exercises import EXERCISES, check, near_miss_hint
+
+
+@pytest.mark.parametrize(("answer", "expected"), [(8.5, 9), (9.5, 9), (2.5, 61), (0.5, 1), (8.5, np.int64(9))])
+def test_a_fraction_for_a_count_is_told_the_answer_is_whole_and_not_where_it_lies(answer, expected):
+    said = near_miss_hint(answer, expected)
+    assert "whole number" in said and "count" in said
+    assert "fraction" not in said.replace("has a fraction", "")  # no advice to count fractions
+    assert "less than 1" not in said and "away" not in said  # nothing that narrows the answer down
+    assert str(int(expected)) not in said.replace(str(answer), "")
+
+
+def test_a_fraction_near_a_fractional_answer_keeps_the_fractional_advice():
+    said = near_miss_hint(61, 61.5)
+    assert "less than 1 away" in said and "fractions included" in said
+
+
+@pytest.mark.parametrize(("answer", "expected"), [(7, 9), (8.0, 9), (True, 1), (61.0, 61.5 + 5)])
+def test_a_whole_wrong_count_or_a_far_fraction_gets_no_close_hint(answer, expected):
+    assert near_miss_hint(answer, expected) == ""
+
+
+@pytest.mark.parametrize("lesson", sorted({e.lesson for e in EXERCISES}))
+def test_every_lessons_count_exercise_says_whole_number_to_a_fraction(lesson):
+    """Every exercise whose answer is a count gets the same words, through check(): the rule, not one input."""
+    for item in (e for e in EXERCISES if e.lesson == lesson):
+        said = check(item.label, 2.5, 3, item.hint).replace("\n", " ")
+        assert "not quite" in said and "whole number" in said and "fractions included" not in said
