@@ -10,6 +10,8 @@ from course_lib.extraction import make_extraction
 from course_lib.memory import WorkingMemory
 from course_lib.providers import ManualInjectionDesk, inject, injected_words
 from course_lib.tracing import CallLog, chars_sent_sum
+from course_lib.widgets import UNREAD_NOTE, comma_notes
+from tests.support.panels import memory_panel, submit
 
 
 async def _two_turns() -> CallLog:
@@ -46,3 +48,25 @@ async def test_each_logged_call_is_named_by_the_console_line_that_made_it() -> N
     memory = WorkingMemory()
     assert injected_words(inject(memory.to_prompt_block(), "a\n\nb")) == "a\n\nb"
     assert injected_words("module=Billing") == "module=Billing"  # no block: the text as it is
+
+
+async def test_a_comma_between_declarations_is_named_where_the_value_swallowed_the_next() -> None:
+    panel = memory_panel()
+    await submit(panel, "module=Billing, database=Oracle")
+    assert [f.value for f in panel.memory.facts] == ["Billing, database=Oracle"]
+    said = "a comma does not separate declarations; use ';' or a new line to declare database too."
+    assert f'module is stored as "Billing, database=Oracle": {said}' in panel.diagnostic.value
+    await submit(panel, "symptom=slow, then stuck")  # a comma in prose: no allowed key after it, no note
+    assert "comma" not in panel.diagnostic.value
+    await submit(panel, "customer=Contoso, owner=dana")  # owner is not an allowed key: nothing to declare
+    assert "comma" not in panel.diagnostic.value
+
+
+async def test_the_ticket_counts_the_messages_read_and_a_message_refused_unread_says_it_took_none() -> None:
+    panel = memory_panel()
+    await submit(panel, "module=Billing")
+    await submit(panel, "x" * 6008)
+    assert "turn 1 (messages read so far)" in panel.ticket.value and UNREAD_NOTE in panel.diagnostic.value
+    await submit(panel, "symptom=" + "y" * 300)  # read, then its value refused: it took a turn
+    assert "turn 2 (messages read so far)" in panel.ticket.value and UNREAD_NOTE not in panel.diagnostic.value
+    assert comma_notes(await make_extraction().update("module=Billing; database=Oracle")) == []
