@@ -6,6 +6,7 @@ import re
 from agent_framework import Agent
 
 from course_lib.clients import make_chat_client
+from course_lib.exercises import check, exercise
 from course_lib.extraction import make_extraction
 from course_lib.memory import WorkingMemory
 from course_lib.providers import ManualInjectionDesk, inject, injected_words
@@ -70,3 +71,10 @@ async def test_the_ticket_counts_the_messages_read_and_a_message_refused_unread_
     await submit(panel, "symptom=" + "y" * 300)  # read, then its value refused: it took a turn
     assert "turn 2 (messages read so far)" in panel.ticket.value and UNREAD_NOTE not in panel.diagnostic.value
     assert comma_notes(await make_extraction().update("module=Billing; database=Oracle")) == []
+
+
+def test_exercise_3s_hint_asks_and_a_question_counted_without_its_writer_is_answered() -> None:
+    third = exercise("02", "Exercise 3")
+    assert third.hint.count("?") == 2 and "(2 + 2)" not in third.hint
+    said = check("Exercise 3", 3, 4, third.hint)
+    assert "the writer still reads it" in said
