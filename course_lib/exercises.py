@@ -250,7 +250,11 @@ EXERCISES: tuple[Exercise, ...] = (
         'Each user turn calls the desk and the writer (2 + 2); "mem" and "forget" call no model.',
         (
             (8, "That counts two calls for every line, but only two of the four lines are user turns."),
-            (3, "The question declares nothing, yet the writer still reads it (section 6, call 8): only it can tell."),
+            (
+                3,
+                "The question declares nothing, yet the writer still reads it: every user turn goes to the writer "
+                "(section 6, call 8).",
+            ),
         ),
     ),
     Exercise(
