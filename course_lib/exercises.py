@@ -263,9 +263,17 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 3",
-        "mem and forget call no model; each user turn calls two (its desk, then the writer).",
+        "Which of the four lines are user turns (not mem or forget)? And in section 6's table, does the writer run "
+        "for a question that declares nothing?",
         'Each user turn calls the desk and the writer (2 + 2); "mem" and "forget" call no model.',
-        ((8, "That counts two calls for every line, but only two of the four lines are user turns."),),
+        (
+            (8, "That counts two calls for every line, but only two of the four lines are user turns."),
+            (
+                3,
+                "The question declares nothing, yet the writer still reads it: every user turn goes to the writer "
+                "(section 6, call 8).",
+            ),
+        ),
     ),
     Exercise(
         "03",

@@ -80,6 +80,7 @@ __all__ = [
     "forget_filter",
     "forget_said",
     "inject",
+    "injected_words",
     "memory_line",
     "messages_compared",
     "program_note",
@@ -95,6 +96,16 @@ __all__ = [
 def inject(block: str, user_text: str) -> str:
     """The message manual injection sends: the memory block, a blank line, then the user's words."""
     return f"{block}\n\n{user_text}"
+
+
+def injected_words(text: str) -> str:
+    """The user's words in a message :func:`inject` built (what follows its facts block); any other text as it is.
+
+    A call log holds what each desk call sent, block and all; a table of calls names each by the console line that
+    made it, which is this.
+    """
+    head, found, words = text.partition(f"\n{PROMPT_BLOCK_FOOTER}\n\n")
+    return words if found and head.startswith(PROMPT_BLOCK_HEADER) else text
 
 
 def caller_user_messages(messages: Sequence[Message]) -> list[Message]:

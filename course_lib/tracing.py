@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from agent_framework import ChatContext, ChatMiddleware, ChatResponse, ChatResponseUpdate, Message, ResponseStream
 
 from .conventions import attribution_source
-from .frames import rows_frame
+from .frames import count_noun, rows_frame
 
 if TYPE_CHECKING:  # pandas loads on first use (the table methods): importing the tracing stays quick
     import pandas as pd
@@ -33,6 +33,7 @@ __all__ = [
     "ModelCall",
     "RecordingMiddleware",
     "SeenMessage",
+    "chars_sent_sum",
     "count_of",
     "log_after_forget",
     "message_text",
@@ -107,6 +108,24 @@ class ModelCall:
             f"The {self.client} was sent {self.chars_sent} characters for its {len(last)}-character message {last!r}: "
             f"{instructions} of instructions and {earlier} of earlier messages sent with it."
         )
+
+
+def chars_sent_sum(call: ModelCall) -> str:
+    """A call's *chars sent* as the sum it is: its instructions, the messages before the last one, the last message.
+
+    ``1119 = 502 of instructions + 580 of the 12 messages before the last + 37 of the last message``. The count
+    includes the instructions (the model reads them too): a lesson's words said they "travel apart and are not
+    counted", while the table counted them; the sum says what the number holds.
+    """
+    instructions = len(call.instructions or "")
+    parts = [f"{instructions} of instructions"]
+    if len(call.messages) > 1:
+        earlier = sum(len(m.text) for m in call.messages[:-1])
+        before = "the message" if len(call.messages) == 2 else f"the {count_noun(len(call.messages) - 1, 'message')}"
+        parts.append(f"{earlier} of {before} before the last")
+    if call.messages:
+        parts.append(f"{len(call.messages[-1].text)} of the last message")
+    return f"{call.chars_sent} = " + " + ".join(parts)
 
 
 REUSED_COLUMN = "answered again (memo)"

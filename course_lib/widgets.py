@@ -68,6 +68,7 @@ __all__ = [
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_STYLE",
+    "UNREAD_NOTE",
     "WHOLE_MESSAGE",
     "WRAPPING_TEXT",
     "ConsoleRefusal",
@@ -78,6 +79,7 @@ __all__ = [
     "SingleSpacedHTML",
     "as_pasted",
     "case_hint",
+    "comma_notes",
     "command_guidance",
     "correction_notes",
     "declaration_notes",
@@ -276,6 +278,29 @@ def punctuation_notes(report: ExtractionReport) -> list[str]:
     ]
 
 
+def comma_notes(report: ExtractionReport) -> list[str]:
+    """A note for each value an accepted turn stored with another declaration inside it after a comma.
+
+    ``module=Billing, database=Oracle`` is one declaration: the value runs to ';' or the end of the line, so module is
+    stored as ``Billing, database=Oracle`` and the panel's "Stored: module." alone does not say where database went.
+    """
+    if report.status != "accepted":
+        return []
+    notes = []
+    for fact in report.facts:
+        inside = [m.group(1) for m in _COMMA_DECLARATION.finditer(fact.value) if m.group(1) in ALLOWED_KEYS]
+        if fact.turn == report.turn and inside:
+            notes.append(
+                f'{fact.key} is stored as "{shorten_long_input(fact.value)}": a comma does not separate declarations; '
+                f"use ';' or a new line to declare {and_listed(list(dict.fromkeys(inside)))} too."
+            )
+    return notes
+
+
+_COMMA_DECLARATION = re.compile(r",\s*(\w+)\s*=")
+"""A comma, then a word and '=' in a stored value: a declaration the student meant to separate with the comma."""
+
+
 def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[str]:
     """Which facts a turn pushed out of the full store, in words: a fact that went without being forgotten.
 
@@ -471,8 +496,16 @@ NOTE_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3"
 
 
 def ticket_line(memory: WorkingMemory) -> str:
-    """The ticket in words: what the epoch and the turn count (a bare "epoch 0, turn 9" tells a student nothing)."""
-    return f"Ticket: epoch {memory.epoch} (forgets so far), turn {memory.turn} (messages so far)"
+    """The ticket in words: what the epoch and the turn count (a bare "epoch 0, turn 9" tells a student nothing).
+
+    The turn counts the messages the store read: one refused whole before any reading (over the length limit) takes
+    no turn, while one whose value is refused after it was read did take one (:data:`UNREAD_NOTE` says so).
+    """
+    return f"Ticket: epoch {memory.epoch} (forgets so far), turn {memory.turn} (messages read so far)"
+
+
+UNREAD_NOTE = "This message took no turn: it was refused before the store read it, so the ticket's turn did not move."
+"""Why a message refused whole leaves the ticket's turn where it was (:func:`ticket_line`)."""
 
 
 SUBMIT_DISABLED_NOTE = "Submit waits for your next message: type a line (a question or key=value) in the box."
@@ -635,10 +668,13 @@ class MemoryPanel(_Panel, widgets.VBox):
         else:
             color, label = ("green" if report.status == "accepted" else "crimson"), "Ignored"
         lines = "".join(f"<br>{_escape(note)}" for note in whole_message_notes(report, text))
+        if report.status == "rejected" and report.turn is None:
+            lines += f"<br>{_escape(UNREAD_NOTE)}"
         lines += "".join(f"<br>{label}: {_escape(note)}" for note in notes)
         lines += "".join(f"<br>{_escape(note)}" for note in correction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
+        lines += "".join(f"<br>{_escape(note)}" for note in comma_notes(report))
         self.diagnostic.value = f'<div style="{WRAPPING_TEXT}"><span style="color:{color}">{status}</span>{lines}</div>'
 
     def forget_key(self, key: str | None) -> None:

@@ -30,7 +30,7 @@ async def test_submitting_declarations_fills_the_table_and_the_ticket():
     assert [f.key for f in panel.memory.facts] == ["database", "module"]
     assert "SQL Server 2022" in panel.table.value and "module=Billing" in panel.table.value
     assert "Stored: module and database." in panel.diagnostic.value
-    assert panel.ticket.value == "Ticket: epoch 0 (forgets so far), turn 1 (messages so far)"
+    assert panel.ticket.value == "Ticket: epoch 0 (forgets so far), turn 1 (messages read so far)"
     assert panel.shown_keys() == ("database", "module") and panel.key.value == NO_KEY
     assert panel.key.options[0] == (KEY_PLACEHOLDER, NO_KEY) and panel.forget_key_button.disabled
 
@@ -66,7 +66,7 @@ async def test_forget_key_and_forget_all_buttons():
     panel.key.value = "module"
     panel.forget_key_button.click()
     assert [f.key for f in panel.memory.facts] == ["database"] and "Billing" not in panel.table.value
-    assert panel.ticket.value == "Ticket: epoch 1 (forgets so far), turn 1 (messages so far)"
+    assert panel.ticket.value == "Ticket: epoch 1 (forgets so far), turn 1 (messages read so far)"
     panel.forget_all_button.click()
     assert panel.memory.facts == () and "No facts" in panel.table.value and panel.shown_keys() == ()
 
@@ -480,7 +480,7 @@ async def test_policy_explorer_clears_the_previous_result_when_a_run_fails(monke
 async def test_every_panel_starts_fresh():
     panel = memory_panel()
     assert panel.memory.facts == ()
-    assert panel.ticket.value == "Ticket: epoch 0 (forgets so far), turn 0 (messages so far)"
+    assert panel.ticket.value == "Ticket: epoch 0 (forgets so far), turn 0 (messages read so far)"
     assert panel.diagnostic.value == "" and "No facts" in panel.table.value and panel.submit_button.disabled
     desk = two_desks()
     assert desk.transcript == [] and desk.error.value == "" and "Type a message" in desk.chat.value
