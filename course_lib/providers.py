@@ -321,7 +321,7 @@ def repeated_not_held(reply: str, history: Sequence[Message], facts: Sequence[Fa
     A desk answers from everything it is sent, its history included, so it may repeat a value the store refused
     or replaced: a panel names these so the student does not take the reply for the store's word. Only the
     caller's declarations in ``history`` count, each as written (``symptom=slow``), and only where the reply has
-    the whole value (``module=Bill`` is not in ``module=Billing``).
+    the whole value (``module=Bill`` is not in ``module=Billing``, ``priority=P0`` is not in ``priority=P0 please``).
     """
     held = {(fact.key, fact.value) for fact in facts}
     said: list[str] = []
@@ -330,13 +330,15 @@ def repeated_not_held(reply: str, history: Sequence[Message], facts: Sequence[Fa
             continue
         for declaration in _declarations_or_none(message.text):
             pair = f"{declaration.key}={declaration.value}"
-            whole = re.search(re.escape(pair) + rf"(?![^\s{re.escape(_SENTENCE_STOPS)}])", reply)
+            whole = re.search(re.escape(pair) + _VALUE_ENDS, reply)
             if (declaration.key, declaration.value) not in held and whole and pair not in said:
                 said.append(pair)
     return said
 
 
-_SENTENCE_STOPS = ";,.!?)'\""
+_VALUE_ENDS = r"""(?=$|[;,\n]|[.!?)'"](?:\s|$))"""
+"""Where a value the reply repeats must end: at a separator, or at a sentence's end. ``priority=P0`` followed by
+`` please`` is the start of another value (``P0 please``), not ``P0`` repeated."""
 
 
 def _declarations_or_none(text: str) -> list[Declaration]:

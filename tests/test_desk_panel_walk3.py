@@ -75,3 +75,25 @@ async def test_the_comparison_marks_the_call_made_after_forget():
     lines = table[table["path"] == "context provider"]["line"].tolist()
     assert lines[-1] == "Which module and database am I on? (after forget)"
     assert not any("(after forget)" in line for line in lines[:-1])
+
+
+def test_a_value_the_reply_carries_on_past_is_not_the_value_repeated():
+    """Lesson 03's re-walk: after ``priority=P0 please`` was stored and a refused line held ``priority=P0``, the
+    desk's reply "priority=P0 please" was marked as repeating ``priority=P0``, which the store "does not hold",
+    while the table beside it showed ``priority | P0 please``. A value ends where the reply's declaration ends."""
+    from agent_framework import Message
+
+    from course_lib.memory import FactCandidate, WorkingMemory
+
+    memory = WorkingMemory()
+    turn = memory.begin_turn("priority=P0 please")
+    memory.apply(turn, [FactCandidate(key="priority", value="P0 please", evidence="priority=P0 please")])
+    history = [Message(role="user", contents=["module=Billing; priority=P0"])]
+    for reply in (
+        "From what I can see: priority=P0 please.",
+        "From what I can see: priority=P0 please; module=Billing.",
+        "priority=P0 and more",
+    ):
+        assert "priority=P0" not in repeated_not_held(reply, history, memory.facts), reply
+    for reply in ("priority=P0", "priority=P0.", "priority=P0; module=X", "(priority=P0)", "priority=P0, then"):
+        assert repeated_not_held(reply, history, memory.facts)[-1] == "priority=P0", reply
