@@ -16,10 +16,12 @@ notebook's styling to wrap: JupyterLab's own style breaks a long printed line in
 from __future__ import annotations
 
 import ast
+import io
 import linecache
 import numbers
 import re
 import sys
+import tokenize
 import traceback
 import unicodedata
 from collections.abc import Mapping
@@ -37,6 +39,7 @@ __all__ = [
     "UNANSWERED",
     "Exercise",
     "answer_syntax_guidance",
+    "case_form_hint",
     "check",
     "dict_syntax_guidance",
     "exercise",
@@ -45,6 +48,8 @@ __all__ = [
     "near_miss_hint",
     "number_form_hint",
     "readable_lines",
+    "several_numbers_hint",
+    "several_words_hint",
     "spelling_hint",
     "truth_form_hint",
     "type_hint",
@@ -113,6 +118,21 @@ class Exercise:
     choices: tuple[str, ...] = ()
     choice_noun: str = ""
 
+
+_KEYS = (
+    "product",
+    "module",
+    "priority",
+    "database",
+    "constraint",
+    "customer",
+    "version",
+    "environment",
+    "symptom",
+    "log",
+)
+"""The ten allowed keys, which an exercise asking for a key offers (the checker sits below ``memory``, which holds
+``ALLOWED_KEYS``; a test keeps the two equal)."""
 
 _ORACLE = (
     "Oracle is never declared: the key of 'Hello! database=Oracle' is all the text before '=', "
@@ -218,6 +238,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "five older facts makes room for it.",
             ),
         ),
+        choices=_KEYS,
     ),
     Exercise(
         "01",
@@ -525,28 +546,70 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     if answer is UNANSWERED:
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
     named = _named(exercise, hint)
+    if joined := _joined_answer_line(names):  # `answer_2 = 1 or 2` is 1 to Python: never graded as an answer
+        return f"{exercise}: not checked yet. {joined} Then run the cell again."
     if _same(answer, expected):
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
-    specific = (
-        _variable_hint(answer, expected, names)
+    specific = _variable_hint(answer, expected, names) or _miss(named, answer)
+    if not specific and (form := _form_words(answer, expected, named)):  # said alike, right or wrong
+        return f"{exercise}: not checked yet. {form} Then run the cell again."
+    specific = specific or near_miss_hint(answer, expected) or spelling_hint(answer, expected)
+    if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
+        hint = ""
+    return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+
+
+def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
+    """What to say to an answer whose form is wrong whatever its value, or ``""``: the form is fixed first.
+
+    Empty, another kind than the answer's (text for a number, a number for text, None), a hedge, several numbers
+    or several words for one, no name the question lists, capitals or spaces where the answers are lower case, a
+    slip from a listed name, a number or a truth value written as text. The words never depend on whether the value
+    underneath is right, and the exercise's hint (about the reasoning) is not given: either would tell the student
+    which they wrote.
+    """
+    choices = named.choices if named else ()
+    return (
+        _empty(answer, expected)
         or hedge_hint(answer, expected)
+        or several_numbers_hint(answer, expected)
         or _not_a_choice(named, answer)
-        or _miss(named, answer)
-        or _empty(answer, expected)
+        or case_form_hint(answer, expected)
+        or (spelling_hint(answer, expected, choices) if _listed_slip(answer, choices) else "")
+        or _off_the_list(answer, choices)
+        or several_words_hint(answer, expected)
         or number_form_hint(answer, expected)
         or truth_form_hint(answer, expected)
         or type_hint(answer, expected)
-        or near_miss_hint(answer, expected)
-        or spelling_hint(answer, expected, named.choices if named else ())
     )
-    if specific and _form_problem(answer, expected, named.choices if named else ()):  # alike, right or wrong
-        return f"{exercise}: not checked yet. {specific} Then run the cell again."
-    if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
-        hint = ""
-    if _form_only(answer, expected) or _not_a_choice(named, answer):  # the reasoning is not what went wrong
-        hint = ""
-    return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+
+
+def _off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
+    """What to say to a one-word text answer that is none of the names the question lists, or ``""``."""
+    if not choices or not isinstance(answer, str) or not re.fullmatch(r"\w+", answer.strip()):
+        return ""
+    if _folded(answer) in {_folded(choice) for choice in choices}:
+        return ""
+    return f"{answer!r} is not one of the names to choose from: write one of them exactly as written."
+
+
+def several_words_hint(answer: Any, expected: Any) -> str:
+    """What to say to several words where the answer is one word (``'the triage desk'``, ``'customer or product'``).
+
+    Said alike whichever word is right ("holds the right word" for the right one alone told the student which it
+    was): several choices are told to pick one, other words around a word to write only it.
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or not re.fullmatch(r"\w+", expected.strip()):
+        return ""
+    if value_written(answer) or _hidden_characters(answer):  # "module=Billing", "Bill\u200bing": rules of their own
+        return ""
+    words = re.findall(r"\w+", answer)
+    if len(words) < 2:
+        return ""
+    if len(_choices(answer)) > 1:
+        return f"Your answer {answer!r} lists several choices: pick one."
+    return f"The answer is one word, and {answer!r} has {len(words)}: write only the one word you choose."
 
 
 def _not_a_choice(named: Exercise | None, answer: Any) -> str:
@@ -589,6 +652,9 @@ _NUMBER_WORDS = (
 )
 """The numbers a student may write in words, by value."""
 
+_TIMES_WORDS = {"once": 1, "twice": 2, "thrice": 3}
+"""How often, in words: an answer to "how many times" written as a word."""
+
 _HEDGED = re.compile(
     r"(?:about|around|roughly|approximately|maybe|perhaps|probably|~|≈)?\s*(-?\d+(?:\.\d+)?)\s*"
     r"(?:\?+|!+|maybe|perhaps|probably|or so)?",
@@ -602,6 +668,8 @@ def _number_in(text: str) -> tuple[float, str] | None:
     words = text.strip().casefold()
     if words in _NUMBER_WORDS:
         return float(_NUMBER_WORDS.index(words)), "words"
+    if words in _TIMES_WORDS:  # "once", "twice": a count of times in words
+        return float(_TIMES_WORDS[words]), "words"
     match = _HEDGED.fullmatch(text.strip())
     if match is None:
         return None
@@ -626,8 +694,8 @@ def number_form_hint(answer: Any, expected: Any) -> str:
             f"{_digits(number)}."
         )
     return (
-        f"You wrote the text {answer!r}, a number with a hedge around it: the answer is a number, so commit to one "
-        f"and write it in digits, without quotes: {_digits(number)}."
+        f"You wrote the text {answer!r}, a number with a hedge around it: the answer is a number, so commit to the "
+        "number you choose and write it in digits, without quotes."
     )
 
 
@@ -659,7 +727,7 @@ def truth_form_hint(answer: Any, expected: Any) -> str:
     One sentence for all of them, whichever the answer is: the student learns how Python writes a truth value, not
     whether theirs is right.
     """
-    if _kind(expected) != _kind(True) or _truth_word(answer) is None:
+    if _kind(expected) != _kind(True) or not isinstance(answer, str) or not answer.strip():
         return ""
     return (
         f"You wrote the text {answer!r}; the answer is True or False, Python's two truth values: write one of them "
@@ -667,38 +735,77 @@ def truth_form_hint(answer: Any, expected: Any) -> str:
     )
 
 
-def _truth_word(answer: Any) -> str | None:
-    """The yes/no word a text answer holds once its hedges and punctuation are gone (``'True?'`` -> ``'true'``)."""
-    if not isinstance(answer, str):
-        return None
-    word = _HEDGES.sub(" ", answer).strip(" \t\n.,;:!").casefold()
-    return word if word in _TRUTH_WORDS else None
+def several_numbers_hint(answer: Any, expected: Any) -> str:
+    """What to say to several numbers given for one (``'1 or 2'``, ``(1, 2)``), or ``""``: pick one.
+
+    Said alike whichever number is right. A decimal comma (``61,5``) is a tuple too: it is read as one only when the
+    answer has a fraction (:func:`type_hint`).
+    """
+    if _kind(expected) != "a number":
+        return ""
+    if isinstance(answer, str) and len(_numbers_in(answer)) > 1:
+        return f"Your answer {answer!r} gives several numbers: pick one and write it in digits, without quotes."
+    counts = isinstance(expected, numbers.Integral) or float(expected).is_integer()
+    if isinstance(answer, tuple) and len(answer) > 1 and counts and all(_kind(n) == "a number" for n in answer):
+        return "Your answer gives several numbers (Python reads them as a tuple): pick one."
+    return ""
 
 
-def _form_problem(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> bool:
-    """Is the answer's form what to fix first, whatever its value: a hedge, a slip from a listed name, a number or a
-    truth value written as text? Then only the form is said, never the reasoning hint, so the reply does not tell
-    right from wrong."""
-    if not isinstance(answer, str):
-        return _form_only(answer, expected)
-    if isinstance(expected, str):
-        return bool(_HEDGES.search(answer)) or bool(_listed_slip(answer, choices))
-    if _kind(expected) == _kind(True):
-        return _truth_word(answer) is not None
-    return _kind(expected) == "a number" and _number_in(answer) is not None
+def _numbers_in(text: str) -> list[str]:
+    """The numbers written in digits in ``text``."""
+    return re.findall(r"-?\d+(?:\.\d+)?", text)
 
 
-def _form_only(answer: Any, expected: Any) -> bool:
-    """Is the answer's value right and only its form wrong (``'False'``, ``'2'``, ``'2?'``, ``'two'``, ``3`` for
-    ``'3'``)? Then the exercise's hint, which is about the reasoning, would suggest the prediction was wrong."""
-    if isinstance(expected, str):
-        return not isinstance(answer, str) and answer is not None and str(answer) == expected
-    if not isinstance(answer, str):
-        return False
-    if _kind(expected) == _kind(True):
-        return answer.strip() == str(expected)
-    read = _number_in(answer) if _kind(expected) == "a number" else None
-    return read is not None and read[0] == expected
+def case_form_hint(answer: Any, expected: Any) -> str:
+    """What to say to a text answer in capitals or with spaces around it where the answers are lower case, or ``""``.
+
+    Said alike whether the word is right or wrong ("Mind the case: write 'customer'" for the right word only told the
+    student which one it was): the rule is the answers' form, read from the expected answer's style, not its value.
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or not answer.strip():
+        return ""
+    if _hidden_characters(answer) or _HEDGES.search(answer):
+        return ""
+    capitals = expected == expected.lower() and answer.strip() != answer.strip().lower()
+    padded = answer != answer.strip()
+    if capitals and padded:
+        return (
+            f"Mind the case and the {_padding(answer, article=False)}: the answers here are in lower case with "
+            f"nothing around them, and Python compares text exactly ({answer!r})."
+        )
+    if capitals:
+        return (
+            f"Mind the case: the answers here are in lower case, and Python compares text exactly: your answer "
+            f"{answer!r} has capitals."
+        )
+    if padded:
+        return f"Your answer has {_padding(answer)} ({answer!r}): write only its words, {answer.strip()!r}."
+    return ""
+
+
+def _joined_answer_line(names: Mapping[str, Any]) -> str:
+    """What to say when the cell's ``answer_N = ...`` line joins two values with ``or``/``and``, or ``""``.
+
+    ``answer_2 = 1 or 2`` runs: Python keeps one of the two (here 1), and a hedge would then be graded as if the
+    student had chosen. The cell's own text is IPython's latest input (``In``), read as Python tokens so that an
+    ``or`` inside quotes or a comment does not count.
+    """
+    inputs = names.get("In")
+    if not isinstance(inputs, list) or not inputs or not isinstance(inputs[-1], str):
+        return ""
+    for line in inputs[-1].splitlines():
+        if not re.match(r"\s*answer_\w*\s*=[^=]", line):
+            continue
+        try:
+            words = [t.string for t in tokenize.generate_tokens(io.StringIO(line).readline) if t.type == tokenize.NAME]
+        except (tokenize.TokenError, SyntaxError):
+            continue
+        if joiner := next((word for word in words if word in ("or", "and")), None):
+            return (
+                f"Your answer line joins two answers with {joiner!r}: Python keeps only one of them for you "
+                f"(1 {joiner} 2 is {1 if joiner == 'or' else 2}). Write one answer, the one you choose."
+            )
+    return ""
 
 
 def _variable_hint(answer: Any, expected: Any, names: Mapping[str, Any]) -> str:
@@ -823,10 +930,10 @@ def spelling_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> 
     if not (isinstance(answer, str) and isinstance(expected, str)) or not answer.strip():
         return ""
     if listed := _listed_slip(answer, choices):
-        return f"{answer!r} reads as {listed!r}, a name the question lists: write it exactly as the question does."
+        return f"{answer!r} reads as {listed!r}, one of the names to choose from: write it exactly as written there."
     if _slip(answer, expected):
         how = _slip_kind(answer, expected)
-        return f"Check the spelling: {answer!r} {how} a name the question lists, and Python compares text exactly."
+        return f"Check the spelling: {answer!r} {how} a name to choose from, and Python compares text exactly."
     offered = {_folded(choice) for choice in choices}
     if offered and _folded(answer) not in offered:  # "rejection", "nothing": a word of its own
         return f"{answer!r} is not one of the names to choose from: write one of them exactly as written."

@@ -76,10 +76,10 @@ def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_t
     ("label", "answer", "expected", "said"),
     [
         # a slip from a listed name: the name the student meant, right or wrong alike, and nothing about the reasoning
-        ("Exercise 3", "rejeted", "rejected", "'rejeted' reads as 'rejected', a name the question lists"),
-        ("Exercise 3", "rejeted", "accepted", "'rejeted' reads as 'rejected', a name the question lists"),
-        ("Exercise 2", "numberin", "numbering", "'numberin' reads as 'numbering', a name the question lists"),
-        ("Exercise 2", "assistent", "numbering", "'assistent' reads as 'assistant', a name the question lists"),
+        ("Exercise 3", "rejeted", "rejected", "'rejeted' reads as 'rejected', one of the names to choose from"),
+        ("Exercise 3", "rejeted", "accepted", "'rejeted' reads as 'rejected', one of the names to choose from"),
+        ("Exercise 2", "numberin", "numbering", "'numberin' reads as 'numbering', one of the names to choose from"),
+        ("Exercise 2", "assistent", "numbering", "'assistent' reads as 'assistant', one of the names to choose from"),
         ("Exercise 3", "nothing to extract", "nothing_to_extract", "reads as 'nothing_to_extract'"),
         ("Exercise 3", "nothing to extract", "rejected", "reads as 'nothing_to_extract'"),
     ],
@@ -116,3 +116,18 @@ def test_lesson_00_exercise_1_hint_points_at_the_reasoning_not_at_a_sum():
     hint = exercise("00", "Exercise 1").hint
     assert "attempts" in hint and "pauses" in hint
     assert not any(number in hint for number in ("20", "60", "0.5", "61"))
+
+
+def test_the_keys_an_exercise_offers_are_the_allowed_keys():
+    from course_lib.assertions import ALLOWED_KEYS
+    from course_lib.exercises import _KEYS
+
+    assert _KEYS == ALLOWED_KEYS
+
+
+@pytest.mark.parametrize("answer", ["Customer", "Product", "custmer", "prodct", " customer", "the product key"])
+def test_a_key_written_in_another_form_is_told_its_form_alike_for_the_right_and_a_wrong_key(answer):
+    """Lesson 01's re-walk: 'Customer' and 'custmer' got a form note naming the answer while 'Product' and 'prodct'
+    got only "not quite": the difference told the student which key was right."""
+    told = " ".join(check("Exercise 2", answer, "customer", exercise("01", "Exercise 2").hint, namespace={}).split())
+    assert "not checked yet" in told and " ".join(exercise("01", "Exercise 2").hint.split()) not in told
