@@ -38,8 +38,9 @@ trust: $(STAMP)
 
 # JupyterLab serves the repository (so a lesson's links to ../docs/ open) and opens on notebooks/; its workspace (the
 # tabs it reopens) stays in .venv too, so two clones never reopen each other's tabs.
+# It serves dot files too, so lesson 00's "File > Open from Path..., then .env" opens the live settings.
 # tests/test_lab.py starts JupyterLab with these flags, read from this line.
-LAB_FLAGS := --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks --NotebookNotary.data_dir=.venv/share/jupyter
+LAB_FLAGS := --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks --NotebookNotary.data_dir=.venv/share/jupyter --ContentsManager.allow_hidden=True
 JUPYTERLAB_WORKSPACES_DIR ?= $(VENV)/share/jupyter/lab/workspaces
 lab: $(STAMP) $(LAB_SETTINGS) trust
 	JUPYTERLAB_WORKSPACES_DIR=$(JUPYTERLAB_WORKSPACES_DIR) $(BIN)/jupyter lab $(LAB_FLAGS) $(ROOT_FLAG)

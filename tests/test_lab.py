@@ -158,3 +158,12 @@ def test_a_long_lesson_scrolled_to_its_end_shows_its_last_cell(lab):
         browser.close()
     assert panel is not None and last is not None, "the lesson's last cell is not rendered"
     assert last["y"] + last["height"] > panel["y"] + 100, "scrolled to its end, the lesson shows no cell"
+
+
+@pytest.mark.timeout(240)
+def test_the_live_settings_file_opens_in_jupyterlab_as_lesson_00_says(lab):
+    """Lesson 00's re-walk: "File > Open from Path... and type .env" answered "Could not find path: .env" (Jupyter
+    Server hides dot files). `make lab` serves them, so the route lesson 00 gives works; .env.example stands in."""
+    url, _ = lab
+    with urllib.request.urlopen(f"{url}/api/contents/.env.example?content=1", timeout=30) as answer:
+        assert answer.status == 200 and b"COURSE_LLM" in answer.read()
