@@ -1219,7 +1219,7 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         cells = getattr(self.compile, "_filename_map", {})  # the file names IPython gives the cells it ran
         raised_in_cell = bool(frames) and frames[-1].filename in cells
         if guidance := _message_guidance(value, frames[-1].line if raised_in_cell else None):
-            print(f"{etype.__name__}: your message is not text yet.\n{readable_lines(guidance)}")
+            print(readable_lines(guidance))
         elif isinstance(value, NameError) and raised_in_cell:
             expected = _expected_in_cell(frames[-1], self.user_ns)
             print(f"NameError: {value}\n{readable_lines(unquoted_name_guidance(value, expected))}")
@@ -1303,8 +1303,8 @@ def _message_guidance(error: BaseException, line: str | None) -> str:
     name, text = match.group(1), match.group(2).strip("'\"").strip()
     example = f"{name} = {text!r}" if text and text != "..." else f"{name} = 'your message'"
     return (
-        f"{name} holds a message, and a message is text: put the whole message in quotes, e.g. {example}. Then run "
-        "the cell again."
+        f"{name} is not text yet (Python read it as code and stopped with a {type(error).__name__}): a message is "
+        f"text, so put the whole message in quotes, e.g. {example}. Then run the cell again."
     )
 
 

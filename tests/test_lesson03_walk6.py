@@ -38,7 +38,8 @@ def test_a_message_line_without_quotes_is_told_to_quote_the_whole_message(shell,
     shell.run_cell(line)
     said = words(capsys.readouterr().out)
     assert "Traceback" not in said and "^" not in said
-    assert "a message is text: put the whole message in quotes" in said
+    assert said.startswith("message_1 is not text yet")  # the plain sentence first, not "NameError: ..."
+    assert "a message is text, so put the whole message in quotes" in said
     assert f"message_1 = {quoted}" in said
     assert "'P0'" not in said.replace(quoted, "")  # never the advice that makes the message "P0"
 
