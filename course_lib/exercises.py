@@ -395,7 +395,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 3",
-        "The input uses [1] to [3]; count the responses from [4].",
+        "Which response first carries the number [5], and is the model called again after it?",
         "The LLM answers [4], the evaluator asks again, the LLM answers [5]: stop, after two calls.",
         (
             (5, "[5] is the fifth numbered message, not the fifth call."),
@@ -443,7 +443,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "Look again at section 3's first table: while the first evaluator asks to continue, is the second "
                 "one asked at all?",
             ),
-            (0, "A says stop at iteration 3, and one stop does not end the loop: the next evaluator, B, is asked."),
+            (0, "Does a stop from A end the loop by itself? Look at iteration 3 in section 3's first table."),
         ),
     ),
     Exercise(
@@ -663,6 +663,10 @@ _HEDGED = re.compile(
 """A number with a hedge around it: ``2?``, ``~2``, ``maybe 2``, ``about 2``, ``2 or so``."""
 
 
+_WITH_UNIT = re.compile(r"(-?\d+(?:\.\d+)?)\s+[A-Za-z][A-Za-z ]{0,20}")
+"""A number with its unit after it: ``9 messages``, ``2 calls``; the unit is what the question counts."""
+
+
 def _number_in(text: str) -> tuple[float, str] | None:
     """The number ``text`` writes, in digits (hedged or not) or in words, and how it was written; else None."""
     words = text.strip().casefold()
@@ -671,6 +675,8 @@ def _number_in(text: str) -> tuple[float, str] | None:
     if words in _TIMES_WORDS:  # "once", "twice": a count of times in words
         return float(_TIMES_WORDS[words]), "words"
     match = _HEDGED.fullmatch(text.strip())
+    if match is None and (unit := _WITH_UNIT.fullmatch(text.strip())):  # "9 messages", "2 calls"
+        return float(unit.group(1)), "hedged"
     if match is None:
         return None
     return float(match.group(1)), "digits" if match.group(1) == text.strip() else "hedged"
@@ -694,8 +700,8 @@ def number_form_hint(answer: Any, expected: Any) -> str:
             f"{_digits(number)}."
         )
     return (
-        f"You wrote the text {answer!r}, a number with a hedge around it: the answer is a number, so commit to the "
-        "number you choose and write it in digits, without quotes."
+        f"You wrote the text {answer!r}, a number with words around it: the answer is a number, so write only the "
+        "number you choose, in digits, without quotes."
     )
 
 
