@@ -131,8 +131,8 @@ _KEYS = (
     "symptom",
     "log",
 )
-"""The ten allowed keys, which an exercise asking for a key offers (the checker sits below ``memory``, which holds
-``ALLOWED_KEYS``; a test keeps the two equal)."""
+"""The ten allowed keys, which an exercise asking for a key offers. A copy of ``assertions.ALLOWED_KEYS``: the loop
+lessons load the checker and nothing of the memory half (``tests/test_structure.py``); a test keeps the two equal."""
 
 _ORACLE = (
     "Oracle is never declared: the key of 'Hello! database=Oracle' is all the text before '=', "
