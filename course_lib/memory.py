@@ -77,6 +77,7 @@ __all__ = [
     "parse_prompt_block",
     "prompt_block",
     "quote_for_prompt",
+    "rules_broken",
     "split_prompt_block",
     "validate_batch",
 ]
@@ -552,6 +553,24 @@ CANDIDATE_RULES: tuple[str, ...] = tuple(
 """The rules a candidate's content can break, named in the order the store checks them: a candidate breaking two
 is refused under the first (a value of 300 spaces is a blank value, not a value too long). Before any of them, the
 batch must be a list of at most :data:`MAX_CANDIDATES` candidates, and each element a :class:`FactCandidate`."""
+
+
+def rules_broken(user_text: str, candidates: Sequence[FactCandidate]) -> tuple[str, ...]:
+    """Every rule a batch of candidates breaks, by name, each once: the batch's size first ("too many
+    candidates"), then the candidate rules in :data:`CANDIDATE_RULES` order.
+
+    The store refuses under the first of them only; this says whether a batch breaks that rule alone. Some rules
+    cannot be broken alone: a value holding a line break sits inside its evidence, which then holds one too; and a
+    blank evidence cannot hold a value that is not blank.
+    """
+    broken: set[str] = set()
+    if len(candidates) > MAX_CANDIDATES:
+        broken.add("too many candidates")
+    seen: set[str] = set()
+    for candidate in candidates:
+        broken.update(name for name, hit, *_ in _candidate_checks(candidate, user_text, seen) if hit)
+        seen.add(candidate.key)
+    return tuple(name for name in ("too many candidates", *CANDIDATE_RULES) if name in broken)
 
 
 _INVISIBLE_RANGES = (

@@ -24,6 +24,7 @@ from course_lib.memory import (
     WorkingMemory,
     parse_prompt_block,
     prompt_block,
+    rules_broken,
 )
 
 
@@ -487,3 +488,23 @@ def test_a_refused_ticket_is_told_the_rule_it_broke_not_a_stricter_one():
         memory.apply(second, [cand("priority", "P1")])
     assert "a newer turn began (ticket turn 2, store turn 3)" in str(superseded.value)
     assert "only the latest turn may write" not in str(superseded.value)
+
+
+def test_rules_broken_names_every_rule_a_batch_breaks_in_the_order_they_are_checked():
+    said = "module=Billing; database=SQL Server 2022; owner=alice\nsymptom=slow\npriority=P0"
+    assert rules_broken(said, [cand("module", "Billing", "module=Billing")]) == ()
+    assert rules_broken(said, [cand("owner", "alice", "owner=alice")]) == ("unknown key",)
+    assert rules_broken(said, [cand("module", "Billing", "module=Billing")] * 2) == ("duplicate key",)
+    assert rules_broken(said, [cand("database", " ", "database=SQL Server 2022")]) == ("blank value",)
+    assert rules_broken(said, [cand("symptom", "slow", "symptom=slow\npriority=P0")]) == ("line break in evidence",)
+    # two rules that cannot be broken alone: the value sits inside its evidence
+    blank = FactCandidate(key="module", value="Billing", evidence="")
+    assert rules_broken(said, [blank]) == ("blank evidence", "value not in evidence")
+    lined = cand("symptom", "slow\npriority=P0", "symptom=slow\npriority=P0")
+    assert rules_broken(said, [lined]) == ("line break in value", "line break in evidence")
+    six = [cand(k, "Billing", "module=Billing") for k in ALLOWED_KEYS[: MAX_CANDIDATES + 1]]
+    assert rules_broken(said, six) == ("too many candidates",)
+    # the store refuses under the first rule broken
+    memory = WorkingMemory()
+    with pytest.raises(InvalidFacts, match="blank evidence"):
+        memory.apply(memory.begin_turn(said), [blank])
