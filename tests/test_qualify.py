@@ -52,7 +52,7 @@ async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by
         False,
         "not the explicit declarations",
     )
-    assert totals.loc["rejected: not the explicit declarations", "value"] >= 1
+    assert totals.loc["rejected: proposed facts the message does not declare", "value"] >= 1
     server.fault = "http_500"
     card, totals = await qualify.run()
     failed = card[card["calls"] > 0]
@@ -76,7 +76,7 @@ async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by
             "value longer than 256 characters",
         ),
         ("Invalid fact #1 (None): no candidate: a NoneType stands in the batch (rule: each fact is a", "no candidate"),
-        ("not the explicit declarations", "not the explicit declarations"),
+        ("not the explicit declarations", "proposed facts the message does not declare"),
     ],
 )
 def test_a_rejection_is_summed_under_its_rule_in_a_few_words_not_its_whole_sentence(reason, label):
