@@ -483,7 +483,9 @@ async def run() -> tuple[pd.DataFrame, pd.DataFrame]:
     if backends.live is None:
         raise LiveSettingsError(
             "make qualify measures a live writer: set COURSE_LLM=openai with OPENAI_MODEL and OPENAI_API_KEY "
-            "(see .env.example). The offline writer is the reference, not a candidate."
+            "(see .env.example), or COURSE_LLM=local for the small model on this machine, no key needed "
+            "(make local installs it; then make qualify COURSE_LLM=local). "
+            "The offline writer is the reference, not a candidate."
         )
     log = CallLog()
     card = await qualify(make_chat_client("writer", log=log, backends=backends), log)

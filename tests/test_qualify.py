@@ -93,7 +93,9 @@ async def test_qualify_refuses_to_score_the_offline_reference(monkeypatch):
 
 def test_make_qualify_offline_exits_with_the_setting_to_change(monkeypatch, capsys):
     monkeypatch.setenv("COURSE_LLM", "offline")
-    assert qualify.main() == 2 and "COURSE_LLM=openai" in capsys.readouterr().err
+    assert qualify.main() == 2
+    said = capsys.readouterr().err
+    assert "COURSE_LLM=openai" in said and "COURSE_LLM=local for the small model on this machine" in said
 
 
 async def test_a_hung_endpoint_stops_the_run_after_a_few_cases_and_exits_endpoint_broken(server, monkeypatch, capsys):
