@@ -167,6 +167,23 @@ ENDPOINT_EXAMPLES: tuple[dict[str, str], ...] = (
 """What to set for common OpenAI-compatible servers (with ``COURSE_LLM=openai``), one row each: lesson 00 shows them as
 a table like every other of the course (a Markdown table would render centred in JupyterLab)."""
 
+
+def _server_hint(backend: str) -> str:
+    """For a ``COURSE_LLM`` naming an OpenAI-compatible server (``ollama``), how to reach it: ``openai`` and its URL.
+
+    A student who wrote ``COURSE_LLM=ollama`` meant a server the course reaches through ``openai``; the refusal says
+    so, with the base URL of :data:`ENDPOINT_EXAMPLES` (issue 32). Any other value gets no hint.
+    """
+    wanted = re.sub(r"[^a-z0-9]", "", backend.lower())
+    for row in ENDPOINT_EXAMPLES[1:]:  # OpenAI itself is 'openai', which is supported
+        if len(wanted) > 1 and re.sub(r"[^a-z0-9]", "", row["server"].lower()).startswith(wanted):
+            return (
+                f" For {row['server']} use COURSE_LLM=openai with OPENAI_BASE_URL={row['OPENAI_BASE_URL']} "
+                "(lesson 00, section 3)."
+            )
+    return ""
+
+
 TIMEOUT_VAR, RETRIES_VAR = "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"
 MAX_TOKENS_VAR = "COURSE_LLM_MAX_TOKENS"
 FIELD_VARS = {"model": "OPENAI_MODEL", "api_key": "OPENAI_API_KEY", "base_url": "OPENAI_BASE_URL"}
@@ -549,6 +566,7 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     if backend not in BACKENDS:
         raise LiveSettingsError(
             f"COURSE_LLM={backend!r} is not supported; use 'offline' (default), 'openai' or 'local'."
+            + _server_hint(backend)
         )
     if backend == "offline":
         return Backends(backend="offline")

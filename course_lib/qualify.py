@@ -46,6 +46,8 @@ __all__ = [
     "BATTERY",
     "CAUSES",
     "NOT_A_BATCH",
+    "NOT_DECLARED",
+    "NOT_DECLARED_WORDS",
     "SCORECARD_COLUMNS",
     "STOP_AFTER",
     "Case",
@@ -224,12 +226,18 @@ def cause(error: BaseException | None) -> str:
     return f"writer: {type(error).__name__}" if error is not None else "writer: unknown failure"
 
 
+NOT_DECLARED = "not the explicit declarations"
+"""The reason stored for a proposal that is not the message's declarations (recordings keep these words)."""
+NOT_DECLARED_WORDS = "proposed facts the message does not declare"
+""":data:`NOT_DECLARED` as the scorecard and its totals say it, a phrase like ``message too long`` (issue 32)."""
+
+
 def reason(report: ExtractionReport, error: BaseException | None = None) -> str:
     """Why a message was not admitted, in a few words; a failure's reason starts with its :func:`cause`."""
     if report.status in ("accepted", "nothing_to_extract"):
         return ""
     if report.diagnostic.startswith(MISMATCH):
-        return "not the explicit declarations"
+        return NOT_DECLARED
     first = report.diagnostic.split(". ")[0].removeprefix("Writer failed: ")
     live = re.match(r"LiveModelError: \w+ model '.*?' at \S+: (.*)", first)  # role, model, endpoint: in the title
     detail = (live[1] if live else first)[:140]
@@ -381,11 +389,12 @@ def reason_in_words(reason_text: str) -> str:
     ``Message refused: it has 4111 characters and the limit is 4096 (rule: message length)`` beside ``not the
     explicit declarations`` mixed a sentence with a phrase (issue 32): it reads ``message too long (it has 4111
     characters and the limit is 4096)``, the words the totals' row uses (:func:`rule_label`), details after them.
+    The mismatch itself, a bare fragment beside it, reads as a phrase of the same kind: :data:`NOT_DECLARED_WORDS`.
     """
     if refused := _REFUSED_MESSAGE.match(reason_text):
         detail = reason_text.removeprefix("Message refused: ").rsplit(" (rule:", 1)[0]
         return f"{_RULE_WORDS.get(refused[1], refused[1])} ({detail})"
-    return reason_text
+    return NOT_DECLARED_WORDS if reason_text == NOT_DECLARED else reason_text
 
 
 async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> pd.DataFrame:
@@ -442,13 +451,13 @@ def rule_label(reason: str) -> str:
 
     A scorecard row keeps the full reason (the lengths, the candidate); the totals group rejections by rule, and
     a row label such as "Message refused: it has 4111 characters and the limit is 4096 ..." would be one case's
-    sentence, not a rule. A reason that names no rule (``not the explicit declarations``) is already one.
+    sentence, not a rule. The mismatch (``not the explicit declarations``) reads as :data:`NOT_DECLARED_WORDS`.
     """
     if refused := _REFUSED_MESSAGE.match(reason):
         return _RULE_WORDS.get(refused[1], refused[1])
     if broken := _REFUSED_FACT.match(reason):
         return broken[1].strip()
-    return reason
+    return NOT_DECLARED_WORDS if reason == NOT_DECLARED else reason
 
 
 def _total_label(status: str, why: str) -> str:
@@ -474,7 +483,9 @@ async def run() -> tuple[pd.DataFrame, pd.DataFrame]:
     if backends.live is None:
         raise LiveSettingsError(
             "make qualify measures a live writer: set COURSE_LLM=openai with OPENAI_MODEL and OPENAI_API_KEY "
-            "(see .env.example). The offline writer is the reference, not a candidate."
+            "(see .env.example), or COURSE_LLM=local for the small model on this machine, no key needed "
+            "(make local installs it; then make qualify COURSE_LLM=local). "
+            "The offline writer is the reference, not a candidate."
         )
     log = CallLog()
     card = await qualify(make_chat_client("writer", log=log, backends=backends), log)

@@ -256,3 +256,25 @@ def test_the_placeholder_key_of_env_example_is_refused_by_name(live, tmp_path):
         load_course_settings(env_file)
     assert "OPENAI_API_KEY is still the placeholder from .env.example" in str(raised.value)
     assert LiveSettings(model="m", api_key="replace-me-with-mine").api_key  # only the placeholder itself
+
+
+@pytest.mark.parametrize(
+    ("value", "hint"),
+    [
+        ("ollama", "For Ollama use COURSE_LLM=openai with OPENAI_BASE_URL=http://localhost:11434/v1"),
+        ("LM Studio", "For LM Studio use COURSE_LLM=openai with OPENAI_BASE_URL=http://localhost:1234/v1"),
+        ("llama.cpp", "For llama.cpp server use COURSE_LLM=openai with OPENAI_BASE_URL=http://localhost:8080/v1"),
+    ],
+)
+def test_a_backend_naming_an_openai_compatible_server_is_told_how_to_reach_it(live, value, hint):
+    live.setenv("COURSE_LLM", value)
+    with pytest.raises(LiveSettingsError) as raised:
+        make_chat_client("writer")
+    assert f"COURSE_LLM={value!r} is not supported" in str(raised.value) and hint in str(raised.value)
+
+
+def test_a_misspelt_backend_gets_no_server_hint(live):
+    live.setenv("COURSE_LLM", "opnai")
+    with pytest.raises(LiveSettingsError) as raised:
+        make_chat_client("writer")
+    assert "For " not in str(raised.value)

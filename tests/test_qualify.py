@@ -52,7 +52,7 @@ async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by
         False,
         "not the explicit declarations",
     )
-    assert totals.loc["rejected: not the explicit declarations", "value"] >= 1
+    assert totals.loc["rejected: proposed facts the message does not declare", "value"] >= 1
     server.fault = "http_500"
     card, totals = await qualify.run()
     failed = card[card["calls"] > 0]
@@ -76,7 +76,7 @@ async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by
             "value longer than 256 characters",
         ),
         ("Invalid fact #1 (None): no candidate: a NoneType stands in the batch (rule: each fact is a", "no candidate"),
-        ("not the explicit declarations", "not the explicit declarations"),
+        ("not the explicit declarations", "proposed facts the message does not declare"),
     ],
 )
 def test_a_rejection_is_summed_under_its_rule_in_a_few_words_not_its_whole_sentence(reason, label):
@@ -93,7 +93,9 @@ async def test_qualify_refuses_to_score_the_offline_reference(monkeypatch):
 
 def test_make_qualify_offline_exits_with_the_setting_to_change(monkeypatch, capsys):
     monkeypatch.setenv("COURSE_LLM", "offline")
-    assert qualify.main() == 2 and "COURSE_LLM=openai" in capsys.readouterr().err
+    assert qualify.main() == 2
+    said = capsys.readouterr().err
+    assert "COURSE_LLM=openai" in said and "COURSE_LLM=local for the small model on this machine" in said
 
 
 async def test_a_hung_endpoint_stops_the_run_after_a_few_cases_and_exits_endpoint_broken(server, monkeypatch, capsys):
