@@ -820,11 +820,13 @@ def explain(error: BaseException, settings: LiveSettings) -> tuple[str, str, Fai
                 "The server closed the connection mid-answer; check its log.",
                 "broken_reply",
             )
-        return (
-            f"cannot connect ({_clip(_connection_cause(error), settings)}; {tries})",
-            f"Is the server running? {url[0].upper()}{url[1:]}.",
-            "unreachable",
+        where = (
+            f"Is the server running? {url[0].upper()}{url[1:]}."
+            if settings.base_url
+            else "Check this machine's network: OpenAI's own endpoint could not be reached (OPENAI_BASE_URL is "
+            "unset, as it should be for OpenAI)."
         )
+        return f"cannot connect ({_clip(_connection_cause(error), settings)}; {tries})", where, "unreachable"
     if isinstance(error, httpx2.RemoteProtocolError | httpx2.ReadError):  # a stream's body, read after the request
         return (
             f"the stream was cut mid-way: the connection closed ({_clip(_described(error), settings)})",

@@ -278,3 +278,18 @@ def test_a_misspelt_backend_gets_no_server_hint(live):
     with pytest.raises(LiveSettingsError) as raised:
         make_chat_client("writer")
     assert "For " not in str(raised.value)
+
+
+def test_an_unreachable_endpoint_points_at_the_network_when_no_base_url_is_set():
+    """Lesson 00's re-walk: with OPENAI_BASE_URL unset (OpenAI's own endpoint), "Is the server running? Check
+    OPENAI_BASE_URL" sent the student to a setting OpenAI users leave unset; the network is what to check."""
+    import httpx2
+    import openai
+
+    from course_lib.live_client import explain
+
+    error = openai.APIConnectionError(request=httpx2.Request("POST", "https://api.openai.com/v1/chat/completions"))
+    _, hint, kind = explain(error, LiveSettings(model="m", api_key="k"))
+    assert kind == "unreachable" and "network" in hint and "OPENAI_BASE_URL" not in hint.split("(")[0]
+    _, hint, _ = explain(error, LiveSettings(model="m", api_key="k", base_url="http://127.0.0.1:9/v1"))
+    assert "Is the server running?" in hint and "OPENAI_BASE_URL" in hint
