@@ -45,6 +45,7 @@ __all__ = [
     "exercise",
     "explain_unquoted_names",
     "hedge_hint",
+    "key_value_hint",
     "near_miss_hint",
     "number_form_hint",
     "readable_lines",
@@ -268,6 +269,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             ("nothing_to_extract", "The message still declares one fact with an allowed key: module=Billing."),
         ),
+        choices=("accepted", "rejected", "nothing_to_extract", "writer_failed", "stale", "forgotten"),
     ),
     Exercise(
         "02",
@@ -277,7 +279,8 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             (
                 "Reporting",
-                "module=Reporting was in the batch the host rejected (the writer dropped database=PostgreSQL).",
+                "Reporting was declared in that correction: was the batch holding it admitted? Section 5's row for "
+                "the writer that drops a declaration says.",
             ),
         ),
     ),
@@ -288,12 +291,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "for a question that declares nothing?",
         'Each user turn calls the desk and the writer (2 + 2); "mem" and "forget" call no model.',
         (
-            (8, "That counts two calls for every line, but only two of the four lines are user turns."),
-            (
-                3,
-                "The question declares nothing, yet the writer still reads it: every user turn goes to the writer "
-                "(section 6, call 8).",
-            ),
+            (8, "That counts two calls for every line: are all four lines user turns?"),
+            (3, "Does the writer skip a question that declares nothing? Section 6's table shows every call."),
         ),
     ),
     Exercise(
@@ -489,8 +488,7 @@ def _miss(named: Exercise | None, answer: Any) -> str:
     """What is wrong with a tempting wrong answer the exercise foresaw, or ``""``."""
     if named is None:
         return ""
-    answers = [answer, value_written(answer)] if value_written(answer) else [answer]
-    return next((said for wrong, said in named.misses for given in answers if _same(wrong, given)), "")
+    return next((said for wrong, said in named.misses if _same(wrong, answer)), "")
 
 
 def _same(wrong: Any, answer: Any) -> bool:
@@ -554,7 +552,7 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     specific = _variable_hint(answer, expected, names) or _miss(named, answer)
     if not specific and (form := _form_words(answer, expected, named)):  # said alike, right or wrong
         return f"{exercise}: not checked yet. {form} Then run the cell again."
-    specific = specific or near_miss_hint(answer, expected) or spelling_hint(answer, expected)
+    specific = specific or near_miss_hint(answer, expected)
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
@@ -575,6 +573,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
         or hedge_hint(answer, expected)
         or several_numbers_hint(answer, expected)
         or _not_a_choice(named, answer)
+        or key_value_hint(answer, expected)
         or case_form_hint(answer, expected)
         or (spelling_hint(answer, expected, choices) if _listed_slip(answer, choices) else "")
         or _off_the_list(answer, choices)
@@ -774,6 +773,11 @@ def case_form_hint(answer: Any, expected: Any) -> str:
         return ""
     capitals = expected == expected.lower() and answer.strip() != answer.strip().lower()
     padded = answer != answer.strip()
+    if not capitals and not padded and _capitalized(expected) and not _capitalized(answer.strip()):
+        return (
+            f"Mind the case: the answer is one word with a capital first letter, and Python compares text exactly: "
+            f"your answer is {answer!r}."
+        )
     if capitals and padded:
         return (
             f"Mind the case and the {_padding(answer, article=False)}: the answers here are in lower case with "
@@ -787,6 +791,22 @@ def case_form_hint(answer: Any, expected: Any) -> str:
     if padded:
         return f"Your answer has {_padding(answer)} ({answer!r}): write only its words, {answer.strip()!r}."
     return ""
+
+
+def _capitalized(text: str) -> bool:
+    """Is ``text`` one word with a capital first letter and the rest lower case (``Billing``)?"""
+    return bool(re.fullmatch(r"[^\W\d_]\w*", text)) and text[:1].isupper() and text[1:] == text[1:].lower()
+
+
+def key_value_hint(answer: Any, expected: Any) -> str:
+    """What to say to a value answer written as ``key=value`` (``'module=Billing'``), or ``""``: write the value.
+
+    Said alike whether the value is right or wrong ("Right value" for the right one alone told the student which it
+    was, lesson 02's re-walk).
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or "=" in expected or not value_written(answer):
+        return ""
+    return f"Your answer is written as key=value ({answer!r}): the question asks for the value alone, write only it."
 
 
 def _joined_answer_line(names: Mapping[str, Any]) -> str:
@@ -925,24 +945,17 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
 
 
 def spelling_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> str:
-    """An answer a slip away from a name the question lists (``choices``) or from the answer, said as a slip.
+    """An answer a slip away from a name the question lists (``choices``), said as a slip, or ``""``.
 
     A slip is spaces or hyphens for underscores, or one or two letters off (two for a name of 8 letters or more):
-    ``"nothing to extract"``, ``"rejeted"``, ``"numberin"``. A slip from a listed name names it, right or wrong
-    alike (the question shows it anyway), and asks for it as written; a slip from an answer the question does not
-    list is told to check its spelling, without the name (that would give the answer away). An answer that is no
-    listed name at all (``"rejection"``) is told to pick one.
+    ``"nothing to extract"``, ``"rejeted"``, ``"numberin"``. The listed name is said, right or wrong alike (the
+    question shows it anyway). A slip from an answer the question does not list is not said: the same words for a
+    slip from the right answer only would tell the student which answer is right (lesson 02's re-walk).
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or not answer.strip():
         return ""
     if listed := _listed_slip(answer, choices):
         return f"{answer!r} reads as {listed!r}, one of the names to choose from: write it exactly as written there."
-    if _slip(answer, expected):
-        how = _slip_kind(answer, expected)
-        return f"Check the spelling: {answer!r} {how} a name to choose from, and Python compares text exactly."
-    offered = {_folded(choice) for choice in choices}
-    if offered and _folded(answer) not in offered:  # "rejection", "nothing": a word of its own
-        return f"{answer!r} is not one of the names to choose from: write one of them exactly as written."
     return ""
 
 
@@ -964,13 +977,6 @@ def _slip(answer: str, name: str) -> bool:
         return False
     a, b = _folded(answer), _folded(name)
     return a == b or (len(b) >= 4 and _distance(a, b) <= (2 if len(b) >= 8 else 1))
-
-
-def _slip_kind(answer: str, name: str) -> str:
-    """How far ``answer`` is from ``name``, in words that do not spell ``name``."""
-    if _folded(answer) == _folded(name):
-        return "differs only in its spaces, hyphens or underscores from"
-    return "is a letter or two away from"
 
 
 def _distance(a: str, b: str) -> int:
