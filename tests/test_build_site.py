@@ -59,3 +59,12 @@ def test_a_remote_image_becomes_its_alt_text_and_its_link_stays():
     text, images = rewrite(badge + html, "README.md")
     assert text == '[Open in Colab](https://colab.example/github/o/n) and <a href="https://x.org">Binder</a>'
     assert images == set()
+
+
+def test_a_link_to_an_explicit_id_of_the_same_lesson_is_written_as_html(tmp_path):
+    """Lesson 05 links to its own ``<a id="seed-contradictions">``: MyST resolves a ``#`` link against headings only
+    and failed the site's build; written as HTML, the browser follows it to the id."""
+    text, _ = rewrite("see [under the hood](#seed-contradictions).", "notebooks/05_loop_agent_traced.ipynb")
+    assert text == 'see <a href="#seed-contradictions">under the hood</a>.'
+    text, _ = rewrite("see [two](#no-such-id).", "notebooks/05_loop_agent_traced.ipynb")
+    assert text == "see [two](#no-such-id)."

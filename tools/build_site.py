@@ -112,12 +112,22 @@ def html_anchor_only(page: Path, anchor: str) -> bool:
     return anchor not in headings and f'<a id="{anchor}"></a>' in text
 
 
+def own_id(page: Path, anchor: str) -> bool:
+    """Whether ``page`` (a lesson or a Markdown page) holds an explicit ``<a id="anchor">`` for a link within it."""
+    if not page.is_file():
+        return False
+    text = page.read_text(encoding="utf-8")
+    return f'<a id="{anchor}">' in text or f'<a id=\\"{anchor}\\">' in text
+
+
 def rewrite_links(text: str, source: str, pages: set[str], repository: str, images: set[str]) -> str:
     """Keep links between pages, point links to other repository files at the host, collect local images."""
     text = drop_remote_images(text)
 
     def fix(match: re.Match[str]) -> str:
         bang, label, target = match.groups()
+        if target.startswith("#") and own_id(ROOT / source, target[1:]):
+            return f'<a href="{target}">{html.escape(label)}</a>'  # MyST resolves headings only; the browser, ids
         if EXTERNAL.match(target):
             return match.group(0)
         path, hash_, anchor = target.partition("#")
