@@ -48,6 +48,7 @@ __all__ = [
     "key_value_hint",
     "near_miss_hint",
     "number_form_hint",
+    "quoted_text_hint",
     "readable_lines",
     "several_numbers_hint",
     "several_words_hint",
@@ -573,6 +574,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
         or hedge_hint(answer, expected)
         or several_numbers_hint(answer, expected)
         or _not_a_choice(named, answer)
+        or quoted_text_hint(answer, expected)
         or key_value_hint(answer, expected)
         or case_form_hint(answer, expected)
         or (spelling_hint(answer, expected, choices) if _listed_slip(answer, choices) else "")
@@ -796,6 +798,27 @@ def case_form_hint(answer: Any, expected: Any) -> str:
 def _capitalized(text: str) -> bool:
     """Is ``text`` one word with a capital first letter and the rest lower case (``Billing``)?"""
     return bool(re.fullmatch(r"[^\W\d_]\w*", text)) and text[:1].isupper() and text[1:] == text[1:].lower()
+
+
+_QUOTE_MARKS = "'\"`\u2018\u2019\u201c\u201d"
+"""Marks a student may type around a word inside the string's own quotes: ``"'numbering'"``, ``"`writer`"``."""
+
+
+def quoted_text_hint(answer: Any, expected: Any) -> str:
+    """What to say to a text answer with quote marks or backticks inside its own quotes, or ``""``.
+
+    Said alike whatever the word inside (a slip note for the right word alone told the student which it was, lesson
+    00's final walk).
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or expected[:1] in _QUOTE_MARKS:
+        return ""
+    text = answer.strip()
+    if len(text) < 3 or text[0] not in _QUOTE_MARKS or text[-1] not in _QUOTE_MARKS:
+        return ""
+    return (
+        f"Your answer {answer!r} has quote marks inside the text: one pair of quotes is enough, so write the word "
+        "alone between them."
+    )
 
 
 def key_value_hint(answer: Any, expected: Any) -> str:

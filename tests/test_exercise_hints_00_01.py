@@ -134,3 +134,12 @@ def test_a_key_written_in_another_form_is_told_its_form_alike_for_the_right_and_
     got only "not quite": the difference told the student which key was right."""
     told = " ".join(check("Exercise 2", answer, "customer", exercise("01", "Exercise 2").hint, namespace={}).split())
     assert "not checked yet" in told and " ".join(exercise("01", "Exercise 2").hint.split()) not in told
+
+
+@pytest.mark.parametrize("word", ["numbering", "writer", "judge"])
+@pytest.mark.parametrize("marks", ["'{}'", '"{}"', "`{}`"])
+def test_quote_marks_inside_the_text_are_said_alike_for_the_right_and_a_wrong_name(word, marks):
+    """Lesson 00's final walk: "'numbering'" got "reads as 'numbering'" while "'writer'" got "not quite" and the
+    hint, which told the student which name was right."""
+    told = " ".join(check("Exercise 2", marks.format(word), "numbering", exercise("00", "Exercise 2").hint).split())
+    assert "not checked yet" in told and "has quote marks inside the text" in told
