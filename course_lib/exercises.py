@@ -1142,7 +1142,7 @@ def type_hint(answer: Any, expected: Any) -> str:
     got, want = _kind(answer), _kind(expected)
     if got == want:
         return ""
-    if isinstance(answer, str) and answer.strip() == str(expected):
+    if isinstance(answer, str) and (answer.strip() == str(expected) or _reads_as_kind(answer, expected)):
         return f"You wrote the text {answer!r}; the answer is {want}: write it without quotes."
     if isinstance(expected, str) and str(answer) == expected:
         return f"You wrote {got}; the answer is text: put it in quotes."
@@ -1152,6 +1152,19 @@ def type_hint(answer: Any, expected: Any) -> str:
         whole, part = answer  # 61,5: a decimal comma, which Python reads as two numbers
         return f"Python reads {whole},{part} as a tuple of two numbers: use a dot for decimals ({whole}.{part})."
     return f"Your answer is {got}; the answer is {want}."
+
+
+def _reads_as_kind(text: str, expected: Any) -> bool:
+    """Does ``text`` hold a Python value of ``expected``'s kind (``"{'log': 'a=b'}"`` for a dict), right or wrong?
+
+    Then "write it without quotes" is said for any such text: said only for the right value, it told the student
+    which one they wrote (lesson 01's final walk).
+    """
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return _kind(value) == _kind(expected)
 
 
 _CONTAINER_WORDS = {list: "a list", tuple: "a tuple", dict: "a dictionary", set: "a set"}

@@ -143,3 +143,13 @@ def test_quote_marks_inside_the_text_are_said_alike_for_the_right_and_a_wrong_na
     hint, which told the student which name was right."""
     told = " ".join(check("Exercise 2", marks.format(word), "numbering", exercise("00", "Exercise 2").hint).split())
     assert "not checked yet" in told and "has quote marks inside the text" in told
+
+
+@pytest.mark.parametrize("database", ["SQL Server 2022", "Oracle"])
+def test_a_dict_written_as_text_is_told_to_lose_its_quotes_whatever_it_holds(database):
+    """Lesson 01's final walk: the right dict in quotes was told "write it without quotes", a wrong one only that it
+    was text: the difference confirmed the answer."""
+    answer = str({"database": database, "log": "a=b"})
+    expected = {"database": "SQL Server 2022", "log": "a=b"}
+    told = " ".join(check("Exercise 1", answer, expected, exercise("01", "Exercise 1").hint).split())
+    assert "not checked yet" in told and "write it without quotes" in told
