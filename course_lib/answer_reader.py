@@ -663,7 +663,7 @@ def _claims(clause: _Clause, stored: Mapping[str, Fact], old: _OldValues, known:
     for read in _prose_reads(clause, words, known, prose_keys, spans) + old.successors(clause, words, known):
         if _differs(read.value, stored[read.key].value):
             claims.append((read.key, read.value))
-    return claims + old.claims(clause.text)
+    return claims + ([] if clause.end == "?" else old.claims(clause.text))  # a question is not a claim
 
 
 def _contract_value(key: str, value: str, fact: Fact) -> str | None:

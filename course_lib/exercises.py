@@ -42,6 +42,7 @@ __all__ = [
     "case_form_hint",
     "check",
     "dict_syntax_guidance",
+    "end_mark_hint",
     "exercise",
     "explain_unquoted_names",
     "hedge_hint",
@@ -575,6 +576,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
         or several_numbers_hint(answer, expected)
         or _not_a_choice(named, answer)
         or quoted_text_hint(answer, expected)
+        or end_mark_hint(answer, expected)
         or key_value_hint(answer, expected)
         or case_form_hint(answer, expected)
         or (spelling_hint(answer, expected, choices) if _listed_slip(answer, choices) else "")
@@ -775,7 +777,15 @@ def case_form_hint(answer: Any, expected: Any) -> str:
         return ""
     capitals = expected == expected.lower() and answer.strip() != answer.strip().lower()
     padded = answer != answer.strip()
-    if not capitals and not padded and _capitalized(expected) and not _capitalized(answer.strip()):
+    word = answer.strip()
+    if (
+        not capitals
+        and not padded
+        and _capitalized(expected)
+        and word.isalpha()
+        and min(len(word), len(expected.strip())) > 1
+        and word in (word.lower(), word.upper())
+    ):
         return (
             f"Mind the case: the answer is one word with a capital first letter, and Python compares text exactly: "
             f"your answer is {answer!r}."
@@ -819,6 +829,21 @@ def quoted_text_hint(answer: Any, expected: Any) -> str:
         f"Your answer {answer!r} has quote marks inside the text: one pair of quotes is enough, so write the word "
         "alone between them."
     )
+
+
+def end_mark_hint(answer: Any, expected: Any) -> str:
+    """What to say to a text answer ending in a full stop or another mark the answers do not have, or ``""``.
+
+    Said alike whatever the words before it ("right first time." was "not quite" although its words were right,
+    lesson 07's final walk; "Billing." and "Reporting." alike, lesson 02's).
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or _HEDGES.search(answer):
+        return ""
+    text = answer.strip()
+    mark = text[-1:] if text[-1:] in ".,;:!" else ""
+    if not mark or expected.strip().endswith(mark) or not text[:-1].strip():
+        return ""
+    return f"Your answer {answer!r} ends with {mark!r}, which the answers here do not have: write the words alone."
 
 
 def key_value_hint(answer: Any, expected: Any) -> str:

@@ -550,3 +550,17 @@ def test_judge_call_chars_counts_what_the_judge_would_receive_answer_and_facts_i
     longer = judge_call_chars(store.facts, "Which module?", "Billing." + " x" * 50)
     assert longer - short == 100  # the whole answer travels with every judge call
     assert judge_call_chars((), "Which module?", "Billing.") < short  # so does one criterion per fact
+
+
+def test_a_question_naming_a_replaced_value_is_not_a_claim():
+    """Lesson 07's final walk: "Are we still on Reporting?" was flagged as stating module=Reporting as current,
+    while the lesson says a question is not a claim (the other reading steps skipped questions; this one did not)."""
+    from datetime import UTC, datetime
+
+    from course_lib.answer_reader import check_answer
+    from course_lib.memory import Fact
+
+    facts = [Fact(key="module", value="Billing", evidence="module=Billing", turn=2, recorded_at=datetime.now(UTC))]
+    for question in ("Are we still on Reporting?", "Is the module still Reporting?", "Reporting or Billing?"):
+        assert check_answer(facts, question, superseded={"module": ["Reporting"]}) == [], question
+    assert check_answer(facts, "We are on Reporting.", superseded={"module": ["Reporting"]}) != []

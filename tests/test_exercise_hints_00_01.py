@@ -153,3 +153,14 @@ def test_a_dict_written_as_text_is_told_to_lose_its_quotes_whatever_it_holds(dat
     expected = {"database": "SQL Server 2022", "log": "a=b"}
     told = " ".join(check("Exercise 1", answer, expected, exercise("01", "Exercise 1").hint).split())
     assert "not checked yet" in told and "write it without quotes" in told
+
+
+@pytest.mark.parametrize("answer", ["PostgreSQL", "Billing.", "Reporting.", "'Billing'", "billing", "reporting"])
+def test_a_value_answer_gets_a_true_form_note_or_none_alike_right_or_wrong(answer):
+    """Lesson 02's final walk: any answer that was not one capitalised word ('PostgreSQL', 'Billing.') was told
+    "Mind the case", which was false; a mark at the end is said as a mark, for the right and a wrong value alike."""
+    told = " ".join(check("Exercise 2", answer, "Billing", exercise("02", "Exercise 2").hint).split())
+    if answer == "PostgreSQL":
+        assert "Mind the case" not in told and "not quite" in told
+    else:
+        assert "not checked yet" in told
