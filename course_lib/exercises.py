@@ -546,7 +546,7 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     if answer is UNANSWERED:
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
     named = _named(exercise, hint)
-    if joined := _joined_answer_line(names):  # `answer_2 = 1 or 2` is 1 to Python: never graded as an answer
+    if joined := _joined_answer_line(names, answer):  # `answer_2 = 1 or 2` is 1 to Python: never graded as an answer
         return f"{exercise}: not checked yet. {joined} Then run the cell again."
     if _same(answer, expected):
         reason = (named.why if named else "") if why is None else why
@@ -857,7 +857,7 @@ def key_value_hint(answer: Any, expected: Any) -> str:
     return f"Your answer is written as key=value ({answer!r}): the question asks for the value alone, write only it."
 
 
-def _joined_answer_line(names: Mapping[str, Any]) -> str:
+def _joined_answer_line(names: Mapping[str, Any], answer: Any = None) -> str:
     """What to say when the cell's ``answer_N = ...`` line joins two values with ``or``/``and``, or ``""``.
 
     ``answer_2 = 1 or 2`` runs: Python keeps one of the two (here 1), and a hedge would then be graded as if the
@@ -877,7 +877,8 @@ def _joined_answer_line(names: Mapping[str, Any]) -> str:
         if joiner := next((word for word in words if word in ("or", "and")), None):
             return (
                 f"Your answer line joins two answers with {joiner!r}: Python keeps only one of them for you "
-                f"(1 {joiner} 2 is {1 if joiner == 'or' else 2}). Write one answer, the one you choose."
+                f"({line.partition('=')[2].split('#')[0].strip()} is {answer!r} to Python). Write one answer, the "
+                "one you choose."
             )
     return ""
 
@@ -1172,11 +1173,23 @@ def type_hint(answer: Any, expected: Any) -> str:
     if isinstance(expected, str) and str(answer) == expected:
         return f"You wrote {got}; the answer is text: put it in quotes."
     if answer is None:
-        return f"You wrote None; the answer is {want}."
+        return f"You wrote None; the answer is {want}.{_how_to_write_kind(expected)}"
     if want == "a number" and isinstance(answer, tuple) and len(answer) == 2 and all(type(n) is int for n in answer):
         whole, part = answer  # 61,5: a decimal comma, which Python reads as two numbers
         return f"Python reads {whole},{part} as a tuple of two numbers: use a dot for decimals ({whole}.{part})."
-    return f"Your answer is {got}; the answer is {want}."
+    return f"Your answer is {got}; the answer is {want}.{_how_to_write_kind(expected)}"
+
+
+def _how_to_write_kind(expected: Any) -> str:
+    """One instruction for writing an answer of ``expected``'s kind, or ``""`` (lesson 04's walk: "Then run the cell
+    again" followed no instruction)."""
+    if _kind(expected) == _kind(True):
+        return " Write True or False, without quotes, with a capital first letter."
+    if _kind(expected) == "a number":
+        return " Write a number in digits, without quotes."
+    if isinstance(expected, str):
+        return " Write it between quotes."
+    return ""
 
 
 def _reads_as_kind(text: str, expected: Any) -> bool:

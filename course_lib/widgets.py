@@ -508,7 +508,7 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 """Why a message refused whole leaves the ticket's turn where it was (:func:`ticket_line`)."""
 
 
-SUBMIT_DISABLED_NOTE = "Submit is greyed out until the Message box holds a line (a question or key=value)."
+SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line (a question or key=value)."
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
 FORGET_KEY_NOTE = "Forget key waits for a key: choose one in the Key list."
 KEY_PLACEHOLDER = "choose a key"

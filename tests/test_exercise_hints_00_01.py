@@ -164,3 +164,14 @@ def test_a_value_answer_gets_a_true_form_note_or_none_alike_right_or_wrong(answe
         assert "Mind the case" not in told and "not quite" in told
     else:
         assert "not checked yet" in told
+
+
+@pytest.mark.parametrize(("line", "value"), [("answer_2 = 1 or 2", 1), ("answer_2 = 3 or 4  # hedge", 3)])
+def test_an_answer_line_joining_two_answers_is_never_graded(line, value):
+    """Lesson 07's walk: `answer_2 = 1 or 2` is 1 to Python and was graded "correct"; the line is read from the cell
+    (IPython's ``In``) and the student's own expression is quoted back."""
+    told = " ".join(check("Exercise 2", value, 1, "HINT", namespace={"In": ["", line]}).split())
+    assert told.startswith("Exercise 2: not checked yet.") and "joins two answers with 'or'" in told
+    assert f"({line.split('=')[1].split('#')[0].strip()} is {value} to Python)" in told
+    assert "correct" not in told
+    assert check("Exercise 2", 1, 1, namespace={"In": ["", "answer_2 = 1  # or 2?"]}).startswith("Exercise 2: correct")

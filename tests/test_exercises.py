@@ -19,8 +19,8 @@ def test_check_minds_types_and_says_which_one_is_wrong():
     assert "the text 'True'; the answer is True or False" in " ".join(check("Ex", "True", True).split())
     assert "You wrote a number; the answer is text: put it in quotes" in " ".join(check("Ex", 3, "3").split())
     assert check("Ex", 1, True, "Look again.") == (
-        "Ex: not checked yet. Your answer is a number; the answer is a boolean (True or False).\nThen run the "
-        "cell again."
+        "Ex: not checked yet. Your answer is a number; the answer is a boolean (True or False).\nWrite True or "
+        "False, without quotes, with a capital first letter. Then run the cell\nagain."
     )  # broken into lines between words (tests/test_lesson06_walk4.py); the kind first, without the hint
     assert check("Ex", 9, 9) == "Ex: correct." and check("Ex", 2.0, 2) == "Ex: correct."
     assert check("Ex", 3, numpy.int64(3)) == "Ex: correct." and check("Ex", True, numpy.bool_(True)) == "Ex: correct."

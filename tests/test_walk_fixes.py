@@ -216,7 +216,7 @@ async def test_the_memory_panel_says_why_a_table_row_stored_nothing_in_words():
 
 async def test_a_greyed_out_button_says_why():
     panel = memory_panel()
-    assert panel.submit_button.disabled and "Submit is greyed out until the Message box" in panel.submit_note.value
+    assert panel.submit_button.disabled and "Submit stays off until the Message box" in panel.submit_note.value
     assert panel.forget_all_button.disabled and "store is empty" in panel.forget_note.value
     assert panel.forget_all_button.button_style == ""  # greyed, not a bright warning that does nothing
     assert (
@@ -231,7 +231,7 @@ async def test_a_greyed_out_button_says_why():
     panel.message.value = "priority=P1"
     assert not panel.submit_button.disabled and panel.submit_note.value == ""
     panel.message.value = ""
-    assert panel.submit_button.disabled and "Submit is greyed out" in panel.submit_note.value
+    assert panel.submit_button.disabled and "Submit stays off" in panel.submit_note.value
 
 
 @pytest.mark.parametrize("typed", ["forget module", "FORGET", "mem"])
