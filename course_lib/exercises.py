@@ -579,7 +579,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
         or end_mark_hint(answer, expected)
         or key_value_hint(answer, expected)
         or case_form_hint(answer, expected)
-        or (spelling_hint(answer, expected, choices) if _listed_slip(answer, choices) else "")
+        or spelling_hint(answer, expected, choices)
         or _off_the_list(answer, choices)
         or several_words_hint(answer, expected)
         or number_form_hint(answer, expected)
