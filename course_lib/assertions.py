@@ -41,6 +41,7 @@ __all__ = [
     "SENTENCE_END_MARKS",
     "SHOWN_SEGMENT_CHARS",
     "Declaration",
+    "MessageNotText",
     "MessageRefused",
     "MessageTooLong",
     "NearMiss",
@@ -57,6 +58,7 @@ __all__ = [
     "near_misses",
     "parse_assertions",
     "parts",
+    "require_text",
     "trim",
     "utf16_length",
     "value_core",
@@ -105,6 +107,23 @@ class MessageTooLong(MessageRefused):
 
 class UnencodableMessage(MessageRefused):
     """Raised when a user message holds a lone surrogate: it is not text any model or file can carry."""
+
+
+class MessageNotText(MessageRefused, TypeError):
+    """Raised when a "message" is not text (None, a number, bytes, a dict): the contract reads only text.
+
+    A student in lesson 01 may pass ``None`` or a dict; without this, Python's own error (``'NoneType' object has no
+    attribute 'encode'``) names neither the rule nor what to pass.
+    """
+
+
+def require_text(text: object) -> None:
+    """Refuse anything but text before it is read, naming the rule: a message is text, in quotes."""
+    if not isinstance(text, str):
+        raise MessageNotText(
+            f"Message refused: it is a value of type {type(text).__name__}, not text (rule: a message is text). "
+            "Write the message in quotes, e.g. 'module=Billing'. Nothing was parsed or stored."
+        )
 
 
 @dataclass(frozen=True)
@@ -156,7 +175,8 @@ def has_lone_surrogate(text: str) -> bool:
 
 
 def check_message(text: str) -> None:
-    """Refuse a message the contract cannot read: over the length limit, or not encodable text."""
+    """Refuse a message the contract cannot read: not text, over the length limit, or not encodable text."""
+    require_text(text)
     check_message_length(text)
     if surrogate := _SURROGATE.search(text):
         raise UnencodableMessage(
@@ -281,6 +301,7 @@ def near_misses(text: str) -> list[NearMiss]:
     >>> [(m.problem, m.allowed, m.value) for m in near_misses("**module=Reporting**; We are on module=Payments")]
     [('markup', 'module', 'Reporting'), ('not alone', 'module', 'Payments')]
     """
+    require_text(text)
     found: list[NearMiss] = []
     for segment in _SEPARATORS.split(text):
         if markup := _markup_near_miss(segment) or _table_near_miss(segment):
@@ -442,6 +463,7 @@ def left_out(text: str) -> list[str]:
     declaration a later one of its key replaces says so. A message the contract refuses whole is
     :func:`check_message`'s business: this explains, it admits nothing.
     """
+    require_text(text)
     segments = [trim(segment) for segment in _SEPARATORS.split(text)]
     last = {d.key: i for i, segment in enumerate(segments) if (d := _parse_segment(segment)) is not None}
     notes: list[str] = []

@@ -7,8 +7,11 @@ from hypothesis import strategies as st
 from course_lib.assertions import (
     ALLOWED_KEYS,
     MAX_MESSAGE_CHARS,
+    MessageNotText,
+    MessageRefused,
     MessageTooLong,
     NearMiss,
+    check_message,
     find_declarations,
     left_out,
     near_misses,
@@ -172,3 +175,15 @@ def test_a_near_miss_says_its_rule_in_the_words_the_desks_use():
     assert refused_declarations("owner=alice; priority:P1") == [
         m.reason for m in near_misses("owner=alice; priority:P1")
     ]
+
+
+@pytest.mark.parametrize("given", [None, 42, b"module=Billing", ["module=Billing"], {"module": "Billing"}])
+def test_a_message_that_is_not_text_is_refused_in_words_naming_the_rule(given):
+    """Lesson 01's cells: parse_assertions(None) raised "'NoneType' object has no attribute 'encode'" (issue 32)."""
+    for entry in (parse_assertions, find_declarations, left_out, near_misses, check_message):
+        with pytest.raises(MessageNotText) as refused:
+            entry(given)
+        said = str(refused.value)
+        assert said.startswith("Message refused:") and "(rule: a message is text)" in said
+        assert type(given).__name__ in said and "encode" not in said
+    assert issubclass(MessageNotText, MessageRefused) and issubclass(MessageNotText, TypeError)
