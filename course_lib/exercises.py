@@ -690,7 +690,9 @@ def _digits(number: float) -> str:
 
 
 def number_form_hint(answer: Any, expected: Any) -> str:
-    """What to say to a number answer written as text in words (``'two'``) or hedged (``'2?'``), or ``""``."""
+    """What to say to a number written as text in words (``'two'``) or with words around it (``'~2'``), or ``""``.
+
+    A hedge (``'2?'``, ``'maybe 2'``) is named as one before this (:func:`hedge_hint`)."""
     read = _number_in(answer) if isinstance(answer, str) and _kind(expected) == "a number" else None
     if read is None or answer.strip() == str(expected):
         return ""  # not a number, or the answer in quotes: type_hint says so
@@ -716,22 +718,26 @@ _TRUTH_WORDS = {"true", "false", "yes", "no"}
 
 
 def hedge_hint(answer: Any, expected: Any) -> str:
-    """What to say to a text answer that hedges (``'accepted?'``, ``'maybe Billing'``), or ``""``.
+    """What to say to an answer that hedges (``'accepted?'``, ``'maybe Billing'``, ``'False?'``, ``'2?'``) or ``""``.
 
-    Said alike whether the word inside is right or wrong: "holds the right word" for one and the reasoning hint for
-    the other would tell the student which it is before they commit. A number or a truth value has its own words
-    (:func:`number_form_hint`, :func:`truth_form_hint`).
+    Said alike whether the value inside is right or wrong: "holds the right word" for one and the reasoning hint for
+    the other would tell the student which it is before they commit. The hedge is named first whatever the kind of
+    answer: the truth-value note ("write True or False") never mentioned the '?' of ``'False?'``, and "a number with
+    words around it" did not say that ``'2?'`` hedges. Only the way to write the answer's kind follows. An answer
+    whose own text holds a '?' or a word of doubt is not hedged by one.
     """
-    if not (isinstance(answer, str) and isinstance(expected, str)) or not _HEDGES.search(answer):
+    if not isinstance(answer, str) or not _HEDGES.search(answer):
         return ""
-    return (
-        f"Your answer {answer!r} hedges (a '?' or a word of doubt): write one answer on its own, as sure as you can "
-        "be; the check compares the exact text."
-    )
+    if isinstance(expected, str) and _HEDGES.search(expected):
+        return ""
+    said = f"Your answer {answer!r} hedges (a '?' or a word of doubt): write one answer on its own, as sure as you can"
+    if isinstance(expected, str):
+        return f"{said} be; the check compares the exact text."
+    return f"{said} be.{_how_to_write_kind(expected)}"
 
 
 def truth_form_hint(answer: Any, expected: Any) -> str:
-    """What to say to a yes/no prediction written as text (``'True'``, ``'true'``, ``'yes'``, ``'False?'``), or ``""``.
+    """What to say to a yes/no prediction written as text (``'True'``, ``'true'``, ``'yes'``), or ``""``.
 
     One sentence for all of them, whichever the answer is: the student learns how Python writes a truth value, not
     whether theirs is right.

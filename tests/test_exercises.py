@@ -218,3 +218,28 @@ def test_an_empty_answer_to_a_container_question_is_told_how_to_write_one(expect
     said = check("Exercise 1", empty, expected).replace("\n", " ")
     assert f"You left it empty ({empty!r}); the answer is {kind}: {example}." in said
     assert "without quotes" not in said
+
+
+def _said(answer, expected, hint="Look again."):
+    return " ".join(check("Ex", answer, expected, hint).split())
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong", "expected"),
+    [
+        ("True?", "False?", True),
+        ("maybe True", "probably False", True),
+        ("2?", "3?", 2),
+        ("I think 2", "I think 3", 2),
+        ("61.5?", "60?", 61.5),
+        ("Billing?", "Reporting?", "Billing"),
+        ("maybe Billing", "maybe Reporting", "Billing"),
+    ],
+)
+def test_a_hedge_is_named_as_a_hedge_for_every_kind_of_answer_in_the_same_words_right_or_wrong(right, wrong, expected):
+    """'False?' got the truth-form note, which never names the '?'; '2?' was "a number with words around it"."""
+    said_right, said_wrong = _said(right, expected), _said(wrong, expected)
+    for said, answer in ((said_right, right), (said_wrong, wrong)):
+        assert f"Your answer {answer!r} hedges (a '?' or a word of doubt)" in said and "not checked yet" in said
+        assert "Look again" not in said
+    assert said_right.replace(repr(right), "X") == said_wrong.replace(repr(wrong), "X")
