@@ -573,6 +573,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
     return (
         _empty(answer, expected)
         or hedge_hint(answer, expected)
+        or _dict_hedge(answer, expected)
         or several_numbers_hint(answer, expected)
         or _not_a_choice(named, answer)
         or quoted_text_hint(answer, expected)
@@ -733,7 +734,33 @@ def hedge_hint(answer: Any, expected: Any) -> str:
     said = f"Your answer {answer!r} hedges (a '?' or a word of doubt): write one answer on its own, as sure as you can"
     if isinstance(expected, str):
         return f"{said} be; the check compares the exact text."
+    if isinstance(expected, dict):  # '{"module": "Billing"} I think': a dict in quotes, with a hedge
+        return f"{said} be. Write the dict itself, without quotes around it, e.g. {{'key': 'value'}}."
     return f"{said} be.{_how_to_write_kind(expected)}"
+
+
+def _dict_hedge(answer: Any, expected: Any) -> str:
+    """What to say to a dict answer with a hedge in a key or a value (``{'module': 'Billing?'}``), or ``""``.
+
+    "The value of 'module' is not right" was said of ``'Reporting?'`` only, never of ``'Billing?'``, which told the
+    student which value was right. The hedge is named in the same words for both; a key or value whose expected
+    text holds a '?' or a word of its own is no hedge.
+    """
+    if not (isinstance(answer, dict) and isinstance(expected, dict)):
+        return ""
+    for key, value in answer.items():
+        if isinstance(key, str) and _HEDGES.search(key) and not any(_HEDGES.search(str(k)) for k in expected):
+            return (
+                f"The key {key!r} in your dict hedges (a '?' or a word of doubt): write each key on its own, "
+                "as sure as you can be; the check compares the exact text."
+            )
+        theirs = expected.get(key)
+        if isinstance(value, str) and _HEDGES.search(value) and not _HEDGES.search(str(theirs or "")):
+            return (
+                f"The value of {key!r} in your dict, {value!r}, hedges (a '?' or a word of doubt): write one value "
+                "on its own, as sure as you can be; the check compares the exact text."
+            )
+    return ""
 
 
 def truth_form_hint(answer: Any, expected: Any) -> str:

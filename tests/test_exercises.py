@@ -243,3 +243,28 @@ def test_a_hedge_is_named_as_a_hedge_for_every_kind_of_answer_in_the_same_words_
         assert f"Your answer {answer!r} hedges (a '?' or a word of doubt)" in said and "not checked yet" in said
         assert "Look again" not in said
     assert said_right.replace(repr(right), "X") == said_wrong.replace(repr(wrong), "X")
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong"),
+    [
+        ('{"module": "Billing"} I think', '{"module": "Reporting"} I think'),
+        ('{"module": "Billing"}?', '{"module": "Reporting"}?'),
+        ({"module": "Billing?"}, {"module": "Reporting?"}),
+        ({"module": "maybe Billing"}, {"module": "maybe Reporting"}),
+        ({"module?": "Billing"}, {"module?": "Reporting"}),
+    ],
+)
+def test_a_hedge_in_or_after_a_dict_answer_is_named_as_a_hedge_right_or_wrong(right, wrong):
+    """Lesson 01: '{"module": "Billing"} I think' was only "text", a value "Billing?" only "not right"."""
+    expected = {"module": "Billing"}
+    said_right, said_wrong = _said(right, expected), _said(wrong, expected)
+    for said in (said_right, said_wrong):
+        assert "hedges (a '?' or a word of doubt)" in said and "not checked yet" in said and "Look again" not in said
+    if isinstance(right, str):
+        assert "Write the dict itself, without quotes around it" in said_right
+    assert said_right.replace("Billing", "X") == said_wrong.replace("Reporting", "X")
+
+
+def test_a_dict_value_that_holds_a_question_mark_of_its_own_is_no_hedge():
+    assert "hedges" not in _said({"symptom": "why?"}, {"symptom": "why? it fails"})
