@@ -985,11 +985,14 @@ def near_miss_hint(answer: Any, expected: Any) -> str:
 def _number_hint(answer: Any, expected: Any) -> str:
     """How close a wrong number came, in words that fit what the answer counts.
 
-    A count (a whole number: messages, calls, sessions) has no fractions: a fraction is told so, and nothing says
-    where the answer lies ("less than 1 away" from 8.5 would give away 8 or 9). A fractional answer (lesson 00's
-    61.5 s) keeps the advice to count every part exactly, fractions included.
+    A count (a whole number: messages, calls, sessions) is never negative and has no fractions: a negative number or a
+    fraction is told so, in the same words whatever its value, and nothing says where the answer lies ("less than 1
+    away" from 8.5 would give away 8 or 9). A fractional answer (lesson 00's 61.5 s) keeps the advice to count every
+    part exactly, fractions included.
     """
     if isinstance(expected, numbers.Integral):
+        if isinstance(answer, numbers.Real) and answer < 0:  # the same words for any negative value: no hint of where
+            return f"{answer} is below zero, but the answer is a count (how many), and a count is never negative."
         if isinstance(answer, numbers.Real) and not float(answer).is_integer():
             return f"{answer} has a fraction, but the answer is a whole number (a count)."
         return ""

@@ -268,3 +268,15 @@ def test_a_hedge_in_or_after_a_dict_answer_is_named_as_a_hedge_right_or_wrong(ri
 
 def test_a_dict_value_that_holds_a_question_mark_of_its_own_is_no_hedge():
     assert "hedges" not in _said({"symptom": "why?"}, {"symptom": "why? it fails"})
+
+
+@pytest.mark.parametrize("negative", [-1, -2, -7, -1.5])
+def test_a_negative_number_for_a_count_is_told_a_count_is_never_negative_in_the_same_words(negative):
+    """Lesson 07's `answer_2 = -1` for "how many" was a bare "not quite"; no hint of where the count lies."""
+    for expected in (0, 1, 2):
+        said = _said(negative, expected, hint="")
+        assert said == (
+            f"Ex: not quite. {negative} is below zero, but the answer is a count (how many), and a count is never "
+            "negative."
+        )
+    assert "below zero" not in _said(-1, 61.5)  # lesson 00's seconds are no count
