@@ -284,6 +284,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "Reporting was declared in that correction: was the batch holding it admitted? Section 5's row for "
                 "the writer that drops a declaration says.",
             ),
+            ("nothing", "A rejected batch removes nothing either: the store keeps a value of module."),
         ),
     ),
     Exercise(
@@ -818,6 +819,7 @@ def case_form_hint(answer: Any, expected: Any) -> str:
         and word.isalpha()
         and min(len(word), len(expected.strip())) > 1
         and word in (word.lower(), word.upper())
+        and word.casefold() not in _NO_VALUE_WORDS
     ):
         return (
             f"Mind the case: the answer is one word with a capital first letter, and Python compares text exactly: "
@@ -836,6 +838,11 @@ def case_form_hint(answer: Any, expected: Any) -> str:
     if padded:
         return f"Your answer has {_padding(answer)} ({answer!r}): write only its words, {answer.strip()!r}."
     return ""
+
+
+_NO_VALUE_WORDS = {"nothing", "none", "null", "nil", "empty", "blank"}
+"""Words that say there is no value: their case is not what is wrong with them ('Nothing' is no more a value than
+'nothing'), so the note on capitals, which is about a name written in the wrong case, is not said to them."""
 
 
 def _capitalized(text: str) -> bool:

@@ -280,3 +280,14 @@ def test_a_negative_number_for_a_count_is_told_a_count_is_never_negative_in_the_
             "negative."
         )
     assert "below zero" not in _said(-1, 61.5)  # lesson 00's seconds are no count
+
+
+def test_lesson_02_a_word_saying_no_value_gets_no_note_on_capitals_which_is_not_its_issue():
+    """'nothing' for "the value of module" got "Mind the case: ... a capital first letter": 'Nothing', as wrong."""
+    two = exercise("02", "Exercise 2")
+    for word in ("nothing", "none", "NOTHING", "empty"):
+        said = _said(word, "Billing", two.hint)
+        assert "Mind the case" not in said and "capital" not in said and "not quite" in said
+    assert "keeps a value of module" in " ".join(check("Exercise 2", "nothing", "Billing", two.hint).split())
+    for word in ("billing", "reporting", "BILLING"):  # a name in the wrong case keeps its note, right or wrong alike
+        assert "Mind the case: the answer is one word with a capital first letter" in _said(word, "Billing", two.hint)
