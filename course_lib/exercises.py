@@ -1269,42 +1269,55 @@ _UNKNOWN: Any = object()
 """The expected answer when the checking cell's expected value cannot be read: any kind of answer is possible."""
 
 
-def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN) -> str:
-    """What to do when an answer names something undefined, for the kind of answer ``expected`` is.
+def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable: str = "") -> str:
+    """What happened and what to do when an answer names something undefined, for the kind of answer ``expected`` is.
 
-    For a text answer it is most often text written without quotes; for a True/False question, ``false`` is
-    Python's spelling missed (quoting it would give another wrong answer) and ``yes`` a word for a boolean; for a
-    number, a number written in words. When the kind is unknown, the advice covers text and both spellings.
+    Three lines, as for a message line (:func:`_message_guidance`): what happened in plain words (the word has no
+    quotes, so Python read it as a variable's name), Python's own error line (a student must learn what a NameError
+    says), then the advice. For a text answer it is most often text written without quotes; for a True/False
+    question, ``false`` is Python's spelling missed (quoting it would give another wrong answer) and ``yes`` a word
+    for a boolean; for a number, a number written in words. When the kind is unknown, the advice covers text and both
+    spellings. ``variable`` is the answer line's name (``answer_1``), when the error came from one.
     """
     name = error.name or str(error)
-    said = f"{name!r} is not defined: Python read it as the name of a variable."
+    happened = (
+        f"{name} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
+    )
+    said = f"{variable} is not a value yet: {happened}:" if variable else f"{happened[:1].upper()}{happened[1:]}:"
+    return f"{said}\n{_python_line(error)}\n{_name_advice(name, expected)} Then run the cell again."
+
+
+def _python_line(error: BaseException) -> str:
+    """Python's own one-line report of ``error``, as a traceback ends: ``NameError: name 'Billing' is not defined``."""
+    said = error.msg if isinstance(error, SyntaxError) else str(error)
+    return f"{type(error).__name__}: {said}"
+
+
+def _name_advice(name: str, expected: Any) -> str:
+    """What to write instead of the undefined ``name``, for the kind of answer ``expected`` is."""
     if name.casefold() in _NUMBER_WORDS and (expected is _UNKNOWN or _kind(expected) == "a number"):
         digits = _NUMBER_WORDS.index(name.casefold())
         if expected is _UNKNOWN:  # a number is likelier than the text, but the text stays possible
-            advice = (
+            return (
                 f"If you mean the number {name}, write it in digits, with no quotes: {digits}; if you mean the "
                 f"text {name}, put it in quotes: '{name}'."
             )
-        else:
-            advice = f"The answer is a number: write it in digits, with no quotes: {digits}."
-        return f"{said} {advice} Then run the cell again."
+        return f"The answer is a number: write it in digits, with no quotes: {digits}."
     boolean = name.casefold() in ("true", "false")
     spelled = name.capitalize()
     capital = f"Python writes {spelled} with a capital {spelled[0]} (no quotes): write {spelled}."
     if expected is _UNKNOWN:
         quoted = f"If your answer is the text {name}, put it in quotes: '{name}'."
-        advice = f"{capital} {quoted}" if boolean else f"{quoted} Numbers and True/False take no quotes."
-    elif _kind(expected) == _kind(True):
-        advice = (
+        return f"{capital} {quoted}" if boolean else f"{quoted} Numbers and True/False take no quotes."
+    if _kind(expected) == _kind(True):
+        return (
             capital
             if boolean
             else "The answer is True or False: write one of them, with a capital letter and no quotes."
         )
-    elif _kind(expected) == "a number":
-        advice = "The answer is a number: write it in digits, with no quotes."
-    else:
-        advice = f"If your answer is the text {name}, put it in quotes: '{name}'."
-    return f"{said} {advice} Then run the cell again."
+    if _kind(expected) == "a number":
+        return "The answer is a number: write it in digits, with no quotes."
+    return f"If your answer is the text {name}, put it in quotes: '{name}'."
 
 
 _DICT_WITH_EQUALS = re.compile(r"[{,]\s*([A-Za-z_]\w*)\s*=(?!=)")
@@ -1351,7 +1364,9 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
             print(readable_lines(guidance))
         elif isinstance(value, NameError) and raised_in_cell:
             expected = _expected_in_cell(frames[-1], self.user_ns)
-            print(f"NameError: {value}\n{readable_lines(unquoted_name_guidance(value, expected))}")
+            answer = _ANSWER_LINE.match(frames[-1].line or "")
+            variable = answer.group(1) if answer else ""
+            print(readable_lines(unquoted_name_guidance(value, expected, variable)))
         elif isinstance(value, SyntaxError) and (guidance := _syntax_guidance(value)):
             print(f"SyntaxError: this is not a dict yet.\n{guidance}")
         elif isinstance(value, SyntaxError) and (guidance := answer_syntax_guidance(value)):
@@ -1417,10 +1432,12 @@ _MESSAGE_LINE = re.compile(r"^\s*(message_\w*)\s*=(?!=)\s*(.*?)\s*(?:#.*)?$")
 
 
 def _message_guidance(error: BaseException, line: str | None) -> str:
-    """What to write when a ``message_N`` line is not text (``message_1 = priority=P0``), or ``""``.
+    """What happened and what to write when a ``message_N`` line is not text (``message_1 = priority=P0``), or ``""``.
 
-    ``line`` is the cell line a NameError was raised on; a SyntaxError names its own. Python's advice for a name
-    ("put it in quotes: 'P0'") would make the message ``"P0"``: the whole message goes in quotes.
+    The same three lines as for an answer line (:func:`unquoted_name_guidance`): what happened in plain words,
+    Python's own error line, then the advice. ``line`` is the cell line a NameError was raised on; a SyntaxError
+    names its own. Python's advice for a name ("put it in quotes: 'P0'") would make the message ``"P0"``: the whole
+    message goes in quotes.
     """
     if isinstance(error, SyntaxError) and type(error) is SyntaxError:
         line = error.text
@@ -1432,8 +1449,9 @@ def _message_guidance(error: BaseException, line: str | None) -> str:
     name, text = match.group(1), match.group(2).strip("'\"").strip()
     example = f"{name} = {text!r}" if text and text != "..." else f"{name} = 'your message'"
     return (
-        f"{name} is not text yet (Python read it as code and stopped with a {type(error).__name__}): a message is "
-        f"text, so put the whole message in quotes, e.g. {example}. Then run the cell again."
+        f"{name} is not text yet: the message has no quotes around it, so Python read it as code and stopped:\n"
+        f"{_python_line(error)}\n"
+        f"A message is text, so put the whole message in quotes, e.g. {example}. Then run the cell again."
     )
 
 

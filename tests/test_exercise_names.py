@@ -93,7 +93,7 @@ def test_the_shell_reads_the_expected_kind_from_the_checking_cell(capsys):
         shell.user_ns.update(check=check, six=Run("x"), right=1, found=[1, 2, 3])
         shell.run_cell("answer_3 = false\nprint(check('Exercise 3', answer_3, bool(right)))")
         out = capsys.readouterr().out
-        assert "Python writes False\nwith a capital F (no quotes)" in out and "quotes: '" not in out
+        assert "Python writes False with a capital F (no quotes)" in out.replace("\n", " ") and "quotes: '" not in out
         shell.run_cell("answer_2 = repaired\nprint(check('Exercise 1', answer_2, six.verdict))")
         out = capsys.readouterr().out
         assert "put it in quotes: 'repaired'" in out.replace("\n", " ")

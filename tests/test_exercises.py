@@ -291,3 +291,34 @@ def test_lesson_02_a_word_saying_no_value_gets_no_note_on_capitals_which_is_not_
     assert "keeps a value of module" in " ".join(check("Exercise 2", "nothing", "Billing", two.hint).split())
     for word in ("billing", "reporting", "BILLING"):  # a name in the wrong case keeps its note, right or wrong alike
         assert "Mind the case: the answer is one word with a capital first letter" in _said(word, "Billing", two.hint)
+
+
+def test_an_unquoted_answer_and_an_unquoted_message_open_alike_then_give_pythons_own_error_line(capsys):
+    """`answer_1 = Reporting` printed "NameError: ..." first, `message_1 = Billing` a plain sentence (issue 32)."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from course_lib.exercises import explain_unquoted_names
+
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        printed = {}
+        for line in ("answer_1 = Reporting", "message_1 = Reporting"):
+            shell.run_cell(line)
+            printed[line] = capsys.readouterr().out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
+    answer, message = (" ".join(printed[line].split()) for line in printed)
+    assert answer.startswith(
+        "answer_1 is not a value yet: Reporting has no quotes around it, so Python read it as the name of a "
+        "variable, and no variable has that name: NameError: name 'Reporting' is not defined If your answer is "
+        "the text Reporting, put it in quotes: 'Reporting'."
+    )
+    assert message.startswith(
+        "message_1 is not text yet: the message has no quotes around it, so Python read it as code and stopped: "
+        "NameError: name 'Reporting' is not defined A message is text, so put the whole message in quotes"
+    )
+    for out in printed.values():  # Python's own line stands alone, after the plain sentence
+        lines = out.splitlines()
+        assert lines[0][:1] != "N" and "NameError: name 'Reporting' is not defined" in lines and "Traceback" not in out
