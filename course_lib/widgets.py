@@ -63,6 +63,7 @@ __all__ = [
     "NOTE_STYLE",
     "NO_KEY",
     "PICK_SEVERAL_HINT",
+    "SEND_DISABLED_NOTE",
     "SHOWN_INPUT_CHARS",
     "SINGLE_SPACED",
     "SUBMIT_DISABLED_NOTE",
@@ -509,6 +510,8 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 
 
 SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line (a question or key=value)."
+SEND_DISABLED_NOTE = "Send stays off until the You box holds a line (a question, key=value, mem or forget)."
+"""The desk panel's Send, greyed out like Submit and for the same reason: a pale button with no word looked broken."""
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
 FORGET_KEY_NOTE = "Forget key waits for a key: choose one in the Key list."
 KEY_PLACEHOLDER = "choose a key"
@@ -766,6 +769,7 @@ class DeskPanel(_Panel, widgets.HBox):
         self.error = widgets.HTML()
         self.line = widgets.Text(placeholder="e.g. Where can I find logs?", description="You")
         self.send_button = widgets.Button(description="Send", button_style="primary", disabled=True)
+        self.send_note = widgets.HTML()  # why Send is greyed out, when it is
         self.send_button.on_click(lambda _: self._async.schedule(self.send(self.line.value)))
         self.line.on_msg(self._on_line_message)
         self.line.observe(lambda _: self._enable_send(), names="value")
@@ -778,11 +782,17 @@ class DeskPanel(_Panel, widgets.HBox):
         self.memory_panel.layout = widgets.Layout(flex="1 1 460px", min_width="0")
         _fit_to_width(self.line)
         chat_column = widgets.VBox(
-            [widgets.HTML(DESK_CHAT_CAPTION), self.chat, _wrapping_row(self.line, self.send_button), self.error],
+            [
+                widgets.HTML(DESK_CHAT_CAPTION),
+                self.chat,
+                _wrapping_row(self.line, self.send_button, self.send_note),
+                self.error,
+            ],
             layout=widgets.Layout(flex="1 1 320px", min_width="0"),
         )
         super().__init__([chat_column, self.memory_panel], layout=widgets.Layout(width="100%", flex_flow="row wrap"))
         self._render()
+        self._enable_send()
 
     async def idle(self) -> None:
         await self._async.idle()
@@ -798,7 +808,10 @@ class DeskPanel(_Panel, widgets.HBox):
         self._async.schedule(self.send(self.line.value))  # Enter in the line
 
     def _enable_send(self) -> None:
-        self.send_button.disabled = not self.line.value.strip()
+        """Send is on when the box holds a line; when off, the note beside it says why (as Submit's does)."""
+        empty = not self.line.value.strip()
+        self.send_button.disabled = empty
+        self.send_note.value = _greyed_out(self.send_button, SEND_DISABLED_NOTE if empty else "")
 
     def _show_error(self, text: str) -> None:
         self.error.value = _single_spaced(_error_html(text))

@@ -17,6 +17,7 @@ from course_lib.widgets import (
     FORGET_KEY_NOTE,
     KEY_PLACEHOLDER,
     NO_KEY,
+    SEND_DISABLED_NOTE,
     DeskPanel,
     PolicyExplorer,
     ProgressBar,
@@ -644,3 +645,13 @@ async def test_the_desk_chat_shortens_a_long_value_it_echoes_from_the_student():
     chat = panel.chat.value
     assert "x" * 60 not in chat and "(300 characters)" in chat
     assert "a value may have at most 256" in chat  # the store's verdict, whole
+
+
+async def test_the_desk_panels_greyed_out_send_says_why_like_submit():
+    panel = two_desks()
+    assert panel.send_button.disabled and SEND_DISABLED_NOTE in panel.send_note.value
+    assert panel.send_button.tooltip == SEND_DISABLED_NOTE
+    panel.line.value = "mem"
+    assert not panel.send_button.disabled and panel.send_note.value == "" and panel.send_button.tooltip is None
+    await send(panel, "module=Billing")  # a sent line empties the box: Send is off again, and says why
+    assert panel.send_button.disabled and SEND_DISABLED_NOTE in panel.send_note.value
