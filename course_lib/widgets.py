@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
-from .assertions import ALLOWED_KEYS, NOT_ALONE_RULE, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
+from .assertions import (
+    ALLOWED_KEYS,
+    NOT_ALONE_RULE,
+    SENTENCE_END_MARKS,
+    allowed_in_other_case,
+    near_misses,
+    repeated_keys,
+)
 from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, report_in_words
 from .memory import MAX_FACTS, Fact, InvalidFacts, MemoryUpdateError, WorkingMemory, validate_batch
@@ -92,6 +99,7 @@ __all__ = [
     "left_aligned_style",
     "lesson_table_html",
     "punctuation_notes",
+    "repeated_key_notes",
     "shorten_long_input",
     "ticket_line",
     "trim_line",
@@ -259,7 +267,27 @@ def declaration_notes(text: str) -> list[str]:
         names = " and ".join(f"'{k}'" for k in unknown)
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
         notes.append(f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
+    notes.extend(repeated_key_notes(text))
     return [shorten_long_input(note) for note in notes]
+
+
+_TIMES = {2: "twice", 3: "three times"}
+
+
+def repeated_key_notes(text: str) -> list[str]:
+    """One note per key ``text`` declares with several values: only the last is read (the contract's rule).
+
+    ``module=Billing; module=Payroll`` stores ``Payroll`` and the desk notes only it: without this note the
+    student's ``Billing`` vanished without a word.
+    """
+    notes = []
+    for key, values in repeated_keys(text).items():
+        times = _TIMES.get(len(values), f"{len(values)} times")
+        notes.append(
+            f"{key} is declared {times} in this line ({', then '.join(values)}): "
+            f"only the last, {key}={values[-1]}, is read."
+        )
+    return notes
 
 
 def kept_punctuation(report: ExtractionReport) -> list[Fact]:
