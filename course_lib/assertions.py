@@ -58,6 +58,7 @@ __all__ = [
     "near_misses",
     "parse_assertions",
     "parts",
+    "repeated_keys",
     "require_text",
     "trim",
     "utf16_length",
@@ -448,6 +449,23 @@ def parse_assertions(text: str) -> dict[str, str]:
     :class:`UnencodableMessage` for one holding a lone surrogate.
     """
     return {d.key: d.value for d in find_declarations(text)}
+
+
+def repeated_keys(text: str) -> dict[str, list[str]]:
+    """Each key ``text`` declares with more than one value, mapped to its values in order; ``{}`` if none.
+
+    :func:`parse_assertions` keeps only the last declaration of a key, so ``module=Billing; module=Payroll`` is read
+    as ``module=Payroll``: a panel uses this to say so, since the student may have meant the first. A key repeated
+    with the same value loses nothing and is left out. A message the contract refuses whole has none.
+    """
+    try:
+        declarations = find_declarations(text)
+    except MessageRefused:
+        return {}
+    values: dict[str, list[str]] = {}
+    for declaration in declarations:
+        values.setdefault(declaration.key, []).append(declaration.value)
+    return {key: said for key, said in values.items() if len(set(said)) > 1}
 
 
 SHOWN_SEGMENT_CHARS = 40

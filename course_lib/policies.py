@@ -47,10 +47,11 @@ from agent_framework import (
 )
 from pydantic import BaseModel, Field
 
+from .assertions import parse_assertions
 from .clients import course_backends, make_chat_client
 from .conventions import stored_messages
 from .environment import course_file
-from .extraction import ChatFactWriter, MemoryExtraction
+from .extraction import ChatFactWriter, MemoryExtraction, and_listed
 from .frames import rows_frame, rule_label
 from .live import REUSE_VAR, Backends
 from .memory import MAX_FACTS, WorkingMemory
@@ -74,6 +75,7 @@ __all__ = [
     "RULES",
     "STOP_CAUSES",
     "SUMMARIZER_INSTRUCTIONS",
+    "SUMMARY_HEADING",
     "AnswerRow",
     "CallRow",
     "CompactionPolicy",
@@ -94,6 +96,7 @@ __all__ = [
     "SessionPolicy",
     "SummaryPolicy",
     "SummaryRejected",
+    "Superseded",
     "Timeline",
     "TimelineTurn",
     "answers_frame",
@@ -118,7 +121,10 @@ __all__ = [
     "stop_in_words",
     "stopped_frame",
     "summary_before_last_question",
+    "summary_call_sum",
     "summary_shown",
+    "superseded_sentence",
+    "superseded_values",
     "time_growth_sentence",
     "time_range_sentence",
     "turns_phrase",
@@ -218,6 +224,41 @@ class Timeline(BaseModel):
 def load_timeline(path: str | Path = DEFAULT_TIMELINE) -> Timeline:
     """Read and validate a timeline file; a malformed one fails with pydantic's message naming the field."""
     return Timeline.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+@dataclass(frozen=True)
+class Superseded:
+    """A value a later declaration of its key replaced: what lesson 04 calls *superseded*."""
+
+    key: str
+    value: str
+    replaced_at: int
+    """The 1-based turn whose declaration replaced it."""
+
+
+def superseded_values(timeline: Timeline) -> list[Superseded]:
+    """Every value the timeline's own declarations replace, in the order they are replaced.
+
+    Read from the user's words with the contract's parser (the last declaration of a key in a turn counts), never
+    from the expectations: lesson 04 named only ``Reporting`` when turn 6 replaced ``PostgreSQL`` too.
+    """
+    current: dict[str, str] = {}
+    replaced: list[Superseded] = []
+    for number, turn in enumerate(timeline.turns, start=1):
+        for key, value in parse_assertions(turn.user).items():
+            if key in current and current[key] != value:
+                replaced.append(Superseded(key, current[key], number))
+            current[key] = value
+    return replaced
+
+
+def superseded_sentence(timeline: Timeline) -> str:
+    """The timeline's superseded values in one sentence, each with its key and the turn that replaced it."""
+    replaced = superseded_values(timeline)
+    if not replaced:
+        return "No value is superseded here: no turn declares a key again with another value."
+    values = and_listed([f"{s.value} ({s.key}, replaced at turn {s.replaced_at})" for s in replaced])
+    return f"Superseded here, read from the declarations above: {values}."
 
 
 FILLER_KEYS = ("customer", "version", "environment", "symptom", "log", "priority")
@@ -373,6 +414,10 @@ SUMMARIZER_INSTRUCTIONS = (
 )
 
 
+SUMMARY_HEADING = "Summary so far (unverified):"
+"""The line the summary policy puts above the summary it sends the reader."""
+
+
 class SummaryPolicy(MemoryPolicy):
     """An unverified running summary, rewritten by a model call after every turn, sent before the new message."""
 
@@ -396,7 +441,7 @@ class SummaryPolicy(MemoryPolicy):
 
     async def turn(self, user_text: str, *, reader: SupportsAgentRun | None = None) -> str:
         self.turns += 1
-        note = f"Summary so far (unverified):\n{self.summary}"
+        note = f"{SUMMARY_HEADING}\n{self.summary}"
         messages = [Message(role="user", contents=[note])] if self.summary else []
         answer = (await self._reader(reader).run([*messages, Message(role="user", contents=[user_text])])).text
         try:
@@ -1064,6 +1109,27 @@ async def measure_scaling(
             if progress is not None:
                 progress(f"{name}, {n} turns")
     return rows
+
+
+async def summary_call_sum(n_turns: int) -> str:
+    """The summary policy's last reader call on ``generate_timeline(n_turns)`` (offline, as lesson 04's section 6
+    replays it), as the sum of its parts: the reader's instructions, the heading, the summary, the question.
+
+    The section's table counts every character of a call, the reader's instructions included; a student who added
+    the 240-character budget, the heading and the question found a number short of the table's.
+    """
+    log = CallLog()
+    policy = course_policies(backends=OFFLINE)[SummaryPolicy.label()]("latest", log)
+    await run_policy(generate_timeline(n_turns), policy, log, "latest")
+    call = [c for c in log.calls if c.client == "reader"][-1]
+    instructions, question = len(call.instructions or ""), len(call.messages[-1].text)
+    heading = len(SUMMARY_HEADING) + 1  # with its line break
+    summary = call.chars_sent - instructions - heading - question
+    return (
+        f"At {n_turns} turns, the summary's last reader call sent {call.chars_sent} characters = {instructions} of "
+        f"the reader's instructions + {heading} of the heading {SUMMARY_HEADING!r} (with its line break) + {summary} "
+        f"of the summary + {question} of the question."
+    )
 
 
 @dataclass(frozen=True)

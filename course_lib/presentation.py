@@ -60,6 +60,7 @@ __all__ = [
     "STORE_BOUND",
     "TABLE_CSS",
     "TIMELINE_TURNS",
+    "TWIN_LINE_WORDS",
     "UNWRAPPED",
     "VERDICT_COLOURS",
     "VERDICT_HATCHES",
@@ -70,6 +71,7 @@ __all__ = [
     "WRAPPING_CELL",
     "PanelText",
     "answers_by_rule",
+    "breakable_code",
     "correctness_table",
     "cost_table",
     "declarations_frame",
@@ -102,6 +104,7 @@ __all__ = [
     "recorded_time",
     "repairs_frame",
     "rows_frame",
+    "same_lines_sentence",
     "scaling_frame",
     "setup_display",
     "show_spaces",
@@ -109,6 +112,7 @@ __all__ = [
     "spread_labels",
     "student_table",
     "timeline_frame",
+    "twin_policies",
     "verdict_kind",
     "verdict_table",
     "what_was_wrong",
@@ -185,12 +189,15 @@ def html_with_line_breaks(frame: pd.DataFrame) -> str | None:
     return str(frame._repr_html_())
 
 
-def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), index: bool = True) -> Styler:
+def readable_table(
+    frame: pd.DataFrame, *, lines: Sequence[str] = (), index: bool = True, code: Sequence[str] = ()
+) -> Styler:
     """``frame`` for display, with each value of the ``lines`` columns shown one item per line.
 
     pandas prints a line break inside a cell as ``\\n``; a list of messages joined by line breaks reads
     better as lines than as one wrapped run of text. ``index=False`` leaves out the row numbers. A float is written
-    as Python writes it (``72.3``), not with the Styler's six decimals.
+    as Python writes it (``72.3``), not with the Styler's six decimals. The ``code`` columns hold expressions with
+    long runs of no space (:func:`breakable_code`): they may wrap after a bracket, a dot or a comma, not mid-name.
     Every cell is escaped: a Styler, unlike pandas' own HTML, writes a cell's text as markup, so a user's message
     holding ``<script>`` would run in the student's browser and ``'TASK_COMPLETE: <summary>'`` would lose its
     ``<summary>``.
@@ -204,15 +211,28 @@ def readable_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), index: boo
     styler = styler.format(str, subset=list(frame.select_dtypes("float").columns))
     if not index:
         styler = styler.hide(axis="index")
+    if code:
+        styler = styler.format(breakable_code, subset=list(code))
     return styler.format(one_per_line, subset=list(lines)) if lines else styler
 
 
-def plain_table(frame: pd.DataFrame, *, lines: Sequence[str] = ()) -> Styler:
+def breakable_code(value: object) -> str:
+    """``value`` escaped for HTML, with a line-break chance (``<wbr>``) after each ``(``, ``.`` and ``,`` that a
+    character other than a space follows.
+
+    ``SlidingWindowCompactionStrategy(CompactionTriggers.TurnsExceed(3),`` has no space in 67 characters: wider than
+    a table's cell, the browser broke it in the middle of a name (``Compaction / Strategy``). Copied, the text is
+    unchanged: ``<wbr>`` adds no character.
+    """
+    return re.sub(r"([(.,])(?=[^\s])", r"\1<wbr>", html.escape(str(value)))
+
+
+def plain_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), code: Sequence[str] = ()) -> Styler:
     """:func:`readable_table` without pandas' row numbers: for a table whose own columns say what each row is.
 
     A column of 0, 1, 2 beside a "message" or "option" column is one more number a student must learn to ignore.
     """
-    return readable_table(frame, lines=lines, index=False)
+    return readable_table(frame, lines=lines, index=False, code=code)
 
 
 NO_INDEX = "course_no_index"
@@ -329,27 +349,46 @@ def legend_beside(ax: Axes) -> None:
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
 
 
-def plot_policy_lines(
-    ax: Axes, frame: pd.DataFrame, x: str, y: str, colours: Mapping[str, str] | None = None
-) -> dict[str, str]:
-    """One line per policy of ``frame``; a line that lies exactly on an earlier one is drawn dashed, with hollow
-    markers, and its legend says which line it covers. Returns each policy's twin: the earlier policy whose line it
-    lies on (none for most).
+def twin_policies(frame: pd.DataFrame, x: str, y: str) -> dict[str, str]:
+    """Each policy of ``frame`` whose ``(x, y)`` points are exactly an earlier policy's, mapped to that earlier one.
 
-    Two policies that send the same thing draw the same line (the window and the reducer on lesson 04's timeline):
-    drawn plainly, the second hides the first and a student counts one policy too few. ``colours`` keeps a policy's
-    colour the same in the panels of one figure.
+    Two such policies draw the same line: :func:`plot_policy_lines` marks the second, and
+    :func:`same_lines_sentence` says so in words, both from this one test (never from the policies' names).
     """
     drawn: dict[str, tuple[list[object], list[object]]] = {}
     twins: dict[str, str] = {}
     for policy, rows in frame.groupby("policy", sort=False):
         points = (list(rows[x]), list(rows[y]))
-        colour = colours[str(policy)] if colours else None  # None: the next colour of the cycle
         twin = next((name for name, earlier in drawn.items() if earlier == points), None)
+        if twin is not None:
+            twins[str(policy)] = twin
+        drawn.setdefault(str(policy), points)
+    return twins
+
+
+TWIN_LINE_WORDS = "hollow rings on a dashed line"
+"""How :func:`plot_policy_lines` draws a line that lies on another: the dashes hide under the line below, so the rings
+are what a reader sees."""
+
+
+def plot_policy_lines(
+    ax: Axes, frame: pd.DataFrame, x: str, y: str, colours: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """One line per policy of ``frame``; a line that lies exactly on an earlier one is drawn as hollow rings on a
+    dashed line (:data:`TWIN_LINE_WORDS`), and its legend says which line it covers. Returns each policy's twin
+    (:func:`twin_policies`): the earlier policy whose line it lies on (none for most).
+
+    Two policies that send the same thing draw the same line (the window and the reducer on lesson 04's timeline):
+    drawn plainly, the second hides the first and a student counts one policy too few. ``colours`` keeps a policy's
+    colour the same in the panels of one figure.
+    """
+    twins = twin_policies(frame, x, y)
+    for policy, rows in frame.groupby("policy", sort=False):
+        colour = colours[str(policy)] if colours else None  # None: the next colour of the cycle
+        twin = twins.get(str(policy))
         if twin is None:
             ax.plot(rows[x], rows[y], marker="o", label=str(policy), color=colour)
         else:
-            twins[str(policy)] = twin
             ax.plot(
                 rows[x],
                 rows[y],
@@ -361,8 +400,28 @@ def plot_policy_lines(
                 label=f"{policy}, same as {twin}",  # a label may end in "(3 turns)": no second parentheses
                 color=colour,
             )
-        drawn.setdefault(str(policy), points)
     return twins
+
+
+def same_lines_sentence(calls: pd.DataFrame, rule: str = "latest") -> str:
+    """Under :func:`plot_prompt_sizes`: which policies sent the reader the same characters at every turn, so that
+    their lines coincide, and how the plot draws the second; computed from the calls the plot draws.
+
+    Lesson 04 said by hand that the window and the reducer "send the same"; a live reader can make them differ, and
+    then the sentence says no line is shared.
+    """
+    reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
+    twins = twin_policies(reader, "turn", "chars_sent")
+    if not twins:
+        return (
+            "No two policies sent the reader the same number of characters at every turn: each has a line of its own."
+        )
+    said = [
+        f"{policy} and {twin} sent the reader the same number of characters at every turn, so their lines "
+        f'coincide: the plot draws the line of {policy} as {TWIN_LINE_WORDS}, its legend saying "same as {twin}".'
+        for policy, twin in twins.items()
+    ]
+    return " ".join(said)
 
 
 def spread_labels(values: Sequence[float], gap: float) -> list[float]:

@@ -533,9 +533,22 @@ class PolicyCostRecording(Recording):
         """
         return "\n".join(
             f"The {r.policy} policy stopped: {stop_in_words(r.stopped)} (its full message is under the hood, at the "
-            "end of the lesson)."
+            f"end of the lesson). {self._partial_estimate(r)}"
             for r in self.runs
             if r.stopped
+        )
+
+    @staticmethod
+    def _partial_estimate(run: PolicyRun) -> str:
+        """What a stopped policy's estimate counts: only the calls it made before it stopped, not the whole timeline.
+
+        The summary's 127 estimated tokens sat in one column with the full runs' thousands, and a student read it as
+        the cheapest policy; it is two calls, one turn.
+        """
+        calls = run.reader_calls + run.extra_calls
+        return (
+            f"Its estimate ({run.est_tokens} tokens) counts only its {calls} model call{'' if calls == 1 else 's'}, "
+            "up to that stop, where a policy that did not stop counts its whole run."
         )
 
     def stop_details(self) -> str:

@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
-from .assertions import ALLOWED_KEYS, NOT_ALONE_RULE, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
+from .assertions import (
+    ALLOWED_KEYS,
+    NOT_ALONE_RULE,
+    SENTENCE_END_MARKS,
+    allowed_in_other_case,
+    near_misses,
+    repeated_keys,
+)
 from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, report_in_words
 from .memory import MAX_FACTS, Fact, InvalidFacts, MemoryUpdateError, WorkingMemory, validate_batch
@@ -63,6 +70,7 @@ __all__ = [
     "NOTE_STYLE",
     "NO_KEY",
     "PICK_SEVERAL_HINT",
+    "SEND_DISABLED_NOTE",
     "SHOWN_INPUT_CHARS",
     "SINGLE_SPACED",
     "SUBMIT_DISABLED_NOTE",
@@ -91,6 +99,7 @@ __all__ = [
     "left_aligned_style",
     "lesson_table_html",
     "punctuation_notes",
+    "repeated_key_notes",
     "shorten_long_input",
     "ticket_line",
     "trim_line",
@@ -258,7 +267,27 @@ def declaration_notes(text: str) -> list[str]:
         names = " and ".join(f"'{k}'" for k in unknown)
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
         notes.append(f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
+    notes.extend(repeated_key_notes(text))
     return [shorten_long_input(note) for note in notes]
+
+
+_TIMES = {2: "twice", 3: "three times"}
+
+
+def repeated_key_notes(text: str) -> list[str]:
+    """One note per key ``text`` declares with several values: only the last is read (the contract's rule).
+
+    ``module=Billing; module=Payroll`` stores ``Payroll`` and the desk notes only it: without this note the
+    student's ``Billing`` vanished without a word.
+    """
+    notes = []
+    for key, values in repeated_keys(text).items():
+        times = _TIMES.get(len(values), f"{len(values)} times")
+        notes.append(
+            f"{key} is declared {times} in this line ({', then '.join(values)}): "
+            f"only the last, {key}={values[-1]}, is read."
+        )
+    return notes
 
 
 def kept_punctuation(report: ExtractionReport) -> list[Fact]:
@@ -509,6 +538,8 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 
 
 SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line (a question or key=value)."
+SEND_DISABLED_NOTE = "Send stays off until the You box holds a line (a question, key=value, mem or forget)."
+"""The desk panel's Send, greyed out like Submit and for the same reason: a pale button with no word looked broken."""
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
 FORGET_KEY_NOTE = "Forget key waits for a key: choose one in the Key list."
 KEY_PLACEHOLDER = "choose a key"
@@ -766,6 +797,7 @@ class DeskPanel(_Panel, widgets.HBox):
         self.error = widgets.HTML()
         self.line = widgets.Text(placeholder="e.g. Where can I find logs?", description="You")
         self.send_button = widgets.Button(description="Send", button_style="primary", disabled=True)
+        self.send_note = widgets.HTML()  # why Send is greyed out, when it is
         self.send_button.on_click(lambda _: self._async.schedule(self.send(self.line.value)))
         self.line.on_msg(self._on_line_message)
         self.line.observe(lambda _: self._enable_send(), names="value")
@@ -778,11 +810,17 @@ class DeskPanel(_Panel, widgets.HBox):
         self.memory_panel.layout = widgets.Layout(flex="1 1 460px", min_width="0")
         _fit_to_width(self.line)
         chat_column = widgets.VBox(
-            [widgets.HTML(DESK_CHAT_CAPTION), self.chat, _wrapping_row(self.line, self.send_button), self.error],
+            [
+                widgets.HTML(DESK_CHAT_CAPTION),
+                self.chat,
+                _wrapping_row(self.line, self.send_button, self.send_note),
+                self.error,
+            ],
             layout=widgets.Layout(flex="1 1 320px", min_width="0"),
         )
         super().__init__([chat_column, self.memory_panel], layout=widgets.Layout(width="100%", flex_flow="row wrap"))
         self._render()
+        self._enable_send()
 
     async def idle(self) -> None:
         await self._async.idle()
@@ -798,7 +836,10 @@ class DeskPanel(_Panel, widgets.HBox):
         self._async.schedule(self.send(self.line.value))  # Enter in the line
 
     def _enable_send(self) -> None:
-        self.send_button.disabled = not self.line.value.strip()
+        """Send is on when the box holds a line; when off, the note beside it says why (as Submit's does)."""
+        empty = not self.line.value.strip()
+        self.send_button.disabled = empty
+        self.send_note.value = _greyed_out(self.send_button, SEND_DISABLED_NOTE if empty else "")
 
     def _show_error(self, text: str) -> None:
         self.error.value = _single_spaced(_error_html(text))

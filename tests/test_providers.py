@@ -3,7 +3,7 @@
 import asyncio
 
 import pytest
-from agent_framework import InMemoryHistoryProvider, Message
+from agent_framework import AgentSession, InMemoryHistoryProvider, Message, SessionContext
 
 from course_lib.conventions import message_source
 from course_lib.exercises import check
@@ -442,3 +442,48 @@ async def test_the_provider_sends_one_more_message_per_call_computed_from_the_co
         "Messages sent: the provider sends 1 more on every one of the 4 calls (2 against 1 on call 1)"
     )
     assert "a message of its own" in said
+
+
+class SeesResponse(FactsContextProvider):
+    """The facts provider, noting the response each after_run call saw: what lesson 03's "Under the hood" says."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seen = []
+
+    async def after_run(self, *, agent, session, context, state):
+        self.seen.append(context.response)
+        await super().after_run(agent=agent, session=session, context=context, state=state)
+
+
+async def test_maf_calls_after_run_only_with_a_response_and_never_after_a_raised_run():
+    class Broken(OfflineChatClient):
+        def answer(self, messages, options):
+            raise ConnectionError("model down")
+
+    def provider():
+        return SeesResponse(MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())))
+
+    working = provider()
+    agent = provider_agent(OfflineAssistantClient(), working, name="desk", instructions="")
+    await agent.run("module=Billing", session=agent.create_session())
+    assert len(working.seen) == 1 and working.seen[0] is not None  # run by MAF: a response is always there
+
+    failing = provider()
+    agent = provider_agent(Broken(), failing, name="desk", instructions="")
+    with pytest.raises(ConnectionError):
+        await agent.run("module=Billing", session=agent.create_session())
+    assert failing.seen == []  # a raised run never reaches after_run
+
+
+async def test_after_run_called_directly_without_a_response_stores_nothing():
+    reports = []
+    provider = FactsContextProvider(
+        MemoryExtraction(WorkingMemory(), ChatFactWriter(OfflineWriterClient())), on_report=reports.append
+    )
+    ticket = provider.extraction.memory.begin_turns(["module=Billing"])
+    context = SessionContext(input_messages=[Message(role="user", contents=["module=Billing"])])
+    context.metadata[provider.source_id] = tuple(ticket)
+    session = AgentSession()
+    await provider.after_run(agent=None, session=session, context=context, state={})
+    assert context.response is None and provider.extraction.memory.facts == () and reports == []

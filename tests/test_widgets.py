@@ -5,6 +5,7 @@ import re
 import pytest
 from support.panels import memory_panel, send, submit, two_desks
 
+from course_lib.assertions import repeated_keys
 from course_lib.extraction import ChatFactWriter
 from course_lib.loop_demos import run_seed_demo
 from course_lib.loop_panels import LoopStepper
@@ -17,6 +18,7 @@ from course_lib.widgets import (
     FORGET_KEY_NOTE,
     KEY_PLACEHOLDER,
     NO_KEY,
+    SEND_DISABLED_NOTE,
     DeskPanel,
     PolicyExplorer,
     ProgressBar,
@@ -644,3 +646,30 @@ async def test_the_desk_chat_shortens_a_long_value_it_echoes_from_the_student():
     chat = panel.chat.value
     assert "x" * 60 not in chat and "(300 characters)" in chat
     assert "a value may have at most 256" in chat  # the store's verdict, whole
+
+
+async def test_the_desk_panels_greyed_out_send_says_why_like_submit():
+    panel = two_desks()
+    assert panel.send_button.disabled and SEND_DISABLED_NOTE in panel.send_note.value
+    assert panel.send_button.tooltip == SEND_DISABLED_NOTE
+    panel.line.value = "mem"
+    assert not panel.send_button.disabled and panel.send_note.value == "" and panel.send_button.tooltip is None
+    await send(panel, "module=Billing")  # a sent line empties the box: Send is off again, and says why
+    assert panel.send_button.disabled and SEND_DISABLED_NOTE in panel.send_note.value
+
+
+async def test_a_key_declared_twice_in_one_line_says_which_value_was_read():
+    panel = two_desks()
+    await send(panel, "module=Billing; module=Payroll")
+    said = "module is declared twice in this line (Billing, then Payroll): only the last, module=Payroll, is read."
+    assert said in panel.transcript[-1] and said in panel.memory_panel.diagnostic.value
+    assert [(f.key, f.value) for f in panel.desks.memory.facts] == [("module", "Payroll")]
+    await send(panel, "priority=P1; priority=P1")  # the same value twice is no conflict: nothing to say
+    assert "declared twice" not in panel.transcript[-1]
+
+
+def test_repeated_keys_lists_each_value_of_a_key_declared_more_than_once():
+    assert repeated_keys("module=Billing; module=Payroll; database=X; module=HR") == {
+        "module": ["Billing", "Payroll", "HR"]
+    }
+    assert repeated_keys("module=Billing") == {} == repeated_keys("x" * 5000)
