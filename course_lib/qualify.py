@@ -57,6 +57,7 @@ __all__ = [
     "WriterFactory",
     "battery_in_full",
     "battery_rows",
+    "card_in_words",
     "cause",
     "cause_of",
     "endpoint_failures",
@@ -226,10 +227,14 @@ def cause(error: BaseException | None) -> str:
     return f"writer: {type(error).__name__}" if error is not None else "writer: unknown failure"
 
 
-NOT_DECLARED = "not the explicit declarations"
-"""The reason stored for a proposal that is not the message's declarations (recordings keep these words)."""
 NOT_DECLARED_WORDS = "proposed facts the message does not declare"
-""":data:`NOT_DECLARED` as the scorecard and its totals say it, a phrase like ``message too long`` (issue 32)."""
+"""The one wording, rows and totals alike, for a proposal that is not the message's declarations (issue 32).
+
+A scorecard row said ``not the explicit declarations`` while the totals said these words: one reason read two
+ways. :func:`reason` now stores these words, so ``make qualify``'s rows and totals cannot drift apart."""
+NOT_DECLARED = "not the explicit declarations"
+"""The older wording of :data:`NOT_DECLARED_WORDS`, which recordings made before issue 32 still hold; every display
+translates it (:func:`reason_in_words`, :func:`rule_label`)."""
 
 
 def reason(report: ExtractionReport, error: BaseException | None = None) -> str:
@@ -237,7 +242,7 @@ def reason(report: ExtractionReport, error: BaseException | None = None) -> str:
     if report.status in ("accepted", "nothing_to_extract"):
         return ""
     if report.diagnostic.startswith(MISMATCH):
-        return NOT_DECLARED
+        return NOT_DECLARED_WORDS
     first = report.diagnostic.split(". ")[0].removeprefix("Writer failed: ")
     live = re.match(r"LiveModelError: \w+ model '.*?' at \S+: (.*)", first)  # role, model, endpoint: in the title
     detail = (live[1] if live else first)[:140]
@@ -380,7 +385,7 @@ def offline_view(card: pd.DataFrame) -> pd.DataFrame:
     make the table too wide for the page; a column with one reported count stays.
     """
     silent = [label for label in map(reported_label, USAGE_FIELDS) if (card[label] == "unknown").all()]
-    return card.drop(columns=["latency (s)", *silent]).assign(reason=card["reason"].map(reason_in_words))
+    return card_in_words(card.drop(columns=["latency (s)", *silent]))
 
 
 def reason_in_words(reason_text: str) -> str:
@@ -395,6 +400,14 @@ def reason_in_words(reason_text: str) -> str:
         detail = reason_text.removeprefix("Message refused: ").rsplit(" (rule:", 1)[0]
         return f"{_RULE_WORDS.get(refused[1], refused[1])} ({detail})"
     return NOT_DECLARED_WORDS if reason_text == NOT_DECLARED else reason_text
+
+
+def card_in_words(card: pd.DataFrame) -> pd.DataFrame:
+    """The scorecard with each row's reason in the totals' words (:func:`reason_in_words`), as make qualify prints it.
+
+    The rows and the totals under them then name a rejection alike, whether the card is new or a recording's.
+    """
+    return card.assign(reason=card["reason"].map(reason_in_words))
 
 
 async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> pd.DataFrame:
@@ -451,7 +464,7 @@ def rule_label(reason: str) -> str:
 
     A scorecard row keeps the full reason (the lengths, the candidate); the totals group rejections by rule, and
     a row label such as "Message refused: it has 4111 characters and the limit is 4096 ..." would be one case's
-    sentence, not a rule. The mismatch (``not the explicit declarations``) reads as :data:`NOT_DECLARED_WORDS`.
+    sentence, not a rule. The mismatch reads as :data:`NOT_DECLARED_WORDS`, in a recording's older words too.
     """
     if refused := _REFUSED_MESSAGE.match(reason):
         return _RULE_WORDS.get(refused[1], refused[1])
@@ -502,7 +515,7 @@ def main() -> int:
     settings = course_backends().live
     assert settings is not None
     print(f"Qualification of the writer {settings.model_for('writer')!r} at {settings.endpoint}")  # key masked
-    print(card.to_string(index=False, max_colwidth=60))
+    print(card_in_words(card).to_string(index=False, max_colwidth=60))
     print()
     print(totals.to_string(max_colwidth=60))
     status = exit_status(card)

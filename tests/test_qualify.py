@@ -5,6 +5,7 @@ import json
 import socket
 import time
 
+import pandas as pd
 import pytest
 from support.wire_server import last_user_text, loopback_server
 
@@ -50,7 +51,7 @@ async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by
     assert (prose["outcome"], prose["as contract"], prose["reason"]) == (
         "rejected",
         False,
-        "not the explicit declarations",
+        "proposed facts the message does not declare",  # the totals' words: one wording, rows and totals
     )
     assert totals.loc["rejected: proposed facts the message does not declare", "value"] >= 1
     server.fault = "http_500"
@@ -83,6 +84,11 @@ def test_a_rejection_is_summed_under_its_rule_in_a_few_words_not_its_whole_sente
     row = {"outcome": "rejected", "reason": reason, "as contract": True, "latency (s)": 0.0, "calls": 0}
     row |= {qualify.reported_label(usage): "unknown" for usage in qualify.USAGE_FIELDS}
     assert (f"rejected: {label}", 1) in qualify.summary_lines([row])
+
+
+def test_a_recording_s_older_reason_is_shown_in_the_totals_words():
+    old = pd.DataFrame({"case": ["prose"], "reason": ["not the explicit declarations"]})
+    assert qualify.card_in_words(old)["reason"].tolist() == [qualify.NOT_DECLARED_WORDS]
 
 
 async def test_qualify_refuses_to_score_the_offline_reference(monkeypatch):
