@@ -35,7 +35,7 @@ from .clients import course_backends, make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
 from .frames import count_noun, rows_frame
 from .live import ENDPOINT_FAILURES, REUSE_VAR, FailureKind, LiveModelError, LiveSettingsError
-from .memory import MAX_MESSAGE_CHARS, WorkingMemory, mark_invisible
+from .memory import MAX_MESSAGE_CHARS, FactCandidate, WorkingMemory, mark_invisible
 from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_label, reported_total, shown_count
 
@@ -53,6 +53,7 @@ __all__ = [
     "Case",
     "CaseResult",
     "ScorecardRow",
+    "StatedWriter",
     "Witness",
     "WriterFactory",
     "battery_in_full",
@@ -73,6 +74,7 @@ __all__ = [
     "run",
     "score_battery",
     "scorecard",
+    "status_of_proposal",
     "summary",
     "summary_lines",
 ]
@@ -218,6 +220,27 @@ async def outcome(
     return await MemoryExtraction(memory, proposer).update(case.text)
 
 
+@dataclass(frozen=True)
+class StatedWriter:
+    """A writer that proposes exactly ``proposed``, whatever the message: a writer an exercise states in full."""
+
+    proposed: tuple[FactCandidate, ...]
+
+    async def propose(self, user_text: str) -> FactBatch:
+        """The stated proposal, for any message: the host, not this writer, decides what gets in."""
+        return FactBatch(facts=list(self.proposed))
+
+
+async def status_of_proposal(message: str, proposed: Iterable[FactCandidate]) -> str:
+    """The host's status for ``message`` when the writer proposes exactly ``proposed``, into an empty store.
+
+    Lesson 00's exercise 3 checked its answer with a named offline writer mode whose name told the answer (issue 32);
+    the checking cell now shows only what the question states: the message and the proposal.
+    """
+    report = await MemoryExtraction(WorkingMemory(), StatedWriter(tuple(proposed))).update(message)
+    return report.status
+
+
 def cause(error: BaseException | None) -> str:
     """A writer failure's cause: ``endpoint: ...`` (not reachable or broken) or ``model: ...`` (answered badly)."""
     if isinstance(error, LiveModelError):
@@ -243,7 +266,8 @@ def reason(report: ExtractionReport, error: BaseException | None = None) -> str:
         return ""
     if report.diagnostic.startswith(MISMATCH):
         return NOT_DECLARED_WORDS
-    first = report.diagnostic.split(". ")[0].removeprefix("Writer failed: ")
+    # "Writer failed (LiveModelError): ..." (the class after the words, issue 32) reads "LiveModelError: ..." here
+    first = re.sub(r"^Writer failed \((\w+)\): ", r"\1: ", report.diagnostic.split(". ")[0])
     live = re.match(r"LiveModelError: \w+ model '.*?' at \S+: (.*)", first)  # role, model, endpoint: in the title
     detail = (live[1] if live else first)[:140]
     return f"{cause(error)} - {detail}" if report.status == "writer_failed" else detail

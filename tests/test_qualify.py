@@ -12,6 +12,7 @@ from support.wire_server import last_user_text, loopback_server
 from course_lib import qualify
 from course_lib.extraction import ExtractionReport
 from course_lib.live import LiveSettingsError
+from course_lib.memory import FactCandidate
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.tracing import CallLog
 
@@ -245,3 +246,24 @@ async def test_an_offline_scorecard_drops_the_columns_it_cannot_fill():
     assert list(shown["case"]) == list(card["case"])
     card.loc[0, "reported input tokens"] = "12"
     assert "reported input tokens" in qualify.offline_view(card)
+
+
+async def test_a_stated_proposal_gets_the_hosts_status_without_naming_a_writer_mode():
+    message = "Our database is Oracle."
+    oracle = FactCandidate(key="database", value="Oracle", evidence=message)
+    assert await qualify.status_of_proposal(message, [oracle]) == "rejected"  # prose declares nothing
+    billing = FactCandidate(key="module", value="Billing", evidence="module=Billing")
+    assert await qualify.status_of_proposal("module=Billing", [billing]) == "accepted"
+    assert await qualify.status_of_proposal("Where are the logs?", []) == "nothing_to_extract"
+
+
+async def test_a_writer_failure_says_it_in_words_first_and_its_error_class_in_parentheses():
+    class Broken:
+        async def propose(self, user_text):
+            raise RuntimeError("boom")
+
+    from course_lib.memory import WorkingMemory
+
+    report = await qualify.MemoryExtraction(WorkingMemory(), Broken()).update("module=Billing")
+    assert report.diagnostic.startswith("Writer failed (RuntimeError): boom.")
+    assert qualify.reason(report, RuntimeError("boom")) == "writer: RuntimeError - RuntimeError: boom"
