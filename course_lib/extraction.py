@@ -312,7 +312,7 @@ class MemoryExtraction:
         except Exception as error:  # any writer failure is reported, never hidden
             return self._report(
                 "writer_failed",
-                f"Writer failed: {type(error).__name__}: {str(error).rstrip('.')}. {NO_FALLBACK}",
+                f"Writer failed ({type(error).__name__}): {str(error).rstrip('.')}. {NO_FALLBACK}",
                 turn.number,
                 reason=f"the writer could not answer ({type(error).__name__}: {str(error).rstrip('.')})",
             )

@@ -71,6 +71,7 @@ __all__ = [
     "call_input_frame",
     "compare_with_seed",
     "counted_messages",
+    "evaluators_said_stop",
     "exit_reason",
     "feedback_log_words",
     "flow_summary",
@@ -451,7 +452,7 @@ def option_value(value: object) -> str:
 
 
 EXIT_REASON_WORDS: dict[str | None, str] = {
-    None: "every evaluator said stop",
+    None: "the evaluator said stop",
     "completed": "the agent said the task is complete",
     "need_input": "the agent asked the user for input",
     "iteration_cap_reached": "it reached max_iterations, the cap on iterations",
@@ -459,7 +460,8 @@ EXIT_REASON_WORDS: dict[str | None, str] = {
     "time_budget_exceeded": "the time budget, max_duration, ran out",
     "cancelled": "the run was cancelled",
 }
-"""Each ``loop_exit_reason`` a loop stamps on its response, in words; under None, the usual stop that stamps none."""
+"""Each ``loop_exit_reason`` a loop stamps on its response, in words; under None, the usual stop that stamps none
+(said of one evaluator; :func:`evaluators_said_stop` words it for several)."""
 
 NO_REASON_RECORDED = "no loop_exit_reason is recorded for that"
 """What :func:`stop_sentence` adds when the response carries no reason: the reader is told none was recorded, so an
@@ -480,15 +482,23 @@ def exit_reason(response: AgentResponse) -> str | None:
     return None if reason is None else str(reason)
 
 
-def stop_sentence(response: AgentResponse) -> str:
+def evaluators_said_stop(evaluators: int) -> str:
+    """The plain stop in words for a loop of ``evaluators`` evaluators: "the evaluator" for one, "all 2" for two.
+
+    "Every evaluator said stop" under a loop of one evaluator made a reader look for the others (issue 32).
+    """
+    return EXIT_REASON_WORDS[None] if evaluators == 1 else f"all {evaluators} evaluators said stop"
+
+
+def stop_sentence(response: AgentResponse, evaluators: int = 1) -> str:
     """Why a non-streaming loop stopped, in a sentence, with its ``loop_exit_reason`` or the words that none was kept.
 
-    No reason means every evaluator said stop, unless the last answer waits for a tool approval (the loop stops
-    at once then, asking no evaluator).
+    No reason means the loop's ``evaluators`` (pass ``len(loop.evaluators)``) all said stop, unless the last answer
+    waits for a tool approval (the loop stops at once then, asking no evaluator).
     """
     reason = exit_reason(response)
     if reason is None:
-        words = WAITING_FOR_APPROVAL if response.user_input_requests else EXIT_REASON_WORDS[None]
+        words = WAITING_FOR_APPROVAL if response.user_input_requests else evaluators_said_stop(evaluators)
         return f"Stopped because {words} ({NO_REASON_RECORDED})."
     words = EXIT_REASON_WORDS.get(reason, f"of a reason this course does not know ({reason})")
     return f"Stopped because {words} (loop_exit_reason: {reason})."

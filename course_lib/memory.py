@@ -20,6 +20,7 @@ import json
 import re
 import secrets
 import threading
+import unicodedata
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
@@ -31,6 +32,7 @@ from .assertions import (
     MAX_MESSAGE_CHARS,
     Declaration,
     check_message,
+    find_declarations,
     has_lone_surrogate,
     length_in_units,
     mark_line_breaks,
@@ -72,6 +74,7 @@ __all__ = [
     "StaleMemoryUpdate",
     "UnknownTicket",
     "WorkingMemory",
+    "edge_trim_sentence",
     "invisible",
     "mark_invisible",
     "parse_prompt_block",
@@ -79,6 +82,7 @@ __all__ = [
     "quote_for_prompt",
     "rules_broken",
     "split_prompt_block",
+    "update_sentence",
     "validate_batch",
 ]
 
@@ -684,3 +688,39 @@ def split_prompt_block(text: str) -> tuple[str, str]:
         if line.rstrip(LINE_BREAKS) == PROMPT_BLOCK_FOOTER:
             return "".join(lines[: index + 1]), "".join(lines[index + 1 :]).lstrip(LINE_BREAKS)
     return "", text
+
+
+def _listed(words: Sequence[str]) -> str:
+    return ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else "".join(words)
+
+
+def edge_trim_sentence(segment: str) -> str:
+    """How the contract trimmed one declaration's edges, in a sentence naming each invisible character it removed.
+
+    Trimming drops whitespace and invisible format characters (a byte-order mark a paste left, a zero-width space)
+    at both ends, so ``\\ufeffmodule=Billing`` still declares ``module``. Those characters leave the evidence unseen,
+    so the lesson names them where trimming first matters (issue 32). ``segment`` holds one declaration.
+    """
+    [declaration] = find_declarations(segment)
+    start = segment.index(declaration.evidence)
+    removed = segment[:start] + segment[start + len(declaration.evidence) :]
+    named = [f"a {unicodedata.name(char, 'character').lower()} (U+{ord(char):04X})" for char in removed]
+    what = _listed(named) + " at its edges, as it trims spaces" if named else "nothing at its edges"
+    return f"{mark_invisible(segment)} declares {declaration.key}={declaration.value}: the contract trimmed {what}."
+
+
+def update_sentence(before: Sequence[Fact], after: Sequence[Fact]) -> str:
+    """What one admitted batch did to the store, in a sentence: each replaced value is named with the one it replaced.
+
+    The store admits a correction without a warning (one value per key, by design), so a cell that shows only the
+    store after a batch lets a replaced value pass unseen; this sentence says it (issue 32).
+    """
+    old, new = {f.key: f for f in before}, {f.key: f for f in after}
+    parts = [
+        f"replaced {key} (it was {old[key].value!r}, from turn {old[key].turn})"
+        for key, fact in new.items()
+        if key in old and fact.value != old[key].value
+    ]
+    parts += [f"added {key}" for key in new if key not in old]
+    parts += [f"evicted {key} to make room" for key in old if key not in new]
+    return f"The batch {_listed(parts)}." if parts else "The batch changed no value."

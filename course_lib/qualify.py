@@ -35,7 +35,7 @@ from .clients import course_backends, make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
 from .frames import count_noun, rows_frame
 from .live import ENDPOINT_FAILURES, REUSE_VAR, FailureKind, LiveModelError, LiveSettingsError
-from .memory import MAX_MESSAGE_CHARS, WorkingMemory, mark_invisible
+from .memory import MAX_MESSAGE_CHARS, FactCandidate, WorkingMemory, mark_invisible
 from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_label, reported_total, shown_count
 
@@ -53,10 +53,12 @@ __all__ = [
     "Case",
     "CaseResult",
     "ScorecardRow",
+    "StatedWriter",
     "Witness",
     "WriterFactory",
     "battery_in_full",
     "battery_rows",
+    "card_in_words",
     "cause",
     "cause_of",
     "endpoint_failures",
@@ -72,6 +74,7 @@ __all__ = [
     "run",
     "score_battery",
     "scorecard",
+    "status_of_proposal",
     "summary",
     "summary_lines",
 ]
@@ -217,6 +220,27 @@ async def outcome(
     return await MemoryExtraction(memory, proposer).update(case.text)
 
 
+@dataclass(frozen=True)
+class StatedWriter:
+    """A writer that proposes exactly ``proposed``, whatever the message: a writer an exercise states in full."""
+
+    proposed: tuple[FactCandidate, ...]
+
+    async def propose(self, user_text: str) -> FactBatch:
+        """The stated proposal, for any message: the host, not this writer, decides what gets in."""
+        return FactBatch(facts=list(self.proposed))
+
+
+async def status_of_proposal(message: str, proposed: Iterable[FactCandidate]) -> str:
+    """The host's status for ``message`` when the writer proposes exactly ``proposed``, into an empty store.
+
+    Lesson 00's exercise 3 checked its answer with a named offline writer mode whose name told the answer (issue 32);
+    the checking cell now shows only what the question states: the message and the proposal.
+    """
+    report = await MemoryExtraction(WorkingMemory(), StatedWriter(tuple(proposed))).update(message)
+    return report.status
+
+
 def cause(error: BaseException | None) -> str:
     """A writer failure's cause: ``endpoint: ...`` (not reachable or broken) or ``model: ...`` (answered badly)."""
     if isinstance(error, LiveModelError):
@@ -226,10 +250,14 @@ def cause(error: BaseException | None) -> str:
     return f"writer: {type(error).__name__}" if error is not None else "writer: unknown failure"
 
 
-NOT_DECLARED = "not the explicit declarations"
-"""The reason stored for a proposal that is not the message's declarations (recordings keep these words)."""
 NOT_DECLARED_WORDS = "proposed facts the message does not declare"
-""":data:`NOT_DECLARED` as the scorecard and its totals say it, a phrase like ``message too long`` (issue 32)."""
+"""The one wording, rows and totals alike, for a proposal that is not the message's declarations (issue 32).
+
+A scorecard row said ``not the explicit declarations`` while the totals said these words: one reason read two
+ways. :func:`reason` now stores these words, so ``make qualify``'s rows and totals cannot drift apart."""
+NOT_DECLARED = "not the explicit declarations"
+"""The older wording of :data:`NOT_DECLARED_WORDS`, which recordings made before issue 32 still hold; every display
+translates it (:func:`reason_in_words`, :func:`rule_label`)."""
 
 
 def reason(report: ExtractionReport, error: BaseException | None = None) -> str:
@@ -237,8 +265,9 @@ def reason(report: ExtractionReport, error: BaseException | None = None) -> str:
     if report.status in ("accepted", "nothing_to_extract"):
         return ""
     if report.diagnostic.startswith(MISMATCH):
-        return NOT_DECLARED
-    first = report.diagnostic.split(". ")[0].removeprefix("Writer failed: ")
+        return NOT_DECLARED_WORDS
+    # "Writer failed (LiveModelError): ..." (the class after the words, issue 32) reads "LiveModelError: ..." here
+    first = re.sub(r"^Writer failed \((\w+)\): ", r"\1: ", report.diagnostic.split(". ")[0])
     live = re.match(r"LiveModelError: \w+ model '.*?' at \S+: (.*)", first)  # role, model, endpoint: in the title
     detail = (live[1] if live else first)[:140]
     return f"{cause(error)} - {detail}" if report.status == "writer_failed" else detail
@@ -380,7 +409,7 @@ def offline_view(card: pd.DataFrame) -> pd.DataFrame:
     make the table too wide for the page; a column with one reported count stays.
     """
     silent = [label for label in map(reported_label, USAGE_FIELDS) if (card[label] == "unknown").all()]
-    return card.drop(columns=["latency (s)", *silent]).assign(reason=card["reason"].map(reason_in_words))
+    return card_in_words(card.drop(columns=["latency (s)", *silent]))
 
 
 def reason_in_words(reason_text: str) -> str:
@@ -395,6 +424,14 @@ def reason_in_words(reason_text: str) -> str:
         detail = reason_text.removeprefix("Message refused: ").rsplit(" (rule:", 1)[0]
         return f"{_RULE_WORDS.get(refused[1], refused[1])} ({detail})"
     return NOT_DECLARED_WORDS if reason_text == NOT_DECLARED else reason_text
+
+
+def card_in_words(card: pd.DataFrame) -> pd.DataFrame:
+    """The scorecard with each row's reason in the totals' words (:func:`reason_in_words`), as make qualify prints it.
+
+    The rows and the totals under them then name a rejection alike, whether the card is new or a recording's.
+    """
+    return card.assign(reason=card["reason"].map(reason_in_words))
 
 
 async def qualify(writer: BaseChatClient, log: CallLog, battery: tuple[Case, ...] = BATTERY) -> pd.DataFrame:
@@ -451,7 +488,7 @@ def rule_label(reason: str) -> str:
 
     A scorecard row keeps the full reason (the lengths, the candidate); the totals group rejections by rule, and
     a row label such as "Message refused: it has 4111 characters and the limit is 4096 ..." would be one case's
-    sentence, not a rule. The mismatch (``not the explicit declarations``) reads as :data:`NOT_DECLARED_WORDS`.
+    sentence, not a rule. The mismatch reads as :data:`NOT_DECLARED_WORDS`, in a recording's older words too.
     """
     if refused := _REFUSED_MESSAGE.match(reason):
         return _RULE_WORDS.get(refused[1], refused[1])
@@ -502,7 +539,7 @@ def main() -> int:
     settings = course_backends().live
     assert settings is not None
     print(f"Qualification of the writer {settings.model_for('writer')!r} at {settings.endpoint}")  # key masked
-    print(card.to_string(index=False, max_colwidth=60))
+    print(card_in_words(card).to_string(index=False, max_colwidth=60))
     print()
     print(totals.to_string(max_colwidth=60))
     status = exit_status(card)

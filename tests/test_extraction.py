@@ -179,7 +179,7 @@ async def test_a_writer_exception_is_reported_without_fallback():
     ex.writer = ExplodingWriter()
     report = await ex.update("module=Billing")
     assert report.status == "writer_failed"
-    assert "ConnectionError: endpoint unreachable" in report.diagnostic and NO_FALLBACK in report.diagnostic
+    assert "(ConnectionError): endpoint unreachable" in report.diagnostic and NO_FALLBACK in report.diagnostic
     assert {f.value for f in report.facts} == {"Reporting", "PostgreSQL"}
 
 

@@ -81,8 +81,8 @@ async def test_an_evaluators_plain_stop_records_no_reason_and_the_sentence_says_
     ):
         response = await _stopped_by(evaluator)
         assert exit_reason(response) is None
-        sentence = stop_sentence(response)
-        assert sentence.startswith("Stopped because every evaluator said stop")
+        sentence = stop_sentence(response, evaluators=1)
+        assert sentence.startswith("Stopped because the evaluator said stop")  # one evaluator: not "every"
         assert "no loop_exit_reason" in sentence
 
 
@@ -115,7 +115,7 @@ def test_section_6_names_the_stops_that_record_a_reason_and_those_that_leave_non
 def test_section_5_prints_why_its_judge_run_stopped():
     judge_cells = [c for c in _cells() if c.cell_type == "code" and "AIJudgeLoopEvaluator(" in c.source]
     printed = _printed(judge_cells[0])
-    assert "Stopped because every evaluator said stop" in printed and "no loop_exit_reason" in printed
+    assert "Stopped because the evaluator said stop" in printed and "no loop_exit_reason" in printed  # one evaluator
 
 
 # region A marker seen stopping a loop
@@ -147,7 +147,7 @@ async def test_a_completion_marker_stops_the_loop_once_the_worker_writes_it():
 def test_section_6_shows_a_marker_stopping_a_loop():
     runs = [c for c in _cells() if c.cell_type == "code" and "CompletionMarkerLoopEvaluator(" in c.source]
     printed = " ".join(_printed(c) for c in runs)
-    assert "Stopped because every evaluator said stop" in printed
+    assert "Stopped because the evaluator said stop" in printed  # one evaluator: not "every"
     assert "The fake model never writes the marker, so the cap" not in _section(6)
 
 

@@ -508,3 +508,34 @@ def test_rules_broken_names_every_rule_a_batch_breaks_in_the_order_they_are_chec
     memory = WorkingMemory()
     with pytest.raises(InvalidFacts, match="blank evidence"):
         memory.apply(memory.begin_turn(said), [blank])
+
+
+def test_a_replaced_value_is_said_with_the_value_it_replaced_never_silent():
+    from course_lib.memory import update_sentence
+
+    store = WorkingMemory()
+    ticket = store.begin_turn("symptom=invoices duplicated")
+    store.apply(ticket, [FactCandidate(key="symptom", value="invoices duplicated", evidence=ticket.user_text)])
+    before = store.facts
+    ticket = store.begin_turn("symptom=slow; module=Billing")
+    store.apply(
+        ticket,
+        [
+            FactCandidate(key="symptom", value="slow", evidence="symptom=slow"),
+            FactCandidate(key="module", value="Billing", evidence="module=Billing"),
+        ],
+    )
+    assert update_sentence(before, store.facts) == (
+        "The batch replaced symptom (it was 'invoices duplicated', from turn 1) and added module."
+    )
+    assert update_sentence(store.facts, store.facts) == "The batch changed no value."
+
+
+def test_the_invisible_characters_trimmed_at_a_declarations_edges_are_named():
+    from course_lib.memory import edge_trim_sentence
+
+    assert edge_trim_sentence("\u200bmodule=Billing") == (
+        "⟨U+200B⟩module=Billing declares module=Billing: the contract trimmed a zero width space (U+200B) at its "
+        "edges, as it trims spaces."
+    )
+    assert edge_trim_sentence("module=Billing").endswith("trimmed nothing at its edges.")

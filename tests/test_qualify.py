@@ -5,12 +5,14 @@ import json
 import socket
 import time
 
+import pandas as pd
 import pytest
 from support.wire_server import last_user_text, loopback_server
 
 from course_lib import qualify
 from course_lib.extraction import ExtractionReport
 from course_lib.live import LiveSettingsError
+from course_lib.memory import FactCandidate
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.tracing import CallLog
 
@@ -50,7 +52,7 @@ async def test_a_writer_that_infers_from_prose_is_caught_and_a_dead_one_fails_by
     assert (prose["outcome"], prose["as contract"], prose["reason"]) == (
         "rejected",
         False,
-        "not the explicit declarations",
+        "proposed facts the message does not declare",  # the totals' words: one wording, rows and totals
     )
     assert totals.loc["rejected: proposed facts the message does not declare", "value"] >= 1
     server.fault = "http_500"
@@ -83,6 +85,11 @@ def test_a_rejection_is_summed_under_its_rule_in_a_few_words_not_its_whole_sente
     row = {"outcome": "rejected", "reason": reason, "as contract": True, "latency (s)": 0.0, "calls": 0}
     row |= {qualify.reported_label(usage): "unknown" for usage in qualify.USAGE_FIELDS}
     assert (f"rejected: {label}", 1) in qualify.summary_lines([row])
+
+
+def test_a_recording_s_older_reason_is_shown_in_the_totals_words():
+    old = pd.DataFrame({"case": ["prose"], "reason": ["not the explicit declarations"]})
+    assert qualify.card_in_words(old)["reason"].tolist() == [qualify.NOT_DECLARED_WORDS]
 
 
 async def test_qualify_refuses_to_score_the_offline_reference(monkeypatch):
@@ -239,3 +246,24 @@ async def test_an_offline_scorecard_drops_the_columns_it_cannot_fill():
     assert list(shown["case"]) == list(card["case"])
     card.loc[0, "reported input tokens"] = "12"
     assert "reported input tokens" in qualify.offline_view(card)
+
+
+async def test_a_stated_proposal_gets_the_hosts_status_without_naming_a_writer_mode():
+    message = "Our database is Oracle."
+    oracle = FactCandidate(key="database", value="Oracle", evidence=message)
+    assert await qualify.status_of_proposal(message, [oracle]) == "rejected"  # prose declares nothing
+    billing = FactCandidate(key="module", value="Billing", evidence="module=Billing")
+    assert await qualify.status_of_proposal("module=Billing", [billing]) == "accepted"
+    assert await qualify.status_of_proposal("Where are the logs?", []) == "nothing_to_extract"
+
+
+async def test_a_writer_failure_says_it_in_words_first_and_its_error_class_in_parentheses():
+    class Broken:
+        async def propose(self, user_text):
+            raise RuntimeError("boom")
+
+    from course_lib.memory import WorkingMemory
+
+    report = await qualify.MemoryExtraction(WorkingMemory(), Broken()).update("module=Billing")
+    assert report.diagnostic.startswith("Writer failed (RuntimeError): boom.")
+    assert qualify.reason(report, RuntimeError("boom")) == "writer: RuntimeError - RuntimeError: boom"

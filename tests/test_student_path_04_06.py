@@ -246,6 +246,12 @@ def test_every_exit_reason_reads_as_a_sentence(reason):
     )
 
 
+def test_a_plain_stop_names_one_evaluator_as_the_evaluator_and_several_by_their_count():
+    response = AgentResponse(messages=[Message(role="assistant", contents=["x"])])
+    assert stop_sentence(response, evaluators=1).startswith("Stopped because the evaluator said stop (")
+    assert stop_sentence(response, evaluators=2).startswith("Stopped because all 2 evaluators said stop (")
+
+
 def test_a_judges_reply_reads_in_words():
     assert verdict_sentence('{"answered": true, "gapAnalysis": null}') == "done."
     assert verdict_sentence('{"answered": false, "gapAnalysis": "no owner"}') == "not done; missing: no owner."
