@@ -1047,7 +1047,8 @@ def spelling_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> 
     if not (isinstance(answer, str) and isinstance(expected, str)) or not answer.strip():
         return ""
     if listed := _listed_slip(answer, choices):
-        return f"{answer!r} reads as {listed!r}, one of the names to choose from: write it exactly as written there."
+        spelled = "write it exactly as the question spells it."
+        return f"{answer!r} reads as {listed!r}, one of the names to choose from: {spelled}"
     return ""
 
 
