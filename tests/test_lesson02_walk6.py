@@ -1,14 +1,18 @@
 """Lesson 02's sixth walk (issue 32): the eviction note names every fact a turn pushed out, says the rule once and
-the store's own bound, and quotes a value that holds '=', ',' or ';'."""
+the store's own bound, and quotes a value that holds '=', ',' or ';'; "citation" is defined where it first appears."""
 
 import html
+import json
 import re
+from pathlib import Path
 
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.widgets import MemoryPanel, shown_pair
 from tests.support.panels import memory_panel, submit
+
+LESSON_02 = Path(__file__).resolve().parents[1] / "notebooks" / "02_correct_then_forget.ipynb"
 
 
 def said(panel: MemoryPanel) -> str:
@@ -64,3 +68,15 @@ def test_a_pair_is_quoted_only_when_its_value_could_be_misread() -> None:
     assert shown_pair("customer", "a=b") == 'customer="a=b"'
     assert shown_pair("product", "Contoso, Inc") == 'product="Contoso, Inc"'
     assert shown_pair("symptom", "slow; then down") == 'symptom="slow; then down"'
+
+
+def test_citation_is_defined_in_the_sentence_where_lesson_02_first_says_it() -> None:
+    cells = json.loads(LESSON_02.read_text(encoding="utf-8"))["cells"]
+    prose = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
+    first = re.search(r"citation", prose, re.IGNORECASE)
+    assert first is not None
+    sentence_start = max(prose.rfind(mark, 0, first.start()) for mark in (". ", "\n\n", "\n- ", "\n* "))
+    ends = (prose.find(mark, first.end()) for mark in (". ", "\n\n", "\n- ", "\n* "))
+    sentence_end = min(i for i in ends if i != -1)
+    sentence = prose[sentence_start:sentence_end]
+    assert "evidence" in sentence, sentence
