@@ -92,6 +92,7 @@ __all__ = [
     "lesson_table_html",
     "punctuation_notes",
     "shorten_long_input",
+    "shown_pair",
     "ticket_line",
     "trim_line",
     "whole_message_notes",
