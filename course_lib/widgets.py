@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
-from .assertions import ALLOWED_KEYS, NOT_ALONE_RULE, SENTENCE_END_MARKS, allowed_in_other_case, near_misses
+from .assertions import (
+    ALLOWED_KEYS,
+    NOT_ALONE_RULE,
+    SENTENCE_END_MARKS,
+    allowed_in_other_case,
+    missing_marks,
+    near_misses,
+)
 from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, report_in_words
 from .memory import MAX_FACTS, Fact, InvalidFacts, MemoryUpdateError, WorkingMemory, validate_batch
@@ -259,6 +266,7 @@ def declaration_notes(text: str) -> list[str]:
         names = " and ".join(f"'{k}'" for k in unknown)
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
         notes.append(f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
+    notes += missing_marks(text)  # '=Payroll' (no key), 'module Payroll' (no '=')
     return [shorten_long_input(note) for note in notes]
 
 
