@@ -1,4 +1,5 @@
-"""Lesson 07's panel, second walk (issue 32): a malformed declaration in the Message box is told the rule it broke."""
+"""Lesson 07's panel, second walk (issue 32): a malformed declaration in the Message box is told the rule it broke,
+and Forget key says what went and what the store holds now."""
 
 import html
 import re
@@ -7,7 +8,7 @@ import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
 
 from course_lib.assertions import ALLOWED_KEYS, missing_marks
-from course_lib.capstone_panel import CapstonePanel
+from course_lib.capstone_panel import CapstonePanel, forget_note
 from course_lib.extraction import make_extraction
 
 
@@ -52,3 +53,23 @@ def test_missing_marks_reads_slips_not_prose() -> None:
     ]
     for prose in ("module is broken", "Which module are we on?", "Where can I find logs?", "module=Billing", "="):
         assert missing_marks(prose) == [], prose
+
+
+async def test_forget_key_says_what_went_and_what_the_store_holds_now() -> None:
+    p = panel()
+    value = next(f.value for f in p.extraction.memory.facts if f.key == "module")
+    p.key.value = "module"
+    p.forget_key_button.click()
+    await p.idle()
+    left = [f.key for f in p.extraction.memory.facts]
+    assert "module" not in left
+    assert said(p).startswith(f'Forgot module, which held "{value}". The store holds {len(left)} facts now: ')
+    assert all(key in said(p) for key in left)
+
+
+def test_the_forget_note_on_a_store_left_empty_or_with_one_fact() -> None:
+    assert forget_note("module", "Payroll.", ()) == 'Forgot module, which held "Payroll.". The store is empty now.'
+    one = lesson_store().facts[:1]
+    assert forget_note("module", "Billing", one) == (
+        f'Forgot module, which held "Billing". The store holds 1 fact now: {one[0].key}.'
+    )
