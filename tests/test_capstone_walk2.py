@@ -1,13 +1,16 @@
 """Lesson 07's panel, second walk (issue 32): a malformed declaration in the Message box is told the rule it broke,
-and Forget key says what went and what the store holds now."""
+Forget key says what went and what the store holds now; a takeaway and the judge cell say what section 1 shows."""
 
 import html
+import json
 import re
+from pathlib import Path
 
 import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
 
 from course_lib.assertions import ALLOWED_KEYS, missing_marks
+from course_lib.capstone import check_answer
 from course_lib.capstone_panel import CapstonePanel, forget_note
 from course_lib.extraction import make_extraction
 
@@ -73,3 +76,28 @@ def test_the_forget_note_on_a_store_left_empty_or_with_one_fact() -> None:
     assert forget_note("module", "Billing", one) == (
         f'Forgot module, which held "Billing". The store holds 1 fact now: {one[0].key}.'
     )
+
+
+LESSON_07 = Path(__file__).resolve().parents[1] / "notebooks" / "07_loop_held_to_the_facts.ipynb"
+
+
+def lesson_cells() -> dict[str, str]:
+    cells = json.loads(LESSON_07.read_text(encoding="utf-8"))["cells"]
+    return {cell["id"]: "".join(cell["source"]) for cell in cells}
+
+
+def test_a_takeaway_says_an_omission_contradicts_nothing_as_section_1_computes() -> None:
+    store = lesson_store()
+    assert check_answer(store.facts, "I don't know the module.", "Which module?") == []  # section 1's third row
+    assert "I don't know the module." in lesson_cells()["61c6898f"]
+    takeaways = " ".join(lesson_cells()["student-takeaways"].split())
+    assert "leaves a fact out contradicts nothing, so it is not flagged" in takeaways
+    assert "stored constraint left out of a plan" in takeaways  # the one omission the rules do flag
+
+
+def test_the_judge_cell_measures_answers_taken_from_the_table_it_names() -> None:
+    cells = lesson_cells()
+    judge = cells["3f34b4e3"]
+    assert "table above" not in judge  # the table right above it is the misreads', not the sample's
+    assert "sample[1][1], sample[8][1]" in judge and "section 1's sample table" in judge
+    assert "held to the final question's store" not in cells["7ec4c2c1"]
