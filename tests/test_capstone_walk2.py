@@ -101,3 +101,11 @@ def test_the_judge_cell_measures_answers_taken_from_the_table_it_names() -> None
     assert "table above" not in judge  # the table right above it is the misreads', not the sample's
     assert "sample[1][1], sample[8][1]" in judge and "section 1's sample table" in judge
     assert "held to the final question's store" not in cells["7ec4c2c1"]
+
+
+def test_section_1_s_cells_are_short_their_long_data_in_course_lib() -> None:
+    """The sample and the misreads were 37 and 39 lines of literals; the student's cells now load them."""
+    cells = lesson_cells()
+    for cell in ("7ee6c80a", "d30777ae"):
+        assert len(cells[cell].splitlines()) <= 10, cell
+    assert "PROSE_SAMPLE" in cells["7ee6c80a"] and "RULE_MISREADS" in cells["d30777ae"]
