@@ -58,6 +58,7 @@ __all__ = [
     "near_misses",
     "parse_assertions",
     "parts",
+    "shown_pair",
     "trim",
     "utf16_length",
     "value_core",
@@ -456,6 +457,18 @@ def left_out(text: str) -> list[str]:
             continue
         notes.append(_why_no_fact(segment))
     return notes
+
+
+def shown_pair(key: str, value: str) -> str:
+    """``key=value`` as a message lists it, the value in quotes when it holds '=', ',' or ';'.
+
+    ``customer=a=b and product=Contoso, Inc`` cannot be read back: the quotes show where each value ends
+    (``customer="a=b" and product="Contoso, Inc"``). A plain value stays bare, as the student typed it.
+
+    >>> shown_pair("module", "Billing"), shown_pair("customer", "a=b")
+    ('module=Billing', 'customer="a=b"')
+    """
+    return f'{key}="{value}"' if any(mark in value for mark in "=,;") else f"{key}={value}"
 
 
 def missing_marks(text: str) -> list[str]:

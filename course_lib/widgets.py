@@ -29,6 +29,7 @@ from .assertions import (
     allowed_in_other_case,
     missing_marks,
     near_misses,
+    shown_pair,
 )
 from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, report_in_words
@@ -99,7 +100,6 @@ __all__ = [
     "lesson_table_html",
     "punctuation_notes",
     "shorten_long_input",
-    "shown_pair",
     "ticket_line",
     "trim_line",
     "whole_message_notes",
@@ -331,19 +331,9 @@ def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport, max_facts
     return [f"The store holds at most {max_facts} facts, so {some}: {gone} {verb} pushed out to make room."]
 
 
-def shown_pair(key: str, value: str) -> str:
-    """``key=value`` as a panel line lists it, the value in quotes when it holds '=', ',' or ';'.
-
-    ``customer=a=b, product=X`` cannot be read back: the quotes show where each value ends
-    (``customer="a=b"``). A long value is shortened as every panel line shortens it.
-    """
-    shown = shorten_long_input(value)
-    return f'{key}="{shown}"' if any(mark in value for mark in "=,;") else f"{key}={shown}"
-
-
 def _evicted_on_turn(facts: list[Fact], kept: tuple[Fact, ...], oldest: bool) -> str:
     """The facts one turn lost, ``key=value`` each, then why the store chose them (:func:`_why_oldest`)."""
-    pairs = and_listed([shown_pair(fact.key, fact.value) for fact in facts])
+    pairs = and_listed([shown_pair(fact.key, shorten_long_input(fact.value)) for fact in facts])
     return f"{pairs} ({_why_oldest(facts, kept, oldest)})"
 
 

@@ -6,10 +6,11 @@ import json
 import re
 from pathlib import Path
 
-from course_lib.extraction import ChatFactWriter, MemoryExtraction
-from course_lib.memory import WorkingMemory
+from course_lib.assertions import shown_pair
+from course_lib.extraction import ChatFactWriter, MemoryExtraction, mismatch_words
+from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
-from course_lib.widgets import MemoryPanel, shown_pair
+from course_lib.widgets import MemoryPanel
 from tests.support.panels import memory_panel, submit
 
 LESSON_02 = Path(__file__).resolve().parents[1] / "notebooks" / "02_correct_then_forget.ipynb"
@@ -68,6 +69,14 @@ def test_a_pair_is_quoted_only_when_its_value_could_be_misread() -> None:
     assert shown_pair("customer", "a=b") == 'customer="a=b"'
     assert shown_pair("product", "Contoso, Inc") == 'product="Contoso, Inc"'
     assert shown_pair("symptom", "slow; then down") == 'symptom="slow; then down"'
+
+
+def test_a_value_the_writer_changed_is_quoted_when_it_holds_a_comma() -> None:
+    """The host check's refusal lists key=value pairs too: 'customer=Contoso, Inc and module=Billing' is ambiguous."""
+    proposed = (FactCandidate(key="customer", value="Contoso, Inc", evidence="customer=Contoso"),)
+    assert 'the writer proposed customer="Contoso, Inc", not the value' in mismatch_words(
+        proposed, {"customer": "Contoso"}
+    )
 
 
 def test_citation_is_defined_in_the_sentence_where_lesson_02_first_says_it() -> None:
