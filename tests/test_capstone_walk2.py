@@ -109,3 +109,8 @@ def test_section_1_s_cells_are_short_their_long_data_in_course_lib() -> None:
     for cell in ("7ee6c80a", "d30777ae"):
         assert len(cells[cell].splitlines()) <= 10, cell
     assert "PROSE_SAMPLE" in cells["7ee6c80a"] and "RULE_MISREADS" in cells["d30777ae"]
+
+
+def test_section_8_says_the_line_under_the_box_names_a_forget_too() -> None:
+    [intro] = [" ".join(t.split()) for t in lesson_cells().values() if "says what your last action did" in t]
+    assert "*Forgot* and what the store holds now" in intro
