@@ -55,11 +55,13 @@ __all__ = [
     "left_out",
     "length_in_units",
     "mark_line_breaks",
+    "missing_marks",
     "near_misses",
     "parse_assertions",
     "parts",
     "repeated_keys",
     "require_text",
+    "shown_pair",
     "trim",
     "utf16_length",
     "value_core",
@@ -494,6 +496,42 @@ def left_out(text: str) -> list[str]:
                 notes.append(f"'{_shown(segment)}' is replaced by a later {declaration.key} (the last one wins)")
             continue
         notes.append(_why_no_fact(segment))
+    return notes
+
+
+def shown_pair(key: str, value: str) -> str:
+    """``key=value`` as a message lists it, the value in quotes when it holds '=', ',' or ';'.
+
+    ``customer=a=b and product=Contoso, Inc`` cannot be read back: the quotes show where each value ends
+    (``customer="a=b" and product="Contoso, Inc"``). A plain value stays bare, as the student typed it.
+
+    >>> shown_pair("module", "Billing"), shown_pair("customer", "a=b")
+    ('module=Billing', 'customer="a=b"')
+    """
+    return f'{key}="{value}"' if any(mark in value for mark in "=,;") else f"{key}={value}"
+
+
+def missing_marks(text: str) -> list[str]:
+    """Why each part of ``text`` shaped like a declaration with a piece missing declares nothing, in a panel's words.
+
+    ``=Payroll`` has a value and no key; ``module Payroll`` has a key and a value and no ``=``. Neither is a near
+    miss of a key (:func:`near_misses` reads keys), so without this a panel would say only "nothing stored". A part
+    counts as ``key value`` only when its first word is a key (in any case) and the next one names something (a
+    capital or a digit first, no question mark): "module is broken?" is prose, not a slip.
+    """
+    notes: list[str] = []
+    for part in parts(text):
+        key, sep, value = part.partition("=")
+        if sep and not trim(key) and trim(value):
+            keys = ", ".join(ALLOWED_KEYS)
+            notes.append(f"'{_shown(part)}' has no key: write an allowed key before '=' (allowed keys: {keys}).")
+            continue
+        words = part.split(maxsplit=1)
+        meant = words[0] if words[0] in ALLOWED_KEYS else allowed_in_other_case(words[0])
+        if sep or ":" in part or "?" in part or len(words) < 2 or meant is None:
+            continue
+        if words[1][:1].isupper() or words[1][:1].isdigit():
+            notes.append(f"'{_shown(part)}' has no '=': a declaration is written with '=', as {meant}={words[1]}.")
     return notes
 
 

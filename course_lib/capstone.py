@@ -52,7 +52,7 @@ from .extraction import FactBatch, FactWriter, MemoryExtraction, and_listed, mak
 from .forgetting import FACT_LINE
 from .loop import AIJudgeLoopEvaluator, LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
 from .loop_demos import INDENT, LoopTrace, OfflineJudgeClient
-from .memory import MAX_FACTS, Fact, WorkingMemory, quote_for_prompt
+from .memory import MAX_FACTS, Fact, FactCandidate, WorkingMemory, quote_for_prompt
 from .memory_models import (
     OfflineAssistantClient,
     ResolutionRule,
@@ -81,6 +81,9 @@ __all__ = [
     "FEEDBACK_FOOTER",
     "FEEDBACK_HEADER",
     "KEY_REPAIR_COLUMNS",
+    "PROSE_SAMPLE",
+    "RULE_MISREADS",
+    "SAMPLE_DECLARATIONS",
     "AnswerVerdict",
     "CapstoneRun",
     "DeskLoopRun",
@@ -89,6 +92,7 @@ __all__ = [
     "FactsConsistencyEvaluator",
     "RecordingWriter",
     "SameWordsWriter",
+    "TaskName",
     "Verdict",
     "Violation",
     "capstone_policies",
@@ -110,6 +114,7 @@ __all__ = [
     "record_superseded",
     "run_capstone",
     "run_desk_in_loop",
+    "sample_store",
     "stated_values",
     "task_text",
     "verdict",
@@ -167,6 +172,73 @@ class FactCheck(BaseModel):
     answer: str
     violations: tuple[Violation, ...]
     feedback: str | None
+
+
+SAMPLE_DECLARATIONS = (
+    "module=Reporting",
+    "database=PostgreSQL",
+    "constraint=never restart the production database during business hours",
+    "module=Billing",
+    "database=SQL Server 2022",
+)
+"""Lesson 07's section 1 store, one declaration a turn: the conversation's two corrections and its constraint."""
+
+TaskName = Literal["ask", "plan"]
+"""Which of section 1's two tasks an answer replies to: ``ask`` only asks, ``plan`` plans an action."""
+
+_PLAN_IN_MARKDOWN = "**Plan**\n- **Module:** Billing\n- **Database:** `SQL Server 2022`\n- Fix the retry."
+
+PROSE_SAMPLE: tuple[tuple[TaskName, str], ...] = (
+    ("ask", "The module is Billing and the database is SQL Server 2022."),
+    ("ask", "The Billing module's worker runs against SQL Server 2022 in staging."),
+    ("ask", "You moved from Reporting to Billing and from PostgreSQL to SQL Server 2022."),
+    ("ask", "The module is no longer Reporting: it is Billing, on SQL Server 2022."),
+    ("ask", "You're on Reporting with PostgreSQL."),
+    ("ask", "The module is Billing and the database is PostgreSQL."),
+    ("ask", "The Reportings team and PostgreSQLite are unrelated; Billing on SQL Server 2022."),
+    ("plan", _PLAN_IN_MARKDOWN),
+    ("plan", "Patch Billing on SQL Server 2022, but do not restart the production database in business hours."),
+    ("plan", "Billing on SQL Server 2022. Restart the production database during business hours."),
+    ("ask", "Billing module, Oracle database."),
+    ("ask", "Use MySQL for the database and Billing for the module."),
+    ("ask", "| Module | Database |\n|---|---|\n| Billing | DynamoDB |"),
+    ("ask", "The fix belongs in the Inventory module on SQL Server 2022."),
+    ("ask", "We moved off PostgreSQL: the module is Billing, on SQL Server 2022."),
+    ("ask", "Is the database still Oracle, or SQL Server 2022?"),
+)
+"""Section 1's sample of answers written as prose, each with its task. Kept here so the lesson's cell stays short;
+the table the lesson prints shows every answer and the verdict the evaluator computes for it."""
+
+RULE_MISREADS: tuple[tuple[TaskName, str, str], ...] = (
+    ("ask", "Which database? Oracle.", "database: Oracle (two clauses)"),
+    ("ask", "### Database\nOracle 19c, patched last month.", "database: Oracle 19c (a heading)"),
+    ("ask", "Everything lives on Oracle now.", "database: Oracle (no key named)"),
+    ("ask", "The database is oracle.", "database: oracle (lower case)"),
+    ("ask", "Legacy database cleanup is done; Billing on SQL Server 2022.", "pass (describes)"),
+    ("ask", "We left PostgreSQL behind long ago: SQL Server 2022 it is, on Billing.", "pass (a history)"),
+    (
+        "ask",
+        "Billing. The data still sits in the old engine, the one before SQL Server 2022.",
+        "database: PostgreSQL (as 'the old engine')",
+    ),
+    ("plan", "Billing on SQL Server 2022. Don't reboot the prod DB while people are working.", "pass (a paraphrase)"),
+    ("ask", "Reporting is wrong, use Billing on SQL Server 2022.", "pass (a negation after the value)"),
+)
+"""The answers the rules still read wrong (the answer battery's misreads), each with its task and the verdict it
+deserves; the lesson prints the evaluator's own verdict beside it."""
+
+
+def sample_store() -> tuple[WorkingMemory, dict[str, list[str]]]:
+    """Section 1's store, built from :data:`SAMPLE_DECLARATIONS` as lesson 01 builds one, and the values its
+    corrections replaced, computed as the host computes them (:func:`record_superseded`), not written by hand."""
+    store = WorkingMemory(8)
+    superseded: dict[str, list[str]] = {}
+    for said in SAMPLE_DECLARATIONS:
+        before = {f.key: f.value for f in store.facts}
+        key, _, value = said.partition("=")
+        store.apply(store.begin_turn(said), [FactCandidate(key=key, value=value, evidence=said)])
+        record_superseded(before, store.facts, superseded)
+    return store, superseded
 
 
 def record_superseded(

@@ -36,7 +36,14 @@ from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemor
 from .offline import OfflineChatClient
 from .policies import Timeline
 from .presentation import RECORDED, html_lines, lesson_table_html, recorded_time
-from .widgets import EXPECTED_ERRORS, NOTE_STYLE, MemoryPanel, describe_error, kept_punctuation, shorten_long_input
+from .widgets import (
+    EXPECTED_ERRORS,
+    NOTE_STYLE,
+    MemoryPanel,
+    describe_error,
+    kept_punctuation,
+    shorten_long_input,
+)
 
 __all__ = [
     "ASK_TASK",
@@ -50,6 +57,7 @@ __all__ = [
     "check_in_loop",
     "example_answers",
     "feedback_html",
+    "forget_note",
     "frame_notes",
     "shared_second_note",
     "verdict_html",
@@ -290,6 +298,18 @@ def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str
     return f'the store never held "{violation.stated}" for {fact.key}: it {holds.removeprefix("the store ")}.'
 
 
+def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
+    """What Forget key did, in words: the fact that went (its value too) and the keys the store holds now.
+
+    "Forgot module" alone leaves the student to compare the table before and after; naming the value and what is
+    left says the forget did what was asked, and nothing else went. The value is quoted: "Payroll." ends no sentence.
+    """
+    left = [f.key for f in facts]
+    facts_word = "fact" if len(left) == 1 else "facts"
+    now = f"The store holds {len(left)} {facts_word} now: {and_listed(left)}." if left else "The store is empty now."
+    return f'Forgot {key}, which held "{shorten_long_input(value)}". {now}'
+
+
 def shared_second_note(facts: Sequence[Fact], replayed: Collection[int] = ()) -> str:
     """What the table's time column cannot say: facts of several turns stored within one second show one time.
 
@@ -428,6 +448,13 @@ class CapstonePanel(MemoryPanel):
             if self.superseded.pop(gone, None):
                 self.cleared = "all" if key is None else gone
             self.corrections.pop(gone, None)
+
+    def forget(self, key: str | None) -> None:
+        """The memory panel's forget, and for one key, a line saying what went and what the store holds now."""
+        held = {f.key: f.value for f in self.extraction.memory.facts}
+        super().forget(key)
+        if key is not None and key in held and key not in {f.key for f in self.extraction.memory.facts}:
+            self.diagnostic.value = html_lines(forget_note(key, held[key], self.extraction.memory.facts))
 
     def _store_changed(self) -> None:
         replaced = "; ".join(f"{k}: {', '.join(self._replaced(k, v))}" for k, v in self.superseded.items() if v)

@@ -31,6 +31,7 @@ from .assertions import (
     find_declarations,
     length_in_units,
     parse_assertions,
+    shown_pair,
 )
 from .clients import make_chat_client
 from .forgetting import hold_client
@@ -381,7 +382,7 @@ def mismatch_words(proposed: tuple[FactCandidate, ...], declarations: dict[str, 
     keys = [c.key for c in proposed]
     added = [k for k in dict.fromkeys(keys) if k not in declarations]
     left_out = [k for k in declarations if k not in keys]
-    changed = [f"{c.key}={c.value}" for c in proposed if c.key in declarations and declarations[c.key] != c.value]
+    changed = [shown_pair(c.key, c.value) for c in proposed if c.key in declarations and declarations[c.key] != c.value]
     parts = []
     if added:
         parts.append(f"the writer proposed {and_listed(added)}, which your message does not declare")

@@ -27,8 +27,10 @@ from .assertions import (
     NOT_ALONE_RULE,
     SENTENCE_END_MARKS,
     allowed_in_other_case,
+    missing_marks,
     near_misses,
     repeated_keys,
+    shown_pair,
 )
 from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, report_in_words
@@ -268,6 +270,7 @@ def declaration_notes(text: str) -> list[str]:
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
         notes.append(f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
     notes.extend(repeated_key_notes(text))
+    notes += missing_marks(text)  # '=Payroll' (no key), 'module Payroll' (no '=')
     return [shorten_long_input(note) for note in notes]
 
 
@@ -330,22 +333,31 @@ _COMMA_DECLARATION = re.compile(r",\s*(\w+)\s*=")
 """A comma, then a word and '=' in a stored value: a declaration the student meant to separate with the comma."""
 
 
-def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[str]:
-    """Which facts a turn pushed out of the full store, in words: a fact that went without being forgotten.
+def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport, max_facts: int = MAX_FACTS) -> list[str]:
+    """Which facts a turn pushed out of the full store, in words: facts that went without being forgotten.
 
     A fact held ``before`` the turn that is not among the report's facts and was not re-declared by the turn
-    was evicted: the store keeps at most :data:`~course_lib.memory.MAX_FACTS` and drops the oldest first.
+    was evicted: the store keeps at most ``max_facts`` and drops the oldest first. One note names every fact that
+    went, so a turn that pushed out two says the rule once and leaves none of them out.
     """
     if report.status != "accepted":
         return []
     kept = {fact.key for fact in report.facts}
-    return [
-        f"The store holds at most {MAX_FACTS} facts, so a fact from the oldest turn goes: "
-        f"{fact.key}={shorten_long_input(fact.value)} "
-        f"({_why_oldest(fact, report.facts)}) was pushed out to make room."
-        for fact in before
-        if fact.key not in kept
-    ]
+    evicted = [fact for fact in before if fact.key not in kept]
+    if not evicted:
+        return []
+    turns = list(dict.fromkeys(fact.turn for fact in evicted))
+    groups = [_evicted_on_turn([f for f in evicted if f.turn == t], report.facts, t == turns[0]) for t in turns]
+    some = "a fact from the oldest turn goes" if len(evicted) == 1 else "the oldest facts go"
+    verb = "was" if len(evicted) == 1 else "were"
+    gone = ", then ".join(groups)  # turn by turn, oldest first
+    return [f"The store holds at most {max_facts} facts, so {some}: {gone} {verb} pushed out to make room."]
+
+
+def _evicted_on_turn(facts: list[Fact], kept: tuple[Fact, ...], oldest: bool) -> str:
+    """The facts one turn lost, ``key=value`` each, then why the store chose them (:func:`_why_oldest`)."""
+    pairs = and_listed([shown_pair(fact.key, shorten_long_input(fact.value)) for fact in facts])
+    return f"{pairs} ({_why_oldest(facts, kept, oldest)})"
 
 
 def correction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[str]:
@@ -393,20 +405,24 @@ def whole_message_notes(report: ExtractionReport, text: str) -> list[str]:
     return [f"{and_listed(good)} {verb} not stored either: {WHOLE_MESSAGE}."]
 
 
-def _why_oldest(evicted: Fact, kept: tuple[Fact, ...]) -> str:
-    """Why the store chose ``evicted``: its turn is the oldest, and a tie with a kept fact goes alphabetically.
+def _why_oldest(evicted: list[Fact], kept: tuple[Fact, ...], oldest: bool = True) -> str:
+    """Why the store chose ``evicted`` (facts of one turn): their turn is the oldest, and a tie with a kept fact goes
+    alphabetically.
 
     The store evicts the oldest turn first and, among facts of one turn, the first key in ordinal order, which for
     the ten lowercase keys is alphabetical (:attr:`~course_lib.memory.WorkingMemory.facts` is that order), so a
-    kept fact of the same turn lost no tie.
+    kept fact of the same turn lost no tie. A second turn that lost facts is the oldest once the first one's are gone.
     """
-    peers = [fact.key for fact in kept if fact.turn == evicted.turn]
+    turn = evicted[0].turn
+    when = f"turn {turn}, the oldest" if oldest else f"turn {turn}, the oldest left"
+    peers = [fact.key for fact in kept if fact.turn == turn]
     if not peers:
-        return f"turn {evicted.turn}, the oldest"
+        return when
     names = " and ".join(peers)
+    gone = and_listed([fact.key for fact in evicted])
     return (
-        f"turn {evicted.turn}, the oldest; {names} {'is' if len(peers) == 1 else 'are'} from turn {evicted.turn} "
-        f"too, and {evicted.key} comes first alphabetically"
+        f"{when}; {names} {'is' if len(peers) == 1 else 'are'} from turn {turn} "
+        f"too, and {gone} {'comes' if len(evicted) == 1 else 'come'} first alphabetically"
     )
 
 
@@ -703,7 +719,7 @@ class MemoryPanel(_Panel, widgets.VBox):
             lines += f"<br>{_escape(UNREAD_NOTE)}"
         lines += "".join(f"<br>{label}: {_escape(note)}" for note in notes)
         lines += "".join(f"<br>{_escape(note)}" for note in correction_notes(before or (), report))
-        lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report))
+        lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report, self.memory.max_facts))
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
         lines += "".join(f"<br>{_escape(note)}" for note in comma_notes(report))
         self.diagnostic.value = f'<div style="{WRAPPING_TEXT}"><span style="color:{color}">{status}</span>{lines}</div>'

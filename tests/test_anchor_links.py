@@ -78,3 +78,18 @@ def test_an_anchor_link_names_an_id_every_renderer_gives_its_target(where, targe
     assert anchor in ids_everywhere(markdown_of(target)), (
         f'{where}: no <a id="{anchor}"></a> there, and no heading whose id is {anchor!r} in JupyterLab and on GitHub'
     )
+
+
+def test_an_explicit_anchor_outside_a_table_stands_alone_right_above_its_heading():
+    """A link to ``#live-models`` lands where the anchor is: inside a paragraph it lands mid-text under the heading,
+    on its own line above the heading it lands on the heading (issue 32)."""
+    misplaced = []
+    for page in pages():
+        lines = markdown_of(page).splitlines()
+        for number, line in enumerate(lines):
+            if not EXPLICIT.search(line) or line.lstrip().startswith("|"):
+                continue  # a glossary row's anchor lands on its row
+            after = next((rest for rest in lines[number + 1 :] if rest.strip()), "")
+            if re.sub(r"<a\s+(?:id|name)=\"[^\"]+\"\s*>\s*</a>", "", line).strip() or not HEADING.match(after):
+                misplaced.append(f"{page.relative_to(ROOT)}: {line[:60]!r}")
+    assert not misplaced

@@ -6,7 +6,6 @@ value the store never held. ``MISREADS`` are the answers the rules still read wr
 reader gives today, so a change to the reader that fixes or breaks one shows here (and in lesson 07's table).
 """
 
-import ast
 import json
 import time
 from pathlib import Path
@@ -14,10 +13,22 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from support.capstone_battery import BATTERY, MISREADS, PASSES, STORE, SUPERSEDED, VIOLATIONS, Case, lesson_store, read
+from support.capstone_battery import (
+    ASK,
+    BATTERY,
+    MISREADS,
+    PASSES,
+    PLAN,
+    STORE,
+    SUPERSEDED,
+    VIOLATIONS,
+    Case,
+    lesson_store,
+    read,
+)
 
 from course_lib.assertions import ALLOWED_KEYS
-from course_lib.capstone import check_answer, prose_values
+from course_lib.capstone import RULE_MISREADS, SAMPLE_DECLARATIONS, check_answer, prose_values, sample_store
 from course_lib.memory import FactCandidate, WorkingMemory
 
 
@@ -118,13 +129,12 @@ def test_lesson_07_shows_the_battery_s_misreads_and_its_measured_counts():
     """The "where rules fail" cells show exactly the battery's misreads, and say its counts as measured here."""
     lesson = json.loads((Path(__file__).parent.parent / "notebooks" / "07_loop_held_to_the_facts.ipynb").read_text())
     text = {cell.get("id"): "".join(cell["source"]) for cell in lesson["cells"]}
-    hard = text["d30777ae"]
-    # each answer whole, though the cell may split a long one over two lines (its parts are joined into one string)
-    tree = ast.parse(hard)
-    strings = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
-    assert all(case.answer in strings for case, _ in MISREADS)
-    [rows] = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "hard"]
-    assert isinstance(rows, ast.List) and len(rows.elts) == len(MISREADS)
+    # the answers live in course_lib (the cell stays short); the cell shows exactly those, and they are the battery's
+    assert "RULE_MISREADS" in text["d30777ae"]
+    cases = {case.answer: case for case, _ in MISREADS}
+    assert sorted(answer for _, answer, _ in RULE_MISREADS) == sorted(cases)
+    for name, answer, deserved in RULE_MISREADS:  # the same task, and the verdict it deserves, with a word on why
+        assert {"ask": ASK, "plan": PLAN}[name] == cases[answer].task and deserved.startswith(cases[answer].verdict)
     right = len(BATTERY) - len(MISREADS)
     said = text["06effe55"]
     assert f"battery's {len(BATTERY)} answers" in said and f"gives {right} the verdict" in said
@@ -183,3 +193,9 @@ def test_any_value_never_held_is_read_as_a_claim_in_every_shape(key, current, ot
     answer = shape.format(k=key, K=key.capitalize(), v=other)
     assert [(v.fact.key, v.stated) for v in check_answer(facts, answer)] == [(key, other)], answer
     assert check_answer(facts, shape.format(k=key, K=key.capitalize(), v=current)) == []
+
+
+def test_section_1_s_store_is_the_battery_s_and_its_replaced_values_are_computed():
+    store, superseded = sample_store()
+    assert tuple(STORE) == SAMPLE_DECLARATIONS and superseded == SUPERSEDED
+    assert {f.key: f.value for f in store.facts} == {f.key: f.value for f in lesson_store().facts}

@@ -1,0 +1,116 @@
+"""Lesson 07's panel, second walk (issue 32): a malformed declaration in the Message box is told the rule it broke,
+Forget key says what went and what the store holds now; a takeaway and the judge cell say what section 1 shows."""
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from support.capstone_battery import SUPERSEDED, lesson_store
+
+from course_lib.assertions import ALLOWED_KEYS, missing_marks
+from course_lib.capstone import check_answer
+from course_lib.capstone_panel import CapstonePanel, forget_note
+from course_lib.extraction import make_extraction
+
+
+def panel() -> CapstonePanel:
+    return CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+
+
+def said(p: CapstonePanel) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", p.diagnostic.value.replace("<br>", "\n")))
+
+
+async def submit(p: CapstonePanel, text: str) -> None:
+    p.message.value = text
+    p.submit_button.click()
+    await p.idle()
+
+
+@pytest.mark.parametrize(
+    ("typed", "rule"),
+    [
+        ("=Payroll", "'=Payroll' has no key: write an allowed key before '='"),
+        ("module=", "'module=' has no value: write the value after '='."),
+        ("module Payroll", "'module Payroll' has no '=': a declaration is written with '=', as module=Payroll."),
+        ("foo=bar", "'foo' is not an allowed key (allowed keys:"),
+    ],
+)
+async def test_a_malformed_declaration_is_told_the_rule_it_broke_and_changes_nothing(typed: str, rule: str) -> None:
+    p = panel()
+    before = p.extraction.memory.facts
+    await submit(p, typed)
+    assert "Nothing stored" in said(p) and rule in said(p)
+    assert p.extraction.memory.facts == before
+
+
+def test_missing_marks_reads_slips_not_prose() -> None:
+    assert missing_marks("=Payroll")[0].endswith(f"(allowed keys: {', '.join(ALLOWED_KEYS)}).")
+    assert missing_marks("Module Payroll") == [
+        "'Module Payroll' has no '=': a declaration is written with '=', as module=Payroll."
+    ]
+    assert missing_marks("database SQL Server 2022") == [
+        "'database SQL Server 2022' has no '=': a declaration is written with '=', as database=SQL Server 2022."
+    ]
+    for prose in ("module is broken", "Which module are we on?", "Where can I find logs?", "module=Billing", "="):
+        assert missing_marks(prose) == [], prose
+
+
+async def test_forget_key_says_what_went_and_what_the_store_holds_now() -> None:
+    p = panel()
+    value = next(f.value for f in p.extraction.memory.facts if f.key == "module")
+    p.key.value = "module"
+    p.forget_key_button.click()
+    await p.idle()
+    left = [f.key for f in p.extraction.memory.facts]
+    assert "module" not in left
+    assert said(p).startswith(f'Forgot module, which held "{value}". The store holds {len(left)} facts now: ')
+    assert all(key in said(p) for key in left)
+
+
+def test_the_forget_note_on_a_store_left_empty_or_with_one_fact() -> None:
+    assert forget_note("module", "Payroll.", ()) == 'Forgot module, which held "Payroll.". The store is empty now.'
+    one = lesson_store().facts[:1]
+    assert forget_note("module", "Billing", one) == (
+        f'Forgot module, which held "Billing". The store holds 1 fact now: {one[0].key}.'
+    )
+
+
+LESSON_07 = Path(__file__).resolve().parents[1] / "notebooks" / "07_loop_held_to_the_facts.ipynb"
+
+
+def lesson_cells() -> dict[str, str]:
+    cells = json.loads(LESSON_07.read_text(encoding="utf-8"))["cells"]
+    return {cell["id"]: "".join(cell["source"]) for cell in cells}
+
+
+def test_a_takeaway_says_an_omission_contradicts_nothing_as_section_1_computes() -> None:
+    store = lesson_store()
+    assert check_answer(store.facts, "I don't know the module.", "Which module?") == []  # section 1's third row
+    assert "I don't know the module." in lesson_cells()["61c6898f"]
+    takeaways = " ".join(lesson_cells()["student-takeaways"].split())
+    assert "leaves a fact out contradicts nothing, so it is not flagged" in takeaways
+    assert "stored constraint left out of a plan" in takeaways  # the one omission the rules do flag
+
+
+def test_the_judge_cell_measures_answers_taken_from_the_table_it_names() -> None:
+    cells = lesson_cells()
+    judge = cells["3f34b4e3"]
+    assert "table above" not in judge  # the table right above it is the misreads', not the sample's
+    assert "sample[1][1], sample[8][1]" in judge and "section 1's sample table" in judge
+    assert "held to the final question's store" not in cells["7ec4c2c1"]
+
+
+def test_section_1_s_cells_are_short_their_long_data_in_course_lib() -> None:
+    """The sample and the misreads were 37 and 39 lines of literals; the student's cells now load them."""
+    cells = lesson_cells()
+    for cell in ("7ee6c80a", "d30777ae"):
+        assert len(cells[cell].splitlines()) <= 10, cell
+    assert "PROSE_SAMPLE" in cells["7ee6c80a"] and "RULE_MISREADS" in cells["d30777ae"]
+
+
+def test_section_8_says_the_line_under_the_box_names_a_forget_too() -> None:
+    [intro] = [" ".join(t.split()) for t in lesson_cells().values() if "says what your last action did" in t]
+    assert "*Forgot* and what the store holds now" in intro
