@@ -114,7 +114,9 @@ async def test_a_hung_endpoint_stops_the_run_after_a_few_cases_and_exits_endpoin
     elapsed = time.perf_counter() - start
     printed = capsys.readouterr()
     assert status == qualify.EXIT_ENDPOINT == 3
-    assert len(server.requests) == qualify.STOP_AFTER  # three calls, not fifteen deadlines
+    # Three cases, not fifteen deadlines: qualify counts them on stderr, below. The server's own count is only a bound:
+    # on a loaded machine it may not read the last request before that deadline passes (still dripping to the last).
+    assert 1 <= len(server.requests) <= qualify.STOP_AFTER
     assert elapsed < qualify.STOP_AFTER * 0.3 + 5  # three deadlines of 0.3 s, plus the offline reference
     assert "not run (stopped after 3 consecutive endpoint failures)" in printed.out
     assert "writer_failed: endpoint: deadline passed" in printed.out
