@@ -549,10 +549,12 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     named = _named(exercise, hint)
     if joined := _joined_answer_line(names, answer):  # `answer_2 = 1 or 2` is 1 to Python: never graded as an answer
         return f"{exercise}: not checked yet. {joined} Then run the cell again."
+    if variable := _variable_hint(answer, expected, names):  # a name, never graded, even if its value is right
+        return f"{exercise}: not checked yet. {variable} Then run the cell again."
     if _same(answer, expected):
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
-    specific = _variable_hint(answer, expected, names) or _miss(named, answer)
+    specific = _miss(named, answer)
     if not specific and (form := _form_words(answer, expected, named)):  # said alike, right or wrong
         return f"{exercise}: not checked yet. {form} Then run the cell again."
     specific = specific or near_miss_hint(answer, expected)
@@ -596,7 +598,15 @@ def _off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
         return ""
     if _folded(answer) in {_folded(choice) for choice in choices}:
         return ""
-    return f"{answer!r} is not one of the names to choose from: write one of them exactly as written."
+    return f"{answer!r} is not one of {_choices_in_words(choices)}: write one of them exactly as written."
+
+
+def _choices_in_words(choices: tuple[str, ...]) -> str:
+    """What the names an answer is chosen from are: the ten allowed keys, named (lesson 01's exercise 2 lists no
+    names, and the keys are the course's own words), or the names the question lists."""
+    if set(choices) == set(_KEYS):
+        return f"the ten allowed keys ({', '.join(_KEYS)})"
+    return "the names to choose from"
 
 
 def several_words_hint(answer: Any, expected: Any) -> str:
@@ -930,12 +940,34 @@ def _variable_hint(answer: Any, expected: Any, names: Mapping[str, Any]) -> str:
     that name, Python gives its object, and judging that object ("a value of type CapstoneRun") would mislead.
     Text, numbers, booleans and None are answers in their own right, whatever name also holds them.
     """
-    if isinstance(answer, str | numbers.Number | bool) or answer is None:
-        return ""
-    name = next((n for n, value in names.items() if value is answer and _a_lesson_name(n)), None)
+    name = _answer_line_name(names)
+    if name is None and not (isinstance(answer, str | numbers.Number | bool) or answer is None):
+        name = next((n for n, value in names.items() if value is answer and _a_lesson_name(n)), None)
     if name is None:
         return ""
-    return f"You wrote the name {name}, a variable of this lesson, not an answer: {_how_to_write(expected, name)}"
+    return (
+        f"You wrote the name '{name}' without quotes, so Python read it as a variable of this lesson, not as "
+        f"an answer: {_how_to_write(expected, name)}"
+    )
+
+
+def _answer_line_name(names: Mapping[str, Any]) -> str | None:
+    """The lesson variable the cell's ``answer_N = name`` line gives as the answer, or ``None``.
+
+    ``answer_1 = right`` in a cell that ran before holds the lesson's ``right`` (True, perhaps the right answer):
+    graded, it would be "correct" for a word the student did not write. ``answer_1 = summary`` would be judged as
+    a 200-character text. Read from the cell's text (IPython's ``In``): a value written out, even one that
+    happens to be a lesson variable's, is not a name.
+    """
+    inputs = names.get("In")
+    if not isinstance(inputs, list) or not inputs or not isinstance(inputs[-1], str):
+        return None
+    for line in inputs[-1].splitlines():
+        if match := re.fullmatch(r"\s*answer_\w*\s*=\s*([A-Za-z_]\w*)\s*(?:#.*)?", line):
+            word = match.group(1)
+            if word not in ("True", "False", "None") and word in names and _a_lesson_name(word):
+                return word
+    return None
 
 
 def _a_lesson_name(name: str) -> bool:
@@ -1048,7 +1080,7 @@ def spelling_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> 
         return ""
     if listed := _listed_slip(answer, choices):
         spelled = "write it exactly as the question spells it."
-        return f"{answer!r} reads as {listed!r}, one of the names to choose from: {spelled}"
+        return f"{answer!r} reads as {listed!r}, one of {_choices_in_words(choices)}: {spelled}"
     return ""
 
 
@@ -1221,6 +1253,11 @@ def type_hint(answer: Any, expected: Any) -> str:
     if want == "a number" and isinstance(answer, tuple) and len(answer) == 2 and all(type(n) is int for n in answer):
         whole, part = answer  # 61,5: a decimal comma, which Python reads as two numbers
         return f"Python reads {whole},{part} as a tuple of two numbers: use a dot for decimals ({whole}.{part})."
+    if isinstance(answer, tuple):  # `{...}, 'maybe'`: a comma after the answer, which Python reads as a tuple
+        return (
+            f"Your answer is a tuple (a comma after a value makes one); the answer is {want}: keep one value, with "
+            f"no comma after it.{_how_to_write_kind(expected)}"
+        )
     return f"Your answer is {got}; the answer is {want}.{_how_to_write_kind(expected)}"
 
 
@@ -1233,6 +1270,8 @@ def _how_to_write_kind(expected: Any) -> str:
         return " Write a number in digits, without quotes."
     if isinstance(expected, str):
         return " Write it between quotes."
+    if isinstance(expected, dict):
+        return " Write the dict itself, e.g. {'key': 'value'}, each key and value in quotes."
     return ""
 
 
@@ -1318,6 +1357,8 @@ def _name_advice(name: str, expected: Any) -> str:
         )
     if _kind(expected) == "a number":
         return "The answer is a number: write it in digits, with no quotes."
+    if isinstance(expected, dict):
+        return "The answer is a dict: write it with braces, e.g. {'key': 'value'}, each key and value in quotes."
     return f"If your answer is the text {name}, put it in quotes: '{name}'."
 
 
@@ -1385,6 +1426,10 @@ _ANSWER_LINE = re.compile(r"^\s*(answer_\w*)\s*=(?!=)")
 _READABLE_CALLS = {"len": len, "bool": bool}
 """The only calls :func:`_expected_in_cell` makes while reading a checking cell's expected value."""
 
+_PURE_LESSON_CALLS = frozenset({"parse_assertions"})
+"""Lesson functions :func:`_expected_in_cell` may call too, from the lesson's names: they read text and change
+nothing (lesson 01's exercise 1 checks against ``parse_assertions(message_1)``, a dict)."""
+
 
 def _expected_in_cell(frame: traceback.FrameSummary, names: Mapping[str, Any]) -> Any:
     """The expected value of the checking cell whose answer line raised, or ``_UNKNOWN``.
@@ -1424,6 +1469,8 @@ def _read(node: ast.expr, names: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
         return _read(node.value, names)[node.slice.value]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
+        if node.func.id in _PURE_LESSON_CALLS:  # the lesson's own function, read from its names
+            return names[node.func.id](_read(node.args[0], names))
         return _READABLE_CALLS[node.func.id](_read(node.args[0], names))  # KeyError for any other call
     raise ValueError(f"not a simple expression: {ast.dump(node)}")
 

@@ -4,9 +4,10 @@ import json
 from pathlib import Path
 
 import pytest
+from IPython.core.interactiveshell import InteractiveShell
 
 from course_lib.assertions import parse_assertions
-from course_lib.exercises import check, exercise
+from course_lib.exercises import check, exercise, explain_unquoted_names
 
 MESSAGE_1 = "database = SQL Server 2022 ; version=; log=a=b\nHello! database=Oracle; Database=MySQL"
 """Exercise 1's message: the two near declarations of database come after the real one, so a student who believes
@@ -175,3 +176,35 @@ def test_an_answer_line_joining_two_answers_is_never_graded(line, value):
     assert f"({line.split('=')[1].split('#')[0].strip()} is {value} to Python)" in told
     assert "correct" not in told
     assert check("Exercise 2", 1, 1, namespace={"In": ["", "answer_2 = 1  # or 2?"]}).startswith("Exercise 2: correct")
+
+
+def test_a_hedge_after_a_dict_made_a_tuple_is_told_to_keep_one_value_alike_right_or_wrong():
+    """Lesson 01's walk: ``{...}, 'maybe'`` is a tuple, and "Your answer is a tuple; the answer is a dictionary"
+    said nothing to fix. The comma is named, and how a dict is written, alike for a right and a wrong dict."""
+    expected = {"database": "SQL Server 2022", "log": "a=b"}
+    told = [
+        " ".join(check("Exercise 1", (dict_, "maybe"), expected, "HINT", namespace={}).split())
+        for dict_ in (expected, {"database": "Oracle"})
+    ]
+    assert told[0] == told[1]
+    assert "a comma after a value makes one" in told[0] and "Write the dict itself" in told[0]
+
+
+def test_a_text_off_lesson_01s_key_list_is_told_the_ten_keys():
+    told = " ".join(check("Exercise 2", "5", "customer", exercise("01", "Exercise 2").hint, namespace={}).split())
+    assert told.startswith("Exercise 2: not checked yet. '5' is not one of the ten allowed keys (product, module,")
+
+
+def test_an_unquoted_word_in_lesson_01s_dict_exercise_is_told_how_to_write_a_dict(capsys):
+    """``check(..., parse_assertions(message_1), ...)``: the checker reads the expected kind from that call, which
+    reads text and changes nothing, so ``answer_1 = database`` is told how a dict is written, not to quote a word."""
+    shell = InteractiveShell.instance()
+    try:
+        shell.user_ns.update(check=check, parse_assertions=parse_assertions, message_1="log=a=b")
+        assert explain_unquoted_names(shell)
+        shell.run_cell('answer_1 = database\nprint(check("Exercise 1", answer_1, parse_assertions(message_1)))')
+        said = " ".join(capsys.readouterr().out.split())
+        assert "The answer is a dict: write it with braces" in said and "put it in quotes: 'database'" not in said
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()

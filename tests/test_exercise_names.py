@@ -32,7 +32,10 @@ def test_a_variable_of_the_lesson_given_as_the_answer_is_named_as_such(expected,
     repaired = Run("repaired")
     namespace = {"repaired": repaired, "answer_1": repaired, "_": repaired}
     said = check("Exercise 1", repaired, expected, "Look again.", namespace=namespace).replace("\n", " ")
-    assert "You wrote the name repaired, a variable of this lesson, not an answer" in said
+    assert (
+        "You wrote the name 'repaired' without quotes, so Python read it as a variable of this lesson, not as an answer"
+        in said
+    )
     assert advice in said
     assert "value of type" not in said and "answer_1" not in said
 
@@ -40,13 +43,16 @@ def test_a_variable_of_the_lesson_given_as_the_answer_is_named_as_such(expected,
 def test_a_dict_variable_meaning_a_word_is_named_and_not_called_a_dictionary():
     yes = {True: "yes", False: "no"}
     said = check("Exercise 3", yes, False, namespace={"yes": yes, "answer_3": yes}).replace("\n", " ")
-    assert "You wrote the name yes, a variable of this lesson" in said and "write True or False" in said
+    assert (
+        "You wrote the name 'yes' without quotes, so Python read it as a variable of this lesson" in said
+        and "write True or False" in said
+    )
     assert "dictionary" not in said
 
 
 def test_the_callers_globals_are_the_namespace_by_default():
     said = check("Exercise 1", RUN_HERE, "repaired").replace("\n", " ")
-    assert "You wrote the name RUN_HERE, a variable of this lesson" in said
+    assert "You wrote the name 'RUN_HERE' without quotes, so Python read it as a variable of this lesson" in said
 
 
 RUN_HERE = Run("repaired")
@@ -105,3 +111,27 @@ def test_the_shell_reads_the_expected_kind_from_the_checking_cell(capsys):
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_an_answer_line_naming_a_lesson_variable_is_never_graded_whatever_its_value(value):
+    """Lesson 04's walk: ``answer_1 = right`` after the checking cell had run once held the lesson's ``right``
+    and was graded "correct". A name is not checked, in the same words whether its value is right or wrong."""
+    namespace = {"right": value, "In": ["", "answer_1 = right  # my guess"]}
+    said = " ".join(check("Exercise 1", value, True, "HINT", namespace=namespace).split())
+    assert said == (
+        "Exercise 1: not checked yet. You wrote the name 'right' without quotes, so Python read it as a variable "
+        "of this lesson, not as an answer: write True or False (no quotes). Then run the cell again."
+    )
+
+
+def test_a_long_text_variable_is_named_not_dumped():
+    summary = "customer=Fabrikam\nversion=4.2\n" * 10
+    namespace = {"summary": summary, "In": ["answer_1 = summary"]}
+    said = check("Exercise 1", summary, True, "HINT", namespace=namespace)
+    assert "'summary' without quotes" in said and "Fabrikam" not in said and "HINT" not in said
+
+
+def test_a_value_written_out_is_graded_even_when_a_variable_holds_it():
+    namespace = {"right": True, "In": ["answer_1 = True"]}
+    assert check("Exercise 1", True, True, namespace=namespace).startswith("Exercise 1: correct.")
