@@ -1411,7 +1411,7 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
             print(readable_lines(unquoted_name_guidance(value, expected, variable)))
         elif isinstance(value, SyntaxError) and (guidance := _syntax_guidance(value)):
             print(f"SyntaxError: this is not a dict yet.\n{guidance}")
-        elif isinstance(value, SyntaxError) and (guidance := answer_syntax_guidance(value)):
+        elif isinstance(value, SyntaxError) and (guidance := answer_syntax_guidance(value, self.user_ns)):
             print(f"SyntaxError: your answer is not a Python value yet.\n{readable_lines(guidance)}")
         else:
             self.showtraceback((etype, value, tb), tb_offset=tb_offset)
@@ -1435,23 +1435,34 @@ def _expected_in_cell(frame: traceback.FrameSummary, names: Mapping[str, Any]) -
     """The expected value of the checking cell whose answer line raised, or ``_UNKNOWN``.
 
     ``answer_3 = false`` fails before ``check(..., answer_3, six.final_correct, ...)`` runs, so the kind of answer
-    is read from the cell: its ``check`` call's third argument, evaluated only if it is made of names, attributes,
-    constant subscripts and ``len``/``bool`` (what every lesson writes there), so nothing else of the cell runs.
+    is read from the cell (:func:`_expected_in_source`).
     """
     answer = _ANSWER_LINE.match(frame.line or "")
+    if answer is None:
+        return _UNKNOWN
+    return _expected_in_source("".join(linecache.getlines(frame.filename)), answer.group(1), names)
+
+
+def _expected_in_source(source: str, answer: str, names: Mapping[str, Any]) -> Any:
+    """The third argument of the ``check`` call on ``answer`` in a cell's ``source``, or ``_UNKNOWN``.
+
+    Evaluated only if it is made of names, attributes, constant subscripts and ``len``/``bool`` (what every lesson
+    writes there) or a lesson call that changes nothing, so nothing else of the cell runs. An answer line Python
+    cannot read (``answer_1 =``) is set aside first, so the rest of the cell can be read.
+    """
+    lines = [f"{answer} = ..." if _ANSWER_LINE.match(line) else line for line in source.splitlines()]
     try:
-        tree = ast.parse("".join(linecache.getlines(frame.filename)))
+        tree = ast.parse("\n".join(lines))
     except SyntaxError:
         return _UNKNOWN
     for node in ast.walk(tree):
         if (
-            answer is not None
-            and isinstance(node, ast.Call)
+            isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id == "check"
             and len(node.args) >= 3
             and isinstance(node.args[1], ast.Name)
-            and node.args[1].id == answer.group(1)
+            and node.args[1].id == answer
         ):
             try:
                 return _read(node.args[2], names)
@@ -1503,22 +1514,40 @@ def _message_guidance(error: BaseException, line: str | None) -> str:
     )
 
 
-def answer_syntax_guidance(error: SyntaxError) -> str:
+def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None = None) -> str:
     """What to write when Python cannot read an answer line (``answer_1 =`` left empty, an unclosed quote).
 
     A student who clears the ``...`` and runs the cell before writing gets Python's bare "invalid syntax"; the
-    line's name says it is an answer, so the guidance says what an answer looks like. Any other line keeps
-    Python's own message.
+    line's name says it is an answer, so the guidance says what an answer looks like: the kind the cell's check
+    expects when it can be read from the cell (lesson 04's walk: "True or False" for a True/False question), else
+    every kind. Any other line keeps Python's own message.
     """
     line = (error.text or "").strip("\n")
     match = _ANSWER_LINE.match(line)
     if match is None:
         return ""
+    cell = "".join(linecache.getlines(error.filename or ""))
+    expected = _expected_in_source(cell, match.group(1), names) if cell and names is not None else _UNKNOWN
     return (
         f"Python cannot read the line {line.strip()!r} ({error.msg}): after '{match.group(1)} =' write your "
-        "prediction as a Python value: text in quotes ('some text'), a number (42 or 0.5), True or False, or a "
-        "dict ({'key': 'value'}). To leave it for later, write ... there. Then run the cell again."
+        f"prediction as {_value_forms(expected)}. To leave it for later, write ... there. Then run the cell again."
     )
+
+
+def _value_forms(expected: Any) -> str:
+    """How a prediction of ``expected``'s kind is written, or every kind when it is unknown."""
+    if expected is _UNKNOWN:
+        return (
+            "a Python value: text in quotes ('some text'), a number (42 or 0.5), True or False, or a dict "
+            "({'key': 'value'})"
+        )
+    if _kind(expected) == _kind(True):
+        return "True or False (a capital first letter, no quotes)"
+    if _kind(expected) == "a number":
+        return "a number in digits, no quotes (" + ("42)" if isinstance(expected, numbers.Integral) else "0.5)")
+    if isinstance(expected, dict):
+        return "a dict ({'key': 'value'})"
+    return "text in quotes ('some text')"
 
 
 def _syntax_guidance(error: SyntaxError) -> str:

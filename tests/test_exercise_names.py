@@ -135,3 +135,26 @@ def test_a_long_text_variable_is_named_not_dumped():
 def test_a_value_written_out_is_graded_even_when_a_variable_holds_it():
     namespace = {"right": True, "In": ["answer_1 = True"]}
     assert check("Exercise 1", True, True, namespace=namespace).startswith("Exercise 1: correct.")
+
+
+@pytest.mark.parametrize(
+    ("expected", "said", "not_said"),
+    [
+        ("bool(right)", "write your prediction as True or False (a capital first letter, no quotes)", "{'key'"),
+        ("len(found)", "write your prediction as a number in digits, no quotes (42)", "True or False"),
+        ("undefined_thing.count", "text in quotes ('some text'), a number (42 or 0.5), True or False", "capital"),
+    ],
+)
+def test_an_empty_answer_line_is_told_the_kind_the_cell_checks(capsys, expected, said, not_said):
+    """Lesson 04's walk: ``answer_1 =`` left empty on a True/False question was told every kind of value."""
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.user_ns.update(check=check, right=1, found=[1, 2, 3])
+        shell.run_cell(f"answer_1 =\nprint(check('Exercise 1', answer_1, {expected}))")
+        out = " ".join(capsys.readouterr().out.split())
+        assert "SyntaxError: your answer is not a Python value yet." in out
+        assert said in out and not_said not in out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
