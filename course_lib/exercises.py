@@ -833,17 +833,18 @@ def case_form_hint(answer: Any, expected: Any) -> str:
     ):
         return (
             f"Mind the case: the answer is one word with a capital first letter, and Python compares text exactly: "
-            f"your answer is {answer!r}."
+            f"your answer is {answer!r}. Write it with a capital first letter and the rest as the lesson spells it."
         )
     if capitals and padded:
         return (
             f"Mind the case and the {_padding(answer, article=False)}: the answers here are in lower case with "
-            f"nothing around them, and Python compares text exactly ({answer!r})."
+            f"nothing around them, and Python compares text exactly ({answer!r}). Write it in lower case, with "
+            "nothing around it."
         )
     if capitals:
         return (
             f"Mind the case: the answers here are in lower case, and Python compares text exactly: your answer "
-            f"{answer!r} has capitals."
+            f"{answer!r} has capitals. Write it in lower case."
         )
     if padded:
         return f"Your answer has {_padding(answer)} ({answer!r}): write only its words, {answer.strip()!r}."

@@ -208,3 +208,17 @@ def test_an_unquoted_word_in_lesson_01s_dict_exercise_is_told_how_to_write_a_dic
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "instruction"),
+    [
+        ("Triage", "operations", "Write it in lower case."),
+        (" Triage", "triage", "Write it in lower case, with nothing around it."),
+        ("billing", "Reporting", "Write it with a capital first letter"),
+    ],
+)
+def test_a_case_note_ends_with_what_to_write(answer, expected, instruction):
+    """Lesson 03's walk: "…has capitals. Then run the cell again." followed no instruction."""
+    told = " ".join(check("Exercise 9", answer, expected, "HINT", namespace={}).split())
+    assert f"{instruction}" in told and told.endswith("Then run the cell again.")
