@@ -1027,17 +1027,15 @@ def _number_hint(answer: Any, expected: Any) -> str:
 
     A count (a whole number: messages, calls, sessions) is never negative and has no fractions: a negative number or a
     fraction is told so, in the same words whatever its value, and nothing says where the answer lies ("less than 1
-    away" from 8.5 would give away 8 or 9). A fractional answer (lesson 00's 61.5 s) keeps the advice to count every
-    part exactly, fractions included.
+    away" from 8.5 would give away 8 or 9). A fractional answer (lesson 00's 61.5 s) gets no distance either: "Close:
+    61 is less than 1 away" and the same for 62 placed the answer between them, found by trial (lesson 00's walk).
     """
-    if isinstance(expected, numbers.Integral):
-        if isinstance(answer, numbers.Real) and answer < 0:  # the same words for any negative value: no hint of where
-            return f"{answer} is below zero, but the answer is a count (how many), and a count is never negative."
-        if isinstance(answer, numbers.Real) and not float(answer).is_integer():
-            return f"{answer} has a fraction, but the answer is a whole number (a count)."
+    if not (isinstance(expected, numbers.Integral) and isinstance(answer, numbers.Real)):
         return ""
-    if abs(answer - expected) < 1:
-        return f"Close: {answer} is less than 1 away from the answer. Count every part exactly, fractions included."
+    if answer < 0:  # the same words for any negative value: no hint of where
+        return f"{answer} is below zero, but the answer is a count (how many), and a count is never negative."
+    if not float(answer).is_integer():
+        return f"{answer} has a fraction, but the answer is a whole number (a count)."
     return ""
 
 
