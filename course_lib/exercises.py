@@ -453,6 +453,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "Exercise 1",
         "Under 'latest' the correction is the value the reader keeps.",
         "Under 'latest' the reader keeps the correction, so the first answer already agrees with the store.",
+        choices=("right first time", "repaired", "partly repaired", "not repaired"),
     ),
     Exercise(
         "07",
@@ -585,6 +586,8 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
         or case_form_hint(answer, expected)
         or spelling_hint(answer, expected, choices)
         or _off_the_list(answer, choices)
+        or detail_hint(answer, expected)
+        or several_choices_hint(answer, expected)
         or several_words_hint(answer, expected)
         or number_form_hint(answer, expected)
         or truth_form_hint(answer, expected)
@@ -602,11 +605,39 @@ def _off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
 
 
 def _choices_in_words(choices: tuple[str, ...]) -> str:
-    """What the names an answer is chosen from are: the ten allowed keys, named (lesson 01's exercise 2 lists no
-    names, and the keys are the course's own words), or the names the question lists."""
+    """The names an answer is chosen from, each named (lesson 00's and 01's walks: "the names to choose from" was
+    said where the question lists none); the ten allowed keys by that name, as the course calls them."""
     if set(choices) == set(_KEYS):
         return f"the ten allowed keys ({', '.join(_KEYS)})"
-    return "the names to choose from"
+    return f"the names to choose from ({', '.join(choices)})"  # all of them: naming one would point at it
+
+
+def several_choices_hint(answer: Any, expected: Any) -> str:
+    """What to say to a text answer listing several choices (``'repaired or right first time'``), or ``""``.
+
+    Said whatever the choices are, for a phrase as for a word: "pick one (naming the right one among them would
+    give it away)" was said only when the right one was listed, which gave it away (lesson 07's walk). An answer
+    whose own text holds a separator is left to the other rules.
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or len(_choices(expected)) > 1:
+        return ""
+    if value_written(answer) or _hidden_characters(answer) or len(_choices(answer)) < 2:
+        return ""
+    return f"Your answer {answer!r} lists several choices: pick one."
+
+
+def detail_hint(answer: Any, expected: Any) -> str:
+    """What to say to a text answer with a detail after a colon (a table's ``'repaired: module fixed'``), or ``""``.
+
+    Lesson 07's tables print a verdict with its detail, and copying one is a likely move. "Right words, with more
+    after them" for the right verdict alone told the student which it was: any words before a ':' get the same note.
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or ":" in expected:
+        return ""
+    head, colon, tail = answer.partition(":")
+    if not (colon and head.strip() and tail.strip()) or value_written(answer):
+        return ""
+    return f"Your answer {answer!r} has words after a ':': write only the short phrase before it."
 
 
 def several_words_hint(answer: Any, expected: Any) -> str:
@@ -1056,14 +1087,6 @@ def _text_hint(answer: str, expected: str, subject: str = "") -> str:
     if answer.strip().casefold() == expected.strip().casefold():
         spaces = "" if answer.strip() == answer else f" and the {_padding(answer, article=False)}"
         return f"Mind the case{spaces}: {yours} is {answer!r}; write {expected!r}."
-    head, colon, _ = answer.partition(":")
-    if colon and head.strip().casefold() == expected.strip().casefold():  # a table's "verdict: detail" copied whole
-        return f"Right words, with more after them: only the short phrase is expected, write {expected!r}."
-    choices = [choice.casefold() for choice in _choices(answer)]
-    if not subject and len(choices) > 1 and expected.strip().casefold() in choices:
-        return f"{yours_opens} lists several choices: pick one (naming the right one among them would give it away)."
-    if not subject and _holds_word(answer, expected):  # "the operations desk": the idea is right, the form is not
-        return f"{yours_opens} holds the right word, {expected!r}, among others: write only {expected!r}."
     return ""
 
 

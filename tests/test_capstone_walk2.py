@@ -12,6 +12,7 @@ from support.capstone_battery import SUPERSEDED, lesson_store
 from course_lib.assertions import ALLOWED_KEYS, missing_marks
 from course_lib.capstone import check_answer
 from course_lib.capstone_panel import CapstonePanel, forget_note
+from course_lib.exercises import check, exercise
 from course_lib.extraction import make_extraction
 
 
@@ -114,3 +115,25 @@ def test_section_1_s_cells_are_short_their_long_data_in_course_lib() -> None:
 def test_section_8_says_the_line_under_the_box_names_a_forget_too() -> None:
     [intro] = [" ".join(t.split()) for t in lesson_cells().values() if "says what your last action did" in t]
     assert "*Forgot* and what the store holds now" in intro
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        ("right first time or repaired", "lists several choices: pick one."),
+        ("repaired or not repaired", "lists several choices: pick one."),
+        ("partly repaired, not repaired", "lists several choices: pick one."),
+        ("right first time: the evaluator found nothing to correct", "has words after a ':'"),
+        ("repaired: module and database fixed", "has words after a ':'"),
+        ("right first tme", "reads as 'right first time', one of the names to choose from"),
+        ("repaird", "reads as 'repaired', one of the names to choose from"),
+    ],
+)
+def test_exercise_1_says_a_listed_choice_or_a_copied_detail_alike_whichever_verdict_is_right(answer, words):
+    """Lesson 07's walk: "pick one (naming the right one among them would give it away)" and "Right words, with
+    more after them" were said only when the right verdict was among the words, which gave it away."""
+    told = {
+        " ".join(check("Exercise 1", answer, verdict, exercise("07", "Exercise 1").hint, namespace={}).split())
+        for verdict in ("right first time", "repaired", "not repaired")
+    }
+    assert len(told) == 1 and words in told.pop()

@@ -57,11 +57,6 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 @pytest.mark.parametrize(
     ("answer", "expected", "said"),
     [
-        (  # a verdict copied from a table with its detail (lesson 07's exercise 1, issue 32)
-            "right first time: nothing to fix",
-            "right first time",
-            "only the short phrase is expected, write 'right first time'.",
-        ),
         (  # an invisible character is named, with where it is, not "the right word among others" (issue 32)
             "numbering\u200b",
             "numbering",
@@ -199,10 +194,10 @@ def test_lesson_01_exercise_1_says_why_oracle_was_never_declared():
     "hedge", ["product, customer", "customer or product", "product/customer", "Customer and product"]
 )
 def test_an_answer_listing_several_choices_is_told_to_pick_one_without_being_given_the_right_one(hedge):
-    from course_lib.exercises import _text_hint
+    from course_lib.exercises import several_choices_hint
 
-    note = _text_hint(hedge, "customer")
-    assert "pick one" in note and "'customer'" not in note
+    note = several_choices_hint(hedge, "customer")
+    assert "pick one" in note and note == several_choices_hint(hedge, "module")
 
 
 @pytest.mark.parametrize(
@@ -322,3 +317,9 @@ def test_an_unquoted_answer_and_an_unquoted_message_open_alike_then_give_pythons
     for out in printed.values():  # Python's own line stands alone, after the plain sentence
         lines = out.splitlines()
         assert lines[0][:1] != "N" and "NameError: name 'Reporting' is not defined" in lines and "Traceback" not in out
+
+
+def test_a_verdict_copied_with_its_detail_is_a_form_to_fix_not_a_miss():
+    """Lesson 07's exercise 1: a table's "verdict: detail" copied whole is not checked, and no hint follows."""
+    words = " ".join(check("Ex", "right first time: nothing to fix", "right first time", "Look again.").split())
+    assert "has words after a ':': write only the short phrase before it." in words and "Look again" not in words
