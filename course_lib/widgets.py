@@ -787,10 +787,12 @@ DESK_CHAT_CAPTION = _single_spaced(
     "<b>The chat</b>: the router sends each line you type to one desk, and the desk's reply appears above the box."
 )
 DESK_MEMORY_CAPTION = _single_spaced(
-    "<b>The shared store</b>: the facts both desks see. Its Message box sends a turn too (the reply appears in the "
-    "chat); the Forget buttons forget without typing a command."
+    "<b>The shared store</b>: the facts both desks see. Its Message box sends a message to the desks as the You box "
+    "does (the reply appears in the chat), but no command: this table shows the facts and the Forget buttons forget."
 )
-"""What each side of the desk panel is for: it has two places to type, and a student should not have to guess."""
+"""What each side of the desk panel is for: it has two places to type, and a student should not have to guess which.
+Both go through the same console (``DeskPanel._submit_turn``); only the memory panel turns ``mem`` and ``forget`` away
+(:func:`command_guidance`)."""
 
 TRANSCRIPT_STYLE = (
     f"max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; {SINGLE_SPACED}"

@@ -1,9 +1,10 @@
 """Lesson 03's desk panel as a newcomer met it on the seventh walk (issue 32): a refused command stays in the chat
-with its reason."""
+with its reason, and the store's Message box says how it differs from the chat's You box."""
 
 import re
 
-from tests.support.panels import send, two_desks
+from course_lib.widgets import DESK_MEMORY_CAPTION
+from tests.support.panels import send, submit, two_desks
 
 
 def words(html: str) -> str:
@@ -32,3 +33,12 @@ async def test_a_refused_over_long_line_is_recorded_shortened():
     said = words(panel.transcript[-1])
     assert "(5000 characters)" in said and "Message refused: it has 5007 characters" in said and "[refused]" not in said
     assert "x" * 41 not in panel.chat.value and panel.events == [] and panel.desks.memory.turn == 0
+
+
+async def test_the_message_box_says_it_takes_messages_but_no_command():
+    assert "as the You box does" in DESK_MEMORY_CAPTION and "no command" in DESK_MEMORY_CAPTION
+    panel = two_desks()
+    await submit(panel.memory_panel, "module=Billing")  # a message: the desk replies in the chat
+    assert "[triage]" in panel.transcript[-1]
+    await submit(panel.memory_panel, "mem")  # a command: nothing is sent
+    assert len(panel.transcript) == 1 and "is a command, not a message" in panel.memory_panel.diagnostic.value
