@@ -787,10 +787,12 @@ DESK_CHAT_CAPTION = _single_spaced(
     "<b>The chat</b>: the router sends each line you type to one desk, and the desk's reply appears above the box."
 )
 DESK_MEMORY_CAPTION = _single_spaced(
-    "<b>The shared store</b>: the facts both desks see. Its Message box sends a turn too (the reply appears in the "
-    "chat); the Forget buttons forget without typing a command."
+    "<b>The shared store</b>: the facts both desks see. Its Message box sends a message to the desks as the You box "
+    "does (the reply appears in the chat), but no command: this table shows the facts and the Forget buttons forget."
 )
-"""What each side of the desk panel is for: it has two places to type, and a student should not have to guess."""
+"""What each side of the desk panel is for: it has two places to type, and a student should not have to guess which.
+Both go through the same console (``DeskPanel._submit_turn``); only the memory panel turns ``mem`` and ``forget`` away
+(:func:`command_guidance`)."""
 
 TRANSCRIPT_STYLE = (
     f"max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; {SINGLE_SPACED}"
@@ -890,13 +892,28 @@ class DeskPanel(_Panel, widgets.HBox):
         self.line.value = ""
 
     async def _handle(self, line: str) -> DeskEvent:
-        """One console line; a line the console refused is shown as an error, outside the transcript."""
+        """One console line; a line the console refused is shown as an error and kept in the chat with its reason."""
         self._clear_status()
         event = await self.desks.handle(line)
         if event.kind == "refused":
+            self._record_refusal(event)
             raise ConsoleRefusal(event.output)
         self._record(event)
         return event
+
+    def _record_refusal(self, event: DeskEvent) -> None:
+        """A refused line in the chat, with the rule it broke: the red status under the box is gone after the next
+        line, and a student scrolling back should still see why ``forget color`` did nothing.
+
+        It is no event of the desks (``events`` keeps what the console did). It is labelled ``[refused]`` as the
+        store's verdict is ``[memory]``, unless the rule's own text opens by saying what refused it.
+        """
+        typed, why = shorten_long_input(event.line), shorten_long_input(event.output or "")
+        label = "" if _SAYS_WHAT_REFUSED.match(why) else "[refused] "
+        self.transcript.append(
+            f'<b>you:</b> {_escape(typed)}<br><span style="color:crimson">{label}{_code_spans(_escape(why))}</span>'
+        )
+        self._render()
 
     def _record(self, event: DeskEvent) -> None:
         self.events.append(event)
