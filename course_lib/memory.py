@@ -76,6 +76,7 @@ __all__ = [
     "UnknownTicket",
     "WorkingMemory",
     "edge_trim_sentence",
+    "forget_key_sentence",
     "invisible",
     "mark_invisible",
     "parse_prompt_block",
@@ -740,6 +741,16 @@ def _listed(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else "".join(words)
 
 
+_COMMON_NAMES = {"\ufeff": "a byte-order mark (U+FEFF, also called zero width no-break space)"}
+"""Characters better known by another name than Unicode's: U+FEFF is met as the byte-order mark a file or a paste
+leaves, so a lesson's comment and its printout name it the same way."""
+
+
+def _char_name(char: str) -> str:
+    """One character as a sentence names it: its common name if it has one, else Unicode's, with its code point."""
+    return _COMMON_NAMES.get(char) or f"a {unicodedata.name(char, 'character').lower()} (U+{ord(char):04X})"
+
+
 def edge_trim_sentence(segment: str) -> str:
     """How the contract trimmed one declaration's edges, in a sentence naming each invisible character it removed.
 
@@ -750,9 +761,26 @@ def edge_trim_sentence(segment: str) -> str:
     [declaration] = find_declarations(segment)
     start = segment.index(declaration.evidence)
     removed = segment[:start] + segment[start + len(declaration.evidence) :]
-    named = [f"a {unicodedata.name(char, 'character').lower()} (U+{ord(char):04X})" for char in removed]
+    named = [_char_name(char) for char in removed]
     what = _listed(named) + " at its edges, as it trims spaces" if named else "nothing at its edges"
     return f"{mark_invisible(segment)} declares {declaration.key}={declaration.value}: the contract trimmed {what}."
+
+
+def forget_key_sentence(memory: WorkingMemory, key: str) -> str:
+    """Run ``memory.forget(key)`` and say what it did: the facts it removed, the epoch before and after, what is left.
+
+    Why: lesson 01 states that ``forget(key)`` starts a new epoch as ``forget()`` does, but showed only ``forget()``;
+    this line shows the one-key case from the store itself, so the claim is computed, not asserted.
+    """
+    epoch = memory.epoch
+    gone = [f"{f.key}={f.value}" for f in memory.facts if f.key == key]
+    removed = memory.forget(key)
+    left = ", ".join(f"{f.key}={f.value}" for f in memory.facts) or "nothing"
+    what = f" ({', '.join(gone)})" if gone else ""
+    return (
+        f'forget("{key}") removed {removed} fact(s){what}; the epoch went from {epoch} to {memory.epoch}; '
+        f"the store still holds {left}."
+    )
 
 
 def update_sentence(before: Sequence[Fact], after: Sequence[Fact]) -> str:
