@@ -21,8 +21,9 @@ import re
 import secrets
 import threading
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, PrivateAttr, field_validator
 
@@ -75,6 +76,7 @@ __all__ = [
     "UnknownTicket",
     "WorkingMemory",
     "edge_trim_sentence",
+    "forget_key_sentence",
     "invisible",
     "mark_invisible",
     "parse_prompt_block",
@@ -135,10 +137,42 @@ class FactCandidate(BaseModel):
     value: str
     evidence: str
 
+    def __init__(self, /, **data: Any) -> None:
+        """Refuse a field that is not text in the store's words, before pydantic's own error.
+
+        Why: ``C(key="module", value=None, ...)`` raised pydantic's ValidationError (with a web address), which names
+        no rule of the course, while the store refuses the same candidate under its rule "each field is a string".
+        """
+        if broken := _not_text(data):
+            shown = ", ".join(f"{name}={data[name]!r}"[:60] for name in _FIELDS if name in data)
+            raise InvalidFacts(f"Invalid fact ({shown}): {broken}. No candidate was made; no store was changed.")
+        super().__init__(**data)
+
+    # Only a direct call runs the check above: pydantic calls a model's own __init__ for a nested candidate too (a
+    # writer's JSON reply), whose problems the writer's path says in its words; marked as the base __init__, it is not.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
     @classmethod
     def from_declaration(cls, declaration: Declaration) -> FactCandidate:
         """The candidate a careful writer proposes for an explicit declaration: its key, value and own words."""
         return cls(key=declaration.key, value=declaration.value, evidence=declaration.evidence)
+
+
+_FIELDS = ("key", "value", "evidence")
+"""A candidate's fields, each of them text."""
+
+
+def _not_text(fields: Mapping[str, object]) -> str:
+    """The store's words for the fields of a candidate that are not text, "" when each one is.
+
+    One wording for the constructor and the store, so a student meets the same rule whichever refuses first.
+    """
+    bad = [
+        f"{name} is missing" if name not in fields else f"{name} is {fields[name]!r:.40}, not text"
+        for name in _FIELDS
+        if not isinstance(fields.get(name), str)
+    ]
+    return f"{'; '.join(bad)} (rule: each field is a string)" if bad else ""
 
 
 class Fact(BaseModel):
@@ -485,8 +519,8 @@ def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str] |
     if not isinstance(c, FactCandidate):
         rule = f"no candidate: a {type(c).__name__} stands in the batch (rule: each fact is a FactCandidate)"
         return rule, "the writer proposed something that is not a fact"
-    if not all(isinstance(field, str) for field in (c.key, c.value, c.evidence)):
-        return "key, value and evidence are not text (rule: each field is a string)", "the writer proposed non-text"
+    if broken := _not_text({name: getattr(c, name, None) for name in _FIELDS}):
+        return broken, "the writer proposed non-text"
     return next(((rule, plain) for _, broken, rule, plain in _candidate_checks(c, user_text, seen) if broken), None)
 
 
@@ -566,7 +600,13 @@ def rules_broken(user_text: str, candidates: Sequence[FactCandidate]) -> tuple[s
     The store refuses under the first of them only; this says whether a batch breaks that rule alone. Some rules
     cannot be broken alone: a value holding a line break sits inside its evidence, which then holds one too; and a
     blank evidence cannot hold a value that is not blank.
+
+    A batch the store cannot read as candidates (``None``, not a list, an element that is not a candidate, a field
+    that is not text) has no rules to list: it is refused as the store refuses it, :class:`InvalidFacts` in the
+    store's words, rather than a bare TypeError from inside the checks.
     """
+    if not isinstance(candidates, (list, tuple)) or any(_malformed(c) for c in candidates):
+        validate_batch(user_text, candidates)  # raises: the store's own refusal of this batch
     broken: set[str] = set()
     if len(candidates) > MAX_CANDIDATES:
         broken.add("too many candidates")
@@ -575,6 +615,13 @@ def rules_broken(user_text: str, candidates: Sequence[FactCandidate]) -> tuple[s
         broken.update(name for name, hit, *_ in _candidate_checks(candidate, user_text, seen) if hit)
         seen.add(candidate.key)
     return tuple(name for name in ("too many candidates", *CANDIDATE_RULES) if name in broken)
+
+
+def _malformed(candidate: object) -> bool:
+    """Whether the store refuses ``candidate`` for its shape (not a candidate, or a field not text)."""
+    return not isinstance(candidate, FactCandidate) or bool(
+        _not_text({name: getattr(candidate, name, None) for name in _FIELDS})
+    )
 
 
 _INVISIBLE_RANGES = (
@@ -694,6 +741,16 @@ def _listed(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else "".join(words)
 
 
+_COMMON_NAMES = {"\ufeff": "a byte-order mark (U+FEFF, also called zero width no-break space)"}
+"""Characters better known by another name than Unicode's: U+FEFF is met as the byte-order mark a file or a paste
+leaves, so a lesson's comment and its printout name it the same way."""
+
+
+def _char_name(char: str) -> str:
+    """One character as a sentence names it: its common name if it has one, else Unicode's, with its code point."""
+    return _COMMON_NAMES.get(char) or f"a {unicodedata.name(char, 'character').lower()} (U+{ord(char):04X})"
+
+
 def edge_trim_sentence(segment: str) -> str:
     """How the contract trimmed one declaration's edges, in a sentence naming each invisible character it removed.
 
@@ -704,9 +761,26 @@ def edge_trim_sentence(segment: str) -> str:
     [declaration] = find_declarations(segment)
     start = segment.index(declaration.evidence)
     removed = segment[:start] + segment[start + len(declaration.evidence) :]
-    named = [f"a {unicodedata.name(char, 'character').lower()} (U+{ord(char):04X})" for char in removed]
+    named = [_char_name(char) for char in removed]
     what = _listed(named) + " at its edges, as it trims spaces" if named else "nothing at its edges"
     return f"{mark_invisible(segment)} declares {declaration.key}={declaration.value}: the contract trimmed {what}."
+
+
+def forget_key_sentence(memory: WorkingMemory, key: str) -> str:
+    """Run ``memory.forget(key)`` and say what it did: the facts it removed, the epoch before and after, what is left.
+
+    Why: lesson 01 states that ``forget(key)`` starts a new epoch as ``forget()`` does, but showed only ``forget()``;
+    this line shows the one-key case from the store itself, so the claim is computed, not asserted.
+    """
+    epoch = memory.epoch
+    gone = [f"{f.key}={f.value}" for f in memory.facts if f.key == key]
+    removed = memory.forget(key)
+    left = ", ".join(f"{f.key}={f.value}" for f in memory.facts) or "nothing"
+    what = f" ({', '.join(gone)})" if gone else ""
+    return (
+        f'forget("{key}") removed {removed} fact(s){what}; the epoch went from {epoch} to {memory.epoch}; '
+        f"the store still holds {left}."
+    )
 
 
 def update_sentence(before: Sequence[Fact], after: Sequence[Fact]) -> str:

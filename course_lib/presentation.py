@@ -90,6 +90,7 @@ __all__ = [
     "left_aligned_style",
     "legend_beside",
     "lesson_table_html",
+    "no_winner_sentence",
     "one_row_per_policy",
     "plain_table",
     "plot_policy_lines",
@@ -715,6 +716,37 @@ def correctness_table(answers: pd.DataFrame) -> pd.DataFrame:
     table = answers.pivot_table(index="policy", columns=["rule", "turn"], values="correct", aggfunc="first", sort=False)
     table = table.rename(columns=rule_label, level="rule").rename(columns=lambda turn: f"turn {turn}", level="turn")
     return table.map(yes_no)
+
+
+def _joined(words: Sequence[str]) -> str:
+    return ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else "".join(words)
+
+
+def no_winner_sentence(answers: pd.DataFrame) -> str:
+    """The comparison's verdict in one sentence, read from its answers: whether any policy is right everywhere, and
+    under which rules a policy answers every graded question right.
+
+    Computed from the same answers as :func:`correctness_table`, so the lesson's words cannot drift from its table
+    (issue 32: the text said full history was right "under `latest` only" while the table showed it right at turn 5
+    under every rule; what holds under `latest` only is being right at both graded turns).
+    """
+    perfect: list[str] = []
+    partial: list[str] = []
+    for policy, rows in answers.groupby("policy", sort=False):
+        if rows["correct"].all():
+            perfect.append(str(policy))
+            continue
+        rules = [rule_label(str(r)) for r, g in rows.groupby("rule", sort=False) if g["correct"].all()]
+        if rules:
+            numbers = [str(t) for t in sorted(rows["turn"].unique())]
+            turns = ("turns " if len(numbers) > 1 else "turn ") + _joined(numbers)
+            named = _joined([f"'{rule}'" for rule in rules])
+            partial.append(f"{policy} answers every graded question ({turns}) right only under {named}")
+    if perfect:
+        head = f"{_joined(perfect)} answered every graded question right under every rule"
+    else:
+        head = "Every policy gets at least one graded answer wrong"
+    return "; ".join([head, *partial]) + "."
 
 
 READER_CHARS = "chars sent to the reader"

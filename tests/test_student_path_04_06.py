@@ -82,7 +82,7 @@ def test_the_explorers_requirements_are_a_table_one_required_text_per_line():
     html = expectations_html(load_timeline())
     rows = re.findall(r"<tr>\s*<td>(\d+)</td>\s*<td>(.*?)</td>\s*<td>(.*?)</td>", html, flags=re.S)
     assert rows == [
-        ("5", "Reporting<br>PostgreSQL", "Billing"),
+        ("5", "Reporting<br>PostgreSQL", "Billing<br>SQL Server 2022"),
         (
             "10",
             "Billing<br>SQL Server 2022<br>never restart the production database during business hours",

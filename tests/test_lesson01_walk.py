@@ -1,0 +1,57 @@
+"""Lesson 01's walk (issue 32): each item checked at its rule.
+
+U+FEFF has one name in the comment and the printout; forget(key) is shown starting a new epoch; the batch size
+check is said plainly as the first; the exercise points to nothing the lesson does not show.
+"""
+
+from __future__ import annotations
+
+from test_student_path import lesson
+
+from course_lib.memory import (
+    FactCandidate,
+    WorkingMemory,
+    edge_trim_sentence,
+    forget_key_sentence,
+)
+
+LESSON = "01_contract_and_store"
+
+
+def _words() -> str:
+    return " ".join(" ".join(c.source for c in lesson(LESSON).cells if c.cell_type == "markdown").split())
+
+
+def test_the_byte_order_mark_has_one_name_in_the_comment_and_the_printout():
+    sentence = edge_trim_sentence("\ufeffmodule=Billing\u200b")
+    assert "a byte-order mark (U+FEFF, also called zero width no-break space)" in sentence
+    cell = next(c for c in lesson(LESSON).cells if "edge_trim_sentence(" in c.source and c.cell_type == "code")
+    assert "byte-order mark (U+FEFF)" in cell.source
+    assert any(sentence in o.get("text", "") for o in cell.outputs)
+
+
+def test_forget_of_one_key_is_shown_starting_a_new_epoch():
+    memory = WorkingMemory()
+    ticket = memory.begin_turn("module=Billing; database=PostgreSQL")
+    memory.apply(
+        ticket,
+        [
+            FactCandidate(key="module", value="Billing", evidence="module=Billing"),
+            FactCandidate(key="database", value="PostgreSQL", evidence="database=PostgreSQL"),
+        ],
+    )
+    sentence = forget_key_sentence(memory, "module")
+    assert memory.epoch == 1 and [f.key for f in memory.facts] == ["database"]
+    assert sentence == (
+        'forget("module") removed 1 fact(s) (module=Billing); the epoch went from 0 to 1; '
+        "the store still holds database=PostgreSQL."
+    )
+    printed = [o.get("text", "") for c in lesson(LESSON).cells for o in c.get("outputs", [])]
+    assert any(sentence in text for text in printed)
+
+
+def test_the_exercise_and_the_rule_order_say_only_what_the_lesson_shows():
+    words = _words()
+    assert "as in section 1" not in words
+    assert "The store checks a batch's size first (the last row), before any candidate." in words
+    assert "its size first (the last row), then each candidate" not in words
