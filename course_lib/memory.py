@@ -778,8 +778,8 @@ def forget_key_sentence(memory: WorkingMemory, key: str) -> str:
     left = ", ".join(f"{f.key}={f.value}" for f in memory.facts) or "nothing"
     what = f" ({', '.join(gone)})" if gone else ""
     return (
-        f'forget("{key}") removed {removed} fact(s){what}; the epoch went from {epoch} to {memory.epoch}; '
-        f"the store still holds {left}."
+        f'forget("{key}") removed {removed} fact{"" if removed == 1 else "s"}{what}; the epoch went from {epoch} to '
+        f"{memory.epoch}; the store still holds {left}."
     )
 
 

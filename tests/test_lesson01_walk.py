@@ -43,7 +43,7 @@ def test_forget_of_one_key_is_shown_starting_a_new_epoch():
     sentence = forget_key_sentence(memory, "module")
     assert memory.epoch == 1 and [f.key for f in memory.facts] == ["database"]
     assert sentence == (
-        'forget("module") removed 1 fact(s) (module=Billing); the epoch went from 0 to 1; '
+        'forget("module") removed 1 fact (module=Billing); the epoch went from 0 to 1; '
         "the store still holds database=PostgreSQL."
     )
     printed = [o.get("text", "") for c in lesson(LESSON).cells for o in c.get("outputs", [])]
