@@ -10,11 +10,13 @@ from course_lib.live import (
     DEFAULT_TIMEOUT,
     ENDPOINT_EXAMPLES,
     FIELD_VARS,
+    RESTART_MENU,
     ROLES,
     Backends,
     LiveSettings,
     LiveSettingsError,
     load_course_settings,
+    refused_settings_words,
     stays_offline,
 )
 from course_lib.live_client import LiveChatClient
@@ -145,6 +147,14 @@ def test_a_blank_backend_in_the_shell_does_not_hide_the_one_in_dotenv(live, tmp_
     env_file.write_text("COURSE_LLM=\n")
     with pytest.raises(LiveSettingsError, match="COURSE_LLM is blank"):
         load_course_settings(env_file)
+
+
+def test_a_refusal_says_to_restart_by_the_menu_path():
+    """Lesson 00's walk: "restart the kernel", then re-running one cell, failed on a name an earlier cell defined;
+    the message names the menu item that restarts and runs every cell."""
+    said = refused_settings_words(LiveSettingsError("OPENAI_MODEL is blank"))
+    assert said.splitlines()[1] == "OPENAI_MODEL is blank"
+    assert said.endswith("then choose Kernel > Restart Kernel and Run All Cells.") and RESTART_MENU in said
 
 
 def test_dotenv_values_are_read_literally_and_a_reference_is_refused(live, tmp_path, monkeypatch):
