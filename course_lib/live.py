@@ -575,10 +575,7 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     course = read_settings(CourseSettings, "COURSE_", env_file)
     backend = course.get("llm")
     if backend is not None and not backend.strip():
-        raise LiveSettingsError(
-            "COURSE_LLM is blank; give it a value ('offline', 'local' or 'openai') or unset it "
-            "(a blank value in the shell would otherwise hide the one in .env)."
-        )
+        raise LiveSettingsError(_blank_backend_words(env_file))
     backend = backend or "offline"
     if backend not in BACKENDS:
         raise LiveSettingsError(
@@ -600,6 +597,19 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     values: dict[str, Any] = {k: v for k, v in endpoint.items() if v is not None} | _bounds(course)
     values["role_models"] = {r: course[f"{r}_model"] for r in ROLES if course.get(f"{r}_model") is not None}
     return Backends(backend="openai", live=LiveSettings.checked(**values))
+
+
+def _blank_backend_words(env_file: Path | None) -> str:
+    """Why a blank ``COURSE_LLM`` is refused, said for where the blank came from: the shell's value hides any in
+    ``.env`` (so unsetting it is the fix there), while a blank line in ``.env`` is fixed in the file."""
+    values = "('offline', 'local' or 'openai')"
+    if "COURSE_LLM" in os.environ:
+        return (
+            f"COURSE_LLM is blank in the shell; give it a value {values} or unset it there "
+            "(a blank value in the shell hides the one in .env)."
+        )
+    name = (ENV_FILE if env_file is None else env_file).name
+    return f"COURSE_LLM is blank in {name}; give it a value {values} or delete its line."
 
 
 def local_settings(bounds: dict[str, Any], *, model: str, base_url: str) -> LiveSettings:

@@ -141,12 +141,28 @@ def test_a_blank_backend_in_the_shell_does_not_hide_the_one_in_dotenv(live, tmp_
     env_file = tmp_path / ".env"
     env_file.write_text("COURSE_LLM=openai\nOPENAI_MODEL=m\nOPENAI_API_KEY=k\n")
     live.setenv("COURSE_LLM", "")
-    with pytest.raises(LiveSettingsError, match="COURSE_LLM is blank; give it a value"):
+    with pytest.raises(LiveSettingsError, match="COURSE_LLM is blank in the shell; give it a value"):
         load_course_settings(env_file)
     live.delenv("COURSE_LLM")
     env_file.write_text("COURSE_LLM=\n")
     with pytest.raises(LiveSettingsError, match="COURSE_LLM is blank"):
         load_course_settings(env_file)
+
+
+def test_a_blank_backend_is_said_where_it_came_from(live, tmp_path):
+    """Lesson 00's walk: a blank COURSE_LLM= in .env was told "a blank value in the shell would otherwise hide the
+    one in .env", which blames the shell; the message names the place the blank came from."""
+    env_file = tmp_path / ".env"
+    env_file.write_text("COURSE_LLM=\n")
+    live.delenv("COURSE_LLM")
+    with pytest.raises(LiveSettingsError) as raised:
+        load_course_settings(env_file)
+    said = str(raised.value)
+    assert said.startswith("COURSE_LLM is blank in .env;") and "delete its line" in said and "shell" not in said
+    live.setenv("COURSE_LLM", " ")
+    with pytest.raises(LiveSettingsError) as raised:
+        load_course_settings(env_file)
+    assert str(raised.value).startswith("COURSE_LLM is blank in the shell;") and "unset it there" in str(raised.value)
 
 
 def test_a_refusal_says_to_restart_by_the_menu_path():
