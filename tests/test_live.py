@@ -319,3 +319,11 @@ def test_an_unreachable_endpoint_points_at_the_network_when_no_base_url_is_set()
     assert kind == "unreachable" and "network" in hint and "OPENAI_BASE_URL" not in hint.split("(")[0]
     _, hint, _ = explain(error, LiveSettings(model="m", api_key="k", base_url="http://127.0.0.1:9/v1"))
     assert "Is the server running?" in hint and "OPENAI_BASE_URL" in hint
+
+
+def test_lesson_00_exercise_2_has_exactly_one_row_whose_model_is_not_the_live_one():
+    """Lesson 00's exercise 2 says: under COURSE_LLM=openai and OPENAI_MODEL=gpt-4o-mini alone, exactly one row's
+    model is not gpt-4o-mini; its checking cell computes that row with stays_offline."""
+    gpt = Backends(backend="openai", live=LiveSettings(model="gpt-4o-mini", api_key="k"))
+    other = [row["name"] for row in gpt.table() if row["model"] != "gpt-4o-mini"]
+    assert other == stays_offline(gpt) == ["numbering"]
