@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from agent_framework import BaseChatClient, Message
 
 from .live import (
+    RESTART_MENU,
     ROLES,
     Backends,
     LiveModelError,
@@ -159,7 +160,7 @@ async def live_model_check(role: Role = "assistant", env_file: Path | None = Non
     if backends.live is None and backends.local is None:
         return (
             f"COURSE_LLM is {backends.backend} (the default): every role uses the course's offline models, so there "
-            "is no live model to ask. Set one up (section 3), restart the kernel and run this cell again."
+            f"is no live model to ask. Set one up (section 3), then choose {RESTART_MENU}."
         )
     try:
         backends = started(backends)  # the local server starts here, when COURSE_LLM=local asks for it

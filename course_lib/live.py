@@ -62,6 +62,7 @@ __all__ = [
     "MIN_SECRET_RUN",
     "MODEL_ANSWER_FAILURES",
     "PLACEHOLDER_API_KEY",
+    "RESTART_MENU",
     "REUSE_VAR",
     "ROLES",
     "ROLE_PURPOSES",
@@ -81,6 +82,7 @@ __all__ = [
     "mask_secrets",
     "read_settings",
     "redacted_url",
+    "refused_settings_words",
     "secret_coverage",
     "secret_encodings",
     "stays_offline",
@@ -131,6 +133,9 @@ LOCAL_API_KEY = "local-no-key"
 """What the openai SDK sends to the local server (it needs a non-blank key; llama.cpp checks none here)."""
 ENV_FILE = optional_course_file(".env")
 """The optional, git-ignored settings file (see ``.env.example``)."""
+RESTART_MENU = "Kernel > Restart Kernel and Run All Cells"
+"""The menu path a lesson names wherever it says to restart: settings are read when a lesson starts, and a bare
+restart forgets every earlier cell, so the cell a student re-runs would miss their imports."""
 
 ENDPOINT_EXAMPLES: tuple[dict[str, str], ...] = (
     {
@@ -193,6 +198,18 @@ PLACEHOLDER_API_KEY = "replace-me"
 
 class LiveSettingsError(ValueError):
     """A live setting is missing, blank or malformed: the message names the variable to fix."""
+
+
+def refused_settings_words(error: LiveSettingsError) -> str:
+    """What lesson 00 prints when the settings are refused: the refusal, then how to fix it and restart.
+
+    The restart is named by its menu path (:data:`RESTART_MENU`): a bare restart followed by one cell fails on the
+    names earlier cells defined.
+    """
+    return (
+        "Your settings were refused, so no lesson can build its models until you fix them:\n"
+        f"{error}\nFix the variable it names (in .env or in the shell, section 3), then choose {RESTART_MENU}."
+    )
 
 
 FailureKind = Literal[
@@ -558,10 +575,7 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     course = read_settings(CourseSettings, "COURSE_", env_file)
     backend = course.get("llm")
     if backend is not None and not backend.strip():
-        raise LiveSettingsError(
-            "COURSE_LLM is blank; give it a value ('offline', 'local' or 'openai') or unset it "
-            "(a blank value in the shell would otherwise hide the one in .env)."
-        )
+        raise LiveSettingsError(_blank_backend_words(env_file))
     backend = backend or "offline"
     if backend not in BACKENDS:
         raise LiveSettingsError(
@@ -583,6 +597,19 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     values: dict[str, Any] = {k: v for k, v in endpoint.items() if v is not None} | _bounds(course)
     values["role_models"] = {r: course[f"{r}_model"] for r in ROLES if course.get(f"{r}_model") is not None}
     return Backends(backend="openai", live=LiveSettings.checked(**values))
+
+
+def _blank_backend_words(env_file: Path | None) -> str:
+    """Why a blank ``COURSE_LLM`` is refused, said for where the blank came from: the shell's value hides any in
+    ``.env`` (so unsetting it is the fix there), while a blank line in ``.env`` is fixed in the file."""
+    values = "('offline', 'local' or 'openai')"
+    if "COURSE_LLM" in os.environ:
+        return (
+            f"COURSE_LLM is blank in the shell; give it a value {values} or unset it there "
+            "(a blank value in the shell hides the one in .env)."
+        )
+    name = (ENV_FILE if env_file is None else env_file).name
+    return f"COURSE_LLM is blank in {name}; give it a value {values} or delete its line."
 
 
 def local_settings(bounds: dict[str, Any], *, model: str, base_url: str) -> LiveSettings:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from agent_framework import BaseChatClient
 from pydantic import ValidationError
 
+from .assertions import left_out, parse_assertions
 from .clients import course_backends, make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
 from .frames import count_noun, rows_frame
@@ -59,6 +60,7 @@ __all__ = [
     "battery_in_full",
     "battery_rows",
     "card_in_words",
+    "case_declares",
     "cause",
     "cause_of",
     "endpoint_failures",
@@ -157,6 +159,25 @@ def battery_in_full(battery: tuple[Case, ...] = BATTERY, limit: int = 90, show: 
             else f"  {case.name}: {len(case.text)} characters, too long to print (its start is in the table)."
         )
     return "\n".join(lines)
+
+
+def case_declares(name: str, battery: tuple[Case, ...] = BATTERY) -> str:
+    """What the message of the battery's case ``name`` declares, and why its other parts declare nothing.
+
+    Lesson 00's walk: "We are on database=SQL Server 2022; environment=staging." reads as two declarations, but its
+    first part's key is "We are on database"; the table alone let a newcomer count two facts. The facts are the
+    contract's own parse and the reasons :func:`course_lib.assertions.left_out`'s, so the line says what the host
+    will compare the writer's proposal with.
+    """
+    case = next(case for case in battery if case.name == name)
+    declared = parse_assertions(case.text)
+    facts = ", ".join(f"{key}={value!r}" for key, value in declared.items())
+    line = f"The case \N{LEFT DOUBLE QUOTATION MARK}{name}\N{RIGHT DOUBLE QUOTATION MARK} declares "
+    line += f"{count_noun(len(declared), 'fact')}" + (f": {facts}." if declared else ".")
+    reasons = left_out(case.text)
+    if not reasons:
+        return line
+    return f"{line} {'The rest declares nothing' if declared else 'Why'}: {'; '.join(reasons)}."
 
 
 STOP_AFTER = 3

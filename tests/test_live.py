@@ -10,11 +10,13 @@ from course_lib.live import (
     DEFAULT_TIMEOUT,
     ENDPOINT_EXAMPLES,
     FIELD_VARS,
+    RESTART_MENU,
     ROLES,
     Backends,
     LiveSettings,
     LiveSettingsError,
     load_course_settings,
+    refused_settings_words,
     stays_offline,
 )
 from course_lib.live_client import LiveChatClient
@@ -139,12 +141,36 @@ def test_a_blank_backend_in_the_shell_does_not_hide_the_one_in_dotenv(live, tmp_
     env_file = tmp_path / ".env"
     env_file.write_text("COURSE_LLM=openai\nOPENAI_MODEL=m\nOPENAI_API_KEY=k\n")
     live.setenv("COURSE_LLM", "")
-    with pytest.raises(LiveSettingsError, match="COURSE_LLM is blank; give it a value"):
+    with pytest.raises(LiveSettingsError, match="COURSE_LLM is blank in the shell; give it a value"):
         load_course_settings(env_file)
     live.delenv("COURSE_LLM")
     env_file.write_text("COURSE_LLM=\n")
     with pytest.raises(LiveSettingsError, match="COURSE_LLM is blank"):
         load_course_settings(env_file)
+
+
+def test_a_blank_backend_is_said_where_it_came_from(live, tmp_path):
+    """Lesson 00's walk: a blank COURSE_LLM= in .env was told "a blank value in the shell would otherwise hide the
+    one in .env", which blames the shell; the message names the place the blank came from."""
+    env_file = tmp_path / ".env"
+    env_file.write_text("COURSE_LLM=\n")
+    live.delenv("COURSE_LLM")
+    with pytest.raises(LiveSettingsError) as raised:
+        load_course_settings(env_file)
+    said = str(raised.value)
+    assert said.startswith("COURSE_LLM is blank in .env;") and "delete its line" in said and "shell" not in said
+    live.setenv("COURSE_LLM", " ")
+    with pytest.raises(LiveSettingsError) as raised:
+        load_course_settings(env_file)
+    assert str(raised.value).startswith("COURSE_LLM is blank in the shell;") and "unset it there" in str(raised.value)
+
+
+def test_a_refusal_says_to_restart_by_the_menu_path():
+    """Lesson 00's walk: "restart the kernel", then re-running one cell, failed on a name an earlier cell defined;
+    the message names the menu item that restarts and runs every cell."""
+    said = refused_settings_words(LiveSettingsError("OPENAI_MODEL is blank"))
+    assert said.splitlines()[1] == "OPENAI_MODEL is blank"
+    assert said.endswith("then choose Kernel > Restart Kernel and Run All Cells.") and RESTART_MENU in said
 
 
 def test_dotenv_values_are_read_literally_and_a_reference_is_refused(live, tmp_path, monkeypatch):
@@ -293,3 +319,11 @@ def test_an_unreachable_endpoint_points_at_the_network_when_no_base_url_is_set()
     assert kind == "unreachable" and "network" in hint and "OPENAI_BASE_URL" not in hint.split("(")[0]
     _, hint, _ = explain(error, LiveSettings(model="m", api_key="k", base_url="http://127.0.0.1:9/v1"))
     assert "Is the server running?" in hint and "OPENAI_BASE_URL" in hint
+
+
+def test_lesson_00_exercise_2_has_exactly_one_row_whose_model_is_not_the_live_one():
+    """Lesson 00's exercise 2 says: under COURSE_LLM=openai and OPENAI_MODEL=gpt-4o-mini alone, exactly one row's
+    model is not gpt-4o-mini; its checking cell computes that row with stays_offline."""
+    gpt = Backends(backend="openai", live=LiveSettings(model="gpt-4o-mini", api_key="k"))
+    other = [row["name"] for row in gpt.table() if row["model"] != "gpt-4o-mini"]
+    assert other == stays_offline(gpt) == ["numbering"]

@@ -14,6 +14,7 @@ async def test_offline_there_is_no_live_model_to_ask(monkeypatch, tmp_path):
     monkeypatch.setenv("COURSE_LLM", "offline")
     said = await live_model_check(env_file=tmp_path / ".env")
     assert said.startswith("COURSE_LLM is offline (the default): every role uses the course's offline models")
+    assert said.endswith("then choose Kernel > Restart Kernel and Run All Cells.")  # a bare restart loses imports
 
 
 @pytest.mark.parametrize(

@@ -240,6 +240,16 @@ def test_the_battery_rows_show_hidden_characters_and_cut_only_a_long_message():
     assert rows["a correction replaces"]["earlier turns"] == "module=Reporting"
 
 
+def test_the_sentence_case_names_its_one_fact_and_why_the_database_part_is_none():
+    """Lesson 00's walk: "We are on database=SQL Server 2022; environment=staging." read as two declarations; the
+    lesson says which one it is and why the other part is not (its key is "We are on database")."""
+    said = qualify.case_declares("declarations in a sentence")
+    assert "declares 1 fact: environment='staging.'." in said
+    assert "'We are on database' is not an allowed key" in said and "SQL Server" not in said.split("nothing:")[0]
+    assert qualify.case_declares("one declaration").endswith("declares 1 fact: module='Billing'.")
+    assert qualify.case_declares("a question").startswith("The case “a question” declares 0 facts. Why: ")
+
+
 async def test_an_offline_scorecard_drops_the_columns_it_cannot_fill():
     """Lesson 00's offline card: no latency and no token column, all ``unknown``; a reported count keeps its column."""
     card = await qualify.qualify(OfflineWriterClient("infer"), CallLog())

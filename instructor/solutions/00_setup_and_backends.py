@@ -3,7 +3,8 @@
 # Exercise 1: one call and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them.
 answer_1 = 61.5
 
-# Exercise 2: the seed's numbering LLM of lesson 05; its numbered replies are the demo, so it is never live.
+# Exercise 2: every role names gpt-4o-mini; the seed's numbering model of lesson 05 stays offline (its numbered
+# replies are the demo), so its model column does not.
 answer_2 = "numbering"
 
 # Exercise 3: the writer proposed database=Oracle, but the user wrote a sentence, not database=Oracle: the host rejects
