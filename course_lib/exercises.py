@@ -41,8 +41,8 @@ __all__ = [
     "answer_syntax_guidance",
     "case_form_hint",
     "check",
-    "dict_syntax_guidance",
     "detail_hint",
+    "dict_syntax_guidance",
     "end_mark_hint",
     "exercise",
     "explain_unquoted_names",
@@ -165,6 +165,11 @@ EXERCISES: tuple[Exercise, ...] = (
             (
                 "FakeChatClient",
                 "That is the seed's own name for it; give the name the first column of section 2's table writes.",
+            ),
+            (
+                "judge",
+                "The judge gets a model of its own only with COURSE_JUDGE_MODEL, as in section 3's Ollama example; "
+                "here no such variable is set, so it uses gpt-4o-mini like the other roles.",
             ),
         ),
         ("assistant", "writer", "reader", "summarizer", "worker", "judge", "numbering"),
