@@ -57,6 +57,7 @@ __all__ = [
     "mark_line_breaks",
     "missing_marks",
     "near_misses",
+    "nothing_declared_note",
     "parse_assertions",
     "parts",
     "repeated_keys",
@@ -533,6 +534,19 @@ def missing_marks(text: str) -> list[str]:
         if words[1][:1].isupper() or words[1][:1].isdigit():
             notes.append(f"'{_shown(part)}' has no '=': a declaration is written with '=', as {meant}={words[1]}.")
     return notes
+
+
+def nothing_declared_note(text: str) -> str:
+    """Why a message with no ``=`` at all stores nothing: it is a question, or prose; ``""`` when it has an ``=``.
+
+    A panel that answered "Is the module still Reporting?" with only "Nothing stored" would leave a student to
+    guess whether the store failed; the contract reads declarations only, never questions or sentences. A message
+    with an ``=`` is a declaration with a slip, and :func:`missing_marks` and the near misses say which rule it broke.
+    """
+    if "=" in text:
+        return ""
+    kind = "it is a question" if trim(text).endswith("?") else "it holds no '='"
+    return f"{kind}: only key=value declarations are stored."
 
 
 def _why_no_fact(segment: str) -> str:

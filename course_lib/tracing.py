@@ -115,7 +115,8 @@ def chars_sent_sum(call: ModelCall) -> str:
 
     ``1119 = 502 of instructions + 580 of the 12 messages before the last + 37 of the last message``. The count
     includes the instructions (the model reads them too): a lesson's words said they "travel apart and are not
-    counted", while the table counted them; the sum says what the number holds.
+    counted", while the table counted them; the sum says what the number holds. It is instructions and messages
+    only: a live writer's structured-output schema (its ``response_format``) is sent too and not counted.
     """
     instructions = len(call.instructions or "")
     parts = [f"{instructions} of instructions"]

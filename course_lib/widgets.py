@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -29,6 +29,7 @@ from .assertions import (
     allowed_in_other_case,
     missing_marks,
     near_misses,
+    nothing_declared_note,
     repeated_keys,
     shown_pair,
 )
@@ -426,17 +427,21 @@ def _why_oldest(evicted: list[Fact], kept: tuple[Fact, ...], oldest: bool = True
     )
 
 
-def command_guidance(text: str, *, empty_store: bool = False) -> str:
+def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
     """What to do when a console command (``forget module``, ``mem``) is typed where messages go; else ``""``.
 
-    With an empty store the Forget buttons are greyed out: pointing at them would send the student to a button
-    that does nothing, so the guidance says there is nothing to forget instead.
+    ``stored`` are the keys the store holds. With none the Forget buttons are greyed out, and a key it does not
+    hold is not in the Key list: pointing at either would send the student to a button or a choice that is not
+    there, so the guidance says there is nothing to forget instead.
     """
     command = console_command(text)
     if command == "forget":
         said = f"'{trim_line(text)}' is a command, not a message: nothing was submitted."
-        if empty_store:
+        if not stored:
             return f"{said} The store holds no facts: there is nothing to forget."
+        key = trim_line(text).split(maxsplit=1)[1:]
+        if key and key[0].lower() not in {k.lower() for k in stored}:
+            return f"{said} {key[0]} is not stored: there is nothing to forget."
         return f"{said} To forget here, choose the key below and click Forget key (or Forget all)."
     if command == "mem":
         return "'mem' is a command, not a message: nothing was submitted. The table above already shows the facts."
@@ -681,7 +686,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         if not text.strip():
             self.diagnostic.value = _error_html("the message is empty: there is nothing to submit.")
             return None
-        if guidance := command_guidance(text, empty_store=not self.memory.facts):
+        if guidance := command_guidance(text, stored=[f.key for f in self.memory.facts]):
             self.diagnostic.value = f'<span style="color:#a35200">{_escape(guidance)}</span>'
             return None
         before = self.memory.facts
@@ -709,6 +714,8 @@ class MemoryPanel(_Panel, widgets.VBox):
             self.diagnostic.value = "No extraction ran for this line."
             return
         notes = declaration_notes(text)
+        if report.status == "nothing_to_extract" and not notes and (prose := nothing_declared_note(text)):
+            notes = [prose]  # a question or a sentence: say why, not only "Nothing stored"
         status = f"<b>{_escape(shorten_long_input(report_in_words(report)))}</b>"
         if report.status == "nothing_to_extract":
             color, label = ("#a35200" if notes else "dimgray"), "Why"

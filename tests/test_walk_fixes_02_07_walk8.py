@@ -1,0 +1,71 @@
+"""Lessons 02 and 07, eighth walk (issue 32): a question or prose typed in a memory panel's Message box is told why
+nothing was stored (only key=value declarations are), in lesson 02's panel and in lesson 07's capstone panel alike;
+``forget KEY`` typed there for a key the store does not hold says there is nothing to forget, not to pick the key
+from a list that does not offer it."""
+
+import html
+import re
+
+import pytest
+from support.capstone_battery import SUPERSEDED, lesson_store
+
+from course_lib.assertions import nothing_declared_note
+from course_lib.capstone_panel import CapstonePanel
+from course_lib.extraction import make_extraction
+from course_lib.widgets import MemoryPanel
+from tests.support.panels import memory_panel, submit
+
+
+def said(panel: MemoryPanel) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", panel.diagnostic.value.replace("<br>", "\n")))
+
+
+async def submit_capstone(p: CapstonePanel, text: str) -> None:
+    p.message.value = text
+    p.submit_button.click()
+    await p.idle()
+
+
+def test_nothing_declared_note_tells_a_question_from_prose_and_leaves_slips_to_their_own_notes() -> None:
+    assert nothing_declared_note("Is the module still Reporting?") == (
+        "it is a question: only key=value declarations are stored."
+    )
+    assert nothing_declared_note("The module is broken") == ("it holds no '=': only key=value declarations are stored.")
+    assert nothing_declared_note("module=") == ""  # a slip: declaration_notes says which rule it broke
+
+
+async def test_a_question_in_lesson_02s_panel_is_told_why_nothing_was_stored() -> None:
+    panel = memory_panel()
+    await submit(panel, "Is the module still Reporting?")
+    text = said(panel)
+    assert "Nothing stored" in text
+    assert "Why: it is a question: only key=value declarations are stored." in text
+
+
+async def test_a_question_in_the_capstone_panel_is_told_the_same_why() -> None:
+    p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    before = p.extraction.memory.facts
+    await submit_capstone(p, "Is the module still Reporting?")
+    text = said(p)
+    assert "Nothing stored" in text
+    assert "Why: it is a question: only key=value declarations are stored." in text
+    assert p.extraction.memory.facts == before
+
+
+@pytest.mark.parametrize("typed", ["forget module", "FORGET module"])
+async def test_forget_typed_for_a_key_not_stored_says_there_is_nothing_to_forget(typed: str) -> None:
+    panel = memory_panel()
+    await submit(panel, "database=Oracle")
+    await submit(panel, typed)
+    text = said(panel)
+    assert "is a command, not a message" in text
+    assert "module is not stored: there is nothing to forget." in text
+    assert "Forget key" not in text
+    assert [f.key for f in panel.memory.facts] == ["database"]
+
+
+async def test_forget_typed_for_a_stored_key_still_points_at_the_forget_key_button() -> None:
+    panel = memory_panel()
+    await submit(panel, "module=Billing")
+    await submit(panel, "forget module")
+    assert "choose the key below and click Forget key" in said(panel)
