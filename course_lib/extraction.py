@@ -30,6 +30,7 @@ from .assertions import (
     MessageTooLong,
     find_declarations,
     length_in_units,
+    nothing_declared_note,
     parse_assertions,
     shown_pair,
 )
@@ -410,16 +411,19 @@ def _refused_message(error: MessageRefused, text: str) -> str:
     return "your message holds a broken character that no text can carry"
 
 
-def report_in_words(report: ExtractionReport) -> str:
+def report_in_words(report: ExtractionReport, text: str = "") -> str:
     """One extraction's outcome as a student reads it: "Stored: module." or "Not stored: <the reason>."
 
     The panels (lessons 02, 03 and 07) say this rather than the status and diagnostic, which name the batch, a
     candidate's number and the fallback that is not attempted: words of the port, not of the student's message.
+    Given the message ``text``, a question or a sentence with no '=' is said to be one (the console's "[memory]"
+    line; a panel says it on a "Why:" line of its own).
     """
     if report.status == "accepted":
         return f"Stored: {and_listed([c.key for c in report.proposed])}."
     if report.status == "nothing_to_extract":
-        return "Nothing stored: the message holds no declaration the contract accepts."
+        why = nothing_declared_note(text) if text else ""
+        return "Nothing stored: the message holds no declaration the contract accepts" + (f"; {why}" if why else ".")
     reason = report.reason or report.diagnostic.rstrip(".")
     return f"Not stored: {reason}. The store is unchanged."
 

@@ -290,14 +290,15 @@ class DeskEvent(BaseModel):
     @classmethod
     def turn(cls, line: str, desk: str, sent: str, reply: str, report: ExtractionReport | None) -> DeskEvent:
         """A user turn a desk answered: the console's output is the desk's reply, then what the memory did."""
-        output = f"[{desk}] {reply}\n{memory_line(report)}"
+        output = f"[{desk}] {reply}\n{memory_line(report, line)}"
         return cls(kind="turn", line=line, desk=desk, sent=sent, reply=reply, report=report, output=output)
 
 
-def memory_line(report: ExtractionReport | None) -> str:
+def memory_line(report: ExtractionReport | None, line: str = "") -> str:
     """The store's verdict on one turn, as the console prints it under the desk's reply: the panels' sentence
-    (:func:`~course_lib.extraction.report_in_words`), so the console and the desk panel say a turn the same way."""
-    return f"[memory] {report_in_words(report) if report else 'No extraction ran.'}"
+    (:func:`~course_lib.extraction.report_in_words`), so the console and the desk panel say a turn the same way;
+    with the user's ``line``, a question is said to be one."""
+    return f"[memory] {report_in_words(report, line) if report else 'No extraction ran.'}"
 
 
 def forget_said(key: str | None, removed: int) -> str:

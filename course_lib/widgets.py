@@ -932,7 +932,12 @@ class DeskPanel(_Panel, widgets.HBox):
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
             notes = declaration_notes(as_pasted(event.line))  # why a line that looked like facts stored none
             lost = whole_message_notes(event.report, event.sent or event.line) if event.report else []
-            verdict = [memory_line(event.report), *lost, *(f"Why: {note}" for note in notes), *self._not_held(event)]
+            verdict = [
+                memory_line(event.report, event.line),
+                *lost,
+                *(f"Why: {note}" for note in notes),
+                *self._not_held(event),
+            ]
             said += "".join(f'<br><span style="color:dimgray">{_escape(part)}</span>' for part in verdict)
         self.transcript.append(said)
         self._render()

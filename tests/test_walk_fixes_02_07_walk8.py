@@ -69,3 +69,16 @@ async def test_forget_typed_for_a_stored_key_still_points_at_the_forget_key_butt
     await submit(panel, "module=Billing")
     await submit(panel, "forget module")
     assert "choose the key below and click Forget key" in said(panel)
+
+
+def test_the_console_says_a_question_stores_nothing_because_it_is_a_question():
+    """Lesson 02's desk console said only "Nothing stored" for a question, where the panels give the why."""
+    from course_lib.extraction import ExtractionReport
+    from course_lib.providers import memory_line
+
+    nothing = ExtractionReport(status="nothing_to_extract", facts=(), diagnostic="")
+    assert memory_line(nothing, "Where are the logs?") == (
+        "[memory] Nothing stored: the message holds no declaration the contract accepts; it is a question: only "
+        "key=value declarations are stored."
+    )
+    assert memory_line(nothing, "module=").endswith("accepts.")  # a slip in a declaration: the notes say which
