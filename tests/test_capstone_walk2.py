@@ -1,9 +1,7 @@
 """Lesson 07's panel, second walk (issue 32): a malformed declaration in the Message box is told the rule it broke,
 Forget key says what went and what the store holds now; a takeaway and the judge cell say what section 1 shows."""
 
-import html
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -14,20 +12,11 @@ from course_lib.capstone import check_answer
 from course_lib.capstone_panel import CapstonePanel, forget_note
 from course_lib.exercises import check, exercise
 from course_lib.extraction import make_extraction
+from tests.support.panels import said, submit
 
 
 def panel() -> CapstonePanel:
     return CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
-
-
-def said(p: CapstonePanel) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", p.diagnostic.value.replace("<br>", "\n")))
-
-
-async def submit(p: CapstonePanel, text: str) -> None:
-    p.message.value = text
-    p.submit_button.click()
-    await p.idle()
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,6 @@
 """Lesson 02's sixth walk (issue 32): the eviction note names every fact a turn pushed out, says the rule once and
 the store's own bound, and quotes a value that holds '=', ',' or ';'; "citation" is defined where it first appears."""
 
-import html
 import json
 import re
 from pathlib import Path
@@ -11,13 +10,9 @@ from course_lib.extraction import ChatFactWriter, MemoryExtraction, mismatch_wor
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.memory_models import OfflineWriterClient
 from course_lib.widgets import MemoryPanel
-from tests.support.panels import memory_panel, submit
+from tests.support.panels import memory_panel, said, submit
 
 LESSON_02 = Path(__file__).resolve().parents[1] / "notebooks" / "02_correct_then_forget.ipynb"
-
-
-def said(panel: MemoryPanel) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", panel.diagnostic.value.replace("<br>", "\n")))
 
 
 async def test_a_turn_that_pushes_out_two_facts_names_both_and_says_the_rule_once() -> None:

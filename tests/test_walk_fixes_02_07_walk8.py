@@ -3,27 +3,13 @@ nothing was stored (only key=value declarations are), in lesson 02's panel and i
 ``forget KEY`` typed there for a key the store does not hold says there is nothing to forget, not to pick the key
 from a list that does not offer it."""
 
-import html
-import re
-
 import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
 
 from course_lib.assertions import nothing_declared_note
 from course_lib.capstone_panel import CapstonePanel
 from course_lib.extraction import make_extraction
-from course_lib.widgets import MemoryPanel
-from tests.support.panels import memory_panel, submit
-
-
-def said(panel: MemoryPanel) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", panel.diagnostic.value.replace("<br>", "\n")))
-
-
-async def submit_capstone(p: CapstonePanel, text: str) -> None:
-    p.message.value = text
-    p.submit_button.click()
-    await p.idle()
+from tests.support.panels import memory_panel, said, submit
 
 
 def test_nothing_declared_note_tells_a_question_from_prose_and_leaves_slips_to_their_own_notes() -> None:
@@ -45,7 +31,7 @@ async def test_a_question_in_lesson_02s_panel_is_told_why_nothing_was_stored() -
 async def test_a_question_in_the_capstone_panel_is_told_the_same_why() -> None:
     p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
     before = p.extraction.memory.facts
-    await submit_capstone(p, "Is the module still Reporting?")
+    await submit(p, "Is the module still Reporting?")
     text = said(p)
     assert "Nothing stored" in text
     assert "Why: it is a question: only key=value declarations are stored." in text

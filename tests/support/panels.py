@@ -3,6 +3,9 @@
 Shared by the widget tests and the walk tests, so every test builds the same panel the lessons show.
 """
 
+import html
+import re
+
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient, WriterMisbehaviour
@@ -17,10 +20,15 @@ def memory_panel(misbehaviour: WriterMisbehaviour | None = None) -> MemoryPanel:
 
 
 async def submit(panel: MemoryPanel, text: str) -> None:
-    """Type ``text`` into the memory panel's message box and click Submit."""
+    """Type ``text`` into a memory panel's message box (lesson 02's, or lesson 07's capstone panel) and click Submit."""
     panel.message.value = text
     panel.submit_button.click()
     await panel.idle()
+
+
+def said(panel: MemoryPanel) -> str:
+    """What the panel's note under the box says, as a student reads it: tags dropped, one line per ``<br>``."""
+    return html.unescape(re.sub(r"<[^>]+>", "", panel.diagnostic.value.replace("<br>", "\n")))
 
 
 def two_desks() -> DeskPanel:
