@@ -1077,23 +1077,19 @@ def _number_hint(answer: Any, expected: Any) -> str:
     return ""
 
 
-def _text_hint(answer: str, expected: str, subject: str = "") -> str:
-    """Spaces around the text, or its case: the two ways a right word is written wrong. ``subject`` names a value."""
-    yours = f"the value of {subject}" if subject else "your answer"
-    yours_opens = yours[:1].upper() + yours[1:]  # the same words opening a sentence
-    if (value := value_written(answer)) and not subject and value.casefold() == expected.strip().casefold():
+def _text_hint(answer: str, expected: str) -> str:
+    """What is wrong with a text answer's form that the form rules before it leave (an invisible character), or ``""``.
+
+    Nothing here depends on the answer being right but for its case or spaces: "Mind the case: … write 'X'" for such
+    an answer alone handed the student the answer (lessons 01 and 07's walks); those are said alike by
+    :func:`case_form_hint`, or not at all.
+    """
+    if (value := value_written(answer)) and value.casefold() == expected.strip().casefold():
         case = "" if value == expected.strip() else ", and mind the case"
         return f"{RIGHT_VALUE}: write only the value{case}, {expected!r}, not {answer!r}."
     if hidden := _hidden_characters(answer):
-        cleaned = "".join(char for char in answer if not _hidden(char))
-        rest = "" if cleaned == expected else _text_hint(cleaned, expected, subject)
         them = "them" if sum(map(_hidden, answer)) > 1 else "it"
-        return f"{yours_opens} holds {hidden}: delete {them} or type the answer again." + (f" {rest}" if rest else "")
-    if answer.strip() == expected.strip():
-        return f"{yours_opens} has {_padding(answer)} ({answer!r}): write {expected!r}."
-    if answer.strip().casefold() == expected.strip().casefold():
-        spaces = "" if answer.strip() == answer else f" and the {_padding(answer, article=False)}"
-        return f"Mind the case{spaces}: {yours} is {answer!r}; write {expected!r}."
+        return f"Your answer holds {hidden}: delete {them} or type the answer again."
     return ""
 
 
@@ -1246,9 +1242,8 @@ def _value_hints(answer: dict[Any, Any], expected: dict[Any, Any], keys_right: b
     for key, value in expected.items():
         if key not in answer or (answer[key] == value and _kind(answer[key]) == _kind(value)):
             continue
-        near = _text_hint(answer[key], value, repr(key)) if isinstance(answer[key], str) else ""
-        if near:
-            close.append(near)
+        if isinstance(answer[key], str) and (note := _value_form_note(answer[key], repr(key))):
+            close.append(note)  # a form to fix: the value under it is not judged, right or wrong alike
         else:
             wrong.append(key)
     if not wrong:
@@ -1256,6 +1251,21 @@ def _value_hints(answer: dict[Any, Any], expected: dict[Any, Any], keys_right: b
     values = f"value of {_names(wrong)} is" if len(wrong) == 1 else f"values of {_names(wrong)} are"
     said = f"The keys are right; the {values} not." if keys_right else f"The {values} not right."
     return [said, *close]
+
+
+def _value_form_note(value: str, subject: str) -> str:
+    """What is wrong with a dict value's form whatever the value is (an invisible character, spaces around it), or
+    ``""``.
+
+    "Mind the case: the value of 'log' is 'A=B'; write 'a=b'" was said only of a value right but for its case, and
+    handed the student the value (lesson 01's walk): a case slip is a wrong value like any other.
+    """
+    if hidden := _hidden_characters(value):
+        them = "them" if sum(map(_hidden, value)) > 1 else "it"
+        return f"The value of {subject} holds {hidden}: delete {them} or type the value again."
+    if value != value.strip():
+        return f"The value of {subject} has {_padding(value)} ({value!r}): write only its words."
+    return ""
 
 
 def _items(count: int) -> str:

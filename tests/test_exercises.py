@@ -68,7 +68,8 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
         ({"database": "SQL Server 2022"}, {"database": "SQL Server 2022", "log": "a=b"}, "missing the key 'log'."),
         ({"log": "a=b", "version": ""}, {"log": "a=b"}, "Your dict has an extra key: 'version'."),
         ({"Log": "a=b"}, {"log": "a=b"}, "missing the key 'log'. Your dict has an extra key: 'Log'. Keys are case"),
-        ({"log": "A=B"}, {"log": "a=b"}, "Mind the case: the value of 'log' is 'A=B'; write 'a=b'."),
+        ({"log": "A=B"}, {"log": "a=b"}, "The keys are right; the value of 'log' is not. Look"),  # as any wrong value
+        ({"log": " a=b "}, {"log": "a=b"}, "The value of 'log' has spaces around it (' a=b '): write only its words."),
         ({"log": "x"}, {"log": "a=b"}, "The keys are right; the value of 'log' is not."),
         (
             {"database": "x", "log": "y"},
@@ -85,7 +86,7 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
         (
             {"database": "sql server 2022", "version": ""},
             {"database": "SQL Server 2022"},
-            "extra key: 'version'. Mind the case: the value of 'database' is 'sql server 2022'",
+            "extra key: 'version'. The value of 'database' is not right.",
         ),
     ],
 )
@@ -323,3 +324,19 @@ def test_a_verdict_copied_with_its_detail_is_a_form_to_fix_not_a_miss():
     """Lesson 07's exercise 1: a table's "verdict: detail" copied whole is not checked, and no hint follows."""
     words = " ".join(check("Ex", "right first time: nothing to fix", "right first time", "Look again.").split())
     assert "has words after a ':': write only the short phrase before it." in words and "Look again" not in words
+
+
+@pytest.mark.parametrize("value", ["A=B", "x=y", " a=b ", " x "])
+def test_a_dict_value_in_the_wrong_case_or_with_spaces_is_said_alike_right_or_wrong(value):
+    """Lesson 01's walk: "Mind the case: the value of 'log' is 'A=B'; write 'a=b'" handed over the value. A case slip
+    is a wrong value like any other; spaces around a value are named whatever the value is."""
+    right = " ".join(check("Ex", {"log": value}, {"log": "a=b"}, "HINT").split())
+    wrong = " ".join(check("Ex", {"log": value}, {"log": "c=d"}, "HINT").split())
+    assert right == wrong and "'a=b'" not in right.replace(repr(value), "")
+
+
+def test_a_text_answer_right_but_for_its_case_is_told_what_a_wrong_one_is():
+    said = {
+        " ".join(check("Ex", answer, "SQL Server 2022", "HINT").split()) for answer in ("sql server 2022", "Oracle")
+    }
+    assert said == {"Ex: not quite. HINT"}
