@@ -47,6 +47,7 @@ __all__ = [
     "exercise",
     "explain_unquoted_names",
     "hedge_hint",
+    "hedged_answer_lines",
     "key_value_hint",
     "near_miss_hint",
     "number_form_hint",
@@ -1456,6 +1457,39 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
             self.showtraceback((etype, value, tb), tb_offset=tb_offset)
 
     shell.set_custom_exc((NameError, SyntaxError), handler)
+    if hedged_answer_lines not in shell.input_transformers_cleanup:
+        shell.input_transformers_cleanup.append(hedged_answer_lines)
+    return True
+
+
+_TRAILING_MARKS = re.compile(r"^(?P<line>\s*answer_\w*\s*=\s*(?P<value>.*?))\s*(?P<marks>\?+)\s*$")
+"""An answer line ending in '?' outside any quotes: ``answer_2 = product?``, ``answer_3 = False?``."""
+
+
+def hedged_answer_lines(lines: list[str]) -> list[str]:
+    """Read an answer line that ends in '?' as the hedge it is, not as IPython's request for help.
+
+    IPython reads ``answer_2 = product?`` as "show the help of product": the assignment never runs, and the check
+    below it graded the answer the cell held before, "correct" included (lesson 01's walk). The line becomes the
+    text the student typed, ``answer_2 = 'product?'``, which the checker names as a hedge like any other. A '?'
+    inside quotes is left alone, and so is a line whose value is not Python without its '?'.
+    """
+    out = []
+    for line in lines:
+        match = _TRAILING_MARKS.match(line.rstrip("\n"))
+        if match and match["value"] and _is_expression(match["value"]):
+            typed = f"{match['value']}{match['marks']}"
+            line = f"{match['line'][: len(match['line']) - len(match['value'])]}{typed!r}\n"
+        out.append(line)
+    return out
+
+
+def _is_expression(text: str) -> bool:
+    """Is ``text`` one Python expression (``product``, ``False``, ``{'log': 'a=b'}``)?"""
+    try:
+        ast.parse(text, mode="eval")
+    except SyntaxError:
+        return False
     return True
 
 

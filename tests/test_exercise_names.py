@@ -158,3 +158,23 @@ def test_an_empty_answer_line_is_told_the_kind_the_cell_checks(capsys, expected,
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize(("line", "expected"), [("answer_2 = customer?", "customer"), ("answer_3 = False?", False)])
+def test_an_answer_line_ending_in_a_question_mark_is_a_hedge_not_a_help_request(capsys, line, expected):
+    """Lesson 01's walk: IPython read ``answer_2 = product?`` as "help on product", the assignment never ran, and
+    the check graded the answer the cell held before: "correct". The line is now the hedge the student typed."""
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.user_ns.update(check=check, expected=expected)
+        shell.run_cell(f"answer_1 = {expected!r}\nprint(check('Exercise 1', answer_1, expected))")
+        assert capsys.readouterr().out.startswith("Exercise 1: correct.")
+        shell.run_cell(
+            f"{line.replace('_2', '_1').replace('_3', '_1')}\nprint(check('Exercise 1', answer_1, expected))"
+        )
+        out = " ".join(capsys.readouterr().out.split())
+        assert "hedges (a '?' or a word of doubt)" in out and "correct" not in out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
