@@ -558,6 +558,11 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     named = _named(exercise, hint)
     if joined := _joined_answer_line(names, answer):  # `answer_2 = 1 or 2` is 1 to Python: never graded as an answer
         return f"{exercise}: not checked yet. {joined} Then run the cell again."
+    if missing := _unassigned_answer(names):  # the line was deleted: the value is an earlier run's
+        return (
+            f"{exercise}: not checked yet. This cell no longer sets {missing}, so {missing} still holds what an "
+            f"earlier run gave it. Write {missing} = your answer on the cell's first line, then run the cell again."
+        )
     if variable := _variable_hint(answer, expected, names):  # a name, never graded, even if its value is right
         return f"{exercise}: not checked yet. {variable} Then run the cell again."
     if _same(answer, expected):
@@ -971,6 +976,33 @@ def _joined_answer_line(names: Mapping[str, Any], answer: Any = None) -> str:
                 "one you choose."
             )
     return ""
+
+
+def _unassigned_answer(names: Mapping[str, Any]) -> str:
+    """The ``answer_N`` the cell's ``check`` call reads but the cell never sets, or ``""`` (lesson 04's walk).
+
+    A student who deletes the ``answer_1 = ...`` line and runs the cell is graded on the value an earlier run left,
+    "correct" included. Read from the cell's text (IPython's ``In``); a cell Python cannot parse is left alone.
+    """
+    inputs = names.get("In")
+    if not isinstance(inputs, list) or not inputs or not isinstance(inputs[-1], str):
+        return ""
+    try:
+        tree = ast.parse(inputs[-1])
+    except SyntaxError:
+        return ""
+    read = {
+        node.args[1].id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "check"
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Name)
+        and node.args[1].id.startswith("answer")
+    }
+    stored = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    return next(iter(sorted(read - stored)), "")
 
 
 def _variable_hint(answer: Any, expected: Any, names: Mapping[str, Any]) -> str:

@@ -178,3 +178,13 @@ def test_an_answer_line_ending_in_a_question_mark_is_a_hedge_not_a_help_request(
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+def test_a_cell_whose_answer_line_was_deleted_is_not_graded_on_an_earlier_run():
+    """Lesson 04's walk: with ``answer_1 = ...`` deleted, the check graded the value an earlier run left, "correct"
+    included. The cell's text (IPython's ``In``) is read: an answer it never sets is not checked."""
+    ran = ["", "answer_1 = True\nprint(check('Exercise 1', answer_1, True))"]
+    assert check("Exercise 1", True, True, namespace={"In": ran, "answer_1": True}).startswith("Exercise 1: correct.")
+    ran.append("\nprint(check('Exercise 1', answer_1, True))")
+    out = " ".join(check("Exercise 1", True, True, namespace={"In": ran, "answer_1": True}).split())
+    assert out.startswith("Exercise 1: not checked yet. This cell no longer sets answer_1")
