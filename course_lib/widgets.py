@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "CHAT_GROWTH",
     "CHOSEN_STYLE",
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
@@ -802,6 +803,10 @@ DESK_MEMORY_CAPTION = _single_spaced(
 Both go through the same console (``DeskPanel._submit_turn``); only the memory panel turns ``mem`` and ``forget`` away
 (:func:`command_guidance`)."""
 
+CHAT_GROWTH = 2
+"""Side by side, the chat takes twice the store's share of the room past both minimums: a reply (``mem``'s block) is
+long prose, while the store's table keeps each word whole on less (:func:`~course_lib.presentation.word_room`)."""
+
 TRANSCRIPT_STYLE = (
     f"max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; {SINGLE_SPACED}"
 )
@@ -842,7 +847,7 @@ class DeskPanel(_Panel, widgets.HBox):
                 _wrapping_row(self.line, self.send_button, self.send_note),
                 self.error,
             ],
-            layout=widgets.Layout(flex="1 1 320px", min_width="0"),
+            layout=widgets.Layout(flex=f"{CHAT_GROWTH} 1 320px", min_width="0"),
         )
         super().__init__([chat_column, self.memory_panel], layout=widgets.Layout(width="100%", flex_flow="row wrap"))
         self._render()
