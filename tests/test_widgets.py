@@ -322,7 +322,8 @@ def test_the_transcript_cannot_squeeze_the_memory_panel():
     chat_column, memory = panel.children
     # the two wrap onto two rows rather than squeeze: each keeps its basis, the store's wide enough for its table
     assert panel.layout.flex_flow == "row wrap"
-    assert chat_column.layout.flex == "1 1 320px" and chat_column.layout.min_width == "0"
+    # the chat grows faster into spare width (CHAT_GROWTH), but neither shrinks below its basis before they wrap
+    assert chat_column.layout.flex == "2 1 320px" and chat_column.layout.min_width == "0"
     assert memory.layout.flex == "1 1 460px"
     compact = panel.chat.value.replace(" ", "")
     assert "overflow-y:auto" in compact and "max-height:420px" in compact and "overflow-wrap:anywhere" in compact
