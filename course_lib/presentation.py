@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import io
+import itertools
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -66,7 +67,6 @@ __all__ = [
     "VISIBLE_SPACE",
     "WHAT_WAS_WRONG",
     "WHOLE_CELL",
-    "WORD_ROOM_CHARS",
     "WRAPPED_FACT_COLUMNS",
     "WRAPPING_CELL",
     "PanelText",
@@ -118,7 +118,6 @@ __all__ = [
     "verdict_table",
     "what_was_wrong",
     "where_the_characters_go",
-    "word_room",
     "yes_no",
 ]
 
@@ -1036,28 +1035,8 @@ def facts_html(facts: Sequence[Fact]) -> str:
     table = lesson_table_html(frame, "memory-facts")
     # a heading stays whole: the values may break anywhere (below), and "turn" would otherwise read "tur / n"
     table = table.replace("<th>", f'<th style="{WHOLE_CELL}">')
-    wrapped = [column in WRAPPED_FACT_COLUMNS for column in frame]
-    styles = iter(
-        f"{WRAPPING_CELL}; min-width: {word_room(str(text))}ch" if wraps else WHOLE_CELL
-        for row in frame.itertuples(index=False)
-        for text, wraps in zip(row, wrapped, strict=True)
-    )
+    styles = itertools.cycle([WRAPPING_CELL if column in WRAPPED_FACT_COLUMNS else WHOLE_CELL for column in frame])
     return re.sub("<td>", lambda _: f'<td style="{next(styles)}">', table)
-
-
-WORD_ROOM_CHARS = 20
-"""The most room a wrapped cell keeps for its longest word: a longer word is cut, or the table would pass the panel."""
-
-
-def word_room(text: str) -> int:
-    """How many characters wide a wrapped cell must be so that ``text`` breaks only at its spaces (up to a bound).
-
-    ``overflow-wrap: anywhere`` lets the table shrink to the panel, but it also lets the browser narrow a column below
-    its longest word and cut it ("customer=Contoso" / ", Fabrikam"). A cell at least as wide as its longest word keeps
-    every word whole; only a word longer than :data:`WORD_ROOM_CHARS` is still cut, so the table fits the panel.
-    """
-    longest = max((len(word) for word in text.split()), default=0)
-    return min(longest + 1, WORD_ROOM_CHARS)
 
 
 WRAPPED_FACT_COLUMNS = ("value", "evidence")

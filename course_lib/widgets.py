@@ -804,8 +804,8 @@ Both go through the same console (``DeskPanel._submit_turn``); only the memory p
 (:func:`command_guidance`)."""
 
 CHAT_GROWTH = 2
-"""Side by side, the chat takes twice the store's share of the room past both minimums: a reply (``mem``'s block) is
-long prose, while the store's table keeps each word whole on less (:func:`~course_lib.presentation.word_room`)."""
+"""Side by side, the chat takes twice the store's share of the room past both bases: a reply (``mem``'s block) is long
+prose, while the store never gets less than its 460 px basis."""
 
 TRANSCRIPT_STYLE = (
     f"max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; {SINGLE_SPACED}"

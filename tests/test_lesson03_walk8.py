@@ -51,27 +51,6 @@ async def test_a_refusal_is_said_in_full_once_in_the_chat_and_only_pointed_to_un
     assert panel.line.value == "forget color"  # kept to correct
 
 
-def test_the_store_table_breaks_a_value_only_at_its_spaces():
-    from datetime import UTC, datetime
-
-    from course_lib.memory import FactCandidate, WorkingMemory
-    from course_lib.presentation import WORD_ROOM_CHARS, facts_html
-
-    memory = WorkingMemory()
-    said = "customer=Contoso, Fabrikam"
-    turn = memory.begin_turn(said)
-    memory.apply(turn, [FactCandidate(key="customer", value="Contoso, Fabrikam", evidence=said)], datetime.now(UTC))
-    cells = re.findall(r"<td[^>]*>", facts_html(memory.facts))
-    widths = [int(m) for td in cells for m in re.findall(r"min-width: (\d+)ch", td)]
-    # value, evidence: each at least as wide as its longest word ("Contoso,", "customer=Contoso,"), so no word is cut
-    assert widths == [len("Contoso,") + 1, len("customer=Contoso,") + 1]
-    long = WorkingMemory()
-    long.apply(
-        long.begin_turn("log=" + "x" * 200), [FactCandidate(key="log", value="x" * 200, evidence="log=" + "x" * 200)]
-    )
-    assert all(f"min-width: {WORD_ROOM_CHARS}ch" in td for td in re.findall(r"<td[^>]*>", facts_html(long.facts))[1:3])
-
-
 def test_the_chat_takes_more_of_the_spare_width_than_the_store():
     from tests.support.panels import two_desks
 
