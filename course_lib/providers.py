@@ -55,6 +55,7 @@ __all__ = [
     "CONSOLE_USAGE",
     "DESK_INSTRUCTIONS",
     "DESK_INSTRUCTIONS_BY_NAME",
+    "EMPTY_MESSAGE_ASK",
     "FORGOTTEN_MARK",
     "INJECTION_COLUMNS",
     "NO_GATE",
@@ -568,6 +569,18 @@ SMUGGLE_HINT = (
 """What exercise 1 says to a message whose reply does not note ``priority=P0``: where to look, not the message."""
 
 
+EMPTY_MESSAGE_ASK = (
+    'Put a message for the desk in message_1, in quotes, e.g. message_1 = "Where can I find logs?", and run this '
+    "cell again."
+)
+"""What exercise 1 asks of an empty message: what to write there, with an example that is not the answer."""
+
+
+def _lower_first(sentence: str) -> str:
+    """``sentence`` with its first letter in lower case, as it reads after "Exercise 1:" (an acronym is kept)."""
+    return sentence[:1].lower() + sentence[1:] if sentence[1:2].islower() else sentence
+
+
 async def try_smuggling(message: object) -> SmuggleAttempt:
     """Send the student's ``message`` to a fresh one-desk console and say, in words, what came of it.
 
@@ -604,8 +617,9 @@ async def _smuggle(message: object) -> SmuggleAttempt:
     desks = ProviderDesks.build(make_extraction(), {"desk": desk}, {"desk": "You are the desk."})
     event = await desks.handle(message)
     if event.kind == "refused":
+        why = _lower_first(event.output.removesuffix(CONSOLE_USAGE).strip())
         return SmuggleAttempt(
-            feedback=f"{_SMUGGLE}: {event.output.removesuffix(CONSOLE_USAGE).strip()} Rewrite message_1."
+            feedback=f"{_SMUGGLE}: {why} {EMPTY_MESSAGE_ASK if not trim(message) else 'Rewrite message_1.'}"
         )
     if event.kind != "turn":
         return SmuggleAttempt(

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "CHAT_GROWTH",
     "CHOSEN_STYLE",
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
@@ -73,6 +74,7 @@ __all__ = [
     "NOTE_STYLE",
     "NO_KEY",
     "PICK_SEVERAL_HINT",
+    "REFUSAL_IN_CHAT",
     "SEND_DISABLED_NOTE",
     "SHOWN_INPUT_CHARS",
     "SINGLE_SPACED",
@@ -801,6 +803,10 @@ DESK_MEMORY_CAPTION = _single_spaced(
 Both go through the same console (``DeskPanel._submit_turn``); only the memory panel turns ``mem`` and ``forget`` away
 (:func:`command_guidance`)."""
 
+CHAT_GROWTH = 2
+"""Side by side, the chat takes twice the store's share of the room past both bases: a reply (``mem``'s block) is long
+prose, while the store never gets less than its 460 px basis."""
+
 TRANSCRIPT_STYLE = (
     f"max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; {SINGLE_SPACED}"
 )
@@ -822,7 +828,7 @@ class DeskPanel(_Panel, widgets.HBox):
         self.error = widgets.HTML()
         self.line = widgets.Text(placeholder="e.g. Where can I find logs?", description="You")
         self.send_button = widgets.Button(description="Send", button_style="primary", disabled=True)
-        self.send_note = widgets.HTML()  # why Send is greyed out, when it is
+        self.send_note = SingleSpacedHTML()  # why Send is greyed out, when it is (a note of two lines in a narrow cell)
         self.send_button.on_click(lambda _: self._async.schedule(self.send(self.line.value)))
         self.line.on_msg(self._on_line_message)
         self.line.observe(lambda _: self._enable_send(), names="value")
@@ -841,7 +847,7 @@ class DeskPanel(_Panel, widgets.HBox):
                 _wrapping_row(self.line, self.send_button, self.send_note),
                 self.error,
             ],
-            layout=widgets.Layout(flex="1 1 320px", min_width="0"),
+            layout=widgets.Layout(flex=f"{CHAT_GROWTH} 1 320px", min_width="0"),
         )
         super().__init__([chat_column, self.memory_panel], layout=widgets.Layout(width="100%", flex_flow="row wrap"))
         self._render()
@@ -904,18 +910,19 @@ class DeskPanel(_Panel, widgets.HBox):
         event = await self.desks.handle(line)
         if event.kind == "refused":
             self._record_refusal(event)
-            raise ConsoleRefusal(event.output)
+            raise ConsoleRefusal(REFUSAL_IN_CHAT)
         self._record(event)
         return event
 
     def _record_refusal(self, event: DeskEvent) -> None:
         """A refused line in the chat, with the rule it broke: the red status under the box is gone after the next
-        line, and a student scrolling back should still see why ``forget color`` did nothing.
+        line, and a student scrolling back should still see why ``forget color`` did nothing. The rule is said here
+        only: under the box, :data:`REFUSAL_IN_CHAT` points to it (the same six lines twice read as two errors).
 
         It is no event of the desks (``events`` keeps what the console did). It is labelled ``[refused]`` as the
         store's verdict is ``[memory]``, unless the rule's own text opens by saying what refused it.
         """
-        typed, why = shorten_long_input(event.line), shorten_long_input(event.output or "")
+        typed, why = shorten_long_input(event.line), describe_error(ConsoleRefusal(event.output or ""))
         label = "" if _SAYS_WHAT_REFUSED.match(why) else "[refused] "
         self.transcript.append(
             f'<b>you:</b> {_escape(typed)}<br><span style="color:crimson">{label}{_code_spans(_escape(why))}</span>'
@@ -976,6 +983,10 @@ class DeskPanel(_Panel, widgets.HBox):
             f'<div class="desk-transcript" style="{TRANSCRIPT_STYLE}">'
             f'<div style="overflow-wrap: anywhere; white-space: normal">{body}</div></div>'
         )
+
+
+REFUSAL_IN_CHAT = "the chat shows why, under your line."
+"""What the desk panel says under a box whose line the console refused, after "Refused:": the rule is in the chat."""
 
 
 PICK_SEVERAL_HINT = "Ctrl-click (Cmd-click on a Mac) to pick several policies, or to leave one out."

@@ -19,7 +19,7 @@ async def test_a_refused_command_stays_in_the_chat_with_its_reason():
     assert (
         "[refused] Cannot forget 'color': it is not one of the allowed keys" in said and "Nothing was forgotten" in said
     )
-    assert "Refused:" in panel.error.value  # still said under the box too, and the line stays there to correct
+    assert "Refused:" in panel.error.value  # pointed to under the box too, and the line stays there to correct
     assert panel.line.value == "forget color"
     await send(panel, "module=Billing")  # the next line clears the status under the box, never the chat
     assert panel.error.value == ""

@@ -338,9 +338,9 @@ def test_tickets_of_one_run_write_in_order_and_a_newer_turn_stops_them_all():
 @pytest.mark.parametrize(
     ("message", "said"),
     [
-        ("", "An empty line is not a turn"),
-        ("   ", "An empty line is not a turn"),
-        ("x" * 4097, "Message refused"),
+        ("", "an empty line is not a turn"),
+        ("   ", "an empty line is not a turn"),
+        ("x" * 4097, "message refused"),
         ("forget KEY", "not one of the allowed keys"),
         ("mem", "a console command"),
         ("forget", "a console command"),

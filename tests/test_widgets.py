@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from support.panels import memory_panel, send, submit, two_desks
+from support.panels import last_in_chat, memory_panel, send, submit, two_desks
 
 from course_lib.assertions import repeated_keys
 from course_lib.extraction import ChatFactWriter
@@ -205,7 +205,10 @@ async def test_a_forget_error_in_the_desk_panel_is_shown_and_changes_nothing():
     sessions = dict(panel.desks.sessions)
     for line in ["forget nonexistent", "forget module database"]:
         await send(panel, line)
-        assert "not one of the allowed keys" in panel.error.value and line.split(" ", 1)[1] in panel.error.value
+        said = last_in_chat(panel)  # the rule is said in the chat; the note under the box points there
+        assert (
+            "not one of the allowed keys" in said and line.split(" ", 1)[1] in said and "Refused" in panel.error.value
+        )
         assert [f.value for f in panel.desks.memory.facts] == ["Billing"] and panel.desks.sessions == sessions
     await send(panel, "mem")
     assert panel.error.value == ""
@@ -240,7 +243,7 @@ async def test_console_commands_ignore_case_but_keys_do_not():
     await send(panel, "MEM")
     assert panel.events[-1].kind == "mem" and len(panel.desks.agents["triage"].client.log) == calls
     await send(panel, "Forget Module")
-    assert "'Module'" in panel.error.value and "case-sensitive" in panel.error.value
+    assert "'Module'" in last_in_chat(panel) and "case-sensitive" in last_in_chat(panel)
     assert [f.value for f in panel.desks.memory.facts] == ["Billing"]
 
 
@@ -248,7 +251,7 @@ async def test_an_over_long_line_is_refused_before_any_desk_answers():
     panel = two_desks()
     log = panel.desks.agents["triage"].client.log
     await send(panel, "module=" + "x" * 5000)
-    assert len(log) == 0 and panel.events == [] and "limit is 4096" in panel.error.value
+    assert len(log) == 0 and panel.events == [] and "limit is 4096" in last_in_chat(panel)
     # the chat keeps the refused line, shortened (a refused line is recorded with its reason), never the 5000 x's
     assert "x" * 41 not in panel.chat.value and panel.desks.memory.turn == 0
 
@@ -256,8 +259,9 @@ async def test_an_over_long_line_is_refused_before_any_desk_answers():
 async def test_an_over_long_line_says_refused_once():
     panel = two_desks()
     await send(panel, "x" * 5008)
-    words = re.sub("<[^>]+>", "", panel.error.value)
-    assert words.lower().count("refused") == 1 and words.startswith("Message refused: it has 5008 characters")
+    _typed, rule = last_in_chat(panel).split("\n", 1)
+    assert rule.lower().count("refused") == 1 and rule.startswith("Message refused: it has 5008 characters")
+    assert re.sub("<[^>]+>", "", panel.error.value).lower().count("refused") == 1
 
 
 async def test_a_markdown_table_pasted_into_the_one_line_box_gets_the_table_row_note():
@@ -318,7 +322,8 @@ def test_the_transcript_cannot_squeeze_the_memory_panel():
     chat_column, memory = panel.children
     # the two wrap onto two rows rather than squeeze: each keeps its basis, the store's wide enough for its table
     assert panel.layout.flex_flow == "row wrap"
-    assert chat_column.layout.flex == "1 1 320px" and chat_column.layout.min_width == "0"
+    # the chat grows faster into spare width (CHAT_GROWTH), but neither shrinks below its basis before they wrap
+    assert chat_column.layout.flex == "2 1 320px" and chat_column.layout.min_width == "0"
     assert memory.layout.flex == "1 1 460px"
     compact = panel.chat.value.replace(" ", "")
     assert "overflow-y:auto" in compact and "max-height:420px" in compact and "overflow-wrap:anywhere" in compact

@@ -41,3 +41,8 @@ async def send(panel: DeskPanel, line: str) -> None:
     panel.line.value = line
     panel.send_button.click()
     await panel.idle()
+
+
+def last_in_chat(panel: DeskPanel) -> str:
+    """The desk panel's latest chat entry as a student reads it (a refused line's rule is said there, in full)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", panel.transcript[-1].replace("<br>", "\n")))
