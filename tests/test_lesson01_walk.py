@@ -6,10 +6,13 @@ check is said plainly as the first; the exercise points to nothing the lesson do
 
 from __future__ import annotations
 
+import pytest
 from test_student_path import lesson
 
+from course_lib.assertions import find_declarations, parse_assertions
 from course_lib.memory import (
     FactCandidate,
+    InvalidFacts,
     WorkingMemory,
     edge_trim_sentence,
     forget_key_sentence,
@@ -55,3 +58,20 @@ def test_the_exercise_and_the_rule_order_say_only_what_the_lesson_shows():
     assert "as in section 1" not in words
     assert "The store checks a batch's size first (the last row), before any candidate." in words
     assert "its size first (the last row), then each candidate" not in words
+
+
+def test_a_repeated_key_is_kept_last_by_the_contract_and_refused_in_one_batch_by_the_store():
+    """The lesson said "the store keeps only the last" of a repeated key: the store refuses such a batch whole."""
+    message = "module=Reporting; module=Billing"
+    assert parse_assertions(message) == {"module": "Billing"}
+    memory = WorkingMemory()
+    with pytest.raises(InvalidFacts, match="duplicate key"):
+        memory.apply(
+            memory.begin_turn(message), [FactCandidate.from_declaration(d) for d in find_declarations(message)]
+        )
+    assert memory.facts == ()
+    words = _words()
+    assert "the store keeps only the last" not in words
+    assert (
+        "`parse_assertions` keeps only the last of a repeated key; a batch holding both is refused (section 3)" in words
+    )
