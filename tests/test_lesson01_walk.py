@@ -75,3 +75,10 @@ def test_a_repeated_key_is_kept_last_by_the_contract_and_refused_in_one_batch_by
     assert (
         "`parse_assertions` keeps only the last of a repeated key; a batch holding both is refused (section 3)" in words
     )
+
+
+def test_why_two_batches_break_more_than_their_rule_is_said_under_the_table_not_before_it():
+    cells = lesson(LESSON).cells
+    table = next(i for i, c in enumerate(cells) if c.cell_type == "code" and "rules_broken(text, batch)" in c.source)
+    said = [i for i, c in enumerate(cells) if "nine batches break their rule alone" in c.source]
+    assert said == [table + 1]
