@@ -82,3 +82,10 @@ def test_why_two_batches_break_more_than_their_rule_is_said_under_the_table_not_
     table = next(i for i, c in enumerate(cells) if c.cell_type == "code" and "rules_broken(text, batch)" in c.source)
     said = [i for i, c in enumerate(cells) if "nine batches break their rule alone" in c.source]
     assert said == [table + 1]
+
+
+def test_the_takeaways_answer_the_last_objective_a_ticket_made_by_hand():
+    cells = lesson(LESSON).cells
+    takeaways = next(c.source for c in cells if c.source.startswith("## Key takeaways"))
+    assert "a ticket made by hand" in cells[0].source
+    assert "a ticket made by hand, or altered, writes nothing" in takeaways
