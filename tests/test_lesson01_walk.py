@@ -98,3 +98,18 @@ def test_exercise_1_hint_is_two_short_sentences_that_do_not_bury_the_note_on_the
     assert hint.count(". ") + 1 == 2 and hint.endswith(".")
     assert len(hint.split()) <= 45
     assert not any(answer in hint for answer in ("SQL Server", "a=b", "Oracle", "MySQL"))
+
+
+def test_a_batch_is_a_list_or_a_tuple_as_the_store_and_its_refusal_say():
+    """The lesson and the refusal said "a list", yet a tuple was admitted (the extraction hands one over)."""
+    memory = WorkingMemory()
+    billing = FactCandidate(key="module", value="Billing", evidence="module=Billing")
+    memory.apply(memory.begin_turn("module=Billing"), (billing,))
+    assert [f.key for f in memory.facts] == ["module"]
+    with pytest.raises(InvalidFacts) as refused:
+        memory.apply(memory.begin_turn("module=Billing"), (c for c in [billing]))  # type: ignore[arg-type]
+    assert "got generator, not a list or a tuple of candidates" in str(refused.value)
+    assert "(rule: a batch is a list or a tuple of at most 5 candidates)" in str(refused.value)
+    words = _words()
+    assert "(it is a list or a tuple, and each element is a `FactCandidate`)" in words
+    assert "anything that is not a list or a tuple of candidates" in words
