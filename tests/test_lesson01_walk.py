@@ -17,6 +17,7 @@ from course_lib.memory import (
     WorkingMemory,
     edge_trim_sentence,
     forget_key_sentence,
+    update_sentence,
 )
 
 LESSON = "01_contract_and_store"
@@ -113,3 +114,27 @@ def test_a_batch_is_a_list_or_a_tuple_as_the_store_and_its_refusal_say():
     words = _words()
     assert "(it is a list or a tuple, and each element is a `FactCandidate`)" in words
     assert "anything that is not a list or a tuple of candidates" in words
+
+
+def test_the_correction_says_what_it_replaced_beside_the_new_table():
+    """Section 4 showed only the store after the correction: the student scrolled back to section 2 to see it."""
+    memory = WorkingMemory()
+    memory.apply(
+        memory.begin_turn("module=Reporting; database=PostgreSQL"),
+        [
+            FactCandidate(key="module", value="Reporting", evidence="module=Reporting"),
+            FactCandidate(key="database", value="PostgreSQL", evidence="database=PostgreSQL"),
+        ],
+    )
+    correction = "module=Billing; database=SQL Server 2022"
+    before = memory.facts
+    memory.apply(
+        memory.begin_turn(correction), [FactCandidate.from_declaration(d) for d in find_declarations(correction)]
+    )
+    sentence = update_sentence(before, memory.facts)
+    assert sentence == (
+        "The batch replaced database (it was 'PostgreSQL', from turn 1) and replaced module (it was 'Reporting', "
+        "from turn 1)."
+    )
+    cell = next(c for c in lesson(LESSON).cells if c.cell_type == "code" and "correction = " in c.source)
+    assert [o.get("text", "") for o in cell.outputs if o.get("name") == "stdout"] == [sentence + "\n"]
