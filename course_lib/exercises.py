@@ -197,10 +197,9 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "01",
         "Exercise 1",
-        "Take the message segment by segment (a segment ends at ';' or at a line break), and mind that "
-        "spaces around a key or a value are trimmed: the key is all the text before the first '=' and must be an "
-        "allowed key as written, in lower case; the value is all the text after the first '='; an empty value "
-        "declares nothing.",
+        "Split the message at each ';' and each line break; spaces around a key or a value are trimmed. A part is a "
+        "declaration only if the text before its first '=' is an allowed key as written and what follows is "
+        "not empty.",
         'The key is all the segment holds before its first "=": "Hello! database" is not a key, so Oracle was '
         'never declared; "Database" is not one either (case matters); "version=" declares nothing; the one real '
         'database declaration gives "SQL Server 2022" (spaces trimmed); a value may itself contain "=".',

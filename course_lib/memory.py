@@ -358,8 +358,9 @@ class WorkingMemory:
 
         Raises :class:`UnknownTicket` for a ticket ``begin_turn`` did not issue, :class:`ForgottenTurn`
         when ``forget`` ran since the turn began, :class:`NewerTurnBegan` when a newer turn began, and
-        :class:`InvalidFacts` for a bad batch -- a malformed one too (``None``, not a list, an element that is
-        not a candidate), as the seed's ``Apply`` refuses a null batch and a null candidate with its own rules.
+        :class:`InvalidFacts` for a bad batch -- a malformed one too (``None``, neither a list nor a tuple, an
+        element that is not a candidate), as the seed's ``Apply`` refuses a null batch and a null candidate with its
+        own rules.
         """
         stamp = _utc(recorded_at)
         with self._gate:
@@ -435,15 +436,16 @@ _BATCH_REJECTED = "The whole batch is rejected; the store is unchanged."
 def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -> Sequence[FactCandidate]:
     """Return the batch when it passes every rule; else raise :class:`InvalidFacts` naming the candidate and rule.
 
-    The seed's first rule, ``candidates is null || candidates.Count > 5``, covers a batch that is not a list of
-    candidates at all (``None``, a generator, a set, a string); its second, ``fact is null || ...``, an element
-    that is not a candidate (``None``, a dict) or whose fields are not text.
+    The seed's first rule, ``candidates is null || candidates.Count > 5``, covers a batch that is not a list or
+    a tuple of candidates at all (``None``, a generator, a set, a string); its second, ``fact is null || ...``, an
+    element that is not a candidate (``None``, a dict) or whose fields are not text. A tuple is a batch too: the
+    extraction hands the writer's proposal over as one.
     """
     if not isinstance(candidates, (list, tuple)):
         raise InvalidFacts(
-            f"Extraction must contain at most {MAX_CANDIDATES} facts, as a list of candidates; got "
-            f"{type(candidates).__name__}, not a list (rule: a batch is a list of at most {MAX_CANDIDATES} "
-            f"candidates). {_BATCH_REJECTED}"
+            f"Extraction must contain at most {MAX_CANDIDATES} facts; got {type(candidates).__name__}, not a list "
+            f"or a tuple of candidates (rule: a batch is a list or a tuple of at most {MAX_CANDIDATES} candidates). "
+            f"{_BATCH_REJECTED}"
         )
     if len(candidates) > MAX_CANDIDATES:
         raise InvalidFacts(
@@ -590,7 +592,8 @@ CANDIDATE_RULES: tuple[str, ...] = tuple(
 )
 """The rules a candidate's content can break, named in the order the store checks them: a candidate breaking two
 is refused under the first (a value of 300 spaces is a blank value, not a value too long). Before any of them, the
-batch must be a list of at most :data:`MAX_CANDIDATES` candidates, and each element a :class:`FactCandidate`."""
+batch must be a list or a tuple of at most :data:`MAX_CANDIDATES` candidates, and each element a
+:class:`FactCandidate`."""
 
 
 def rules_broken(user_text: str, candidates: Sequence[FactCandidate]) -> tuple[str, ...]:
@@ -601,9 +604,9 @@ def rules_broken(user_text: str, candidates: Sequence[FactCandidate]) -> tuple[s
     cannot be broken alone: a value holding a line break sits inside its evidence, which then holds one too; and a
     blank evidence cannot hold a value that is not blank.
 
-    A batch the store cannot read as candidates (``None``, not a list, an element that is not a candidate, a field
-    that is not text) has no rules to list: it is refused as the store refuses it, :class:`InvalidFacts` in the
-    store's words, rather than a bare TypeError from inside the checks.
+    A batch the store cannot read as candidates (``None``, neither a list nor a tuple, an element that is not a
+    candidate, a field that is not text) has no rules to list: it is refused as the store refuses it,
+    :class:`InvalidFacts` in the store's words, rather than a bare TypeError from inside the checks.
     """
     if not isinstance(candidates, (list, tuple)) or any(_malformed(c) for c in candidates):
         validate_batch(user_text, candidates)  # raises: the store's own refusal of this batch

@@ -6,13 +6,18 @@ check is said plainly as the first; the exercise points to nothing the lesson do
 
 from __future__ import annotations
 
+import pytest
 from test_student_path import lesson
 
+from course_lib.assertions import find_declarations, parse_assertions
+from course_lib.exercises import exercise
 from course_lib.memory import (
     FactCandidate,
+    InvalidFacts,
     WorkingMemory,
     edge_trim_sentence,
     forget_key_sentence,
+    update_sentence,
 )
 
 LESSON = "01_contract_and_store"
@@ -55,3 +60,81 @@ def test_the_exercise_and_the_rule_order_say_only_what_the_lesson_shows():
     assert "as in section 1" not in words
     assert "The store checks a batch's size first (the last row), before any candidate." in words
     assert "its size first (the last row), then each candidate" not in words
+
+
+def test_a_repeated_key_is_kept_last_by_the_contract_and_refused_in_one_batch_by_the_store():
+    """The lesson said "the store keeps only the last" of a repeated key: the store refuses such a batch whole."""
+    message = "module=Reporting; module=Billing"
+    assert parse_assertions(message) == {"module": "Billing"}
+    memory = WorkingMemory()
+    with pytest.raises(InvalidFacts, match="duplicate key"):
+        memory.apply(
+            memory.begin_turn(message), [FactCandidate.from_declaration(d) for d in find_declarations(message)]
+        )
+    assert memory.facts == ()
+    words = _words()
+    assert "the store keeps only the last" not in words
+    assert (
+        "`parse_assertions` keeps only the last of a repeated key; a batch holding both is refused (section 3)" in words
+    )
+
+
+def test_why_two_batches_break_more_than_their_rule_is_said_under_the_table_not_before_it():
+    cells = lesson(LESSON).cells
+    table = next(i for i, c in enumerate(cells) if c.cell_type == "code" and "rules_broken(text, batch)" in c.source)
+    said = [i for i, c in enumerate(cells) if "nine batches break their rule alone" in c.source]
+    assert said == [table + 1]
+
+
+def test_the_takeaways_answer_the_last_objective_a_ticket_made_by_hand():
+    cells = lesson(LESSON).cells
+    takeaways = next(c.source for c in cells if c.source.startswith("## Key takeaways"))
+    assert "a ticket made by hand" in cells[0].source
+    assert "a ticket made by hand, or altered, writes nothing" in takeaways
+
+
+def test_exercise_1_hint_is_two_short_sentences_that_do_not_bury_the_note_on_the_miss():
+    """The hint follows every note on a specific miss: at ~60 words it buried the note (lesson 01's walk)."""
+    hint = exercise("01", "Exercise 1").hint
+    assert hint.count(". ") + 1 == 2 and hint.endswith(".")
+    assert len(hint.split()) <= 45
+    assert not any(answer in hint for answer in ("SQL Server", "a=b", "Oracle", "MySQL"))
+
+
+def test_a_batch_is_a_list_or_a_tuple_as_the_store_and_its_refusal_say():
+    """The lesson and the refusal said "a list", yet a tuple was admitted (the extraction hands one over)."""
+    memory = WorkingMemory()
+    billing = FactCandidate(key="module", value="Billing", evidence="module=Billing")
+    memory.apply(memory.begin_turn("module=Billing"), (billing,))
+    assert [f.key for f in memory.facts] == ["module"]
+    with pytest.raises(InvalidFacts) as refused:
+        memory.apply(memory.begin_turn("module=Billing"), (c for c in [billing]))  # type: ignore[arg-type]
+    assert "got generator, not a list or a tuple of candidates" in str(refused.value)
+    assert "(rule: a batch is a list or a tuple of at most 5 candidates)" in str(refused.value)
+    words = _words()
+    assert "(it is a list or a tuple, and each element is a `FactCandidate`)" in words
+    assert "anything that is not a list or a tuple of candidates" in words
+
+
+def test_the_correction_says_what_it_replaced_beside_the_new_table():
+    """Section 4 showed only the store after the correction: the student scrolled back to section 2 to see it."""
+    memory = WorkingMemory()
+    memory.apply(
+        memory.begin_turn("module=Reporting; database=PostgreSQL"),
+        [
+            FactCandidate(key="module", value="Reporting", evidence="module=Reporting"),
+            FactCandidate(key="database", value="PostgreSQL", evidence="database=PostgreSQL"),
+        ],
+    )
+    correction = "module=Billing; database=SQL Server 2022"
+    before = memory.facts
+    memory.apply(
+        memory.begin_turn(correction), [FactCandidate.from_declaration(d) for d in find_declarations(correction)]
+    )
+    sentence = update_sentence(before, memory.facts)
+    assert sentence == (
+        "The batch replaced database (it was 'PostgreSQL', from turn 1) and replaced module (it was 'Reporting', "
+        "from turn 1)."
+    )
+    cell = next(c for c in lesson(LESSON).cells if c.cell_type == "code" and "correction = " in c.source)
+    assert [o.get("text", "") for o in cell.outputs if o.get("name") == "stdout"] == [sentence + "\n"]
