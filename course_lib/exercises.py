@@ -113,7 +113,8 @@ class Exercise:
     tempting wrong answer with what is wrong with it, said before the hint (the hint alone may seem to support it).
     ``choices`` are the names the question lists (``"accepted"``, ``"rejected"``...): an answer a slip away from one
     of them is told so (:func:`spelling_hint`). With ``choice_noun`` (``"desk"``), an answer that holds none of them
-    is told what they are (:func:`_not_a_choice`).
+    is told what they are (:func:`_not_a_choice`). ``answer_type`` is the kind of the answer (``int``, ``str``...):
+    a cell whose answer line fails before its expected value is computed is told how to write that kind.
     """
 
     lesson: str
@@ -123,6 +124,7 @@ class Exercise:
     misses: tuple[tuple[Any, str], ...] = ()
     choices: tuple[str, ...] = ()
     choice_noun: str = ""
+    answer_type: type = object
 
 
 _KEYS = (
@@ -154,6 +156,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "attempts: how many attempts, and how many pauses?",
         "One call and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
         ((60, "60 s is the three attempts alone: the SDK also pauses between them."),),
+        answer_type=float,
     ),
     Exercise(
         "00",
@@ -174,6 +177,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
         ),
         ("assistant", "writer", "reader", "summarizer", "worker", "judge", "numbering"),
+        answer_type=str,
     ),
     Exercise(
         "00",
@@ -193,6 +197,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
         ),
         ("accepted", "rejected", "nothing_to_extract", "writer_failed"),
+        answer_type=str,
     ),
     Exercise(
         "01",
@@ -228,6 +233,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "database is real.",
             ),
         ),
+        answer_type=dict,
     ),
     Exercise(
         "01",
@@ -249,6 +255,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
         ),
         choices=_KEYS,
+        answer_type=str,
     ),
     Exercise(
         "01",
@@ -264,6 +271,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "store alone.",
             ),
         ),
+        answer_type=bool,
     ),
     Exercise(
         "02",
@@ -279,6 +287,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ("nothing_to_extract", "The message still declares one fact with an allowed key: module=Billing."),
         ),
         choices=("accepted", "rejected", "nothing_to_extract", "writer_failed", "stale", "forgotten"),
+        answer_type=str,
     ),
     Exercise(
         "02",
@@ -293,6 +302,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             ("nothing", "A rejected batch removes nothing either: the store keeps a value of module."),
         ),
+        answer_type=str,
     ),
     Exercise(
         "02",
@@ -304,6 +314,7 @@ EXERCISES: tuple[Exercise, ...] = (
             (8, "That counts two calls for every line: are all four lines user turns?"),
             (3, "Does the writer skip a question that declares nothing? Section 6's table shows every call."),
         ),
+        answer_type=int,
     ),
     Exercise(
         "03",
@@ -313,6 +324,7 @@ EXERCISES: tuple[Exercise, ...] = (
         'The desk\'s "Noted" quotes each value it read whole, and priority=P0 sat inside the value of another key: '
         "your message declared no priority, so the store holds none. What a desk says is not what the store holds; "
         "mem is.",
+        answer_type=bool,
     ),
     Exercise(
         "03",
@@ -329,6 +341,7 @@ EXERCISES: tuple[Exercise, ...] = (
         ),
         choices=("triage", "operations"),
         choice_noun="desk",
+        answer_type=str,
     ),
     Exercise(
         "03",
@@ -343,6 +356,7 @@ EXERCISES: tuple[Exercise, ...] = (
             (1, "The history keeps the desk's answer too, not only your message."),
             (0, "forget module ran before database=Oracle: the new session records the turns sent after it."),
         ),
+        answer_type=int,
     ),
     Exercise(
         "04",
@@ -352,6 +366,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "of turn 2 and the correction of turn 6, but also turn 1's superseded Reporting and PostgreSQL, as full "
         "history does. It is right only because the latest rule picks the correction; under the other rules it is "
         "wrong (below), so a wide window is not a safe one.",
+        answer_type=bool,
     ),
     Exercise(
         "04",
@@ -360,6 +375,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "turn (ties by key name): the correction of turn 6 moved module and database to turn 6.",
         "Nine keys for eight places: product (turn 1) is evicted; module, database and the constraint, which the "
         "question needs, are all still held.",
+        answer_type=bool,
     ),
     Exercise(
         "04",
@@ -369,6 +385,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "need it?",
         "An extractive summary over budget drops its oldest lines first, and the prohibition is turn 2: at 200 "
         "characters it is gone from the summary the reader receives (below).",
+        answer_type=bool,
     ),
     Exercise(
         "05",
@@ -384,6 +401,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "feedback exist, so only the three earlier iterations add theirs.",
             ),
         ),
+        answer_type=int,
     ),
     Exercise(
         "05",
@@ -400,6 +418,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (2, "That counts a feedback message too: an evaluator that stops sends no feedback."),
         ),
+        answer_type=int,
     ),
     Exercise(
         "05",
@@ -410,6 +429,7 @@ EXERCISES: tuple[Exercise, ...] = (
             (5, "[5] is the fifth numbered message, not the fifth call."),
             (3, "The evaluator stops as soon as it sees [5]: no call comes after the answer [5]."),
         ),
+        answer_type=int,
     ),
     Exercise(
         "06",
@@ -428,6 +448,7 @@ EXERCISES: tuple[Exercise, ...] = (
             (5, "With a fresh context the model does not see any of its earlier answers: count what is left."),
             (7, "That counts one message per feedback; the loop puts all the feedback into a single message."),
         ),
+        answer_type=int,
     ),
     Exercise(
         "06",
@@ -439,6 +460,7 @@ EXERCISES: tuple[Exercise, ...] = (
             (1, "One session is the default flow; with a fresh context the loop makes a new one for each re-run."),
             (3, "That is the count for three runs; max_iterations=2 stops the loop after the second run."),
         ),
+        answer_type=int,
     ),
     Exercise(
         "06",
@@ -454,6 +476,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (0, "Does a stop from A end the loop by itself? Look at iteration 3 in section 3's first table."),
         ),
+        answer_type=int,
     ),
     Exercise(
         "07",
@@ -461,6 +484,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "Under 'latest' the correction is the value the reader keeps.",
         "Under 'latest' the reader keeps the correction, so the first answer already agrees with the store.",
         choices=("right first time", "repaired", "partly repaired", "not repaired"),
+        answer_type=str,
     ),
     Exercise(
         "07",
@@ -469,6 +493,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "with which value?",
         "The store holds module=Billing and database=SQL Server 2022 but has evicted the constraint: only "
         "database=PostgreSQL contradicts it.",
+        answer_type=int,
     ),
     Exercise(
         "07",
@@ -477,6 +502,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "turn. With room for 6 facts the oldest go first: is the constraint still held when the question comes? "
         "The loop can hold an answer only to what the store holds.",
         "Six places keep turns 4 to 9; the constraint of turn 2 is evicted, so nothing holds the plan to it.",
+        answer_type=bool,
     ),
 )
 """Every lesson exercise, in lesson order. A checking cell names its exercise by its label and hint."""
@@ -1570,8 +1596,29 @@ def _expected_in_source(source: str, answer: str, names: Mapping[str, Any]) -> A
         ):
             try:
                 return _read(node.args[2], names)
-            except Exception:  # an expected value the cell has not computed yet: the general advice
-                return _UNKNOWN
+            except Exception:  # an expected value the cell has not computed yet: the exercise's own kind
+                return _kind_of_exercise(tree)
+    return _UNKNOWN
+
+
+def _kind_of_exercise(tree: ast.AST) -> Any:
+    """A value of the kind the cell's ``exercise("05", "Exercise 1")`` answers (``0`` for a count), or ``_UNKNOWN``.
+
+    Lesson 05's walk: ``answer_1 = nine`` fails before ``trace_4`` is computed, so the expected value cannot be read,
+    and the general advice sent a student with a count towards quotes or a dict.
+    """
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "exercise"
+            and len(node.args) == 2
+            and all(isinstance(arg, ast.Constant) and isinstance(arg.value, str) for arg in node.args)
+        ):
+            lesson, label = (arg.value for arg in node.args if isinstance(arg, ast.Constant))
+            found = next((e for e in EXERCISES if (e.lesson, e.label) == (lesson, label)), None)
+            if found is not None and found.answer_type is not object:
+                return found.answer_type()
     return _UNKNOWN
 
 
@@ -1581,8 +1628,8 @@ def _read(node: ast.expr, names: Mapping[str, Any]) -> Any:
         return names[node.id]
     if isinstance(node, ast.Attribute):
         return getattr(_read(node.value, names), node.attr)
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-        return _read(node.value, names)[node.slice.value]
+    if isinstance(node, ast.Subscript):  # x[0], calls[-1]: a constant index only (literal_eval refuses the rest)
+        return _read(node.value, names)[ast.literal_eval(node.slice)]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
         if node.func.id in _PURE_LESSON_CALLS:  # the lesson's own function, read from its names
             return names[node.func.id](_read(node.args[0], names))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
-from course_lib.exercises import check, explain_unquoted_names, unquoted_name_guidance
+from course_lib.exercises import check, exercise, explain_unquoted_names, unquoted_name_guidance
 
 
 @dataclass
@@ -188,3 +188,42 @@ def test_a_cell_whose_answer_line_was_deleted_is_not_graded_on_an_earlier_run():
     ran.append("\nprint(check('Exercise 1', answer_1, True))")
     out = " ".join(check("Exercise 1", True, True, namespace={"In": ran, "answer_1": True}).split())
     assert out.startswith("Exercise 1: not checked yet. This cell no longer sets answer_1")
+
+
+def test_every_exercise_names_the_kind_its_solution_has():
+    """``answer_type`` is what the handler tells a student whose answer line fails before the cell computes its
+    expected value; the instructor's solutions are the answers, so each must be of its exercise's kind."""
+    import ast
+    from pathlib import Path
+
+    from course_lib.exercises import EXERCISES
+
+    solutions = Path(__file__).resolve().parents[1] / "instructor" / "solutions"
+    for one in EXERCISES:
+        text = next(solutions.glob(f"{one.lesson}_*.py")).read_text()
+        assigned = {
+            node.targets[0].id: ast.literal_eval(node.value)
+            for node in ast.parse(text).body
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+        }
+        answer = assigned[f"answer_{one.label.split()[-1]}"]
+        assert type(answer) is one.answer_type, (one.lesson, one.label)
+
+
+@pytest.mark.parametrize(("line", "said"), [("answer_1 = nine", "The answer is a number"), ("answer_1 =", "in digits")])
+def test_an_answer_line_failing_before_the_cell_computes_its_answer_is_told_the_exercises_kind(capsys, line, said):
+    """Lesson 05's walk: ``answer_1 = nine`` failed before ``trace_4`` existed, and the general advice sent a student
+    with a count towards quotes or a dict."""
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.user_ns.update(check=check, exercise=exercise)
+        shell.run_cell(
+            f"{line}\ntrace = undefined()\nprint(check('Exercise 1', answer_1, len(trace.calls[-1]), "
+            "exercise('05', 'Exercise 1').hint))"
+        )
+        out = " ".join(capsys.readouterr().out.split())
+        assert said in out and "{'key'" not in out and "quotes: 'nine'" not in out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
