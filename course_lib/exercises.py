@@ -901,8 +901,9 @@ def case_form_hint(answer: Any, expected: Any) -> str:
         and word.casefold() not in _NO_VALUE_WORDS
     ):
         return (
-            f"Mind the case: the answer is one word with a capital first letter, and Python compares text exactly: "
-            f"your answer is {answer!r}. Write it with a capital first letter and the rest as the lesson spells it."
+            f"Mind the case: the answer here is a name with a capital first letter, and Python compares text "
+            f"exactly: your answer {answer!r} has none. Write your word with a capital first letter, as the lesson "
+            "spells names; whether the word itself is right is checked after that."
         )
     if capitals and padded:
         return (
@@ -913,7 +914,7 @@ def case_form_hint(answer: Any, expected: Any) -> str:
     if capitals:
         return (
             f"Mind the case: the answers here are in lower case, and Python compares text exactly: your answer "
-            f"{answer!r} has capitals. Write it in lower case."
+            f"{answer!r} has capitals. Write it in lower case; whether the word itself is right is checked after that."
         )
     if padded:
         return f"Your answer has {_padding(answer)} ({answer!r}): write only its words, {answer.strip()!r}."

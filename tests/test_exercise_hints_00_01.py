@@ -214,12 +214,20 @@ def test_an_unquoted_word_in_lesson_01s_dict_exercise_is_told_how_to_write_a_dic
 @pytest.mark.parametrize(
     ("answer", "expected", "instruction"),
     [
-        ("Triage", "operations", "Write it in lower case."),
+        ("Triage", "operations", "Write it in lower case;"),
         (" Triage", "triage", "Write it in lower case, with nothing around it."),
-        ("billing", "Reporting", "Write it with a capital first letter"),
+        ("billing", "Reporting", "Write your word with a capital first letter"),
     ],
 )
 def test_a_case_note_ends_with_what_to_write(answer, expected, instruction):
     """Lesson 03's walk: "…has capitals. Then run the cell again." followed no instruction."""
     told = " ".join(check("Exercise 9", answer, expected, "HINT", namespace={}).split())
     assert f"{instruction}" in told and told.endswith("Then run the cell again.")
+
+
+@pytest.mark.parametrize("word", ["payments", "billing", "PAYMENTS"])
+def test_a_case_note_says_the_word_itself_is_not_yet_judged(word):
+    """Lesson 02's walk: "Mind the case … Write it with a capital first letter" for 'payments' read as "your value is
+    right, only the case is wrong". The note, said alike for any word, now says the word is checked after."""
+    told = " ".join(check("Exercise 9", word, "Billing", "HINT", namespace={}).split())
+    assert "whether the word itself is right is checked after that" in told

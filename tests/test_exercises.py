@@ -286,7 +286,7 @@ def test_lesson_02_a_word_saying_no_value_gets_no_note_on_capitals_which_is_not_
         assert "Mind the case" not in said and "capital" not in said and "not quite" in said
     assert "keeps a value of module" in " ".join(check("Exercise 2", "nothing", "Billing", two.hint).split())
     for word in ("billing", "reporting", "BILLING"):  # a name in the wrong case keeps its note, right or wrong alike
-        assert "Mind the case: the answer is one word with a capital first letter" in _said(word, "Billing", two.hint)
+        assert "Mind the case: the answer here is a name with a capital" in _said(word, "Billing", two.hint)
 
 
 def test_an_unquoted_answer_and_an_unquoted_message_open_alike_then_give_pythons_own_error_line(capsys):
