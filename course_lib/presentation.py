@@ -456,10 +456,16 @@ def label_line_ends(
     names: Mapping[str, str],
     top: float,
     colours: Mapping[str, str] | None = None,
+    *,
+    values: bool = False,
 ) -> None:
     """Each named policy's label at the right end of its line, in the line's colour (``names`` gives the words: a
     twin's line shares its twin's label), pushed apart so that no two labels print over each other. ``top`` is the
     height of the axis, which sets the gap. A legend beside the plot would make the reader match colours.
+
+    ``values=True`` ends each label with its line's last value ("summary: 385"): a label pushed above its line
+    would otherwise read as that height, and lines ending a few characters apart cannot all have a label level with
+    their end.
     """
     from matplotlib.transforms import ScaledTranslation
 
@@ -468,8 +474,9 @@ def label_line_ends(
     heights = spread_labels(list(ends[y]), gap=0.08 * top)
     beside = ax.transData + ScaledTranslation(12 / 72, 0, ax.figure.dpi_scale_trans)  # 12 points right of the end
     for (_, end), height in zip(ends.iterrows(), heights, strict=True):
+        label = names[str(end["policy"])]
         ax.annotate(
-            names[str(end["policy"])],
+            f"{label}: {end[y]:.0f}" if values else label,
             xy=(end[x], end[y]),
             xytext=(end[x], height),
             textcoords=beside,
@@ -529,7 +536,7 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
     zoom.set_ylim(0, flat_top)
     shared = {twin: f"{twin} = {policy}" for policy, twin in twins.items()}
     names = {str(p): shared.get(str(p), str(p)) for p in flat["policy"].unique() if str(p) not in twins}
-    label_line_ends(zoom, flat, "turns", LAST_READER_CHARS, names, flat_top, colours)
+    label_line_ends(zoom, flat, "turns", LAST_READER_CHARS, names, flat_top, colours, values=True)
     zoom.set_title(f"{others.capitalize()}, zoomed in (mind the y axis)", fontsize=10)
     for ax in (whole, zoom):
         ax.set_xlabel(TIMELINE_TURNS)
