@@ -90,6 +90,8 @@ __all__ = [
     "left_aligned_style",
     "legend_beside",
     "lesson_table_html",
+    "meeting_lines",
+    "meeting_lines_note",
     "no_winner_sentence",
     "one_row_per_policy",
     "plain_table",
@@ -113,6 +115,7 @@ __all__ = [
     "spread_labels",
     "student_table",
     "timeline_frame",
+    "turns_in_words",
     "twin_policies",
     "verdict_kind",
     "verdict_table",
@@ -425,6 +428,44 @@ def same_lines_sentence(calls: pd.DataFrame, rule: str = "latest") -> str:
     return " ".join(said)
 
 
+def turns_in_words(turns: Sequence[int]) -> str:
+    """``turn 1``, ``turns 1 to 6`` or ``turns 1 to 3 and 7``: consecutive turns said as the lesson does."""
+    runs: list[list[int]] = []
+    for turn in sorted(turns):
+        if runs and turn == runs[-1][-1] + 1:
+            runs[-1].append(turn)
+        else:
+            runs.append([turn])
+    said = [f"{run[0]} to {run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs]
+    return f"turn{'s' if len(turns) > 1 else ''} {_joined(said)}"
+
+
+def meeting_lines(frame: pd.DataFrame, x: str, y: str) -> list[tuple[tuple[str, ...], list[int]]]:
+    """Groups of policies whose lines meet at some ``x`` but not at every one, each with the ``x`` where they meet.
+
+    There one line hides the others, and nothing on the plot says so: the hollow rings of :func:`plot_policy_lines`
+    mark only a line equal to another everywhere (full history and *last 5 turns* send the same until the window
+    fills). A group made only of such twins is left out: its rings already say it.
+    """
+    twins = twin_policies(frame, x, y)
+    order = [str(p) for p in frame["policy"].unique()]
+    meetings: dict[tuple[str, ...], list[int]] = {}
+    for at, rows in frame.groupby(x, sort=True):
+        for _, same in rows.groupby(y, sort=False):
+            group = tuple(sorted({str(p) for p in same["policy"]}, key=order.index))
+            if len({twins.get(p, p) for p in group}) > 1:  # more than one line: not only a twin on its twin
+                meetings.setdefault(group, []).append(int(at))
+    return sorted(meetings.items(), key=lambda item: item[1][0])
+
+
+def meeting_lines_note(frame: pd.DataFrame, x: str, y: str) -> str:
+    """The note under :func:`plot_prompt_sizes`: where lines meet for some turns, so one hides another ("" if none)."""
+    said = [f"{_joined(group)} at {turns_in_words(at)}" for group, at in meeting_lines(frame, x, y)]
+    if not said:
+        return ""
+    return "Lines that meet at some turns (one hides the other there): " + "; ".join(said) + "."
+
+
 def spread_labels(values: Sequence[float], gap: float) -> list[float]:
     """Heights for labels at ``values``, in the same order, each at least ``gap`` above the next lower one.
 
@@ -456,10 +497,16 @@ def label_line_ends(
     names: Mapping[str, str],
     top: float,
     colours: Mapping[str, str] | None = None,
+    *,
+    values: bool = False,
 ) -> None:
     """Each named policy's label at the right end of its line, in the line's colour (``names`` gives the words: a
     twin's line shares its twin's label), pushed apart so that no two labels print over each other. ``top`` is the
     height of the axis, which sets the gap. A legend beside the plot would make the reader match colours.
+
+    ``values=True`` ends each label with its line's last value ("summary: 385"): a label pushed above its line
+    would otherwise read as that height, and lines ending a few characters apart cannot all have a label level with
+    their end.
     """
     from matplotlib.transforms import ScaledTranslation
 
@@ -468,8 +515,9 @@ def label_line_ends(
     heights = spread_labels(list(ends[y]), gap=0.08 * top)
     beside = ax.transData + ScaledTranslation(12 / 72, 0, ax.figure.dpi_scale_trans)  # 12 points right of the end
     for (_, end), height in zip(ends.iterrows(), heights, strict=True):
+        label = names[str(end["policy"])]
         ax.annotate(
-            names[str(end["policy"])],
+            f"{label}: {end[y]:.0f}" if values else label,
             xy=(end[x], end[y]),
             xytext=(end[x], height),
             textcoords=beside,
@@ -482,12 +530,14 @@ def label_line_ends(
 
 
 def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
-    """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded)."""
+    """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded), and under
+    it the turns where lines meet (:func:`meeting_lines_note`)."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(10, 3.6))
     reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
     plot_policy_lines(ax, reader, "turn", "chars_sent")
+    note = meeting_lines_note(reader, "turn", "chars_sent")
     integer_ticks(ax, "x")
     ax.set_xlabel("turn")
     ax.set_ylabel("characters sent to the reader")
@@ -496,7 +546,13 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
         f"What the reader received at each turn\n(rule: {rule_label(rule)}; writer and summarizer not counted)"
     )
     legend_beside(ax)
-    fig.tight_layout()
+    if note:  # under the plot, wrapped to its width: the panel shows the picture alone, with no sentence under it
+        lines = textwrap.wrap(note, 150)
+        fig.text(0.01, 0.01, "\n".join(lines), fontsize=8, va="bottom")
+        fig.set_figheight(3.6 + 0.15 * len(lines))
+        fig.tight_layout(rect=(0, 0.04 * len(lines) + 0.02, 1, 1))
+    else:
+        fig.tight_layout()
     return fig
 
 
@@ -529,7 +585,7 @@ def plot_scaling(frame: pd.DataFrame) -> Figure:
     zoom.set_ylim(0, flat_top)
     shared = {twin: f"{twin} = {policy}" for policy, twin in twins.items()}
     names = {str(p): shared.get(str(p), str(p)) for p in flat["policy"].unique() if str(p) not in twins}
-    label_line_ends(zoom, flat, "turns", LAST_READER_CHARS, names, flat_top, colours)
+    label_line_ends(zoom, flat, "turns", LAST_READER_CHARS, names, flat_top, colours, values=True)
     zoom.set_title(f"{others.capitalize()}, zoomed in (mind the y axis)", fontsize=10)
     for ax in (whole, zoom):
         ax.set_xlabel(TIMELINE_TURNS)

@@ -215,15 +215,14 @@ class Recording(BaseModel):
         goes under the hood (lesson 04).
         """
         caption = self.plain_caption() if plain else self.caption()
-        return (
-            "<details><summary>How this was recorded (model file, settings, machine, command)</summary>"
-            f"<pre>{html.escape(caption)}</pre></details>"
-        )
+        what = "model, settings, machine" if plain else "model file, settings, machine, command"
+        return f"<details><summary>How this was recorded ({what})</summary><pre>{html.escape(caption)}</pre></details>"
 
     def plain_caption(self) -> str:
         """:meth:`caption` in words a student new to local models reads: "the local server" for the server program and
-        its version, "maximum output tokens" for the server's own setting name, no file hash. The values are the
-        caption's; the exact names are :meth:`caption`'s."""
+        its version, "maximum output tokens" for the server's own setting name, no file hash and no command: making a
+        recording is a maintainer's task (``make record-local``), so the command stays with the exact names under the
+        hood. The values are the caption's; the exact names are :meth:`caption`'s."""
         sampling = self.model.sampling
         named = [f"{words} {sampling[key]}{note}" for key, (words, note) in _PLAIN_SETTINGS.items() if key in sampling]
         others = [key for key in sampling if key not in _PLAIN_SETTINGS]
@@ -237,8 +236,7 @@ class Recording(BaseModel):
             "program on the recording machine that loads the model file and answers the course's requests).\n"
             f"Its default settings, for every request that asks for no other: {settings}{self.asked_sampling()}.\n"
             f"Recorded {self.recorded_at:%Y-%m-%d %H:%M} UTC on {self.machine.platform}, {self.machine.cpus} CPUs, "
-            f"{self.wall_seconds:.0f} s in all; the machine's load went from {load} (1.0: one core's worth of work). "
-            f"Reproduce: {self.command}\n"
+            f"{self.wall_seconds:.0f} s in all; the machine's load went from {load} (1.0: one core's worth of work).\n"
             "Another machine, thread count or version may answer otherwise: a small model is not deterministic "
             "across them."
         )

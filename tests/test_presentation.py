@@ -523,7 +523,7 @@ def test_the_scaling_plot_zooms_on_the_policies_that_stay_flat_and_names_each_li
     assert "full history" not in zoomed and len(zoomed) == 4
     assert zoom.get_ylim()[1] < 2000 < whole.get_ylim()[1]  # its own scale: the flat lines come apart
     labels = {text.get_text() for text in zoom.texts}
-    assert labels == {"last 3 turns = reducer (3 turns)", "summary", "facts"}
+    assert labels == {"last 3 turns = reducer (3 turns): 383", "summary: 385", "facts: 860"}  # each with its value
     assert {text.get_text() for text in whole.texts} == {"full history", "the 4 others (right)"}
     plt.close("all")
 
