@@ -817,8 +817,8 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
     "fresh_context_per_iteration=True + the caller's session": (
         LoopAgentOptions(fresh_context_per_iteration=True),
         True,
-        "the first run uses the caller's session; each re-run gets a fresh copy of it as it was before the run "
-        "(2 copies for 3 runs; the model receives 3, 4 and 4 messages)",
+        "the first run uses the caller's session; each re-run starts on a fresh copy of it, "
+        "as it was before the first run",
     ),
 }
 """Lesson 06's second table: each other option (or a caller's session), whether the caller passes a session, and

@@ -58,11 +58,14 @@ def test_the_exercises_heading_says_what_to_replace_and_to_run_the_cells_above_f
     assert "Run ▸ Run All Cells" in heading
 
 
-def test_lesson_05_names_maf_for_dotnet_and_leaves_the_seeds_contradictions_under_the_hood():
-    text = "\n".join(c.source for c in _path("05") if c.cell_type == "markdown")
-    assert "MAF for .NET, written in C#" in text and "another language" not in text
+def test_lesson_05_leaves_the_csharp_origin_the_seeds_format_and_contradictions_under_the_hood():
+    path = _path("05")
+    text = "\n".join(c.source for c in path if c.cell_type == "markdown")
+    hood = "\n".join(c.source for c in _cells("05")[len(path) :] if c.cell_type == "markdown")
+    assert "no `LoopAgent` class" in text and "C#" not in text and "MAF for .NET, written in C#" in hood
     assert "three places" not in text and "(#seed-contradictions)" in text
-    assert '"previous feedback: none"' in text and "already the `Feedback:` line" not in text
+    assert '"previous feedback: none"' not in text and "already the `Feedback:` line" not in text
+    assert '"previous feedback: none"' in hood and "no empty message is sent" in hood
 
 
 async def test_the_evaluators_row_puts_each_part_on_its_own_line_never_a_full_stop_before_a_semicolon():

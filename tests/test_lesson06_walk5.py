@@ -29,6 +29,7 @@ from course_lib.loop_demos import (
     OTHER_OPTIONS,
     OfflineDraftClient,
     exit_reason,
+    options_frame,
     stop_sentence,
     verdict_sentence,
 )
@@ -164,6 +165,19 @@ def test_section_2_says_the_feedback_is_not_numbered():
     said = _section(2)
     assert "so `[4]` is its fourth message" not in said
     assert "not numbered" in said
+
+
+async def test_the_fresh_context_row_states_the_rule_and_leaves_the_figures_to_the_columns():
+    """The row's words say the rule only: the 2 copies are its "sessions created" and section 1's table shows the
+    3, 4, 4 messages of a fresh context (lesson 06's walk, issue 32)."""
+    option = "fresh_context_per_iteration=True + the caller's session"
+    what = OTHER_OPTIONS[option][2]
+    assert what == (
+        "the first run uses the caller's session; each re-run starts on a fresh copy of it, "
+        "as it was before the first run"
+    )
+    frame = await options_frame(OTHER_OPTIONS)
+    assert dict(zip(frame["option"], frame["sessions created"], strict=True))[option] == 2
 
 
 @pytest.mark.parametrize("word", ["snapshot", "streaming"])

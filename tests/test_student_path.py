@@ -64,10 +64,6 @@ FORBIDDEN_BEFORE_HOOD = {
 }
 """What the student's path never shows, by name: each is the "Under the hood" section's business."""
 
-PLATFORM_NAMED = "MAF for .NET, written in C#"
-"""The one phrase the path may use to name where the seed's classes come from (lesson 05, issue 32): naming the
-platform once, in words, is no port detail; the names and rules of its source stay under the hood."""
-
 RAW_REPR = {
     "a dict repr": re.compile(r"\{'[^'\n]*': "),
     "a dict or list of texts, opened": re.compile(r"\{'|\['"),
@@ -122,7 +118,7 @@ def forbidden_names(cells: list) -> list[tuple[int, str, str]]:
         shown = [text for output in cell.get("outputs", []) for text in shown_text(output)]
         for rule, pattern in FORBIDDEN_BEFORE_HOOD.items():
             for text in (cell.source, *shown):
-                if match := pattern.search(text.replace(PLATFORM_NAMED, "")):
+                if match := pattern.search(text):
                     found.append((index, rule, match.group(0)))
                     break
     return found
