@@ -473,10 +473,11 @@ class CapstonePanel(MemoryPanel):
     ) -> None:
         """The memory panel's report, and for a value kept with its final punctuation, how the evaluator reads it."""
         super().show_report(report, text, before)
-        if report is not None and kept_punctuation(report):
+        if report is not None and (kept := kept_punctuation(report)):
+            value = kept[0].value  # the value just stored, as the student typed it (its final mark included)
             note = (
                 "<br>The evaluator compares values without their final punctuation: an answer saying "
-                "<code>Payroll</code> or <code>Payroll.</code> matches either."
+                f"<code>{html.escape(value[:-1])}</code> or <code>{html.escape(value)}</code> matches either."
             )
             # the note goes inside the status block (the last div): after it, a blank line would part them
             head, closing, tail = self.diagnostic.value.rpartition("</div>")

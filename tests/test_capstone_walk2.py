@@ -126,3 +126,13 @@ def test_exercise_1_says_a_listed_choice_or_a_copied_detail_alike_whichever_verd
         for verdict in ("right first time", "repaired", "not repaired")
     }
     assert len(told) == 1 and words in told.pop()
+
+
+async def test_the_punctuation_note_quotes_the_value_just_stored_not_a_fixed_example():
+    """Lesson 07's walk: after ``database=MariaDB 11.`` the note said an answer saying "Payroll or Payroll." matches:
+    a value the student never typed."""
+    p = panel()
+    await submit(p, "module=Billing; database=MariaDB 11.")
+    text = said(p)
+    assert "Payroll" not in text
+    assert "an answer saying MariaDB 11 or MariaDB 11. matches either" in text
