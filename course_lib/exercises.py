@@ -590,6 +590,8 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         )
     if variable := _variable_hint(answer, expected, names):  # a name, never graded, even if its value is right
         return f"{exercise}: not checked yet. {variable} Then run the cell again."
+    if decimal := _decimal_count(answer, expected):  # 1.0 for a count: said alike for 1.0 and 2.0
+        return f"{exercise}: not checked yet. {decimal} Then run the cell again."
     if _same(answer, expected):
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
@@ -1002,6 +1004,19 @@ def _joined_answer_line(names: Mapping[str, Any], answer: Any = None) -> str:
                 "one you choose."
             )
     return ""
+
+
+def _decimal_count(answer: Any, expected: Any) -> str:
+    """What to say to a whole number written with a decimal point (``1.0``) where the answer is a count, or ``""``.
+
+    Python finds ``1.0 == 1``, so ``1.0`` was "correct" while ``1.5`` was told a count is whole (lesson 07's walk):
+    the form is said first, alike for any such number.
+    """
+    if isinstance(expected, bool) or not isinstance(expected, numbers.Integral) or not isinstance(answer, float):
+        return ""
+    if not answer.is_integer():
+        return ""
+    return f"{answer} has a decimal point, but the answer is a count: write it as a whole number, {int(answer)}."
 
 
 def _unassigned_answer(names: Mapping[str, Any]) -> str:

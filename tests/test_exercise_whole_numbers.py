@@ -38,3 +38,15 @@ def test_every_lessons_count_exercise_says_whole_number_to_a_fraction(lesson):
     for item in (e for e in EXERCISES if e.lesson == lesson):
         said = check(item.label, 2.5, 3, item.hint).replace("\n", " ")
         assert "not quite" in said and "whole number" in said and "fractions included" not in said
+
+
+@pytest.mark.parametrize("answer", [1.0, 2.0])
+def test_a_whole_number_with_a_decimal_point_for_a_count_is_a_form_to_fix_alike_right_or_wrong(answer):
+    """Lesson 07's walk: ``answer_2 = 1.0`` was "correct" while ``1.5`` was told a count is whole."""
+    from course_lib.exercises import check
+
+    told = " ".join(check("Exercise 2", answer, 1, "HINT", namespace={}).split())
+    assert told == (
+        f"Exercise 2: not checked yet. {answer} has a decimal point, but the answer is a count: write it as a whole "
+        f"number, {int(answer)}. Then run the cell again."
+    )
