@@ -32,3 +32,11 @@ async def test_the_scorecard_reasons_share_one_style():
     }
     # a phrase of the same kind as "message too long", not the bare fragment the host stores
     assert reason_in_words("not the explicit declarations") == "proposed facts the message does not declare"
+
+
+def test_the_backends_table_names_the_offline_model_without_a_module_path():
+    """Lesson 00's walk: "offline model (course_lib.clients)" in every row; the module name told a student nothing."""
+    from course_lib.live import Backends
+
+    models = {row["name"]: row["model"] for row in Backends(backend="offline").table()}
+    assert {models[role] for role in models if role != "numbering"} == {"offline model"}
