@@ -40,3 +40,13 @@ def test_the_backends_table_names_the_offline_model_without_a_module_path():
 
     models = {row["name"]: row["model"] for row in Backends(backend="offline").table()}
     assert {models[role] for role in models if role != "numbering"} == {"offline model"}
+
+
+def test_the_sentence_case_says_why_the_full_stop_is_part_of_the_value():
+    """Lesson 00's walk: "environment='staging.'" looked like a typo; the line says a value runs to the next ';' or
+    line break, so the sentence's full stop is kept."""
+    from course_lib.qualify import case_declares
+
+    said = case_declares("declarations in a sentence")
+    assert "environment='staging.' (a value runs to the next ';' or line break, so the '.' is part of it)." in said
+    assert "runs to the next" not in case_declares("one declaration")
