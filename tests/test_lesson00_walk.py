@@ -50,3 +50,12 @@ def test_the_sentence_case_says_why_the_full_stop_is_part_of_the_value():
     said = case_declares("declarations in a sentence")
     assert "environment='staging.' (a value runs to the next ';' or line break, so the '.' is part of it)." in said
     assert "runs to the next" not in case_declares("one declaration")
+
+
+def test_the_times_note_says_what_to_compare_instead_of_the_seconds():
+    """Lesson 00's walk: "Compare the other rows." left the conclusion to the student; the note names the rows."""
+    from course_lib.recordings import qualification_steps, times_note
+
+    note = times_note(qualification_steps())
+    assert note.endswith("So judge each change by the rows of cases and output tokens, not by its seconds.")
+    assert "Compare the other rows" not in note
