@@ -59,3 +59,13 @@ def test_the_times_note_says_what_to_compare_instead_of_the_seconds():
     note = times_note(qualification_steps())
     assert note.endswith("So judge each change by the rows of cases and output tokens, not by its seconds.")
     assert "Compare the other rows" not in note
+
+
+def test_exercise_2s_hint_asks_a_question_and_names_no_answer():
+    """Lesson 00's walk: the hint "its numbered replies are the seed's demo" all but spelled the answer after one
+    miss; it asks which row COURSE_LLM never changes and points at the backend column instead."""
+    from course_lib.exercises import exercise
+
+    two = exercise("00", "Exercise 2")
+    assert "number" not in two.hint.lower() and "?" in two.hint
+    assert "backend column" in two.hint and two.answer_type is str
