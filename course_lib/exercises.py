@@ -161,8 +161,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 2",
-        "The model you want is not a role: its numbered replies are the seed's demo of lesson 05.",
-        "The seed's numbering model of lesson 05: its numbered replies are the demo, so it is never live.",
+        "Which row's model does COURSE_LLM never change? Look at section 2's backend column.",
+        "The numbering model is not a role: its numbered replies are the seed's demo (lesson 05), so it is never live.",
         (
             ("writer", "The writer is a role: COURSE_LLM=openai makes it live like every other role."),
             ("NumberingChatClient", "That is the class; give the name in the first column of section 2's table."),

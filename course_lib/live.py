@@ -517,8 +517,10 @@ class LocalRequest(BaseModel):
     """The bounds ``COURSE_LLM_TIMEOUT``, ``_MAX_RETRIES`` and ``_MAX_TOKENS`` set, as :class:`LiveSettings` fields."""
 
 
-_NOT_LIVE = {True: "offline model (course_lib.clients)", False: "the local model (started with the first client)"}
-"""A role's model in :meth:`Backends.table` when there are no live settings: offline, or local not started yet."""
+_NOT_LIVE = {True: "offline model", False: "the local model (started with the first client)"}
+"""A role's model in :meth:`Backends.table` when there are no live settings: offline, or local not started yet.
+
+Plain words: a module path in every row told a newcomer nothing (lesson 00's walk, issue 32)."""
 
 
 class Backends(BaseModel):

@@ -173,11 +173,23 @@ def case_declares(name: str, battery: tuple[Case, ...] = BATTERY) -> str:
     declared = parse_assertions(case.text)
     facts = ", ".join(f"{key}={value!r}" for key, value in declared.items())
     line = f"The case \N{LEFT DOUBLE QUOTATION MARK}{name}\N{RIGHT DOUBLE QUOTATION MARK} declares "
-    line += f"{count_noun(len(declared), 'fact')}" + (f": {facts}." if declared else ".")
+    line += f"{count_noun(len(declared), 'fact')}" + (f": {facts}{_kept_ending(declared)}." if declared else ".")
     reasons = left_out(case.text)
     if not reasons:
         return line
     return f"{line} {'The rest declares nothing' if declared else 'Why'}: {'; '.join(reasons)}."
+
+
+def _kept_ending(declared: dict[str, str]) -> str:
+    """Why a value ends in punctuation, when one does: ``environment='staging.'`` reads as a typo otherwise.
+
+    A value runs to the next ``;`` or line break (the contract's split), so a sentence's full stop stays in it.
+    """
+    ends = sorted({value[-1] for value in declared.values() if value and not value[-1].isalnum()})
+    if not ends:
+        return ""
+    marks = " and ".join(repr(end) for end in ends)
+    return f" (a value runs to the next ';' or line break, so the {marks} is part of it)"
 
 
 STOP_AFTER = 3

@@ -690,7 +690,8 @@ def times_note(recordings: dict[str, QualificationRecording]) -> str:
     may. A model takes time for every token it writes, so the seconds follow the output tokens as much as the load:
     when the slowest run was not on the busiest machine, the note says the tokens explain it (the recording showed
     75 s at load 1.0 against 24 s at load 7.9, with 2954 output tokens against 318: "a busier machine is slower"
-    alone contradicted the table, issue 32).
+    alone contradicted the table, issue 32). It ends on what to compare instead, the cases and output tokens (the
+    rows each change is meant to move), since "compare the other rows" left the conclusion to the student.
     """
     loads = [recording.machine.load_average_start[0] for recording in recordings.values()]
     low, high = min(loads), max(loads)
@@ -706,7 +707,7 @@ def times_note(recordings: dict[str, QualificationRecording]) -> str:
     )
     counts = [count for count in tokens if count is not None]
     if len(counts) < len(tokens):  # a run without reported tokens: no count to compare
-        return note + "). Compare the other rows."
+        return note + "). So judge each change by the rows of cases, not by its seconds."
     note += f": {_spoken(str(count) for count in counts)} output tokens)."
     slowest = max(range(len(runs)), key=lambda i: runs[i].wall_seconds)
     if loads[slowest] < high and counts[slowest] == max(counts):
@@ -714,7 +715,7 @@ def times_note(recordings: dict[str, QualificationRecording]) -> str:
             f" The slowest run ({runs[slowest].wall_seconds:.0f} s) was not on the busiest machine: it wrote the most "
             "tokens."
         )
-    return note + " Compare the other rows."
+    return note + " So judge each change by the rows of cases and output tokens, not by its seconds."
 
 
 def _spoken(values: Iterable[str]) -> str:

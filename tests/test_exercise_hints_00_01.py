@@ -62,7 +62,8 @@ def test_lesson_01_exercise_2_tells_the_student_who_names_the_new_key_that_it_ge
 def test_lesson_00_exercise_2_hint_to_the_writer_speaks_of_the_model_sought_not_the_writer():
     told = feedback("00", "Exercise 2", "writer", "numbering")
     assert "The writer is a role" in told
-    assert "Its replies" not in told and "The model you want" in told
+    # the hint now asks a question rather than describing the model (issue 32): still the model sought, not the writer
+    assert "Its replies" not in told and "Which row's model does COURSE_LLM never change?" in told
 
 
 def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_the_answer():

@@ -32,3 +32,40 @@ async def test_the_scorecard_reasons_share_one_style():
     }
     # a phrase of the same kind as "message too long", not the bare fragment the host stores
     assert reason_in_words("not the explicit declarations") == "proposed facts the message does not declare"
+
+
+def test_the_backends_table_names_the_offline_model_without_a_module_path():
+    """Lesson 00's walk: "offline model (course_lib.clients)" in every row; the module name told a student nothing."""
+    from course_lib.live import Backends
+
+    models = {row["name"]: row["model"] for row in Backends(backend="offline").table()}
+    assert {models[role] for role in models if role != "numbering"} == {"offline model"}
+
+
+def test_the_sentence_case_says_why_the_full_stop_is_part_of_the_value():
+    """Lesson 00's walk: "environment='staging.'" looked like a typo; the line says a value runs to the next ';' or
+    line break, so the sentence's full stop is kept."""
+    from course_lib.qualify import case_declares
+
+    said = case_declares("declarations in a sentence")
+    assert "environment='staging.' (a value runs to the next ';' or line break, so the '.' is part of it)." in said
+    assert "runs to the next" not in case_declares("one declaration")
+
+
+def test_the_times_note_says_what_to_compare_instead_of_the_seconds():
+    """Lesson 00's walk: "Compare the other rows." left the conclusion to the student; the note names the rows."""
+    from course_lib.recordings import qualification_steps, times_note
+
+    note = times_note(qualification_steps())
+    assert note.endswith("So judge each change by the rows of cases and output tokens, not by its seconds.")
+    assert "Compare the other rows" not in note
+
+
+def test_exercise_2s_hint_asks_a_question_and_names_no_answer():
+    """Lesson 00's walk: the hint "its numbered replies are the seed's demo" all but spelled the answer after one
+    miss; it asks which row COURSE_LLM never changes and points at the backend column instead."""
+    from course_lib.exercises import exercise
+
+    two = exercise("00", "Exercise 2")
+    assert "number" not in two.hint.lower() and "?" in two.hint
+    assert "backend column" in two.hint and two.answer_type is str
