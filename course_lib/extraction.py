@@ -62,6 +62,7 @@ __all__ = [
     "PYTHON_JSON_PROBLEMS",
     "WRITER_EXAMPLES",
     "WRITER_INSTRUCTIONS",
+    "YOUR_MESSAGE",
     "BatchRule",
     "ChatFactWriter",
     "ExtractionReport",
@@ -411,13 +412,18 @@ def _refused_message(error: MessageRefused, text: str) -> str:
     return "your message holds a broken character that no text can carry"
 
 
-def report_in_words(report: ExtractionReport, text: str = "") -> str:
+YOUR_MESSAGE = "your message"
+"""How a refusal's words name the message: in a panel or a console the student wrote it."""
+
+
+def report_in_words(report: ExtractionReport, text: str = "", message: str = YOUR_MESSAGE) -> str:
     """One extraction's outcome as a student reads it: "Stored: module." or "Not stored: <the reason>."
 
     The panels (lessons 02, 03 and 07) say this rather than the status and diagnostic, which name the batch, a
     candidate's number and the fallback that is not attempted: words of the port, not of the student's message.
     Given the message ``text``, a question or a sentence with no '=' is said to be one (the console's "[memory]"
-    line; a panel says it on a "Why:" line of its own).
+    line; a panel says it on a "Why:" line of its own). ``message`` names the message in a refusal: a table about
+    messages a cell wrote passes "the message", since "your message" would be untrue there.
     """
     if report.status == "accepted":
         return f"Stored: {and_listed([c.key for c in report.proposed])}."
@@ -425,7 +431,7 @@ def report_in_words(report: ExtractionReport, text: str = "") -> str:
         why = nothing_declared_note(text) if text else ""
         return "Nothing stored: the message holds no declaration the contract accepts" + (f"; {why}" if why else ".")
     reason = report.reason or report.diagnostic.rstrip(".")
-    return f"Not stored: {reason}. The store is unchanged."
+    return f"Not stored: {reason.replace(YOUR_MESSAGE, message)}. The store is unchanged."
 
 
 def matches_declarations(proposed: tuple[FactCandidate, ...], declarations: dict[str, str]) -> bool:

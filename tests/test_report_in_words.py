@@ -211,3 +211,16 @@ def test_record_superseded_drops_a_value_made_current_again_and_keeps_the_latest
     store.apply(store.begin_turn(said), [FactCandidate(key="module", value="Reporting", evidence=said)])
     record_superseded({"module": "Paie"}, store.facts, superseded)
     assert superseded == {"module": ["Billing", "Paie"]}  # Reporting is current; Paie was replaced last
+
+
+async def test_a_table_about_a_message_the_cell_wrote_says_the_message_not_yours():
+    """Lesson 02's table of erring writers: the cell wrote the message, so "your message" would be untrue (issue 32);
+    the panels, where the student typed it, keep "your"."""
+    store = WorkingMemory()
+    inferred = await MemoryExtraction(store, ChatFactWriter(OfflineWriterClient("infer"))).update(
+        "module=A\nOur priority is high."
+    )
+    assert "which the message does not declare" in report_in_words(inferred, message="the message")
+    assert "which your message does not declare" in report_in_words(inferred)
+    quoted = await MemoryExtraction(store, ChatFactWriter(OfflineWriterClient("paraphrase"))).update("module=A")
+    assert "the words quoted for module are not in the message" in report_in_words(quoted, message="the message")
