@@ -62,6 +62,7 @@ __all__ = [
     "PYTHON_JSON_PROBLEMS",
     "WRITER_EXAMPLES",
     "WRITER_INSTRUCTIONS",
+    "YOUR_MESSAGE",
     "BatchRule",
     "ChatFactWriter",
     "ExtractionReport",
@@ -80,6 +81,8 @@ __all__ = [
     "make_fact_writer",
     "matches_declarations",
     "mismatch_words",
+    "replaced_facts",
+    "replaced_words",
     "reply_problem",
     "report_in_words",
     "writer_examples",
@@ -264,6 +267,9 @@ class ExtractionReport(BaseModel):
     reason: str = ""
     """Why nothing was stored, in a student's words ("" when facts were stored or none were declared):
     :func:`report_in_words` says it; ``diagnostic`` keeps the rule's exact statement."""
+    replaced: tuple[Fact, ...] = ()
+    """The stored facts this message's batch replaced with a new value, as they were before it (their old value and
+    turn): ``facts`` shows the store after, so without these a correction reads like a first statement."""
 
 
 class MemoryExtraction:
@@ -326,6 +332,7 @@ class MemoryExtraction:
         if not matches_declarations(proposed, declarations):
             reason = mismatch_words(proposed, declarations)
             return self._report("rejected", f"{MISMATCH} {NO_FALLBACK}", turn.number, proposed, reason=reason)
+        before = self.memory.facts
         try:
             self.memory.apply(turn, proposed)
         except MemoryUpdateError as error:
@@ -333,7 +340,8 @@ class MemoryExtraction:
         if not proposed:
             return self._report("nothing_to_extract", "No explicit key=value declaration in this message.", turn.number)
         keys = ", ".join(c.key for c in proposed)
-        return self._report("accepted", f"Admitted {count_noun(len(proposed), 'fact')}: {keys}.", turn.number, proposed)
+        said = f"Admitted {count_noun(len(proposed), 'fact')}: {keys}."
+        return self._report("accepted", said, turn.number, proposed, replaced=replaced_facts(before, proposed))
 
     def rejected(self, diagnostic: str) -> ExtractionReport:
         """A ``rejected`` report for a refusal decided outside the store (no fallback follows it)."""
@@ -358,9 +366,16 @@ class MemoryExtraction:
         proposed: tuple[FactCandidate, ...] = (),
         *,
         reason: str = "",
+        replaced: tuple[Fact, ...] = (),
     ) -> ExtractionReport:
         return ExtractionReport(
-            status=status, facts=self.memory.facts, diagnostic=diagnostic, turn=turn, proposed=proposed, reason=reason
+            status=status,
+            facts=self.memory.facts,
+            diagnostic=diagnostic,
+            turn=turn,
+            proposed=proposed,
+            reason=reason,
+            replaced=replaced,
         )
 
 
@@ -395,6 +410,23 @@ def mismatch_words(proposed: tuple[FactCandidate, ...], declarations: dict[str, 
     return f"{'; '.join(parts) or _MISMATCH_WORDS}" + (f", {_NO_GUESS}" if guessed else "")
 
 
+def replaced_facts(before: Sequence[Fact], proposed: Sequence[FactCandidate]) -> tuple[Fact, ...]:
+    """The facts of ``before`` that ``proposed`` gives a new value, in the batch's order: what a correction replaced.
+
+    A key declared again with the same value replaces nothing a student would miss, so it is left out.
+    """
+    old = {f.key: f for f in before}
+    return tuple(old[c.key] for c in proposed if c.key in old and old[c.key].value != c.value)
+
+
+def replaced_words(replaced: Sequence[Fact]) -> str:
+    """What a correction replaced, as the console says it: "module replaced 'Reporting', database replaced 'X'".
+
+    Said in the "[memory]" line, a correction no longer reads word for word like the first statement it corrects.
+    """
+    return ", ".join(f"{f.key} replaced {f.value!r}" for f in replaced)
+
+
 def and_listed(words: Sequence[str]) -> str:
     """Words as a phrase: "module", "module and database", "module, database and symptom"."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
@@ -411,21 +443,30 @@ def _refused_message(error: MessageRefused, text: str) -> str:
     return "your message holds a broken character that no text can carry"
 
 
-def report_in_words(report: ExtractionReport, text: str = "") -> str:
+YOUR_MESSAGE = "your message"
+"""How a refusal's words name the message: in a panel or a console the student wrote it."""
+
+
+def report_in_words(
+    report: ExtractionReport, text: str = "", message: str = YOUR_MESSAGE, *, name_replaced: bool = False
+) -> str:
     """One extraction's outcome as a student reads it: "Stored: module." or "Not stored: <the reason>."
 
     The panels (lessons 02, 03 and 07) say this rather than the status and diagnostic, which name the batch, a
     candidate's number and the fallback that is not attempted: words of the port, not of the student's message.
     Given the message ``text``, a question or a sentence with no '=' is said to be one (the console's "[memory]"
-    line; a panel says it on a "Why:" line of its own).
+    line; a panel says it on a "Why:" line of its own). ``message`` names the message in a refusal: a table about
+    messages a cell wrote passes "the message", since "your message" would be untrue there. With ``name_replaced``,
+    a correction names the values it replaced (the console's line, which has no table of facts beside it).
     """
     if report.status == "accepted":
-        return f"Stored: {and_listed([c.key for c in report.proposed])}."
+        replaced = f" ({replaced_words(report.replaced)})" if name_replaced and report.replaced else ""
+        return f"Stored: {and_listed([c.key for c in report.proposed])}{replaced}."
     if report.status == "nothing_to_extract":
         why = nothing_declared_note(text) if text else ""
         return "Nothing stored: the message holds no declaration the contract accepts" + (f"; {why}" if why else ".")
     reason = report.reason or report.diagnostic.rstrip(".")
-    return f"Not stored: {reason}. The store is unchanged."
+    return f"Not stored: {reason.replace(YOUR_MESSAGE, message)}. The store is unchanged."
 
 
 def matches_declarations(proposed: tuple[FactCandidate, ...], declarations: dict[str, str]) -> bool:

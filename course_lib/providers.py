@@ -298,8 +298,9 @@ class DeskEvent(BaseModel):
 def memory_line(report: ExtractionReport | None, line: str = "") -> str:
     """The store's verdict on one turn, as the console prints it under the desk's reply: the panels' sentence
     (:func:`~course_lib.extraction.report_in_words`), so the console and the desk panel say a turn the same way;
-    with the user's ``line``, a question is said to be one."""
-    return f"[memory] {report_in_words(report, line) if report else 'No extraction ran.'}"
+    with the user's ``line``, a question is said to be one, and a correction names the values it replaced (issue 32).
+    """
+    return f"[memory] {report_in_words(report, line, name_replaced=True) if report else 'No extraction ran.'}"
 
 
 def forget_said(key: str | None, removed: int) -> str:

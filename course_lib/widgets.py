@@ -70,6 +70,7 @@ __all__ = [
     "EXPECTED_ERRORS",
     "FORGET_DISABLED_NOTE",
     "FORGET_KEY_NOTE",
+    "KEY_LIST_WIDTH",
     "KEY_PLACEHOLDER",
     "NOTE_STYLE",
     "NO_KEY",
@@ -538,6 +539,17 @@ def _fit_to_width(*boxes: widgets.Widget) -> None:
         box.layout = widgets.Layout(flex="1 1 12em", width="auto", min_width="0", max_width="32em")
 
 
+KEY_LIST_WIDTH = "18em"
+"""The Key list's width, whatever it holds: a list that grew into the room the greyed-out note leaves (about 350 px
+on an empty store, 263 px on a filled one) moved the Forget buttons sideways between two clicks."""
+
+
+def _fixed_width(box: widgets.Widget, width: str) -> None:
+    """An input one width wide, neither growing nor shrinking with its row (still never wider than the cell)."""
+    box.style.description_width = "initial"
+    box.layout = widgets.Layout(flex="0 0 auto", width=width, min_width="0", max_width="100%")
+
+
 TICKET_NOTE = (
     "What the ticket guards: a write must hold the latest ticket, so a write begun before a newer message or "
     "before a Forget is refused, and nothing forgotten comes back unless you declare it again."
@@ -651,7 +663,8 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.key.observe(lambda _: self._enable_forget(), names="value")
         for widget, name in ((self.table, "facts"), (self.message, "message"), (self.diagnostic, "diagnostic")):
             widget.add_class(f"memory-panel-{name}")
-        _fit_to_width(self.message, self.key)
+        _fit_to_width(self.message)
+        _fixed_width(self.key, KEY_LIST_WIDTH)
         super().__init__(
             [
                 *([self.caption] if caption else []),

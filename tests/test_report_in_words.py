@@ -211,3 +211,33 @@ def test_record_superseded_drops_a_value_made_current_again_and_keeps_the_latest
     store.apply(store.begin_turn(said), [FactCandidate(key="module", value="Reporting", evidence=said)])
     record_superseded({"module": "Paie"}, store.facts, superseded)
     assert superseded == {"module": ["Billing", "Paie"]}  # Reporting is current; Paie was replaced last
+
+
+async def test_a_table_about_a_message_the_cell_wrote_says_the_message_not_yours():
+    """Lesson 02's table of erring writers: the cell wrote the message, so "your message" would be untrue (issue 32);
+    the panels, where the student typed it, keep "your"."""
+    store = WorkingMemory()
+    inferred = await MemoryExtraction(store, ChatFactWriter(OfflineWriterClient("infer"))).update(
+        "module=A\nOur priority is high."
+    )
+    assert "which the message does not declare" in report_in_words(inferred, message="the message")
+    assert "which your message does not declare" in report_in_words(inferred)
+    quoted = await MemoryExtraction(store, ChatFactWriter(OfflineWriterClient("paraphrase"))).update("module=A")
+    assert "the words quoted for module are not in the message" in report_in_words(quoted, message="the message")
+
+
+async def test_the_console_names_what_a_correction_replaced():
+    """Lesson 02's console said "Stored: module and database." for the first statement and for its correction, word
+    for word; the line now names the values the correction replaced, from the store before the batch (issue 32)."""
+    from course_lib.providers import memory_line
+
+    extraction = make_extraction(WorkingMemory())
+    first = await extraction.update("module=Reporting; database=PostgreSQL")
+    assert memory_line(first) == "[memory] Stored: module and database."
+    corrected = await extraction.update("module=Billing; database=SQL Server 2022")
+    assert memory_line(corrected) == (
+        "[memory] Stored: module and database (module replaced 'Reporting', database replaced 'PostgreSQL')."
+    )
+    assert report_in_words(corrected) == "Stored: module and database."  # the panels show the facts beside it
+    again = await extraction.update("module=Billing; priority=high")  # the same value again replaces nothing
+    assert memory_line(again) == "[memory] Stored: module and priority."

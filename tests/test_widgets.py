@@ -16,6 +16,7 @@ from course_lib.providers import course_provider_desks
 from course_lib.tracing import CallLog
 from course_lib.widgets import (
     FORGET_KEY_NOTE,
+    KEY_LIST_WIDTH,
     KEY_PLACEHOLDER,
     NO_KEY,
     SEND_DISABLED_NOTE,
@@ -35,6 +36,16 @@ async def test_submitting_declarations_fills_the_table_and_the_ticket():
     assert panel.ticket.value == "Ticket: epoch 0 (forgets so far), turn 1 (messages read so far)"
     assert panel.shown_keys() == ("database", "module") and panel.key.value == NO_KEY
     assert panel.key.options[0] == (KEY_PLACEHOLDER, NO_KEY) and panel.forget_key_button.disabled
+
+
+async def test_the_key_list_keeps_one_width_so_the_forget_buttons_stay_put():
+    """Grown into the room the note beside it left, the list was about 350 px on an empty store and 263 px on a
+    filled one: the Forget buttons moved sideways between two clicks (issue 32)."""
+    panel = memory_panel()
+    empty = (panel.key.layout.width, panel.key.layout.flex)
+    assert empty == (KEY_LIST_WIDTH, "0 0 auto") and panel.key.layout.max_width == "100%"
+    await submit(panel, "module=Billing; database=SQL Server 2022")
+    assert (panel.key.layout.width, panel.key.layout.flex) == empty
 
 
 def test_the_ticket_line_says_what_its_numbers_count_and_what_it_guards():
