@@ -40,6 +40,7 @@ from .widgets import (
     EXPECTED_ERRORS,
     NOTE_STYLE,
     MemoryPanel,
+    SingleSpacedHTML,
     describe_error,
     kept_punctuation,
     shorten_long_input,
@@ -359,7 +360,8 @@ class CapstonePanel(MemoryPanel):
         """What the latest forget that removed replaced values forgot (a key, or "all"); None once one is listed."""
         self._filling = False  # the examples are being replaced: no choice is being made
         self._edits = 0  # counts changes of the store, task or answer: a check started before one is not shown
-        self.replaced = widgets.HTML()
+        # the replaced values run to two lines once a few are listed: single-spaced, as the store's other notes
+        self.replaced = SingleSpacedHTML()
         self.times = widgets.HTML()  # which turns share a recorded second (the panel replayed them together)
         self.replayed: frozenset[int] = frozenset()
         self.task = widgets.Dropdown(options=list(tasks), description="Task", layout=widgets.Layout(width="95%"))
