@@ -7,7 +7,7 @@ thing: a :class:`~course_lib.loop.LoopAgent` whose inner agent gives that answer
 :class:`~course_lib.capstone.FactsConsistencyEvaluator`. The panel shows each violation the evaluator found (the
 key, what the answer said, what the store holds and why) or that there was none, and the message the loop added for
 the next iteration: the feedback, as the model would receive it. Nothing here reads an answer itself, so a better
-reader in the evaluator is what the panel shows as soon as it exists.
+answer check in the evaluator is what the panel shows as soon as it exists.
 
 Output is written as HTML values, every piece of the student's text escaped (Markdown and tables show as typed), a
 long stretch shortened (:func:`~course_lib.widgets.shorten_long_input`). A refusal says in words which rule it
