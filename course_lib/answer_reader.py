@@ -1,4 +1,8 @@
-"""How lesson 07's evaluator reads an answer: the values it states for the stored keys, the constraints it carries.
+"""The answer check: how lesson 07's evaluator reads an answer, the values it states for the stored keys and the
+constraints it carries.
+
+The lesson calls these the evaluator's rules, never a "reader": the reader is the model whose answer they check
+(lesson 04's word), and one word for two things had a newcomer mix the model and the evaluator.
 
 A real model writes prose: "The module is Billing and the database is Oracle.", "Billing module, Oracle database.",
 "For the database, use MySQL.", Markdown lists, bold, tables and headings, and histories ("moved off PostgreSQL").
@@ -41,7 +45,7 @@ the sentence punctuation that ends it (``.``, ``?``, ``!``, ``,``, ``;``, ``:``)
 lower case that the store never held ("the database is oracle"); a value with a lower-case word inside ("SQL Server
 for Linux" reads as "SQL Server"); a value named with no word of its key near it ("Everything lives on Oracle now");
 a key and its value in two clauses ("Which database? Oracle.", a heading then a line); a capitalized word that
-describes but is not in the reader's short list ("Legacy database" reads as a value); a history or a negation said in
+describes but is not in the rules' short list ("Legacy database" reads as a value); a history or a negation said in
 other words ("left PostgreSQL behind", "Reporting is wrong"). Each list of words above is short on purpose: every
 word added to one is a new way to miss a claim, so what they lack is left to these measured misreads.
 
@@ -96,7 +100,7 @@ _STATEMENT = re.compile(
 CONNECTORS = ("and", "with", "on", "in", "for", "but", "while", "so", "because", "which", "that")
 """Words that end a value read in a sentence: "module=Payroll on MariaDB 11" states ``Payroll``. A stored value
 that itself holds one of them as a word ("Billing on Linux") is read in full when the answer states it in full,
-and its first words alone pass for it: a rule-based reader cannot tell the two apart."""
+and its first words alone pass for it: rules that read words cannot tell the two apart."""
 _VALUE_END = re.compile(r"\s+(?:" + "|".join(CONNECTORS) + r")\b|\s+\(|\s[-\u2013\u2014]\s|[,;)]", re.IGNORECASE)
 _NEGATION_BEFORE = re.compile(
     r"\b(?:no longer|not|never|isn't|aren't|wasn't|no more|formerly|previously|used to|was|were|moved from|"
@@ -310,7 +314,7 @@ def _is_name(word: str, key: str) -> bool:
 
 
 class _Words:
-    """A clause's words, with the text between each two: what the readers before and after a key walk over."""
+    """A clause's words, with the text between each two: what the reading before and after a key walks over."""
 
     def __init__(self, clause: str) -> None:
         self.text = clause
@@ -361,7 +365,7 @@ class _Read(NamedTuple):
 
 
 class _Known:
-    """The values a reader recognizes whatever their case: each stored key's current and superseded values."""
+    """The values the answer check recognizes whatever their case: each stored key's current and superseded values."""
 
     def __init__(self, stored: Mapping[str, str], old: Mapping[str, Sequence[str]]) -> None:
         cores = {key: [value_core(v) for v in (stored[key], *old.get(key, ()))] for key in stored}

@@ -24,6 +24,7 @@ AI judge would cost instead.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -80,8 +81,11 @@ __all__ = [
     "DRIFT_RULES",
     "FEEDBACK_FOOTER",
     "FEEDBACK_HEADER",
+    "JUDGED_ANSWER_CHARS",
     "KEY_REPAIR_COLUMNS",
     "PROSE_SAMPLE",
+    "READER_LIVE",
+    "READER_OFFLINE",
     "RULE_MISREADS",
     "SAMPLE_DECLARATIONS",
     "AnswerVerdict",
@@ -104,6 +108,7 @@ __all__ = [
     "compare_repairs",
     "feedback_text",
     "judge_call_chars",
+    "judge_call_report",
     "mentions",
     "plain_text",
     "plans_action",
@@ -285,6 +290,28 @@ def judge_call_chars(facts: Iterable[Fact], task: str, answer: str) -> int:
     return sum(len(m.text) for m in judge.judge_messages(context))
 
 
+JUDGED_ANSWER_CHARS = 300
+"""The longest answer :func:`judge_call_report` quotes whole; a longer one is cut there, its length said."""
+
+
+def judge_call_report(facts: Iterable[Fact], task: str, answer: str, task_name: str = "plan") -> str:
+    """What lesson 07's judge cell prints: the answer measured, then what one judge call would carry to check it
+    against ``task`` (named ``task_name``, as the sample table names it).
+
+    The count alone spoke of "this answer" that the student never saw (it joins two answers of the sample table); the
+    answer comes first, wrapped, and cut after :data:`JUDGED_ANSWER_CHARS` with its full length said.
+    """
+    shown = answer if len(answer) <= JUDGED_ANSWER_CHARS else f"{answer[:JUDGED_ANSWER_CHARS]}… ({len(answer)} chars)"
+    quoted = textwrap.fill(shown, width=96, initial_indent=INDENT, subsequent_indent=INDENT)
+    chars = judge_call_chars(facts, task, answer)
+    return (
+        f"The answer:\n{quoted}\n"
+        f"A judge checking this answer to the {task_name} task would receive {chars} characters\n"
+        "(its instructions, one criterion per stored fact, the task and the answer),\n"
+        "in one more model call on every iteration."
+    )
+
+
 class FactsConsistencyEvaluator(LoopEvaluator):
     """Holds each answer of the inner agent to the current store; re-invokes with quoted facts on a violation.
 
@@ -399,6 +426,11 @@ Verdict = Literal[
 ]
 
 
+READER_OFFLINE = "reader (offline model)"
+READER_LIVE = "reader (live model)"
+"""How a trace names the model that answers: the reader (lesson 04's word), offline here unless section 9's live mode
+is set; a bare "LLM" would call the offline drift-prone model a language model."""
+
 KEY_REPAIR_COLUMNS = ("key", "first answer", "the store held", "returned answer", "the loop")
 """The columns of :meth:`CapstoneRun.key_repairs`: a run's verdict key by key."""
 
@@ -440,6 +472,8 @@ class CapstoneRun(BaseModel):
     """The keys the returned answer still states wrongly (a replaced value, another value, a distorted constraint)."""
     still_missing: list[str] = []
     """The keys the returned answer still lacks and states no value for: an omission the loop did not fill."""
+    live: bool = False
+    """Whether a live model was the reader: the trace then names it so, not the offline drift-prone model."""
 
     @property
     def verdict_text(self) -> str:
@@ -497,7 +531,7 @@ class CapstoneRun(BaseModel):
 
     def trace(self) -> LoopTrace:
         """The run call by call in lesson 05's layout: what the reader saw and said, what the evaluator held it to."""
-        trace = LoopTrace()
+        trace = LoopTrace(model=READER_LIVE if self.live else READER_OFFLINE)
         for number, call in enumerate(self.reader_calls, start=1):
             trace.llm([m.text for m in call.messages], call.reply)
             check = next((c for c in self.checks if c.iteration == number), None)
@@ -570,7 +604,7 @@ async def run_capstone(
             reason=str(error),
         )
     reader_calls = [c for c in log.calls[before:] if c.client == "reader"]
-    return _graded(
+    run = _graded(
         timeline,
         policy=policy.name,
         rule=rule,
@@ -581,6 +615,7 @@ async def run_capstone(
         evicted=evicted,
         cap=max_iterations,
     )
+    return run.model_copy(update={"live": course_backends().live is not None})  # the reader capstone_reader built
 
 
 def _host_store(max_facts: int, writer: FactWriter | None = None) -> MemoryExtraction:

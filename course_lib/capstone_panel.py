@@ -7,7 +7,7 @@ thing: a :class:`~course_lib.loop.LoopAgent` whose inner agent gives that answer
 :class:`~course_lib.capstone.FactsConsistencyEvaluator`. The panel shows each violation the evaluator found (the
 key, what the answer said, what the store holds and why) or that there was none, and the message the loop added for
 the next iteration: the feedback, as the model would receive it. Nothing here reads an answer itself, so a better
-reader in the evaluator is what the panel shows as soon as it exists.
+answer check in the evaluator is what the panel shows as soon as it exists.
 
 Output is written as HTML values, every piece of the student's text escaped (Markdown and tables show as typed), a
 long stretch shortened (:func:`~course_lib.widgets.shorten_long_input`). A refusal says in words which rule it
@@ -40,6 +40,7 @@ from .widgets import (
     EXPECTED_ERRORS,
     NOTE_STYLE,
     MemoryPanel,
+    SingleSpacedHTML,
     describe_error,
     kept_punctuation,
     shorten_long_input,
@@ -359,7 +360,8 @@ class CapstonePanel(MemoryPanel):
         """What the latest forget that removed replaced values forgot (a key, or "all"); None once one is listed."""
         self._filling = False  # the examples are being replaced: no choice is being made
         self._edits = 0  # counts changes of the store, task or answer: a check started before one is not shown
-        self.replaced = widgets.HTML()
+        # the replaced values run to two lines once a few are listed: single-spaced, as the store's other notes
+        self.replaced = SingleSpacedHTML()
         self.times = widgets.HTML()  # which turns share a recorded second (the panel replayed them together)
         self.replayed: frozenset[int] = frozenset()
         self.task = widgets.Dropdown(options=list(tasks), description="Task", layout=widgets.Layout(width="95%"))

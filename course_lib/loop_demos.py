@@ -179,6 +179,9 @@ class LoopTrace:
     calls: list[list[str]] = field(default_factory=list)
     sessions: int = 0
     """How many sessions the loop has created so far (:meth:`session_created`)."""
+    model: str = "LLM"
+    """How the table's actor column names the model's calls: the seed's "LLM" by default; a lesson whose model is
+    not a live LLM names it truthfully (lesson 07: "reader (offline model)"). The text keeps the seed's layout."""
 
     def first_feedback(self) -> str:
         """The first feedback an evaluation sent back, with the call it followed, or why there is none.
@@ -260,8 +263,11 @@ class LoopTrace:
         return "\n".join(line for step in self.rows for line in step.lines(last))
 
     def to_frame(self) -> pd.DataFrame:
-        """The steps as a table, one row each, in the :data:`TRACE_COLUMNS`; the model's numbers :func:`spaced`."""
-        rows = ({c: spaced(v) if isinstance(v := getattr(s, c), str) else v for c in TRACE_COLUMNS} for s in self.rows)
+        """The steps as a table, one row each, in the :data:`TRACE_COLUMNS`; the model's numbers :func:`spaced`, its
+        calls named by :attr:`model`."""
+        rows = [{c: spaced(v) if isinstance(v := getattr(s, c), str) else v for c in TRACE_COLUMNS} for s in self.rows]
+        for row in rows:
+            row["actor"] = self.model if row["actor"] == "LLM" else row["actor"]
         return rows_frame(rows, TRACE_COLUMNS)
 
 

@@ -117,6 +117,7 @@ __all__ = [
     "timeline_frame",
     "turns_in_words",
     "twin_policies",
+    "unwrapped",
     "verdict_kind",
     "verdict_table",
     "what_was_wrong",
@@ -245,6 +246,17 @@ UNWRAPPED = "course-unwrapped"
 """The mark (in ``DataFrame.attrs``) naming columns whose lines never wrap: a table of keys beside their values keeps
 each value on its key's line (``SQL Server 2022`` over two lines would face two keys)."""
 """The mark (in ``DataFrame.attrs``) of a table shown without pandas' row numbers: :func:`student_table` sets it."""
+
+
+def unwrapped(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """A copy of ``frame`` whose ``columns`` are shown on one line each (:data:`NO_WRAP`).
+
+    A table gives its widest column the room: a short label beside a long answer ("Which module?") was squeezed to
+    one word per line and read as two rows. Use it for short texts only: a cell on one line is as wide as its text.
+    """
+    shown = frame.copy()
+    shown.attrs[NO_WRAP] = [*frame.attrs.get(NO_WRAP, []), *columns]
+    return shown
 
 
 def student_table(frame: pd.DataFrame) -> pd.DataFrame:

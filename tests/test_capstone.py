@@ -344,7 +344,7 @@ async def test_lesson_07_section_6s_desk_in_the_loop_reports_who_added_the_feedb
 # region Properties: never stops on a superseded value, never re-invokes on current values only
 
 
-# A value made of words that end a value in a sentence ("on", "and") is where a rule-based reader is ambiguous
+# A value made of words that end a value in a sentence ("on", "and") is where the evaluator's rules are ambiguous
 # (capstone.CONNECTORS): "module=Payroll on MariaDB 11" states Payroll. The property holds for every other value.
 WORD = st.text(alphabet=string.ascii_letters + string.digits + "-", min_size=1, max_size=8).filter(
     lambda word: word.casefold() not in CONNECTORS

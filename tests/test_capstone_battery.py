@@ -3,7 +3,8 @@
 The battery is ``tests/support/capstone_battery.py``: answers in prose, Markdown bold, lists, tables, headings,
 numbered steps, parentheses and mixed case, each with the verdict it deserves and a one-line reason; most state a
 value the store never held. ``MISREADS`` are the answers the rules still read wrong: each is held to the verdict the
-reader gives today, so a change to the reader that fixes or breaks one shows here (and in lesson 07's table).
+answer check gives today, so a change to the answer check that fixes or breaks one shows here (and in lesson 07's
+table).
 """
 
 import json

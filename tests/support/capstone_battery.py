@@ -4,14 +4,14 @@ The store is lesson 07's at its final question: ``module=Billing`` (corrected fr
 Server 2022`` (corrected from ``PostgreSQL``) and the constraint "never restart the production database during
 business hours". ``ASK`` asks which values hold, so the constraint is not due; ``PLAN`` asks for an action.
 
-``VIOLATIONS`` state a value the store never held (Oracle, MySQL, Inventory...): the reader has never seen it, so
+``VIOLATIONS`` state a value the store never held (Oracle, MySQL, Inventory...): the answer check has never seen it, so
 only the answer's shape can tell it is a claim. ``PASSES`` must pass: restating the store, histories, questions,
 titles, a key's word used for something else. ``MISREADS`` are answers the rules still read wrong, each with the
-verdict the reader gives instead of the right one: lesson 07's "where rules fail" shows them, measured.
+verdict the answer check gives instead of the right one: lesson 07's "where rules fail" shows them, measured.
 
-Also run as a script (``python tests/support/capstone_battery.py``): it prints the battery's verdicts on the reader that
-``course_lib`` resolves to, and its counts (how the "before" figures of issue 34 were measured); with ``--time``, the
-time to read a 64 KiB answer of several shapes.
+Also run as a script (``python tests/support/capstone_battery.py``): it prints the battery's verdicts on the
+answer check that ``course_lib`` resolves to, and its counts (how the "before" figures of issue 34 were
+measured); with ``--time``, the time to read a 64 KiB answer of several shapes.
 """
 
 from __future__ import annotations
@@ -282,7 +282,7 @@ MISREADS: list[tuple[Case, str]] = [
         "constraint missing",
     ),
 ]
-"""Answers the rules still misread: the case (with the verdict it deserves) and the verdict the reader gives."""
+"""Answers the rules still misread: the case (with the verdict it deserves) and the verdict the answer check gives."""
 
 BATTERY: list[Case] = VIOLATIONS + PASSES + LOCAL_MODEL + [case for case, _ in MISREADS]
 
@@ -297,13 +297,13 @@ def lesson_store() -> WorkingMemory:
 
 
 def read(case: Case) -> str:
-    """The verdict the current reader gives ``case`` against lesson 07's store."""
+    """The verdict the current answer check gives ``case`` against lesson 07's store."""
     return verdict(check_answer(lesson_store().facts, case.answer, case.task, SUPERSEDED))
 
 
 def time_64_kib() -> None:
     """Print the best of five times to read a 64 KiB answer: the battery's answers one after another, and shapes
-    that repeat one key or one value (where a reader that backtracks or rescans shows)."""
+    that repeat one key or one value (where an answer check that backtracks or rescans shows)."""
     import time
 
     shapes = {
@@ -325,7 +325,7 @@ def time_64_kib() -> None:
 
 
 def main() -> None:
-    """Print each case's verdict on the reader ``course_lib`` resolves to, then the counts per group."""
+    """Print each case's verdict on the answer check ``course_lib`` resolves to, then the counts per group."""
     groups = (
         ("never-held values", VIOLATIONS),
         ("must pass", PASSES),
