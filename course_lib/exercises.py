@@ -49,6 +49,7 @@ __all__ = [
     "hedge_hint",
     "hedged_answer_lines",
     "key_value_hint",
+    "literal_text_hint",
     "near_miss_hint",
     "number_form_hint",
     "quoted_text_hint",
@@ -380,8 +381,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "04",
         "Exercise 3",
-        "Look at the extractive summary printed in section 3b (its budget was 240 characters). It drops its oldest "
-        "lines first, from the top: which line goes to fit in 40 characters fewer, and does the final question "
+        "Look at the extractive summary printed in section 3b and count its characters. It drops its oldest lines "
+        "first, from the top: which line must go for it to fit in 200 characters, and does the final question "
         "need it?",
         "An extractive summary over budget drops its oldest lines first, and the prohibition is turn 2: at 200 "
         "characters it is gone from the summary the reader receives (below).",
@@ -586,7 +587,7 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     if missing := _unassigned_answer(names):  # the line was deleted: the value is an earlier run's
         return (
             f"{exercise}: not checked yet. This cell no longer sets {missing}, so {missing} still holds what an "
-            f"earlier run gave it. Write {missing} = your answer on the cell's first line, then run the cell again."
+            f"earlier run gave it. Write {missing} = your answer where the cell had it, then run the cell again."
         )
     if variable := _variable_hint(answer, expected, names):  # a name, never graded, even if its value is right
         return f"{exercise}: not checked yet. {variable} Then run the cell again."
@@ -626,6 +627,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
         or case_form_hint(answer, expected)
         or spelling_hint(answer, expected, choices)
         or _off_the_list(answer, choices)
+        or literal_text_hint(answer, expected)
         or detail_hint(answer, expected)
         or several_choices_hint(answer, expected)
         or several_words_hint(answer, expected)
@@ -664,6 +666,26 @@ def several_choices_hint(answer: Any, expected: Any) -> str:
     if value_written(answer) or _hidden_characters(answer) or len(_choices(answer)) < 2:
         return ""
     return f"Your answer {answer!r} lists several choices: pick one."
+
+
+def literal_text_hint(answer: Any, expected: Any) -> str:
+    """What to say to a dict or a list written inside quotes where the answer is one text, or ``""``.
+
+    Lesson 01's walk: ``"{'evicted': 'customer'}"`` was told it "has words after a ':'", a fix that, taken
+    literally, asks for ``{'evicted'``. Said alike whatever is inside.
+    """
+    if not (isinstance(answer, str) and isinstance(expected, str)) or answer.strip()[:1] not in "{[(":
+        return ""
+    try:
+        value = ast.literal_eval(answer.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return ""
+    if not isinstance(value, dict | list | tuple | set):
+        return ""
+    return (
+        f"You wrote {_kind(value)} inside quotes ({answer!r}); the answer is one text: write only it, between "
+        "quotes, with no braces or brackets."
+    )
 
 
 def detail_hint(answer: Any, expected: Any) -> str:
@@ -1433,10 +1455,15 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     spellings. ``variable`` is the answer line's name (``answer_1``), when the error came from one.
     """
     name = error.name or str(error)
+    if re.fullmatch(r"answer_\w*", name):  # the answer line itself was deleted, in a kernel that never ran it
+        return (
+            f"{name} has no value yet: this cell does not set it.\n{_python_line(error)}\nWrite {name} = your "
+            f"answer where the cell had it (or {name} = ... to leave it for later). Then run the cell again."
+        )
     happened = (
         f"{name} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
     )
-    said = f"{variable} is not a value yet: {happened}:" if variable else f"{happened[:1].upper()}{happened[1:]}:"
+    said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
     return f"{said}\n{_python_line(error)}\n{_name_advice(name, expected)} Then run the cell again."
 
 

@@ -227,3 +227,32 @@ def test_an_answer_line_failing_before_the_cell_computes_its_answer_is_told_the_
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize("inside", ["customer", "product"])
+def test_a_dict_inside_quotes_where_one_text_is_asked_is_told_to_write_only_the_text(inside):
+    """Lesson 01's walk: ``"{'evicted': 'customer'}"`` was told it "has words after a ':'"."""
+    told = " ".join(check("Exercise 2", f"{{'evicted': '{inside}'}}", "customer", "HINT", namespace={}).split())
+    assert "You wrote a dictionary inside quotes" in told and "write only it, between quotes" in told
+
+
+def test_a_deleted_answer_line_in_a_fresh_kernel_is_told_to_write_it_back(capsys):
+    """Lesson 05's walk: with ``answer_1 = ...`` deleted in a fresh kernel, the NameError advice said to put
+    'answer_1' in quotes, and opened with "Answer_1"."""
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.user_ns.update(check=check)
+        shell.user_ns.pop("answer_1", None)
+        shell.run_cell("print(check('Exercise 1', answer_1, 9))")
+        out = " ".join(capsys.readouterr().out.split())
+        assert out.startswith("answer_1 has no value yet: this cell does not set it.")
+        assert "Write answer_1 = your answer where the cell had it" in out and "quotes: 'answer_1'" not in out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
+
+
+def test_an_unknown_word_opens_its_sentence_without_capitalising_the_word():
+    said = unquoted_name_guidance(NameError("name 'billing' is not defined", name="billing"))
+    assert said.startswith("The word billing has no quotes around it")
