@@ -440,9 +440,11 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
     command = console_command(text)
     if command == "forget":
         said = f"'{trim_line(text)}' is a command, not a message: nothing was submitted."
+        key = trim_line(text).split(maxsplit=1)[1:]
+        if key and key[0] not in ALLOWED_KEYS:  # as the desk's console says it: 'color' is no key at all
+            return f"{said} {key[0]} is not one of the allowed keys ({', '.join(ALLOWED_KEYS)})."
         if not stored:
             return f"{said} The store holds no facts: there is nothing to forget."
-        key = trim_line(text).split(maxsplit=1)[1:]
         if key and key[0].lower() not in {k.lower() for k in stored}:
             return f"{said} {key[0]} is not stored: there is nothing to forget."
         return f"{said} To forget here, choose the key below and click Forget key (or Forget all)."

@@ -68,3 +68,13 @@ def test_the_console_says_a_question_stores_nothing_because_it_is_a_question():
         "key=value declarations are stored."
     )
     assert memory_line(nothing, "module=").endswith("accepts.")  # a slip in a declaration: the notes say which
+
+
+def test_forget_of_no_key_at_all_is_said_as_the_desk_console_says_it():
+    """Lesson 03's walk: the Message box said "color is not stored: there is nothing to forget", as if color could
+    be stored, where the You box said it is not one of the allowed keys."""
+    from course_lib.widgets import command_guidance
+
+    said = command_guidance("forget color", stored=["module"])
+    assert "color is not one of the allowed keys (product, module," in said and "not stored" not in said
+    assert "product is not stored" in command_guidance("forget product", stored=["module"])
