@@ -401,11 +401,11 @@ def seed_match_sentence(trace: LoopTrace, response: AgentResponse) -> str:
     """:func:`compare_with_seed` in one sentence a student reads: both match, or which part differs."""
     same = compare_with_seed(trace, response)
     if all(same.values()):
-        return "The trace and the final messages are the seed's, word for word (white space folded)."
+        return "The trace and the final messages are the seed's, word for word."
     differs = " and ".join(
         what for what, key in (("the trace", "trace"), ("the final messages", "final_messages")) if not same[key]
     )
-    return f"Not the seed's output: {differs} differ from the seed's (white space folded)."
+    return f"Not the seed's output: {differs} differ from the seed's, word for word."
 
 
 def same_run_sentence(first: tuple[LoopTrace, AgentResponse], second: tuple[LoopTrace, AgentResponse]) -> str:

@@ -229,7 +229,7 @@ async def test_the_seed_comparison_is_a_sentence_that_names_what_differs():
     assert seed_match_sentence(trace, response).startswith("The trace and the final messages are the seed's")
     _, other = await run_seed_demo(allowed=2)
     assert seed_match_sentence(trace, other) == (
-        "Not the seed's output: the final messages differ from the seed's (white space folded)."
+        "Not the seed's output: the final messages differ from the seed's, word for word."
     )
 
 
