@@ -51,6 +51,7 @@ __all__ = [
     "key_value_hint",
     "literal_text_hint",
     "near_miss_hint",
+    "not_defined_yet",
     "number_form_hint",
     "quoted_text_hint",
     "readable_lines",
@@ -1467,6 +1468,22 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     return f"{said}\n{_python_line(error)}\n{_name_advice(name, expected)} Then run the cell again."
 
 
+def not_defined_yet(error: NameError) -> str:
+    """What to say when a lesson cell's own code names something this kernel has not defined (lesson 05's walk).
+
+    Run alone after a restart, an exercise cell stops at ``run_seed_demo``: the cells above define it. "The word
+    run_seed_demo has no quotes" would send the student to quote a function's name. An answer line and a message
+    line get their own words (:func:`unquoted_name_guidance`, :func:`_message_guidance`).
+    """
+    name = error.name or str(error)
+    if re.fullmatch(r"answer_\w*", name):  # the cell reads its answer, whose line was deleted
+        return unquoted_name_guidance(error)
+    return (
+        f"{name} is not defined in this kernel yet: a cell above defines it.\n{_python_line(error)}\nRun the cells "
+        "above first (Run > Run All Above Selected Cell), then this cell again."
+    )
+
+
 def _python_line(error: BaseException) -> str:
     """Python's own one-line report of ``error``, as a traceback ends: ``NameError: name 'Billing' is not defined``."""
     said = error.msg if isinstance(error, SyntaxError) else str(error)
@@ -1544,6 +1561,8 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         raised_in_cell = bool(frames) and frames[-1].filename in cells
         if guidance := _message_guidance(value, frames[-1].line if raised_in_cell else None):
             print(readable_lines(guidance))
+        elif isinstance(value, NameError) and raised_in_cell and not _ANSWER_LINE.match(frames[-1].line or ""):
+            print(readable_lines(not_defined_yet(value)))  # a lesson name, in a kernel that has not run the cells above
         elif isinstance(value, NameError) and raised_in_cell:
             expected = _expected_in_cell(frames[-1], self.user_ns)
             answer = _ANSWER_LINE.match(frames[-1].line or "")

@@ -256,3 +256,18 @@ def test_a_deleted_answer_line_in_a_fresh_kernel_is_told_to_write_it_back(capsys
 def test_an_unknown_word_opens_its_sentence_without_capitalising_the_word():
     said = unquoted_name_guidance(NameError("name 'billing' is not defined", name="billing"))
     assert said.startswith("The word billing has no quotes around it")
+
+
+def test_a_lesson_name_missing_in_a_fresh_kernel_says_to_run_the_cells_above(capsys):
+    """Lesson 05's walk: an exercise cell run alone after a restart stopped at ``run_seed_demo``; the advice must
+    be to run the cells above, not to put the name in quotes."""
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.run_cell("answer_1 = 9\ntrace_4, _ = run_seed_demo(allowed=4)")
+        out = " ".join(capsys.readouterr().out.split())
+        assert out.startswith("run_seed_demo is not defined in this kernel yet: a cell above defines it.")
+        assert "Run All Above Selected Cell" in out and "quotes" not in out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
