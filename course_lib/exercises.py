@@ -927,8 +927,9 @@ def case_form_hint(answer: Any, expected: Any) -> str:
     ):
         return (
             f"Mind the case: the answer here is a name with a capital first letter, and Python compares text "
-            f"exactly: your answer {answer!r} has none. Write your word with a capital first letter, as the lesson "
-            "spells names; whether the word itself is right is checked after that."
+            f"exactly: your answer {answer!r} {'is all in capitals' if word.isupper() else 'has no capital'}. Write "
+            "your word with a capital first letter, as the lesson spells names; whether the word itself is right is "
+            "checked after that."
         )
     if capitals and padded:
         return (

@@ -232,3 +232,12 @@ def test_a_case_note_says_the_word_itself_is_not_yet_judged(word):
     right, only the case is wrong". The note, said alike for any word, now says the word is checked after."""
     told = " ".join(check("Exercise 9", word, "Billing", "HINT", namespace={}).split())
     assert "whether the word itself is right is checked after that" in told
+
+
+def test_a_word_all_in_capitals_is_not_told_it_has_no_capital():
+    """Lesson 02's fourth walk: 'BILLING' was told it "has none" (no capital first letter)."""
+    told = " ".join(check("Exercise 9", "BILLING", "Billing", "HINT", namespace={}).split())
+    assert "'BILLING' is all in capitals" in told and "has no capital" not in told
+    assert "'billing' has no capital" in " ".join(
+        check("Exercise 9", "billing", "Billing", "HINT", namespace={}).split()
+    )
