@@ -163,23 +163,15 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 2",
-        "Which row's model does COURSE_LLM never change? Look at section 2's backend column.",
-        "The numbering model is not a role: its numbered replies are the seed's demo (lesson 05), so it is never live.",
+        "How many rows are roles, which of them gets a model of its own, and does the last row follow OPENAI_MODEL "
+        "at all? Section 3's table shows the same kind of set-up.",
+        "Six roles follow OPENAI_MODEL unless a COURSE_<ROLE>_MODEL gives one its own: the writer says gpt-4o and "
+        "the other five say gpt-4o-mini; the last row is the seed's fake numbering model, which no setting switches.",
         (
-            ("writer", "The writer is a role: COURSE_LLM=openai makes it live like every other role."),
-            ("NumberingChatClient", "That is the class; give the name in the first column of section 2's table."),
-            (
-                "FakeChatClient",
-                "That is the seed's own name for it; give the name the first column of section 2's table writes.",
-            ),
-            (
-                "judge",
-                "The judge gets a model of its own only with COURSE_JUDGE_MODEL, as in section 3's Ollama example; "
-                "here no such variable is set, so it uses gpt-4o-mini like the other roles.",
-            ),
+            (6, "That counts the writer too: COURSE_WRITER_MODEL gives it a model of its own, gpt-4o."),
+            (7, "The last row is not a role: the seed's fake model of lesson 05, which no setting switches."),
         ),
-        ("assistant", "writer", "reader", "summarizer", "worker", "judge", "numbering"),
-        answer_type=str,
+        answer_type=int,
     ),
     Exercise(
         "00",

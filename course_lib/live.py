@@ -562,8 +562,7 @@ class Backends(BaseModel):
 def stays_offline(*configurations: Backends) -> list[str]:
     """The names :meth:`Backends.table` shows offline in every one of ``configurations``: what no setting switches.
 
-    Lesson 00's exercise 2 computes its answer with it, from the tables themselves, so the checking cell does not
-    spell the answer out.
+    Lesson 00's under-the-hood section names it: the one row no ``COURSE_*`` setting makes live.
     """
     offline = [{row["name"] for row in b.table() if row["backend"].startswith("offline")} for b in configurations]
     return [row["name"] for row in configurations[0].table() if all(row["name"] in names for names in offline)]

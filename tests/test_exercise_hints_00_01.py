@@ -59,11 +59,9 @@ def test_lesson_01_exercise_2_tells_the_student_who_names_the_new_key_that_it_ge
     assert "symptom is the new fact: it gets in" in told and "customer" not in told
 
 
-def test_lesson_00_exercise_2_hint_to_the_writer_speaks_of_the_model_sought_not_the_writer():
-    told = feedback("00", "Exercise 2", "writer", "numbering")
-    assert "The writer is a role" in told
-    # the hint now asks a question rather than describing the model (issue 32): still the model sought, not the writer
-    assert "Its replies" not in told and "Which row's model does COURSE_LLM never change?" in told
+def test_lesson_00_exercise_2_names_what_a_tempting_count_got_wrong():
+    assert "COURSE_WRITER_MODEL gives it a model of its own" in feedback("00", "Exercise 2", 6, 5)
+    assert "The last row is not a role" in feedback("00", "Exercise 2", 7, 5)
 
 
 def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_the_answer():
@@ -80,8 +78,6 @@ def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_t
         # a slip from a listed name: the name the student meant, right or wrong alike, and nothing about the reasoning
         ("Exercise 3", "rejeted", "rejected", "'rejeted' reads as 'rejected', one of the names to choose from"),
         ("Exercise 3", "rejeted", "accepted", "'rejeted' reads as 'rejected', one of the names to choose from"),
-        ("Exercise 2", "numberin", "numbering", "'numberin' reads as 'numbering', one of the names to choose from"),
-        ("Exercise 2", "assistent", "numbering", "'assistent' reads as 'assistant', one of the names to choose from"),
         ("Exercise 3", "nothing to extract", "nothing_to_extract", "reads as 'nothing_to_extract'"),
         ("Exercise 3", "nothing to extract", "rejected", "reads as 'nothing_to_extract'"),
     ],
@@ -139,12 +135,12 @@ def test_a_key_written_in_another_form_is_told_its_form_alike_for_the_right_and_
     assert "not checked yet" in told and " ".join(exercise("01", "Exercise 2").hint.split()) not in told
 
 
-@pytest.mark.parametrize("word", ["numbering", "writer", "judge"])
+@pytest.mark.parametrize("word", ["rejected", "accepted", "writer_failed"])
 @pytest.mark.parametrize("marks", ["'{}'", '"{}"', "`{}`"])
 def test_quote_marks_inside_the_text_are_said_alike_for_the_right_and_a_wrong_name(word, marks):
     """Lesson 00's final walk: "'numbering'" got "reads as 'numbering'" while "'writer'" got "not quite" and the
     hint, which told the student which name was right."""
-    told = " ".join(check("Exercise 2", marks.format(word), "numbering", exercise("00", "Exercise 2").hint).split())
+    told = " ".join(check("Exercise 3", marks.format(word), "rejected", exercise("00", "Exercise 3").hint).split())
     assert "not checked yet" in told and "has quote marks inside the text" in told
 
 

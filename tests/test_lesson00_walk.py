@@ -62,10 +62,10 @@ def test_the_times_note_says_what_to_compare_instead_of_the_seconds():
 
 
 def test_exercise_2s_hint_asks_a_question_and_names_no_answer():
-    """Lesson 00's walk: the hint "its numbered replies are the seed's demo" all but spelled the answer after one
-    miss; it asks which row COURSE_LLM never changes and points at the backend column instead."""
+    """Lesson 00's walks: the question was a look-up (the answer sat in section 3's table), and the hint all but
+    spelled it. The count asks for a step of reasoning, and the hint asks questions without naming the count."""
     from course_lib.exercises import exercise
 
     two = exercise("00", "Exercise 2")
-    assert "number" not in two.hint.lower() and "?" in two.hint
-    assert "backend column" in two.hint and two.answer_type is str
+    assert "?" in two.hint and "5" not in two.hint and "five" not in two.hint
+    assert two.answer_type is int

@@ -321,9 +321,11 @@ def test_an_unreachable_endpoint_points_at_the_network_when_no_base_url_is_set()
     assert "Is the server running?" in hint and "OPENAI_BASE_URL" in hint
 
 
-def test_lesson_00_exercise_2_has_exactly_one_row_whose_model_is_not_the_live_one():
-    """Lesson 00's exercise 2 says: under COURSE_LLM=openai and OPENAI_MODEL=gpt-4o-mini alone, exactly one row's
-    model is not gpt-4o-mini; its checking cell computes that row with stays_offline."""
-    gpt = Backends(backend="openai", live=LiveSettings(model="gpt-4o-mini", api_key="k"))
+def test_lesson_00_exercise_2_counts_the_roles_that_follow_openai_model():
+    """Lesson 00's exercise 2 (fourth walk: the old question was a look-up): with COURSE_WRITER_MODEL=gpt-4o, five
+    rows say gpt-4o-mini; the writer has its own model, and the numbering row, which no setting switches, none."""
+    gpt = Backends(
+        backend="openai", live=LiveSettings(model="gpt-4o-mini", api_key="k", role_models={"writer": "gpt-4o"})
+    )
     other = [row["name"] for row in gpt.table() if row["model"] != "gpt-4o-mini"]
-    assert other == stays_offline(gpt) == ["numbering"]
+    assert other == ["writer", "numbering"] and stays_offline(gpt) == ["numbering"]

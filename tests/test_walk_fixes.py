@@ -44,13 +44,7 @@ def test_an_empty_answer_is_told_it_is_empty_in_every_lesson():
     assert "between the quotes" not in said
     assert "between the quotes" in " ".join(check("Exercise 1", " ", "customer").split())
     assert "a boolean (True or False): write it without quotes" in check("Exercise 1", "", True).replace("\n", " ")
-    assert "empty" not in check("Exercise 2", "writer", "numbering", two.hint)
-
-
-def test_lesson_00_exercise_2_points_the_seed_s_class_name_to_the_table():
-    two = exercise("00", "Exercise 2")
-    said = check("Exercise 2", "FakeChatClient", "numbering", two.hint).replace("\n", " ")
-    assert "first column of section 2's table" in said
+    assert "empty" not in check("Exercise 2", 6, 5, two.hint)
 
 
 def test_lesson_00_exercise_3_does_not_support_the_tempting_wrong_answer():
@@ -60,11 +54,10 @@ def test_lesson_00_exercise_3_does_not_support_the_tempting_wrong_answer():
     assert "declares nothing" not in three.why and "rejects" in three.why
 
 
-def test_lesson_00_exercise_2_names_a_class_name_and_a_role_as_such():
+def test_lesson_00_exercise_2_counts_and_names_its_tempting_counts():
     two = exercise("00", "Exercise 2")
-    assert "That is the class" in check("Exercise 2", "NumberingChatClient", "numbering", two.hint)
-    assert "is a role" in check("Exercise 2", "writer", "numbering", two.hint)
-    assert check("Exercise 2", "numbering", "numbering", two.hint).startswith("Exercise 2: correct.")
+    assert "gives it a model of its own" in " ".join(check("Exercise 2", 6, 5, two.hint).split())
+    assert check("Exercise 2", 5, 5, two.hint).startswith("Exercise 2: correct.")
 
 
 # --- lesson 01's exercise 1: a dict written with = ---

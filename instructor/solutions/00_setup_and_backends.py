@@ -3,9 +3,9 @@
 # Exercise 1: one call and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them.
 answer_1 = 61.5
 
-# Exercise 2: every role names gpt-4o-mini; the seed's numbering model of lesson 05 stays offline (its numbered
-# replies are the demo), so its model column does not.
-answer_2 = "numbering"
+# Exercise 2: six roles follow OPENAI_MODEL, but COURSE_WRITER_MODEL gives the writer gpt-4o; the numbering row is the
+# seed's fake model, which no setting switches: five rows say gpt-4o-mini.
+answer_2 = 5
 
 # Exercise 3: the writer proposed database=Oracle, but the user wrote a sentence, not database=Oracle: the host rejects
 # the proposal (nothing_to_extract would mean the writer proposed nothing).
