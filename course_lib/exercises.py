@@ -1583,13 +1583,14 @@ def hedged_answer_lines(lines: list[str]) -> list[str]:
 
     IPython reads ``answer_2 = product?`` as "show the help of product": the assignment never runs, and the check
     below it graded the answer the cell held before, "correct" included (lesson 01's walk). The line becomes the
-    text the student typed, ``answer_2 = 'product?'``, which the checker names as a hedge like any other. A '?'
-    inside quotes is left alone, and so is a line whose value is not Python without its '?'.
+    text the student typed, ``answer_2 = 'product?'``, which the checker names as a hedge like any other, and so do
+    words without quotes (``answer_1 = right first time?``, lesson 07's walk). A '?' inside quotes is left alone,
+    and so is a value holding a quote mark that is not Python without its '?'.
     """
     out = []
     for line in lines:
         match = _TRAILING_MARKS.match(line.rstrip("\n"))
-        if match and match["value"] and _is_expression(match["value"]):
+        if match and match["value"] and (_is_expression(match["value"]) or not set(match["value"]) & set("'\"#")):
             typed = f"{match['value']}{match['marks']}"
             line = f"{match['line'][: len(match['line']) - len(match['value'])]}{typed!r}\n"
         out.append(line)

@@ -160,7 +160,10 @@ def test_an_empty_answer_line_is_told_the_kind_the_cell_checks(capsys, expected,
         InteractiveShell.clear_instance()
 
 
-@pytest.mark.parametrize(("line", "expected"), [("answer_2 = customer?", "customer"), ("answer_3 = False?", False)])
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [("answer_2 = customer?", "customer"), ("answer_3 = False?", False), ("answer_1 = right first time?", "x")],
+)
 def test_an_answer_line_ending_in_a_question_mark_is_a_hedge_not_a_help_request(capsys, line, expected):
     """Lesson 01's walk: IPython read ``answer_2 = product?`` as "help on product", the assignment never ran, and
     the check graded the answer the cell held before: "correct". The line is now the hedge the student typed."""
