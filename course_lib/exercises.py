@@ -996,6 +996,12 @@ def key_value_hint(answer: Any, expected: Any) -> str:
     return f"Your answer is written as key=value ({answer!r}): the question asks for the value alone, write only it."
 
 
+def _cell_text(names: Mapping[str, Any]) -> str:
+    """The text of the cell being run (IPython's latest input, ``In[-1]``), or ``""`` outside IPython."""
+    inputs = names.get("In")
+    return inputs[-1] if isinstance(inputs, list) and inputs and isinstance(inputs[-1], str) else ""
+
+
 def _joined_answer_line(names: Mapping[str, Any], answer: Any = None) -> str:
     """What to say when the cell's ``answer_N = ...`` line joins two values with ``or``/``and``, or ``""``.
 
@@ -1003,10 +1009,7 @@ def _joined_answer_line(names: Mapping[str, Any], answer: Any = None) -> str:
     student had chosen. The cell's own text is IPython's latest input (``In``), read as Python tokens so that an
     ``or`` inside quotes or a comment does not count.
     """
-    inputs = names.get("In")
-    if not isinstance(inputs, list) or not inputs or not isinstance(inputs[-1], str):
-        return ""
-    for line in inputs[-1].splitlines():
+    for line in _cell_text(names).splitlines():
         if not re.match(r"\s*answer_\w*\s*=[^=]", line):
             continue
         try:
@@ -1041,11 +1044,8 @@ def _unassigned_answer(names: Mapping[str, Any]) -> str:
     A student who deletes the ``answer_1 = ...`` line and runs the cell is graded on the value an earlier run left,
     "correct" included. Read from the cell's text (IPython's ``In``); a cell Python cannot parse is left alone.
     """
-    inputs = names.get("In")
-    if not isinstance(inputs, list) or not inputs or not isinstance(inputs[-1], str):
-        return ""
     try:
-        tree = ast.parse(inputs[-1])
+        tree = ast.parse(_cell_text(names))
     except SyntaxError:
         return ""
     read = {
@@ -1088,10 +1088,7 @@ def _answer_line_name(names: Mapping[str, Any]) -> str | None:
     a 200-character text. Read from the cell's text (IPython's ``In``): a value written out, even one that
     happens to be a lesson variable's, is not a name.
     """
-    inputs = names.get("In")
-    if not isinstance(inputs, list) or not inputs or not isinstance(inputs[-1], str):
-        return None
-    for line in inputs[-1].splitlines():
+    for line in _cell_text(names).splitlines():
         if match := re.fullmatch(r"\s*answer_\w*\s*=\s*([A-Za-z_]\w*)\s*(?:#.*)?", line):
             word = match.group(1)
             if word not in ("True", "False", "None") and word in names and _a_lesson_name(word):
@@ -1671,9 +1668,12 @@ def _kind_of_exercise(tree: ast.AST) -> Any:
             and len(node.args) == 2
             and all(isinstance(arg, ast.Constant) and isinstance(arg.value, str) for arg in node.args)
         ):
-            lesson, label = (arg.value for arg in node.args if isinstance(arg, ast.Constant))
-            found = next((e for e in EXERCISES if (e.lesson, e.label) == (lesson, label)), None)
-            if found is not None and found.answer_type is not object:
+            lesson, label = (str(arg.value) for arg in node.args if isinstance(arg, ast.Constant))
+            try:
+                found = exercise(lesson, label)
+            except KeyError:
+                return _UNKNOWN
+            if found.answer_type is not object:
                 return found.answer_type()
     return _UNKNOWN
 
