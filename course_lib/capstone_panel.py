@@ -30,7 +30,7 @@ from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, make_extraction
-from .frames import rows_frame
+from .frames import count_noun, rows_frame
 from .loop import LoopAgent, LoopAgentOptions
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemory
 from .offline import OfflineChatClient
@@ -306,8 +306,8 @@ def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
     left says the forget did what was asked, and nothing else went. The value is quoted: "Payroll." ends no sentence.
     """
     left = [f.key for f in facts]
-    facts_word = "fact" if len(left) == 1 else "facts"
-    now = f"The store holds {len(left)} {facts_word} now: {and_listed(left)}." if left else "The store is empty now."
+    held = f"The store holds {count_noun(len(left), 'fact')} now: {and_listed(left)}."
+    now = held if left else "The store is empty now."
     return f'Forgot {key}, which held "{shorten_long_input(value)}". {now}'
 
 
