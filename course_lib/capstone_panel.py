@@ -306,8 +306,9 @@ def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
     left says the forget did what was asked, and nothing else went. The value is quoted: "Payroll." ends no sentence.
     """
     left = [f.key for f in facts]
-    held = f"The store holds {count_noun(len(left), 'fact')} now: {and_listed(left)}."
-    now = held if left else "The store is empty now."
+    if not left:
+        return f'Forgot {key}, which held "{shorten_long_input(value)}". The store is empty now.'
+    now = f"The store holds {count_noun(len(left), 'fact')} now: {and_listed(left)}."
     return f'Forgot {key}, which held "{shorten_long_input(value)}". {now}'
 
 
