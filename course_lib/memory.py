@@ -154,8 +154,29 @@ class FactCandidate(BaseModel):
 
     @classmethod
     def from_declaration(cls, declaration: Declaration) -> FactCandidate:
-        """The candidate a careful writer proposes for an explicit declaration: its key, value and own words."""
+        """The candidate a careful writer proposes for an explicit declaration: its key, value and own words.
+
+        Anything but a :class:`Declaration` (``None``, the message's text itself, a dict) is refused with
+        :class:`InvalidFacts` naming the rule, before anything is made. Why: it raised a bare AttributeError
+        (``'NoneType' object has no attribute 'key'``) that names no rule of the course and does not say where a
+        declaration comes from.
+        """
+        if not isinstance(declaration, Declaration):
+            raise InvalidFacts(
+                f"Invalid fact: {_not_a_declaration(declaration)} is not a declaration; pass one that "
+                "find_declarations(message) returned (rule: a candidate is made from a declaration find_declarations "
+                "found). No candidate was made; no store was changed."
+            )
         return cls(key=declaration.key, value=declaration.value, evidence=declaration.evidence)
+
+
+def _not_a_declaration(given: object) -> str:
+    """How a refusal names what was given instead of a declaration: ``None``, ``the text '...'``, ``a dict``."""
+    if given is None:
+        return "None"
+    if isinstance(given, str):
+        return f"the text {given!r:.40}"
+    return f"a {type(given).__name__}"
 
 
 _FIELDS = ("key", "value", "evidence")
@@ -433,6 +454,14 @@ _BATCH_REJECTED = "The whole batch is rejected; the store is unchanged."
 """How every refusal of a batch ends: a student reads them side by side (lesson 01), and each says nothing changed."""
 
 
+def _batch_given(candidates: object) -> str:
+    """What stood where a batch belongs, in words: ``no batch at all (None)``, else its type's name (``generator``).
+
+    Why: "got NoneType" named Python's type of ``None``, not what a student did (passed no batch).
+    """
+    return "no batch at all (None)" if candidates is None else type(candidates).__name__
+
+
 def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -> Sequence[FactCandidate]:
     """Return the batch when it passes every rule; else raise :class:`InvalidFacts` naming the candidate and rule.
 
@@ -443,7 +472,7 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
     """
     if not isinstance(candidates, (list, tuple)):
         raise InvalidFacts(
-            f"Extraction must contain at most {MAX_CANDIDATES} facts; got {type(candidates).__name__}, not a list "
+            f"Extraction must contain at most {MAX_CANDIDATES} facts; got {_batch_given(candidates)}, not a list "
             f"or a tuple of candidates (rule: a batch is a list or a tuple of at most {MAX_CANDIDATES} candidates). "
             f"{_BATCH_REJECTED}"
         )
@@ -604,9 +633,11 @@ def rules_broken(user_text: str, candidates: Sequence[FactCandidate]) -> tuple[s
     cannot be broken alone: a value holding a line break sits inside its evidence, which then holds one too; and a
     blank evidence cannot hold a value that is not blank.
 
-    A batch the store cannot read as candidates (``None``, neither a list nor a tuple, an element that is not a
-    candidate, a field that is not text) has no rules to list: it is refused as the store refuses it,
-    :class:`InvalidFacts` in the store's words, rather than a bare TypeError from inside the checks.
+    Raises :class:`InvalidFacts` for a batch the store cannot read as candidates (``None``, neither a list nor a
+    tuple, an element that is not a candidate, a field that is not text): such a batch has no rules to list, so it
+    is refused exactly as the store refuses it, with the same message naming the rule (``rules_broken("x", None)``
+    says it got no batch at all), rather than a bare TypeError from inside the checks or an empty tuple that would
+    read as "breaks no rule".
     """
     if not isinstance(candidates, (list, tuple)) or any(_malformed(c) for c in candidates):
         validate_batch(user_text, candidates)  # raises: the store's own refusal of this batch

@@ -53,3 +53,32 @@ def test_a_writers_json_reply_still_says_its_problems_in_the_writers_words():
     with pytest.raises(Exception) as missing:
         FactBatch.model_validate_json('{"facts": [{"key": "module"}]}')
     assert reply_problem(missing.value).startswith('The writer\'s reply has no "value" in fact 1')
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (None, "None is not a declaration"),
+        ("module=Billing", "the text 'module=Billing' is not a declaration"),
+        ({"key": "module"}, "a dict is not a declaration"),
+    ],
+)
+def test_from_declaration_refuses_what_is_not_a_declaration_by_its_rule(given, said):
+    """Lesson 01's walk: ``C.from_declaration(None)`` raised a bare AttributeError naming no rule of the course."""
+    memory = WorkingMemory()
+    with pytest.raises(InvalidFacts) as refusal:
+        FactCandidate.from_declaration(given)
+    message = str(refusal.value)
+    assert said in message and "(rule: a candidate is made from a declaration find_declarations found)" in message
+    assert message.endswith("No candidate was made; no store was changed.")
+    assert memory.facts == ()
+
+
+def test_rules_broken_says_a_missing_batch_in_words_not_a_type_name():
+    """``rules_broken("x", None)`` is refused as the store refuses it, and says "no batch at all", not NoneType."""
+    with pytest.raises(InvalidFacts) as refusal:
+        rules_broken("x", None)
+    message = str(refusal.value)
+    assert "got no batch at all (None)" in message and "NoneType" not in message
+    assert "(rule: a batch is a list or a tuple of at most 5 candidates)" in message
+    assert "InvalidFacts" in (rules_broken.__doc__ or "")
