@@ -138,3 +138,12 @@ def test_the_correction_says_what_it_replaced_beside_the_new_table():
     )
     cell = next(c for c in lesson(LESSON).cells if c.cell_type == "code" and "correction = " in c.source)
     assert [o.get("text", "") for o in cell.outputs if o.get("name") == "stdout"] == [sentence + "\n"]
+
+
+def test_forget_is_defined_where_it_first_appears():
+    """Lesson 01's fifth walk: ``forget`` was used in the objectives and section 7 before section 7 showed it; the
+    first mention now says what ``forget(key)`` does to the store and why it matters."""
+    words = _words()
+    first = words.index("`forget`")
+    assert words.index("`forget(key)` removes the fact stored under `key`") < first + 40
+    assert "no write begun earlier may restore them" in words
