@@ -82,6 +82,7 @@ __all__ = [
     "parse_prompt_block",
     "prompt_block",
     "quote_for_prompt",
+    "recorded_words",
     "rules_broken",
     "split_prompt_block",
     "update_sentence",
@@ -429,6 +430,26 @@ PROMPT_BLOCK_FOOTER = "[end of controlled facts]"
 NO_FACTS_LINE = "(no controlled facts recorded)"
 
 
+def _block_time(moment: datetime) -> str:
+    """A fact's time as the block writes it: ISO 8601 to the second, with its UTC offset."""
+    return moment.isoformat(timespec="seconds")
+
+
+def recorded_words(fact: Fact) -> str:
+    """How to read the time the facts block writes for ``fact``, said on that fact's own time.
+
+    Why: the tables show only the time of day; a student meets the block's full form here for the first time, and
+    reading it on a fact of the lesson's store keeps the example true of what the block above it printed.
+    """
+    written = _block_time(fact.recorded_at)
+    offset = written[len("2026-01-01T12:00:00") :]  # the course's times are UTC: +00:00
+    said = "no offset from UTC" if offset == "+00:00" else "its offset from UTC"
+    return (
+        f"The block's time for {fact.key}, {written}, reads: the date (year-month-day), then T, "
+        f"then the time of day (hours:minutes:seconds), then {offset}: {said}."
+    )
+
+
 def prompt_block(facts: Iterable[Fact]) -> str:
     """The block: a header, exactly one line per fact, a footer -- whatever a value or citation contains.
 
@@ -442,7 +463,7 @@ def prompt_block(facts: Iterable[Fact]) -> str:
     for f in facts:
         lines.append(
             f"- {f.key} = {_quote(f.value)} (evidence: {_quote(f.evidence)}; turn {f.turn}; "
-            f"recorded {f.recorded_at.isoformat(timespec='seconds')})"
+            f"recorded {_block_time(f.recorded_at)})"
         )
     if len(lines) == 1:
         lines.append(NO_FACTS_LINE)

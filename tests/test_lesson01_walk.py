@@ -147,3 +147,13 @@ def test_forget_is_defined_where_it_first_appears():
     first = words.index("`forget`")
     assert words.index("`forget(key)` removes the fact stored under `key`") < first + 40
     assert "no write begun earlier may restore them" in words
+
+
+def test_section_6_reads_a_time_its_own_block_printed():
+    """Lesson 01's fifth walk: section 6 explained the block's time on ``2026-01-01T12:00:00+00:00``, a time only
+    "Under the hood" printed; the cell under the block now reads the time of a fact of the lesson's store."""
+    cells = lesson(LESSON).cells
+    hood = next(i for i, c in enumerate(cells) if c.source.startswith("## Under the hood"))
+    path = " ".join(c.source for c in cells[:hood])
+    assert "2026-01-01T12:00:00" not in path
+    assert "print(recorded_words(store.facts[0]))" in path

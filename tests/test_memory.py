@@ -539,3 +539,24 @@ def test_the_invisible_characters_trimmed_at_a_declarations_edges_are_named():
         "edges, as it trims spaces."
     )
     assert edge_trim_sentence("module=Billing").endswith("trimmed nothing at its edges.")
+
+
+def test_recorded_words_reads_the_time_the_block_shows_for_a_fact():
+    """Lesson 01, section 6 (issue 32): the block's time is read from a fact of the lesson's own store, not from a
+    time only "Under the hood" had shown."""
+    from datetime import UTC, datetime
+
+    from course_lib.memory import Fact, prompt_block, recorded_words
+
+    fact = Fact(
+        key="module",
+        value="Billing",
+        evidence="module=Billing",
+        turn=1,
+        recorded_at=datetime(2026, 3, 4, 5, 6, 7, 890, tzinfo=UTC),
+    )
+    said = recorded_words(fact)
+    assert said.startswith("The block's time for module, 2026-03-04T05:06:07+00:00, reads:")
+    assert "2026-03-04T05:06:07+00:00" in prompt_block([fact])
+    assert "the date (year-month-day), then T, then the time of day (hours:minutes:seconds)" in said
+    assert said.endswith("+00:00: no offset from UTC.")
