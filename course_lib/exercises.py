@@ -176,17 +176,26 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 3",
-        "The writer did answer, with database=Oracle: what does the host do with a proposal the user never wrote as "
-        "key=value?",
-        "The writer proposed database=Oracle, but the user wrote a sentence, not database=Oracle: the host rejects "
-        "the proposal (nothing_to_extract is when the writer proposes nothing).",
+        "First work out what the message declares: split it at each ';', and read each part's key as all the text "
+        "before its '='. Then compare that with the proposal: the host accepts a proposal that is exactly the "
+        "declared facts, and rejects one with a fact more or a fact fewer.",
+        "'We use database' is no allowed key (the key is all the text before '='), so the message declares only "
+        "priority=P1; the writer proposed exactly that, so the host accepts the proposal and stores priority=P1.",
         (
-            ("nothing_to_extract", "That is the status when the writer proposes nothing."),
-            ("accepted", "A writer only proposes; the host decides, and it checks each proposal against the message."),
+            (
+                "rejected",
+                "Did the writer leave a declaration out? A part declares a fact only if the text before its '=' is one "
+                "of the ten keys, as written.",
+            ),
+            (
+                "nothing_to_extract",
+                "That is the status when the writer proposes nothing (and the message declares nothing); here it "
+                "proposed a fact for the host to judge.",
+            ),
             (
                 "writer_failed",
                 "writer_failed means the writer gave no usable reply at all (the call failed, as with section 4's dead "
-                "endpoint), so there was nothing to check. Here the call worked and returned a proposal for the host "
+                "endpoint), so there was nothing to check. Here the writer did answer, with a proposal for the host "
                 "to judge.",
             ),
         ),

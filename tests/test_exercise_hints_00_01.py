@@ -67,9 +67,33 @@ def test_lesson_00_exercise_2_names_what_a_tempting_count_got_wrong():
 def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_the_answer():
     """``writer_failed`` got only the generic hint (issue 32, lesson 00's walk): it is told what the status means
     (no usable reply: section 4's dead endpoint) and why this case is not one, never the right status."""
-    told = feedback("00", "Exercise 3", "writer_failed", "rejected")
+    told = feedback("00", "Exercise 3", "writer_failed", "accepted")
     assert "no usable reply" in told and "section 4" in told and "did answer" in told
-    assert "rejected" not in told.split("The writer did answer")[0]
+    assert "accepted" not in told
+
+
+def lesson_00_exercise_3_cell() -> str:
+    cells = json.loads(Path("notebooks/00_setup_and_backends.ipynb").read_text(encoding="utf-8"))["cells"]
+    return next("".join(c["source"]) for c in cells if 'exercise("00", "Exercise 3")' in "".join(c["source"]))
+
+
+async def test_lesson_00_exercise_3_is_reasoned_out_not_read_off_the_battery():
+    """Lesson 00's exercise 3 asked the status of a case the battery's table had already shown (prose -> rejected,
+    issue 32): its message is now one no table shows, and its answer follows from the key rule section 6 states."""
+    from course_lib.memory import FactCandidate
+    from course_lib.qualify import BATTERY, status_of_proposal
+
+    source = lesson_00_exercise_3_cell()
+    message = "We use database=Oracle; priority=P1"
+    assert f'message = "{message}"' in source
+    assert message not in {case.text for case in BATTERY}
+    proposal = [FactCandidate(key="priority", value="P1", evidence="priority=P1")]
+    assert await status_of_proposal(message, proposal) == "accepted"
+    assert parse_assertions(message) == {"priority": "P1"}
+    why = exercise("00", "Exercise 3").why
+    assert "'We use database' is no allowed key" in why and "accepts" in why
+    assert "accept" not in exercise("00", "Exercise 3").hint.split("compare")[0]  # the hint's first step is the rule
+    assert "Did the writer leave a declaration out?" in feedback("00", "Exercise 3", "rejected", "accepted")
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,6 @@ answer_1 = 61.5
 # seed's fake model, which no setting switches: five rows say gpt-4o-mini.
 answer_2 = 5
 
-# Exercise 3: the writer proposed database=Oracle, but the user wrote a sentence, not database=Oracle: the host rejects
-# the proposal (nothing_to_extract would mean the writer proposed nothing).
-answer_3 = "rejected"
+# Exercise 3: 'We use database' is no allowed key (the key is all the text before '='), so the message declares only
+# priority=P1; the writer proposed exactly that, so the host accepts the proposal.
+answer_3 = "accepted"
