@@ -380,10 +380,34 @@ class QualificationRecording(Recording):
             ["case", "expected", "outcome", "as contract", "writer's reply", "admitted"],
         )
 
-    def cut_replies(self, limit: int = 120) -> str:
+    def wrong_proposals(self) -> pd.DataFrame:
+        """:meth:`proposals`, folded to the cases this run did not get as the contract says, without the *as contract*
+        column (it would read ``False`` on every row).
+
+        Why: lesson 00's section 6 showed all fifteen cases in six columns, to make a point about three of them; a
+        newcomer read the whole table to find them (issue 32). :meth:`wrong_proposals_note` counts the others.
+        """
+        every = self.proposals()
+        wrong = every[[not c.as_contract for c in self.cases]]
+        return wrong.drop(columns=["as contract"]).reset_index(drop=True)
+
+    def wrong_proposals_note(self, limit: int = 120) -> str:
+        """The line under :meth:`wrong_proposals`: how many other cases came out as the contract says, then any wrong
+        reply the table cuts at ``limit`` characters, in full."""
+        right = sum(c.as_contract for c in self.cases)
+        said = f"The other {right} of {len(self.cases)} cases came out as the contract says."
+        cut = self.cut_replies(limit, cases={c.case for c in self.cases if not c.as_contract})
+        return f"{said}\n{cut}" if cut else said
+
+    def cut_replies(self, limit: int = 120, cases: Iterable[str] | None = None) -> str:
         """The writer's replies :meth:`proposals` cuts at ``limit`` characters, in full, for under the table (issue 32:
-        the three-declarations reply read ``{"key": "mo...`` and nowhere whole)."""
-        replies = [(c.case, " | ".join(map(_written, c.proposal, c.call_errors))) for c in self.cases if c.calls]
+        the three-declarations reply read ``{"key": "mo...`` and nowhere whole); only those of ``cases``, if given."""
+        shown = None if cases is None else set(cases)
+        replies = [
+            (c.case, " | ".join(map(_written, c.proposal, c.call_errors)))
+            for c in self.cases
+            if c.calls and (shown is None or c.case in shown)
+        ]
         cut = [(case, mark_invisible(reply)) for case, reply in replies if len(reply) > limit]
         if not cut:
             return ""

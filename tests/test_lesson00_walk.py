@@ -69,3 +69,34 @@ def test_exercise_2s_hint_asks_a_question_and_names_no_answer():
     two = exercise("00", "Exercise 2")
     assert "?" in two.hint and "5" not in two.hint and "five" not in two.hint
     assert two.answer_type is int
+
+
+def test_the_folded_proposals_table_shows_only_the_wrong_proposals():
+    """Lesson 00's fifth walk (issue 32): fifteen rows and six columns made section 6 hard to read in one pass; the
+    student's table keeps the rows that went wrong, and one line counts the rest, computed from the recording."""
+    recording = load_qualification()
+    wrong = recording.wrong_proposals()
+    every = recording.proposals()
+    assert list(wrong.columns) == ["case", "expected", "outcome", "writer's reply", "admitted"]
+    assert list(wrong["case"]) == list(every[~every["as contract"].astype(bool)]["case"])
+    right = int(every["as contract"].astype(bool).sum())
+    note = recording.wrong_proposals_note()
+    assert note.startswith(f"The other {right} of {len(every)} cases came out as the contract says.")
+    assert "three declarations" not in note  # a reply cut in the full table, but not a wrong one
+
+
+def test_section_6_uses_one_term_for_the_host_and_a_short_word_list():
+    """Lesson 00's fifth walk: section 6 opened on a ten-term list and used "host check" and "host admission" as
+    near-synonyms. One term, "host check", is used on the student's path and in the glossary; the list is short."""
+    import json
+    from pathlib import Path
+
+    cells = json.loads(Path("notebooks/00_setup_and_backends.ipynb").read_text(encoding="utf-8"))["cells"]
+    texts = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+    hood = next(i for i, t in enumerate(texts) if t.startswith("## Under the hood"))
+    path = " ".join(texts[:hood])
+    assert "host admission" not in path and "host check" in path
+    assert "host admission" not in Path("docs/glossary.md").read_text(encoding="utf-8")
+    section = next(t for t in texts if t.startswith("## 6. "))
+    terms = [line for line in section.splitlines() if line.startswith("- **")]
+    assert len(terms) <= 4
