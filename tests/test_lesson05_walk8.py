@@ -1,0 +1,41 @@
+"""Lesson 05 walked at 4 of 5 (issue 32): each Chinese quotation under the hood has its English beside it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = ROOT / "notebooks" / "05_loop_agent_traced.ipynb"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _cells() -> list[nbformat.NotebookNode]:
+    return nbformat.read(LESSON, as_version=4).cells
+
+
+def _cell(cell_id: str) -> nbformat.NotebookNode:
+    return next(c for c in _cells() if c.get("id") == cell_id)
+
+
+def test_each_chinese_quotation_has_the_glossarys_english_beside_it():
+    """A browser without a CJK font draws the Chinese as boxes: the English must stand in the same table cell."""
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    rows = [line.strip().strip("|").split("|") for line in glossary.splitlines() if CJK.search(line)]
+    english = {row[0].strip(): row[1].strip() for row in rows if len(row) >= 2}
+    quoted = 0
+    for cell in _cells():
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.splitlines():
+            for part in line.split(" | "):  # a table cell, or the whole line
+                if not CJK.search(part):
+                    continue
+                chinese = max((key for key in english if key in part), key=len)  # the longest quotation it holds
+                quoted += 1
+                assert not CJK.search(part.replace(chinese, "")), part  # no other Chinese in the cell
+                plain = part.replace("`", "").replace("**", "")
+                assert english[chinese] in plain, chinese  # the translation, in the same cell
+    assert quoted >= 3
