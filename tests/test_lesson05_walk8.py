@@ -1,4 +1,5 @@
-"""Lesson 05 walked at 4 of 5 (issue 32): each Chinese quotation under the hood has its English beside it."""
+"""Lesson 05 walked at 4 of 5 (issue 32): the last cell's two numbers explained, and each Chinese quotation under the
+hood has its English beside it."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ import re
 from pathlib import Path
 
 import nbformat
+from agent_framework import Agent
+
+from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopEvaluation
+from course_lib.loop_demos import MessageNumberer, NumberingChatClient
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "notebooks" / "05_loop_agent_traced.ipynb"
@@ -18,6 +23,19 @@ def _cells() -> list[nbformat.NotebookNode]:
 
 def _cell(cell_id: str) -> nbformat.NotebookNode:
     return next(c for c in _cells() if c.get("id") == cell_id)
+
+
+async def test_the_last_cell_s_two_numbers_differ_as_the_sentence_under_it_says():
+    """The seed's run numbered its input, so its answer took the next number; the course's input was plain text."""
+    stop = DelegateLoopEvaluator(lambda context: LoopEvaluation.stop())
+    numberer = MessageNumberer()
+    seed_like = LoopAgent(Agent(client=NumberingChatClient(numberer)), stop)
+    numbered = await seed_like.run([numberer.message("Original message from user.")])
+    plain = await LoopAgent(Agent(client=NumberingChatClient(MessageNumberer())), stop).run("Original message.")
+    assert numbered.text.startswith("[2]") and plain.text.startswith("[1]")
+    last_code = max(i for i, c in enumerate(_cells()) if c.cell_type == "code")
+    after = " ".join(c.source for c in _cells()[last_code + 1 :])
+    assert "own counter" in after and "numbered its input" in after and "plain text" in after
 
 
 def test_each_chinese_quotation_has_the_glossarys_english_beside_it():
