@@ -1,5 +1,5 @@
-"""Lesson 05 walked at 4 of 5 (issue 32): the last cell's two numbers explained, and each Chinese quotation under the
-hood has its English beside it."""
+"""Lesson 05 walked at 4 of 5 (issue 32): exercise 3's question in short sentences with section 2's numbers
+recalled from the trace, the last cell's two numbers explained, and each Chinese quotation translated beside it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import nbformat
 from agent_framework import Agent
 
 from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopEvaluation
-from course_lib.loop_demos import MessageNumberer, NumberingChatClient
+from course_lib.loop_demos import MessageNumberer, NumberingChatClient, numbering_reminder, run_seed_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "notebooks" / "05_loop_agent_traced.ipynb"
@@ -23,6 +23,29 @@ def _cells() -> list[nbformat.NotebookNode]:
 
 def _cell(cell_id: str) -> nbformat.NotebookNode:
     return next(c for c in _cells() if c.get("id") == cell_id)
+
+
+async def test_the_reminder_reads_section_2s_numbers_from_its_trace():
+    trace, _ = await run_seed_demo()
+    said = numbering_reminder(trace)
+    assert "first answer was [4]" in said and "[1] to [3]" in said
+    assert "(Feedback for iteration 1) had no number" in said
+
+
+async def test_the_reminder_follows_the_trace_not_a_fixed_number():
+    trace, _ = await run_seed_demo(allowed=1)  # one call, no feedback: nothing to say about feedback
+    said = numbering_reminder(trace)
+    assert "first answer was [4]" in said and "feedback" not in said
+
+
+def test_exercise_3_asks_in_short_sentences_and_prints_the_reminder_without_a_written_number():
+    question = _cell("cell-25").source
+    sentences = [s for s in re.split(r"(?<=[.?])\s+", question.replace("\n", " ")) if s]
+    assert max(len(s.split()) for s in sentences) <= 30
+    assert "[4]" not in question  # the number is printed from the trace, never typed
+    code = _cell("cell-26").source
+    assert code.index("numbering_reminder(trace)") < code.index('check("Exercise 3"')
+    assert "From section 2: the model's first answer was [4]" in "".join(_cell("cell-26").outputs[0]["text"])
 
 
 async def test_the_last_cell_s_two_numbers_differ_as_the_sentence_under_it_says():
