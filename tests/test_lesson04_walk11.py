@@ -1,0 +1,38 @@
+"""Lesson 04's eleventh walk (issue 32): sections 3b and 4 say their facts in short sentences, with no parenthesis
+inside another."""
+
+from __future__ import annotations
+
+import re
+
+from test_student_path import lesson
+
+LESSON = "04_memory_policies_compared"
+
+
+def _prose(cell_id: str) -> str:
+    return " ".join(next(c.source for c in lesson(LESSON).cells if c.get("id") == cell_id).split())
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of round brackets in ``text``, code spans left out (a link's address counts: inside a
+    parenthesis, it is one more)."""
+    deepest = depth = 0
+    for char in re.sub(r"`[^`]*`", "", text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def test_sections_3b_and_4_nest_no_parenthesis_and_keep_their_facts():
+    cells = ["44536822", "d28c1efa", "b4954903", "21ec9618", "cell-11", "l04-before-prompt-plot", "28c1a801"]
+    for cell in cells:
+        assert _depth(_prose(cell)) <= 1, cell
+        sentences = re.split(r"(?<=[.:;])\s+(?=[A-Z*])", re.sub(r"`[^`]*`|\*[^*]*\*", "", _prose(cell)))
+        assert all(sentence.count("(") <= 1 for sentence in sentences), cell  # one aside a sentence at most
+    summarizer = _prose("44536822")
+    assert "256-token output cap" in summarizer and "first summary" in summarizer
+    costs = _prose("21ec9618")
+    assert "letters, digits, spaces and signs" in costs and "about 4 characters of English" in costs
+    episode = _prose("d28c1efa")
+    assert "the article does not include it" in episode and "oublier une interdiction ancienne" in episode
