@@ -79,6 +79,7 @@ __all__ = [
     "judge_criteria",
     "marker_sentence",
     "messages_frame",
+    "numbering_reminder",
     "option_value",
     "options_frame",
     "options_rows",
@@ -406,6 +407,31 @@ def seed_match_sentence(trace: LoopTrace, response: AgentResponse) -> str:
         what for what, key in (("the trace", "trace"), ("the final messages", "final_messages")) if not same[key]
     )
     return f"Not the seed's output: {differs} differ from the seed's, word for word."
+
+
+_COUNTED = re.compile(r"\[(\d+)\]")
+"""The counter's mark at the start of a numbered message, its number captured: ``[4]Response message from LLM.``"""
+
+
+def numbering_reminder(trace: LoopTrace) -> str:
+    """What a traced run showed of the counter: the number of the model's first answer, after which input numbers,
+    and whether the feedback took a number.
+
+    Lesson 05's exercise 3 turns on exactly these two facts (which answer first carries ``[5]``), and a student who
+    reads the exercise far below section 2 has lost them; read from the trace, the reminder cannot drift from the run.
+    """
+    first = next(step for step in trace.rows if step.actor == "LLM")
+    inputs = [int(found.group(1)) for text in trace.calls[0] if (found := _COUNTED.match(text))]
+    numbered = f"[{inputs[0]}] to [{inputs[-1]}]" if len(inputs) > 1 else f"[{inputs[0]}]"  # the seed's input: 3
+    answer = _COUNTED.match(first.did)
+    said = f"[{answer.group(1)}]" if answer else "not numbered"
+    reminder = f"From section 2: the model's first answer was {said}, after the input messages {numbered}."
+    feedback = next((step.feedback for step in trace.rows if step.feedback), None)
+    if feedback is None:
+        return reminder
+    if _COUNTED.match(feedback):
+        return f"{reminder} The feedback ({feedback}) was numbered too."
+    return f"{reminder} The feedback ({feedback}) had no number: the counter numbers only the input and the answers."
 
 
 def same_run_sentence(first: tuple[LoopTrace, AgentResponse], second: tuple[LoopTrace, AgentResponse]) -> str:

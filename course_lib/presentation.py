@@ -90,6 +90,7 @@ __all__ = [
     "left_aligned_style",
     "legend_beside",
     "lesson_table_html",
+    "lines_named",
     "meeting_lines",
     "meeting_lines_note",
     "no_winner_sentence",
@@ -470,12 +471,26 @@ def meeting_lines(frame: pd.DataFrame, x: str, y: str) -> list[tuple[tuple[str, 
     return sorted(meetings.items(), key=lambda item: item[1][0])
 
 
+def lines_named(group: Sequence[str], every: Sequence[str]) -> str:
+    """A group of meeting lines in the fewest names: listed, or "every line except facts" when it leaves out fewer
+    lines than it holds (lesson 04's first turns meet five of six lines: five names read as a wall of text)."""
+    left_out = [name for name in every if name not in group]
+    if 0 < len(left_out) < len(group):
+        return f"every line except {_joined(left_out)}"
+    return _joined(group)
+
+
 def meeting_lines_note(frame: pd.DataFrame, x: str, y: str) -> str:
-    """The note under :func:`plot_prompt_sizes`: where lines meet for some turns, so one hides another ("" if none)."""
-    said = [f"{_joined(group)} at {turns_in_words(at)}" for group, at in meeting_lines(frame, x, y)]
+    """The note under :func:`plot_prompt_sizes`: where lines meet for some turns, so one hides another ("" if none).
+
+    Said turn first, each group by :func:`lines_named`: the turns are what a student looks for on the plot.
+    """
+    every = [str(p) for p in frame["policy"].unique()]
+    meetings = meeting_lines(frame, x, y)
+    said = [f"at {turns_in_words(at)}, {lines_named(group, every)}" for group, at in meetings]
     if not said:
         return ""
-    return "Lines that meet at some turns (one hides the other there): " + "; ".join(said) + "."
+    return "Lines that meet hide one another: " + "; ".join(said) + "."
 
 
 def spread_labels(values: Sequence[float], gap: float) -> list[float]:
