@@ -1,0 +1,33 @@
+"""Lesson 07, fifth walk (issue 32): the student path's fixes, one test each (an exercise hint, the panel's note,
+glossed words)."""
+
+import json
+from pathlib import Path
+
+from course_lib.exercises import exercise
+
+LESSON_07 = Path(__file__).resolve().parents[1] / "notebooks" / "07_loop_held_to_the_facts.ipynb"
+
+
+def cells() -> list[dict]:
+    return json.loads(LESSON_07.read_text(encoding="utf-8"))["cells"]
+
+
+def said(cell: dict) -> str:
+    """A markdown cell's words on one line, without emphasis marks."""
+    return " ".join("".join(cell["source"]).replace("*", "").split())
+
+
+def printed(cell: dict) -> str:
+    texts = []
+    for output in cell.get("outputs", []):
+        texts.append("".join(output.get("text", "")))
+        texts.append("".join(output.get("data", {}).get("text/plain", "")))
+    return "\n".join(texts)
+
+
+def test_exercise_3_hint_points_at_the_tables_and_does_not_ask_the_question() -> None:
+    """The old hint asked "is the constraint still held when the question comes?": the yes/no of the exercise."""
+    hint = exercise("07", "Exercise 3").hint
+    assert "?" not in hint and "constraint" not in hint
+    assert "Section 4's second table" in hint and "section 3" in hint and "a correct answer contains" in hint
