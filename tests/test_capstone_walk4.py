@@ -31,3 +31,11 @@ def test_exercise_3_hint_points_at_the_tables_and_does_not_ask_the_question() ->
     hint = exercise("07", "Exercise 3").hint
     assert "?" not in hint and "constraint" not in hint
     assert "Section 4's second table" in hint and "section 3" in hint and "a correct answer contains" in hint
+
+
+def test_the_abstractive_summary_is_said_in_plain_words_where_it_first_appears() -> None:
+    markdown = [c for c in cells() if c["cell_type"] == "markdown"]
+    first = next(c for c in markdown if "abstractive" in "".join(c["source"]))
+    text = said(first)
+    assert "rewrites the conversation in its own words, so it can distort it" in text
+    assert "(../docs/glossary.md#summary)" in text and "(04_memory_policies_compared.ipynb)" in text
