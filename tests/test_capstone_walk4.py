@@ -39,3 +39,18 @@ def test_the_abstractive_summary_is_said_in_plain_words_where_it_first_appears()
     text = said(first)
     assert "rewrites the conversation in its own words, so it can distort it" in text
     assert "(../docs/glossary.md#summary)" in text and "(04_memory_policies_compared.ipynb)" in text
+
+
+def test_task_and_evicted_are_defined_before_a_table_shows_them() -> None:
+    all_cells = cells()
+    for word, defined in (("task", "replies to a task, the user's message it answers"), ("evicted", "is evicted")):
+        shown = next(i for i, c in enumerate(all_cells) if c["cell_type"] == "code" and word in printed(c))
+        before = " ".join(said(c) for c in all_cells[:shown] if c["cell_type"] == "markdown")
+        assert defined in before, f"{word!r} is shown at cell {shown} before the text defines it"
+
+
+def test_the_sample_store_is_compared_with_the_cell_that_builds_the_small_store() -> None:
+    """The cell just above the prose sample prints feedback; the small store is built by section 1's first cell."""
+    text = " ".join(said(c) for c in cells() if c["cell_type"] == "markdown")
+    assert "as the cell above builds its small store" not in text
+    assert "as section 1's first code cell builds its small store" in text
