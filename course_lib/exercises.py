@@ -501,9 +501,9 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "07",
         "Exercise 3",
-        "Section 3 says which turn declares each key, and a correction makes its key as new as the correction's "
-        "turn. With room for 6 facts the oldest go first: is the constraint still held when the question comes? "
-        "The loop can hold an answer only to what the store holds.",
+        "Section 4's second table lists, for a store of 5, each key evicted and the turn it went; section 3 says "
+        "which turn declares each key. Redo that count with room for 6, then compare what the store holds with "
+        "the set-up cell's line 'a correct answer contains'.",
         "Six places keep turns 4 to 9; the constraint of turn 2 is evicted, so nothing holds the plan to it.",
         answer_type=bool,
     ),
