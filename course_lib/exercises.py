@@ -842,7 +842,20 @@ def hedge_hint(answer: Any, expected: Any) -> str:
         return f"{said} be; the check compares the exact text."
     if isinstance(expected, dict):  # '{"module": "Billing"} I think': a dict in quotes, with a hedge
         return f"{said} be. Write the dict itself, without quotes around it, e.g. {{'key': 'value'}}."
-    return f"{said} be.{_how_to_write_kind(expected)}"
+    return f"{said} be.{_hedge_free_kind(expected)}"
+
+
+def _hedge_free_kind(expected: Any) -> str:
+    """How to write a number or a truth value after a hedge: what to leave out, not "without quotes".
+
+    ``answer_1 = 61.5?`` has no quotes (IPython's reader makes it the text ``'61.5?'``), so "Write a number in
+    digits, without quotes" blamed quotes the student never typed (lesson 00's walk). The list names the '?' first.
+    """
+    if _kind(expected) == _kind(True):
+        return " Write True or False alone: no '?', no quotes, no other words, with a capital first letter."
+    if _kind(expected) == "a number":
+        return " Write the number alone, in digits: no '?', no quotes, no other words."
+    return _how_to_write_kind(expected)
 
 
 def _dict_hedge(answer: Any, expected: Any) -> str:

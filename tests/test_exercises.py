@@ -241,6 +241,15 @@ def test_a_hedge_is_named_as_a_hedge_for_every_kind_of_answer_in_the_same_words_
     assert said_right.replace(repr(right), "X") == said_wrong.replace(repr(wrong), "X")
 
 
+@pytest.mark.parametrize(("answer", "expected"), [("61.5?", 61.5), ("2?", 2), ("False?", False), ("maybe 3", 2)])
+def test_a_hedged_number_or_truth_value_is_not_told_to_lose_quotes_it_never_had(answer, expected):
+    """Lesson 00's walk: `answer_1 = 61.5?` (no quotes typed) was told "Write a number in digits, without quotes";
+    the '?' is what to drop. The way to write the answer lists what to leave out, quotes among them."""
+    said = _said(answer, expected)
+    assert f"Your answer {answer!r} hedges" in said and "without quotes" not in said
+    assert "no '?'" in said and "no quotes" in said
+
+
 @pytest.mark.parametrize(
     ("right", "wrong"),
     [
