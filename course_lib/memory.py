@@ -719,12 +719,13 @@ def invisible(char: str) -> bool:
 
 
 def mark_invisible(text: str) -> str:
-    """``text`` for a table a student reads: every invisible character (:func:`invisible`) shown as ``⟨U+200B⟩``.
+    """``text`` for a table a student reads: every invisible character (:func:`invisible`) shown as ``[U+200B]``.
 
     A zero-width space inside ``Bill\u200bing`` looks like ``Billing`` on screen; the marker makes it seen. A line
-    break stays a line break (the tables keep them), every other invisible character gets its marker.
+    break stays a line break (the tables keep them), every other invisible character gets its marker. The brackets
+    are square: angle brackets read as round ones at a table's size (lesson 00's walk).
     """
-    return "".join(f"⟨U+{ord(char):04X}⟩" if char != "\n" and invisible(char) else char for char in text)
+    return "".join(f"[U+{ord(char):04X}]" if char != "\n" and invisible(char) else char for char in text)
 
 
 def quote_for_prompt(text: str) -> str:

@@ -357,7 +357,7 @@ class QualificationRecording(Recording):
         """What the writer wrote for each case (cut to 120 characters) and what the host admitted, beside the outcome
         the contract expects and whether this run got it (the scorecard's ``expected`` and ``as contract``).
 
-        Invisible characters are shown as markers (``⟨U+200B⟩``: :func:`course_lib.memory.mark_invisible`): the
+        Invisible characters are shown as markers (``[U+200B]``: :func:`course_lib.memory.mark_invisible`): the
         hidden-characters case's reply and fact read ``Billing`` on screen otherwise.
 
         A call that failed shows what it had written before the failure, after a ``[cut]`` mark, or its error when it

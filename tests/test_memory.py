@@ -535,7 +535,7 @@ def test_the_invisible_characters_trimmed_at_a_declarations_edges_are_named():
     from course_lib.memory import edge_trim_sentence
 
     assert edge_trim_sentence("\u200bmodule=Billing") == (
-        "⟨U+200B⟩module=Billing declares module=Billing: the contract trimmed a zero width space (U+200B) at its "
+        "[U+200B]module=Billing declares module=Billing: the contract trimmed a zero width space (U+200B) at its "
         "edges, as it trims spaces."
     )
     assert edge_trim_sentence("module=Billing").endswith("trimmed nothing at its edges.")
