@@ -87,3 +87,37 @@ async def test_section_7s_comma_slip_is_said_as_the_panel_does_it() -> None:
     await submit(panel, "module=Billing, database=Oracle")
     assert [(f.key, f.value) for f in panel.memory.facts] == [("module", "Billing, database=Oracle")]
     assert "a comma does not separate declarations" in said(panel)
+
+
+LESSON_03 = NOTEBOOKS / "03_provider_and_two_desks.ipynb"
+GLOSSARY = NOTEBOOKS.parent / "docs" / "glossary.md"
+REOPENED = (
+    "The panel appears when the cell runs: each time you reopen the notebook it is a saved picture again, so run "
+    "this cell again to use it."
+)
+
+
+def test_lesson_03_says_why_the_block_is_a_user_message_where_it_first_shows_it() -> None:
+    shown = _output_text(LESSON_03, "correction-sources")
+    assert any(line.split()[1:3] == ["user", "FactsContextProvider"] for line in shown.splitlines() if line.split())
+    said = " ".join(_source(LESSON_03, "correction-sources-read").split())
+    assert "the block is `user`, like your words, and it is not put in the desk's instructions" in said
+    assert "they get no more say than the user's own words" in said
+
+
+def test_lesson_03s_first_epoch_links_to_the_glossarys_epoch_row() -> None:
+    markdown = [
+        "".join(c["source"])
+        for c in json.loads(LESSON_03.read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+    ]
+    first = next(text for text in markdown if "epoch" in text)
+    assert "*epoch* counts the forgets so far" in " ".join(first.split())
+    assert "[glossary](../docs/glossary.md#epoch)" in first
+    row = next(line for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if '<a id="epoch"></a>' in line)
+    assert row.startswith("| **ticket, epoch, turn** |")
+
+
+def test_the_text_above_lesson_02_and_03s_panels_says_to_run_them_again_after_reopening() -> None:
+    for path, cell_id in ((LESSON_02, "cell-24"), (LESSON_03, "panel-reading")):
+        assert REOPENED in " ".join(_source(path, cell_id).replace("*", "").split()), path.name
