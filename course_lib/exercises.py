@@ -150,6 +150,27 @@ _ORACLE = (
 )
 """Lesson 01, exercise 1: what an answer holding Oracle got wrong (two tempting answers do)."""
 
+_LESSON_02_DECLARATIONS = (
+    "module=Reporting; database=PostgreSQL",
+    "module=Billing; database=SQL Server 2022",
+    "module=Payments\ndatabase=Oracle\nOur priority is high.",
+)
+"""The lines of lesson 02 that declare a database (exercise 2's correction, the seed's correction, section 5's)."""
+
+_LESSON_02_DATABASES = tuple(
+    dict.fromkeys(
+        value.strip()
+        for line in _LESSON_02_DECLARATIONS
+        for key, _, value in (part.partition("=") for part in re.split(r"[;\n]", line))
+        if key.strip() == "database"
+    )
+)
+"""The database values lesson 02 declares: an answer to exercise 2 (which asks for the module) that is one of them
+mixed up the two keys. Read from the lines as the contract reads them (a part's key is the text before its '=')."""
+
+_DATABASE_VALUE = "That is a database value; the question asks for the module."
+"""Lesson 02, exercise 2: said alike to every database value, so it never points at the right module."""
+
 EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
@@ -304,6 +325,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "the writer that drops a declaration says.",
             ),
             ("nothing", "A rejected batch removes nothing either: the store keeps a value of module."),
+            *((value, _DATABASE_VALUE) for value in _LESSON_02_DATABASES),
         ),
         answer_type=str,
     ),

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 
 __all__ = [
     "ALL_CHARS",
+    "BREAKABLE_WORD",
     "CALLER",
     "CPU_SECONDS",
     "DECLARATION_COLUMNS",
@@ -47,9 +48,11 @@ __all__ = [
     "FACT_COLUMNS",
     "FOUND_COLUMNS",
     "GRADED_VIEW_COLUMNS",
+    "HEADING_CELL",
     "ITERATIONS",
     "LAST_CALL_COLUMN",
     "LAST_READER_CHARS",
+    "LONGEST_WHOLE_WORD",
     "LOOP_READER_CHARS",
     "NOT_GRADED",
     "NO_INDEX",
@@ -72,6 +75,7 @@ __all__ = [
     "PanelText",
     "answers_by_rule",
     "breakable_code",
+    "breakable_words",
     "correctness_table",
     "cost_table",
     "declarations_frame",
@@ -1108,31 +1112,63 @@ def facts_html(facts: Sequence[Fact]) -> str:
     """The facts as the memory panel shows them: an HTML table whose times are the time of day (UTC).
 
     The time of day is enough within a session, and keeps the column narrow beside the desks. The table is drawn as
-    the lesson's own tables are (:func:`lesson_table_html`: one rule under the header, no double grid), and a long
-    value or evidence wraps inside its cell, even one unbroken word, instead of running past the panel's edge, where
-    the widget would clip it.
+    the lesson's own tables are (:func:`lesson_table_html`: one rule under the header, no double grid). A value or
+    evidence wraps inside its cell at its spaces; only a word too long for a narrow column (:func:`breakable_words`)
+    may be cut between characters, so "Enterprise" never reads "Enterpris / e" while a 40-letter token still cannot
+    push the table past the panel's edge, where the widget would clip it.
     """
     if not facts:
         return "<i>No facts.</i>"
     frame = facts_frame(facts)
     table = lesson_table_html(frame, "memory-facts")
-    # a heading stays whole: the values may break anywhere (below), and "turn" would otherwise read "tur / n"
-    table = table.replace("<th>", f'<th style="{WHOLE_CELL}">')
+    # a heading wraps only at a space ("recorded / (UTC)", which gives the values room), never inside a word
+    table = table.replace("<th>", f'<th style="{HEADING_CELL}">')
     styles = itertools.cycle([WRAPPING_CELL if column in WRAPPED_FACT_COLUMNS else WHOLE_CELL for column in frame])
-    return re.sub("<td>", lambda _: f'<td style="{next(styles)}">', table)
+    table = re.sub("<td>", lambda _: f'<td style="{next(styles)}">', table)
+    wrapped = re.escape(WRAPPING_CELL)
+    return re.sub(
+        f'(<td style="{wrapped}">)(.*?)(</td>)', lambda m: m[1] + breakable_words(m[2]) + m[3], table, flags=re.S
+    )
+
+
+LONGEST_WHOLE_WORD = 12
+"""The longest word (characters between spaces) a panel cell never cuts. A value and an evidence word of this length,
+beside a key, a turn and a time, fit the desk panel's 460 px store (measured in headless Chromium), so no word of
+"SQL Server 2022 Enterprise Edition" is cut; a longer word may be cut where the panel is too narrow for it."""
+
+BREAKABLE_WORD = "overflow-wrap: anywhere"
+"""The style of a word longer than :data:`LONGEST_WHOLE_WORD`: it alone may be cut between characters."""
+
+
+def breakable_words(cell: str) -> str:
+    """A cell's escaped HTML text with each word longer than :data:`LONGEST_WHOLE_WORD` in a span that may break.
+
+    A cell whose every word may break lets the table squeeze a column below its words' width, and the browser then
+    cuts ordinary words ("Bill / ing"); a cell whose no word may break makes the table as wide as its longest token,
+    past the panel. Marking only the over-long words keeps both: the others wrap at spaces, as prose does.
+    """
+    return re.sub(
+        r"\S+",
+        lambda m: (
+            f'<span style="{BREAKABLE_WORD}">{m[0]}</span>' if len(html.unescape(m[0])) > LONGEST_WHOLE_WORD else m[0]
+        ),
+        cell,
+    )
 
 
 WRAPPED_FACT_COLUMNS = ("value", "evidence")
 """The panel's columns of free text, wrapped; a key, a turn and a time stay whole ("database", never "databas / e")."""
 WHOLE_CELL = "text-align: left; white-space: nowrap; overflow-wrap: normal"
+HEADING_CELL = "text-align: left; white-space: normal; overflow-wrap: normal; word-break: normal"
 
 
-WRAPPING_CELL = "text-align: left; white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; min-width: 4em"
-"""A panel cell's text: at the left (in Voila too, where no lesson style applies), wrapped within the panel, a long
-unbroken value cut between characters rather than clipped.
+WRAPPING_CELL = "text-align: left; white-space: pre-wrap; overflow-wrap: break-word; word-break: normal; min-width: 4em"
+"""A panel cell's text: at the left (in Voila too, where no lesson style applies), wrapped within the panel at its
+spaces; a word longer than :data:`LONGEST_WHOLE_WORD` sits in a span that may be cut between characters
+(:func:`breakable_words`), so the table shrinks to the panel without cutting an ordinary word.
 
-``anywhere`` (not ``break-word``, which the lesson tables use) lets the table itself shrink to the panel: with
-``break-word`` a table still sizes itself to its longest word and the widget hides what passes its edge.
+``break-word`` (not ``anywhere``) on the cell: with ``anywhere`` a table may size a column below its words' width and
+cut them; the over-long words get ``anywhere`` from their span, so they alone let the table shrink.
 """
 
 

@@ -40,7 +40,14 @@ from pydantic import BaseModel
 from .assertions import Declaration, MessageRefused, check_message, find_declarations, trim
 from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
-from .extraction import ChatFactWriter, ExtractionReport, MemoryExtraction, make_extraction, report_in_words
+from .extraction import (
+    YOUR_MESSAGE,
+    ChatFactWriter,
+    ExtractionReport,
+    MemoryExtraction,
+    make_extraction,
+    report_in_words,
+)
 from .forgetting import FORGOTTEN_MARK, ForgottenFactsFilter, forget_filter, hold_agent, hold_client
 from .frames import rows_frame
 from .live import Backends
@@ -289,18 +296,26 @@ class DeskEvent(BaseModel):
     output: str = ""
 
     @classmethod
-    def turn(cls, line: str, desk: str, sent: str, reply: str, report: ExtractionReport | None) -> DeskEvent:
-        """A user turn a desk answered: the console's output is the desk's reply, then what the memory did."""
-        output = f"[{desk}] {reply}\n{memory_line(report, line)}"
+    def turn(
+        cls, line: str, desk: str, sent: str, reply: str, report: ExtractionReport | None, message: str = YOUR_MESSAGE
+    ) -> DeskEvent:
+        """A user turn a desk answered: the console's output is the desk's reply, then what the memory did.
+
+        ``message`` names the line in a refusal (:func:`memory_line`).
+        """
+        output = f"[{desk}] {reply}\n{memory_line(report, line, message)}"
         return cls(kind="turn", line=line, desk=desk, sent=sent, reply=reply, report=report, output=output)
 
 
-def memory_line(report: ExtractionReport | None, line: str = "") -> str:
+def memory_line(report: ExtractionReport | None, line: str = "", message: str = YOUR_MESSAGE) -> str:
     """The store's verdict on one turn, as the console prints it under the desk's reply: the panels' sentence
     (:func:`~course_lib.extraction.report_in_words`), so the console and the desk panel say a turn the same way;
     with the user's ``line``, a question is said to be one, and a correction names the values it replaced (issue 32).
+    ``message`` names the line in a refusal: "your message" where a student typed it (a panel), "the message" where
+    a cell wrote it, since "your" would be untrue there.
     """
-    return f"[memory] {report_in_words(report, line, name_replaced=True) if report else 'No extraction ran.'}"
+    said = report_in_words(report, line, message, name_replaced=True) if report else "No extraction ran."
+    return f"[memory] {said}"
 
 
 def forget_said(key: str | None, removed: int) -> str:
@@ -381,9 +396,14 @@ class DeskConsole(ABC):
         extraction: MemoryExtraction,
         agents: Agent | Mapping[str, Agent],
         router: Callable[[str], str] | None = None,
+        *,
+        message: str = YOUR_MESSAGE,
     ) -> None:
+        """``message`` is how the ``[memory]`` line names a refused line: ``"the message"`` for a console a cell
+        types into, since "your message" is true only of what a student typed."""
         self.extraction = extraction
         self.memory = extraction.memory
+        self.message = message
         self.agents = {str(agents.name): agents} if isinstance(agents, Agent) else dict(agents)
         if not self.agents:
             raise ValueError("A console needs at least one desk (agent).")
@@ -459,8 +479,10 @@ class ManualInjectionDesk(DeskConsole):
         agents: Agent | Mapping[str, Agent],
         extraction: MemoryExtraction,
         router: Callable[[str], str] | None = None,
+        *,
+        message: str = YOUR_MESSAGE,
     ) -> None:
-        super().__init__(extraction, agents, router)
+        super().__init__(extraction, agents, router, message=message)
 
     async def ask(self, user_text: str) -> DeskEvent:
         """Begin the turn, run the routed desk on the injected message, then extract from ``user_text`` alone.
@@ -472,7 +494,7 @@ class ManualInjectionDesk(DeskConsole):
         sent = inject(self.memory.to_prompt_block(), user_text)
         response = await self.agents[desk].run(sent, session=self.sessions[desk])
         report = await self.extraction.complete(begun)
-        return DeskEvent.turn(user_text, desk, sent, response.text, report)
+        return DeskEvent.turn(user_text, desk, sent, response.text, report, self.message)
 
 
 OPERATIONS_WORDS = ("log", "logs", "deploy", "deployment", "restart", "incident", "outage", "monitoring")
@@ -520,7 +542,7 @@ class ProviderDesks(DeskConsole):
         already = len(self.reports)
         response = await self.agents[desk].run(user_text, session=self.sessions[desk])
         new = self.reports[already:]
-        return DeskEvent.turn(user_text, desk, user_text, response.text, new[-1] if new else None)
+        return DeskEvent.turn(user_text, desk, user_text, response.text, new[-1] if new else None, self.message)
 
 
 class SmuggleAttempt(BaseModel):

@@ -390,19 +390,20 @@ def test_setup_display_styles_figures_without_loading_pyplot_and_the_style_survi
 
 
 def test_the_panels_fact_table_never_breaks_a_heading_inside_a_word(t0):
-    """The values may wrap anywhere (a long one must not widen the panel); "turn" must not read "tur / n"."""
+    """A heading wraps only at a space ("recorded / (UTC)"): "turn" must not read "tur / n"."""
     from course_lib.presentation import facts_html
 
     memory = WorkingMemory()
     said = "log=" + "x" * 200
     memory.apply(memory.begin_turn(said), [FactCandidate(key="log", value="x" * 200, evidence=said)], recorded_at=t0)
     headings = re.findall(r"<th[ >][^>]*>?", facts_html(memory.facts))
-    assert len(headings) == 5 and all("white-space: nowrap" in th for th in headings), headings
+    assert len(headings) == 5, headings
+    assert all("overflow-wrap: normal" in th and "word-break: normal" in th for th in headings), headings
 
 
 def test_the_panels_fact_table_has_single_rules_and_wraps_a_long_value_inside_its_cell(t0):
     """pandas' ``border="1"`` is a double grid in a widget; a 200-character word must wrap, not run under the edge."""
-    from course_lib.presentation import WHOLE_CELL, WRAPPING_CELL, facts_html
+    from course_lib.presentation import BREAKABLE_WORD, WHOLE_CELL, WRAPPING_CELL, facts_html
 
     memory = WorkingMemory()
     said = "log=" + "x" * 200
@@ -412,7 +413,24 @@ def test_the_panels_fact_table_has_single_rules_and_wraps_a_long_value_inside_it
     assert "border=" not in shown and "jp-RenderedHTMLCommon" in shown
     assert [WRAPPING_CELL in td for td in cells] == [False, True, True, False, False], cells  # value, evidence wrap
     assert all(WHOLE_CELL in td for td in (cells[0], cells[3], cells[4])), "a key, a turn, a time stay whole"
-    assert "overflow-wrap: anywhere" in WRAPPING_CELL
+    assert "overflow-wrap: anywhere" not in WRAPPING_CELL, "only an over-long word may be cut between characters"
+    assert (
+        f'<span style="{BREAKABLE_WORD}">{"x" * 200}</span>' in shown
+        and f'<span style="{BREAKABLE_WORD}">{said}' in shown
+    )
+
+
+def test_the_panels_fact_table_cuts_only_words_too_long_for_its_column(t0):
+    """Issue 32: "SQL Server 2022 Enterprise Edition" wraps at its spaces; only a word past LONGEST_WHOLE_WORD may
+    be cut between characters (headless Chromium at 460 px showed "Enterpris / e" when every word could be)."""
+    from course_lib.presentation import BREAKABLE_WORD, LONGEST_WHOLE_WORD, breakable_words
+
+    assert breakable_words("SQL Server 2022 Enterprise Edition") == "SQL Server 2022 Enterprise Edition"
+    token = "y" * 40
+    assert breakable_words(f"a {token}") == f'a <span style="{BREAKABLE_WORD}">{token}</span>'
+    edge = "z" * LONGEST_WHOLE_WORD
+    assert breakable_words(edge) == edge and BREAKABLE_WORD in breakable_words(edge + "z")
+    assert breakable_words("&amp;" * LONGEST_WHOLE_WORD) == "&amp;" * LONGEST_WHOLE_WORD, "counted as shown"
 
 
 @pytest.mark.parametrize("lines", [(), ("message",)])
