@@ -1063,7 +1063,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
         controls = widgets.VBox(
             [self.policies, self.pick_hint, self.rule, self.window, self.max_facts, self.notes, self.run_button]
         )
-        super().__init__([controls, self.message, self.table, self.plot, self.chosen_style])
+        # the plot first: the table lists every graded answer and would push the picture out of sight
+        super().__init__([controls, self.message, self.plot, self.table, self.chosen_style])
         self._settings_changed()
 
     async def idle(self) -> None:

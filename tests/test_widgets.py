@@ -143,6 +143,13 @@ async def test_policy_explorer_updates_the_table_and_the_plot():
     assert bytes(explorer.plot.value).startswith(b"\x89PNG") and explorer.plot.layout.display is None
 
 
+def test_policy_explorer_shows_its_plot_before_its_long_table():
+    """Lesson 04's walk: the plot sat under a table of every graded answer, seen only after scrolling past it."""
+    explorer = PolicyExplorer(load_timeline())
+    shown = list(explorer.children)
+    assert shown.index(explorer.message) < shown.index(explorer.plot) < shown.index(explorer.table)
+
+
 async def test_policy_explorer_applies_the_window_and_bound():
     explorer = PolicyExplorer(generate_timeline(8))
     explorer.policies.value = ("last 3 turns",)
