@@ -5,22 +5,12 @@ from __future__ import annotations
 
 import re
 
-import pandas as pd
+from test_lesson04_walk10 import _reader_calls  # one builder of reader calls for both walks
 from test_student_path import lesson
 
 from course_lib.presentation import lines_named, meeting_lines_note
 
 LESSON = "04_memory_policies_compared"
-
-
-def _reader_calls(chars: dict[str, list[int]]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {"policy": policy, "rule": "latest", "call": "reader", "turn": turn, "chars_sent": sent}
-            for policy, sizes in chars.items()
-            for turn, sent in enumerate(sizes, start=1)
-        ]
-    )
 
 
 def test_a_group_holding_most_lines_is_named_by_the_lines_it_leaves_out():
