@@ -33,18 +33,6 @@ def test_exercise_3_hint_points_at_the_tables_and_does_not_ask_the_question() ->
     assert "Section 4's second table" in hint and "section 3" in hint and "a correct answer contains" in hint
 
 
-def test_the_panel_note_says_it_must_run_again_after_a_reload_or_reopen() -> None:
-    """JupyterLab in headless Chromium: after a reload with the notebook unsaved, the stored output is the saved
-    picture again (red broken-link marks); reopened on a new kernel, "Error displaying widget: model not found".
-    Only running the cell brings the panel back (a reload on the same kernel of a saved notebook shows it live)."""
-    all_cells = cells()
-    shown = "panel = await CapstonePanel.from_timeline"
-    panel = next(i for i, c in enumerate(all_cells) if shown in "".join(c["source"]))
-    above = said(all_cells[panel - 1])
-    assert "reload the page or reopen the notebook, run this cell again" in above
-    assert "saved picture again" in above and "Error displaying widget: model not found" in above
-
-
 def test_the_abstractive_summary_is_said_in_plain_words_where_it_first_appears() -> None:
     markdown = [c for c in cells() if c["cell_type"] == "markdown"]
     first = next(c for c in markdown if "abstractive" in "".join(c["source"]))

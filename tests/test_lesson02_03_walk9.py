@@ -91,10 +91,6 @@ async def test_section_7s_comma_slip_is_said_as_the_panel_does_it() -> None:
 
 LESSON_03 = NOTEBOOKS / "03_provider_and_two_desks.ipynb"
 GLOSSARY = NOTEBOOKS.parent / "docs" / "glossary.md"
-REOPENED = (
-    "The panel appears when the cell runs: each time you reopen the notebook it is a saved picture again, so run "
-    "this cell again to use it."
-)
 
 
 def test_lesson_03_says_why_the_block_is_a_user_message_where_it_first_shows_it() -> None:
@@ -116,8 +112,3 @@ def test_lesson_03s_first_epoch_links_to_the_glossarys_epoch_row() -> None:
     assert "[glossary](../docs/glossary.md#epoch)" in first
     row = next(line for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if '<a id="epoch"></a>' in line)
     assert row.startswith("| **ticket, epoch, turn** |")
-
-
-def test_the_text_above_lesson_02_and_03s_panels_says_to_run_them_again_after_reopening() -> None:
-    for path, cell_id in ((LESSON_02, "cell-24"), (LESSON_03, "panel-reading")):
-        assert REOPENED in " ".join(_source(path, cell_id).replace("*", "").split()), path.name

@@ -216,10 +216,13 @@ def test_a_panel_the_student_sees_starts_fresh_after_run_all(name):
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 BEFORE_IT_RUNS = (
     "Until this cell has run (Run ▸ Run All Cells), the panel below is only a saved picture (its red broken-link marks "
-    'mean "not connected yet"), or a line saying the widget cannot be shown: its buttons and boxes do nothing yet.'
+    'mean "not connected yet"), or a line saying the widget cannot be shown: its buttons and boxes do nothing yet. '
+    "After a page reload, or when you reopen the notebook, run this cell again: "
+    "the panel works only once its cell has run."
 )
 """Before Run All, JupyterLab draws a panel from its saved state, dead, or says "model not found": students took
-either for a broken lesson, so the text just above every panel says what they are looking at."""
+either for a broken lesson, so the text just above every panel says what they are looking at. A reload or a reopened
+notebook shows the dead picture again (lessons 03 and 07's walks): the same note says so, in one wording everywhere."""
 
 
 @pytest.mark.parametrize("name", LESSONS)
