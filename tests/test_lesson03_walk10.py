@@ -1,0 +1,43 @@
+"""Lesson 03, tenth walk (issue 32): the gate is said to run before the providers add their messages, a session is
+the container and the history what is saved in it, section 1 defines only what sections 1-2 use, the sources table
+says where the instructions go, the glossary speaks the lesson's words, and the desk chat's cut top line fades."""
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON_03 = ROOT / "notebooks" / "03_provider_and_two_desks.ipynb"
+GLOSSARY = ROOT / "docs" / "glossary.md"
+
+
+def _said(cell_id: str) -> str:
+    cells = json.loads(LESSON_03.read_text(encoding="utf-8"))["cells"]
+    return " ".join("".join(next(c for c in cells if c.get("id") == cell_id)["source"]).split())
+
+
+def _glossary_row(term: str) -> str:
+    return next(line for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if line.startswith(f"| **{term}**"))
+
+
+def test_the_gate_is_said_to_run_before_the_providers_add_their_messages() -> None:
+    said = _said("attach-md")
+    assert "code MAF runs around each run of the agent, before the providers add their messages" in said
+    assert "around the model call" not in said
+
+
+def test_a_session_holds_the_history_the_history_provider_saves() -> None:
+    assert "the conversation it keeps" not in _said("cell-00")
+    assert "the container MAF keeps for one conversation, where the desk's history is saved" in _said("cell-00")
+    assert "in that desk's session: those saved messages are the desk's *history*" in _said("da89f784")
+
+
+def test_section_1_leaves_ticket_epoch_and_turn_to_section_5() -> None:
+    section_1 = _said("cell-02")
+    assert not any(word in section_1 for word in ("ticket", "epoch", "*turn*"))
+    assert "[glossary](../docs/glossary.md#epoch)" in _said("log-keeps-md")
+
+
+def test_the_sources_table_says_the_instructions_travel_apart_from_its_messages() -> None:
+    said = _said("correction-sources-read")
+    assert "travel separately" in said and "*system* message" in said
+    assert "the table lists only the messages" in said
