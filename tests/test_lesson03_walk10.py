@@ -41,3 +41,9 @@ def test_the_sources_table_says_the_instructions_travel_apart_from_its_messages(
     said = _said("correction-sources-read")
     assert "travel separately" in said and "*system* message" in said
     assert "the table lists only the messages" in said
+
+
+def test_the_glossary_uses_the_lessons_words_and_names_lesson_03_for_manual_injection() -> None:
+    assert "begin_turn" not in _glossary_row("ticket, epoch, turn")
+    assert "the turn counts each user message the store reads" in _glossary_row("ticket, epoch, turn")
+    assert _glossary_row("manual injection").endswith("| lessons 02, 03 |")
