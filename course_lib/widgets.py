@@ -81,7 +81,9 @@ __all__ = [
     "SINGLE_SPACED",
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
+    "TRANSCRIPT_FADE",
     "TRANSCRIPT_STYLE",
+    "TRANSCRIPT_TOP_FADE",
     "UNREAD_NOTE",
     "WHOLE_MESSAGE",
     "WRAPPING_TEXT",
@@ -822,8 +824,23 @@ CHAT_GROWTH = 2
 """Side by side, the chat takes twice the store's share of the room past both bases: a reply (``mem``'s block) is long
 prose, while the store never gets less than its 460 px basis."""
 
+TRANSCRIPT_FADE = "1.4em"
+"""The height of the faded band at the top of the desk transcript: one line (``SINGLE_SPACED``'s 1.4)."""
+
+TRANSCRIPT_TOP_FADE = (
+    f"padding-top: {TRANSCRIPT_FADE}; "
+    f"-webkit-mask-image: linear-gradient(to bottom, transparent, #000 {TRANSCRIPT_FADE}); "
+    f"mask-image: linear-gradient(to bottom, transparent, #000 {TRANSCRIPT_FADE})"
+)
+"""A top edge that fades the line under it, so a line the scrolling box cuts in half reads as "more above".
+
+The box opens at its newest line, so its top line is wherever the older text happens to end: often cut through
+the middle. The fade covers one line at the box's top edge; the padding of the same height means that when the
+transcript is short (or scrolled to its start) the faded band holds only empty space, never the first line."""
+
 TRANSCRIPT_STYLE = (
-    f"max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; {SINGLE_SPACED}"
+    "max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; "
+    f"{TRANSCRIPT_TOP_FADE}; {SINGLE_SPACED}"
 )
 """The desk transcript's box: bounded, scrolling, laid out from its newest line (see ``DeskPanel._render``)."""
 

@@ -5,6 +5,10 @@ says where the instructions go, the glossary speaks the lesson's words, and the 
 import json
 from pathlib import Path
 
+from course_lib.providers import course_provider_desks
+from course_lib.tracing import CallLog
+from course_lib.widgets import TRANSCRIPT_STYLE, DeskPanel
+
 ROOT = Path(__file__).resolve().parents[1]
 LESSON_03 = ROOT / "notebooks" / "03_provider_and_two_desks.ipynb"
 GLOSSARY = ROOT / "docs" / "glossary.md"
@@ -47,3 +51,11 @@ def test_the_glossary_uses_the_lessons_words_and_names_lesson_03_for_manual_inje
     assert "begin_turn" not in _glossary_row("ticket, epoch, turn")
     assert "the turn counts each user message the store reads" in _glossary_row("ticket, epoch, turn")
     assert _glossary_row("manual injection").endswith("| lessons 02, 03 |")
+
+
+def test_the_desk_chat_fades_its_top_line_over_empty_padding_of_the_same_height() -> None:
+    panel = DeskPanel(course_provider_desks(CallLog(), ("triage", "operations")))
+    assert f'style="{TRANSCRIPT_STYLE}"' in panel.chat.value
+    assert "mask-image: linear-gradient(to bottom, transparent, #000 1.4em)" in TRANSCRIPT_STYLE
+    assert "padding-top: 1.4em" in TRANSCRIPT_STYLE
+    assert "column-reverse" in TRANSCRIPT_STYLE  # still opens at the newest line
