@@ -1,8 +1,11 @@
 """Lesson 02, tenth walk (issue 32): the objectives count the writer's failures as section 5 shows them, no code
-line is cut off on screen, the dense paragraphs are lists, and the cell that names "the message" says why."""
+line is cut off on screen, the dense paragraphs are lists, the cell that names "the message" says why, and
+exercise 2's hint points at section 5 without stating the rule that gives the answer."""
 
 import json
 from pathlib import Path
+
+from course_lib.exercises import check, exercise
 
 LESSON_02 = Path(__file__).resolve().parents[1] / "notebooks" / "02_correct_then_forget.ipynb"
 WIDEST_CODE_LINE = 95
@@ -57,3 +60,12 @@ def test_the_cell_that_names_the_message_says_what_the_argument_does() -> None:
     source = _source("mem-after-rejection")
     assert "# the cell wrote it, not you" not in source
     assert "[memory] line" in source and '"your message"' in source
+
+
+def test_exercise_2s_hint_points_at_section_5_and_does_not_state_the_rule() -> None:
+    hint = exercise("02", "Exercise 2").hint
+    assert "section 5" in hint and "drops a declaration" in hint
+    for rule in ("changes nothing", "not even", "admitted", "Billing"):
+        assert rule not in hint
+    said = " ".join(check("Exercise 2", "Reporting", "Billing", hint).split())
+    assert said.count("section 5") + said.count("Section 5") == 1  # pointed at once, not twice
