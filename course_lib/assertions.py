@@ -546,7 +546,7 @@ def nothing_declared_note(text: str) -> str:
     if "=" in text:
         return ""
     kind = "it is a question" if trim(text).endswith("?") else "it holds no '='"
-    return f"{kind}: only key=value declarations are stored."
+    return f"{kind}; only key=value declarations are stored."
 
 
 def _why_no_fact(segment: str) -> str:

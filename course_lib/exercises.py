@@ -316,15 +316,15 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 2",
-        "A rejected batch changes nothing: no fact of it is admitted, not even the valid one.",
+        "Look in section 5's table, at the row of the writer that drops a declaration: its status, then its "
+        "columns 'facts now' and 'store unchanged'.",
         "The writer dropped a declaration, so the whole batch is rejected: even module=Reporting is not stored.",
         (
             (
                 "Reporting",
-                "Reporting was declared in that correction: was the batch holding it admitted? Section 5's row for "
-                "the writer that drops a declaration says.",
+                "Reporting was declared in that correction: was the batch holding it stored?",
             ),
-            ("nothing", "A rejected batch removes nothing either: the store keeps a value of module."),
+            ("nothing", "A rejected batch removes nothing: the store keeps a value of module."),
             *((value, _DATABASE_VALUE) for value in _LESSON_02_DATABASES),
         ),
         answer_type=str,

@@ -463,8 +463,9 @@ def report_in_words(
         replaced = f" ({replaced_words(report.replaced)})" if name_replaced and report.replaced else ""
         return f"Stored: {and_listed([c.key for c in report.proposed])}{replaced}."
     if report.status == "nothing_to_extract":
-        why = nothing_declared_note(text) if text else ""
-        return "Nothing stored: the message holds no declaration the contract accepts" + (f"; {why}" if why else ".")
+        why = nothing_declared_note(text).rstrip(".") if text else ""
+        # the why in brackets: after "Nothing stored:" a second run of colons read as a chain of causes
+        return "Nothing stored: the message holds no declaration the contract accepts" + (f" ({why})." if why else ".")
     reason = report.reason or report.diagnostic.rstrip(".")
     return f"Not stored: {reason.replace(YOUR_MESSAGE, message)}. The store is unchanged."
 

@@ -287,13 +287,14 @@ def repeated_key_notes(text: str) -> list[str]:
     """One note per key ``text`` declares with several values: only the last is read (the contract's rule).
 
     ``module=Billing; module=Payroll`` stores ``Payroll`` and the desk notes only it: without this note the
-    student's ``Billing`` vanished without a word.
+    student's ``Billing`` vanished without a word. It says "message", not "line": the two declarations may sit on
+    two lines of one message.
     """
     notes = []
     for key, values in repeated_keys(text).items():
         times = _TIMES.get(len(values), f"{len(values)} times")
         notes.append(
-            f"{key} is declared {times} in this line ({', then '.join(values)}): "
+            f"{key} is declared {times} in this message ({', then '.join(values)}): "
             f"only the last, {key}={values[-1]}, is read."
         )
     return notes

@@ -394,7 +394,7 @@ async def test_the_smuggling_exercise_runs_a_real_desk_and_reports_what_it_store
 async def test_the_console_says_the_memory_status_in_words():
     desks = course_provider_desks(CallLog())
     event = await desks.handle("Where can I find logs?")
-    assert "[memory] Nothing stored: the message holds no declaration the contract accepts; it is a question" in (
+    assert "[memory] Nothing stored: the message holds no declaration the contract accepts (it is a question;" in (
         event.output
     )
 

@@ -14,9 +14,9 @@ from tests.support.panels import memory_panel, said, submit
 
 def test_nothing_declared_note_tells_a_question_from_prose_and_leaves_slips_to_their_own_notes() -> None:
     assert nothing_declared_note("Is the module still Reporting?") == (
-        "it is a question: only key=value declarations are stored."
+        "it is a question; only key=value declarations are stored."
     )
-    assert nothing_declared_note("The module is broken") == ("it holds no '=': only key=value declarations are stored.")
+    assert nothing_declared_note("The module is broken") == ("it holds no '='; only key=value declarations are stored.")
     assert nothing_declared_note("module=") == ""  # a slip: declaration_notes says which rule it broke
 
 
@@ -25,7 +25,7 @@ async def test_a_question_in_lesson_02s_panel_is_told_why_nothing_was_stored() -
     await submit(panel, "Is the module still Reporting?")
     text = said(panel)
     assert "Nothing stored" in text
-    assert "Why: it is a question: only key=value declarations are stored." in text
+    assert "Why: it is a question; only key=value declarations are stored." in text
 
 
 async def test_a_question_in_the_capstone_panel_is_told_the_same_why() -> None:
@@ -34,7 +34,7 @@ async def test_a_question_in_the_capstone_panel_is_told_the_same_why() -> None:
     await submit(p, "Is the module still Reporting?")
     text = said(p)
     assert "Nothing stored" in text
-    assert "Why: it is a question: only key=value declarations are stored." in text
+    assert "Why: it is a question; only key=value declarations are stored." in text
     assert p.extraction.memory.facts == before
 
 
@@ -64,9 +64,11 @@ def test_the_console_says_a_question_stores_nothing_because_it_is_a_question():
 
     nothing = ExtractionReport(status="nothing_to_extract", facts=(), diagnostic="")
     assert memory_line(nothing, "Where are the logs?") == (
-        "[memory] Nothing stored: the message holds no declaration the contract accepts; it is a question: only "
-        "key=value declarations are stored."
+        "[memory] Nothing stored: the message holds no declaration the contract accepts (it is a question; only "
+        "key=value declarations are stored)."
     )
+    prose = memory_line(nothing, "All good")
+    assert prose.endswith("accepts (it holds no '='; only key=value declarations are stored).")
     assert memory_line(nothing, "module=").endswith("accepts.")  # a slip in a declaration: the notes say which
 
 

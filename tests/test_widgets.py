@@ -24,6 +24,7 @@ from course_lib.widgets import (
     PolicyExplorer,
     ProgressBar,
     lesson_table_html,
+    repeated_key_notes,
 )
 
 
@@ -682,14 +683,24 @@ async def test_the_desk_panels_greyed_out_send_says_why_like_submit():
     assert panel.send_button.disabled and SEND_DISABLED_NOTE in panel.send_note.value
 
 
-async def test_a_key_declared_twice_in_one_line_says_which_value_was_read():
+async def test_a_key_declared_twice_in_one_message_says_which_value_was_read():
     panel = two_desks()
     await send(panel, "module=Billing; module=Payroll")
-    said = "module is declared twice in this line (Billing, then Payroll): only the last, module=Payroll, is read."
+    said = "module is declared twice in this message (Billing, then Payroll): only the last, module=Payroll, is read."
     assert said in panel.transcript[-1] and said in panel.memory_panel.diagnostic.value
     assert [(f.key, f.value) for f in panel.desks.memory.facts] == [("module", "Payroll")]
     await send(panel, "priority=P1; priority=P1")  # the same value twice is no conflict: nothing to say
     assert "declared twice" not in panel.transcript[-1]
+
+
+def test_a_key_declared_on_two_lines_is_said_of_the_message_not_of_a_line():
+    """Lesson 02's walk: ``module=Billing`` then ``module=Reporting`` on a second line was said to be declared twice
+    "in this line", though the student typed two lines; the note speaks of the message, whatever its lines."""
+    (note,) = repeated_key_notes("module=Billing\nmodule=Reporting")
+    assert note == (
+        "module is declared twice in this message (Billing, then Reporting): only the last, module=Reporting, is read."
+    )
+    assert "line" not in note
 
 
 def test_repeated_keys_lists_each_value_of_a_key_declared_more_than_once():
