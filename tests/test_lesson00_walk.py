@@ -121,3 +121,17 @@ def test_the_comparison_s_headline_and_fold_give_each_run_s_time_and_load():
     assert sum("s in all" in line for line in lines) == len(steps)  # no figure outside a run's line
     assert "the writer asks for temperature 0.0 instead" not in caption  # not true of the first run
     assert "<details>" in steps_details_html(steps) and "record-local" not in steps_details_html(steps)
+
+
+def test_no_line_of_lesson_00_s_own_code_runs_past_the_code_cell_s_edge():
+    """Lesson 00's sixth walk: Exercise 2's ``gpt = Backends(...)`` line ran past the right edge of its cell. Every
+    line of the lesson's own code cells fits in 95 characters (the Colab set-up cell is shared by every lesson and
+    written by tools/colab_cell.py)."""
+    import json
+    from pathlib import Path
+
+    cells = json.loads(Path("notebooks/00_setup_and_backends.ipynb").read_text(encoding="utf-8"))["cells"]
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    own = [source for source in code if not source.startswith("# @title Set-up for Google Colab")]
+    long = [line for source in own for line in source.splitlines() if len(line) > 95]
+    assert long == []
