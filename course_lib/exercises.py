@@ -177,7 +177,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "Exercise 1",
         "One call is a first attempt plus its retries, each may wait the whole timeout, and the SDK pauses between two "
         "attempts: how many attempts, and how many pauses?",
-        "One call and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
+        "One attempt and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
         ((60, "60 s is the three attempts alone: the SDK also pauses between them."),),
         answer_type=float,
     ),

@@ -299,3 +299,11 @@ def test_a_number_s_example_is_never_the_expected_value(capsys, expected):
     said = _empty_line_guidance(capsys, expected)
     example = re.search(r"a number in digits, no quotes \(([\d.]+)\)", said)
     assert example is not None and float(example.group(1)) != expected
+
+
+def test_lesson_00_exercise_1_says_call_in_one_sense():
+    """Lesson 00's sixth walk (issue 32): the hint says "One call is a first attempt plus its retries", and the why
+    said "One call and two retries", a call in the other sense. Both now count attempts within one call."""
+    one = exercise("00", "Exercise 1")
+    assert "One call is a first attempt plus its retries" in one.hint
+    assert one.why.startswith("One attempt and two retries") and "call" not in one.why
