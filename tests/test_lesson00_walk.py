@@ -135,3 +135,20 @@ def test_no_line_of_lesson_00_s_own_code_runs_past_the_code_cell_s_edge():
     own = [source for source in code if not source.startswith("# @title Set-up for Google Colab")]
     long = [line for source in own for line in source.splitlines() if len(line) > 95]
     assert long == []
+
+
+def test_every_glossary_row_that_points_to_lesson_00_names_a_word_the_lesson_uses():
+    """Lesson 00's sixth walk (issue 32): the glossary sent "chat client" to lesson 00, which said only
+    ``make_chat_client``; section 2 now defines the term where that function appears."""
+    import json
+    import re
+    from pathlib import Path
+
+    cells = json.loads(Path("notebooks/00_setup_and_backends.ipynb").read_text(encoding="utf-8"))["cells"]
+    said = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    said = re.sub(r"\s+", " ", said).lower()
+    glossary = Path("docs/glossary.md").read_text(encoding="utf-8")
+    rows = [row for row in glossary.splitlines() if row.startswith("| **") and "lesson 00" in row.rsplit("|", 2)[-2]]
+    terms = [row.split("**")[1] for row in rows]
+    assert "chat client" in terms
+    assert [term for term in terms if term.lower() not in said] == []
