@@ -177,7 +177,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "Exercise 1",
         "One call is a first attempt plus its retries, each may wait the whole timeout, and the SDK pauses between two "
         "attempts: how many attempts, and how many pauses?",
-        "One call and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
+        "One attempt and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
         ((60, "60 s is the three attempts alone: the SDK also pauses between them."),),
         answer_type=float,
     ),
@@ -1786,7 +1786,12 @@ def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
 
 
 def _value_forms(expected: Any) -> str:
-    """How a prediction of ``expected``'s kind is written, or every kind when it is unknown."""
+    """How a prediction of ``expected``'s kind is written, or every kind when it is unknown.
+
+    A number's example is a neutral one (42, or 42.5 for an answer with a fraction), never the expected value: the
+    next candidate stands in when it is. Why: lesson 00's Exercise 1 showed ``(0.5)``, a number its question gives,
+    and it read as a hint (issue 32). The words depend on the expected value only, never on the answer written.
+    """
     if expected is _UNKNOWN:
         return (
             "a Python value: text in quotes ('some text'), a number (42 or 0.5), True or False, or a dict "
@@ -1795,7 +1800,9 @@ def _value_forms(expected: Any) -> str:
     if _kind(expected) == _kind(True):
         return "True or False (a capital first letter, no quotes)"
     if _kind(expected) == "a number":
-        return "a number in digits, no quotes (" + ("42)" if isinstance(expected, numbers.Integral) else "0.5)")
+        candidates = (42, 36, 27) if isinstance(expected, numbers.Integral) else (42.5, 36.5, 27.5)
+        example = next(number for number in candidates if number != expected)
+        return f"a number in digits, no quotes ({example})"
     if isinstance(expected, dict):
         return "a dict ({'key': 'value'})"
     return "text in quotes ('some text')"

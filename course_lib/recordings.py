@@ -86,6 +86,9 @@ __all__ = [
     "recorded_case",
     "relabelled",
     "save",
+    "steps_details_html",
+    "steps_headline",
+    "steps_plain_caption",
     "stop_cause",
     "stop_in_words",
     "times_note",
@@ -164,6 +167,12 @@ _SKIPPABLE_SETTINGS = (
 """The caption's last line: what a student may skip among the values it names, and what the load average is."""
 
 
+_NOT_DETERMINISTIC = (
+    "Another machine, thread count or version may answer otherwise: a small model is not deterministic across them."
+)
+"""The plain caption's last line: why a re-run may differ."""
+
+
 _PLAIN_SETTINGS = {
     "temperature": ("temperature", " (how freely it picks its words)"),
     "max_output_tokens (n_predict)": ("maximum output tokens", " (a longer answer is cut there)"),
@@ -223,10 +232,19 @@ class Recording(BaseModel):
         its version, "maximum output tokens" for the server's own setting name, no file hash and no command: making a
         recording is a maintainer's task (``make record-local``), so the command stays with the exact names under the
         hood. The values are the caption's; the exact names are :meth:`caption`'s."""
+        return (
+            f"{self.plain_model_lines(self.asked_sampling())}\n"
+            f"Recorded {self.recorded_at:%Y-%m-%d %H:%M} UTC on {self.machine.platform}, {self.machine.cpus} CPUs, "
+            f"{self.wall_seconds:.0f} s in all; the machine's load went from {self.load_words()} (1.0: one core's "
+            f"worth of work).\n{_NOT_DETERMINISTIC}"
+        )
+
+    def plain_model_lines(self, asked: str) -> str:
+        """The plain caption's first two lines: the model, the server, its default settings, then ``asked``, what
+        the requests asked for over them (several runs that asked for different ones share these lines)."""
         sampling = self.model.sampling
         named = [f"{words} {sampling[key]}{note}" for key, (words, note) in _PLAIN_SETTINGS.items() if key in sampling]
         others = [key for key in sampling if key not in _PLAIN_SETTINGS]
-        load = " to ".join(f"{x:.1f}" for x in (self.machine.load_average_start[0], self.machine.load_average_end[0]))
         settings = "; ".join(named)
         if others:
             settings += f"; and {len(others)} more sampling settings, kept only to reproduce the run"
@@ -234,12 +252,12 @@ class Recording(BaseModel):
             f"RECORDING (not run in this notebook): the model {self.model.model.split('-Q')[0]}, answered by the local "
             "server (the "
             "program on the recording machine that loads the model file and answers the course's requests).\n"
-            f"Its default settings, for every request that asks for no other: {settings}{self.asked_sampling()}.\n"
-            f"Recorded {self.recorded_at:%Y-%m-%d %H:%M} UTC on {self.machine.platform}, {self.machine.cpus} CPUs, "
-            f"{self.wall_seconds:.0f} s in all; the machine's load went from {load} (1.0: one core's worth of work).\n"
-            "Another machine, thread count or version may answer otherwise: a small model is not deterministic "
-            "across them."
+            f"Its default settings, for every request that asks for no other: {settings}{asked}."
         )
+
+    def load_words(self) -> str:
+        """The machine's load at the start and end of the run, as the plain caption says it: ``7.9 to 6.3``."""
+        return " to ".join(f"{x:.1f}" for x in (self.machine.load_average_start[0], self.machine.load_average_end[0]))
 
 
 class RecordedCase(BaseModel):
@@ -674,6 +692,69 @@ def compare_qualifications(recordings: dict[str, QualificationRecording]) -> pd.
         {"measure": m, **{name: values[m] for name, values in measures.items()}} for m in next(iter(measures.values()))
     ]
     return rows_frame(rows, ["measure", *recordings], dtype=object).set_index("measure")
+
+
+_COUNT_WORDS = {2: "Two", 3: "Three", 4: "Four", 5: "Five"}
+"""How many runs a comparison's headline names, in words (a sentence does not open on a digit)."""
+
+
+def _shared_model(recordings: dict[str, QualificationRecording]) -> QualificationRecording:
+    """The last run, once every run is checked to share its model, server settings and command.
+
+    Why: the comparison's headline and fold say these once for all its runs, which is only true if they agree.
+    """
+    runs = list(recordings.values())
+    last = runs[-1]
+    if any(run.model != last.model or run.command != last.command for run in runs):
+        raise ValueError("the runs differ in model, server settings or command: say each run's apart")
+    return last
+
+
+def steps_headline(recordings: dict[str, QualificationRecording]) -> str:
+    """The one sentence above lesson 00's comparison: how many recordings, when, of what, and how to run one again.
+
+    Why: it once read "A recording made on 2026-12-02" above a table of three runs made on two days (issue 32).
+    """
+    last = _shared_model(recordings)
+    days = sorted({f"{run.recorded_at:%Y-%m-%d}" for run in recordings.values()})
+    when = f"on {days[0]}" if len(days) == 1 else f"from {days[0]} to {days[-1]}"
+    count = _COUNT_WORDS.get(len(recordings), str(len(recordings)))
+    return (
+        f"{count} recordings, one per column below, made {when} (not run here) of make qualify on a small real model, "
+        f"{last.model.model.split('-Q')[0]}. To run the last one again: {last.command}"
+    )
+
+
+def steps_plain_caption(recordings: dict[str, QualificationRecording]) -> str:
+    """The fold above lesson 00's comparison, in a newcomer's words: the model and server settings the runs share,
+    then one line per run (when, how long, how busy the machine was), each named by its column.
+
+    Why: the fold was the last run's caption alone ("24 s in all; the machine's load went from 7.9 to 6.3") above a
+    table whose runs took 75, 48 and 24 s at loads 1.0, 10.3 and 7.9 (issue 32): now each figure names its run. The
+    writer's own sampling differs by run, so the fold points to the table's row that gives it.
+    """
+    last = _shared_model(recordings)
+    machines = {(run.machine.platform, run.machine.cpus) for run in recordings.values()}
+    where = f" on {last.machine.platform} with {last.machine.cpus} CPUs" if len(machines) == 1 else ""
+    lines = [
+        last.plain_model_lines("; the table's first row says what the writer asked for in each run"),
+        f"{_COUNT_WORDS.get(len(recordings), str(len(recordings)))} runs{where}, one per column of the table; the "
+        "load is how busy the machine was (1.0: one core's worth of work):",
+    ]
+    for name, run in recordings.items():
+        on = "" if where else f" on {run.machine.platform}, {run.machine.cpus} CPUs"
+        lines.append(
+            f"  {name}: recorded {run.recorded_at:%Y-%m-%d %H:%M} UTC{on}, {run.wall_seconds:.0f} s in all; the load "
+            f"went from {run.load_words()}."
+        )
+    return "\n".join([*lines, _NOT_DETERMINISTIC])
+
+
+def steps_details_html(recordings: dict[str, QualificationRecording]) -> str:
+    """:func:`steps_plain_caption` folded away, as :meth:`Recording.details_html` folds one run's."""
+    caption = html.escape(steps_plain_caption(recordings))
+    summary = "How these were recorded (model, settings, machine)"
+    return f"<details><summary>{summary}</summary><pre>{caption}</pre></details>"
 
 
 def misses_note(recordings: dict[str, QualificationRecording]) -> str:

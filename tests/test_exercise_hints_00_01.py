@@ -1,6 +1,7 @@
 """Lessons 00 and 01: the feedback to a wrong answer points at what that answer got wrong (issue 32)."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -261,3 +262,48 @@ def test_a_word_all_in_capitals_is_not_told_it_has_no_capital():
     assert "'billing' has no capital" in " ".join(
         check("Exercise 9", "billing", "Billing", "HINT", namespace={}).split()
     )
+
+
+def _empty_line_guidance(capsys: pytest.CaptureFixture[str], expected: object) -> str:
+    """What an empty ``answer_1 =`` line prints, when the cell checks it against ``expected``."""
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.user_ns.update(check=check, expected=expected)
+        shell.run_cell("answer_1 =\nprint(check('Exercise 1', answer_1, expected))")
+        return " ".join(capsys.readouterr().out.split())
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
+
+
+def test_lesson_00_exercise_1_s_empty_line_shows_an_example_from_neither_question_nor_answer(capsys):
+    """Lesson 00's sixth walk (issue 32): an empty answer line was told "a number in digits, no quotes (0.5)", and
+    0.5 s is a wait the question gives: it read as a hint. The example is neutral and never the expected value."""
+    from course_lib.live import LiveSettings
+
+    expected = LiveSettings(model="m", api_key="k", timeout=20, max_retries=2).worst_case_wait
+    said = _empty_line_guidance(capsys, expected)
+    example = re.search(r"a number in digits, no quotes \(([\d.]+)\)", said)
+    assert example is not None
+    cells = json.loads(Path("notebooks/00_setup_and_backends.ipynb").read_text(encoding="utf-8"))["cells"]
+    texts = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+    question = next(t for t in texts if "**Exercise 1.**" in t).split("**Exercise 1.**")[1]
+    numbers_of_question = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", question)}
+    assert float(example.group(1)) not in numbers_of_question | {expected}
+    assert "(0.5)" not in said
+
+
+@pytest.mark.parametrize("expected", [42, 42.5, 7, 61.5])
+def test_a_number_s_example_is_never_the_expected_value(capsys, expected):
+    said = _empty_line_guidance(capsys, expected)
+    example = re.search(r"a number in digits, no quotes \(([\d.]+)\)", said)
+    assert example is not None and float(example.group(1)) != expected
+
+
+def test_lesson_00_exercise_1_says_call_in_one_sense():
+    """Lesson 00's sixth walk (issue 32): the hint says "One call is a first attempt plus its retries", and the why
+    said "One call and two retries", a call in the other sense. Both now count attempts within one call."""
+    one = exercise("00", "Exercise 1")
+    assert "One call is a first attempt plus its retries" in one.hint
+    assert one.why.startswith("One attempt and two retries") and "call" not in one.why

@@ -100,3 +100,55 @@ def test_section_6_uses_one_term_for_the_host_and_a_short_word_list():
     section = next(t for t in texts if t.startswith("## 6. "))
     terms = [line for line in section.splitlines() if line.startswith("- **")]
     assert len(terms) <= 4
+
+
+def test_the_comparison_s_headline_and_fold_give_each_run_s_time_and_load():
+    """Lesson 00's sixth walk (issue 32): above a table of three runs (75, 48 and 24 s at loads 1.0, 10.3 and 7.9),
+    the headline said "A recording" and the fold "24 s in all; the machine's load went from 7.9 to 6.3", the last
+    run's figures alone. The headline counts the runs; the fold gives each run's figures under its column's name."""
+    from course_lib.recordings import qualification_steps, steps_details_html, steps_headline, steps_plain_caption
+
+    steps = qualification_steps()
+    headline = steps_headline(steps)
+    assert headline.startswith("Three recordings, one per column below,") and "not run here" in headline
+    caption = steps_plain_caption(steps)
+    lines = caption.splitlines()
+    for name, run in steps.items():
+        line = next(line for line in lines if line.startswith(f"  {name}: "))
+        assert f"{run.wall_seconds:.0f} s in all" in line
+        assert f"went from {run.machine.load_average_start[0]:.1f} to {run.machine.load_average_end[0]:.1f}" in line
+        assert f"{run.recorded_at:%Y-%m-%d %H:%M} UTC" in line
+    assert sum("s in all" in line for line in lines) == len(steps)  # no figure outside a run's line
+    assert "the writer asks for temperature 0.0 instead" not in caption  # not true of the first run
+    assert "<details>" in steps_details_html(steps) and "record-local" not in steps_details_html(steps)
+
+
+def test_no_line_of_lesson_00_s_own_code_runs_past_the_code_cell_s_edge():
+    """Lesson 00's sixth walk: Exercise 2's ``gpt = Backends(...)`` line ran past the right edge of its cell. Every
+    line of the lesson's own code cells fits in 95 characters (the Colab set-up cell is shared by every lesson and
+    written by tools/colab_cell.py)."""
+    import json
+    from pathlib import Path
+
+    cells = json.loads(Path("notebooks/00_setup_and_backends.ipynb").read_text(encoding="utf-8"))["cells"]
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    own = [source for source in code if not source.startswith("# @title Set-up for Google Colab")]
+    long = [line for source in own for line in source.splitlines() if len(line) > 95]
+    assert long == []
+
+
+def test_every_glossary_row_that_points_to_lesson_00_names_a_word_the_lesson_uses():
+    """Lesson 00's sixth walk (issue 32): the glossary sent "chat client" to lesson 00, which said only
+    ``make_chat_client``; section 2 now defines the term where that function appears."""
+    import json
+    import re
+    from pathlib import Path
+
+    cells = json.loads(Path("notebooks/00_setup_and_backends.ipynb").read_text(encoding="utf-8"))["cells"]
+    said = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    said = re.sub(r"\s+", " ", said).lower()
+    glossary = Path("docs/glossary.md").read_text(encoding="utf-8")
+    rows = [row for row in glossary.splitlines() if row.startswith("| **") and "lesson 00" in row.rsplit("|", 2)[-2]]
+    terms = [row.split("**")[1] for row in rows]
+    assert "chat client" in terms
+    assert [term for term in terms if term.lower() not in said] == []
