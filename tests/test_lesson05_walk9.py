@@ -1,0 +1,30 @@
+"""Lesson 05 walked at 4 of 5 (issue 32, walk 9): section 2 and the hood count the same layout details."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = ROOT / "notebooks" / "05_loop_agent_traced.ipynb"
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def _cells() -> list[nbformat.NotebookNode]:
+    return nbformat.read(LESSON, as_version=4).cells
+
+
+def _cell(cell_id: str) -> nbformat.NotebookNode:
+    return next(c for c in _cells() if c.get("id") == cell_id)
+
+
+def test_section_2_and_the_hood_count_the_same_details_of_the_layout():
+    """The walker read "two details ... under the hood" in section 2 and "Three details" under the hood."""
+    promised = re.search(r"\((\w+) details of that layout are explained under the", _cell("cell-06").source)
+    hood = _cell("hood-format").source
+    listed = re.match(r"(\w+) details of the layout", hood)
+    assert promised and listed
+    bullets = [line for line in hood.splitlines() if line.startswith("* ")]
+    assert NUMBERS[promised.group(1).lower()] == NUMBERS[listed.group(1).lower()] == len(bullets)
