@@ -1,4 +1,5 @@
-"""Lesson 05 walked at 4 of 5 (issue 32, walk 9): section 2 and the hood count the same layout details."""
+"""Lesson 05 walked at 4 of 5 (issue 32, walk 9): section 2 and the hood count the same layout details, and the
+demo's model has one name, the glossary's, defined in section 1."""
 
 from __future__ import annotations
 
@@ -28,3 +29,15 @@ def test_section_2_and_the_hood_count_the_same_details_of_the_layout():
     assert promised and listed
     bullets = [line for line in hood.splitlines() if line.startswith("* ")]
     assert NUMBERS[promised.group(1).lower()] == NUMBERS[listed.group(1).lower()] == len(bullets)
+
+
+def test_the_demos_model_has_one_name_defined_in_section_1_as_the_glossary_has_it():
+    """The glossary said "numbering model", the lesson "fake LLM" and "fake model"."""
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    row = next(line for line in glossary.splitlines() if line.startswith("| **numbering model**"))
+    assert "`NumberingChatClient`" in row and "section 1" in row
+    defining = _cell("pieces-demo").source
+    assert "is the *numbering model* ([glossary](../docs/glossary.md#numbering-model))" in defining
+    text = " ".join(" ".join(c.source.split()) for c in _cells() if c.cell_type == "markdown")
+    assert len(re.findall(r"fake (?:LLM|model)", text)) == 1  # only in the sentence that names it
+    assert text.index("*numbering model*") < text.index("numbering model called")
