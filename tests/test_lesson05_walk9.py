@@ -1,5 +1,5 @@
-"""Lesson 05 walked at 4 of 5 (issue 32, walk 9): section 2 and the hood count the same layout details, and the
-demo's model has one name, the glossary's, defined in section 1."""
+"""Lesson 05 walked at 4 of 5 (issue 32, walk 9): section 2 and the hood count the same layout details, exercise 3's
+reminder is wrapped as the check's message under it, and the demo's model has one name, the glossary's."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ import re
 from pathlib import Path
 
 import nbformat
+
+from course_lib.exercises import FEEDBACK_WIDTH
+from course_lib.loop_demos import numbering_reminder, run_seed_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "notebooks" / "05_loop_agent_traced.ipynb"
@@ -41,3 +44,14 @@ def test_the_demos_model_has_one_name_defined_in_section_1_as_the_glossary_has_i
     text = " ".join(" ".join(c.source.split()) for c in _cells() if c.cell_type == "markdown")
     assert len(re.findall(r"fake (?:LLM|model)", text)) == 1  # only in the sentence that names it
     assert text.index("*numbering model*") < text.index("numbering model called")
+
+
+async def test_exercise_3s_reminder_is_broken_into_lines_as_the_check_message_is():
+    """The reminder was one 190-character line the browser wrapped; the check's message under it is at most
+    FEEDBACK_WIDTH characters a line."""
+    trace, _ = await run_seed_demo()
+    said = numbering_reminder(trace)
+    assert len(said.splitlines()) > 1 and max(len(line) for line in said.splitlines()) <= FEEDBACK_WIDTH
+    assert " ".join(said.split()).startswith("From section 2: the model's first answer was [4]")
+    printed = "".join(o.get("text", "") for o in _cell("cell-26").outputs)
+    assert max(len(line) for line in printed.splitlines()) <= FEEDBACK_WIDTH
