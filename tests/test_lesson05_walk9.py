@@ -1,5 +1,6 @@
-"""Lesson 05 walked at 4 of 5 (issue 32, walk 9): section 2 and the hood count the same layout details, exercise 3's
-reminder is wrapped as the check's message under it, and the demo's model has one name, the glossary's."""
+"""Lesson 05 walked at 4 of 5 (issue 32, walk 9): section 2 and the hood count the same layout details, every
+exercise cell run first after a restart says to run the cells above, exercise 3's reminder is wrapped as the check's
+message under it, and the demo's model has one name, the glossary's."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import re
 from pathlib import Path
 
 import nbformat
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
 
 from course_lib.exercises import FEEDBACK_WIDTH
 from course_lib.loop_demos import numbering_reminder, run_seed_demo
@@ -55,3 +58,29 @@ async def test_exercise_3s_reminder_is_broken_into_lines_as_the_check_message_is
     assert " ".join(said.split()).startswith("From section 2: the model's first answer was [4]")
     printed = "".join(o.get("text", "") for o in _cell("cell-26").outputs)
     assert max(len(line) for line in printed.splitlines()) <= FEEDBACK_WIDTH
+
+
+EXERCISE_CELLS = [c.get("id") for c in _cells() if c.cell_type == "code" and 'check("Exercise' in c.source]
+
+
+def test_the_lesson_has_three_exercise_cells():
+    assert len(EXERCISE_CELLS) == 3
+
+
+@pytest.mark.parametrize("cell_id", EXERCISE_CELLS)
+def test_an_exercise_cell_run_first_after_a_restart_says_to_run_the_cells_above(capsys, cell_id):
+    """Exercise 3 said "trace is not defined in this kernel yet" (the walker had run the set-up cell), exercises 1
+    and 2 printed a bare NameError traceback: in a fresh kernel no cell had installed the checker's advice, which
+    the set-up cell's setup_display() installs. Each exercise cell now installs it before naming anything."""
+    InteractiveShell.clear_instance()
+    shell = InteractiveShell.instance()  # a fresh kernel: no advice installed, no lesson name defined
+    try:
+        shell.run_cell(_cell(cell_id).source)
+        out = capsys.readouterr().out
+        assert "Traceback" not in out
+        said = " ".join(out.split())
+        assert re.match(r"\w+ is not defined in this kernel yet: a cell above defines it\.", said), said
+        assert "Run the cells above first (Run > Run All Above Selected Cell), then this cell again." in said
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
