@@ -84,3 +84,9 @@ def test_an_exercise_cell_run_first_after_a_restart_says_to_run_the_cells_above(
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+def test_exercise_3s_text_does_not_call_the_reminder_one_line():
+    """The reminder now takes several lines: the text above the cell must not say "the first line it prints"."""
+    assert "first line it prints" not in " ".join(_cell("cell-25").source.split())
+    assert "What it prints first recalls how section 2's run was numbered." in " ".join(_cell("cell-25").source.split())
