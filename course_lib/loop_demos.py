@@ -19,6 +19,7 @@ from agent_framework import Agent, AgentLoopMiddleware, AgentResponse, AgentResp
 from pydantic import ValidationError
 
 from .environment import course_file
+from .exercises import readable_lines
 from .frames import rows_frame, shorten_at_word
 from .loop import (
     CRITERIA_HEADING,
@@ -419,6 +420,8 @@ def numbering_reminder(trace: LoopTrace) -> str:
 
     Lesson 05's exercise 3 turns on exactly these two facts (which answer first carries ``[5]``), and a student who
     reads the exercise far below section 2 has lost them; read from the trace, the reminder cannot drift from the run.
+    It is printed just above the check's message, so it is broken into lines as that message is (``readable_lines``):
+    one long line left to the browser wrapped at another width than the lines under it.
     """
     first = next(step for step in trace.rows if step.actor == "LLM")
     inputs = [int(found.group(1)) for text in trace.calls[0] if (found := _COUNTED.match(text))]
@@ -428,10 +431,11 @@ def numbering_reminder(trace: LoopTrace) -> str:
     reminder = f"From section 2: the model's first answer was {said}, after the input messages {numbered}."
     feedback = next((step.feedback for step in trace.rows if step.feedback), None)
     if feedback is None:
-        return reminder
+        return readable_lines(reminder)
     if _COUNTED.match(feedback):
-        return f"{reminder} The feedback ({feedback}) was numbered too."
-    return f"{reminder} The feedback ({feedback}) had no number: the counter numbers only the input and the answers."
+        return readable_lines(f"{reminder} The feedback ({feedback}) was numbered too.")
+    said = f"The feedback ({feedback}) had no number: the counter numbers only the input and the answers."
+    return readable_lines(f"{reminder} {said}")
 
 
 def same_run_sentence(first: tuple[LoopTrace, AgentResponse], second: tuple[LoopTrace, AgentResponse]) -> str:
