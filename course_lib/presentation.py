@@ -1071,7 +1071,13 @@ def found_frame(declarations: Iterable[Declaration]) -> pd.DataFrame:
     return student_table(rows_frame(rows, FOUND_COLUMNS))
 
 
-DECLARATION_COLUMNS = [f"message ({VISIBLE_SPACE} is a space)", "key", "value", "left out, and why"]
+DECLARATION_COLUMNS = [
+    # \u23ce is assertions.LINE_BREAK_MARK, written out: loading the display helpers loads neither half
+    f"message ({VISIBLE_SPACE} is a space, \u23ce a line break)",
+    "key",
+    "value",
+    "left out, and why",
+]
 
 
 def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str], Sequence[str]]]) -> pd.DataFrame:
@@ -1082,11 +1088,14 @@ def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str], Sequence[s
     display helper loads neither half. A dict printed as Python writes it (``{'module': 'Billing'}``) is not what a
     student should have to read, and ``log=level=debug`` written back as one text hides where the key ends: key and
     value have columns of their own. An HTML table would collapse the very spaces the trimming rule is about, so the
-    message shows them as ``␣``.
+    message shows them as ``␣``; a line break would look like the text wrapping, so it shows as ``⏎``, the mark the
+    lesson's other tables use (:func:`~course_lib.assertions.mark_line_breaks`).
     """
+    from .assertions import mark_line_breaks  # when called: loading the display helpers loads neither half
+
     rows = [
         {
-            DECLARATION_COLUMNS[0]: show_spaces(message),
+            DECLARATION_COLUMNS[0]: show_spaces(mark_line_breaks(message)),
             "key": "\n".join(found) or "-",
             "value": "\n".join(found.values()) or "-",
             "left out, and why": "\n".join(reasons) or "-",

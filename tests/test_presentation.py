@@ -9,10 +9,11 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from course_lib.assertions import find_declarations, left_out, parse_assertions
+from course_lib.assertions import LINE_BREAK_MARK, LINE_BREAKS, find_declarations, left_out, parse_assertions
 from course_lib.capstone import Verdict
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.presentation import (
+    DECLARATION_COLUMNS,
     TABLE_CSS,
     VERDICT_COLOURS,
     _short,
@@ -55,10 +56,11 @@ def test_facts_frame_shows_the_time_of_day_in_utc_as_the_memory_panel_does(t0):
 def test_declarations_frame_shows_key_and_value_apart_and_says_why_the_rest_gives_no_fact():
     messages = ["log=level=debug", "  priority =  P1  ; owner=alice", "Hello! module=Billing", "Where is it?"]
     frame = declarations_frame((m, parse_assertions(m), left_out(m)) for m in messages)
-    assert list(frame.columns) == ["message (␣ is a space)", "key", "value", "left out, and why"]
+    shown_message = f"message (␣ is a space, {LINE_BREAK_MARK} a line break)"
+    assert list(frame.columns) == [shown_message, "key", "value", "left out, and why"]
     rows = frame.to_dict("records")
     assert (rows[0]["key"], rows[0]["value"], rows[0]["left out, and why"]) == ("log", "level=debug", "-")
-    assert rows[1]["message (␣ is a space)"].startswith("␣␣priority␣=")
+    assert rows[1][shown_message].startswith("␣␣priority␣=")
     assert (rows[1]["key"], rows[1]["value"]) == ("priority", "P1")
     assert rows[1]["left out, and why"] == "'owner' is not an allowed key"  # never dropped without a word
     assert (rows[2]["key"], rows[2]["value"]) == ("-", "-")
@@ -70,6 +72,16 @@ def test_declarations_frame_shows_key_and_value_apart_and_says_why_the_rest_give
     shown = html_with_line_breaks(declarations_frame([(message, parse_assertions(message), left_out(message))]))
     unwrapped = 'course-unwrapped" style="white-space: nowrap; overflow-wrap: normal">B<br>SQL Server 2022</td>'
     assert unwrapped in shown and shown.count("nowrap") == 2  # key and value; message and reasons still wrap
+
+
+def test_declarations_frame_marks_each_line_break_of_a_message_as_section_3_does():
+    """A line feed in a message showed only as the text wrapping, while the lesson said only spaces were marked."""
+    messages = ["module=Billing\ndatabase=SQL Server 2022", "module=A\r\npriority=P1", "module=A\u2029log=b"]
+    frame = declarations_frame((m, parse_assertions(m), left_out(m)) for m in messages)
+    shown = frame[DECLARATION_COLUMNS[0]].tolist()
+    assert shown[0] == f"module=Billing{LINE_BREAK_MARK}database=SQL␣Server␣2022"
+    assert shown[1:] == [f"module=A{LINE_BREAK_MARK}priority=P1", f"module=A{LINE_BREAK_MARK}log=b"]  # \r\n is one
+    assert not any(brk in text for text in shown for brk in LINE_BREAKS)
 
 
 def test_presence_frame_lists_keys_in_contract_order_and_blanks_absent_ones(t0):
