@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 
 __all__ = [
     "ALL_CHARS",
+    "BLOCK_INDENT",
+    "BLOCK_WIDTH",
     "BREAKABLE_WORD",
     "CALLER",
     "CPU_SECONDS",
@@ -127,6 +129,7 @@ __all__ = [
     "verdict_table",
     "what_was_wrong",
     "where_the_characters_go",
+    "wrapped_block",
     "yes_no",
 ]
 
@@ -1056,6 +1059,38 @@ VISIBLE_SPACE = "\u2423"
 def show_spaces(text: str) -> str:
     """``text`` with every space written as a visible ``␣``: the spaces the contract trims, shown in a table cell."""
     return text.replace(" ", VISIBLE_SPACE)
+
+
+BLOCK_WIDTH = 88
+"""The longest line :func:`wrapped_block` prints: the exercise checker's width, which fits a laptop's notebook."""
+
+BLOCK_INDENT = "    "
+"""What starts the rest of a wrapped line: no line of the facts block starts with spaces, so it reads as the rest."""
+
+_SINGLE_SPACE = re.compile(r"(?<! ) (?! )")
+"""Where :func:`wrapped_block` may break a line: a single space (a run of spaces is part of the text, kept whole)."""
+
+
+def wrapped_block(text: str, width: int = BLOCK_WIDTH) -> str:
+    """``text`` for printing, each long line broken at single spaces, its rest indented with :data:`BLOCK_INDENT`.
+
+    Why: printed whole, a facts line of 130 characters wrapped wherever the screen ended, as often inside the date
+    (``2026-12-`` / ``02T22:13:24``); broken here only at a space, a date or any word is never cut. The text itself
+    is unchanged: joining each indented rest back with one space gives every line of ``text`` again.
+    """
+    return "\n".join(_wrapped_line(line, width) for line in text.split("\n"))
+
+
+def _wrapped_line(line: str, width: int) -> str:
+    """One line broken greedily at its single spaces; a part too long for a line stays whole."""
+    rows: list[str] = []
+    for part in _SINGLE_SPACE.split(line):
+        room = width - (len(BLOCK_INDENT) if len(rows) > 1 else 0)
+        if rows and len(rows[-1]) + 1 + len(part) <= room:
+            rows[-1] += " " + part
+        else:
+            rows.append(part)
+    return f"\n{BLOCK_INDENT}".join(rows)
 
 
 FOUND_COLUMNS = ["key", "value", f"evidence ({VISIBLE_SPACE} is a space)"]

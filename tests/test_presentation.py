@@ -13,6 +13,8 @@ from course_lib.assertions import LINE_BREAK_MARK, LINE_BREAKS, find_declaration
 from course_lib.capstone import Verdict
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.presentation import (
+    BLOCK_INDENT,
+    BLOCK_WIDTH,
     DECLARATION_COLUMNS,
     TABLE_CSS,
     VERDICT_COLOURS,
@@ -29,6 +31,7 @@ from course_lib.presentation import (
     readable_table,
     rows_frame,
     setup_display,
+    wrapped_block,
 )
 
 
@@ -586,3 +589,20 @@ def test_a_student_table_writes_a_float_as_python_does_not_with_six_decimals():
 
     html = str(html_with_line_breaks(student_table(pd.DataFrame({"policy": ["facts"], "seconds": [72.3]}))))
     assert ">72.3<" in html and "72.300000" not in html
+
+
+def test_wrapped_block_breaks_long_lines_at_spaces_only_and_keeps_the_text():
+    """Lesson 01's walk: a printed facts line wrapped inside its date ("2026-12-" / "02T22:13:24")."""
+    memory = WorkingMemory()
+    said = "symptom=invoices  duplicated twice when the nightly billing run retries a failed export to the ledger"
+    memory.apply(memory.begin_turn(said), [FactCandidate.from_declaration(d) for d in find_declarations(said)])
+    block = memory.to_prompt_block()
+    shown = wrapped_block(block)
+    assert shown != block and max(len(row) for row in shown.splitlines()) <= BLOCK_WIDTH
+    dates = re.findall(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", block)
+    assert dates and all(any(date in row for row in shown.splitlines()) for date in dates)  # never cut
+    assert "invoices  duplicated" in shown  # a run of spaces is text, never a place to break
+    back = shown.replace(f"\n{BLOCK_INDENT}", " ")
+    assert back == block  # the block itself is unchanged: each rest joins its line again
+    assert wrapped_block('short line\n- a = "b"') == 'short line\n- a = "b"'
+    assert wrapped_block("x" * 100 + " y") == "x" * 100 + f"\n{BLOCK_INDENT}y"  # a part too long for a line stays whole
