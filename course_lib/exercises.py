@@ -1349,21 +1349,28 @@ def _holds_word(text: str, word: str) -> bool:
 
 
 def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
-    """Which keys are missing or extra (a key in the wrong case is named as such), and which values are wrong.
+    """How many keys are missing, which extra keys the dict holds, and which values are wrong.
 
-    Both are said at once: a student who fixes only the keys named should not then learn of a wrong value.
+    Both are said at once: a student who fixes only the keys should not then learn of a wrong value. A missing key
+    is counted, never named: "missing the keys 'database' and 'log'" answered an empty dict with the answer's keys
+    (lesson 01's walk). An extra key is the student's own and may be named. "Keys are case-sensitive" is said of an
+    extra key holding a capital, whether or not its lower-case form is an answer key, so it gives none away.
     """
     missing = [key for key in expected if key not in answer]
     extra = [key for key in answer if key not in expected]
     parts = []
     if missing:
-        parts.append(f"Your dict is missing the key{'s' * (len(missing) > 1)} {_names(missing)}.")
+        parts.append(f"{_missing_keys(len(missing))}: check each part again against the rule that follows.")
     if extra:
         parts.append(f"Your dict has {'an extra key' if len(extra) == 1 else 'extra keys'}: {_names(extra)}.")
-    folded = {str(key).casefold() for key in missing}
-    if any(isinstance(key, str) and key.casefold() in folded for key in extra):
+    if any(isinstance(key, str) and key != key.lower() for key in extra):
         parts.append("Keys are case-sensitive.")
     return " ".join([*parts, *_value_hints(answer, expected, keys_right=not parts)])
+
+
+def _missing_keys(count: int) -> str:
+    """``Your dict is missing 2 keys``: how many, in the same words whichever keys they are."""
+    return f"Your dict is missing {count} key{'s' * (count != 1)}"
 
 
 def _value_hints(answer: dict[Any, Any], expected: dict[Any, Any], keys_right: bool) -> list[str]:

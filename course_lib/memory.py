@@ -78,6 +78,7 @@ __all__ = [
     "edge_trim_sentence",
     "forget_key_sentence",
     "invisible",
+    "keys_lost",
     "mark_invisible",
     "parse_prompt_block",
     "prompt_block",
@@ -837,6 +838,22 @@ def forget_key_sentence(memory: WorkingMemory, key: str) -> str:
         f'forget("{key}") removed {removed} fact{"" if removed == 1 else "s"}{what}; the epoch went from {epoch} to '
         f"{memory.epoch}; the store still holds {left}."
     )
+
+
+def keys_lost(messages: Sequence[str]) -> list[str]:
+    """The keys ``messages`` declared that a fresh store, fed them one turn each, no longer holds, in declared order.
+
+    Why: an exercise's checking cell needs its expected answer from the store itself; replaying the turns here keeps
+    the cell a check. Working it out in the cell (the keys declared, less the keys held) read as the solution.
+    """
+    store = WorkingMemory()
+    declared: dict[str, None] = {}
+    for message in messages:
+        found = find_declarations(message)
+        store.apply(store.begin_turn(message), [FactCandidate.from_declaration(d) for d in found])
+        declared.update(dict.fromkeys(d.key for d in found))
+    held = {fact.key for fact in store.facts}
+    return [key for key in declared if key not in held]
 
 
 def update_sentence(before: Sequence[Fact], after: Sequence[Fact]) -> str:

@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # types only: importing the display helpers loads neither hal
 
 __all__ = [
     "ALL_CHARS",
+    "BLOCK_INDENT",
+    "BLOCK_WIDTH",
     "BREAKABLE_WORD",
     "CALLER",
     "CPU_SECONDS",
@@ -127,6 +129,7 @@ __all__ = [
     "verdict_table",
     "what_was_wrong",
     "where_the_characters_go",
+    "wrapped_block",
     "yes_no",
 ]
 
@@ -1058,6 +1061,38 @@ def show_spaces(text: str) -> str:
     return text.replace(" ", VISIBLE_SPACE)
 
 
+BLOCK_WIDTH = 88
+"""The longest line :func:`wrapped_block` prints: the exercise checker's width, which fits a laptop's notebook."""
+
+BLOCK_INDENT = "    "
+"""What starts the rest of a wrapped line: no line of the facts block starts with spaces, so it reads as the rest."""
+
+_SINGLE_SPACE = re.compile(r"(?<! ) (?! )")
+"""Where :func:`wrapped_block` may break a line: a single space (a run of spaces is part of the text, kept whole)."""
+
+
+def wrapped_block(text: str, width: int = BLOCK_WIDTH) -> str:
+    """``text`` for printing, each long line broken at single spaces, its rest indented with :data:`BLOCK_INDENT`.
+
+    Why: printed whole, a facts line of 130 characters wrapped wherever the screen ended, as often inside the date
+    (``2026-12-`` / ``02T22:13:24``); broken here only at a space, a date or any word is never cut. The text itself
+    is unchanged: joining each indented rest back with one space gives every line of ``text`` again.
+    """
+    return "\n".join(_wrapped_line(line, width) for line in text.split("\n"))
+
+
+def _wrapped_line(line: str, width: int) -> str:
+    """One line broken greedily at its single spaces; a part too long for a line stays whole."""
+    rows: list[str] = []
+    for part in _SINGLE_SPACE.split(line):
+        room = width - (len(BLOCK_INDENT) if len(rows) > 1 else 0)
+        if rows and len(rows[-1]) + 1 + len(part) <= room:
+            rows[-1] += " " + part
+        else:
+            rows.append(part)
+    return f"\n{BLOCK_INDENT}".join(rows)
+
+
 FOUND_COLUMNS = ["key", "value", f"evidence ({VISIBLE_SPACE} is a space)"]
 
 
@@ -1071,7 +1106,13 @@ def found_frame(declarations: Iterable[Declaration]) -> pd.DataFrame:
     return student_table(rows_frame(rows, FOUND_COLUMNS))
 
 
-DECLARATION_COLUMNS = [f"message ({VISIBLE_SPACE} is a space)", "key", "value", "left out, and why"]
+DECLARATION_COLUMNS = [
+    # \u23ce is assertions.LINE_BREAK_MARK, written out: loading the display helpers loads neither half
+    f"message ({VISIBLE_SPACE} is a space, \u23ce a line break)",
+    "key",
+    "value",
+    "left out, and why",
+]
 
 
 def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str], Sequence[str]]]) -> pd.DataFrame:
@@ -1082,11 +1123,14 @@ def declarations_frame(parsed: Iterable[tuple[str, Mapping[str, str], Sequence[s
     display helper loads neither half. A dict printed as Python writes it (``{'module': 'Billing'}``) is not what a
     student should have to read, and ``log=level=debug`` written back as one text hides where the key ends: key and
     value have columns of their own. An HTML table would collapse the very spaces the trimming rule is about, so the
-    message shows them as ``␣``.
+    message shows them as ``␣``; a line break would look like the text wrapping, so it shows as ``⏎``, the mark the
+    lesson's other tables use (:func:`~course_lib.assertions.mark_line_breaks`).
     """
+    from .assertions import mark_line_breaks  # when called: loading the display helpers loads neither half
+
     rows = [
         {
-            DECLARATION_COLUMNS[0]: show_spaces(message),
+            DECLARATION_COLUMNS[0]: show_spaces(mark_line_breaks(message)),
             "key": "\n".join(found) or "-",
             "value": "\n".join(found.values()) or "-",
             "left out, and why": "\n".join(reasons) or "-",

@@ -5,7 +5,7 @@ import nbformat
 import numpy
 import pytest
 
-from course_lib.exercises import EXERCISES, check, exercise
+from course_lib.exercises import EXERCISES, check, exercise, near_miss_hint
 
 
 def test_check_tells_unanswered_correct_and_wrong_apart():
@@ -65,9 +65,14 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
         ),
         ("Bill\u200bing", "Billing", "U+200B (zero width space) between 'Bill' and 'ing': delete it"),
         ({"module": "Bill\u200bing"}, {"module": "Billing"}, "The value of 'module' holds an invisible character"),
-        ({"database": "SQL Server 2022"}, {"database": "SQL Server 2022", "log": "a=b"}, "missing the key 'log'."),
+        ({"database": "SQL Server 2022"}, {"database": "SQL Server 2022", "log": "a=b"}, "missing 1 key: check each"),
         ({"log": "a=b", "version": ""}, {"log": "a=b"}, "Your dict has an extra key: 'version'."),
-        ({"Log": "a=b"}, {"log": "a=b"}, "missing the key 'log'. Your dict has an extra key: 'Log'. Keys are case"),
+        (
+            {"Log": "a=b"},
+            {"log": "a=b"},
+            "missing 1 key: check each part again against the rule that follows. Your dict has an extra key: 'Log'. "
+            "Keys are case",
+        ),
         ({"log": "A=B"}, {"log": "a=b"}, "The keys are right; the value of 'log' is not. Look"),  # as any wrong value
         ({"log": " a=b "}, {"log": "a=b"}, "The value of 'log' has spaces around it (' a=b '): write only its words."),
         ({"log": "x"}, {"log": "a=b"}, "The keys are right; the value of 'log' is not."),
@@ -81,7 +86,8 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
         (  # a wrong value of a right key is named beside a missing key (issue 32)
             {"database": "Oracle"},
             {"database": "SQL Server 2022", "log": "a=b"},
-            "Your dict is missing the key 'log'. The value of 'database' is not right.",
+            "Your dict is missing 1 key: check each part again against the rule that follows. The value of "
+            "'database' is not right.",
         ),
         (
             {"database": "sql server 2022", "version": ""},
@@ -114,6 +120,25 @@ def test_a_form_near_miss_is_named_alike_for_the_right_and_a_wrong_word(answer, 
     for expected in ("accepted", "rejected"):
         words = check("Ex", answer, expected, "Look again.").replace("\n", " ")
         assert said in " ".join(words.split()) and "not checked yet" in words and "Look again." not in words
+
+
+def test_a_missing_key_is_counted_in_the_same_words_whichever_key_it_is():
+    """Lesson 01's walk: `answer_1 = {}` was told "missing the keys 'database' and 'log'", the answer's keys. A
+    missing key is counted, never named; the student's own extra keys may be named, and "Keys are case-sensitive" is
+    said of any extra key holding a capital, whether or not its lower case is an answer key."""
+    expected = {"database": "SQL Server 2022", "log": "a=b", "module": "Billing"}
+    one_missing = {key: near_miss_hint({k: v for k, v in expected.items() if k != key}, expected) for key in expected}
+    assert len(set(one_missing.values())) == 1
+    said = one_missing["log"]
+    assert said == "Your dict is missing 1 key: check each part again against the rule that follows."
+    two_missing = [near_miss_hint({key: expected[key]}, expected) for key in expected]
+    assert len(set(two_missing)) == 1 and two_missing[0].startswith("Your dict is missing 2 keys: ")
+    for words in (said, *two_missing, near_miss_hint({}, expected)):
+        assert not any(repr(key) in words for key in expected)
+    assert near_miss_hint({}, expected).startswith("Your dict is missing 3 keys: ")
+    capital = near_miss_hint({"Log": "a=b", "Version": ""}, {"log": "a=b"})
+    assert "extra keys: 'Log' and 'Version'. Keys are case-sensitive." in capital
+    assert near_miss_hint({"Version": ""}, {"log": "a=b"}).endswith("Keys are case-sensitive.")
 
 
 def test_a_wrong_answer_that_is_no_near_miss_gets_only_the_hint():

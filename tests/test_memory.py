@@ -22,6 +22,7 @@ from course_lib.memory import (
     NewerTurnBegan,
     StaleMemoryUpdate,
     WorkingMemory,
+    keys_lost,
     parse_prompt_block,
     prompt_block,
     rules_broken,
@@ -560,3 +561,12 @@ def test_recorded_words_reads_the_time_the_block_shows_for_a_fact():
     assert "2026-03-04T05:06:07+00:00" in prompt_block([fact])
     assert "the date (year-month-day), then T, then the time of day (hours:minutes:seconds)" in said
     assert said.endswith("+00:00: no offset from UTC.")
+
+
+def test_keys_lost_replays_the_turns_into_a_fresh_store():
+    """Lesson 01's exercise 2 gets its expected key from this replay, not from sets subtracted in its cell."""
+    turns = ["product=P; customer=C", "module=M", "database=D; version=V", "symptom=timeout"]
+    assert keys_lost(turns) == ["customer"]  # oldest turn, then the smallest key in ordinal order
+    assert keys_lost([*turns, "log=x"]) == ["product", "customer"]  # in the order they were declared
+    assert keys_lost(["module=A", "module=B", "Where are the logs?"]) == []  # a correction keeps its key
+    assert keys_lost(turns[:3]) == []

@@ -9,10 +9,13 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from course_lib.assertions import find_declarations, left_out, parse_assertions
+from course_lib.assertions import LINE_BREAK_MARK, LINE_BREAKS, find_declarations, left_out, parse_assertions
 from course_lib.capstone import Verdict
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.presentation import (
+    BLOCK_INDENT,
+    BLOCK_WIDTH,
+    DECLARATION_COLUMNS,
     TABLE_CSS,
     VERDICT_COLOURS,
     _short,
@@ -28,6 +31,7 @@ from course_lib.presentation import (
     readable_table,
     rows_frame,
     setup_display,
+    wrapped_block,
 )
 
 
@@ -55,10 +59,11 @@ def test_facts_frame_shows_the_time_of_day_in_utc_as_the_memory_panel_does(t0):
 def test_declarations_frame_shows_key_and_value_apart_and_says_why_the_rest_gives_no_fact():
     messages = ["log=level=debug", "  priority =  P1  ; owner=alice", "Hello! module=Billing", "Where is it?"]
     frame = declarations_frame((m, parse_assertions(m), left_out(m)) for m in messages)
-    assert list(frame.columns) == ["message (␣ is a space)", "key", "value", "left out, and why"]
+    shown_message = f"message (␣ is a space, {LINE_BREAK_MARK} a line break)"
+    assert list(frame.columns) == [shown_message, "key", "value", "left out, and why"]
     rows = frame.to_dict("records")
     assert (rows[0]["key"], rows[0]["value"], rows[0]["left out, and why"]) == ("log", "level=debug", "-")
-    assert rows[1]["message (␣ is a space)"].startswith("␣␣priority␣=")
+    assert rows[1][shown_message].startswith("␣␣priority␣=")
     assert (rows[1]["key"], rows[1]["value"]) == ("priority", "P1")
     assert rows[1]["left out, and why"] == "'owner' is not an allowed key"  # never dropped without a word
     assert (rows[2]["key"], rows[2]["value"]) == ("-", "-")
@@ -70,6 +75,16 @@ def test_declarations_frame_shows_key_and_value_apart_and_says_why_the_rest_give
     shown = html_with_line_breaks(declarations_frame([(message, parse_assertions(message), left_out(message))]))
     unwrapped = 'course-unwrapped" style="white-space: nowrap; overflow-wrap: normal">B<br>SQL Server 2022</td>'
     assert unwrapped in shown and shown.count("nowrap") == 2  # key and value; message and reasons still wrap
+
+
+def test_declarations_frame_marks_each_line_break_of_a_message_as_section_3_does():
+    """A line feed in a message showed only as the text wrapping, while the lesson said only spaces were marked."""
+    messages = ["module=Billing\ndatabase=SQL Server 2022", "module=A\r\npriority=P1", "module=A\u2029log=b"]
+    frame = declarations_frame((m, parse_assertions(m), left_out(m)) for m in messages)
+    shown = frame[DECLARATION_COLUMNS[0]].tolist()
+    assert shown[0] == f"module=Billing{LINE_BREAK_MARK}database=SQL␣Server␣2022"
+    assert shown[1:] == [f"module=A{LINE_BREAK_MARK}priority=P1", f"module=A{LINE_BREAK_MARK}log=b"]  # \r\n is one
+    assert not any(brk in text for text in shown for brk in LINE_BREAKS)
 
 
 def test_presence_frame_lists_keys_in_contract_order_and_blanks_absent_ones(t0):
@@ -574,3 +589,20 @@ def test_a_student_table_writes_a_float_as_python_does_not_with_six_decimals():
 
     html = str(html_with_line_breaks(student_table(pd.DataFrame({"policy": ["facts"], "seconds": [72.3]}))))
     assert ">72.3<" in html and "72.300000" not in html
+
+
+def test_wrapped_block_breaks_long_lines_at_spaces_only_and_keeps_the_text():
+    """Lesson 01's walk: a printed facts line wrapped inside its date ("2026-12-" / "02T22:13:24")."""
+    memory = WorkingMemory()
+    said = "symptom=invoices  duplicated twice when the nightly billing run retries a failed export to the ledger"
+    memory.apply(memory.begin_turn(said), [FactCandidate.from_declaration(d) for d in find_declarations(said)])
+    block = memory.to_prompt_block()
+    shown = wrapped_block(block)
+    assert shown != block and max(len(row) for row in shown.splitlines()) <= BLOCK_WIDTH
+    dates = re.findall(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", block)
+    assert dates and all(any(date in row for row in shown.splitlines()) for date in dates)  # never cut
+    assert "invoices  duplicated" in shown  # a run of spaces is text, never a place to break
+    back = shown.replace(f"\n{BLOCK_INDENT}", " ")
+    assert back == block  # the block itself is unchanged: each rest joins its line again
+    assert wrapped_block('short line\n- a = "b"') == 'short line\n- a = "b"'
+    assert wrapped_block("x" * 100 + " y") == "x" * 100 + f"\n{BLOCK_INDENT}y"  # a part too long for a line stays whole
