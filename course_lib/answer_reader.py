@@ -39,7 +39,8 @@ the sentence punctuation that ends it (``.``, ``?``, ``!``, ``,``, ``;``, ``:``)
 ``module=Payroll.``, and "The module is Payroll." states that value (:func:`values_match`).
 
 **Not a claim.** A question (a clause ending in "?"), a negation or a history before the value ("no longer", "not",
-"was", "moved off", "instead of", "from ... to", "old") or after it ("... was replaced", "(old)").
+"was", "moved off", "instead of", "from ... to", "old") or after it ("... was replaced", "(old)"). A constraint said
+only inside a question ("Never restart the production database during business hours?") is not carried either.
 
 **What it cannot read** (lesson 07 measures these on the battery of ``tests/support/capstone_battery.py``): a value in
 lower case that the store never held ("the database is oracle"); a value with a lower-case word inside ("SQL Server
@@ -641,7 +642,8 @@ def check_answer(
     violations = [Violation(fact=stored[key], stated=value) for key, value in found.items()]
     planned_by = planner(task, answer)
     if planned_by is not None:
-        parts = [c.text for c in prose] + [cell for table in tables for row in table for cell in row if cell]
+        parts = [c.text for c in prose if c.end != "?"]  # a question carries no constraint: it is not a claim
+        parts += [cell for table in tables for row in table for cell in row if cell]
         violations += [
             Violation(fact=f, planned_by=planned_by)
             for f in facts
@@ -750,21 +752,44 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[\w']+", plain_text(text).casefold())
 
 
+def _without_questions(answer: str) -> str:
+    """The answer with each question clause (one ending in "?") blanked, so a constraint quoted word for word in a
+    question is not read as carried. Split as :func:`clauses` splits; linear in the answer's length."""
+    lines = []
+    for line in answer.splitlines():
+        plain, kept, start = plain_text(line), [], 0
+        for end in _CLAUSE_END.finditer(plain):
+            if end.group() == ":" and _ends_in_key(plain, end.start()):
+                continue
+            if end.group().strip()[:1] != "?":
+                kept.append(line[start : end.end()])
+            start = end.end()
+        lines.append(" ".join([*kept, line[start:]]))
+    return "\n".join(lines)
+
+
+def _statements(answer: str) -> list[str]:
+    """The answer's clauses and table cells, without its questions: where a constraint can be carried."""
+    prose, tables = _read_lines(answer)
+    return [c.text for c in prose if c.end != "?"] + [cell for table in tables for row in table for cell in row if cell]
+
+
 def carries_constraint(constraint: str, answer: str, parts: Sequence[str] | None = None) -> bool:
     """Whether the answer carries a stored constraint in the user's words or close to them.
 
     Word for word passes. Otherwise one clause must hold every content word of the constraint but at most one
     (stems: "restarting" counts for "restart"), and, for a negative constraint ("never ..."), a negation of its own:
     "Do not restart the production database in business hours" carries "never restart the production database
-    during business hours"; "Restart the production database during business hours" does not. ``parts`` are the
-    answer's :func:`clauses`, when the caller has them already.
+    during business hours"; "Restart the production database during business hours" does not. A constraint said
+    only inside a question ("... during business hours?") is not carried: a question is not a claim. ``parts`` are
+    the answer's clauses that are not questions, when the caller has them already.
     """
-    if _carried(constraint, _norm(answer)):
+    if _carried(constraint, _norm(_without_questions(answer))):
         return True
     words = _words(constraint)
     content = {_stem(w) for w in words if w not in _STOPWORDS and w not in _NEGATIVE}
     negative = any(w in _NEGATIVE for w in words)
-    for clause in clauses(answer) if parts is None else parts:
+    for clause in _statements(answer) if parts is None else parts:
         said = _words(clause)
         present = content & {_stem(w) for w in said}
         if len(content) - len(present) <= (1 if len(content) > 3 else 0) and (

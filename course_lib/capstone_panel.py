@@ -292,11 +292,21 @@ def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str
         )
     by = next((f for old, f in corrections.items() if values_match(old, violation.stated)), None)
     if by is not None:
-        now = "" if by == fact else f"; {holds}"
-        return f'a correction replaced it: the user said "{by.evidence}" at turn {by.turn}{now}.'
+        return f'a correction replaced it: the user said "{by.evidence}" at turn {by.turn}{_since(by, fact, holds)}.'
     if any(values_match(violation.stated, old) for old in replaced):
         return f"a correction replaced it; {holds}."
     return f'the store never held "{violation.stated}" for {fact.key}: it {holds.removeprefix("the store ")}.'
+
+
+def _since(by: Fact, fact: Fact, holds: str) -> str:
+    """What the store holds after the correction ``by``, when it is not that correction: another value ("; the store
+    holds ..."), or the same one said again ("Payroll." after "Payroll"), which must not read as a value replacing
+    itself."""
+    if by == fact:
+        return ""
+    if values_match(by.value, fact.value):
+        return f", and said the same value again at turn {fact.turn}"
+    return f"; {holds}"
 
 
 def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
