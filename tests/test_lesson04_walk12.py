@@ -1,0 +1,26 @@
+"""Lesson 04's twelfth walk (issue 32): a new word is defined outside the list it would interrupt, the seed's
+"abandoned hypothesis" is said as the replaced values, the plots' reading guides are short, and the scaling table is
+introduced by a line of the lesson rather than a caption that reads as printed output."""
+
+from __future__ import annotations
+
+import re
+
+from test_student_path import lesson
+
+LESSON = "04_memory_policies_compared"
+
+
+def _cell(cell_id: str):
+    return next(c for c in lesson(LESSON).cells if c.get("id") == cell_id)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.:])\s+(?=[A-Z])", " ".join(text.split())) if s]
+
+
+def test_the_blended_values_are_called_replaced_values_and_the_seeds_word_is_glossed():
+    prose = " ".join(_cell("d28c1efa").source.split())
+    assert "The abandoned hypothesis is back" not in prose
+    assert "The replaced values, `Reporting` and `PostgreSQL`, are back beside the current ones" in prose
+    assert "abandoned hypothesis (here, a replaced value)" in prose
