@@ -19,6 +19,13 @@ def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.:])\s+(?=[A-Z])", " ".join(text.split())) if s]
 
 
+def test_the_turn_is_defined_with_the_other_new_words_not_inside_the_list_of_policies():
+    objectives = lesson(LESSON).cells[0].source
+    bullets = [line for line in objectives.splitlines() if line.startswith(("- ", "  "))]
+    assert "*turn*" not in " ".join(bullets)
+    assert "New words: a *turn* is one user message" in " ".join(objectives.split())
+
+
 def test_the_blended_values_are_called_replaced_values_and_the_seeds_word_is_glossed():
     prose = " ".join(_cell("d28c1efa").source.split())
     assert "The abandoned hypothesis is back" not in prose
