@@ -31,3 +31,9 @@ def test_the_blended_values_are_called_replaced_values_and_the_seeds_word_is_glo
     assert "The abandoned hypothesis is back" not in prose
     assert "The replaced values, `Reporting` and `PostgreSQL`, are back beside the current ones" in prose
     assert "abandoned hypothesis (here, a replaced value)" in prose
+
+
+def test_the_plots_reading_guides_are_short():
+    assert len(_sentences(_cell("l04-before-prompt-plot").source)) <= 2
+    scaling = " ".join(_cell("cell-16").source.split())
+    assert "read that number, not the label's height." in scaling and "sits above its line" not in scaling
