@@ -37,3 +37,13 @@ def test_the_plots_reading_guides_are_short():
     assert len(_sentences(_cell("l04-before-prompt-plot").source)) <= 2
     scaling = " ".join(_cell("cell-16").source.split())
     assert "read that number, not the label's height." in scaling and "sits above its line" not in scaling
+
+
+def test_the_scaling_table_is_introduced_by_a_line_of_the_lesson_not_a_styler_caption():
+    cells = lesson(LESSON).cells
+    ids = [c.get("id") for c in cells]
+    table = ids.index("l04-scaling-table")
+    assert "set_caption" not in "\n".join(c.source for c in cells if c.cell_type == "code")
+    intro = cells[table - 1]
+    assert intro.cell_type == "markdown" and intro.source.startswith("The table below:")
+    assert "readable_table(chars" in cells[table].source
