@@ -603,16 +603,16 @@ def check(
 
 def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | None, names: Mapping[str, Any]) -> str:
     """What :func:`check` says, before it is broken into lines."""
-    if answer is UNANSWERED:
-        return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
-    named = _named(exercise, hint)
-    if joined := _joined_answer_line(names, answer):  # `answer_2 = 1 or 2` is 1 to Python: never graded as an answer
-        return f"{exercise}: not checked yet. {joined} Then run the cell again."
-    if missing := _unassigned_answer(names):  # the line was deleted: the value is an earlier run's
+    if missing := _unassigned_answer(names):  # the line was deleted: the value, even ..., is an earlier run's
         return (
             f"{exercise}: not checked yet. This cell no longer sets {missing}, so {missing} still holds what an "
             f"earlier run gave it. Write {missing} = your answer where the cell had it, then run the cell again."
         )
+    if answer is UNANSWERED:  # only while the cell still shows the `...` to replace
+        return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
+    named = _named(exercise, hint)
+    if joined := _joined_answer_line(names, answer):  # `answer_2 = 1 or 2` is 1 to Python: never graded as an answer
+        return f"{exercise}: not checked yet. {joined} Then run the cell again."
     if variable := _variable_hint(answer, expected, names):  # a name, never graded, even if its value is right
         return f"{exercise}: not checked yet. {variable} Then run the cell again."
     if decimal := _decimal_count(answer, expected):  # 1.0 for a count: said alike for 1.0 and 2.0
@@ -1086,7 +1086,8 @@ def _unassigned_answer(names: Mapping[str, Any]) -> str:
     """The ``answer_N`` the cell's ``check`` call reads but the cell never sets, or ``""`` (lesson 04's walk).
 
     A student who deletes the ``answer_1 = ...`` line and runs the cell is graded on the value an earlier run left,
-    "correct" included. Read from the cell's text (IPython's ``In``); a cell Python cannot parse is left alone.
+    "correct" included; and one who deletes it before answering was told to replace a ``...`` no longer on screen.
+    Read from the cell's text (IPython's ``In``); a cell Python cannot parse is left alone.
     """
     try:
         tree = ast.parse(_cell_text(names))

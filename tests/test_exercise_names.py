@@ -274,3 +274,20 @@ def test_a_lesson_name_missing_in_a_fresh_kernel_says_to_run_the_cells_above(cap
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+def test_a_deleted_answer_line_never_answered_is_told_to_write_it_back(capsys):
+    """Lesson 04's walk: deleting ``answer_1 = ...`` before ever answering printed "Replace ... with your
+    prediction", with no ``...`` left on screen. A cell that no longer sets ``answer_1`` is told so, whatever the
+    earlier run left in it."""
+    shell = InteractiveShell.instance()
+    try:
+        shell.user_ns.update(check=check)
+        shell.run_cell("answer_1 = ...\nprint(check('Exercise 1', answer_1, True))", store_history=True)
+        assert "Replace ... with your prediction" in capsys.readouterr().out
+        shell.run_cell("print(check('Exercise 1', answer_1, True))", store_history=True)
+        out = " ".join(capsys.readouterr().out.split())
+        assert out.startswith("Exercise 1: not checked yet. This cell no longer sets answer_1")
+        assert "Replace ..." not in out
+    finally:
+        InteractiveShell.clear_instance()
