@@ -27,10 +27,10 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from IPython import get_ipython
-from IPython.core.interactiveshell import InteractiveShell
+if TYPE_CHECKING:  # IPython loads when a notebook installs the guidance: the text helpers stay light
+    from IPython.core.interactiveshell import InteractiveShell
 
 __all__ = [
     "EXERCISES",
@@ -1587,6 +1587,8 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
     see, not a student's answer; an answer line Python cannot read (``answer_1 =`` left empty) says what an answer
     looks like; any other syntax error keeps Python's own message. Returns False outside IPython.
     """
+    from IPython import get_ipython  # only a notebook needs it: loop_demos wraps text with readable_lines
+
     shell = shell if shell is not None else get_ipython()
     if shell is None:
         return False
