@@ -736,7 +736,7 @@ def several_words_hint(answer: Any, expected: Any) -> str:
         return ""
     if value_written(answer) or _hidden_characters(answer):  # "module=Billing", "Bill\u200bing": rules of their own
         return ""
-    words = re.findall(r"\w+", answer)
+    words = re.findall(r"\d+(?:\.\d+)?|\w+", answer)  # "3.0" is one word: a number in digits, not "3" and "0"
     if len(words) < 2:
         return ""
     if len(_choices(answer)) > 1:

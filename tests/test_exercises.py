@@ -374,3 +374,13 @@ def test_a_text_answer_right_but_for_its_case_is_told_what_a_wrong_one_is():
         " ".join(check("Ex", answer, "SQL Server 2022", "HINT").split()) for answer in ("sql server 2022", "Oracle")
     }
     assert said == {"Ex: not quite. HINT"}
+
+
+@pytest.mark.parametrize("decimal", ["3.0", "2.0", "61.5", "-4.25"])
+def test_a_decimal_written_as_text_is_one_word_not_several(decimal):
+    """Lesson 02's walk: `answer_2 = "3.0"` was told "The answer is one word, and '3.0' has 2", untrue; "3" got the
+    reply any wrong word gets. A number in digits is one word, its decimal point included."""
+    for expected in ("Billing", "accepted"):
+        said = _said(decimal, expected)
+        assert "one word" not in said and "has 2" not in said
+        assert said.replace(decimal, "N") == _said("3", expected).replace("3", "N")
