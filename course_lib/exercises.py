@@ -643,6 +643,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
         _empty(answer, expected)
         or hedge_hint(answer, expected)
         or _dict_hedge(answer, expected)
+        or _dict_key_form(answer, expected)
         or several_numbers_hint(answer, expected)
         or _not_a_choice(named, answer)
         or quoted_text_hint(answer, expected)
@@ -658,6 +659,23 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
         or number_form_hint(answer, expected)
         or truth_form_hint(answer, expected)
         or type_hint(answer, expected)
+    )
+
+
+def _dict_key_form(answer: Any, expected: Any) -> str:
+    """What to say to a dict whose keys should be text and one is not, or ``""``: each key takes quotes.
+
+    ``{database: 'SQL Server 2022'}`` reads the lesson's variable ``database`` (a candidate) as the key, and the
+    reply named that candidate "an extra key" without saying what to fix (lesson 01's walk). The key is not shown:
+    its repr is the lesson's object, not what the student typed. Said alike whatever the values are.
+    """
+    if not (isinstance(answer, dict) and isinstance(expected, dict) and all(isinstance(k, str) for k in expected)):
+        return ""
+    if all(isinstance(key, str) for key in answer):
+        return ""
+    return (
+        "A key of your dict is not text: a key written without quotes is read as a name (a variable of this "
+        "lesson, or a number). Write each key in quotes, e.g. {'key': 'value'}."
     )
 
 

@@ -6,6 +6,7 @@ import numpy
 import pytest
 
 from course_lib.exercises import EXERCISES, check, exercise, near_miss_hint
+from course_lib.memory import FactCandidate
 
 
 def test_check_tells_unanswered_correct_and_wrong_apart():
@@ -384,3 +385,20 @@ def test_a_decimal_written_as_text_is_one_word_not_several(decimal):
         said = _said(decimal, expected)
         assert "one word" not in said and "has 2" not in said
         assert said.replace(decimal, "N") == _said("3", expected).replace("3", "N")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {FactCandidate(key="database", value="PostgreSQL", evidence="database=PostgreSQL"): "SQL Server 2022"},
+        {FactCandidate(key="module", value="Reporting", evidence="module=Reporting"): "Billing"},
+        {3: "SQL Server 2022", "log": "a=b"},
+    ],
+)
+def test_a_dict_key_that_is_not_text_is_told_to_take_quotes_right_or_wrong(answer):
+    """Lesson 01's walk: `{database: 'SQL Server 2022'}` read the lesson's variable `database` (a candidate) as the
+    key, and the reply named that candidate as "an extra key" without saying to quote the key."""
+    expected = {"database": "SQL Server 2022", "log": "a=b"}
+    said = _said(answer, expected)
+    assert "in quotes" in said and "not checked yet" in said
+    assert "missing" not in said and "extra key" not in said and "FactCandidate(" not in said
