@@ -54,9 +54,3 @@ def test_section_3_lists_the_five_verdicts_one_per_line():
         line for line in lines if any(line.startswith(f"* **{v}**:") for v in verdicts)
     ]
     assert sum(line.startswith("* **") for line in lines) == len(verdicts)
-
-
-def test_the_summary_anchor_sits_one_row_above_its_entry_so_the_entry_is_not_under_the_tab_bar():
-    rows = GLOSSARY.read_text(encoding="utf-8").splitlines()
-    at = next(i for i, row in enumerate(rows) if '<a id="summary"></a>' in row)
-    assert rows[at + 1].startswith("| **abstractive / extractive summary** |")
