@@ -1843,3 +1843,10 @@ def _syntax_guidance(error: SyntaxError) -> str:
         return ""  # an IndentationError, or another slip: Python's own message is the right one
     cell = "".join(linecache.getlines(error.filename or "")) or (error.text or "")
     return dict_syntax_guidance(cell)
+
+
+# A checking cell imports ``check`` itself: in a kernel where section 1's ``setup_display()`` has not run (a restart,
+# then only the exercise), the guidance is installed here too, so a deleted or unquoted answer is said in words
+# (lesson 00's walk). Only where IPython already runs: a module that wraps text with readable_lines loads no IPython.
+if "IPython" in sys.modules:
+    explain_unquoted_names()

@@ -6,7 +6,10 @@ the exercise's kind of answer, for every lesson's kind (text, number, boolean, d
 True/False question is Python's spelling, not text to quote.
 """
 
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
@@ -291,3 +294,18 @@ def test_a_deleted_answer_line_never_answered_is_told_to_write_it_back(capsys):
         assert "Replace ..." not in out
     finally:
         InteractiveShell.clear_instance()
+
+
+def test_a_checking_cell_run_first_in_a_fresh_kernel_explains_an_unquoted_answer():
+    """Lesson 00's walk: after a restart, running only Exercise 1 gave a bare NameError for `answer_1 = sixty`, the
+    guidance being installed by section 1's setup_display(). A cell that imports the checker installs it too."""
+    cell = "from course_lib.exercises import check\nanswer_1 = sixty\nprint(check('Exercise 1', answer_1, 61, ''))\n"
+    probe = (
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        f"InteractiveShell.instance().run_cell({cell!r}, store_history=True)\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=Path(__file__).parents[1]
+    )
+    said = shown.stdout + shown.stderr
+    assert "sixty" in said and "quotes" in said and "Traceback" not in said, said
