@@ -1775,7 +1775,8 @@ def _message_guidance(error: BaseException, line: str | None) -> str:
     The same three lines as for an answer line (:func:`unquoted_name_guidance`): what happened in plain words,
     Python's own error line, then the advice. ``line`` is the cell line a NameError was raised on; a SyntaxError
     names its own. Python's advice for a name ("put it in quotes: 'P0'") would make the message ``"P0"``: the whole
-    message goes in quotes.
+    message goes in quotes. The example is the same neutral line whatever was typed: echoing the student's text
+    (``message_1 = 'priority=P0'``) suggested a message the exercise then refuses (lesson 03's walk).
     """
     if isinstance(error, SyntaxError) and type(error) is SyntaxError:
         line = error.text
@@ -1784,12 +1785,12 @@ def _message_guidance(error: BaseException, line: str | None) -> str:
     match = _MESSAGE_LINE.match((line or "").strip("\n"))
     if match is None:
         return ""
-    name, text = match.group(1), match.group(2).strip("'\"").strip()
-    example = f"{name} = {text!r}" if text and text != "..." else f"{name} = 'your message'"
+    name = match.group(1)
     return (
         f"{name} is not text yet: the message has no quotes around it, so Python read it as code and stopped:\n"
         f"{_python_line(error)}\n"
-        f"A message is text, so put the whole message in quotes, e.g. {example}. Then run the cell again."
+        f"A message is text, so put the whole message in quotes, e.g. {name} = 'your words here'. Then run the cell "
+        "again."
     )
 
 

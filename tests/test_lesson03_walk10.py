@@ -44,7 +44,7 @@ def test_section_1_leaves_ticket_epoch_and_turn_to_section_5() -> None:
 
 def test_the_sources_table_says_the_instructions_travel_apart_from_its_messages() -> None:
     said = _said("correction-sources-read")
-    assert "travel separately" in said and "*system* message" in said
+    assert "sent apart from these messages" in said and "*system* message" in said
     assert "the table lists only the messages" in said
 
 

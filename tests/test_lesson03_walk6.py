@@ -27,22 +27,24 @@ def shell():
 
 
 @pytest.mark.parametrize(
-    ("line", "quoted"),
+    "line",
     [
-        ("message_1 = priority=P0", "'priority=P0'"),  # Python reads a chained assignment: NameError for P0
-        ("message_1 = module=Billing priority=P0", "'module=Billing priority=P0'"),  # a SyntaxError
-        ("message_1 = hello", "'hello'"),  # a NameError for the whole message
+        "message_1 = priority=P0",  # Python reads a chained assignment: NameError for P0
+        "message_1 = module=Billing priority=P0",  # a SyntaxError
+        "message_1 = hello",  # a NameError for the whole message
     ],
 )
-def test_a_message_line_without_quotes_is_told_to_quote_the_whole_message(shell, capsys, line, quoted):
+def test_a_message_line_without_quotes_is_told_to_quote_the_whole_message(shell, capsys, line):
     shell.run_cell(line)
     said = words(capsys.readouterr().out)
     assert "Traceback" not in said and "^" not in said
     assert said.startswith("message_1 is not text yet")  # the plain sentence first, not "NameError: ..."
     assert "A message is text, so put the whole message in quotes" in said
-    assert f"message_1 = {quoted}" in said
-    advice = said.replace(quoted, "").replace("NameError: name 'P0' is not defined", "")  # Python's own line names it
-    assert "'P0'" not in advice  # never the advice that makes the message "P0"
+    # a neutral example, the same whatever was typed: echoing 'priority=P0' suggested a message the exercise refuses
+    advice = said[said.index("A message is text") :].strip()
+    assert advice == "A message is text, so put the whole message in quotes, e.g. message_1 = 'your words here'. " + (
+        "Then run the cell again."
+    )
 
 
 def test_an_answer_line_keeps_its_own_guidance(shell, capsys):

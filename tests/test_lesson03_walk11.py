@@ -1,0 +1,49 @@
+"""Lesson 03, eleventh walk (issue 32): the gate is said in plain words where it first appears, the instructions'
+route is said without "the call's options", the router's glossary row says whole words, and the loop's echo of the
+feedback is explained by the rule on where a value ends."""
+
+import json
+import re
+from pathlib import Path
+
+from course_lib.providers import route_by_topic
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON_03 = ROOT / "notebooks" / "03_provider_and_two_desks.ipynb"
+GLOSSARY = ROOT / "docs" / "glossary.md"
+
+
+def _cell(cell_id: str) -> dict:
+    cells = json.loads(LESSON_03.read_text(encoding="utf-8"))["cells"]
+    return next(c for c in cells if c.get("id") == cell_id)
+
+
+def _said(cell_id: str) -> str:
+    return " ".join("".join(_cell(cell_id)["source"]).split())
+
+
+def test_the_gate_is_defined_where_it_first_appears() -> None:
+    said = _said("attach-md")
+    assert "The gate notes where the store stands as the run begins" in said
+    assert "(section 5)" in said and "*ticket*" in said
+    assert "begins the user's turn" not in said  # turn is section 5's word
+
+
+def test_the_instructions_are_said_to_go_apart_from_the_messages_in_plain_words() -> None:
+    said = _said("correction-sources-read")
+    assert "call's options" not in said
+    assert "The desk's *instructions* (the rules the desk follows) are sent apart from these messages" in said
+    assert "(OpenAI's client sends them as the *system* message), so the table lists only the messages" in said
+
+
+def test_the_routers_glossary_row_says_whole_words_as_the_router_reads() -> None:
+    row = next(line for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if line.startswith("| **router**"))
+    assert "a line with a whole word on its list of operations words" in row
+    assert route_by_topic("Where are the logs?") == "operations" and route_by_topic("I cannot login") == "triage"
+
+
+def test_the_loops_echo_is_explained_by_where_a_value_ends() -> None:
+    said = _said("72291c68-hood")
+    assert "up to the end of the line (section 8's rule)" in said
+    printed = json.dumps(_cell("d6f79827")["outputs"])
+    assert re.search(r"Noted what you declared: priority=P0\. Please continue", printed)  # the rest of the line
