@@ -6,10 +6,12 @@ check is said plainly as the first; the exercise points to nothing the lesson do
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_student_path import lesson
 
-from course_lib.assertions import find_declarations, parse_assertions
+from course_lib.assertions import MAX_MESSAGE_CHARS, MessageTooLong, find_declarations, parse_assertions
 from course_lib.exercises import exercise
 from course_lib.memory import (
     FactCandidate,
@@ -157,3 +159,21 @@ def test_section_6_reads_a_time_its_own_block_printed():
     path = " ".join(c.source for c in cells[:hood])
     assert "2026-01-01T12:00:00" not in path
     assert "print(recorded_words(store.facts[0]))" in path
+
+
+def test_the_glossary_says_a_long_message_takes_no_turn_and_a_rejected_batch_used_its_own():
+    """The glossary's ticket row read as if a rejected batch took no turn; section 4 says each one still opened a
+    turn. Both halves of the reworded row are checked against the store, with the limit's own value."""
+    memory = WorkingMemory()
+    with pytest.raises(MessageTooLong):
+        memory.begin_turn("x" * (MAX_MESSAGE_CHARS + 1))
+    assert memory.turn == 0
+    ticket = memory.begin_turn("module=Billing")
+    with pytest.raises(InvalidFacts):
+        memory.apply(ticket, [FactCandidate(key="module", value="Billing", evidence="not said")])
+    assert memory.begin_turn("module=Billing").number == 2
+    glossary = (Path(__file__).parents[1] / "docs" / "glossary.md").read_text(encoding="utf-8")
+    row = next(line for line in glossary.splitlines() if line.startswith("| **ticket, epoch, turn**"))
+    assert f"a message over the {MAX_MESSAGE_CHARS}-character limit is refused before its turn begins" in row
+    assert "a rejected batch still used its turn" in row
+    assert "refused whole" not in row
