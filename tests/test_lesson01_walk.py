@@ -177,3 +177,12 @@ def test_the_glossary_says_a_long_message_takes_no_turn_and_a_rejected_batch_use
     assert f"a message over the {MAX_MESSAGE_CHARS}-character limit is refused before its turn begins" in row
     assert "a rejected batch still used its turn" in row
     assert "refused whole" not in row
+
+
+def test_section_2_gives_the_true_reason_for_the_order_and_section_7_points_to_runs():
+    """Section 5 explains eviction's tie-break, not why the tables are sorted: section 2 now names the shared order.
+    Section 7 called any earlier ticket stale; it now points to the run rule that "Under the hood" shows."""
+    words = _words()
+    assert "(section 5 shows why)" not in words
+    assert "by key in ordinal order (the same order eviction uses for ties, section 5)" in words
+    assert "If another turn begins (lesson 02 opens the turns of one run together, with their own rule" in words
