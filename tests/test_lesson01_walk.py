@@ -21,6 +21,7 @@ from course_lib.memory import (
     forget_key_sentence,
     update_sentence,
 )
+from course_lib.presentation import BLOCK_WIDTH
 
 LESSON = "01_contract_and_store"
 
@@ -159,6 +160,19 @@ def test_section_6_reads_a_time_its_own_block_printed():
     path = " ".join(c.source for c in cells[:hood])
     assert "2026-01-01T12:00:00" not in path
     assert "print(recorded_words(store.facts[0]))" in path
+
+
+def test_the_hidden_characters_block_is_printed_unbroken_dates_and_counted_on_its_own_lines():
+    """Lesson 01's sixth walk: "Under the hood" printed the block whole, and JupyterLab cut its date mid-token,
+    while section 6 promises a date is never cut; it now prints through ``wrapped_block``, lines counted raw."""
+    cell = next(
+        c for c in lesson(LESSON).cells if c.cell_type == "code" and "fenced = prompt_block(hidden)" in c.source
+    )
+    assert "print(wrapped_block(fenced))" in cell.source and "len(fenced.splitlines())" in cell.source
+    printed = "".join(o.get("text", "") for o in cell.outputs)
+    assert all(len(line) <= BLOCK_WIDTH for line in printed.splitlines())
+    assert printed.count("recorded 2026-01-01T12:00:00+00:00)") == 2
+    assert "lines: 4 | read back exactly: yes" in printed
 
 
 def test_the_glossary_says_a_long_message_takes_no_turn_and_a_rejected_batch_used_its_own():
