@@ -6,10 +6,12 @@ check is said plainly as the first; the exercise points to nothing the lesson do
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_student_path import lesson
 
-from course_lib.assertions import find_declarations, parse_assertions
+from course_lib.assertions import MAX_MESSAGE_CHARS, MessageTooLong, find_declarations, parse_assertions
 from course_lib.exercises import exercise
 from course_lib.memory import (
     FactCandidate,
@@ -19,6 +21,7 @@ from course_lib.memory import (
     forget_key_sentence,
     update_sentence,
 )
+from course_lib.presentation import BLOCK_WIDTH
 
 LESSON = "01_contract_and_store"
 
@@ -157,3 +160,43 @@ def test_section_6_reads_a_time_its_own_block_printed():
     path = " ".join(c.source for c in cells[:hood])
     assert "2026-01-01T12:00:00" not in path
     assert "print(recorded_words(store.facts[0]))" in path
+
+
+def test_the_hidden_characters_block_is_printed_unbroken_dates_and_counted_on_its_own_lines():
+    """Lesson 01's sixth walk: "Under the hood" printed the block whole, and JupyterLab cut its date mid-token,
+    while section 6 promises a date is never cut; it now prints through ``wrapped_block``, lines counted raw."""
+    cell = next(
+        c for c in lesson(LESSON).cells if c.cell_type == "code" and "fenced = prompt_block(hidden)" in c.source
+    )
+    assert "print(wrapped_block(fenced))" in cell.source and "len(fenced.splitlines())" in cell.source
+    printed = "".join(o.get("text", "") for o in cell.outputs)
+    assert all(len(line) <= BLOCK_WIDTH for line in printed.splitlines())
+    assert printed.count("recorded 2026-01-01T12:00:00+00:00)") == 2
+    assert "lines: 4 | read back exactly: yes" in printed
+
+
+def test_the_glossary_says_a_long_message_takes_no_turn_and_a_rejected_batch_used_its_own():
+    """The glossary's ticket row read as if a rejected batch took no turn; section 4 says each one still opened a
+    turn. Both halves of the reworded row are checked against the store, with the limit's own value."""
+    memory = WorkingMemory()
+    with pytest.raises(MessageTooLong):
+        memory.begin_turn("x" * (MAX_MESSAGE_CHARS + 1))
+    assert memory.turn == 0
+    ticket = memory.begin_turn("module=Billing")
+    with pytest.raises(InvalidFacts):
+        memory.apply(ticket, [FactCandidate(key="module", value="Billing", evidence="not said")])
+    assert memory.begin_turn("module=Billing").number == 2
+    glossary = (Path(__file__).parents[1] / "docs" / "glossary.md").read_text(encoding="utf-8")
+    row = next(line for line in glossary.splitlines() if line.startswith("| **ticket, epoch, turn**"))
+    assert f"a message over the {MAX_MESSAGE_CHARS}-character limit is refused before its turn begins" in row
+    assert "a rejected batch still used its turn" in row
+    assert "refused whole" not in row
+
+
+def test_section_2_gives_the_true_reason_for_the_order_and_section_7_points_to_runs():
+    """Section 5 explains eviction's tie-break, not why the tables are sorted: section 2 now names the shared order.
+    Section 7 called any earlier ticket stale; it now points to the run rule that "Under the hood" shows."""
+    words = _words()
+    assert "(section 5 shows why)" not in words
+    assert "by key in ordinal order (the same order eviction uses for ties, section 5)" in words
+    assert "If another turn begins (lesson 02 opens the turns of one run together, with their own rule" in words
