@@ -1,5 +1,5 @@
 """Lesson 07, seventh walk (issue 32): background leaves the student's path for *Under the hood*, the panel's notes
-name its controls and say a saved panel's times are the saved run's."""
+name its controls and say a saved panel's times are the saved run's, and the glossary row reads as two sentences."""
 
 import json
 from pathlib import Path
@@ -39,3 +39,9 @@ def test_the_judge_cell_comment_names_the_rows_once() -> None:
     judge = sources()["3f34b4e3"]
     assert "sample[1] and sample[8]: the 2nd and 9th rows of section 1's sample table" in judge
     assert "earlier in this section" not in judge
+
+
+def test_the_superseded_value_row_is_two_sentences() -> None:
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    [row] = [line for line in glossary.splitlines() if line.startswith("| **superseded value** |")]
+    assert "without its key. A value declared again is current: it is no longer superseded |" in row
