@@ -83,6 +83,8 @@ __all__ = [
     "declarations_frame",
     "facts_frame",
     "facts_html",
+    "fewer_from_sentence",
+    "fewer_from_turn",
     "figure_png",
     "final_answers_frame",
     "footprint_frame",
@@ -446,6 +448,30 @@ def same_lines_sentence(calls: pd.DataFrame, rule: str = "latest") -> str:
         for policy, twin in twins.items()
     ]
     return " ".join(said)
+
+
+def fewer_from_turn(calls: pd.DataFrame, policy: str, others: Sequence[str], rule: str = "latest") -> int | None:
+    """The first turn from which ``policy`` sent the reader fewer characters than each of ``others`` at that turn
+    and at every later one (None if it never did to the end).
+
+    Lesson 04 said "compaction sends less than the window and the reducer", but at the first turns nothing is cut
+    yet and the three send the same: the turn it starts is computed, not said by hand.
+    """
+    reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
+    sizes = reader.pivot_table(index="turn", columns="policy", values="chars_sent", aggfunc="sum").sort_index()
+    fewer = [all(row[policy] < row[other] for other in others) for _, row in sizes.iterrows()]
+    start = None
+    for turn, is_fewer in zip(sizes.index, fewer, strict=True):
+        start = (start if start is not None else int(turn)) if is_fewer else None
+    return start
+
+
+def fewer_from_sentence(calls: pd.DataFrame, policy: str, others: Sequence[str], rule: str = "latest") -> str:
+    """:func:`fewer_from_turn` in words, printed under lesson 04's prompt plot for the text under it to cite."""
+    turn = fewer_from_turn(calls, policy, others, rule)
+    if turn is None:
+        return f"{policy} did not send the reader fewer characters than {_joined(list(others))} at the last turn."
+    return f"{policy} sent the reader fewer characters than {_joined(list(others))} at every turn from turn {turn} on."
 
 
 def turns_in_words(turns: Sequence[int]) -> str:
