@@ -1,0 +1,38 @@
+"""Lesson 02, eleventh walk (issue 32): the case rule is stated before exercise 1 asks about it, the third objective
+is two short bullets, a printed facts block never cuts a date, the diagnostic table says the store stops at the
+first invalid fact, and the "Next" link says to shut this kernel down on a shared machine."""
+
+import json
+import re
+from pathlib import Path
+
+LESSON_02 = Path(__file__).resolve().parents[1] / "notebooks" / "02_correct_then_forget.ipynb"
+DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")
+
+
+def _cells() -> list[dict]:
+    return json.loads(LESSON_02.read_text(encoding="utf-8"))["cells"]
+
+
+def _flat(cell_id: str) -> str:
+    return " ".join("".join(next(c for c in _cells() if c.get("id") == cell_id)["source"]).split())
+
+
+def _printed() -> list[str]:
+    """Every stream line the lesson's cells print (tables and HTML are not printed text)."""
+    return [
+        line
+        for cell in _cells()
+        if cell["cell_type"] == "code"
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "stream"
+        for line in "".join(out["text"]).splitlines()
+    ]
+
+
+def test_the_diagnostic_table_says_the_store_stops_at_the_first_invalid_fact() -> None:
+    said = _flat("10c2ede4")
+    assert "stops at the first invalid fact" in said and "names `module` (#1) only" in said
+    table = next(c for c in _cells() if c.get("id") == "0214fefe")["outputs"][0]["data"]["text/plain"]
+    row = next(line for line in "".join(table).splitlines() if "Invalid fact #1" in line)
+    assert "#2" not in row and row.count("unchanged") + row.count("kept") == 1
