@@ -30,6 +30,14 @@ def _printed() -> list[str]:
     ]
 
 
+def test_the_case_rule_is_stated_before_exercise_1_without_its_example() -> None:
+    said = _flat("cell-02")
+    assert "keys are lower case and compared exactly" in said and "`Priority=P1` declares nothing" in said
+    cells = [c.get("id") for c in _cells()]
+    assert cells.index("cell-02") < cells.index("cell-27")
+    assert "Module" not in said  # exercise 1's own key stays for the student to work out
+
+
 def test_the_diagnostic_table_says_the_store_stops_at_the_first_invalid_fact() -> None:
     said = _flat("10c2ede4")
     assert "stops at the first invalid fact" in said and "names `module` (#1) only" in said
