@@ -38,6 +38,16 @@ def test_the_case_rule_is_stated_before_exercise_1_without_its_example() -> None
     assert "Module" not in said  # exercise 1's own key stays for the student to work out
 
 
+def test_the_third_objective_is_two_short_bullets_keeping_its_definitions() -> None:
+    intro = "".join(next(c for c in _cells() if c.get("id") == "cell-00")["source"])
+    bullets = [" ".join(b.split()) for b in intro.split("\n- ")[1:]]
+    mistakes = next(b for b in bullets if b.startswith("watch two checks"))
+    assert "*writer* (the model that reads" in mistakes and "*host check* (the course's own program" in mistakes
+    assert "a fourth" not in mistakes
+    cut = next(b for b in bullets if b.startswith("see a fourth mistake"))
+    assert "stop before either check" in cut and "the previous facts stay" in cut
+
+
 def test_the_diagnostic_table_says_the_store_stops_at_the_first_invalid_fact() -> None:
     said = _flat("10c2ede4")
     assert "stops at the first invalid fact" in said and "names `module` (#1) only" in said
