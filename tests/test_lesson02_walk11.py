@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+from course_lib.presentation import BLOCK_WIDTH
+
 LESSON_02 = Path(__file__).resolve().parents[1] / "notebooks" / "02_correct_then_forget.ipynb"
 DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")
 
@@ -46,6 +48,15 @@ def test_the_third_objective_is_two_short_bullets_keeping_its_definitions() -> N
     assert "a fourth" not in mistakes
     cut = next(b for b in bullets if b.startswith("see a fourth mistake"))
     assert "stop before either check" in cut and "the previous facts stay" in cut
+
+
+def test_a_printed_facts_block_never_cuts_a_date_and_fits_the_width() -> None:
+    printed = _printed()
+    dated = [line for line in printed if "recorded" in line or DATE.search(line)]
+    assert dated and all(len(line) <= BLOCK_WIDTH for line in dated), [row for row in dated if len(row) > BLOCK_WIDTH]
+    assert not any(re.search(r"\d{4}-(\d\d-?)?$", line.rstrip()) for line in printed)  # no date cut at a hyphen
+    assert sum(bool(DATE.search(line)) for line in printed) >= 10  # every fact line still prints its whole date
+    assert "(`wrapped_block`)" in _flat("cell-04")  # the lesson says why a printed line is indented
 
 
 def test_the_diagnostic_table_says_the_store_stops_at_the_first_invalid_fact() -> None:
