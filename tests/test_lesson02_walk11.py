@@ -65,3 +65,9 @@ def test_the_diagnostic_table_says_the_store_stops_at_the_first_invalid_fact() -
     table = next(c for c in _cells() if c.get("id") == "0214fefe")["outputs"][0]["data"]["text/plain"]
     row = next(line for line in "".join(table).splitlines() if "Invalid fact #1" in line)
     assert "#2" not in row and row.count("unchanged") + row.count("kept") == 1
+
+
+def test_the_next_link_says_to_shut_this_kernel_down_in_one_sentence() -> None:
+    said = _flat("student-takeaways")
+    note = said.split("adding the facts for you. ", 1)[1]
+    assert "(Kernel > Shut Down Kernel)" in note and "shared machine" in note and note.count(". ") == 0
