@@ -59,6 +59,7 @@ __all__ = [
     "JSON_PROBLEMS",
     "MISMATCH",
     "NO_FALLBACK",
+    "NO_FALLBACK_AFTER_STORE",
     "PYTHON_JSON_PROBLEMS",
     "WRITER_EXAMPLES",
     "WRITER_INSTRUCTIONS",
@@ -91,6 +92,8 @@ __all__ = [
 
 MISMATCH = "Extraction does not match the explicit key=value assertions. No semantic guess is admitted."
 NO_FALLBACK = "The previous facts are kept; no fallback extraction is attempted."
+NO_FALLBACK_AFTER_STORE = "No fallback extraction is attempted."
+"""What follows the store's own refusal, which already ends "the store is unchanged": said once, not twice."""
 
 FACTS_SCHEMA: dict[str, Any] = {
     "type": "array",
@@ -355,8 +358,9 @@ class MemoryExtraction:
             return self._report("forgotten", str(error), turn, proposed, reason=_FORGOTTEN_WORDS)
         if isinstance(error, NewerTurnBegan):
             return self._report("stale", str(error), turn, proposed, reason=_STALE_WORDS)
-        plain = error.plain if isinstance(error, InvalidFacts) else str(error).rstrip(".")
-        return self._report("rejected", f"{error} {NO_FALLBACK}", turn, proposed, reason=plain)
+        if isinstance(error, InvalidFacts):  # the store's words end "the store is unchanged": not said again
+            return self._report("rejected", f"{error} {NO_FALLBACK_AFTER_STORE}", turn, proposed, reason=error.plain)
+        return self._report("rejected", f"{error} {NO_FALLBACK}", turn, proposed, reason=str(error).rstrip("."))
 
     def _report(
         self,

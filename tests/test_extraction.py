@@ -14,6 +14,7 @@ from course_lib.extraction import (
     FACTS_SCHEMA,
     MISMATCH,
     NO_FALLBACK,
+    NO_FALLBACK_AFTER_STORE,
     WRITER_EXAMPLES,
     ChatFactWriter,
     FactBatch,
@@ -158,8 +159,22 @@ async def test_each_misbehaviour_is_refused_and_keeps_the_previous_facts(misbeha
     before = ex.memory.facts
     report = await ex.update("module=Billing\ndatabase=SQL Server 2022\nOur priority is high.")
     assert report.status == status
-    assert diagnostic in report.diagnostic and NO_FALLBACK in report.diagnostic
+    if misbehaviour == "paraphrase":  # the store's refusal already says the store is unchanged: said once
+        assert diagnostic in report.diagnostic and report.diagnostic.endswith(NO_FALLBACK_AFTER_STORE)
+    else:
+        assert diagnostic in report.diagnostic and NO_FALLBACK in report.diagnostic
     assert report.facts == before == ex.memory.facts
+
+
+async def test_the_stores_refusal_says_once_that_nothing_changed_and_names_the_first_invalid_fact():
+    """Lesson 02's walk: "...the store is unchanged. The previous facts are kept; ..." said the same thing twice."""
+    ex = await seeded("paraphrase")
+    report = await ex.update("module=Payments\ndatabase=Oracle")
+    said = report.diagnostic
+    assert said.count("unchanged") + said.count("kept") == 1, said
+    assert said.startswith("Invalid fact #1 ('module'='Payments')") and "#2" not in said  # the first only
+    assert said.endswith(f"the store is unchanged. {NO_FALLBACK_AFTER_STORE}")
+    assert "module" in report.reason and "database" in report.reason  # the student's words name both keys
 
 
 async def test_inference_alone_is_refused_even_when_the_words_are_quoted():

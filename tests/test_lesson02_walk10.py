@@ -27,8 +27,8 @@ def _flat(cell_id: str) -> str:
 def test_the_objectives_say_three_failures_are_refused_and_a_fourth_stops_before_either_check() -> None:
     intro = _flat("cell-00")
     assert "four ways" not in intro
-    assert "refuse three ways the *writer* (" in intro
-    assert "and a fourth (a reply cut off before its end) stop before either check" in intro
+    assert "refuse three mistakes of the *writer* (" in intro  # eleventh walk: two short bullets, not one
+    assert "a fourth mistake, a reply cut off before its end, stop before either check" in intro
     assert "no batch to check at all" in _flat("cell-20")  # section 5 says the same of broken_json
 
 
