@@ -215,7 +215,7 @@ def test_a_panel_the_student_sees_starts_fresh_after_run_all(name):
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 BEFORE_IT_RUNS = (
-    "Until this cell has run (Run ▸ Run All Cells), the panel below is only a saved picture (its red broken-link marks "
+    "Until this cell has run (Run > Run All Cells), the panel below is only a saved picture (its red broken-link marks "
     'mean "not connected yet"), or a line saying the widget cannot be shown: its buttons and boxes do nothing yet. '
     "After a page reload, or when you reopen the notebook, run this cell again: "
     "the panel works only once its cell has run."
@@ -241,3 +241,14 @@ def test_every_lesson_title_reads_lesson_nn_then_a_dash(name):
     """One title style (issue 32): lesson 00 read "# 00 · Set-up..." beside "# Lesson 01 — ..." everywhere else."""
     title = lesson(name).cells[0].source.splitlines()[0]
     assert re.fullmatch(rf"# Lesson {name[:2]} — \S.+", title), title
+
+
+MENU_PATH = re.compile(r"\b(File|Edit|View|Run|Kernel|Settings|Help)\s*([▸›→»/])\s*[A-Z]")
+
+
+@pytest.mark.parametrize("name", [*LESSONS, "README"])
+def test_a_menu_path_is_written_one_way_with_a_plain_arrow(name):
+    """One menu style (issue 32, lesson 05's walk): "Run ▸ Run All Cells" in some lessons beside "Kernel > Restart
+    Kernel" in others; a student should meet one arrow, the one JupyterLab's own docs use."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8") if name == "README" else markdown(name)
+    assert not MENU_PATH.findall(text), f"{name}: write a menu path as 'Run > Run All Cells'"
