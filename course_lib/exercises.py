@@ -1621,19 +1621,13 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         frames = traceback.extract_tb(tb)
         cells = getattr(self.compile, "_filename_map", {})  # the file names IPython gives the cells it ran
         raised_in_cell = bool(frames) and frames[-1].filename in cells
-        if guidance := _message_guidance(value, frames[-1].line if raised_in_cell else None):
-            print(readable_lines(guidance))
-        elif isinstance(value, NameError) and raised_in_cell and not _ANSWER_LINE.match(frames[-1].line or ""):
-            print(readable_lines(not_defined_yet(value)))  # a lesson name, in a kernel that has not run the cells above
-        elif isinstance(value, NameError) and raised_in_cell:
-            expected = _expected_in_cell(frames[-1], self.user_ns)
-            answer = _ANSWER_LINE.match(frames[-1].line or "")
-            variable = answer.group(1) if answer else ""
-            print(readable_lines(unquoted_name_guidance(value, expected, variable)))
-        elif isinstance(value, SyntaxError) and (guidance := _syntax_guidance(value)):
-            print(f"SyntaxError: this is not a dict yet.\n{guidance}")
-        elif isinstance(value, SyntaxError) and (guidance := answer_syntax_guidance(value, self.user_ns)):
-            print(f"SyntaxError: your answer is not a Python value yet.\n{readable_lines(guidance)}")
+        if said := _cell_error_guidance(value, frames[-1] if raised_in_cell else None, self.user_ns):
+            source = value.filename if isinstance(value, SyntaxError) else frames[-1].filename
+            print(_exercise_not_checked(source) + said)
+            # ipykernel builds its error reply from _last_traceback, which only a shown traceback sets and which a
+            # cell with a top-level await never resets: first in a fresh kernel, the reply failed and the cell stayed
+            # at [*] (lesson 05's walk).
+            self._last_traceback = None
         else:
             self.showtraceback((etype, value, tb), tb_offset=tb_offset)
 
@@ -1641,6 +1635,34 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
     if hedged_answer_lines not in shell.input_transformers_cleanup:
         shell.input_transformers_cleanup.append(hedged_answer_lines)
     return True
+
+
+def _cell_error_guidance(error: BaseException, frame: traceback.FrameSummary | None, names: Mapping[str, Any]) -> str:
+    """What the shell prints for a NameError or SyntaxError raised by a lesson cell (``frame``), or ``""``."""
+    if guidance := _message_guidance(error, frame.line if frame else None):
+        return readable_lines(guidance)
+    if isinstance(error, NameError) and frame and not _ANSWER_LINE.match(frame.line or ""):
+        return readable_lines(not_defined_yet(error))  # a lesson name, in a kernel that has not run the cells above
+    if isinstance(error, NameError) and frame:
+        answer = _ANSWER_LINE.match(frame.line or "")
+        variable = answer.group(1) if answer else ""
+        return readable_lines(unquoted_name_guidance(error, _expected_in_cell(frame, names), variable))
+    if isinstance(error, SyntaxError) and (guidance := _syntax_guidance(error)):
+        return f"SyntaxError: this is not a dict yet.\n{guidance}"
+    if isinstance(error, SyntaxError) and (guidance := answer_syntax_guidance(error, names)):
+        return f"SyntaxError: your answer is not a Python value yet.\n{readable_lines(guidance)}"
+    return ""
+
+
+_CHECKED_EXERCISE = re.compile(r"""check\(\s*["'](Exercise \d+)["']""")
+"""The exercise a checking cell grades: ``check("Exercise 2", ...)``."""
+
+
+def _exercise_not_checked(filename: str | None) -> str:
+    """The first line of what an exercise cell says when it stops before its check: the same "Exercise 2: not
+    checked yet." a graded answer's form gets (lesson 04's walk: a typo began "answer_1 is not a value yet")."""
+    found = _CHECKED_EXERCISE.search("".join(linecache.getlines(filename or "")))
+    return f"{found.group(1)}: not checked yet.\n" if found else ""
 
 
 _TRAILING_MARKS = re.compile(r"^(?P<line>\s*answer_\w*\s*=\s*(?P<value>.*?))\s*(?P<marks>\?+)\s*$")

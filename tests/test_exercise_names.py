@@ -252,7 +252,7 @@ def test_a_deleted_answer_line_in_a_fresh_kernel_is_told_to_write_it_back(capsys
         shell.user_ns.pop("answer_1", None)
         shell.run_cell("print(check('Exercise 1', answer_1, 9))")
         out = " ".join(capsys.readouterr().out.split())
-        assert out.startswith("answer_1 has no value yet: this cell does not set it.")
+        assert out.startswith("Exercise 1: not checked yet. answer_1 has no value yet: this cell does not set it.")
         assert "Write answer_1 = your answer where the cell had it" in out and "quotes: 'answer_1'" not in out
     finally:
         shell.set_custom_exc((), None)

@@ -55,7 +55,7 @@ def test_lesson_06_exercise_3_hint_for_2_points_at_the_reasoning():
 def test_the_exercises_heading_says_what_to_replace_and_to_run_the_cells_above_first(lesson):
     heading = next(c.source for c in _path(lesson) if c.source.startswith("## Exercises"))
     assert "Replace `...` with your prediction and run the cell" in heading
-    assert "Run ▸ Run All Cells" in heading
+    assert "Run > Run All Cells" in heading
 
 
 def test_lesson_05_leaves_the_csharp_origin_the_seeds_format_and_contradictions_under_the_hood():

@@ -8,8 +8,6 @@ import re
 from pathlib import Path
 
 import nbformat
-import pytest
-from IPython.core.interactiveshell import InteractiveShell
 
 from course_lib.exercises import FEEDBACK_WIDTH
 from course_lib.loop_demos import numbering_reminder, run_seed_demo
@@ -67,23 +65,7 @@ def test_the_lesson_has_three_exercise_cells():
     assert len(EXERCISE_CELLS) == 3
 
 
-@pytest.mark.parametrize("cell_id", EXERCISE_CELLS)
-def test_an_exercise_cell_run_first_after_a_restart_says_to_run_the_cells_above(capsys, cell_id):
-    """Exercise 3 said "trace is not defined in this kernel yet" (the walker had run the set-up cell), exercises 1
-    and 2 printed a bare NameError traceback: in a fresh kernel no cell had installed the checker's advice, which
-    the set-up cell's setup_display() installs. Each exercise cell now installs it before naming anything."""
-    InteractiveShell.clear_instance()
-    shell = InteractiveShell.instance()  # a fresh kernel: no advice installed, no lesson name defined
-    try:
-        shell.run_cell(_cell(cell_id).source)
-        out = capsys.readouterr().out
-        assert "Traceback" not in out
-        said = " ".join(out.split())
-        assert re.match(r"\w+ is not defined in this kernel yet: a cell above defines it\.", said), said
-        assert "Run the cells above first (Run > Run All Above Selected Cell), then this cell again." in said
-    finally:
-        shell.set_custom_exc((), None)
-        InteractiveShell.clear_instance()
+# A fresh kernel's exercise cells, for every lesson: tests/test_fresh_kernel_exercises.py.
 
 
 def test_exercise_3s_text_does_not_call_the_reminder_one_line():

@@ -243,7 +243,7 @@ def test_every_lesson_title_reads_lesson_nn_then_a_dash(name):
     assert re.fullmatch(rf"# Lesson {name[:2]} — \S.+", title), title
 
 
-MENU_PATH = re.compile(r"\b(File|Edit|View|Run|Kernel|Settings|Help)\s*([▸›→»/])\s*[A-Z]")
+MENU_PATH = re.compile(r"\b(File|Edit|View|Run|Kernel|Settings|Help)\s*([\u25b8\u203a\u2192\u00bb/])\s*[A-Z]")
 
 
 @pytest.mark.parametrize("name", [*LESSONS, "README"])
