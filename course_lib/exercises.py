@@ -1627,7 +1627,7 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
             # ipykernel builds its error reply from _last_traceback, which only a shown traceback sets and which a
             # cell with a top-level await never resets: first in a fresh kernel, the reply failed and the cell stayed
             # at [*] (lesson 05's walk).
-            self._last_traceback = None
+            self._last_traceback = None  # type: ignore[attr-defined]
         else:
             self.showtraceback((etype, value, tb), tb_offset=tb_offset)
 
