@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import io
+import itertools
 import linecache
 import numbers
 import re
@@ -106,17 +107,40 @@ def _words(line: str) -> list[str]:
     return [line[start + 1 : end] for start, end in zip([-1, *cuts], [*cuts, len(line)], strict=True)]
 
 
+_ECHO = 60
+"""How many characters of a student's text the checker shows back: a 5000-character answer was echoed whole."""
+
+
+def _shown(value: Any) -> str:
+    """``value`` as the checker echoes it: its repr, or, when long, its first :data:`_ECHO` characters, "…" and
+    its length (``'xxx…'… (5000 characters)``), the same way in every message that echoes an answer."""
+    text = repr(value)
+    if len(text) <= _ECHO + 2:
+        return text
+    if isinstance(value, str):
+        return f"{value[:_ECHO]!r}… ({len(value)} characters)"
+    return f"{text[:_ECHO]}… ({len(text)} characters)"
+
+
+def _clipped(code: str) -> str:
+    """A piece of the student's code as the checker quotes it: whole, or its first characters and its length."""
+    return code if len(code) <= _ECHO else f"{code[:_ECHO]}… ({len(code)} characters)"
+
+
 @dataclass(frozen=True)
 class Exercise:
     """One lesson exercise: its label in the checking cell, the hint shown on a wrong answer, and why the answer holds.
 
     The expected value is never here: the checking cell computes it by running the library. ``why`` explains
     the mechanism behind the answer in one line, shown only once the answer is correct. ``misses`` pairs a
-    tempting wrong answer with what is wrong with it, said before the hint (the hint alone may seem to support it).
+    tempting wrong answer with what is wrong with it, said before the hint (the hint alone may seem to support it),
+    less any sentence of the hint that the miss already says or asks (:func:`_not_said_in`).
     ``choices`` are the names the question lists (``"accepted"``, ``"rejected"``...): an answer a slip away from one
     of them is told so (:func:`spelling_hint`). With ``choice_noun`` (``"desk"``), an answer that holds none of them
     is told what they are (:func:`_not_a_choice`). ``answer_type`` is the kind of the answer (``int``, ``str``...):
     a cell whose answer line fails before its expected value is computed is told how to write that kind.
+    ``known`` are values the lesson uses where the question lists none (lesson 02's modules): an answer that is
+    one of them apart from its case, or a slip away from one, is told so, alike for each of them.
     """
 
     lesson: str
@@ -127,6 +151,7 @@ class Exercise:
     choices: tuple[str, ...] = ()
     choice_noun: str = ""
     answer_type: type = object
+    known: tuple[str, ...] = ()
 
 
 _KEYS = (
@@ -167,6 +192,16 @@ _LESSON_02_DATABASES = tuple(
 )
 """The database values lesson 02 declares: an answer to exercise 2 (which asks for the module) that is one of them
 mixed up the two keys. Read from the lines as the contract reads them (a part's key is the text before its '=')."""
+
+_LESSON_02_MODULES = tuple(
+    dict.fromkeys(
+        value.strip()
+        for line in _LESSON_02_DECLARATIONS
+        for key, _, value in (part.partition("=") for part in re.split(r"[;\n]", line))
+        if key.strip() == "module"
+    )
+)
+"""The module values lesson 02 declares: exercise 2 asks for one, and a slip from any of them is said alike."""
 
 _DATABASE_VALUE = "That is a database value; the question asks for the module."
 """Lesson 02, exercise 2: said alike to every database value, so it never points at the right module."""
@@ -245,7 +280,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (
                 {"database": "SQL Server 2022"},
-                "'log=a=b' is a declaration too: its key is log, its value all the text after the first '='.",
+                "Your dict is missing 1 key: look again at a part whose value holds an '=' of its own.",
             ),
             (
                 {"database": "SQL Server 2022", "log": "a=b", "version": ""},
@@ -328,6 +363,7 @@ EXERCISES: tuple[Exercise, ...] = (
             *((value, _DATABASE_VALUE) for value in _LESSON_02_DATABASES),
         ),
         answer_type=str,
+        known=_LESSON_02_MODULES,
     ),
     Exercise(
         "02",
@@ -604,9 +640,14 @@ def check(
 def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | None, names: Mapping[str, Any]) -> str:
     """What :func:`check` says, before it is broken into lines."""
     if missing := _unassigned_answer(names):  # the line was deleted: the value, even ..., is an earlier run's
+        write = (
+            f"Write the line {missing} = ... back where the cell had it"
+            if missing.startswith("message")
+            else f"Write {missing} = your answer where the cell had it"
+        )
         return (
             f"{exercise}: not checked yet. This cell no longer sets {missing}, so {missing} still holds what an "
-            f"earlier run gave it. Write {missing} = your answer where the cell had it, then run the cell again."
+            f"earlier run gave it. {write}, then run the cell again."
         )
     if answer is UNANSWERED:  # only while the cell still shows the `...` to replace
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
@@ -615,6 +656,8 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         return f"{exercise}: not checked yet. {joined} Then run the cell again."
     if variable := _variable_hint(answer, expected, names):  # a name, never graded, even if its value is right
         return f"{exercise}: not checked yet. {variable} Then run the cell again."
+    if computed := _computed_answer_line(names):  # `answer_1 = parse_assertions(message_1)`: not a prediction
+        return f"{exercise}: not checked yet. {computed} Then run the cell again."
     if decimal := _decimal_count(answer, expected):  # 1.0 for a count: said alike for 1.0 and 2.0
         return f"{exercise}: not checked yet. {decimal} Then run the cell again."
     if _same(answer, expected):
@@ -623,10 +666,42 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     specific = _miss(named, answer)
     if not specific and (form := _form_words(answer, expected, named)):  # said alike, right or wrong
         return f"{exercise}: not checked yet. {form} Then run the cell again."
+    if specific:  # the hint's sentences that the miss already says or asks are not said twice
+        hint = _not_said_in(hint, specific)
     specific = specific or near_miss_hint(answer, expected)
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+
+
+_COMMON_WORDS = frozenset(
+    {"a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "for", "in", "is", "it", "its", "of", "on", "or"}
+    | {"that", "the", "them", "this", "to", "what", "which", "with"}
+)
+"""Words too common to tell whether two sentences ask the same thing."""
+
+
+def _content_words(text: str) -> list[str]:
+    return [word for word in re.findall(r"[a-z0-9']+", text.casefold()) if word not in _COMMON_WORDS]
+
+
+def _not_said_in(hint: str, miss: str) -> str:
+    """``hint`` without the sentences whose words ``miss`` already holds (half of them or more).
+
+    Lesson 02's walk: answer 3 was asked "Does the writer skip a question that declares nothing?" by the miss and
+    again "does the writer run for a question that declares nothing?" by the hint; a sentence left opening with
+    "And" loses it.
+    """
+    said = set(_content_words(miss))
+    kept: list[str] = []
+    for sentence in re.split(r"(?<=[.?!])\s+", hint):
+        words = _content_words(sentence)
+        if words and 2 * sum(word in said for word in words) >= len(words):
+            continue
+        if not kept and sentence.startswith("And "):
+            sentence = sentence[4:5].upper() + sentence[5:]
+        kept.append(sentence)
+    return " ".join(kept)
 
 
 def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
@@ -639,6 +714,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
     which they wrote.
     """
     choices = named.choices if named else ()
+    known = named.known if named else ()
     return (
         _empty(answer, expected)
         or hedge_hint(answer, expected)
@@ -648,9 +724,11 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
         or _not_a_choice(named, answer)
         or quoted_text_hint(answer, expected)
         or end_mark_hint(answer, expected)
-        or key_value_hint(answer, expected)
-        or case_form_hint(answer, expected)
+        or key_value_hint(answer, expected, choices)
+        or _choice_among_words(answer, choices)
+        or _listed_case(answer, expected, choices + known)
         or spelling_hint(answer, expected, choices)
+        or _known_slip(answer, known)
         or _off_the_list(answer, choices)
         or literal_text_hint(answer, expected)
         or detail_hint(answer, expected)
@@ -685,7 +763,7 @@ def _off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
         return ""
     if _folded(answer) in {_folded(choice) for choice in choices}:
         return ""
-    return f"{answer!r} is not one of {_choices_in_words(choices)}: write one of them exactly as written."
+    return f"{_shown(answer)} is not one of {_choices_in_words(choices)}: write one of them exactly as written."
 
 
 def _choices_in_words(choices: tuple[str, ...]) -> str:
@@ -707,7 +785,7 @@ def several_choices_hint(answer: Any, expected: Any) -> str:
         return ""
     if value_written(answer) or _hidden_characters(answer) or len(_choices(answer)) < 2:
         return ""
-    return f"Your answer {answer!r} lists several choices: pick one."
+    return f"Your answer {_shown(answer)} lists several choices: pick one."
 
 
 def literal_text_hint(answer: Any, expected: Any) -> str:
@@ -725,7 +803,7 @@ def literal_text_hint(answer: Any, expected: Any) -> str:
     if not isinstance(value, dict | list | tuple | set):
         return ""
     return (
-        f"You wrote {_kind(value)} inside quotes ({answer!r}); the answer is one text: write only it, between "
+        f"You wrote {_kind(value)} inside quotes ({_shown(answer)}); the answer is one text: write only it, between "
         "quotes, with no braces or brackets."
     )
 
@@ -741,7 +819,7 @@ def detail_hint(answer: Any, expected: Any) -> str:
     head, colon, tail = answer.partition(":")
     if not (colon and head.strip() and tail.strip()) or value_written(answer):
         return ""
-    return f"Your answer {answer!r} has words after a ':': write only the short phrase before it."
+    return f"Your answer {_shown(answer)} has words after a ':': write only the short phrase before it."
 
 
 def several_words_hint(answer: Any, expected: Any) -> str:
@@ -758,8 +836,8 @@ def several_words_hint(answer: Any, expected: Any) -> str:
     if len(words) < 2:
         return ""
     if len(_choices(answer)) > 1:
-        return f"Your answer {answer!r} lists several choices: pick one."
-    return f"The answer is one word, and {answer!r} has {len(words)}: write only the one word you choose."
+        return f"Your answer {_shown(answer)} lists several choices: pick one."
+    return f"The answer is one word, and {_shown(answer)} has {len(words)}: write only the one word you choose."
 
 
 def _not_a_choice(named: Exercise | None, answer: Any) -> str:
@@ -774,7 +852,7 @@ def _not_a_choice(named: Exercise | None, answer: Any) -> str:
     if any(_holds_word(answer, choice) or answer.strip().casefold() == choice for choice in choices):
         return ""
     count = _NUMBER_WORDS[len(choices)] if len(choices) < len(_NUMBER_WORDS) else str(len(choices))
-    return f"{answer!r} is not a {noun} name: the {count} {noun}s are {_names(list(choices))}."
+    return f"{_shown(answer)} is not a {noun} name: the {count} {noun}s are {_names(list(choices))}."
 
 
 _NUMBER_WORDS = (
@@ -845,15 +923,15 @@ def number_form_hint(answer: Any, expected: Any) -> str:
         return ""  # not a number, or the answer in quotes: type_hint says so
     number, form = read
     if form == "digits":  # another number in quotes ('5', '2.0'): the quotes are wrong whatever the number
-        return f"You wrote the text {answer!r}; the answer is a number: write it without quotes."
+        return f"You wrote the text {_shown(answer)}; the answer is a number: write it without quotes."
     if form == "words":
         return (
-            f"You wrote the number {_digits(number)} in words ({answer!r}): write it in digits, without quotes: "
+            f"You wrote the number {_digits(number)} in words ({_shown(answer)}): write it in digits, without quotes: "
             f"{_digits(number)}."
         )
     return (
-        f"You wrote the text {answer!r}, a number with words around it: the answer is a number, so write only the "
-        "number you choose, in digits, without quotes."
+        f"You wrote the text {_shown(answer)}, a number with words around it: the answer is a number, so write "
+        "only the number you choose, in digits, without quotes."
     )
 
 
@@ -877,7 +955,10 @@ def hedge_hint(answer: Any, expected: Any) -> str:
         return ""
     if isinstance(expected, str) and _HEDGES.search(expected):
         return ""
-    said = f"Your answer {answer!r} hedges (a '?' or a word of doubt): write one answer on its own, as sure as you can"
+    said = (
+        f"Your answer {_shown(answer)} hedges (a '?' or a word of doubt): write one answer on its own, as sure as "
+        "you can"
+    )
     if isinstance(expected, str):
         return f"{said} be; the check compares the exact text."
     if isinstance(expected, dict):  # '{"module": "Billing"} I think': a dict in quotes, with a hedge
@@ -910,14 +991,14 @@ def _dict_hedge(answer: Any, expected: Any) -> str:
     for key, value in answer.items():
         if isinstance(key, str) and _HEDGES.search(key) and not any(_HEDGES.search(str(k)) for k in expected):
             return (
-                f"The key {key!r} in your dict hedges (a '?' or a word of doubt): write each key on its own, "
+                f"The key {_shown(key)} in your dict hedges (a '?' or a word of doubt): write each key on its own, "
                 "as sure as you can be; the check compares the exact text."
             )
         theirs = expected.get(key)
         if isinstance(value, str) and _HEDGES.search(value) and not _HEDGES.search(str(theirs or "")):
             return (
-                f"The value of {key!r} in your dict, {value!r}, hedges (a '?' or a word of doubt): write one value "
-                "on its own, as sure as you can be; the check compares the exact text."
+                f"The value of {_shown(key)} in your dict, {_shown(value)}, hedges (a '?' or a word of doubt): "
+                "write one value on its own, as sure as you can be; the check compares the exact text."
             )
     return ""
 
@@ -931,8 +1012,8 @@ def truth_form_hint(answer: Any, expected: Any) -> str:
     if _kind(expected) != _kind(True) or not isinstance(answer, str) or not answer.strip():
         return ""
     return (
-        f"You wrote the text {answer!r}; the answer is True or False, Python's two truth values: write one of them "
-        "without quotes, with a capital first letter."
+        f"You wrote the text {_shown(answer)}; the answer is True or False, Python's two truth values: write one "
+        "of them without quotes, with a capital first letter."
     )
 
 
@@ -945,7 +1026,7 @@ def several_numbers_hint(answer: Any, expected: Any) -> str:
     if _kind(expected) != "a number":
         return ""
     if isinstance(answer, str) and len(_numbers_in(answer)) > 1:
-        return f"Your answer {answer!r} gives several numbers: pick one and write it in digits, without quotes."
+        return f"Your answer {_shown(answer)} gives several numbers: pick one and write it in digits, without quotes."
     counts = isinstance(expected, numbers.Integral) or float(expected).is_integer()
     if isinstance(answer, tuple) and len(answer) > 1 and counts and all(_kind(n) == "a number" for n in answer):
         return "Your answer gives several numbers (Python reads them as a tuple): pick one."
@@ -981,23 +1062,25 @@ def case_form_hint(answer: Any, expected: Any) -> str:
     ):
         return (
             f"Mind the case: the answer here is a name with a capital first letter, and Python compares text "
-            f"exactly: your answer {answer!r} {'is all in capitals' if word.isupper() else 'has no capital'}. Write "
+            f"exactly: your answer {_shown(answer)} "
+            f"{'is all in capitals' if word.isupper() else 'has no capital'}. Write "
             "your word with a capital first letter, as the lesson spells names; whether the word itself is right is "
             "checked after that."
         )
     if capitals and padded:
         return (
             f"Mind the case and the {_padding(answer, article=False)}: the answers here are in lower case with "
-            f"nothing around them, and Python compares text exactly ({answer!r}). Write it in lower case, with "
+            f"nothing around them, and Python compares text exactly ({_shown(answer)}). Write it in lower case, with "
             "nothing around it."
         )
     if capitals:
         return (
             f"Mind the case: the answers here are in lower case, and Python compares text exactly: your answer "
-            f"{answer!r} has capitals. Write it in lower case; whether the word itself is right is checked after that."
+            f"{_shown(answer)} has capitals. Write it in lower case; whether the word itself is right is checked "
+            "after that."
         )
     if padded:
-        return f"Your answer has {_padding(answer)} ({answer!r}): write only its words, {answer.strip()!r}."
+        return f"Your answer has {_padding(answer)} ({_shown(answer)}): write only its words, {_shown(answer.strip())}."
     return ""
 
 
@@ -1027,8 +1110,8 @@ def quoted_text_hint(answer: Any, expected: Any) -> str:
     if len(text) < 3 or text[0] not in _QUOTE_MARKS or text[-1] not in _QUOTE_MARKS:
         return ""
     return (
-        f"Your answer {answer!r} has quote marks inside the text: one pair of quotes is enough, so write the word "
-        "alone between them."
+        f"Your answer {_shown(answer)} has quote marks inside the text: one pair of quotes is enough, so write the "
+        "word alone between them."
     )
 
 
@@ -1044,18 +1127,91 @@ def end_mark_hint(answer: Any, expected: Any) -> str:
     mark = text[-1:] if text[-1:] in ".,;:!" else ""
     if not mark or expected.strip().endswith(mark) or not text[:-1].strip():
         return ""
-    return f"Your answer {answer!r} ends with {mark!r}, which the answers here do not have: write the words alone."
+    return (
+        f"Your answer {_shown(answer)} ends with {mark!r}, which the answers here do not have: write the words alone."
+    )
 
 
-def key_value_hint(answer: Any, expected: Any) -> str:
-    """What to say to a value answer written as ``key=value`` (``'module=Billing'``), or ``""``: write the value.
+def key_value_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> str:
+    """What to say to an answer written as ``key=value`` (``'module=Billing'``), or ``""``: write the value, or the
+    key where the question asks for a key (its ``choices`` are allowed keys: lesson 01's ``'customer=C'`` was told
+    to write the value, ``'C'``, a walk of three misleading replies).
 
     Said alike whether the value is right or wrong ("Right value" for the right one alone told the student which it
     was, lesson 02's re-walk).
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or "=" in expected or not value_written(answer):
         return ""
-    return f"Your answer is written as key=value ({answer!r}): the question asks for the value alone, write only it."
+    if choices and set(choices) <= set(_KEYS):
+        return (
+            f"Your answer is written as key=value ({_shown(answer)}): the question asks for the key: write only "
+            "the key."
+        )
+    return (
+        f"Your answer is written as key=value ({_shown(answer)}): the question asks for the value alone, write only it."
+    )
+
+
+def _phrase_words(text: str) -> list[str]:
+    """The words of ``text`` in lower case, underscores and hyphens counting as spaces: ``nothing_to_extract``
+    and ``nothing to extract`` are the same three words."""
+    return re.findall(r"[^\W_]+", text.casefold())
+
+
+def _choice_among_words(answer: Any, choices: tuple[str, ...]) -> str:
+    """What to say to a text answer holding one of the names the question lists among other words, or ``""``.
+
+    ``'it is right first time'`` was graded "not quite" although its words held the right name (lesson 07's walk);
+    said alike whichever name it holds, right or wrong, and the name is not repeated back. An answer listing
+    several names, with a detail after a ':' or written key=value has words of its own.
+    """
+    if not (choices and isinstance(answer, str)) or ":" in answer or _hidden_characters(answer):
+        return ""
+    if value_written(answer) or len(_choices(answer)) > 1:
+        return ""
+    words = _phrase_words(answer)
+    if words in [_phrase_words(choice) for choice in choices]:
+        return ""
+    for choice in choices:
+        name = _phrase_words(choice)
+        if name and any(words[i : i + len(name)] == name for i in range(len(words) - len(name) + 1)):
+            return (
+                f"Your answer {_shown(answer)} holds one of {_choices_in_words(choices)} among other words: write "
+                "only the name, as the question spells it."
+            )
+    return ""
+
+
+def _listed_case(answer: Any, expected: Any, values: tuple[str, ...]) -> str:
+    """The case note (:func:`case_form_hint`) where the word is one of the exercise's ``values`` but for its case.
+
+    A word that is none of them is not told to change its case: lesson 02's ``'rejected'`` was told to take a
+    capital, and ``'Rejected'`` then was "not quite", and lesson 01's ``'C'`` to be lower case, then ``'c'`` was
+    no allowed key. Spaces around a word are still named. An exercise that lists no values keeps the note.
+    """
+    note = case_form_hint(answer, expected)
+    if not note.startswith("Mind the case") or not values or not isinstance(answer, str):
+        return note
+    word = answer.strip()
+    if any(_folded(word) == _folded(value) for value in values):
+        return note
+    if word != answer:
+        return f"Your answer has {_padding(answer)} ({_shown(answer)}): write only its words, {_shown(word)}."
+    return ""
+
+
+def _known_slip(answer: Any, known: tuple[str, ...]) -> str:
+    """What to say to an answer a slip away from a value the lesson uses (lesson 02's ``'Biling'``), or ``""``.
+
+    Said alike for each of the values, the right one or another (lesson 02's walk: ``'acepted'`` was told its slip
+    in Exercise 1, ``'Biling'`` a plain "not quite" in Exercise 2).
+    """
+    if not (listed := _listed_slip(answer, known)):
+        return ""
+    return (
+        f"{_shown(answer)} reads as {listed!r}, one of the values the lesson declares ({', '.join(known)}): write it "
+        "exactly as the lesson spells it."
+    )
 
 
 def _cell_text(names: Mapping[str, Any]) -> str:
@@ -1069,20 +1225,64 @@ def _joined_answer_line(names: Mapping[str, Any], answer: Any = None) -> str:
 
     ``answer_2 = 1 or 2`` runs: Python keeps one of the two (here 1), and a hedge would then be graded as if the
     student had chosen. The cell's own text is IPython's latest input (``In``), read as Python tokens so that an
-    ``or`` inside quotes or a comment does not count.
+    ``or`` inside quotes or a comment does not count. Two texts side by side (``"accepted" "rejected"``) are
+    joined by Python into one, ``'acceptedrejected'``: said as such, not as a name off the list (lesson 02's walk).
     """
     for line in _cell_text(names).splitlines():
         if not re.match(r"\s*answer_\w*\s*=[^=]", line):
             continue
         try:
-            words = [t.string for t in tokenize.generate_tokens(io.StringIO(line).readline) if t.type == tokenize.NAME]
+            tokens = list(tokenize.generate_tokens(io.StringIO(line).readline))
         except (tokenize.TokenError, SyntaxError):
             continue
+        code = _clipped(line.partition("=")[2].split("#")[0].strip())
+        words = [t.string for t in tokens if t.type == tokenize.NAME]
         if joiner := next((word for word in words if word in ("or", "and")), None):
             return (
                 f"Your answer line joins two answers with {joiner!r}: Python keeps only one of them for you "
-                f"({line.partition('=')[2].split('#')[0].strip()} is {answer!r} to Python). Write one answer, the "
-                "one you choose."
+                f"({code} is {_shown(answer)} to Python). Write one answer, the one you choose."
+            )
+        kinds = [t.type for t in tokens if t.type not in _LAYOUT_TOKENS]
+        if any(a == b == tokenize.STRING for a, b in itertools.pairwise(kinds)):
+            return (
+                f"Your answer line puts texts side by side ({code}), and Python joins texts side by side into one: "
+                f"{_shown(answer)}. Write one answer, the one you choose."
+            )
+    return ""
+
+
+_LAYOUT_TOKENS = frozenset(
+    {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+)
+"""Tokens that are layout, not code: two texts with only these between them are side by side."""
+
+
+def _computed_answer_line(names: Mapping[str, Any]) -> str:
+    """What to say when the cell's answer line computes its value (``answer_1 = parse_assertions(message_1)``), or
+    ``""``.
+
+    The value is then the library's, not a prediction: graded, it was "correct" (lesson 01's walk). Any value
+    ``ast.literal_eval`` cannot read is code that computes (a call, an attribute, an operation); a lesson's name and
+    ``or``/``and`` are said before, in words of their own. Said alike whatever the code computes.
+    """
+    cell = _cell_text(names)
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return ""
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id.startswith("answer") for target in node.targets)
+        ):
+            continue
+        try:
+            ast.literal_eval(node.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            code = _clipped(ast.get_source_segment(cell, node.value) or "")
+            return (
+                f"Your answer line computes its value with code ({code}): write the value you predict, not code "
+                "that computes it."
             )
     return ""
 
@@ -1101,7 +1301,8 @@ def _decimal_count(answer: Any, expected: Any) -> str:
 
 
 def _unassigned_answer(names: Mapping[str, Any]) -> str:
-    """The ``answer_N`` the cell's ``check`` call reads but the cell never sets, or ``""`` (lesson 04's walk).
+    """The ``answer_N`` the cell's ``check`` call reads, or the ``message_N`` the cell reads, but the cell never
+    sets, or ``""`` (lesson 04's walk; lesson 03's for a deleted message line).
 
     A student who deletes the ``answer_1 = ...`` line and runs the cell is graded on the value an earlier run left,
     "correct" included; and one who deletes it before answering was told to replace a ``...`` no longer on screen.
@@ -1120,6 +1321,11 @@ def _unassigned_answer(names: Mapping[str, Any]) -> str:
         and len(node.args) >= 2
         and isinstance(node.args[1], ast.Name)
         and node.args[1].id.startswith("answer")
+    }
+    read |= {  # a message the student writes (lesson 03) or the exercise's own (lesson 01), read but not set
+        node.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and re.fullmatch(r"message_\w+", node.id)
     }
     stored = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
     return next(iter(sorted(read - stored)), "")
@@ -1187,10 +1393,10 @@ def _empty(answer: Any, expected: Any) -> str:
     if not (isinstance(answer, str) and not answer.strip()):
         return ""
     if isinstance(expected, str):
-        return f"You left it empty ({answer!r}): write your answer between the quotes."
+        return f"You left it empty ({_shown(answer)}): write your answer between the quotes."
     if example := _CONTAINER_EXAMPLES.get(type(expected)):  # "without quotes" would not say how a dict is written
-        return f"You left it empty ({answer!r}); the answer is {_kind(expected)}: write {example}."
-    return f"You left it empty ({answer!r}); the answer is {_kind(expected)}: write it without quotes."
+        return f"You left it empty ({_shown(answer)}); the answer is {_kind(expected)}: write {example}."
+    return f"You left it empty ({_shown(answer)}); the answer is {_kind(expected)}: write it without quotes."
 
 
 _CONTAINER_EXAMPLES: dict[type, str] = {dict: "a dict, e.g. {'key': 'value'}", list: "a list, e.g. ['first', 'second']"}
@@ -1236,7 +1442,7 @@ def _text_hint(answer: str, expected: str) -> str:
     """
     if (value := value_written(answer)) and value.casefold() == expected.strip().casefold():
         case = "" if value == expected.strip() else ", and mind the case"
-        return f"{RIGHT_VALUE}: write only the value{case}, {expected!r}, not {answer!r}."
+        return f"{RIGHT_VALUE}: write only the value{case}, {expected!r}, not {_shown(answer)}."
     if hidden := _hidden_characters(answer):
         them = "them" if sum(map(_hidden, answer)) > 1 else "it"
         return f"Your answer holds {hidden}: delete {them} or type the answer again."
@@ -1255,7 +1461,7 @@ def spelling_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) -> 
         return ""
     if listed := _listed_slip(answer, choices):
         spelled = "write it exactly as the question spells it."
-        return f"{answer!r} reads as {listed!r}, one of {_choices_in_words(choices)}: {spelled}"
+        return f"{_shown(answer)} reads as {listed!r}, one of {_choices_in_words(choices)}: {spelled}"
     return ""
 
 
@@ -1343,11 +1549,11 @@ def _hidden_characters(text: str) -> str:
         after = "".join(c for c in text[index + 1 :] if not _hidden(c)).strip()
         name = unicodedata.name(char, "unnamed character").lower()
         where = (
-            f"between {before!r} and {after!r}"
+            f"between {_shown(before)} and {_shown(after)}"
             if before and after
-            else f"at the end, after {before!r}"
+            else f"at the end, after {_shown(before)}"
             if before
-            else f"at the start, before {after!r}"
+            else f"at the start, before {_shown(after)}"
             if after
             else "alone"
         )
@@ -1372,14 +1578,25 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
 
     Both are said at once: a student who fixes only the keys should not then learn of a wrong value. A missing key
     is counted, never named: "missing the keys 'database' and 'log'" answered an empty dict with the answer's keys
-    (lesson 01's walk). An extra key is the student's own and may be named. "Keys are case-sensitive" is said of an
-    extra key holding a capital, whether or not its lower-case form is an answer key, so it gives none away.
+    (lesson 01's walk). An extra key is the student's own and may be named; one a slip away from an allowed key
+    (``'databse'``) is told which key it reads as, read against all ten alike, answer key or not. "Keys are
+    case-sensitive" is said of an extra key holding a capital, whether or not its lower-case form is an answer key,
+    so it gives none away.
     """
     missing = [key for key in expected if key not in answer]
-    extra = [key for key in answer if key not in expected]
+    allowed = _KEYS if all(key in _KEYS for key in expected) else ()  # a slip is read against all ten, alike
+    slips = {  # a key in the wrong case is told that keys are case-sensitive (below), not that it is a slip
+        key: listed
+        for key in answer
+        if key not in expected and (listed := _listed_slip(key, allowed)) and _folded(key) != _folded(listed)
+    }
+    extra = [key for key in answer if key not in expected and key not in slips]
     parts = []
     if missing:
         parts.append(f"{_missing_keys(len(missing))}: check each part again against the rule that follows.")
+    parts += [
+        f"The key {_shown(key)} reads as {listed!r}, one of the ten allowed keys." for key, listed in slips.items()
+    ]
     if extra:
         parts.append(f"Your dict has {'an extra key' if len(extra) == 1 else 'extra keys'}: {_names(extra)}.")
     if any(isinstance(key, str) and key != key.lower() for key in extra):
@@ -1421,7 +1638,7 @@ def _value_form_note(value: str, subject: str) -> str:
         them = "them" if sum(map(_hidden, value)) > 1 else "it"
         return f"The value of {subject} holds {hidden}: delete {them} or type the value again."
     if value != value.strip():
-        return f"The value of {subject} has {_padding(value)} ({value!r}): write only its words."
+        return f"The value of {subject} has {_padding(value)} ({_shown(value)}): write only its words."
     return ""
 
 
@@ -1431,7 +1648,7 @@ def _items(count: int) -> str:
 
 def _names(keys: list[Any]) -> str:
     """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'``: keys named once each, as a sentence lists them."""
-    shown = [repr(key) for key in keys]
+    shown = [_shown(key) for key in keys]
     return " and ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 2 else shown)
 
 
@@ -1441,7 +1658,7 @@ def type_hint(answer: Any, expected: Any) -> str:
     if got == want:
         return ""
     if isinstance(answer, str) and (answer.strip() == str(expected) or _reads_as_kind(answer, expected)):
-        return f"You wrote the text {answer!r}; the answer is {want}: write it without quotes."
+        return f"You wrote the text {_shown(answer)}; the answer is {want}: write it without quotes."
     if isinstance(expected, str) and str(answer) == expected:
         return f"You wrote {got}; the answer is text: put it in quotes."
     if answer is None:
@@ -1516,6 +1733,11 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     spellings. ``variable`` is the answer line's name (``answer_1``), when the error came from one.
     """
     name = error.name or str(error)
+    if re.fullmatch(r"message_\w+", name):  # the message line was deleted, in a kernel that never ran it
+        return (
+            f"{name} has no value yet: this cell does not set it.\n{_python_line(error)}\nWrite the line {name} = "
+            "... back where the cell had it. Then run the cell again."
+        )
     if re.fullmatch(r"answer_\w*", name):  # the answer line itself was deleted, in a kernel that never ran it
         return (
             f"{name} has no value yet: this cell does not set it.\n{_python_line(error)}\nWrite {name} = your "
@@ -1536,7 +1758,7 @@ def not_defined_yet(error: NameError) -> str:
     line get their own words (:func:`unquoted_name_guidance`, :func:`_message_guidance`).
     """
     name = error.name or str(error)
-    if re.fullmatch(r"answer_\w*", name):  # the cell reads its answer, whose line was deleted
+    if re.fullmatch(r"answer_\w*|message_\w+", name):  # the cell reads its answer or message, whose line was deleted
         return unquoted_name_guidance(error)
     return (
         f"{name} is not defined in this kernel yet: a cell above defines it.\n{_python_line(error)}\nRun the cells "
@@ -1828,10 +2050,15 @@ def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
     match = _ANSWER_LINE.match(line)
     if match is None:
         return ""
+    if "leading zeros" in str(error.msg) and (zeros := re.search(r"(?<![\w.])0+([1-9][0-9_]*)", line)):
+        return (  # Python's own words ("use an 0o prefix for octal integers") speak of a number base
+            f"Python cannot read the line {_shown(line.strip())}: a number cannot start with 0 in Python: write "
+            f"{zeros.group(1)}. Then run the cell again."
+        )
     cell = "".join(linecache.getlines(error.filename or ""))
     expected = _expected_in_source(cell, match.group(1), names) if cell and names is not None else _UNKNOWN
     return (
-        f"Python cannot read the line {line.strip()!r} ({error.msg}): after '{match.group(1)} =' write your "
+        f"Python cannot read the line {_shown(line.strip())} ({error.msg}): after '{match.group(1)} =' write your "
         f"prediction as {_value_forms(expected)}. To leave it for later, write ... there. Then run the cell again."
     )
 
