@@ -1733,6 +1733,8 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     spellings. ``variable`` is the answer line's name (``answer_1``), when the error came from one.
     """
     name = error.name or str(error)
+    if len(name) > _ECHO:  # a long word, echoed in its first letters, as every echo of the student's text
+        return _long_name_guidance(error, expected, variable, _clipped(name))
     if re.fullmatch(r"message_\w+", name):  # the message line was deleted, in a kernel that never ran it
         return (
             f"{name} has no value yet: this cell does not set it.\n{_python_line(error)}\nWrite the line {name} = "
@@ -1748,6 +1750,16 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     )
     said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
     return f"{said}\n{_python_line(error)}\n{_name_advice(name, expected)} Then run the cell again."
+
+
+def _long_name_guidance(error: NameError, expected: Any, variable: str, shown: str) -> str:
+    """:func:`unquoted_name_guidance` for a word longer than :data:`_ECHO` letters, shown as ``shown``."""
+    happened = (
+        f"{shown} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
+    )
+    said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
+    advice = _name_advice("name", expected).replace("'name'", "'...'").replace("text name", "text")
+    return f"{said}\n{_python_line(error)}\n{advice} Then run the cell again."
 
 
 def not_defined_yet(error: NameError) -> str:
@@ -1769,6 +1781,10 @@ def not_defined_yet(error: NameError) -> str:
 def _python_line(error: BaseException) -> str:
     """Python's own one-line report of ``error``, as a traceback ends: ``NameError: name 'Billing' is not defined``."""
     said = error.msg if isinstance(error, SyntaxError) else str(error)
+    name = getattr(error, "name", None)
+    if isinstance(error, NameError) and isinstance(name, str) and len(name) > _ECHO:
+        # the student's long word (Python keeps 200 letters of it), shortened as every echo of it
+        said = re.sub(rf"'(\w{{{_ECHO}}})\w+'", r"'\1…'", said)
     return f"{type(error).__name__}: {said}"
 
 

@@ -205,3 +205,10 @@ def test_a_deleted_message_line_in_a_fresh_kernel_is_told_to_write_it_back(capsy
 
 def test_the_keys_exercise_lists_the_ten_keys():
     assert set(exercise("01", "Exercise 2").choices) == set(_KEYS)
+
+
+@pytest.mark.parametrize("line", ["answer_1 = " + "x" * 500, "message_1 = " + "x" * 500])
+def test_a_long_unquoted_word_is_echoed_shortened_by_the_shell(capsys, line):
+    """Finding 9, on the shell's path: a 500-letter word without quotes was echoed three times in full."""
+    out = run_in_shell(capsys, f"{line}\nprint(check('Exercise 1', answer_1, 'accepted'))")
+    assert "x" * 61 not in out and "…" in out
