@@ -6,11 +6,13 @@ exercise is asked a question that sends the student back to the lesson, not told
 lesson's own sentences say what its cells do.
 """
 
+import re
 from pathlib import Path
 
 import pytest
 
 from course_lib.live import LiveSettings, LiveSettingsError, load_course_settings
+from course_lib.recordings import load_policy_costs, load_qualification, qualification_steps, steps_plain_caption
 
 LESSON = Path(__file__).resolve().parent.parent / "notebooks" / "00_setup_and_backends.ipynb"
 
@@ -56,3 +58,23 @@ def test_a_blank_required_variable_read_from_the_environment_is_told_to_get_a_va
     with pytest.raises(LiveSettingsError) as caught:
         load_course_settings(tmp_path / "absent.env")
     assert f"{blank} is blank; give it a value." in str(caught.value) and "unset" not in str(caught.value)
+
+
+def test_the_exact_caption_names_the_output_cap_as_the_servers_own_setting_not_a_default():
+    for recording in (load_qualification(), load_policy_costs()):
+        lines = recording.caption().splitlines()
+        defaults = next(line for line in lines if "defaults" in line)
+        assert not re.search(r"n_predict|context_tokens|threads", defaults)
+        fixed = next(line for line in lines if "n_predict" in line)
+        assert "which no request changes" in fixed
+        assert "max_output_tokens (n_predict) 256" in fixed and "context_tokens 4096" in fixed
+
+
+def test_the_plain_captions_name_the_output_cap_as_the_servers_own_setting_not_a_default():
+    captions = [load_policy_costs().plain_caption(), steps_plain_caption(qualification_steps())]
+    for caption in captions:
+        lines = caption.splitlines()
+        defaults = next(line for line in lines if "default" in line)
+        assert "maximum output tokens" not in defaults and "context" not in defaults
+        fixed = next(line for line in lines if "maximum output tokens 256" in line)
+        assert "which no request changes" in fixed
