@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from course_lib.exercises import EXERCISES, exercise
 from course_lib.live import LiveSettings, LiveSettingsError, load_course_settings
 from course_lib.recordings import load_policy_costs, load_qualification, qualification_steps, steps_plain_caption
 
@@ -78,3 +79,16 @@ def test_the_plain_captions_name_the_output_cap_as_the_servers_own_setting_not_a
         assert "maximum output tokens" not in defaults and "context" not in defaults
         fixed = next(line for line in lines if "maximum output tokens 256" in line)
         assert "which no request changes" in fixed
+
+
+def test_lesson_00_s_tempting_misses_ask_a_question_and_never_state_the_answer():
+    """The misses of 60 ("the SDK also pauses between them") and 6 ("That counts the writer too ... gpt-4o") told
+    the step that was missing; each now asks a question that sends the student back to the lesson."""
+    for item in (e for e in EXERCISES if e.lesson == "00"):
+        for _, words in item.misses:
+            assert words.rstrip().endswith("?") or "?" in words, words
+    one = dict(exercise("00", "Exercise 1").misses)[60]
+    assert "pauses" not in one and "0.5" not in one and "61.5" not in one
+    two = dict(exercise("00", "Exercise 2").misses)
+    assert "gpt-4o" not in two[6] and "counts the writer" not in two[6]
+    assert "is not a role" not in two[7]
