@@ -6,6 +6,7 @@ exercise is asked a question that sends the student back to the lesson, not told
 lesson's own sentences say what its cells do.
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -92,3 +93,40 @@ def test_lesson_00_s_tempting_misses_ask_a_question_and_never_state_the_answer()
     two = dict(exercise("00", "Exercise 2").misses)
     assert "gpt-4o" not in two[6] and "counts the writer" not in two[6]
     assert "is not a role" not in two[7]
+
+
+def cells() -> list[str]:
+    return ["".join(cell["source"]) for cell in json.loads(LESSON.read_text(encoding="utf-8"))["cells"]]
+
+
+def words() -> str:
+    return " ".join(" ".join(cells()).split())
+
+
+def test_exercise_2_s_premise_has_the_key_the_table_needs_and_says_which_variables_it_excludes():
+    question = next(" ".join(c.split()) for c in cells() if c.startswith("**Exercise 2.**"))
+    assert "OPENAI_API_KEY" in question
+    assert "and no other variable" not in question
+    assert "no other COURSE_<ROLE>_MODEL" in question.replace("`", "")
+
+
+def test_section_4_says_the_host_check_refuses_the_whole_proposal_unless_exact():
+    text = words()
+    assert "refuses the rest" not in text
+    assert "stores the proposal only if it is exactly the declared facts" in text
+    assert "refuses all of it otherwise" in text
+
+
+def test_section_2_says_once_that_numbering_is_not_a_role_and_defines_ollama_where_it_is_first_named():
+    section = next(c for c in cells() if c.startswith("## 2."))
+    assert len(re.findall(r"not a role", section)) == 1
+    first = " ".join(section.split()).split("Ollama", 1)[1][:160]
+    assert "program" in first or "server" in first
+
+
+def test_section_6_s_words_are_defined_and_plain():
+    text = words()
+    assert "nothing said before it is stored afterwards" not in text
+    assert "reads facts into prose" not in text
+    assert "or not streamed at all" not in text
+    assert "takes facts from plain sentences that declare none" in text
