@@ -213,7 +213,13 @@ EXERCISES: tuple[Exercise, ...] = (
         "One call is a first attempt plus its retries, each may wait the whole timeout, and the SDK pauses between two "
         "attempts: how many attempts, and how many pauses?",
         "One attempt and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
-        ((60, "60 s is the three attempts alone: the SDK also pauses between them."),),
+        (
+            (
+                60,
+                "Does the next attempt start the very moment the last one gives up? Look again at the sum section 4's "
+                "cell printed for the defaults.",
+            ),
+        ),
         answer_type=float,
     ),
     Exercise(
@@ -224,8 +230,16 @@ EXERCISES: tuple[Exercise, ...] = (
         "Six roles follow OPENAI_MODEL unless a COURSE_<ROLE>_MODEL gives one its own: the writer says gpt-4o and "
         "the other five say gpt-4o-mini; the last row is the seed's fake numbering model, which no setting switches.",
         (
-            (6, "That counts the writer too: COURSE_WRITER_MODEL gives it a model of its own, gpt-4o."),
-            (7, "The last row is not a role: the seed's fake model of lesson 05, which no setting switches."),
+            (
+                6,
+                "Does every role follow OPENAI_MODEL here? Look again at which variables you set, and what each one "
+                "decides.",
+            ),
+            (
+                7,
+                "Is every row of the table a role? Look again at what section 2 says of its last row, and at whether "
+                "any setting changes it.",
+            ),
         ),
         answer_type=int,
     ),
@@ -245,14 +259,13 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (
                 "nothing_to_extract",
-                "That is the status when the writer proposes nothing (and the message declares nothing); here it "
-                "proposed a fact for the host to judge.",
+                "When does the host give that status? Look again at section 6's list of outcomes, then at what the "
+                "writer gave here.",
             ),
             (
                 "writer_failed",
-                "writer_failed means the writer gave no usable reply at all (the call failed, as with section 4's dead "
-                "endpoint), so there was nothing to check. Here the writer did answer, with a proposal for the host "
-                "to judge.",
+                "writer_failed is the status of a writer that gave no usable reply, as section 4's dead endpoint did. "
+                "Did this writer's call fail, or did it answer with a proposal for the host to judge?",
             ),
         ),
         ("accepted", "rejected", "nothing_to_extract", "writer_failed"),

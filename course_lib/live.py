@@ -365,14 +365,14 @@ class LiveSettings(BaseModel):
     @classmethod
     def _not_blank(cls, value: str | None, info: Any) -> str | None:
         if value is not None:
-            _check_text(FIELD_VARS[info.field_name], value)
+            _check_text(FIELD_VARS[info.field_name], value, required=info.field_name == "model")
         return value
 
     @field_validator("api_key", mode="before")
     @classmethod
     def _secret(cls, value: Any) -> SecretString:
         secret = SecretString(value)
-        _check_text("OPENAI_API_KEY", secret.get_secret_value())
+        _check_text("OPENAI_API_KEY", secret.get_secret_value(), required=True)
         _check_header_text("OPENAI_API_KEY", secret.get_secret_value())
         if secret.get_secret_value() == PLACEHOLDER_API_KEY:
             raise ValueError(
@@ -399,7 +399,7 @@ class LiveSettings(BaseModel):
     @classmethod
     def _role_models(cls, value: dict[Role, str]) -> dict[Role, str]:
         for role, model in value.items():
-            _check_text(f"COURSE_{role.upper()}_MODEL", model)
+            _check_text(f"COURSE_{role.upper()}_MODEL", model, required=False)
         return value
 
     @classmethod
@@ -474,9 +474,16 @@ class LiveSettings(BaseModel):
         return mask_secrets(text, self.secrets)
 
 
-def _check_text(variable: str, value: str) -> None:
+def _check_text(variable: str, value: str, *, required: bool) -> None:
+    """Refuse a blank, padded or multi-line value by its variable's name.
+
+    A blank ``required`` one (the model, the key: every live backend needs them) is told to get a value only:
+    unsetting it would just bring "COURSE_LLM=openai needs ..." (lesson 00's walk, issue 32). An optional one (the
+    base URL, a role's own model) may also be unset, and then falls back to its default.
+    """
     if not value.strip():
-        raise ValueError(f"{variable} is blank; give it a value or unset it")
+        fix = "give it a value" if required else "give it a value or unset it"
+        raise ValueError(f"{variable} is blank; {fix}")
     if value != value.strip():
         raise ValueError(f"{variable} has leading or trailing spaces; remove them")
     control = next((i for i, c in enumerate(value) if unicodedata.category(c) == "Cc"), None)

@@ -20,7 +20,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -181,6 +181,21 @@ _PLAIN_SETTINGS = {
 }
 """The server settings :meth:`Recording.plain_caption` names in words, by their key in a recording."""
 
+_SERVER_OWN = ("max_output_tokens (n_predict)", "context_tokens", "threads")
+"""A recording's server settings that no request changes: the output cap (llama.cpp's ``n_predict``, enforced on every
+answer whatever a request asks: :class:`course_lib.local_model.LocalServerSettings`), the context and the threads.
+The captions name them apart from the defaults a request may override (lesson 00's walk, issue 32: "the server's
+defaults ... n_predict 256" read as a default the course's larger ``max_tokens`` would replace)."""
+
+_SERVER_OWN_WORDS = "which no request changes"
+"""How the captions introduce :data:`_SERVER_OWN`."""
+
+
+def _split_settings(sampling: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A recording's server settings as (the defaults a request may override, the server's own: :data:`_SERVER_OWN`)."""
+    defaults = {key: value for key, value in sampling.items() if key not in _SERVER_OWN}
+    return defaults, {key: value for key, value in sampling.items() if key in _SERVER_OWN}
+
 
 class Recording(BaseModel):
     """What every recording carries beside its rows: model, machine, date, wall time, the command."""
@@ -200,12 +215,15 @@ class Recording(BaseModel):
         The sampling it names is the server's default, used by every request that asks for no other; a recording
         whose requests asked for their own says so after it (:meth:`asked_sampling`).
         """
-        sampling = _sampling_words(self.model.sampling)
+        defaults, own = _split_settings(self.model.sampling)
+        sampling = _sampling_words(defaults)
+        fixed = f"The server's own settings, {_SERVER_OWN_WORDS}: {_sampling_words(own)}.\n" if own else ""
         load = "-".join(f"{x:.1f}" for x in (self.machine.load_average_start[0], self.machine.load_average_end[0]))
         return (
             f"RECORDING (not run in this notebook): {self.model.model} ({self.model.model_package}, "
             f"SHA-256 {self.model.model_sha256[:12]}...) served by {self.model.server}.\n"
             f"The server's defaults, for every request that asks for no other: {sampling}{self.asked_sampling()}.\n"
+            f"{fixed}"
             f"Recorded {self.recorded_at:%Y-%m-%d %H:%M} UTC on {self.machine.platform}, {self.machine.cpus} CPUs "
             f"(load average {load}), {self.wall_seconds:.0f} s wall. Reproduce: {self.command}\n"
             "Another machine, thread count or version may answer otherwise: a small model is not deterministic "
@@ -240,19 +258,25 @@ class Recording(BaseModel):
         )
 
     def plain_model_lines(self, asked: str) -> str:
-        """The plain caption's first two lines: the model, the server, its default settings, then ``asked``, what
+        """The plain caption's first lines: the model, the server, its default settings, then ``asked``, what
         the requests asked for over them (several runs that asked for different ones share these lines)."""
-        sampling = self.model.sampling
-        named = [f"{words} {sampling[key]}{note}" for key, (words, note) in _PLAIN_SETTINGS.items() if key in sampling]
-        others = [key for key in sampling if key not in _PLAIN_SETTINGS]
-        settings = "; ".join(named)
+        defaults, own = _split_settings(self.model.sampling)
+
+        def named(settings: dict[str, Any]) -> list[str]:
+            return [
+                f"{words} {settings[key]}{note}" for key, (words, note) in _PLAIN_SETTINGS.items() if key in settings
+            ]
+
+        others = [key for key in defaults if key not in _PLAIN_SETTINGS]
+        settings = "; ".join(named(defaults))
         if others:
             settings += f"; and {len(others)} more sampling settings, kept only to reproduce the run"
+        fixed = f"\nIts own settings, {_SERVER_OWN_WORDS}: {'; '.join(named(own))}." if own else ""
         return (
             f"RECORDING (not run in this notebook): the model {self.model.model.split('-Q')[0]}, answered by the local "
             "server (the "
             "program on the recording machine that loads the model file and answers the course's requests).\n"
-            f"Its default settings, for every request that asks for no other: {settings}{asked}."
+            f"Its default settings, for every request that asks for no other: {settings}{asked}.{fixed}"
         )
 
     def load_words(self) -> str:

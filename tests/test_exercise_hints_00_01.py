@@ -61,15 +61,15 @@ def test_lesson_01_exercise_2_tells_the_student_who_names_the_new_key_that_it_ge
 
 
 def test_lesson_00_exercise_2_names_what_a_tempting_count_got_wrong():
-    assert "COURSE_WRITER_MODEL gives it a model of its own" in feedback("00", "Exercise 2", 6, 5)
-    assert "The last row is not a role" in feedback("00", "Exercise 2", 7, 5)
+    assert "Does every role follow OPENAI_MODEL here?" in feedback("00", "Exercise 2", 6, 5)
+    assert "Is every row of the table a role?" in feedback("00", "Exercise 2", 7, 5)
 
 
 def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_the_answer():
     """``writer_failed`` got only the generic hint (issue 32, lesson 00's walk): it is told what the status means
     (no usable reply: section 4's dead endpoint) and why this case is not one, never the right status."""
     told = feedback("00", "Exercise 3", "writer_failed", "accepted")
-    assert "no usable reply" in told and "section 4" in told and "did answer" in told
+    assert "no usable reply" in told and "section 4" in told and "did it answer" in told
     assert "accepted" not in told
 
 
