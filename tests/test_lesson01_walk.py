@@ -40,19 +40,19 @@ def test_the_byte_order_mark_has_one_name_in_the_comment_and_the_printout():
 
 def test_forget_of_one_key_is_shown_starting_a_new_epoch():
     memory = WorkingMemory()
-    ticket = memory.begin_turn("module=Billing; database=PostgreSQL")
+    ticket = memory.begin_turn("module=Billing; database=SQL Server 2022")
     memory.apply(
         ticket,
         [
             FactCandidate(key="module", value="Billing", evidence="module=Billing"),
-            FactCandidate(key="database", value="PostgreSQL", evidence="database=PostgreSQL"),
+            FactCandidate(key="database", value="SQL Server 2022", evidence="database=SQL Server 2022"),
         ],
     )
     sentence = forget_key_sentence(memory, "module")
     assert memory.epoch == 1 and [f.key for f in memory.facts] == ["database"]
     assert sentence == (
         'forget("module") removed 1 fact (module=Billing); the epoch went from 0 to 1; '
-        "the store still holds database=PostgreSQL."
+        "the store still holds database=SQL Server 2022."
     )
     printed = [o.get("text", "") for c in lesson(LESSON).cells for o in c.get("outputs", [])]
     assert any(sentence in text for text in printed)
@@ -195,8 +195,9 @@ def test_the_glossary_says_a_long_message_takes_no_turn_and_a_rejected_batch_use
 
 def test_section_2_gives_the_true_reason_for_the_order_and_section_7_points_to_runs():
     """Section 5 explains eviction's tie-break, not why the tables are sorted: section 2 now names the shared order.
-    Section 7 called any earlier ticket stale; it now points to the run rule that "Under the hood" shows."""
+    Section 7 called any earlier ticket stale; "Under the hood" now gives the run rule it leaves out (walk 12 moved
+    the pointer out of section 7's opening)."""
     words = _words()
     assert "(section 5 shows why)" not in words
     assert "by key in ordinal order (the same order eviction uses for ties, section 5)" in words
-    assert "If another turn begins (lesson 02 opens the turns of one run together, with their own rule" in words
+    assert "This is the rule for the turns of one run that section 7 leaves out" in words
