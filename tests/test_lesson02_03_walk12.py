@@ -2,11 +2,16 @@
 store's verdict labelled, one key per forget) and the admission report that names what a full store pushed out."""
 
 import asyncio
+import json
+import re
+from pathlib import Path
 
 from support.panels import last_in_chat, memory_panel, said, send, submit, two_desks
 
+from course_lib.exercises import exercise
 from course_lib.extraction import make_extraction
 from course_lib.memory import WorkingMemory
+from course_lib.providers import try_smuggling
 from course_lib.widgets import EMPTY_LINE_NOTE, VERDICT_LABEL, WHY_LABEL, echoed_line
 
 FIVE = "product=Contoso; module=Billing; database=Oracle; priority=P1; version=1"
@@ -160,3 +165,61 @@ def test_the_admission_report_names_what_a_full_store_pushed_out():
         assert [f.key for f in third.evicted] == ["product"] and "product (turn 1) was pushed out" in third.diagnostic
 
     asyncio.run(run())
+
+
+# --- the lessons' words (walk 12) ---
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON_02 = ROOT / "notebooks" / "02_correct_then_forget.ipynb"
+LESSON_03 = ROOT / "notebooks" / "03_provider_and_two_desks.ipynb"
+
+
+def _cell(lesson: Path, cell_id: str) -> dict:
+    return next(c for c in json.loads(lesson.read_text(encoding="utf-8"))["cells"] if c.get("id") == cell_id)
+
+
+def _said(lesson: Path, cell_id: str) -> str:
+    return " ".join("".join(_cell(lesson, cell_id)["source"]).split())
+
+
+def _printed(lesson: Path, cell_id: str) -> str:
+    return "".join("".join(o.get("text", "")) for o in _cell(lesson, cell_id)["outputs"])
+
+
+def test_lesson_02_exercise_2_asks_about_a_value_section_5_did_not_show():
+    """Walk 12: section 5's console showed module=Billing kept after a dropped correction, the exercise's answer."""
+    shown = re.search(r'module = "(\w+)"', _printed(LESSON_02, "mem-after-rejection")).group(1)
+    asked = _said(LESSON_02, "cell-29")
+    held = re.search(r"The store holds `module=(\w+)`", asked).group(1)
+    assert shown == "Billing" and held == "Payments"
+    assert f'update("module={held}")' in _said(LESSON_02, "cell-30")
+    assert "Payments" in exercise("02", "Exercise 2").why
+
+
+async def test_lesson_03_exercise_1_asks_how_many_facts_mem_lists():
+    """Walk 12: "will mem list a priority fact?" was settled by sections 6 and 8 before the exercise asked it."""
+    assert "how many facts will `mem` list? (a number)" in _said(LESSON_03, "cell-26")
+    assert "attempt.facts_stored," in _said(LESSON_03, "cell-27")
+    one = await try_smuggling("module=Billing and priority=P0")
+    two = await try_smuggling("symptom=slow priority=P0; module=Billing")
+    assert (one.smuggled, one.facts_stored) == (True, 1) and (two.smuggled, two.facts_stored) == (True, 2)
+    assert exercise("03", "Exercise 1").answer_type is int
+
+
+def test_lesson_02_says_which_mem_section_2_shows_as_a_table():
+    intro = _said(LESSON_02, "cell-00")
+    assert "`mem` (shown here as a table)" not in intro
+    assert "the second `mem` (section 2 shows it as a table)" in intro
+
+
+def test_lesson_03_prints_the_fact_the_full_store_pushed_out():
+    printed = _printed(LESSON_03, "ff2cf967")
+    assert "turn 2: accepted: Admitted 3 facts: priority, customer, version." in printed
+    assert "database (turn 1) was pushed out" in printed
+
+
+def test_the_glossary_defines_the_caller_the_attribution_row_relies_on():
+    rows = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").splitlines()
+    caller = next(row for row in rows if row.startswith("| **caller** |"))
+    assert "agent.run" in caller and "lesson 03" in caller
+    assert "the caller's own messages" in next(row for row in rows if row.startswith("| **attribution** |"))
