@@ -479,15 +479,15 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
     command = console_command(text)
     if command == "forget":
         said = f"'{trim_line(text)}' is a command, not a message: nothing was submitted."
-        key = trim_line(text).split(maxsplit=1)[1:]
+        key = " ".join(text.split()).split(maxsplit=1)[1:]  # read whole; quoted short (:func:`trim_line`)
         if key and key[0] not in ALLOWED_KEYS:  # as the desk's console says it: 'color' is no key at all
             if all(word in ALLOWED_KEYS for word in key[0].split()):  # 'forget database module': several keys
                 return f"{said} Forget takes one key at a time: choose each in the Key list below and click Forget key."
-            return f"{said} {key[0]} is not one of the allowed keys ({', '.join(ALLOWED_KEYS)})."
+            return f"{said} {trim_line(key[0])} is not one of the allowed keys ({', '.join(ALLOWED_KEYS)})."
         if not stored:
             return f"{said} The store holds no facts: there is nothing to forget."
         if key and key[0].lower() not in {k.lower() for k in stored}:
-            return f"{said} {key[0]} is not stored: there is nothing to forget."
+            return f"{said} {trim_line(key[0])} is not stored: there is nothing to forget."
         return f"{said} To forget here, choose the key below and click Forget key (or Forget all)."
     if command == "mem":
         return "'mem' is a command, not a message: nothing was submitted. The table above already shows the facts."
@@ -495,8 +495,9 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
 
 
 def trim_line(text: str) -> str:
-    """``text`` on one line, shortened, as a panel quotes it."""
-    return shorten_long_input(" ".join(text.split()))
+    """``text`` on one line, shortened, as a panel quotes it: a long line of words is cut as the chat cuts it
+    (:func:`echoed_line`), never repeated whole."""
+    return echoed_line(" ".join(text.split()))
 
 
 _CODE_SPAN = re.compile(r"`([^`<>\n]+)`")

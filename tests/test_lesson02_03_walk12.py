@@ -223,3 +223,13 @@ def test_the_glossary_defines_the_caller_the_attribution_row_relies_on():
     caller = next(row for row in rows if row.startswith("| **caller** |"))
     assert "agent.run" in caller and "lesson 03" in caller
     assert "the caller's own messages" in next(row for row in rows if row.startswith("| **attribution** |"))
+
+
+async def test_lesson_02s_panel_quotes_a_long_typed_command_short():
+    panel = memory_panel()
+    await submit(panel, "module=Billing")
+    await submit(panel, "forget " + " ".join(["module"] * 700))
+    assert "(4906 characters)" in said(panel) and len(said(panel)) < 400
+    assert "Forget takes one key at a time" in said(panel)
+    await submit(panel, "forget " + " ".join(["colour"] * 700))
+    assert "(4906 characters)' is a command" in said(panel) and len(said(panel)) < 700
