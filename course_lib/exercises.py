@@ -366,13 +366,15 @@ EXERCISES: tuple[Exercise, ...] = (
         "Exercise 2",
         "Look in section 5's table, at the row of the writer that drops a declaration: its status, then its "
         "columns 'facts now' and 'store unchanged'.",
-        "The writer dropped a declaration, so the whole batch is rejected: even module=Reporting is not stored.",
+        "The writer dropped a declaration, so the whole batch is rejected: even module=Reporting is not stored, and "
+        "module keeps the value the store held before it, Payments.",
         (
             (
                 "Reporting",
                 "Reporting was declared in that correction: was the batch holding it stored?",
             ),
             ("nothing", "A rejected batch removes nothing: the store keeps a value of module."),
+            ("Billing", "Billing is what section 5's store held; this store was given another module first."),
             *((value, _DATABASE_VALUE) for value in _LESSON_02_DATABASES),
         ),
         answer_type=str,
@@ -393,12 +395,12 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 1",
-        "The desk's \"Noted\" is not the store's verdict: which keys does your message declare? A value runs from "
-        "'=' to ';' or the end of its line.",
-        'The desk\'s "Noted" quotes each value it read whole, and priority=P0 sat inside the value of another key: '
-        "your message declared no priority, so the store holds none. What a desk says is not what the store holds; "
-        "mem is.",
-        answer_type=bool,
+        "The desk's \"Noted\" is not the store's verdict: count the declarations your message makes. A value runs "
+        "from '=' to ';' or the end of its line, so a key=value inside a value is part of that value.",
+        'The store holds one fact per key your message declared. The desk\'s "Noted" quotes each value it read whole, '
+        "and priority=P0 sat inside the value of another key: it is no declaration of its own, so it is no fact. "
+        "What a desk says is not what the store holds; mem is.",
+        answer_type=int,
     ),
     Exercise(
         "03",

@@ -78,6 +78,8 @@ __all__ = [
     "counted",
     "counted_batch",
     "declared_count",
+    "evicted_facts",
+    "evicted_words",
     "make_extraction",
     "make_fact_writer",
     "matches_declarations",
@@ -270,6 +272,9 @@ class ExtractionReport(BaseModel):
     reason: str = ""
     """Why nothing was stored, in a student's words ("" when facts were stored or none were declared):
     :func:`report_in_words` says it; ``diagnostic`` keeps the rule's exact statement."""
+    evicted: tuple[Fact, ...] = ()
+    """The facts this message's batch pushed out of the full store (the oldest go first), as they were: the diagnostic
+    names them, so a report never leaves a fact's disappearance unsaid."""
     replaced: tuple[Fact, ...] = ()
     """The stored facts this message's batch replaced with a new value, as they were before it (their old value and
     turn): ``facts`` shows the store after, so without these a correction reads like a first statement."""
@@ -344,7 +349,12 @@ class MemoryExtraction:
             return self._report("nothing_to_extract", "No explicit key=value declaration in this message.", turn.number)
         keys = ", ".join(c.key for c in proposed)
         said = f"Admitted {count_noun(len(proposed), 'fact')}: {keys}."
-        return self._report("accepted", said, turn.number, proposed, replaced=replaced_facts(before, proposed))
+        evicted = evicted_facts(before, self.memory.facts, proposed)
+        if evicted:  # a full store pushed facts out: the report says which, as it says what it admitted
+            said += f" {evicted_words(evicted, self.memory.max_facts)}"
+        return self._report(
+            "accepted", said, turn.number, proposed, replaced=replaced_facts(before, proposed), evicted=evicted
+        )
 
     def rejected(self, diagnostic: str) -> ExtractionReport:
         """A ``rejected`` report for a refusal decided outside the store (no fallback follows it)."""
@@ -371,6 +381,7 @@ class MemoryExtraction:
         *,
         reason: str = "",
         replaced: tuple[Fact, ...] = (),
+        evicted: tuple[Fact, ...] = (),
     ) -> ExtractionReport:
         return ExtractionReport(
             status=status,
@@ -380,6 +391,7 @@ class MemoryExtraction:
             proposed=proposed,
             reason=reason,
             replaced=replaced,
+            evicted=evicted,
         )
 
 
@@ -472,6 +484,19 @@ def report_in_words(
         return "Nothing stored: the message holds no declaration the contract accepts" + (f" ({why})." if why else ".")
     reason = report.reason or report.diagnostic.rstrip(".")
     return f"Not stored: {reason.replace(YOUR_MESSAGE, message)}. The store is unchanged."
+
+
+def evicted_facts(before: Sequence[Fact], after: Sequence[Fact], proposed: Sequence[FactCandidate]) -> tuple[Fact, ...]:
+    """The facts held ``before`` a batch that are gone ``after`` it without being declared again: pushed out."""
+    kept = {fact.key for fact in after} | {candidate.key for candidate in proposed}
+    return tuple(fact for fact in before if fact.key not in kept)
+
+
+def evicted_words(evicted: Sequence[Fact], max_facts: int) -> str:
+    """``The store holds at most 5 facts: database (turn 1) was pushed out.``"""
+    gone = and_listed([f"{fact.key} (turn {fact.turn})" for fact in evicted])
+    verb = "was" if len(evicted) == 1 else "were"
+    return f"The store holds at most {count_noun(max_facts, 'fact')}: {gone} {verb} pushed out."
 
 
 def matches_declarations(proposed: tuple[FactCandidate, ...], declarations: dict[str, str]) -> bool:

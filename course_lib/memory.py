@@ -80,6 +80,7 @@ __all__ = [
     "invisible",
     "keys_lost",
     "mark_invisible",
+    "not_a_key_to_forget",
     "parse_prompt_block",
     "prompt_block",
     "quote_for_prompt",
@@ -240,6 +241,19 @@ class MemoryTurn(BaseModel):
 def _times(forgets: int) -> str:
     """How many forgets ran, in words after "forget ran": nothing for one, " twice", " 3 times"."""
     return {1: "", 2: " twice"}.get(forgets, f" {forgets} times")
+
+
+def not_a_key_to_forget(key: str) -> str:
+    """Why ``forget`` refuses ``key``: it is not one allowed key.
+
+    Several allowed keys typed together (``forget database module``) are said to be that: forget takes one key at a
+    time, one line each. Anything else is not one of the allowed keys, which are listed.
+    """
+    words = key.split()
+    if len(words) > 1 and all(word in ALLOWED_KEYS for word in words):
+        lines = ", then ".join(f"'forget {word}'" for word in dict.fromkeys(words))
+        return f"Cannot forget {key!r}: forget takes one key at a time; type {lines}."
+    return f"Cannot forget {key!r}: it is not one of the allowed keys ({', '.join(ALLOWED_KEYS)})."
 
 
 class WorkingMemory:
@@ -405,7 +419,7 @@ class WorkingMemory:
         no later model call is sent them either.
         """
         if key is not None and key not in ALLOWED_KEYS:
-            raise InvalidFacts(f"Cannot forget {key!r}: it is not one of the allowed keys ({', '.join(ALLOWED_KEYS)}).")
+            raise InvalidFacts(not_a_key_to_forget(key))
         with self._gate:
             gone = [f for f in self._facts.values() if key is None or f.key == key]
             for fact in gone:  # remembered with the epoch this forget begins, the latest forget last

@@ -555,6 +555,9 @@ class SmuggleAttempt(BaseModel):
     feedback: str
     smuggled: bool = False
     priority_stored: bool = False
+    facts_stored: int = 0
+    """How many facts ``mem`` lists after the message: the number the student predicts (issue 32, walk 12: whether
+    priority was stored was settled by the lesson before the exercise asked it)."""
     extracted: str = ""
     """What the writer proposed from the message (``module=Billing``, or empty)."""
     held: str = ""
@@ -668,6 +671,7 @@ async def _smuggle(message: object) -> SmuggleAttempt:
         feedback=said,
         smuggled=True,
         priority_stored=any(f.key == "priority" for f in facts),
+        facts_stored=len(facts),
         extracted=proposed,
         held=" and ".join(f'{f.key} = "{f.value}"' for f in facts),
         verdict=report_in_words(event.report) if event.report else "No extraction ran.",

@@ -27,6 +27,7 @@ from .assertions import (
     NOT_ALONE_RULE,
     SENTENCE_END_MARKS,
     allowed_in_other_case,
+    left_out,
     missing_marks,
     near_misses,
     nothing_declared_note,
@@ -66,6 +67,7 @@ __all__ = [
     "CHOSEN_STYLE",
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
+    "ECHOED_CHARS",
     "EMPTY_LINE_NOTE",
     "EXPECTED_ERRORS",
     "FORGET_DISABLED_NOTE",
@@ -85,7 +87,9 @@ __all__ = [
     "TRANSCRIPT_STYLE",
     "TRANSCRIPT_TOP_FADE",
     "UNREAD_NOTE",
+    "VERDICT_LABEL",
     "WHOLE_MESSAGE",
+    "WHY_LABEL",
     "WRAPPING_TEXT",
     "ConsoleRefusal",
     "DeskPanel",
@@ -100,18 +104,21 @@ __all__ = [
     "correction_notes",
     "declaration_notes",
     "describe_error",
+    "echoed_line",
     "eviction_notes",
     "expectations_html",
     "glued_table_rows",
     "kept_punctuation",
     "left_aligned_style",
     "lesson_table_html",
+    "nothing_stored_why",
     "punctuation_notes",
     "repeated_key_notes",
     "shorten_long_input",
     "ticket_line",
     "trim_line",
     "whole_message_notes",
+    "why_notes",
 ]
 
 
@@ -283,6 +290,35 @@ def declaration_notes(text: str) -> list[str]:
 _TIMES = {2: "twice", 3: "three times"}
 
 
+WHY_LABEL = "Why:"
+"""The label of each reason a part of a message gave no fact: one word in the chat and on the store's side."""
+
+
+def why_notes(report: ExtractionReport | None, text: str) -> list[str]:
+    """Every reason a turn's verdict gives, after :data:`WHY_LABEL`: the same lines in the chat and in the store.
+
+    The parts of ``text`` that look like declarations and are not (:func:`declaration_notes`); and a message that
+    stored nothing with no such part still gets its reason (:func:`nothing_stored_why`): no refusal is a bare
+    "Nothing stored".
+    """
+    notes = declaration_notes(text)
+    if report is not None and report.status == "nothing_to_extract" and not notes:
+        notes = [nothing_stored_why(text)]
+    return notes
+
+
+def nothing_stored_why(text: str) -> str:
+    """Why ``text`` declares nothing, when no near miss says it: a question (with or without an ``=``), a
+    sentence, or a part the contract cannot read as ``key=value`` (``=`` alone has an empty key)."""
+    if prose := nothing_declared_note(text):
+        return prose
+    if text.strip().endswith("?"):
+        return "it is a question; only key=value declarations are stored."
+    if reasons := left_out(text):
+        return shorten_long_input("; ".join(reasons) + ".")
+    return "no part of it is a key=value declaration standing on its own."
+
+
 def repeated_key_notes(text: str) -> list[str]:
     """One note per key ``text`` declares with several values: only the last is read (the contract's rule).
 
@@ -443,13 +479,15 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
     command = console_command(text)
     if command == "forget":
         said = f"'{trim_line(text)}' is a command, not a message: nothing was submitted."
-        key = trim_line(text).split(maxsplit=1)[1:]
+        key = " ".join(text.split()).split(maxsplit=1)[1:]  # read whole; quoted short (:func:`trim_line`)
         if key and key[0] not in ALLOWED_KEYS:  # as the desk's console says it: 'color' is no key at all
-            return f"{said} {key[0]} is not one of the allowed keys ({', '.join(ALLOWED_KEYS)})."
+            if all(word in ALLOWED_KEYS for word in key[0].split()):  # 'forget database module': several keys
+                return f"{said} Forget takes one key at a time: choose each in the Key list below and click Forget key."
+            return f"{said} {trim_line(key[0])} is not one of the allowed keys ({', '.join(ALLOWED_KEYS)})."
         if not stored:
             return f"{said} The store holds no facts: there is nothing to forget."
         if key and key[0].lower() not in {k.lower() for k in stored}:
-            return f"{said} {key[0]} is not stored: there is nothing to forget."
+            return f"{said} {trim_line(key[0])} is not stored: there is nothing to forget."
         return f"{said} To forget here, choose the key below and click Forget key (or Forget all)."
     if command == "mem":
         return "'mem' is a command, not a message: nothing was submitted. The table above already shows the facts."
@@ -457,8 +495,9 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
 
 
 def trim_line(text: str) -> str:
-    """``text`` on one line, shortened, as a panel quotes it."""
-    return shorten_long_input(" ".join(text.split()))
+    """``text`` on one line, shortened, as a panel quotes it: a long line of words is cut as the chat cuts it
+    (:func:`echoed_line`), never repeated whole."""
+    return echoed_line(" ".join(text.split()))
 
 
 _CODE_SPAN = re.compile(r"`([^`<>\n]+)`")
@@ -535,6 +574,17 @@ def _wrapping_row(*children: widgets.Widget) -> widgets.HBox:
     wrap there clips its last button to "Su…" and puts a scroll bar under the panel.
     """
     return widgets.HBox(list(children), layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+
+def _on_enabled_click(button: widgets.Button, action: Callable[[], Any]) -> None:
+    """Run ``action`` on a click of ``button`` only while the button is on.
+
+    A browser sends a click made before it has greyed the button out (a double click, or a second one queued while
+    the first was running): ipywidgets delivers it even though the button is now off. Acting on it would answer a
+    line the student did not send (an emptied box: "the message is empty") and replace the result of the click
+    that did act. A greyed-out button's note already says why it is off, so such a click changes nothing.
+    """
+    button.on_click(lambda _: None if button.disabled else action())
 
 
 def _fit_to_width(*boxes: widgets.Widget) -> None:
@@ -643,6 +693,8 @@ class MemoryPanel(_Panel, widgets.VBox):
     ) -> None:
         self.extraction = extraction
         self.memory = extraction.memory
+        self._submitting = False  # a message is on its way: Submit stays off until it is answered
+        self.verdict_label = ""  # a label over the store's verdict (the desk panel's: two boxes send messages)
         self._on_forget = on_forget
         self._submit = submit or extraction.update
         self._async = _Async(lambda text: setattr(self.diagnostic, "value", _error_html(text)))
@@ -659,11 +711,15 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.submit_note = widgets.HTML()  # why Submit is greyed out, when it is
         self.forget_note = widgets.HTML()  # why the Forget buttons are greyed out, when they are
         # a click acts on what it shows at the click (the box, the key), in click order
-        self.submit_button.on_click(lambda _: self._async.schedule(self.submit(self.message.value)))
-        self.forget_key_button.on_click(
-            lambda _: self._async.now_or_after(functools.partial(self.forget_key, self.key.value))
+        # a click of a greyed-out button (a double click's second) does nothing (:func:`_on_enabled_click`)
+        _on_enabled_click(self.submit_button, self._submit_clicked)
+        _on_enabled_click(
+            self.forget_key_button,
+            lambda: self._async.now_or_after(functools.partial(self.forget_key, self.key.value)),
         )
-        self.forget_all_button.on_click(lambda _: self._async.now_or_after(functools.partial(self.forget, None)))
+        _on_enabled_click(
+            self.forget_all_button, lambda: self._async.now_or_after(functools.partial(self.forget, None))
+        )
         self.message.observe(lambda _: self._message_edited(), names="value")
         self.key.observe(lambda _: self._enable_forget(), names="value")
         for widget, name in ((self.table, "facts"), (self.message, "message"), (self.diagnostic, "diagnostic")):
@@ -689,32 +745,47 @@ class MemoryPanel(_Panel, widgets.VBox):
         await self._async.idle()
 
     def _enable_submit(self) -> None:
-        self.submit_button.disabled = not self.message.value.strip()
-        self.submit_note.value = _greyed_out(
-            self.submit_button, SUBMIT_DISABLED_NOTE if not self.message.value.strip() else ""
-        )
+        """Submit is on when the box holds a line and no message is on its way; when empty, the note says why."""
+        empty = not self.message.value.strip()
+        self.submit_button.disabled = empty or self._submitting
+        self.submit_note.value = _greyed_out(self.submit_button, SUBMIT_DISABLED_NOTE if empty else "")
 
     def _message_edited(self) -> None:
         """A box emptied by the student disables Submit and clears the previous result: it answered another line."""
         self._enable_submit()
-        if self.submit_button.disabled:
+        if not self.message.value.strip() and not self._submitting:
             self.diagnostic.value = ""
 
+    def _submit_clicked(self) -> None:
+        """A click of Submit: the box's line, sent once. Submit goes off at the click, not when the turn begins,
+        so a second click of the same line (a double click) is not queued behind the first."""
+        self._submitting = True
+        self._enable_submit()
+        self._async.schedule(self.submit(self.message.value))
+
     async def submit(self, text: str | None = None) -> ExtractionReport | None:
-        """Submit ``text`` (by default the message box) as a user turn; show the outcome in place."""
+        """Submit ``text`` (by default the message box) as a user turn; show the outcome in place.
+
+        An empty ``text`` is not a message: nothing is submitted and the last result stays on screen (Submit is off
+        while the box is empty, and a click that arrives anyway must not replace what the last one stored).
+        """
         text = self.message.value if text is None else text
+        self._submitting = True
+        self._enable_submit()
+        try:
+            return await self._submit_now(text)
+        finally:
+            self._submitting = False
+            self._enable_submit()
+
+    async def _submit_now(self, text: str) -> ExtractionReport | None:
         if not text.strip():
-            self.diagnostic.value = _error_html("the message is empty: there is nothing to submit.")
             return None
         if guidance := command_guidance(text, stored=[f.key for f in self.memory.facts]):
             self.diagnostic.value = f'<span style="color:#a35200">{_escape(guidance)}</span>'
             return None
         before = self.memory.facts
-        self.submit_button.disabled = True
-        try:
-            report = await self._submit(text)
-        finally:
-            self._enable_submit()
+        report = await self._submit(text)
         if report is not None and report.status == "accepted" and self.message.value == text:
             self.message.value = ""  # stored: Submit again would declare it again and count one more message
         self.show_report(report, text, before)
@@ -733,23 +804,24 @@ class MemoryPanel(_Panel, widgets.VBox):
         if report is None:
             self.diagnostic.value = "No extraction ran for this line."
             return
-        notes = declaration_notes(text)
-        if report.status == "nothing_to_extract" and not notes and (prose := nothing_declared_note(text)):
-            notes = [prose]  # a question or a sentence: say why, not only "Nothing stored"
+        notes = why_notes(report, text)
         status = f"<b>{_escape(shorten_long_input(report_in_words(report)))}</b>"
         if report.status == "nothing_to_extract":
-            color, label = ("#a35200" if notes else "dimgray"), "Why"
+            color = "#a35200" if notes else "dimgray"
         else:
-            color, label = ("green" if report.status == "accepted" else "crimson"), "Ignored"
+            color = "green" if report.status == "accepted" else "crimson"
         lines = "".join(f"<br>{_escape(note)}" for note in whole_message_notes(report, text))
         if report.status == "rejected" and report.turn is None:
             lines += f"<br>{_escape(UNREAD_NOTE)}"
-        lines += "".join(f"<br>{label}: {_escape(note)}" for note in notes)
+        lines += "".join(f"<br>{WHY_LABEL} {_escape(note)}" for note in notes)
         lines += "".join(f"<br>{_escape(note)}" for note in correction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report, self.memory.max_facts))
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
         lines += "".join(f"<br>{_escape(note)}" for note in comma_notes(report))
-        self.diagnostic.value = f'<div style="{WRAPPING_TEXT}"><span style="color:{color}">{status}</span>{lines}</div>'
+        label = f'<span style="{NOTE_STYLE}">{_escape(self.verdict_label)}</span><br>' if self.verdict_label else ""
+        self.diagnostic.value = (
+            f'<div style="{WRAPPING_TEXT}">{label}<span style="color:{color}">{status}</span>{lines}</div>'
+        )
 
     def forget_key(self, key: str | None) -> None:
         """The Forget key button: forget the chosen key; with none chosen, say so and forget nothing.
@@ -862,13 +934,15 @@ class DeskPanel(_Panel, widgets.HBox):
         self.line = widgets.Text(placeholder="e.g. Where can I find logs?", description="You")
         self.send_button = widgets.Button(description="Send", button_style="primary", disabled=True)
         self.send_note = SingleSpacedHTML()  # why Send is greyed out, when it is (a note of two lines in a narrow cell)
-        self.send_button.on_click(lambda _: self._async.schedule(self.send(self.line.value)))
+        self._sending = False  # a line is on its way: Send (and Enter) wait until it is answered
+        _on_enabled_click(self.send_button, self._send_clicked)
         self.line.on_msg(self._on_line_message)
         self.line.observe(lambda _: self._enable_send(), names="value")
         self.memory_panel = MemoryPanel(
             desks.extraction, on_forget=self._forget, submit=self._submit_turn, caption=DESK_MEMORY_CAPTION
         )
         self.memory_panel._async.clicks = self._async.clicks  # one click order for the chat and the memory panel
+        self.memory_panel.verdict_label = VERDICT_LABEL  # two boxes send messages: say which one it answers
         # side by side when the cell is wide (Voila, a full-width notebook), one above the other when it is not
         # (JupyterLab with its file browser open): the store's table needs its own width to stay whole
         self.memory_panel.layout = widgets.Layout(flex="1 1 460px", min_width="0")
@@ -893,16 +967,23 @@ class DeskPanel(_Panel, widgets.HBox):
     def _on_line_message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
         if content.get("event") != "submit":
             return
-        if self.send_button.disabled:  # Enter in an empty box: the note under it must not answer an older line
-            self._clear_status()
-            self.error.value = _single_spaced(f'<span style="{NOTE_STYLE}">{_escape(EMPTY_LINE_NOTE)}</span>')
+        if self._sending:  # a second Enter while the line is on its way: the line is sent once
             return
-        self._async.schedule(self.send(self.line.value))  # Enter in the line
+        if not self.line.value.strip():  # Enter in an empty box (or a queued second Enter): the last result stays
+            self.send_note.value = _greyed_out(self.send_button, EMPTY_LINE_NOTE)
+            return
+        self._send_clicked()  # Enter in the line
+
+    def _send_clicked(self) -> None:
+        """Send (or Enter): the box's line, sent once; Send goes off at once, so a double click sends it once."""
+        self._sending = True
+        self._enable_send()
+        self._async.schedule(self.send(self.line.value))
 
     def _enable_send(self) -> None:
-        """Send is on when the box holds a line; when off, the note beside it says why (as Submit's does)."""
+        """Send is on when the box holds a line and none is on its way; when empty, the note beside it says why."""
         empty = not self.line.value.strip()
-        self.send_button.disabled = empty
+        self.send_button.disabled = empty or self._sending
         self.send_note.value = _greyed_out(self.send_button, SEND_DISABLED_NOTE if empty else "")
 
     def _show_error(self, text: str) -> None:
@@ -925,13 +1006,15 @@ class DeskPanel(_Panel, widgets.HBox):
     async def send(self, line: str | None = None) -> None:
         """Send ``line`` (by default the box) to the console; on an error the line stays in the box."""
         line = self.line.value if line is None else line
-        if not line.strip():
+        if not line.strip():  # nothing to send: the last result stays
             return
         before = self.desks.extraction.memory.facts
-        self.send_button.disabled = True
+        self._sending = True
+        self._enable_send()
         try:
             event = await self._handle(line)
         finally:
+            self._sending = False
             self._enable_send()
         if event.kind == "turn":
             self.memory_panel.show_report(event.report, as_pasted(line), before)
@@ -955,7 +1038,7 @@ class DeskPanel(_Panel, widgets.HBox):
         It is no event of the desks (``events`` keeps what the console did). It is labelled ``[refused]`` as the
         store's verdict is ``[memory]``, unless the rule's own text opens by saying what refused it.
         """
-        typed, why = shorten_long_input(event.line), describe_error(ConsoleRefusal(event.output or ""))
+        typed, why = echoed_line(event.line), describe_error(ConsoleRefusal(event.output or ""))
         label = "" if _SAYS_WHAT_REFUSED.match(why) else "[refused] "
         self.transcript.append(
             f'<b>you:</b> {_escape(typed)}<br><span style="color:crimson">{label}{_code_spans(_escape(why))}</span>'
@@ -967,15 +1050,17 @@ class DeskPanel(_Panel, widgets.HBox):
         who = f"[{event.desk}] " if event.desk else ""
         answer = event.reply if event.kind == "turn" else event.output
         # the line and a reply that repeats it are shortened where long: a 300-character value would fill the chat
-        typed, answer = shorten_long_input(event.line), shorten_long_input(answer or "")
+        typed, answer = echoed_line(event.line), echoed_line(answer or "")
         said = f"<b>you:</b> {_escape(typed)}<br><b>{_escape(who)}</b>{_escape(answer)}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
-            notes = declaration_notes(as_pasted(event.line))  # why a line that looked like facts stored none
+            line = memory_line(event.report, event.line)
+            # why a line that looked like facts stored none; a reason the [memory] line says already is not repeated
+            notes = [n for n in why_notes(event.report, as_pasted(event.line)) if f"({n.rstrip('.')})" not in line]
             lost = whole_message_notes(event.report, event.sent or event.line) if event.report else []
             verdict = [
-                memory_line(event.report, event.line),
+                line,
                 *lost,
-                *(f"Why: {note}" for note in notes),
+                *(f"{WHY_LABEL} {note}" for note in notes),
                 *self._not_held(event),
             ]
             said += "".join(f'<br><span style="color:dimgray">{_escape(part)}</span>' for part in verdict)
@@ -1016,6 +1101,26 @@ class DeskPanel(_Panel, widgets.HBox):
             f'<div class="desk-transcript" style="{TRANSCRIPT_STYLE}">'
             f'<div style="overflow-wrap: anywhere; white-space: normal">{body}</div></div>'
         )
+
+
+VERDICT_LABEL = "Last verdict (chat or Message box):"
+"""Over the store's verdict on the desk panel: a line sent from the chat is answered there too, under the Message box,
+where the verdict read as a reply to that box."""
+
+ECHOED_CHARS = 200
+"""How much of a long line the desk chat repeats after "you:": enough to recognise it, never a screenful."""
+
+
+def echoed_line(line: str, keep: int = ECHOED_CHARS) -> str:
+    """``line`` as the chat repeats it: long runs and values shortened (:func:`shorten_long_input`), and a line still
+    longer than ``keep`` characters cut there with its length (``module=XXXX… (5021 characters)``), as a long value is.
+
+    A 5,021-character line echoed whole filled twenty lines of the chat and pushed the earlier replies out of view.
+    """
+    shown = shorten_long_input(line)
+    if len(shown) <= keep:
+        return shown
+    return f"{shown[:keep].rstrip()}\u2026 ({len(line)} characters)"
 
 
 REFUSAL_IN_CHAT = "the chat shows why, under your line."

@@ -60,14 +60,17 @@ async def test_forgetting_a_key_that_is_not_stored_says_why_the_sessions_are_sti
     assert all(panel.desks.sessions[name] is not old[name] for name in old)
 
 
-async def test_enter_on_an_empty_box_clears_the_old_refusal_and_says_what_to_type():
+async def test_enter_on_an_empty_box_says_what_to_type_beside_the_box_and_keeps_the_last_result():
+    """Issue 32 (walk 12): an empty Enter may be a queued second Enter of a line just sent: it never replaces the
+    result of that line; the note beside Send says what to type."""
     panel = two_desks()
     await send(panel, "forget colour")
     assert "Refused" in panel.error.value
+    shown = panel.error.value
     panel.line.value = ""
     panel.line._handle_custom_msg({"event": "submit"}, [])  # Enter in the empty box
     await panel.idle()
-    assert "Refused" not in panel.error.value and "The box is empty" in panel.error.value
+    assert panel.error.value == shown and "The box is empty" in panel.send_note.value
 
 
 async def test_the_comparison_marks_the_call_made_after_forget():

@@ -24,8 +24,10 @@ def _said(cell_id: str) -> str:
 
 def test_the_gate_is_defined_where_it_first_appears() -> None:
     said = _said("attach-md")
-    assert "The gate notes where the store stands as the run begins" in said
-    assert "(section 5)" in said and "*ticket*" in said
+    # walk 12: middleware defined before the gate, the gate said plainly, the ticket left to section 5
+    assert said.index("*middleware* is code MAF runs") < said.index("*gate*")
+    assert "the gate counts the caller's messages" in said and "(section 5 shows it)" in said
+    assert "ticket" not in said
     assert "begins the user's turn" not in said  # turn is section 5's word
 
 

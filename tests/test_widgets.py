@@ -85,10 +85,12 @@ async def test_forget_key_and_forget_all_buttons():
     assert panel.memory.facts == () and "No facts" in panel.table.value and panel.shown_keys() == ()
 
 
-async def test_an_empty_message_is_refused_in_place():
+async def test_an_empty_message_is_not_submitted_and_submit_says_why_it_is_off():
     panel = memory_panel()
     await submit(panel, "   ")
-    assert "empty" in panel.diagnostic.value and panel.memory.turn == 0
+    assert panel.submit_button.disabled and "Submit stays off" in panel.submit_note.value and panel.memory.turn == 0
+    await panel.submit("   ")  # a script's empty submit: nothing is submitted, nothing is said over the last result
+    assert panel.diagnostic.value == "" and panel.memory.turn == 0
 
 
 async def test_desk_panel_routes_shows_the_desk_and_forget_replaces_both_sessions():
@@ -169,8 +171,11 @@ async def test_forget_key_with_no_key_chosen_forgets_nothing_and_says_so():
     await submit(panel, "module=Billing")
     forgotten = []
     panel._on_forget = forgotten.append
-    panel.forget_key_button.click()  # a script (or a lesson cell) can click a disabled button
-    assert forgotten == [] and panel.key.value == NO_KEY and "no key is chosen" in panel.diagnostic.value
+    shown = panel.diagnostic.value
+    panel.forget_key_button.click()  # a click of the greyed-out button does nothing, and keeps the last result
+    assert forgotten == [] and panel.key.value == NO_KEY and panel.diagnostic.value == shown
+    panel.forget_key(panel.key.value)  # a script forgetting with no key chosen is told so
+    assert forgotten == [] and "no key is chosen" in panel.diagnostic.value
 
 
 async def test_forget_key_waits_for_a_chosen_key_and_forgets_only_that_key():
@@ -182,7 +187,7 @@ async def test_forget_key_waits_for_a_chosen_key_and_forgets_only_that_key():
     assert panel.key.value == NO_KEY and panel.key.label == KEY_PLACEHOLDER and not panel.key.disabled
     assert panel.forget_key_button.disabled and not panel.forget_all_button.disabled
     assert FORGET_KEY_NOTE in panel.forget_note.value and panel.forget_key_button.tooltip == FORGET_KEY_NOTE
-    panel.forget_key_button.click()
+    panel.forget_key("")  # a script forgetting with no key chosen: nothing goes, and it is told what to do
     assert len(panel.memory.facts) == 2 and "choose one in the Key list first" in panel.diagnostic.value
     panel.key.value = "database"
     assert not panel.forget_key_button.disabled and panel.forget_note.value == ""
@@ -225,9 +230,8 @@ async def test_a_forget_error_in_the_desk_panel_is_shown_and_changes_nothing():
     for line in ["forget nonexistent", "forget module database"]:
         await send(panel, line)
         said = last_in_chat(panel)  # the rule is said in the chat; the note under the box points there
-        assert (
-            "not one of the allowed keys" in said and line.split(" ", 1)[1] in said and "Refused" in panel.error.value
-        )
+        rule = "not one of the allowed keys" if line == "forget nonexistent" else "forget takes one key at a time"
+        assert rule in said and line.split(" ", 1)[1] in said and "Refused" in panel.error.value
         assert [f.value for f in panel.desks.memory.facts] == ["Billing"] and panel.desks.sessions == sessions
     await send(panel, "mem")
     assert panel.error.value == ""
@@ -323,7 +327,7 @@ async def test_every_message_of_the_memory_panel_is_single_spaced():
     for html in (several_lines, typed_forget, forgot, panel.diagnostic.value):
         compact = html.replace(" ", "")
         assert compact.startswith("<sectionstyle='line-height:1.4'>") and compact.count("</section>") == 1
-    assert "Ignored:" in several_lines and panel.diagnostic.value.endswith("one more line</section>")
+    assert "Why:" in several_lines and panel.diagnostic.value.endswith("one more line</section>")
     panel.message.value = ""
     assert panel.diagnostic.value == ""
 
@@ -386,8 +390,7 @@ async def test_memory_panel_reports_unknown_keys_next_to_a_valid_one():
     await submit(panel, "module=Billing; owner=alice")
     assert [f.key for f in panel.memory.facts] == ["module"]
     assert (
-        "Stored: module." in panel.diagnostic.value
-        and "Ignored: 'owner' is not an allowed key" in panel.diagnostic.value
+        "Stored: module." in panel.diagnostic.value and "Why: 'owner' is not an allowed key" in panel.diagnostic.value
     )
 
 

@@ -2,9 +2,9 @@
 
 # Exercise 1: a value is all the text after '=' up to ';' or the end of the line, so "Billing and priority=P0" is
 # module's value: the desk notes "module=Billing and priority=P0", but the message declares only module, never
-# priority, and mem lists module = "Billing and priority=P0" alone.
+# priority, and mem lists one fact, module = "Billing and priority=P0".
 message_1 = "module=Billing and priority=P0"
-answer_1 = False
+answer_1 = 1
 
 # Exercise 2: the router compares whole words with its list of operations words: "catalog" and "blog" hold the
 # letters "log" but are not the word log, so the question goes to triage.
