@@ -1,6 +1,6 @@
 """Lesson 04's walk 12 of issue 32 (findings f04): the exercises stay predictions although section 7's panel can
 answer two of them, a fact's evidence and provenance are named as the glossary names them, full history's turns are
-a user message and an answer each (read from its last call)."""
+a user message and an answer each (read from its last call), and the explorer's sliders show their limits."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from course_lib.policies import (
     FullHistoryPolicy,
     SessionFootprint,
     footprint_sentence,
+    generate_timeline,
     load_timeline,
     session_footprint,
 )
 from course_lib.tracing import CallLog
+from course_lib.widgets import SLIDER_TYPING_HINT, PolicyExplorer, slider_limits
 
 LESSON = "04_memory_policies_compared"
 
@@ -81,3 +83,46 @@ def test_a_footprint_whose_last_call_is_not_user_and_answer_pairs_is_refused():
     with pytest.raises(ValueError, match="a user message and an answer"):
         footprint_sentence(odd)
     assert "turn 2" in footprint_sentence(SessionFootprint("full history", 4, 3, "x", ("user", "assistant", "user")))
+
+
+# --- 4. the explorer's sliders show their limits, read from the sliders ---
+
+
+def test_each_slider_shows_its_limits_beside_it_read_from_its_own_min_and_max():
+    explorer = PolicyExplorer(generate_timeline(7))
+    assert explorer.window_limits.value == "<i>1 to 7 turns</i>"  # the window's maximum is the timeline's length
+    assert explorer.max_facts_limits.value == f"<i>1 to {explorer.max_facts.max} facts</i>"
+    controls = explorer.children[0].children
+    beside = {tuple(box.children) for box in controls if hasattr(box, "children")}
+    assert (explorer.window, explorer.window_limits) in beside
+    assert (explorer.max_facts, explorer.max_facts_limits) in beside
+    assert explorer.typing_hint.value == f"<i>{SLIDER_TYPING_HINT}</i>" and explorer.typing_hint in controls
+
+
+def test_the_limits_follow_a_changed_slider_and_read_in_words():
+    explorer = PolicyExplorer(load_timeline())
+    explorer.max_facts.max = 6
+    assert explorer.max_facts_limits.value == "<i>1 to 6 facts</i>"
+    explorer.window.min = explorer.window.max = 10
+    assert explorer.window_limits.value == "<i>10 turns only</i>"
+    explorer.window.min = explorer.window.max = 1
+    assert explorer.window_limits.value == "<i>1 turn only</i>"
+
+
+def test_a_value_set_outside_the_limits_is_moved_inside_and_the_status_line_says_the_value_used():
+    explorer = PolicyExplorer(load_timeline())
+    explorer.window.value = 999
+    assert explorer.window.value == explorer.window.max == 10
+    assert "Press Run to compute with rule latest, window 10, fact bound 5." in explorer.message.value
+    explorer.max_facts.value = 0
+    assert explorer.max_facts.value == explorer.max_facts.min == 1
+    assert "moved inside" in SLIDER_TYPING_HINT and "Run" in SLIDER_TYPING_HINT
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "unit", "said"), [(1, 10, "turn", "1 to 10 turns"), (3, 3, "fact", "3 facts only")]
+)
+def test_slider_limits_says_the_range_in_words(low, high, unit, said):
+    import ipywidgets as widgets
+
+    assert slider_limits(widgets.IntSlider(value=low, min=low, max=high), unit) == said
