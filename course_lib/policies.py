@@ -1143,6 +1143,8 @@ class SessionFootprint:
     """Messages the last call sent to the reader."""
     first_stored: str
     """The oldest message the session still stores ("" when it stores none)."""
+    last_call_roles: tuple[str, ...] = ()
+    """The role of each message the last call sent, in order ("user", "assistant"); empty when not read."""
 
 
 async def session_footprint(policy: SessionPolicy) -> SessionFootprint:
@@ -1153,6 +1155,7 @@ async def session_footprint(policy: SessionPolicy) -> SessionFootprint:
         stored=len(stored),
         last_call=len(policy.log.calls[-1].messages),
         first_stored=stored[0].text if stored else "",
+        last_call_roles=tuple(str(m.role) for m in policy.log.calls[-1].messages),
     )
 
 
@@ -1183,9 +1186,11 @@ def footprint_sentence(footprint: SessionFootprint) -> str:
     """Why a policy that keeps every message saves more messages than its last call sent, in its own numbers.
 
     The footprint is read after the last answer; the last call was made before that answer existed. So full history's
-    last call held the earlier turns (a question and an answer each) and the new question, and the saved session then
-    holds that question's answer too: 19 sent, 20 saved on lesson 04's timeline. A student who sees "20 saved, 19
-    sent" with no word of this suspects a lost message.
+    last call held the earlier turns (a user message and an answer each: most turns declare, only some ask) and the
+    new question, and the saved session then holds that question's answer too: 19 sent, 20 saved on lesson 04's
+    timeline. A student who sees "20 saved, 19 sent" with no word of this suspects a lost message. When the
+    footprint read the last call's roles, they must be those pairs and the new message, or the sentence would be
+    untrue: it is refused.
     """
     earlier = footprint.last_call - 1
     later = footprint.stored - footprint.last_call
@@ -1195,10 +1200,16 @@ def footprint_sentence(footprint: SessionFootprint) -> str:
             f"{footprint.stored} and sent {footprint.last_call} in its last call."
         )
     turns = earlier // 2
+    pairs = ("user", "assistant") * turns + ("user",)
+    if footprint.last_call_roles and footprint.last_call_roles != pairs:
+        raise ValueError(
+            f"footprint_sentence says the last call held a user message and an answer for each earlier turn, then the "
+            f"new message; {footprint.policy}'s last call held {', '.join(footprint.last_call_roles)}."
+        )
     return (
         f"Why {footprint.policy} sends one message fewer than it saves: its last call, the question of turn "
         f"{turns + 1}, was made before that question had an answer. It held the {earlier} messages of turns 1 to "
-        f"{turns} (a question and an answer each) and the new question: {earlier} + 1 = {footprint.last_call}. The "
+        f"{turns} (a user message and an answer each) and the new question: {earlier} + 1 = {footprint.last_call}. The "
         f"session is saved after the answer: {footprint.last_call} + 1 = {footprint.stored}."
     )
 

@@ -81,6 +81,7 @@ __all__ = [
     "SEND_DISABLED_NOTE",
     "SHOWN_INPUT_CHARS",
     "SINGLE_SPACED",
+    "SLIDER_TYPING_HINT",
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_FADE",
@@ -115,6 +116,7 @@ __all__ = [
     "punctuation_notes",
     "repeated_key_notes",
     "shorten_long_input",
+    "slider_limits",
     "ticket_line",
     "trim_line",
     "whole_message_notes",
@@ -1130,6 +1132,26 @@ REFUSAL_IN_CHAT = "the chat shows why, under your line."
 PICK_SEVERAL_HINT = "Ctrl-click (Cmd-click on a Mac) to pick several policies, or to leave one out."
 """Under the explorer's list of policies: a plain click there picks one name and drops the others."""
 
+SLIDER_TYPING_HINT = (
+    "A number typed in a slider's box is moved inside its limits and cut to a whole number, and text that is not a "
+    "number is ignored: the line under Run says the values Run will use."
+)
+"""Under the explorer's sliders: a typed 0, 999, 2.5 or "abc" is changed without a word, so the panel says how."""
+
+
+def slider_limits(slider: widgets.IntSlider, unit: str) -> str:
+    """The values ``slider`` accepts, read from its own min and max: "1 to 10 turns", or "3 facts only"."""
+    low, high = slider.min, slider.max
+    if low == high:
+        return f"{low} {unit if low == 1 else unit + 's'} only"
+    return f"{low} to {high} {unit}s"
+
+
+def _show_limits(slider: widgets.IntSlider, limits: widgets.HTML, unit: str, _change: object = None) -> None:
+    """``limits`` says the values ``slider`` accepts; ``_change`` is the traitlets change when its min or max moved."""
+    limits.value = f"<i>{slider_limits(slider, unit)}</i>"
+
+
 CHOSEN_STYLE = (
     "<style>.course-policy-list select option:checked "
     "{ background: #1976d2 linear-gradient(0deg, #1976d2 0%, #1976d2 100%); color: #fff; }</style>"
@@ -1173,6 +1195,15 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.rule = widgets.Dropdown(options=[(rule_label(r), r) for r in RULES], value="latest", description="Rule")
         self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window")
         self.max_facts = widgets.IntSlider(value=5, min=1, max=10, description="Fact bound")
+        # a slider changes a typed number without a word: its limits stand beside it, read from the slider
+        self.window_limits, self.max_facts_limits = widgets.HTML(), widgets.HTML()
+        for slider, limits, unit in (
+            (self.window, self.window_limits, "turn"),
+            (self.max_facts, self.max_facts_limits, "fact"),
+        ):
+            _show_limits(slider, limits, unit)
+            slider.observe(functools.partial(_show_limits, slider, limits, unit), names=["min", "max"])
+        self.typing_hint = widgets.HTML(f"<i>{SLIDER_TYPING_HINT}</i>")
         self.run_button = widgets.Button(description="Run", button_style="primary")
         self.notes = widgets.HTML()
         self.message = widgets.HTML()
@@ -1184,7 +1215,16 @@ class PolicyExplorer(_Panel, widgets.VBox):
         for control in (self.policies, self.rule, self.window, self.max_facts):
             control.observe(lambda _: self._settings_changed(), names="value")
         controls = widgets.VBox(
-            [self.policies, self.pick_hint, self.rule, self.window, self.max_facts, self.notes, self.run_button]
+            [
+                self.policies,
+                self.pick_hint,
+                self.rule,
+                widgets.HBox([self.window, self.window_limits]),
+                widgets.HBox([self.max_facts, self.max_facts_limits]),
+                self.typing_hint,
+                self.notes,
+                self.run_button,
+            ]
         )
         # the plot first: the table lists every graded answer and would push the picture out of sight
         super().__init__([controls, self.message, self.plot, self.table, self.chosen_style])
