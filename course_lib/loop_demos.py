@@ -96,7 +96,9 @@ __all__ = [
     "sender",
     "spaced",
     "stop_sentence",
+    "stream_seed_demo",
     "streamed_frame",
+    "updates_sentence",
     "verdict_sentence",
 ]
 
@@ -327,12 +329,6 @@ def streamed_frame(updates: Sequence[AgentResponseUpdate]) -> pd.DataFrame:
     A streaming run yields small pieces (here one per word); one row per piece is a column of single words with an
     empty author. Consecutive updates of one message (the same ``message_id``) are one row here.
     """
-    groups: list[list[AgentResponseUpdate]] = []
-    for update in updates:
-        if groups and groups[-1][-1].message_id == update.message_id and groups[-1][-1].role == update.role:
-            groups[-1].append(update)
-        else:
-            groups.append([update])
     rows = (
         {
             "message": number,
@@ -341,9 +337,50 @@ def streamed_frame(updates: Sequence[AgentResponseUpdate]) -> pd.DataFrame:
             "the pieces, as they arrived": " | ".join(spaced(u.text.strip()) for u in group),
             "joined": spaced("".join(u.text for u in group)),
         }
-        for number, group in enumerate(groups, start=1)
+        for number, group in enumerate(_message_groups(updates), start=1)
     )
     return rows_frame(rows, STREAM_COLUMNS)
+
+
+def _message_groups(updates: Sequence[AgentResponseUpdate]) -> list[list[AgentResponseUpdate]]:
+    """Consecutive updates of one message (the same ``message_id`` and role) grouped: one group per message."""
+    groups: list[list[AgentResponseUpdate]] = []
+    for update in updates:
+        if groups and groups[-1][-1].message_id == update.message_id and groups[-1][-1].role == update.role:
+            groups[-1].append(update)
+        else:
+            groups.append([update])
+    return groups
+
+
+def _counted(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def updates_sentence(updates: Sequence[AgentResponseUpdate], model: str = "the model") -> str:
+    """How many updates a streamed run gave, and of which kinds, in one sentence computed from the updates.
+
+    An update from the model is a piece of one of its answers; any other update is the loop's feedback (the loop
+    yields each feedback message as one User update; :func:`sender` reads a User message the same way). Joined per
+    message as :func:`streamed_frame` joins them, the updates make the run's messages. Broken into lines as the
+    exercises' messages are (:func:`~course_lib.exercises.readable_lines`).
+    """
+    if not updates:
+        return "No updates came."
+    groups = _message_groups(updates)
+    answers = [group for group in groups if group[0].role == "assistant"]
+    feedback = [group for group in groups if group[0].role != "assistant"]
+    pieces = sum(len(group) for group in answers)
+    answered = f"{_counted(pieces, 'piece')} of {model}'s {_counted(len(answers), 'answer')}"
+    if not feedback:
+        fed = "no feedback"
+    else:
+        sent = sum(len(group) for group in feedback)
+        how = "one update each" if sent == len(feedback) else f"in {_counted(sent, 'update')}"
+        fed = f"{_counted(len(feedback), 'feedback message')} from the loop, {how}"
+    joined = _counted(len(groups), "message")
+    said = f"{_counted(len(updates), 'update')} came: {answered} and {fed}; joined, they make {joined}."
+    return readable_lines(said)
 
 
 def recent_texts(texts: Sequence[str], limit: int = SAW_CHARS, last: int = SAW_LAST) -> str:
@@ -786,14 +823,25 @@ async def run_seed_demo(
 
     ``caller_session`` passes a session the caller created (instead of letting the loop create one).
     """
+    if stream:
+        trace, response, _ = await stream_seed_demo(allowed, options, caller_session=caller_session)
+        return trace, response
     trace = LoopTrace()
     agent, messages = seed_loop(allowed, options, trace)
     session = agent.create_session() if caller_session else None
-    if stream:
-        response = await agent.run(messages, stream=True, session=session).get_final_response()
-    else:
-        response = await agent.run(messages, session=session)
-    return trace, response
+    return trace, await agent.run(messages, session=session)
+
+
+async def stream_seed_demo(
+    allowed: int = 3, options: LoopAgentOptions | None = None, *, caller_session: bool = False
+) -> tuple[LoopTrace, AgentResponse, list[AgentResponseUpdate]]:
+    """Run the seed's demo streamed; return the trace, the final response and the updates, in the order they came."""
+    trace = LoopTrace()
+    agent, messages = seed_loop(allowed, options, trace)
+    session = agent.create_session() if caller_session else None
+    stream = agent.run(messages, stream=True, session=session)
+    updates = [update async for update in stream]
+    return trace, await stream.get_final_response(), updates
 
 
 async def profile_options(

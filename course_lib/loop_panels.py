@@ -33,6 +33,7 @@ __all__ = [
     "LoopStepper",
     "options_table",
     "session_words",
+    "steps_words",
     "verbatim",
 ]
 
@@ -40,7 +41,9 @@ __all__ = [
 class LoopStepper(PanelText, widgets.VBox):
     """Step or slide through a traced loop: what the model received and returned, what each evaluator saw.
 
-    A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6"). It keeps no list of
+    A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6"); a label beside the
+    slider says which steps there are ("steps 1 to 6"), since its number box moves a typed value into range
+    silently. It keeps no list of
     the feedback so far beside a step: a model call's feedback is in its incoming messages and an evaluator's in its
     "Previous feedback", so such a list only repeated them (at the last step, line for line).
     """
@@ -59,13 +62,15 @@ class LoopStepper(PanelText, widgets.VBox):
             raise ValueError("The trace is empty: run a traced loop first. No stepper was made.")
         self.trace = trace
         self.slider = widgets.IntSlider(value=1, min=1, max=len(trace.rows), description="Step")
+        self.steps_label = widgets.Label(steps_words(self.slider))
         self.previous_button = widgets.Button(description="Previous")
         self.next_button = widgets.Button(description="Next")
         self.view = widgets.HTML()
         self.previous_button.on_click(lambda _: self.step(-1))
         self.next_button.on_click(lambda _: self.step(+1))
         self.slider.observe(lambda _: self.render(), names="value")
-        super().__init__([widgets.HBox([self.previous_button, self.slider, self.next_button]), self.view])
+        controls = [self.previous_button, self.slider, self.next_button, self.steps_label]
+        super().__init__([widgets.HBox(controls), self.view])
         self.render()
 
     def step(self, delta: int) -> None:
@@ -107,6 +112,15 @@ class LoopStepper(PanelText, widgets.VBox):
         if title not in row.unchanged or first == step:
             return _section(title, items, counted=False)
         return f"<div><b>{html_lines(title)}</b>: the same {len(items)} as at step {first}</div>"
+
+
+def steps_words(slider: widgets.IntSlider) -> str:
+    """The steps a slider takes, for a label beside it ("steps 1 to 6"), read from the slider itself.
+
+    The slider's number box accepts any typed value and moves it into range without a word (a student typed 99 and
+    got 6, 0 or text and got 1, 2.7 and got 2): the label says the range before one types, the same at every step.
+    """
+    return f"steps {slider.min} to {slider.max}"
 
 
 def _who(row: TraceStep) -> str:
