@@ -803,7 +803,7 @@ def _why(
     failing = _unique(keys.get(text, "?") for text in [*missing, *forbidden])
     left_out = [k for k in failing if k in stored and k not in stated]
     wrong = [k for k in failing if k in stored and k in stated]
-    lost = [k for k in failing if k not in stored and k in evicted]
+    lost = sorted((k for k in failing if k not in stored and k in evicted), key=lambda k: (evicted[k], k))  # as it went
     never = [k for k in failing if k not in stored and k not in evicted]
     reasons = [f"the answer leaves out {_facts_of(left_out)}: an omission contradicts nothing"] if left_out else []
     reasons += [f"the answer still says {_pairs(wrong, stated)}"] if wrong else []
@@ -824,9 +824,16 @@ def _never_stored(keys: Sequence[str], _evicted: Mapping[str, int]) -> str:
 
 
 def _lost(keys: Sequence[str], evicted: Mapping[str, int]) -> str:
-    """ "the store lost the module and database facts (evicted at turns 11 and 10)": with the turn each went."""
-    turns = [str(evicted[k]) for k in keys]
-    return f"the store lost {_facts_of(keys)} (evicted at turn{'s' * (len(turns) > 1)} {and_listed(turns)})"
+    """ "the store lost the database and module facts (evicted: database at turn 10, module at turn 11)".
+
+    The keys in the order the store evicted them (a tie, as the store breaks it: by key), each beside its turn, so
+    the list never reads as if the key named first went first when it went last; one key: "(evicted at turn 7)".
+    """
+    gone = sorted(keys, key=lambda k: (evicted[k], k))
+    if len(gone) == 1:
+        return f"the store lost {_facts_of(gone)} (evicted at turn {evicted[gone[0]]})"
+    when = ", ".join(f"{k} at turn {evicted[k]}" for k in gone)
+    return f"the store lost {_facts_of(gone)} (evicted: {when})"
 
 
 def _pairs(keys: Sequence[str], stated: Mapping[str, str]) -> str:
