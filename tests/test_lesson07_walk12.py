@@ -4,8 +4,35 @@ double click on Submit leaves the first result on screen."""
 
 from __future__ import annotations
 
-from course_lib.capstone import _lost, capstone_policies, compare_repairs
+import re
+
+from test_student_path import lesson
+
+from course_lib.capstone import (
+    MISREAD_KINDS,
+    RULE_MISREADS,
+    _lost,
+    capstone_policies,
+    compare_repairs,
+    misread_kinds,
+)
 from course_lib.policies import generate_timeline
+
+LESSON = "07_loop_held_to_the_facts"
+
+
+def _cell(cell_id: str):
+    return next(c for c in lesson(LESSON).cells if c.get("id") == cell_id)
+
+
+def _output(cell_id: str) -> str:
+    """A code cell's printed text and the plain text of what it displayed."""
+    parts = []
+    for out in _cell(cell_id).get("outputs", []):
+        parts.append("".join(out.get("text", "")))
+        parts.append("".join(out.get("data", {}).get("text/plain", "")))
+    return "\n".join(parts)
+
 
 # region 1. The keys a store lost, in the order it lost them
 
@@ -31,6 +58,34 @@ async def test_the_generated_timeline_s_why_names_the_database_first_since_it_we
         "the store lost the database and module facts (evicted: database at turn 10, module at turn 11), "
         "so nothing contradicts database=PostgreSQL and module=Reporting"
     )
+
+
+def test_section_7_shows_the_evicted_keys_in_the_order_they_went():
+    shown = _output("099389f2")
+    assert "evicted: database at turn 10, module at turn 11" in shown
+    assert "evicted at turns 11 and 10" not in shown and "turns 11, 10 and 6" not in shown
+
+
+# endregion
+# region 2. The misreads' kinds: the prose says the tags the table uses
+
+
+def test_every_tag_of_the_misreads_table_has_a_meaning_and_every_meaning_a_row():
+    tags = [re.search(r"\(([^()]*)\)$", deserved).group(1) for _, _, deserved in RULE_MISREADS]
+    assert list(dict.fromkeys(tags)) == [tag for tag, _ in misread_kinds()]
+    assert set(tags) == set(MISREAD_KINDS)
+
+
+def test_lesson_07_prints_the_kinds_from_the_tags_and_its_prose_lists_none_by_hand():
+    code = _cell("d30777ae")
+    assert "misread_kinds" in code.source
+    printed = _output("d30777ae")
+    for tag, meaning in misread_kinds():
+        assert f"({tag}): {meaning}" in printed
+        assert f"({tag})" in printed  # the same tag in the table
+    prose = " ".join(_cell("06effe55").source.split())
+    assert "a key and its value in two clauses, a value with no word" not in prose
+    assert "tag in brackets" in prose
 
 
 # endregion
