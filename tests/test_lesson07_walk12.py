@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from support.capstone_battery import SUPERSEDED, lesson_store
 from test_student_path import lesson
 
 from course_lib.capstone import (
@@ -16,6 +17,8 @@ from course_lib.capstone import (
     compare_repairs,
     misread_kinds,
 )
+from course_lib.capstone_panel import CapstonePanel
+from course_lib.extraction import make_extraction
 from course_lib.policies import generate_timeline
 
 LESSON = "07_loop_held_to_the_facts"
@@ -86,6 +89,44 @@ def test_lesson_07_prints_the_kinds_from_the_tags_and_its_prose_lists_none_by_ha
     prose = " ".join(_cell("06effe55").source.split())
     assert "a key and its value in two clauses, a value with no word" not in prose
     assert "tag in brackets" in prose
+
+
+# endregion
+# region 3. The panel's Submit: the same value again
+
+
+def _panel() -> CapstonePanel:
+    return CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+
+
+def _turn(p: CapstonePanel, key: str) -> int:
+    return next(f.turn for f in p.extraction.memory.facts if f.key == key)
+
+
+async def test_a_value_submitted_again_unchanged_says_it_is_the_same_value_and_only_its_turn_moved():
+    p = _panel()
+    held = {f.key: f for f in p.extraction.memory.facts}
+    for key in ("module", "database"):
+        before = held[key].turn
+        p.message.value = f"{key}={held[key].value}"
+        p.submit_button.click()
+        await p.idle()
+        status = p.diagnostic.value
+        assert f"Stored: {key}." in status
+        assert (
+            f'{key}: "{held[key].value}" is the same value as before: nothing was replaced, only its turn moved '
+            f"(from turn {before} to turn {_turn(p, key)})." in status
+        )
+        assert "replaced &quot;" not in status and 'replaced "' not in status
+    assert "Reporting" in p.replaced.value and "Billing" not in p.replaced.value  # nothing new was replaced
+
+
+async def test_a_correction_gets_no_same_value_note():
+    p = _panel()
+    p.message.value = "module=Payroll"
+    p.submit_button.click()
+    await p.idle()
+    assert "same value as before" not in p.diagnostic.value and "replaced" in p.diagnostic.value
 
 
 # endregion
