@@ -92,7 +92,7 @@ def test_lesson_07_prints_the_kinds_from_the_tags_and_its_prose_lists_none_by_ha
 
 
 # endregion
-# region 3. The panel's Submit: the same value again
+# region 3 and 4. The panel's Submit: the same value again; a double click
 
 
 def _panel() -> CapstonePanel:
@@ -127,6 +127,60 @@ async def test_a_correction_gets_no_same_value_note():
     p.submit_button.click()
     await p.idle()
     assert "same value as before" not in p.diagnostic.value and "replaced" in p.diagnostic.value
+
+
+async def test_a_second_click_after_the_first_stored_leaves_its_result_and_reads_nothing():
+    """The browser sends the second click before it learns the box is empty: no refusal replaces the result."""
+    p = _panel()
+    p.message.value = "module=Payroll"
+    p.submit_button.click()
+    await p.idle()
+    first, ticket = p.diagnostic.value, p.ticket.value
+    assert "Stored: module." in first and p.message.value == ""
+    p.submit_button.click()  # the double click's second half, on the box the first one emptied
+    await p.idle()
+    assert p.diagnostic.value == first and p.ticket.value == ticket
+    assert "Refused" not in p.diagnostic.value
+
+
+async def test_two_clicks_sent_together_store_the_message_once_and_keep_the_first_result():
+    p = _panel()
+    p.message.value = "module=Payroll"
+    p.submit_button.click()
+    p.submit_button.click()  # both clicks before either ran: each carries the box's text
+    await p.idle()
+    assert "Stored: module." in p.diagnostic.value and '"Payroll" replaced "Billing"' in p.diagnostic.value
+    assert "Ticket: epoch 0 (forgets so far), turn 6" in p.ticket.value  # one message read, not two
+
+
+async def test_after_a_double_click_the_same_message_typed_again_is_submitted_again():
+    p = _panel()
+    p.message.value = "module=Payroll"
+    p.submit_button.click()
+    p.submit_button.click()
+    await p.idle()
+    stored = _turn(p, "module")
+    p.message.value = "module=Payroll"  # typed again on purpose: a new Submit, read as one
+    p.submit_button.click()
+    await p.idle()
+    assert _turn(p, "module") == stored + 1 and "same value as before" in p.diagnostic.value
+
+
+async def test_an_empty_submit_is_still_refused_when_no_submit_just_emptied_the_box():
+    p = _panel()
+    p.message.value = "module=Payroll"
+    p.submit_button.click()
+    await p.idle()
+    p.key.value = "database"
+    p.forget_key_button.click()  # another action between: a Submit after it is no double click's second half
+    await p.idle()
+    p.submit_button.click()
+    await p.idle()
+    assert "the message is empty: there is nothing to submit." in p.diagnostic.value
+    fresh = _panel()
+    fresh.submit_button.click()
+    await fresh.idle()
+    assert "the message is empty: there is nothing to submit." in fresh.diagnostic.value
 
 
 # endregion
