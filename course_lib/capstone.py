@@ -83,6 +83,7 @@ __all__ = [
     "FEEDBACK_HEADER",
     "JUDGED_ANSWER_CHARS",
     "KEY_REPAIR_COLUMNS",
+    "MISREAD_KINDS",
     "PROSE_SAMPLE",
     "READER_LIVE",
     "READER_OFFLINE",
@@ -110,6 +111,7 @@ __all__ = [
     "judge_call_chars",
     "judge_call_report",
     "mentions",
+    "misread_kinds",
     "plain_text",
     "plans_action",
     "problems",
@@ -219,18 +221,39 @@ RULE_MISREADS: tuple[tuple[TaskName, str, str], ...] = (
     ("ask", "### Database\nOracle 19c, patched last month.", "database: Oracle 19c (a heading)"),
     ("ask", "Everything lives on Oracle now.", "database: Oracle (no key named)"),
     ("ask", "The database is oracle.", "database: oracle (lower case)"),
-    ("ask", "Legacy database cleanup is done; Billing on SQL Server 2022.", "pass (describes)"),
+    ("ask", "Legacy database cleanup is done; Billing on SQL Server 2022.", "pass (a describing word)"),
     ("ask", "We left PostgreSQL behind long ago: SQL Server 2022 it is, on Billing.", "pass (a history)"),
     (
         "ask",
         "Billing. The data still sits in the old engine, the one before SQL Server 2022.",
-        "database: PostgreSQL (as 'the old engine')",
+        "database: PostgreSQL (named by a description)",
     ),
     ("plan", "Billing on SQL Server 2022. Don't reboot the prod DB while people are working.", "pass (a paraphrase)"),
     ("ask", "Reporting is wrong, use Billing on SQL Server 2022.", "pass (a negation after the value)"),
 )
 """The answers the rules still read wrong (the answer battery's misreads), each with its task and the verdict it
-deserves; the lesson prints the evaluator's own verdict beside it."""
+deserves, which ends with the kind of misread in brackets (:data:`MISREAD_KINDS` says what each means); the lesson
+prints the evaluator's own verdict beside it."""
+
+MISREAD_KINDS: dict[str, str] = {
+    "two clauses": "a key and its value in two clauses",
+    "a heading": "a key as a heading, its value on the line below",
+    "no key named": "a value with no word of its key near it",
+    "lower case": "a value the store never held, written in lower case",
+    "a describing word": "a word that describes something rather than names a value",
+    "a history": "a history said in other words",
+    "named by a description": "a replaced value called by a description, not by its name",
+    "a paraphrase": "a constraint said in other words",
+    "a negation after the value": "a negation that comes after the value it denies",
+}
+"""What each kind of misread tagged in :data:`RULE_MISREADS` means, in words a student reads."""
+
+
+def misread_kinds() -> list[tuple[str, str]]:
+    """Each tag the misreads' verdicts end with, in the table's order, and what it means: the lesson prints these,
+    so its words and its table's tags cannot part (a tag with no meaning here is an error)."""
+    tags = [deserved[deserved.rindex("(") + 1 : -1] for _, _, deserved in RULE_MISREADS]
+    return [(tag, MISREAD_KINDS[tag]) for tag in dict.fromkeys(tags)]
 
 
 def sample_store() -> tuple[WorkingMemory, dict[str, list[str]]]:
@@ -803,7 +826,7 @@ def _why(
     failing = _unique(keys.get(text, "?") for text in [*missing, *forbidden])
     left_out = [k for k in failing if k in stored and k not in stated]
     wrong = [k for k in failing if k in stored and k in stated]
-    lost = [k for k in failing if k not in stored and k in evicted]
+    lost = sorted((k for k in failing if k not in stored and k in evicted), key=lambda k: (evicted[k], k))  # as it went
     never = [k for k in failing if k not in stored and k not in evicted]
     reasons = [f"the answer leaves out {_facts_of(left_out)}: an omission contradicts nothing"] if left_out else []
     reasons += [f"the answer still says {_pairs(wrong, stated)}"] if wrong else []
@@ -824,9 +847,16 @@ def _never_stored(keys: Sequence[str], _evicted: Mapping[str, int]) -> str:
 
 
 def _lost(keys: Sequence[str], evicted: Mapping[str, int]) -> str:
-    """ "the store lost the module and database facts (evicted at turns 11 and 10)": with the turn each went."""
-    turns = [str(evicted[k]) for k in keys]
-    return f"the store lost {_facts_of(keys)} (evicted at turn{'s' * (len(turns) > 1)} {and_listed(turns)})"
+    """ "the store lost the database and module facts (evicted: database at turn 10, module at turn 11)".
+
+    The keys in the order the store evicted them (a tie, as the store breaks it: by key), each beside its turn, so
+    the list never reads as if the key named first went first when it went last; one key: "(evicted at turn 7)".
+    """
+    gone = sorted(keys, key=lambda k: (evicted[k], k))
+    if len(gone) == 1:
+        return f"the store lost {_facts_of(gone)} (evicted at turn {evicted[gone[0]]})"
+    when = ", ".join(f"{k} at turn {evicted[k]}" for k in gone)
+    return f"the store lost {_facts_of(gone)} (evicted: {when})"
 
 
 def _pairs(keys: Sequence[str], stated: Mapping[str, str]) -> str:

@@ -60,6 +60,7 @@ __all__ = [
     "feedback_html",
     "forget_note",
     "frame_notes",
+    "same_value_notes",
     "shared_second_note",
     "verdict_html",
     "violation_rows",
@@ -309,6 +310,27 @@ def _since(by: Fact, fact: Fact, holds: str) -> str:
     return f"; {holds}"
 
 
+def same_value_notes(before: Sequence[Fact], report: ExtractionReport | None) -> list[str]:
+    """A note for each key a stored message declared again with the value the store already held.
+
+    Such a message is stored like any other (its fact takes the message's turn), yet it replaced nothing: "Stored:
+    module." alone would read as a change. The note says the value is the same and only its turn moved, for every
+    key of the message that kept its value; a key whose value changed gets the correction's own note instead.
+    """
+    if report is None or report.status != "accepted":
+        return []
+    old = {fact.key: fact for fact in before}
+    return [
+        f'{fact.key}: "{shorten_long_input(fact.value)}" is the same value as before: nothing was replaced, only its '
+        f"turn moved (from turn {old[fact.key].turn} to turn {fact.turn})."
+        for fact in report.facts
+        if fact.turn == report.turn
+        and fact.key in old
+        and old[fact.key].value == fact.value
+        and old[fact.key].turn != fact.turn
+    ]
+
+
 def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
     """What Forget key did, in words: the fact that went (its value too) and the keys the store holds now.
 
@@ -371,6 +393,9 @@ class CapstonePanel(MemoryPanel):
         """What the latest forget that removed replaced values forgot (a key, or "all"); None once one is listed."""
         self._filling = False  # the examples are being replaced: no choice is being made
         self._edits = 0  # counts changes of the store, task or answer: a check started before one is not shown
+        self._just_stored: str | None = None
+        """The message the last Submit stored and emptied from the box, until the next action or edit of the box: a
+        Submit then is the second half of a double click (:meth:`submit`)."""
         # the replaced values run to two lines once a few are listed: single-spaced, as the store's other notes
         self.replaced = SingleSpacedHTML()
         self.times = widgets.HTML()  # which turns share a recorded second (the panel replayed them together)
@@ -453,6 +478,31 @@ class CapstonePanel(MemoryPanel):
             self.corrections[fact.key] = {v: f for v, f in by.items() if v in self.superseded[fact.key]}
         return report
 
+    async def submit(self, text: str | None = None) -> ExtractionReport | None:
+        """The memory panel's Submit, except the second half of a double click, which reads nothing and shows nothing.
+
+        The browser sends both clicks before it learns that the first one stored the message and emptied the box:
+        the second carries either that same message (clicked before the first ran) or the empty box (after). Read
+        as a new Submit, it would store the message again (one more turn) or put "the message is empty" where the
+        first result is. So right after a Submit that stored its message and emptied the box, with nothing done
+        since, a Submit of that message or of the empty box is ignored: the first result stays. Typing in the box,
+        a forget or a check ends that; the same message typed again is a new Submit.
+        """
+        text = self.message.value if text is None else text
+        if self._just_stored is not None and not self.message.value and text in ("", self._just_stored):
+            return None
+        self._just_stored = None
+        emptied = bool(text.strip()) and self.message.value == text
+        report = await super().submit(text)
+        if emptied and report is not None and report.status == "accepted" and not self.message.value:
+            self._just_stored = text
+        return report
+
+    def _message_edited(self) -> None:
+        """The memory panel's reaction to the box; a change of it ends a double click (:meth:`submit`)."""
+        self._just_stored = None
+        super()._message_edited()
+
     def _forget(self, key: str | None) -> None:
         """Forget a key (or all): the values it held before go too, so nothing forgotten is held against an answer."""
         self.forgotten |= {f.key for f in self.extraction.memory.facts} if key is None else {key}
@@ -464,6 +514,7 @@ class CapstonePanel(MemoryPanel):
 
     def forget(self, key: str | None) -> None:
         """The memory panel's forget, and for one key, a line saying what went and what the store holds now."""
+        self._just_stored = None  # another action: a Submit after it is not the second half of a double click
         held = {f.key: f.value for f in self.extraction.memory.facts}
         super().forget(key)
         if key is not None and key in held and key not in {f.key for f in self.extraction.memory.facts}:
@@ -484,15 +535,18 @@ class CapstonePanel(MemoryPanel):
     def show_report(
         self, report: ExtractionReport | None, text: str = "", before: tuple[Fact, ...] | None = None
     ) -> None:
-        """The memory panel's report, and for a value kept with its final punctuation, how the evaluator reads it."""
+        """The memory panel's report; for a value declared again unchanged, that only its turn moved; for a value kept
+        with its final punctuation, how the evaluator reads it."""
         super().show_report(report, text, before)
+        note = "".join(f"<br>{html_lines(line)}" for line in same_value_notes(before or (), report))
         if report is not None and (kept := kept_punctuation(report)):
             value = kept[0].value  # the value just stored, as the student typed it (its final mark included)
-            note = (
+            note += (
                 "<br>The evaluator compares values without their final punctuation: an answer saying "
                 f"<code>{html.escape(value[:-1])}</code> or <code>{html.escape(value)}</code> matches either."
             )
-            # the note goes inside the status block (the last div): after it, a blank line would part them
+        if note:
+            # the notes go inside the status block (the last div): after it, a blank line would part them
             head, closing, tail = self.diagnostic.value.rpartition("</div>")
             self.diagnostic.value = head + note + closing + tail if closing else tail + note
 
@@ -548,6 +602,7 @@ class CapstonePanel(MemoryPanel):
         A check is an action like Submit or Forget: what the store's status line said about the one before goes.
         """
         self.feedback.value = self.diagnostic.value = ""
+        self._just_stored = None  # another action: a Submit after it is not the second half of a double click
         self.check_button.disabled = True
         try:
             result = await check_in_loop(

@@ -288,8 +288,8 @@ async def test_generated_timeline_unrepairable_when_the_filler_evicted_the_corre
     assert {"module", "database", "constraint"} <= set(run.evicted)
     assert "module" not in {v.fact.key for c in run.checks for v in c.violations}
     assert run.why == (
-        "the store lost the module and database facts (evicted at turns 11 and 10), "
-        "so nothing contradicts module=Reporting and database=PostgreSQL"
+        "the store lost the database and module facts (evicted: database at turn 10, module at turn 11), "
+        "so nothing contradicts database=PostgreSQL and module=Reporting"
     )
 
 
