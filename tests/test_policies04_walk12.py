@@ -4,6 +4,9 @@ a user message and an answer each (read from its last call), and the explorer's 
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import nbformat
 import pytest
 from test_student_path import lesson
 
@@ -18,6 +21,8 @@ from course_lib.policies import (
 )
 from course_lib.tracing import CallLog
 from course_lib.widgets import SLIDER_TYPING_HINT, PolicyExplorer, slider_limits
+
+ROOT = Path(__file__).resolve().parent.parent
 
 LESSON = "04_memory_policies_compared"
 
@@ -53,14 +58,14 @@ def test_the_panel_section_tells_the_student_to_predict_exercises_1_and_2_first(
     assert "predict" in section
 
 
-# --- 2. evidence and provenance, as the glossary defines them ---
+# --- 2. evidence and provenance, as the seed, lesson 01 and the glossary define them ---
 
 
 def test_the_cost_section_names_the_evidence_and_the_provenance_as_the_glossary_does():
     prose = _prose("cell-11")
     assert "The provenance is the user's words" not in prose
-    assert "every fact travels with its *evidence* (the user's words it was quoted from)" in prose
-    assert "its *provenance*: its turn and the time it was recorded" in prose
+    # the seed's "Provenance" section: Key, Value, Evidence, Turn and RecordedAt; lesson 01 and the glossary agree
+    assert "every fact travels with its *provenance*: the user's words it was quoted from (its *evidence*)" in prose
     assert "those labels add up to more than the messages themselves" in prose  # claim F35's quotation
 
 
@@ -126,3 +131,14 @@ def test_slider_limits_says_the_range_in_words(low, high, unit, said):
     import ipywidgets as widgets
 
     assert slider_limits(widgets.IntSlider(value=low, min=low, max=high), unit) == said
+
+
+def test_the_glossary_and_lesson_01_count_the_evidence_in_the_provenance_as_the_seed_does():
+    """The glossary said the provenance was the turn and the time; lesson 01 and the seed's "Provenance" section
+    (Key, Value, Evidence, Turn, RecordedAt) count the quoted words in it."""
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    row = next(line for line in glossary.splitlines() if line.startswith("| **fact** |"))
+    assert "with its **provenance**: the exact words it came from (its **evidence**" in row
+    lesson_01 = nbformat.read(ROOT / "notebooks" / "01_contract_and_store.ipynb", as_version=4)
+    said = " ".join(" ".join(c.source.split()) for c in lesson_01.cells if c.cell_type == "markdown")
+    assert "provenance** is where it came from: the words it cites, its turn and the UTC time" in said
