@@ -43,6 +43,7 @@ from .widgets import (
     SingleSpacedHTML,
     describe_error,
     kept_punctuation,
+    on_click_once,
     shorten_long_input,
 )
 
@@ -393,9 +394,6 @@ class CapstonePanel(MemoryPanel):
         """What the latest forget that removed replaced values forgot (a key, or "all"); None once one is listed."""
         self._filling = False  # the examples are being replaced: no choice is being made
         self._edits = 0  # counts changes of the store, task or answer: a check started before one is not shown
-        self._just_stored: str | None = None
-        """The message the last Submit stored and emptied from the box, until the next action or edit of the box: a
-        Submit then is the second half of a double click (:meth:`submit`)."""
         # the replaced values run to two lines once a few are listed: single-spaced, as the store's other notes
         self.replaced = SingleSpacedHTML()
         self.times = widgets.HTML()  # which turns share a recorded second (the panel replayed them together)
@@ -419,7 +417,8 @@ class CapstonePanel(MemoryPanel):
         self.answer.observe(lambda _: self._answer_edited(), names="value")
         self.task.observe(lambda _: self._task_changed(), names="value")
         # a click checks what the box shows at the click, after the actions clicked before it
-        self.check_button.on_click(lambda _: self._async.schedule(self._check(self.answer.value, self._edits)))
+        # a double click checks once
+        on_click_once(self.check_button, lambda: self._async.schedule(self._check(self.answer.value, self._edits)))
         store = self.children  # the memory panel's table, message box, diagnostic and forget buttons
         self.set_trait(  # not "self.children = ...": mypy would take the type of that line for the one above
             "children",
@@ -478,31 +477,6 @@ class CapstonePanel(MemoryPanel):
             self.corrections[fact.key] = {v: f for v, f in by.items() if v in self.superseded[fact.key]}
         return report
 
-    async def submit(self, text: str | None = None) -> ExtractionReport | None:
-        """The memory panel's Submit, except the second half of a double click, which reads nothing and shows nothing.
-
-        The browser sends both clicks before it learns that the first one stored the message and emptied the box:
-        the second carries either that same message (clicked before the first ran) or the empty box (after). Read
-        as a new Submit, it would store the message again (one more turn) or put "the message is empty" where the
-        first result is. So right after a Submit that stored its message and emptied the box, with nothing done
-        since, a Submit of that message or of the empty box is ignored: the first result stays. Typing in the box,
-        a forget or a check ends that; the same message typed again is a new Submit.
-        """
-        text = self.message.value if text is None else text
-        if self._just_stored is not None and not self.message.value and text in ("", self._just_stored):
-            return None
-        self._just_stored = None
-        emptied = bool(text.strip()) and self.message.value == text
-        report = await super().submit(text)
-        if emptied and report is not None and report.status == "accepted" and not self.message.value:
-            self._just_stored = text
-        return report
-
-    def _message_edited(self) -> None:
-        """The memory panel's reaction to the box; a change of it ends a double click (:meth:`submit`)."""
-        self._just_stored = None
-        super()._message_edited()
-
     def _forget(self, key: str | None) -> None:
         """Forget a key (or all): the values it held before go too, so nothing forgotten is held against an answer."""
         self.forgotten |= {f.key for f in self.extraction.memory.facts} if key is None else {key}
@@ -514,7 +488,6 @@ class CapstonePanel(MemoryPanel):
 
     def forget(self, key: str | None) -> None:
         """The memory panel's forget, and for one key, a line saying what went and what the store holds now."""
-        self._just_stored = None  # another action: a Submit after it is not the second half of a double click
         held = {f.key: f.value for f in self.extraction.memory.facts}
         super().forget(key)
         if key is not None and key in held and key not in {f.key for f in self.extraction.memory.facts}:
@@ -602,7 +575,6 @@ class CapstonePanel(MemoryPanel):
         A check is an action like Submit or Forget: what the store's status line said about the one before goes.
         """
         self.feedback.value = self.diagnostic.value = ""
-        self._just_stored = None  # another action: a Submit after it is not the second half of a double click
         self.check_button.disabled = True
         try:
             result = await check_in_loop(

@@ -113,6 +113,7 @@ __all__ = [
     "left_aligned_style",
     "lesson_table_html",
     "nothing_stored_why",
+    "on_click_once",
     "punctuation_notes",
     "repeated_key_notes",
     "shorten_long_input",
@@ -576,6 +577,21 @@ def _wrapping_row(*children: widgets.Widget) -> widgets.HBox:
     wrap there clips its last button to "Su…" and puts a scroll bar under the panel.
     """
     return widgets.HBox(list(children), layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+
+def on_click_once(button: widgets.Button, start: Callable[[], Any]) -> None:
+    """Start ``start`` on a click of ``button`` while it is on, turning the button off at the click.
+
+    The action it starts is a coroutine that runs later: a double click's second half arrives before it has turned
+    the button off, and would start the same run again (lesson 07's Check answer, lesson 04's Run). Off at the
+    click, the button ignores it (:func:`_on_enabled_click`); the action turns it back on when it ends.
+    """
+
+    def clicked() -> None:
+        button.disabled = True
+        start()
+
+    _on_enabled_click(button, clicked)
 
 
 def _on_enabled_click(button: widgets.Button, action: Callable[[], Any]) -> None:
@@ -1211,7 +1227,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         # the plot at its own size: stretched to the panel's width, its text would be half as large again
         self.plot = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start", max_width="100%"))
         self.comparison: Comparison | None = None
-        self.run_button.on_click(lambda _: self._async.schedule(self.run()))
+        on_click_once(self.run_button, lambda: self._async.schedule(self.run()))  # a double click runs once
         for control in (self.policies, self.rule, self.window, self.max_facts):
             control.observe(lambda _: self._settings_changed(), names="value")
         controls = widgets.VBox(
