@@ -61,7 +61,6 @@ __all__ = [
     "feedback_html",
     "forget_note",
     "frame_notes",
-    "same_value_notes",
     "shared_second_note",
     "verdict_html",
     "violation_rows",
@@ -311,27 +310,6 @@ def _since(by: Fact, fact: Fact, holds: str) -> str:
     return f"; {holds}"
 
 
-def same_value_notes(before: Sequence[Fact], report: ExtractionReport | None) -> list[str]:
-    """A note for each key a stored message declared again with the value the store already held.
-
-    Such a message is stored like any other (its fact takes the message's turn), yet it replaced nothing: "Stored:
-    module." alone would read as a change. The note says the value is the same and only its turn moved, for every
-    key of the message that kept its value; a key whose value changed gets the correction's own note instead.
-    """
-    if report is None or report.status != "accepted":
-        return []
-    old = {fact.key: fact for fact in before}
-    return [
-        f'{fact.key}: "{shorten_long_input(fact.value)}" is the same value as before: nothing was replaced, only its '
-        f"turn moved (from turn {old[fact.key].turn} to turn {fact.turn})."
-        for fact in report.facts
-        if fact.turn == report.turn
-        and fact.key in old
-        and old[fact.key].value == fact.value
-        and old[fact.key].turn != fact.turn
-    ]
-
-
 def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
     """What Forget key did, in words: the fact that went (its value too) and the keys the store holds now.
 
@@ -508,10 +486,9 @@ class CapstonePanel(MemoryPanel):
     def show_report(
         self, report: ExtractionReport | None, text: str = "", before: tuple[Fact, ...] | None = None
     ) -> None:
-        """The memory panel's report; for a value declared again unchanged, that only its turn moved; for a value kept
-        with its final punctuation, how the evaluator reads it."""
+        """The memory panel's report, and for a value kept with its final punctuation, how the evaluator reads it."""
         super().show_report(report, text, before)
-        note = "".join(f"<br>{html_lines(line)}" for line in same_value_notes(before or (), report))
+        note = ""
         if report is not None and (kept := kept_punctuation(report)):
             value = kept[0].value  # the value just stored, as the student typed it (its final mark included)
             note += (

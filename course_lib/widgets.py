@@ -406,21 +406,30 @@ def _evicted_on_turn(facts: list[Fact], kept: tuple[Fact, ...], oldest: bool) ->
     return f"{pairs} ({_why_oldest(facts, kept, oldest)})"
 
 
-def correction_notes(before: tuple[Fact, ...], report: ExtractionReport) -> list[str]:
+def correction_notes(before: Sequence[Fact], report: ExtractionReport | None) -> list[str]:
     """Which values an accepted turn replaced, in words: a correction keeps one value per key, the latest.
 
-    A key held ``before`` the turn with another value than the one the turn stored was corrected; a value declared
-    again unchanged replaced nothing (only its turn moved), so it gets no note.
+    A key held ``before`` the turn with another value than the one the turn stored was corrected. A value declared
+    again unchanged replaced nothing, yet "Stored: module." alone would read as a change: its note says the value
+    is the same and only its turn moved (lesson 07's walk, for every panel with a Message box).
     """
-    if report.status != "accepted":
+    if report is None or report.status != "accepted":
         return []
     old = {fact.key: fact for fact in before}
-    return [
-        f'{fact.key}: "{shorten_long_input(fact.value)}" replaced "{shorten_long_input(old[fact.key].value)}" '
-        f"(said at turn {old[fact.key].turn}). A correction keeps one value per key: the latest."
-        for fact in report.facts
-        if fact.turn == report.turn and fact.key in old and old[fact.key].value != fact.value
-    ]
+    stored = [fact for fact in report.facts if fact.turn == report.turn and fact.key in old]
+    return [_correction_note(old[fact.key], fact) for fact in stored]
+
+
+def _correction_note(was: Fact, now: Fact) -> str:
+    if was.value == now.value:
+        return (
+            f'{now.key}: "{shorten_long_input(now.value)}" is the same value as before: nothing was replaced, only '
+            f"its turn moved (from turn {was.turn} to turn {now.turn})."
+        )
+    return (
+        f'{now.key}: "{shorten_long_input(now.value)}" replaced "{shorten_long_input(was.value)}" '
+        f"(said at turn {was.turn}). A correction keeps one value per key: the latest."
+    )
 
 
 WHOLE_MESSAGE = "a message is admitted whole or not at all"

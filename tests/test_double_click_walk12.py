@@ -49,3 +49,18 @@ async def test_a_double_click_on_the_policy_explorers_run_runs_once(monkeypatch)
     await explorer.idle()
     assert len(calls) == 1 and explorer.comparison is not None
     assert not explorer.run_button.disabled
+
+
+async def test_lesson_02s_panel_says_a_value_declared_again_unchanged_only_moved_its_turn():
+    """Lesson 07's walk found "Stored: module." alone for a value the store already held; lesson 07's panel got a
+    note, and lessons 02 and 03's panels, whose Submit it extends, gave none: the note is now the memory panel's."""
+    from course_lib.widgets import MemoryPanel
+
+    p = MemoryPanel(make_extraction())
+    for _ in range(2):
+        p.message.value = "module=Billing"
+        p.submit_button.click()
+        await p.idle()
+    said = p.diagnostic.value.replace("&quot;", '"')
+    assert 'module: "Billing" is the same value as before: nothing was replaced, only its turn moved' in said
+    assert "(from turn 1 to turn 2)" in said

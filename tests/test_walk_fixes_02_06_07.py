@@ -36,7 +36,9 @@ async def test_a_value_declared_again_unchanged_is_not_called_a_replacement():
     panel = memory_panel()
     await submit(panel, "module=Billing")
     await submit(panel, "module=Billing")
-    assert "replaced" not in panel.diagnostic.value
+    said = panel.diagnostic.value.replace("&quot;", '"')
+    assert 'replaced "' not in said and "A correction keeps" not in said
+    assert "nothing was replaced, only its turn moved" in said  # said what happened instead
 
 
 def test_the_empty_message_box_shows_an_example_that_reads_as_one():
