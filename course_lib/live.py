@@ -346,6 +346,9 @@ class LiveSettings(BaseModel):
     """Smaller caps for some roles (the local model's readers: :data:`LOCAL_ROLE_CAPS`); ``max_tokens`` bounds all."""
     role_sampling: dict[Role, dict[str, float]] = Field(default_factory=dict, repr=False)
     """Sampling options sent with a role's requests unless the caller sets them (:data:`LOCAL_ROLE_SAMPLING`)."""
+    server_max_tokens: int | None = Field(None, ge=16, repr=False)
+    """The server's own output cap, which no request raises (the local server's ``n_predict``), or None where the
+    request's cap is the only one: a cut answer's advice must not send the student to raise a setting that cannot."""
     reuse_answers: bool = Field(False, repr=False)
     """Whether a request this process already sent gets the endpoint's first answer back instead of a new call
     (``COURSE_LOCAL_REUSE``; on for the local model only: :class:`~course_lib.live_client.AnswerMemo`)."""
@@ -639,6 +642,7 @@ def local_bounds(request: LocalRequest, server_cap: int) -> dict[str, Any]:
         "max_retries": LOCAL_MAX_RETRIES,
         # The server stops every answer at its own cap: asking for more would only misname the cap a cut answer hit.
         "max_tokens": server_cap,
+        "server_max_tokens": server_cap,
     }
     values["reuse_answers"] = request.reuse_answers
     bounds = request.bounds

@@ -71,6 +71,7 @@ __all__ = [
     "answer_bound",
     "answer_memo",
     "choices_problem",
+    "cut_advice",
     "cut_mark",
     "cut_problem",
     "explain",
@@ -254,7 +255,12 @@ class LiveChatClient(OpenAIChatCompletionClient):
             failure = self.failure(DeadlinePassed())
         if failure is None:
             cut_is_error = structured or self.role not in SHOWN_ROLES
-            problem = tally.problem(self.max_tokens, cut_is_error=cut_is_error, structured=structured)
+            problem = tally.problem(
+                self.max_tokens,
+                cut_is_error=cut_is_error,
+                structured=structured,
+                server_cap=self.settings.server_max_tokens,
+            )
             if problem is not None:
                 failure = self.failure(problem)
         if failure is not None:
@@ -310,7 +316,13 @@ class LiveChatClient(OpenAIChatCompletionClient):
             structured = options.get("response_format") is not None
             if structured or self.role not in SHOWN_ROLES or not texts:
                 written = "".join(c.text or "" for c in texts)  # masked above
-                raise cut_problem(self.max_tokens, structured, parsed.usage_details, written)
+                raise cut_problem(
+                    self.max_tokens,
+                    structured,
+                    parsed.usage_details,
+                    written,
+                    server_cap=self.settings.server_max_tokens,
+                )
             texts[-1].text = (texts[-1].text or "") + cut_mark(self.max_tokens)
         if not parsed.text:
             raise ReplyProblem(
@@ -515,17 +527,36 @@ def unasked_tool_call(names: Sequence[str]) -> ReplyProblem:
 
 
 def cut_problem(
-    max_tokens: int, structured: bool, usage: Mapping[str, Any] | None = None, partial: str | None = None
+    max_tokens: int,
+    structured: bool,
+    usage: Mapping[str, Any] | None = None,
+    partial: str | None = None,
+    *,
+    server_cap: int | None = None,
 ) -> ReplyProblem:
-    """An answer the output cap cut, refused; it keeps the usage billed and the text written before the cut."""
+    """An answer the output cap cut, refused; it keeps the usage billed and the text written before the cut.
+
+    Its advice names what can help: at a server's own cap (``server_cap``, the local server's ``n_predict``), no
+    setting raises it, and the course refuses a larger ``COURSE_LLM_MAX_TOKENS`` there (lesson 04's walk).
+    """
     what = "the JSON was cut" if structured else "the answer was cut"
+    advice = cut_advice(max_tokens, server_cap)
     return ReplyProblem(
-        f"{what} at the output cap of {max_tokens} tokens (finish_reason='length'); raise {MAX_TOKENS_VAR} "
-        f"(now {max_tokens}) or ask for a shorter answer",
+        f"{what} at the output cap of {max_tokens} tokens (finish_reason='length'); {advice}",
         "cut_at_output_cap",
         usage,
         partial,
     )
+
+
+def cut_advice(max_tokens: int, server_cap: int | None = None) -> str:
+    """What to do about an answer cut at ``max_tokens``: raise the setting, unless the server's own cap is reached."""
+    if server_cap is not None and max_tokens >= server_cap:
+        return (
+            f"{max_tokens} tokens is the server's own cap, which no setting raises: ask for a shorter answer "
+            "(or use a model served with a larger cap)"
+        )
+    return f"raise {MAX_TOKENS_VAR} (now {max_tokens}) or ask for a shorter answer"
 
 
 def cut_mark(max_tokens: int) -> str:
@@ -666,7 +697,9 @@ class StreamTally:
             elif content.type == "usage":
                 self.usage = content.usage_details
 
-    def problem(self, max_tokens: int, *, cut_is_error: bool, structured: bool) -> ReplyProblem | None:
+    def problem(
+        self, max_tokens: int, *, cut_is_error: bool, structured: bool, server_cap: int | None = None
+    ) -> ReplyProblem | None:
         """What is wrong with the finished stream, or None: it must end with a reason and carry text."""
         if self.refusal:
             return ReplyProblem(f"the model refused: {self.refusal!r}", "refusal")
@@ -686,7 +719,7 @@ class StreamTally:
         if self.finished == "content_filter":
             return filtered(self.usage)
         if self.finished == "length" and (cut_is_error or not self.text):
-            return cut_problem(max_tokens, structured, self.usage)
+            return cut_problem(max_tokens, structured, self.usage, server_cap=server_cap)
         if not self.text:
             return ReplyProblem(f"the stream carried no text (finish_reason={self.finished!r})", "empty_answer")
         return None

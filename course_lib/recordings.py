@@ -28,7 +28,8 @@ from .assertions import MessageRefused, find_declarations
 from .clients import course_backends, make_chat_client
 from .extraction import WRITER_EXAMPLES, ExtractionStatus
 from .frames import rows_frame
-from .live import LOCAL_ROLE_SAMPLING, REUSE_VAR, LiveSettingsError
+from .live import LOCAL_ROLE_SAMPLING, MAX_TOKENS_VAR, REUSE_VAR, LiveSettingsError
+from .live_client import cut_advice
 from .local_model import LocalModelError, current_local_server
 from .memory import mark_invisible
 from .policies import (
@@ -617,8 +618,26 @@ class PolicyCostRecording(Recording):
 
     def stop_details(self) -> str:
         """The full message of each policy that stopped, one paragraph each, as recorded ("" if none), its server's
-        address said in words (:func:`address_in_words`): that server stopped when the recording ended."""
-        return "\n".join(f"{r.policy} stopped: {address_in_words(r.stopped)}" for r in self.runs if r.stopped)
+        address said in words (:func:`address_in_words`): that server stopped when the recording ended.
+
+        A message recorded before the client knew the local server's own cap advised raising
+        ``COURSE_LLM_MAX_TOKENS``, which the course refuses above that cap (lesson 04's walk): a line after it says
+        what the client says now (:func:`~course_lib.live_client.cut_advice`), the recording left as it was.
+        """
+        return "\n".join(
+            f"{r.policy} stopped: {address_in_words(r.stopped)}{self._advice_now(r.stopped)}"
+            for r in self.runs
+            if r.stopped
+        )
+
+    def _advice_now(self, message: str) -> str:
+        """For a recorded cut whose advice no longer holds at the server's own cap, the advice the client gives now."""
+        cap = self.model.sampling.get("max_output_tokens (n_predict)")
+        old = re.search(rf"raise {MAX_TOKENS_VAR} \(now (\d+)\) or ask for a shorter answer", message)
+        if cap is None or old is None or int(old.group(1)) < int(cap):
+            return ""
+        now = cut_advice(int(old.group(1)), int(cap))
+        return f"\n(Recorded before the course's client knew the local server's own cap. It now says: {now}.)"
 
 
 RECORDED_ADDRESS = "the local model's address (its server stopped when the recording ended)"
