@@ -533,8 +533,12 @@ EXERCISES: tuple[Exercise, ...] = (
         "allows, and which of them start on a new session.",
         "One session at the start and one for the second (and last) iteration.",
         (
-            (1, "One session is the default flow; with a fresh context the loop makes a new one for each re-run."),
-            (3, "That is the count for three runs; max_iterations=2 stops the loop after the second run."),
+            (
+                1,
+                "One session for the whole loop is the default flow: with a fresh context, which runs start on a "
+                "new session?",
+            ),
+            (3, "That counts three runs: how many runs does max_iterations=2 allow?"),
         ),
         answer_type=int,
     ),
@@ -577,7 +581,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "Section 4's second table lists, for a store of 5, each key evicted and the turn it went; section 3 says "
         "which turn declares each key. Redo that count with room for 6, then compare what the store holds with "
         "the set-up cell's line 'a correct answer contains'.",
-        "Six places keep turns 4 to 9; the constraint of turn 2 is evicted, so nothing holds the plan to it.",
+        "Six places keep six facts: version (turn 4), module and database (turn 6), environment, symptom and log "
+        "(turns 7 to 9). The constraint of turn 2 is evicted, so nothing holds the plan to it.",
         answer_type=bool,
     ),
 )
