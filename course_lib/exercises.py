@@ -49,6 +49,7 @@ __all__ = [
     "explain_unquoted_names",
     "hedge_hint",
     "hedged_answer_lines",
+    "hedged_syntax_guidance",
     "key_value_hint",
     "literal_text_hint",
     "near_miss_hint",
@@ -678,13 +679,15 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         return f"{exercise}: not checked yet. {variable} Then run the cell again."
     if computed := _computed_answer_line(names):  # `answer_1 = parse_assertions(message_1)`: not a prediction
         return f"{exercise}: not checked yet. {computed} Then run the cell again."
-    if decimal := _decimal_count(answer, expected):  # 1.0 for a count: said alike for 1.0 and 2.0
+    if decimal := _decimal_count(answer, expected):  # 1.0, -1, 1.5 for a count: said alike
         return f"{exercise}: not checked yet. {decimal} Then run the cell again."
     if _same(answer, expected):
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
     specific = _miss(named, answer)
-    if not specific and (form := _form_words(answer, expected, named)):  # said alike, right or wrong
+    if not specific and (
+        form := _form_words(answer, expected, named, _typed_bare(names))
+    ):  # said alike, right or wrong
         return f"{exercise}: not checked yet. {form} Then run the cell again."
     if specific:  # the hint's sentences that the miss already says or asks are not said twice
         hint = _not_said_in(hint, specific)
@@ -724,22 +727,23 @@ def _not_said_in(hint: str, miss: str) -> str:
     return " ".join(kept)
 
 
-def _form_words(answer: Any, expected: Any, named: Exercise | None) -> str:
+def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool = False) -> str:
     """What to say to an answer whose form is wrong whatever its value, or ``""``: the form is fixed first.
 
     Empty, another kind than the answer's (text for a number, a number for text, None), a hedge, several numbers
     or several words for one, no name the question lists, capitals or spaces where the answers are lower case, a
     slip from a listed name, a number or a truth value written as text. The words never depend on whether the value
     underneath is right, and the exercise's hint (about the reasoning) is not given: either would tell the student
-    which they wrote.
+    which they wrote. ``bare``: the student typed the answer line's value without quotes (:func:`_typed_bare`).
     """
     choices = named.choices if named else ()
     known = named.known if named else ()
     return (
         _empty(answer, expected)
-        or hedge_hint(answer, expected)
+        or hedge_hint(answer, expected, quoted=not bare)
         or _dict_hedge(answer, expected)
         or _dict_key_form(answer, expected)
+        or _dict_key_slip(answer, expected)
         or several_numbers_hint(answer, expected)
         or _not_a_choice(named, answer)
         or quoted_text_hint(answer, expected)
@@ -775,6 +779,25 @@ def _dict_key_form(answer: Any, expected: Any) -> str:
         "A key of your dict is not text: a key written without quotes is read as a name (a variable of this "
         "lesson, or a number). Write each key in quotes, e.g. {'key': 'value'}."
     )
+
+
+def _dict_key_slip(answer: Any, expected: Any) -> str:
+    """What to say to a dict with a key a slip away from one of the ten allowed keys (``'databse'``), or ``""``.
+
+    The slip is a form to fix, as lesson 01's Exercise 2 says of ``'custmer'``: graded "not quite" beside the values,
+    it was a second rule for the same slip (lesson 01's walk). Read against all ten keys alike, answer key or not,
+    and said alike whatever the values are. A key in the wrong case is told that keys are case-sensitive
+    (:func:`_dict_hint`), not that it is a slip.
+    """
+    if not (isinstance(answer, dict) and isinstance(expected, dict)) or not all(key in _KEYS for key in expected):
+        return ""
+    for key in answer:
+        if key not in expected and (listed := _listed_slip(key, _KEYS)) and _folded(key) != _folded(listed):
+            return (
+                f"The key {_shown(key)} reads as {listed!r}, one of {_choices_in_words(_KEYS)}: write it exactly as "
+                "the question spells it."
+            )
+    return ""
 
 
 def _off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
@@ -922,6 +945,9 @@ def _number_in(text: str) -> tuple[float, str] | None:
         return float(_NUMBER_WORDS.index(words)), "words"
     if words in _TIMES_WORDS:  # "once", "twice": a count of times in words
         return float(_TIMES_WORDS[words]), "words"
+    first, _, rest = words.partition(" ")
+    if rest.strip() and (first in _NUMBER_WORDS or first in _TIMES_WORDS):  # "two calls": a number with words
+        return float(_NUMBER_WORDS.index(first) if first in _NUMBER_WORDS else _TIMES_WORDS[first]), "hedged"
     match = _HEDGED.fullmatch(text.strip())
     if match is None and (unit := _WITH_UNIT.fullmatch(text.strip())):  # "9 messages", "2 calls"
         return float(unit.group(1)), "hedged"
@@ -955,21 +981,25 @@ def number_form_hint(answer: Any, expected: Any) -> str:
     )
 
 
-_HEDGES = re.compile(r"\?|\b(?:maybe|perhaps|probably|possibly|i think|i guess|i believe|not sure)\b", re.IGNORECASE)
+_HEDGES = re.compile(
+    r"\?|\b(?:maybe|perhaps|probably|possibly|i think|i guess|guess|i suppose|i believe|not sure)\b", re.IGNORECASE
+)
 """What makes a text answer a hedge: a question mark, or a word of doubt."""
 
 _TRUTH_WORDS = {"true", "false", "yes", "no"}
 """The words a student writes for a yes/no prediction that Python spells True or False."""
 
 
-def hedge_hint(answer: Any, expected: Any) -> str:
+def hedge_hint(answer: Any, expected: Any, *, quoted: bool = True) -> str:
     """What to say to an answer that hedges (``'accepted?'``, ``'maybe Billing'``, ``'False?'``, ``'2?'``) or ``""``.
 
     Said alike whether the value inside is right or wrong: "holds the right word" for one and the reasoning hint for
     the other would tell the student which it is before they commit. The hedge is named first whatever the kind of
     answer: the truth-value note ("write True or False") never mentioned the '?' of ``'False?'``, and "a number with
     words around it" did not say that ``'2?'`` hedges. Only the way to write the answer's kind follows. An answer
-    whose own text holds a '?' or a word of doubt is not hedged by one.
+    whose own text holds a '?' or a word of doubt is not hedged by one. "Without quotes around it" is said of a dict
+    only when the student typed quotes (``quoted``): ``answer_1 = {...}?`` has none, IPython's reader makes it text
+    (lesson 01's walk).
     """
     if not isinstance(answer, str) or not _HEDGES.search(answer):
         return ""
@@ -981,8 +1011,10 @@ def hedge_hint(answer: Any, expected: Any) -> str:
     )
     if isinstance(expected, str):
         return f"{said} be; the check compares the exact text."
-    if isinstance(expected, dict):  # '{"module": "Billing"} I think': a dict in quotes, with a hedge
+    if isinstance(expected, dict) and quoted:  # '{"module": "Billing"} I think': a dict in quotes, with a hedge
         return f"{said} be. Write the dict itself, without quotes around it, e.g. {{'key': 'value'}}."
+    if isinstance(expected, dict):  # answer_1 = {...}? typed without quotes
+        return f"{said} be. Write the dict alone: no '?', no other words, e.g. {{'key': 'value'}}."
     return f"{said} be.{_hedge_free_kind(expected)}"
 
 
@@ -1045,12 +1077,22 @@ def several_numbers_hint(answer: Any, expected: Any) -> str:
     """
     if _kind(expected) != "a number":
         return ""
+    counts = isinstance(expected, numbers.Integral) or float(expected).is_integer()
+    if isinstance(answer, str) and not counts and (comma := _DECIMAL_COMMA.fullmatch(answer.strip())):
+        whole, part = comma.groups()  # '61,5': a decimal comma, as the tuple 61,5 is told (type_hint)
+        return (
+            f"Your answer {_shown(answer)} writes a decimal comma: use a dot for decimals ({whole}.{part}), "
+            "without quotes."
+        )
     if isinstance(answer, str) and len(_numbers_in(answer)) > 1:
         return f"Your answer {_shown(answer)} gives several numbers: pick one and write it in digits, without quotes."
-    counts = isinstance(expected, numbers.Integral) or float(expected).is_integer()
     if isinstance(answer, tuple) and len(answer) > 1 and counts and all(_kind(n) == "a number" for n in answer):
         return "Your answer gives several numbers (Python reads them as a tuple): pick one."
     return ""
+
+
+_DECIMAL_COMMA = re.compile(r"(-?\d+),(\d+)")
+"""A number written with a decimal comma, as French and many other languages write it: ``61,5``."""
 
 
 def _numbers_in(text: str) -> list[str]:
@@ -1240,6 +1282,24 @@ def _cell_text(names: Mapping[str, Any]) -> str:
     return inputs[-1] if isinstance(inputs, list) and inputs and isinstance(inputs[-1], str) else ""
 
 
+def _typed_bare(names: Mapping[str, Any]) -> bool:
+    """Did the student type the cell's answer line's value without quotes (``answer_1 = {'log': 'a=b'}?``)?
+
+    IPython's ``In`` holds the cell as its reader changed it: :func:`hedged_answer_lines` puts quotes around a
+    value ending in '?'. The cell as typed is IPython's ``_iN`` (N, the cell's number: ``len(In) - 1``). Unknown
+    (outside IPython) is False: a text answer there was typed in quotes.
+    """
+    inputs = names.get("In")
+    typed = names.get(f"_i{len(inputs) - 1}") if isinstance(inputs, list) and inputs else None
+    if not isinstance(typed, str):
+        return False
+    for line in typed.splitlines():
+        if match := _ANSWER_LINE.match(line):
+            value = line[match.end() :].strip()
+            return bool(value) and value[0] not in _QUOTE_MARKS
+    return False
+
+
 def _joined_answer_line(names: Mapping[str, Any], answer: Any = None) -> str:
     """What to say when the cell's ``answer_N = ...`` line joins two values with ``or``/``and``, or ``""``.
 
@@ -1308,14 +1368,24 @@ def _computed_answer_line(names: Mapping[str, Any]) -> str:
 
 
 def _decimal_count(answer: Any, expected: Any) -> str:
-    """What to say to a whole number written with a decimal point (``1.0``) where the answer is a count, or ``""``.
+    """What to say to a number that is no count (``-1``, ``1.5``) or a count written with a decimal point (``1.0``)
+    where the answer is a count, or ``""``.
 
     Python finds ``1.0 == 1``, so ``1.0`` was "correct" while ``1.5`` was told a count is whole (lesson 07's walk):
-    the form is said first, alike for any such number.
+    the form is said first, alike for any such number. A negative number or a fraction is a form to fix too, as
+    ``'9'`` or ``None`` are: graded "not quite" beside them, it told the student which forms the check had judged
+    (lesson 05's walk).
     """
-    if isinstance(expected, bool) or not isinstance(expected, numbers.Integral) or not isinstance(answer, float):
+    if isinstance(expected, bool) or not isinstance(expected, numbers.Integral):
         return ""
-    if not answer.is_integer():
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+        return ""
+    if answer < 0 or not float(answer).is_integer():
+        return (
+            f"A count is a whole number, 0 or more (how many), and {answer} is not one: write the count you predict "
+            "in digits, with no minus sign and no decimal point."
+        )
+    if not isinstance(answer, float):
         return ""
     return f"{answer} has a decimal point, but the answer is a count: write it as a whole number, {int(answer)}."
 
@@ -1431,26 +1501,7 @@ def near_miss_hint(answer: Any, expected: Any) -> str:
         return _dict_hint(answer, expected)
     if isinstance(answer, list | tuple) and isinstance(expected, list | tuple) and len(answer) != len(expected):
         return f"Your answer has {_items(len(answer))}; the answer has {_items(len(expected))}."
-    if _kind(answer) == _kind(expected) == "a number":
-        return _number_hint(answer, expected)
-    return ""
-
-
-def _number_hint(answer: Any, expected: Any) -> str:
-    """How close a wrong number came, in words that fit what the answer counts.
-
-    A count (a whole number: messages, calls, sessions) is never negative and has no fractions: a negative number or a
-    fraction is told so, in the same words whatever its value, and nothing says where the answer lies ("less than 1
-    away" from 8.5 would give away 8 or 9). A fractional answer (lesson 00's 61.5 s) gets no distance either: "Close:
-    61 is less than 1 away" and the same for 62 placed the answer between them, found by trial (lesson 00's walk).
-    """
-    if not (isinstance(expected, numbers.Integral) and isinstance(answer, numbers.Real)):
-        return ""
-    if answer < 0:  # the same words for any negative value: no hint of where
-        return f"{answer} is below zero, but the answer is a count (how many), and a count is never negative."
-    if not float(answer).is_integer():
-        return f"{answer} has a fraction, but the answer is a whole number (a count)."
-    return ""
+    return ""  # a number: nothing says how close it came (a count's form is said first, by _decimal_count)
 
 
 def _text_hint(answer: str, expected: str) -> str:
@@ -1599,24 +1650,14 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
     Both are said at once: a student who fixes only the keys should not then learn of a wrong value. A missing key
     is counted, never named: "missing the keys 'database' and 'log'" answered an empty dict with the answer's keys
     (lesson 01's walk). An extra key is the student's own and may be named; one a slip away from an allowed key
-    (``'databse'``) is told which key it reads as, read against all ten alike, answer key or not. "Keys are
-    case-sensitive" is said of an extra key holding a capital, whether or not its lower-case form is an answer key,
-    so it gives none away.
+    (``'databse'``) is a form, said before any grading (:func:`_dict_key_slip`). "Keys are case-sensitive" is said
+    of an extra key holding a capital, whether or not its lower-case form is an answer key, so it gives none away.
     """
     missing = [key for key in expected if key not in answer]
-    allowed = _KEYS if all(key in _KEYS for key in expected) else ()  # a slip is read against all ten, alike
-    slips = {  # a key in the wrong case is told that keys are case-sensitive (below), not that it is a slip
-        key: listed
-        for key in answer
-        if key not in expected and (listed := _listed_slip(key, allowed)) and _folded(key) != _folded(listed)
-    }
-    extra = [key for key in answer if key not in expected and key not in slips]
+    extra = [key for key in answer if key not in expected]
     parts = []
     if missing:
         parts.append(f"{_missing_keys(len(missing))}: check each part again against the rule that follows.")
-    parts += [
-        f"The key {_shown(key)} reads as {listed!r}, one of the ten allowed keys." for key, listed in slips.items()
-    ]
     if extra:
         parts.append(f"Your dict has {'an extra key' if len(extra) == 1 else 'extra keys'}: {_names(extra)}.")
     if any(isinstance(key, str) and key != key.lower() for key in extra):
@@ -1907,6 +1948,8 @@ def _cell_error_guidance(error: BaseException, frame: traceback.FrameSummary | N
         return readable_lines(unquoted_name_guidance(error, _expected_in_cell(frame, names), variable))
     if isinstance(error, SyntaxError) and (guidance := _syntax_guidance(error)):
         return f"SyntaxError: this is not a dict yet.\n{guidance}"
+    if isinstance(error, SyntaxError) and (guidance := hedged_syntax_guidance(error, names)):
+        return readable_lines(guidance)
     if isinstance(error, SyntaxError) and (guidance := answer_syntax_guidance(error, names)):
         return f"SyntaxError: your answer is not a Python value yet.\n{readable_lines(guidance)}"
     return ""
@@ -2072,6 +2115,34 @@ def _message_guidance(error: BaseException, line: str | None) -> str:
         f"A message is text, so put the whole message in quotes, e.g. {name} = 'your words here'. Then run the cell "
         "again."
     )
+
+
+_HEDGE_MARKS = " ,;:.!?\t"
+"""What is left around an answer once its words of doubt are taken out: spaces, commas, stops, '?'."""
+
+
+def hedged_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None = None) -> str:
+    """What to say when Python cannot read an answer line because words of doubt surround a value
+    (``answer_1 = True, I think``, ``answer_1 = maybe False``), or ``""``.
+
+    ``True ?`` is read as the hedge it is (:func:`hedged_answer_lines`), but ``maybe False`` got "your answer is not
+    a Python value yet" (lesson 04's walk): the same hedge, told two ways. The hedge words are said as the checker
+    says them (:func:`hedge_hint`), alike whatever the value is; a line with no value left once the words of doubt
+    are taken out keeps Python's reading (:func:`answer_syntax_guidance`).
+    """
+    line = (error.text or "").strip("\n")
+    match = _ANSWER_LINE.match(line)
+    if match is None:
+        return ""
+    typed = line[match.end() :].strip()
+    value = _HEDGES.sub(" ", typed).strip(_HEDGE_MARKS)
+    if typed == value or not value or not _is_expression(value):
+        return ""
+    cell = "".join(linecache.getlines(error.filename or ""))
+    expected = _expected_in_source(cell, match.group(1), names) if cell and names is not None else _UNKNOWN
+    if said := hedge_hint(typed, expected, quoted=False):
+        return f"{said} Then run the cell again."
+    return ""
 
 
 def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None = None) -> str:

@@ -1,9 +1,127 @@
-"""Two exercises' own words after the twelfth walk's second round (issue 32): lesson 06's misses ask, lesson 07's
-Why names the facts a store of 6 keeps."""
+"""The exercise checker after the twelfth walk's second round (issue 32): a form is said one way for every input of
+its kind, right or wrong alike.
 
-from course_lib.exercises import exercise
+A decimal comma in text, a misspelt dict key, a hedged dict typed without quotes, words of doubt Python cannot read,
+a negative or fractional count, a number word among other words; and two exercises' own words (lessons 06 and 07).
+"""
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+from course_lib.exercises import check, exercise, explain_unquoted_names
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.policies import load_timeline
+
+EXPECTED_1 = {"database": "SQL Server 2022", "log": "a=b"}
+
+
+def said(lesson, label, answer, expected, line=None):
+    """What a checking cell of ``lesson``'s ``label`` prints, as one line; ``line`` is the answer line typed."""
+    cell = (line or f"answer_1 = {answer!r}") + f"\nprint(check({label!r}, answer_1, expected, hint))"
+    hint = exercise(lesson, label).hint
+    return " ".join(check(label, answer, expected, hint, namespace={"In": ["", cell]}).split())
+
+
+def run_in_shell(capsys, cell, **names):
+    """What a notebook cell prints in a shell set up as the lessons set it up, as one line."""
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.user_ns.update(check=check, exercise=exercise, **names)
+        shell.run_cell(cell, store_history=True)
+        return " ".join(capsys.readouterr().out.split())
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize("answer", ["61,5", "60,5", " 62,0 "])
+def test_a_decimal_comma_in_text_is_told_to_use_a_dot_alike(answer):
+    """Finding 1: '61,5' was told it gives several numbers, the tuple 61,5 to use a dot."""
+    text = said("00", "Exercise 1", answer, 61.5)
+    whole, part = answer.strip().split(",")
+    assert text.startswith("Exercise 1: not checked yet.")
+    assert f"use a dot for decimals ({whole}.{part})" in text and "several numbers" not in text
+    assert text.replace(repr(answer), "A").replace(f"{whole}.{part}", "B") == said(
+        "00", "Exercise 1", "61,5", 61.5
+    ).replace("'61,5'", "A").replace("61.5", "B")
+
+
+def test_several_numbers_in_text_still_pick_one():
+    assert "several numbers: pick one" in said("00", "Exercise 1", "61 or 62", 61.5)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"databse": "SQL Server 2022", "log": "a=b"},
+        {"databse": "Oracle", "log": "x"},
+        {"databse": "SQL Server 2022"},
+    ],
+)
+def test_a_misspelt_dict_key_is_a_form_said_alike_whatever_the_values(answer):
+    """Finding 2: {'databse': ...} was "not quite ... reads as 'database'", Exercise 2's 'custmer' "not checked"."""
+    text = said("01", "Exercise 1", answer, EXPECTED_1)
+    assert text == (
+        "Exercise 1: not checked yet. The key 'databse' reads as 'database', one of the ten allowed keys (product, "
+        "module, priority, database, constraint, customer, version, environment, symptom, log): write it exactly "
+        "as the question spells it. Then run the cell again."
+    )
+
+
+def test_a_dict_key_in_the_wrong_case_is_still_told_keys_are_case_sensitive():
+    assert "Keys are case-sensitive" in said("01", "Exercise 1", {"Database": "SQL Server 2022", "log": "a=b"}, {})
+
+
+@pytest.mark.parametrize("value", ["{'database': 'SQL Server 2022', 'log': 'a=b'}", "{'database': 'Oracle'}"])
+def test_a_hedged_dict_typed_without_quotes_is_not_told_to_drop_quotes(capsys, value):
+    """Finding 3: ``answer_1 = {...}?`` was told "without quotes around it", but had none."""
+    cell = f"answer_1 = {value}?\nprint(check('Exercise 1', answer_1, expected, hint))"
+    out = run_in_shell(capsys, cell, expected=EXPECTED_1, hint=exercise("01", "Exercise 1").hint)
+    assert "hedges" in out and "without quotes" not in out and "no '?'" in out
+    quoted = run_in_shell(capsys, cell.replace(f"{value}?", f'"{value}?"'), expected=EXPECTED_1, hint="")
+    assert "hedges" in quoted and "Write the dict itself, without quotes around it" in quoted
+
+
+@pytest.mark.parametrize(
+    "value", ["True, I think", "maybe False", "probably True", "False, I guess", "perhaps true", "False?"]
+)
+def test_words_of_doubt_python_cannot_read_get_the_hedge_message(capsys, value):
+    """Finding 4: 'True ?' got the hedge message, 'True, I think' a SyntaxError note."""
+    cell = f"answer_1 = {value}\nprint(check('Exercise 1', answer_1, True, exercise('04', 'Exercise 1').hint))"
+    out = run_in_shell(capsys, cell)
+    assert out == (
+        f"Exercise 1: not checked yet. Your answer {value!r} hedges (a '?' or a word of doubt): write one answer on "
+        "its own, as sure as you can be. Write True or False alone: no '?', no quotes, no other words, with a "
+        "capital first letter. Then run the cell again."
+    )
+
+
+def test_an_answer_line_with_no_hedge_keeps_the_syntax_note(capsys):
+    out = run_in_shell(capsys, "answer_1 = True I\nprint(check('Exercise 1', answer_1, True))")
+    assert "not a Python value yet" in out and "hedges" not in out
+
+
+@pytest.mark.parametrize(("label", "expected"), [("Exercise 1", 9), ("Exercise 2", 1), ("Exercise 3", 2)])
+@pytest.mark.parametrize("answer", [-1, 1.5, -2.0, 8.5])
+def test_a_negative_or_fractional_count_is_a_form_said_alike(label, expected, answer):
+    """Finding 5: -1 and 1.5 were graded "not quite", '9' and None "not checked yet"."""
+    text = said("05", label, answer, expected)
+    assert text == (
+        f"{label}: not checked yet. A count is a whole number, 0 or more (how many), and {answer} is not one: write "
+        "the count you predict in digits, with no minus sign and no decimal point. Then run the cell again."
+    )
+
+
+def test_a_whole_count_with_a_decimal_point_keeps_its_note():
+    assert "has a decimal point" in said("05", "Exercise 1", 9.0, 9)
+
+
+@pytest.mark.parametrize("answer", ["two calls", "9 messages", "nine messages", "twice more"])
+def test_a_number_word_among_words_is_a_number_with_words_around_it(answer):
+    """Finding 6: 'two calls' was "text (a string)", '9 messages' "a number with words around it"."""
+    text = said("05", "Exercise 3", answer, 2)
+    assert f"You wrote the text {answer!r}, a number with words around it" in text
 
 
 def test_lesson_06_exercise_2_misses_ask():

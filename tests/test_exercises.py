@@ -303,14 +303,15 @@ def test_a_dict_value_that_holds_a_question_mark_of_its_own_is_no_hedge():
 
 @pytest.mark.parametrize("negative", [-1, -2, -7, -1.5])
 def test_a_negative_number_for_a_count_is_told_a_count_is_never_negative_in_the_same_words(negative):
-    """Lesson 07's `answer_2 = -1` for "how many" was a bare "not quite"; no hint of where the count lies."""
+    """Lesson 07's `answer_2 = -1` for "how many" was a bare "not quite"; no hint of where the count lies. A form
+    to fix, said before any grading (lesson 05's walk, tests/test_checker_walk12.py)."""
     for expected in (0, 1, 2):
         said = _said(negative, expected, hint="")
         assert said == (
-            f"Ex: not quite. {negative} is below zero, but the answer is a count (how many), and a count is never "
-            "negative."
+            f"Ex: not checked yet. A count is a whole number, 0 or more (how many), and {negative} is not one: write "
+            "the count you predict in digits, with no minus sign and no decimal point. Then run the cell again."
         )
-    assert "below zero" not in _said(-1, 61.5)  # lesson 00's seconds are no count
+    assert "A count is" not in _said(-1, 61.5)  # lesson 00's seconds are no count
 
 
 def test_lesson_02_a_word_saying_no_value_gets_no_note_on_capitals_which_is_not_its_issue():
