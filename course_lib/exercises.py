@@ -2136,13 +2136,33 @@ def hedged_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
         return ""
     typed = line[match.end() :].strip()
     value = _HEDGES.sub(" ", typed).strip(_HEDGE_MARKS)
-    if typed == value or not value or not _is_expression(value):
+    if typed == value or not value:
         return ""
     cell = "".join(linecache.getlines(error.filename or ""))
     expected = _expected_in_source(cell, match.group(1), names) if cell and names is not None else _UNKNOWN
+    if not _an_answer_value(value, expected):
+        return ""
     if said := hedge_hint(typed, expected, quoted=False):
         return f"{said} Then run the cell again."
     return ""
+
+
+_NOT_ANSWERS = _COMMON_WORDS | {"so", "not", "sure", "right", "correct", "wrong"}
+"""Words left of ``I think so``, ``I think it is``: what is left once the words of doubt go, but no answer."""
+
+
+def _an_answer_value(value: str, expected: Any) -> bool:
+    """Is ``value``, what an answer line holds once its words of doubt are taken out, an answer a student may mean:
+    a Python value (``False``, ``2``, ``{'log': 'a=b'}``), a truth or number word (``false``, ``two``), or, where the
+    answer is text, one word (``product``)? ``so`` of ``I think so`` is none."""
+    try:
+        ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        word = value.casefold()
+        if not re.fullmatch(r"[a-z_]\w*", word) or word in _NOT_ANSWERS:
+            return False
+        return word in _TRUTH_WORDS or word in _NUMBER_WORDS or expected is _UNKNOWN or isinstance(expected, str)
+    return True
 
 
 def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None = None) -> str:

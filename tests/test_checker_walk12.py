@@ -97,9 +97,18 @@ def test_words_of_doubt_python_cannot_read_get_the_hedge_message(capsys, value):
     )
 
 
-def test_an_answer_line_with_no_hedge_keeps_the_syntax_note(capsys):
-    out = run_in_shell(capsys, "answer_1 = True I\nprint(check('Exercise 1', answer_1, True))")
+@pytest.mark.parametrize("value", ["True I", "I think so", "I think it is", "maybe product"])
+def test_an_answer_line_with_no_answer_word_beside_its_doubt_keeps_the_syntax_note(capsys, value):
+    cell = f"answer_1 = {value}\nprint(check('Exercise 1', answer_1, expected))"
+    out = run_in_shell(capsys, cell, expected=True)
     assert "not a Python value yet" in out and "hedges" not in out
+
+
+@pytest.mark.parametrize(("value", "expected"), [("61.5, I think", 61.5), ("maybe 2", 2), ("maybe product", "log")])
+def test_a_number_or_a_word_with_words_of_doubt_gets_the_hedge_message(capsys, value, expected):
+    cell = f"answer_1 = {value}\nprint(check('Exercise 1', answer_1, expected))"
+    out = run_in_shell(capsys, cell, expected=expected)
+    assert out.startswith(f"Exercise 1: not checked yet. Your answer {value!r} hedges") and "SyntaxError" not in out
 
 
 @pytest.mark.parametrize(("label", "expected"), [("Exercise 1", 9), ("Exercise 2", 1), ("Exercise 3", 2)])
