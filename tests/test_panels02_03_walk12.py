@@ -6,6 +6,7 @@ from support.capstone_battery import SUPERSEDED, lesson_store
 from support.panels import last_in_chat, memory_panel, said, send, submit, two_desks
 
 from course_lib.capstone_panel import CapstonePanel
+from course_lib.exercises import exercise
 from course_lib.extraction import make_extraction
 from course_lib.memory import WorkingMemory
 from course_lib.widgets import ECHOED_CHARS, double_equals_notes
@@ -77,3 +78,10 @@ async def test_what_the_student_typed_is_still_shortened_where_a_reply_repeats_i
     await send(panel, question)
     reply = last_in_chat(panel).splitlines()[1]
     assert "characters)" in reply and len(reply) < ECHOED_CHARS + 150
+
+
+def test_lesson_03_exercise_1s_hint_asks_and_points_to_the_rule_without_stating_it():
+    """Walk 12: the hint said where a value runs and that a key=value inside it is part of it: nearly the answer."""
+    hint = exercise("03", "Exercise 1").hint
+    assert "is priority=P0 a declaration of its own in your message?" in hint and "section 8's rule" in hint
+    assert "part of that value" not in hint and "count the declarations" not in hint
