@@ -396,8 +396,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 1",
-        "The desk's \"Noted\" is not the store's verdict: count the declarations your message makes. A value runs "
-        "from '=' to ';' or the end of its line, so a key=value inside a value is part of that value.",
+        'The desk said "Noted" for priority=P0, but is priority=P0 a declaration of its own in your message? '
+        "Reread section 8's rule on where a value ends.",
         'The store holds one fact per key your message declared. The desk\'s "Noted" quotes each value it read whole, '
         "and priority=P0 sat inside the value of another key: it is no declaration of its own, so it is no fact. "
         "What a desk says is not what the store holds; mem is.",

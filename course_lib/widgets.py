@@ -105,6 +105,7 @@ __all__ = [
     "correction_notes",
     "declaration_notes",
     "describe_error",
+    "double_equals_notes",
     "echoed_line",
     "eviction_notes",
     "expectations_html",
@@ -117,6 +118,7 @@ __all__ = [
     "punctuation_notes",
     "repeated_key_notes",
     "shorten_long_input",
+    "shown_reply",
     "slider_limits",
     "ticket_line",
     "trim_line",
@@ -373,6 +375,22 @@ def comma_notes(report: ExtractionReport) -> list[str]:
                 f"use ';' or a new line to declare {and_listed(list(dict.fromkeys(inside)))} too."
             )
     return notes
+
+
+def double_equals_notes(report: ExtractionReport) -> list[str]:
+    """A note for each value an accepted turn stored that begins with '=' (``module==X`` stores ``=X``).
+
+    The value is everything after the first '=', so a second '=' is part of it, and "Stored: module." alone does not
+    say so: the note asks whether one '=' was meant, as :func:`comma_notes` says where a comma's declaration went.
+    """
+    if report.status != "accepted":
+        return []
+    return [
+        f"{fact.key} is stored as \"{shorten_long_input(fact.value)}\": did you mean one '='? The value is everything "
+        f"after the first '=', so a second '=' is part of the value."
+        for fact in report.facts
+        if fact.turn == report.turn and fact.value.startswith("=")
+    ]
 
 
 _COMMA_DECLARATION = re.compile(r",\s*(\w+)\s*=")
@@ -845,6 +863,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report, self.memory.max_facts))
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
         lines += "".join(f"<br>{_escape(note)}" for note in comma_notes(report))
+        lines += "".join(f"<br>{_escape(note)}" for note in double_equals_notes(report))
         label = f'<span style="{NOTE_STYLE}">{_escape(self.verdict_label)}</span><br>' if self.verdict_label else ""
         self.diagnostic.value = (
             f'<div style="{WRAPPING_TEXT}">{label}<span style="color:{color}">{status}</span>{lines}</div>'
@@ -1076,8 +1095,9 @@ class DeskPanel(_Panel, widgets.HBox):
         self.events.append(event)
         who = f"[{event.desk}] " if event.desk else ""
         answer = event.reply if event.kind == "turn" else event.output
-        # the line and a reply that repeats it are shortened where long: a 300-character value would fill the chat
-        typed, answer = echoed_line(event.line), echoed_line(answer or "")
+        # what the student typed is shortened where long, in the "you:" line and wherever the reply repeats it; the
+        # course's own words (mem's block of at most five facts, a desk's list of the allowed keys) are shown whole
+        typed, answer = echoed_line(event.line), shown_reply(answer or "", event.line)
         said = f"<b>you:</b> {_escape(typed)}<br><b>{_escape(who)}</b>{_escape(answer)}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
             line = memory_line(event.report, event.line)
@@ -1148,6 +1168,26 @@ def echoed_line(line: str, keep: int = ECHOED_CHARS) -> str:
     if len(shown) <= keep:
         return shown
     return f"{shown[:keep].rstrip()}\u2026 ({len(line)} characters)"
+
+
+def shown_reply(reply: str, line: str) -> str:
+    """``reply`` as the desk chat shows it: whole, but for what the student typed (``line``), shortened wherever the
+    reply repeats it as the "you:" line is (:func:`echoed_line`).
+
+    The course's own replies are bounded (``mem`` lists at most five facts, a refusal names the ten allowed keys): cut
+    at :data:`ECHOED_CHARS`, ``mem`` lost its second fact and a refusal its list of keys. A desk that quotes a long
+    line back ("You asked: '…'", "Noted what you declared: symptom=…") repeats the student's words, and those are
+    what is cut: the whole line and each of its parts (a declaration ends at ';' or the end of its line).
+    """
+    shown = shorten_long_input(reply)  # long quotations and unbroken runs, as every panel message has them
+    parts = [line, *re.split(r"[;\n]", line)]
+    for part in sorted({p.strip() for p in parts}, key=len, reverse=True):
+        echoed = echoed_line(part)
+        if echoed == shorten_long_input(part):
+            continue  # short enough to repeat whole
+        for form in dict.fromkeys((part, shorten_long_input(part))):
+            shown = shown.replace(form, echoed)
+    return shown
 
 
 REFUSAL_IN_CHAT = "the chat shows why, under your line."
