@@ -41,6 +41,7 @@ from .widgets import (
     NOTE_STYLE,
     MemoryPanel,
     SingleSpacedHTML,
+    correction_notes,
     describe_error,
     kept_punctuation,
     on_click_once,
@@ -488,6 +489,7 @@ class CapstonePanel(MemoryPanel):
     ) -> None:
         """The memory panel's report, and for a value kept with its final punctuation, how the evaluator reads it."""
         super().show_report(report, text, before)
+        self._same_value_notes(report, before or ())
         note = ""
         if report is not None and (kept := kept_punctuation(report)):
             value = kept[0].value  # the value just stored, as the student typed it (its final mark included)
@@ -499,6 +501,30 @@ class CapstonePanel(MemoryPanel):
             # the notes go inside the status block (the last div): after it, a blank line would part them
             head, closing, tail = self.diagnostic.value.rpartition("</div>")
             self.diagnostic.value = head + note + closing + tail if closing else tail + note
+
+    def _same_value_notes(self, report: ExtractionReport | None, before: Sequence[Fact]) -> None:
+        """The memory panel's "replaced" note, for a value the evaluator reads as the one before it, says so.
+
+        ``Payroll`` then ``Payroll.`` (or back) differ only in their final punctuation: the store kept the latest,
+        but the evaluator compares values without it (:func:`values_match`), and the value is not listed among the
+        replaced ones. "replaced" would say otherwise; the note says the same value, only its final mark changed.
+        """
+        if report is None or report.status != "accepted":
+            return
+        old = {fact.key: fact for fact in before}
+        for fact in report.facts:
+            was = old.get(fact.key)
+            if fact.turn != report.turn or was is None or was.value == fact.value:
+                continue
+            if not values_match(was.value, fact.value):
+                continue
+            (said,) = correction_notes([was], report)  # the memory panel's note for this key alone
+            same = (
+                f'{fact.key}: "{shorten_long_input(fact.value)}" is the same value as '
+                f'"{shorten_long_input(was.value)}" (said at turn {was.turn}) for the evaluator: only the final '
+                "punctuation changed, and the store keeps the latest."
+            )
+            self.diagnostic.value = self.diagnostic.value.replace(html_lines(said), html_lines(same))
 
     def _replaced(self, key: str, values: Sequence[str]) -> list[str]:
         """Each replaced value of ``key``, with the turn of the correction that replaced it when the panel saw it."""

@@ -86,6 +86,7 @@ __all__ = [
     "options_rows",
     "profile_options",
     "recent_texts",
+    "reminder_if_wrong",
     "render_messages",
     "returned_words",
     "run_middleware_demo",
@@ -372,11 +373,17 @@ def updates_sentence(updates: Sequence[AgentResponseUpdate], model: str = "the m
     feedback = [group for group in groups if group[0].role != "assistant"]
     pieces = sum(len(group) for group in answers)
     answered = f"{_counted(pieces, 'piece')} of {model}'s {_counted(len(answers), 'answer')}"
+    if len(answers) > 1:  # why that many pieces: per answer, computed (a single answer's count is its pieces)
+        fewest, most = min(len(group) for group in answers), max(len(group) for group in answers)
+        answered += f" ({_counted(fewest, 'piece')} each)" if fewest == most else f" ({fewest} to {most} pieces each)"
     if not feedback:
         fed = "no feedback"
     else:
         sent = sum(len(group) for group in feedback)
-        how = "one update each" if sent == len(feedback) else f"in {_counted(sent, 'update')}"
+        if sent == len(feedback):  # said of the feedback alone: the answers came in pieces
+            how = "each sent as one update" if len(feedback) > 1 else "sent as one update"
+        else:
+            how = f"in {_counted(sent, 'update')}"
         fed = f"{_counted(len(feedback), 'feedback message')} from the loop, {how}"
     joined = _counted(len(groups), "message")
     said = f"{_counted(len(updates), 'update')} came: {answered} and {fed}; joined, they make {joined}."
@@ -473,6 +480,18 @@ def numbering_reminder(trace: LoopTrace) -> str:
         return readable_lines(f"{reminder} The feedback ({feedback}) was numbered too.")
     said = f"The feedback ({feedback}) had no number: the counter numbers only the input and the answers."
     return readable_lines(f"{reminder} {said}")
+
+
+def reminder_if_wrong(said: str, reminder: str) -> str:
+    """A checking cell's message ``said``, and under it ``reminder`` only when the answer was wrong ("not quite").
+
+    Lesson 05's exercise 3: the numbering reminder is half the reasoning, so printed on every run it answered the
+    question before the student predicted. Shown as part of a wrong answer's help, it leaves the exercise's own hint
+    and its foreseen misses (:func:`~course_lib.exercises.check`) as they are; every wrong answer gets it alike.
+    """
+    if ": not quite." in " ".join(said.split()[:6]):
+        return f"{said}\n{reminder}"
+    return said
 
 
 def same_run_sentence(first: tuple[LoopTrace, AgentResponse], second: tuple[LoopTrace, AgentResponse]) -> str:
@@ -865,8 +884,8 @@ def returned_words(messages: Sequence[Message]) -> str:
     count = f"{len(messages)} message{'s' * (len(messages) != 1)}"
     answers = sum(m.role == "assistant" for m in messages)
     added = [m for m in messages if m.role != "assistant"]
-    if not added:
-        return f"{count}, answers only"
+    if not added:  # a loop's response ends with its last answer: alone, it is that one
+        return f"{count}: the last answer" if answers == 1 else f"{count}: {answers} answers, no feedback"
     authors = sorted({m.author_name for m in added if m.author_name})
     by = f" (author: {', '.join(authors)})" if authors else ""
     return f"{count}: {answers} answer{'s' * (answers != 1)} + {len(added)} feedback{by}"

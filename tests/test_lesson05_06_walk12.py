@@ -98,8 +98,8 @@ def _update(role: str, text: str, message_id: str) -> AgentResponseUpdate:
 async def test_the_updates_sentence_counts_the_seed_runs_updates_by_kind():
     _, _, updates = await stream_seed_demo()
     assert _words(updates_sentence(updates)) == (
-        "14 updates came: 12 pieces of the model's 3 answers and 2 feedback messages from the loop, one update "
-        "each; joined, they make 5 messages."
+        "14 updates came: 12 pieces of the model's 3 answers (4 pieces each) and 2 feedback messages from the "
+        "loop, each sent as one update; joined, they make 5 messages."
     )
     _, _, once = await stream_seed_demo(allowed=1)
     assert _words(updates_sentence(once)) == (
@@ -115,8 +115,8 @@ def test_the_updates_sentence_is_computed_for_any_run():
         _update("assistant", "Done", "b"),
     ]
     assert _words(updates_sentence(updates, model="the worker")) == (
-        "4 updates came: 2 pieces of the worker's 2 answers and 1 feedback message from the loop, in 2 updates; "
-        "joined, they make 3 messages."
+        "4 updates came: 2 pieces of the worker's 2 answers (1 piece each) and 1 feedback message from the loop, "
+        "in 2 updates; joined, they make 3 messages."
     )
     assert updates_sentence([]) == "No updates came."
     assert max(len(line) for line in updates_sentence(updates).splitlines()) <= FEEDBACK_WIDTH

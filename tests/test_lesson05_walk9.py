@@ -71,4 +71,6 @@ def test_the_lesson_has_three_exercise_cells():
 def test_exercise_3s_text_does_not_call_the_reminder_one_line():
     """The reminder now takes several lines: the text above the cell must not say "the first line it prints"."""
     assert "first line it prints" not in " ".join(_cell("cell-25").source.split())
-    assert "What it prints first recalls how section 2's run was numbered." in " ".join(_cell("cell-25").source.split())
+    # the reminder comes with a wrong answer only (tests/test_loop_lessons_walk12.py)
+    said = " ".join(_cell("cell-25").source.split())
+    assert "A wrong answer also gets a reminder of how section 2's run was numbered." in said

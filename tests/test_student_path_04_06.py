@@ -367,7 +367,7 @@ async def test_returned_messages_say_who_wrote_them_in_words():
     assert frame["text"][0] == "[4] Response message from LLM." and list(frame["message"]) == [1, 2, 3, 4, 5]
     assert returned_words(response.messages) == "5 messages: 3 answers + 2 feedback (author: loop)"
     _, last = await run_seed_demo(options=Options(non_streaming_returns_last_response_only=True))
-    assert returned_words(last.messages) == "1 message, answers only"
+    assert returned_words(last.messages) == "1 message: the last answer"
 
 
 async def test_a_streamed_run_reads_as_its_messages_joined_never_a_bare_none():
@@ -401,7 +401,7 @@ async def test_the_options_tables_count_what_changed_and_explain_every_other_opt
     other = await options_frame(OTHER_OPTIONS)
     assert "model calls" not in other.columns and all(other["what it does"])
     shown = dict(zip(other["option"], other["returned to the caller"], strict=True))
-    assert shown["exclude_on_behalf_of_messages=True"] == "3 messages, answers only"
+    assert shown["exclude_on_behalf_of_messages=True"] == "3 messages: 3 answers, no feedback"
 
 
 async def test_the_loop_comparison_says_yes_or_no_and_the_table_hides_the_index_and_escapes_text():
