@@ -108,7 +108,9 @@ class InvalidFacts(MemoryUpdateError, ValueError):
         self.plain = plain or message
         self.rule = rule
         """The name of the rule the batch was refused under, as :func:`rules_broken` names it ("value too long"),
-        for every refusal of a batch's size or of a candidate; empty for a refusal that is not of a batch."""
+        for every refusal of a batch: "not a batch" (not a list or a tuple), "too many candidates", "not a
+        candidate", "field not text", or one of :data:`CANDIDATE_RULES`; empty for a refusal that is not of a batch
+        (``forget`` of a key that is not one)."""
 
 
 class StaleMemoryUpdate(MemoryUpdateError):
@@ -513,7 +515,8 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
         raise InvalidFacts(
             f"Extraction must contain at most {MAX_CANDIDATES} facts; got {_batch_given(candidates)}, not a list "
             f"or a tuple of candidates (rule: a batch is a list or a tuple of at most {MAX_CANDIDATES} candidates). "
-            f"{_BATCH_REJECTED}"
+            f"{_BATCH_REJECTED}",
+            rule="not a batch",
         )
     if len(candidates) > MAX_CANDIDATES:
         raise InvalidFacts(

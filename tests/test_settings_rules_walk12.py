@@ -69,3 +69,13 @@ def test_a_value_too_long_is_refused_under_that_name_with_its_details_in_the_mes
         memory.apply(memory.begin_turn(TEXT), [FactCandidate(key="symptom", value=value, evidence="")])
     assert caught.value.rule == "value too long"
     assert f"value longer than {MAX_VALUE_CHARS} characters" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("batch", "rule"), [(None, "not a batch"), ({"module": "Billing"}, "not a batch"), ([None], "not a candidate")]
+)
+def test_a_batch_the_store_cannot_read_is_refused_under_a_named_rule_too(batch, rule):
+    memory = WorkingMemory()
+    with pytest.raises(InvalidFacts) as caught:
+        memory.apply(memory.begin_turn(TEXT), batch)
+    assert caught.value.rule == rule
