@@ -589,10 +589,7 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
         raise LiveSettingsError(_blank_backend_words(env_file))
     backend = backend or "offline"
     if backend not in BACKENDS:
-        raise LiveSettingsError(
-            f"COURSE_LLM={backend!r} is not supported; use 'offline' (default), 'openai' or 'local'."
-            + _server_hint(backend)
-        )
+        raise LiveSettingsError(_unsupported_backend_words(backend))
     if backend == "offline":
         return Backends(backend="offline")
     if backend == "local":
@@ -608,6 +605,26 @@ def load_course_settings(env_file: Path | None = None) -> Backends:
     values: dict[str, Any] = {k: v for k, v in endpoint.items() if v is not None} | _bounds(course)
     values["role_models"] = {r: course[f"{r}_model"] for r in ROLES if course.get(f"{r}_model") is not None}
     return Backends(backend="openai", live=LiveSettings.checked(**values))
+
+
+def _unsupported_backend_words(backend: str) -> str:
+    """Why ``COURSE_LLM={backend}`` is refused, with the hints every other setting gets, for any value of its kind.
+
+    A padded value is told what a padded ``OPENAI_MODEL`` is told ("has leading or trailing spaces; remove them"),
+    whatever it holds; a value with a capital letter is told the names are lower-case, whatever it spells; then a
+    name that is still not a backend is refused by name, with the server hint of :func:`_server_hint`.
+    """
+    said = []
+    value = backend.strip()
+    if value != backend:
+        said.append("COURSE_LLM has leading or trailing spaces; remove them.")
+    if value not in BACKENDS:
+        case = " (the names are lower-case)" if value != value.lower() else ""
+        said.append(
+            f"COURSE_LLM={value!r} is not supported; use 'offline' (default), 'openai' or 'local'{case}."
+            + _server_hint(value)
+        )
+    return " ".join(said)
 
 
 def _blank_backend_words(env_file: Path | None) -> str:

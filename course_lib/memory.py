@@ -103,9 +103,14 @@ class InvalidFacts(MemoryUpdateError, ValueError):
     (a panel shows it: "the value given for module has 300 characters; a value may have at most 256").
     """
 
-    def __init__(self, message: str, *, plain: str = "") -> None:
+    def __init__(self, message: str, *, plain: str = "", rule: str = "") -> None:
         super().__init__(message)
         self.plain = plain or message
+        self.rule = rule
+        """The name of the rule the batch was refused under, as :func:`rules_broken` names it ("value too long"),
+        for every refusal of a batch: "not a batch" (not a list or a tuple), "too many candidates", "not a
+        candidate", "field not text", or one of :data:`CANDIDATE_RULES`; empty for a refusal that is not of a batch
+        (``forget`` of a key that is not one)."""
 
 
 class StaleMemoryUpdate(MemoryUpdateError):
@@ -510,7 +515,8 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
         raise InvalidFacts(
             f"Extraction must contain at most {MAX_CANDIDATES} facts; got {_batch_given(candidates)}, not a list "
             f"or a tuple of candidates (rule: a batch is a list or a tuple of at most {MAX_CANDIDATES} candidates). "
-            f"{_BATCH_REJECTED}"
+            f"{_BATCH_REJECTED}",
+            rule="not a batch",
         )
     if len(candidates) > MAX_CANDIDATES:
         raise InvalidFacts(
@@ -518,23 +524,25 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
             f"{MAX_CANDIDATES} (a limit on one batch, apart from how many facts the store keeps; the seed's "
             f"rule: Extraction must contain at most {MAX_CANDIDATES} facts). {_BATCH_REJECTED}",
             plain=f"one message may declare at most {MAX_CANDIDATES} facts, and this one declares {len(candidates)}",
+            rule="too many candidates",
         )
     seen: set[str] = set()
-    first: tuple[int, str] | None = None  # the seed names the first broken candidate: its number and its rule
+    first: tuple[int, str, str] | None = None  # the seed names the first broken candidate: its number and its rule
     plain: dict[str, list[str]] = {}  # a student reads every broken candidate: the keys breaking each rule
     for index, candidate in enumerate(candidates):
         broken = _broken_rule(candidate, user_text, seen)
         if broken:
-            rule, template = broken
-            first = first or (index, rule)
+            name, rule, template = broken
+            first = first or (index, name, rule)
             plain.setdefault(template, []).append(getattr(candidate, "key", ""))
         if isinstance(candidate, FactCandidate) and isinstance(candidate.key, str):
             seen.add(candidate.key)
     if first is not None:
-        index, rule = first
+        index, name, rule = first
         raise InvalidFacts(
             f"Invalid fact #{index + 1} ({_shown(candidates[index])}): {rule}. {_BATCH_REJECTED}",
             plain=_plain_refusal(plain),
+            rule=name,
         )
     return candidates
 
@@ -578,17 +586,18 @@ def _shown(candidate: object) -> str:
     return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026"
 
 
-def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str] | None:
-    """The first rule ``c`` breaks, as the refusal states it and in a student's words; None when it breaks none.
+def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str, str] | None:
+    """The first rule ``c`` breaks: its name, the refusal's words and a student's words; None when it breaks none.
 
     The student's words hold :data:`_KEY` where the key goes, so two keys breaking one rule are said together.
     """
     if not isinstance(c, FactCandidate):
         rule = f"no candidate: a {type(c).__name__} stands in the batch (rule: each fact is a FactCandidate)"
-        return rule, "the writer proposed something that is not a fact"
+        return "not a candidate", rule, "the writer proposed something that is not a fact"
     if broken := _not_text({name: getattr(c, name, None) for name in _FIELDS}):
-        return broken, "the writer proposed non-text"
-    return next(((rule, plain) for _, broken, rule, plain in _candidate_checks(c, user_text, seen) if broken), None)
+        return "field not text", broken, "the writer proposed non-text"
+    checks = _candidate_checks(c, user_text, seen)
+    return next(((name, rule, plain) for name, broken, rule, plain in checks if broken), None)
 
 
 def _candidate_checks(c: FactCandidate, user_text: str, seen: set[str]) -> tuple[tuple[str, bool, str, str], ...]:

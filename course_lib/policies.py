@@ -23,8 +23,10 @@ other rows through :mod:`~course_lib.presentation` (the top floor, which this mo
 
 from __future__ import annotations
 
+import gc
 import json
 import re
+import statistics
 import time
 import uuid
 from abc import ABC, abstractmethod
@@ -76,6 +78,8 @@ __all__ = [
     "STOP_CAUSES",
     "SUMMARIZER_INSTRUCTIONS",
     "SUMMARY_HEADING",
+    "TIME_NOISE_RATIO",
+    "TIMINGS",
     "AnswerRow",
     "CallRow",
     "CompactionPolicy",
@@ -107,6 +111,7 @@ __all__ = [
     "excluded_count_sentence",
     "footprint_sentence",
     "generate_timeline",
+    "generated_rows_sentence",
     "load_timeline",
     "measure_scaling",
     "replay_calls_sentence",
@@ -1072,7 +1077,20 @@ class ScalingRow:
     calls: int
     """Model calls of the replay, every role."""
     cpu_seconds: float
-    """CPU seconds of the replay: they depend on the machine, the characters do not."""
+    """CPU seconds of the replay (the median of ``timings`` runs): they depend on the machine, the characters do not."""
+    timings: int = 1
+    """How many times the replay was run and timed; ``cpu_seconds`` is the median of those times."""
+
+
+TIMINGS = 3
+"""How many times :func:`measure_scaling` times each replay by default: the median of three drops one slow run (a
+busy machine, a garbage collection) that a single timing would show as a bump in lesson 04's time plot."""
+TIME_NOISE_RATIO = 1.5
+"""The growth in time per turn under which a policy's turns did not really slow down. Sixteen re-runs of lesson 04's
+measurement (10 to 200 turns, medians of 3 timings, on a shared machine) gave the policies that store a capped
+amount 0.53 to 1.05 (1.39 once, with another lesson executing beside it), and those that store everything 2.4 to
+5.0. Below 1, the gap is each replay's one-off start-up work (about 1 ms) shared by more turns, and noise. A growth
+under ``TIME_NOISE_RATIO`` is said to mean "about as long"."""
 
 
 async def measure_scaling(
@@ -1080,9 +1098,14 @@ async def measure_scaling(
     policies: dict[str, PolicyFactory] | None = None,
     rule: ResolutionRule = "latest",
     progress: Callable[[str], None] | None = None,
+    timings: int = TIMINGS,
 ) -> list[ScalingRow]:
     """For generated timelines of each size, each policy from a fresh state: one :class:`ScalingRow` per replay
     (:func:`~course_lib.presentation.scaling_frame` shows them).
+
+    Each replay is run ``timings`` times, each from a fresh state after a garbage collection, in rounds that time
+    every replay once, and its CPU time is the median: one timing per point made lesson 04's plot bump (full history
+    slower at 100 turns than at 200).
 
     By default on the offline models whatever ``COURSE_LLM`` says: what this measures is the policies' and the
     framework's work per turn, and a live model would need one call per turn and policy (2,160 for 10 to 200 turns)
@@ -1094,20 +1117,27 @@ async def measure_scaling(
     ) in policies.values():  # untimed: a policy's first run pays one-off costs the shortest replay would carry
         warm_up = CallLog()
         await run_policy(generate_timeline(4), factory(rule, warm_up), warm_up, rule)
+    if timings < 1:
+        raise ValueError(f"measure_scaling times each replay at least once; timings={timings}.")
+    timelines = {n: generate_timeline(n) for n in sizes}
+    seconds: dict[tuple[int, str], list[float]] = {(n, name): [] for n in sizes for name in policies}
+    replayed: dict[tuple[int, str], list[ModelCall]] = {}
+    for round_ in range(timings):  # a round times every replay once: a busy spell slows all sizes alike
+        for n, timeline in timelines.items():
+            for name, factory in policies.items():  # from a fresh state each time: the same calls every round
+                log = CallLog()
+                gc.collect()  # a collection left over from the previous run is not charged to this one
+                started = time.process_time()
+                replayed[n, name], _ = await run_policy(timeline, factory(rule, log), log, rule)
+                seconds[n, name].append(time.process_time() - started)
+                if progress is not None and round_ == timings - 1:
+                    progress(f"{name}, {n} turns")
     rows = []
-    for n in sizes:
-        timeline = generate_timeline(n)
-        for name, factory in policies.items():
-            log = CallLog()
-            started = time.process_time()
-            calls, _ = await run_policy(timeline, factory(rule, log), log, rule)
-            seconds = time.process_time() - started
-            reader = [c for c in calls if c.call == "reader"]
-            rows.append(
-                ScalingRow(n, name, reader[-1].chars_sent, sum(c.chars_sent for c in calls), len(calls), seconds)
-            )
-            if progress is not None:
-                progress(f"{name}, {n} turns")
+    for (n, name), calls in replayed.items():
+        reader = [c for c in calls if c.call == "reader"]
+        chars = sum(c.chars_sent for c in calls)
+        median = statistics.median(seconds[n, name])
+        rows.append(ScalingRow(n, name, reader[-1].chars_sent, chars, len(calls), median, timings))
     return rows
 
 
@@ -1275,6 +1305,11 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
             f", against {low if low == high else f'{low} to {high}'} times as long for the others, which store a "
             "capped amount at any length"
         )
+    if any(g < TIME_NOISE_RATIO for g in growth.values()):
+        sentence += (
+            f". A ratio under {TIME_NOISE_RATIO:g} means a turn took about as long: its gap from 1 is timing noise "
+            "and each replay's start-up work shared by more turns, not a real speed-up or slow-down"
+        )
     if keepers and others and max(others) >= min(growth[p] for p in keepers):
         sentence += (
             ". In this run the times were too close to tell the two kinds apart: times this short move "
@@ -1289,6 +1324,31 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
     return sentence + "."
 
 
+def generated_rows_sentence(timeline: Timeline, n_turns: int) -> str:
+    """Why lesson 04's section 6 table does not repeat section 4 at the same turn: its rows replay timelines made by
+    :func:`generate_timeline`, not the lesson's ``timeline``; compared here at ``n_turns`` by their own counts.
+
+    A student read 1007 characters for full history at 10 turns in the table and about 1240 at turn 10 on section
+    4's plot, and suspected a miscount.
+    """
+    generated = generate_timeline(n_turns)
+    ours = Timeline(name=timeline.name, turns=timeline.turns[:n_turns])
+    filler = next(t.user for t in generated.turns[2:] if t.user.split("=")[0] in FILLER_KEYS)
+
+    def chars(t: Timeline) -> int:
+        return sum(len(turn.user) for turn in t.turns)
+
+    def questions(t: Timeline) -> str:
+        return f"{len(t.questions)} question{'s' if len(t.questions) != 1 else ''}"
+
+    return (
+        f"These rows replay timelines generated for this measurement, not the lesson's: at {n_turns} turns the "
+        f"generated one's user messages hold {chars(generated)} characters, with filler such as {filler!r}, and it "
+        f"asks {questions(generated)}; the first {n_turns} turns of the lesson's timeline hold {chars(ours)} "
+        f"characters and ask {questions(ours)}. So the {n_turns}-turn row is not section 4's plot at turn {n_turns}."
+    )
+
+
 def time_range_sentence(rows: Sequence[ScalingRow]) -> str:
     """How long a turn took in :func:`measure_scaling`'s replays, fastest and slowest, in CPU milliseconds: the
     size of the times lesson 04 warns move from run to run, said from this run rather than guessed in its prose."""
@@ -1297,7 +1357,13 @@ def time_range_sentence(rows: Sequence[ScalingRow]) -> str:
         raise ValueError("No replays to time: measure_scaling returned no rows.")
     fastest, slowest = f"{min(per_turn):.2g} ms", f"{max(per_turn):.2g} ms"
     took = fastest if fastest == slowest else f"from {fastest} to {slowest}"
-    return f"In these replays, a turn took {took} of CPU time, depending on the policy and the timeline's length."
+    timings = {r.timings for r in rows}
+    each = (
+        f" Each time is the median of {timings.pop()} runs of the same replay."
+        if len(timings) == 1 and 1 not in timings
+        else ""
+    )
+    return f"In these replays, a turn took {took} of CPU time, depending on the policy and the timeline's length.{each}"
 
 
 def replay_calls_sentence(rows: Sequence[ScalingRow]) -> str:
@@ -1321,4 +1387,11 @@ def replay_calls_sentence(rows: Sequence[ScalingRow]) -> str:
     )
     if extra:
         sentence += f", plus {extra:,} writer and summarizer calls: {reader + extra:,} model calls in all"
-    return sentence + ", all answered here by the offline models."
+    sentence += ", all answered here by the offline models."
+    timings = max(r.timings for r in rows)
+    if timings > 1:  # measure_scaling runs every replay that many times, to time it
+        sentence += (
+            f" Each replay ran {timings} times, for the times in the next section: {timings} \u00d7 "
+            f"{reader + extra:,} = {timings * (reader + extra):,} calls."
+        )
+    return sentence

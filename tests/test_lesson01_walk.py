@@ -168,11 +168,11 @@ def test_the_hidden_characters_block_is_printed_unbroken_dates_and_counted_on_it
     cell = next(
         c for c in lesson(LESSON).cells if c.cell_type == "code" and "fenced = prompt_block(hidden)" in c.source
     )
-    assert "print(wrapped_block(fenced))" in cell.source and "len(fenced.splitlines())" in cell.source
+    assert "print(wrapped_block(fenced))" in cell.source and "count = len(fenced.splitlines())" in cell.source
     printed = "".join(o.get("text", "") for o in cell.outputs)
     assert all(len(line) <= BLOCK_WIDTH for line in printed.splitlines())
     assert printed.count("recorded 2026-01-01T12:00:00+00:00)") == 2
-    assert "lines: 4 | read back exactly: yes" in printed
+    assert "lines: 4 (the header, 2 facts, the footer) | read back exactly: yes" in printed
 
 
 def test_the_glossary_says_a_long_message_takes_no_turn_and_a_rejected_batch_used_its_own():
