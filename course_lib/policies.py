@@ -1112,16 +1112,15 @@ async def measure_scaling(
     while a 200-turn full history overflows a small model's context. Pass ``policies`` to replay on others.
     """
     policies = policies or course_policies(backends=OFFLINE)
-    for (
-        factory
-    ) in policies.values():  # untimed: a policy's first run pays one-off costs the shortest replay would carry
+    # untimed: a policy's first run pays one-off costs the shortest replay would carry
+    for factory in policies.values():
         warm_up = CallLog()
         await run_policy(generate_timeline(4), factory(rule, warm_up), warm_up, rule)
     if timings < 1:
         raise ValueError(f"measure_scaling times each replay at least once; timings={timings}.")
     timelines = {n: generate_timeline(n) for n in sizes}
     seconds: dict[tuple[int, str], list[float]] = {(n, name): [] for n in sizes for name in policies}
-    replayed: dict[tuple[int, str], list[ModelCall]] = {}
+    replayed: dict[tuple[int, str], list[CallRow]] = {}
     for round_ in range(timings):  # a round times every replay once: a busy spell slows all sizes alike
         for n, timeline in timelines.items():
             for name, factory in policies.items():  # from a fresh state each time: the same calls every round
