@@ -1382,7 +1382,7 @@ def _joined_answer_line(names: Mapping[str, Any], answer: Any = None) -> str:
             tokens = list(tokenize.generate_tokens(io.StringIO(line).readline))
         except (tokenize.TokenError, SyntaxError):
             continue
-        code = _clipped(line.partition("=")[2].split("#")[0].strip())
+        code = _clipped(_without_comment(line.partition("=")[2])[0].strip())
         words = [t.string for t in tokens if t.type == tokenize.NAME]
         if joiner := next((word for word in words if word in ("or", "and")), None):
             return (
@@ -2033,6 +2033,32 @@ def _exercise_not_checked(filename: str | None) -> str:
     return f"{found.group(1)}: not checked yet.\n" if found else ""
 
 
+def _without_comment(line: str) -> tuple[str, str]:
+    """``line`` cut where its trailing ``# comment`` starts: the code, and the comment with the spaces before it.
+
+    A '#' inside quotes is text, not a comment (``answer_1 = 'a # b'``); after a quote left open, the rest of the
+    line is that text, as Python reads it. Lesson 03's answer lines keep a comment (``answer_1 = ...  # your
+    prediction``): ``answer_1 = 1?  # ...`` is the hedge ``1?`` (lesson 03's walk).
+    """
+    quote = ""
+    index = 0
+    while index < len(line):
+        char = line[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif line.startswith(quote, index):
+                index += len(quote) - 1
+                quote = ""
+        elif char == "#":
+            code = line[:index].rstrip()
+            return code, line[len(code) :]
+        elif char in "'\"":
+            quote = char * 3 if line.startswith(char * 3, index) else char
+        index += 1
+    return line, ""
+
+
 _TRAILING_MARKS = re.compile(r"^(?P<line>\s*answer_\w*\s*=\s*(?P<value>.*?))\s*(?P<marks>\?+)\s*$")
 """An answer line ending in '?' outside any quotes: ``answer_2 = product?``, ``answer_3 = False?``."""
 
@@ -2044,14 +2070,16 @@ def hedged_answer_lines(lines: list[str]) -> list[str]:
     below it graded the answer the cell held before, "correct" included (lesson 01's walk). The line becomes the
     text the student typed, ``answer_2 = 'product?'``, which the checker names as a hedge like any other, and so do
     words without quotes (``answer_1 = right first time?``, lesson 07's walk). A '?' inside quotes is left alone,
-    and so is a value holding a quote mark that is not Python without its '?'.
+    and so is a value holding a quote mark that is not Python without its '?'. A trailing comment stays, after the
+    text (:func:`_without_comment`).
     """
     out = []
     for line in lines:
-        match = _TRAILING_MARKS.match(line.rstrip("\n"))
+        code, comment = _without_comment(line.rstrip("\n"))
+        match = _TRAILING_MARKS.match(code)
         if match and match["value"] and (_is_expression(match["value"]) or not set(match["value"]) & set("'\"#")):
             typed = f"{match['value']}{match['marks']}"
-            line = f"{match['line'][: len(match['line']) - len(match['value'])]}{typed!r}\n"
+            line = f"{match['line'][: len(match['line']) - len(match['value'])]}{typed!r}{comment}\n"
         out.append(line)
     return out
 
@@ -2197,7 +2225,7 @@ def hedged_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
     says them (:func:`hedge_hint`), alike whatever the value is; a line with no value left once the words of doubt
     are taken out keeps Python's reading (:func:`answer_syntax_guidance`).
     """
-    line = (error.text or "").strip("\n")
+    line = _without_comment((error.text or "").strip("\n"))[0]
     match = _ANSWER_LINE.match(line)
     if match is None:
         return ""
@@ -2238,9 +2266,10 @@ def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
     A student who clears the ``...`` and runs the cell before writing gets Python's bare "invalid syntax"; the
     line's name says it is an answer, so the guidance says what an answer looks like: the kind the cell's check
     expects when it can be read from the cell (lesson 04's walk: "True or False" for a True/False question), else
-    every kind. Any other line keeps Python's own message.
+    every kind. Any other line keeps Python's own message. The line is quoted without its comment: lesson 03's
+    ``# your prediction: ...`` is the lesson's, not the student's.
     """
-    line = (error.text or "").strip("\n")
+    line = _without_comment((error.text or "").strip("\n"))[0]
     match = _ANSWER_LINE.match(line)
     if match is None:
         return ""

@@ -1,14 +1,14 @@
 """The exercise checker after the twelfth walk's third round (issue 32): a form is said one way for every input of
 its kind, right or wrong alike.
 
-One listed or known value among other words ('Payments, unchanged'), and a one-item list holding an answer of the
-right kind (['accepted']).
+One listed or known value among other words ('Payments, unchanged'), a one-item list holding an answer of the
+right kind (['accepted']), and a '?' hedge on an answer line that keeps the lesson's comment.
 """
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
-from course_lib.exercises import check, exercise, explain_unquoted_names
+from course_lib.exercises import check, exercise, explain_unquoted_names, hedged_answer_lines
 
 MODULES = "the values the lesson declares (Reporting, Billing, Payments)"
 STATUSES = "the names to choose from (accepted, rejected, nothing_to_extract, writer_failed, stale, forgotten)"
@@ -143,3 +143,67 @@ def test_a_one_item_list_of_a_truth_value_is_told_to_remove_the_brackets_alike(i
 def test_a_list_of_another_kind_or_of_several_items_keeps_the_kind_note(answer, expected, words):
     text = " ".join(check("Exercise 1", answer, expected).split())
     assert words in text and "remove the" not in text
+
+
+# Finding 3: a '?' hedge on an answer line that keeps its comment
+
+
+@pytest.mark.parametrize("value", ["1?", "2?", "9?"])
+def test_a_hedge_before_the_lessons_comment_gets_the_hedge_message(capsys, value):
+    """Lesson 03's Exercise 1: `answer_1 = 1?  # your prediction: ...` was a SyntaxError quoting the comment."""
+    cell = LESSON_03_LINE.format(value) + "\nprint(check('Exercise 1', answer_1, 2, exercise('03', 'Exercise 1').hint))"
+    out = run_in_shell(capsys, cell)
+    bare = run_in_shell(
+        capsys, f"answer_1 = {value}\nprint(check('Exercise 1', answer_1, 2, exercise('03', 'Exercise 1').hint))"
+    )
+    assert (
+        out
+        == bare
+        == (
+            f"Exercise 1: not checked yet. Your answer {value!r} hedges (a '?' or a word of doubt): write one answer "
+            "on its own, as sure as you can be. Write the number alone, in digits: no '?', no quotes, no other words. "
+            "Then run the cell again."
+        )
+    )
+
+
+def test_the_transformer_keeps_the_comment_and_reads_quotes_before_a_hash():
+    lines = hedged_answer_lines(
+        [
+            "answer_1 = 1?  # your prediction: how many facts mem lists (a number)\n",
+            "answer_2 = product?# no space\n",
+            "answer_3 = 'a # b'?\n",
+            "answer_4 = 'x'  # is it?\n",
+        ]
+    )
+    assert lines == [
+        "answer_1 = '1?'  # your prediction: how many facts mem lists (a number)\n",
+        "answer_2 = 'product?'# no space\n",
+        "answer_3 = \"'a # b'?\"\n",
+        "answer_4 = 'x'  # is it?\n",
+    ]
+
+
+@pytest.mark.parametrize("value", ["maybe 2", "2, I think", "two?"])
+def test_words_of_doubt_before_a_comment_are_echoed_without_it(capsys, value):
+    cell = LESSON_03_LINE.format(value) + "\nprint(check('Exercise 1', answer_1, 2, exercise('03', 'Exercise 1').hint))"
+    out = run_in_shell(capsys, cell)
+    assert f"Your answer {value!r} hedges" in out and "how many facts" not in out
+
+
+@pytest.mark.parametrize(("value", "shown"), [("", "answer_1 ="), ("2 2", "answer_1 = 2 2")])
+def test_a_line_python_cannot_read_is_quoted_without_its_comment(capsys, value, shown):
+    cell = LESSON_03_LINE.format(value) + "\nprint(check('Exercise 1', answer_1, 2, exercise('03', 'Exercise 1').hint))"
+    out = run_in_shell(capsys, cell)
+    assert f"Python cannot read the line {shown!r} (invalid syntax)" in out and "how many facts" not in out
+
+
+def test_a_message_line_with_its_comment_keeps_the_message_note(capsys):
+    out = run_in_shell(capsys, "message_1 = priority=P0?  # your message, as text in quotes\nprint(message_1)")
+    assert out.startswith("message_1 is not text yet") and "your message, as text" not in out
+
+
+def test_a_joined_answer_quotes_a_hash_inside_quotes_whole(capsys):
+    cell = "answer_1 = 'a#b' or 'c'  # note\nprint(check('Exercise 1', answer_1, 'x'))"
+    out = run_in_shell(capsys, cell)
+    assert "('a#b' or 'c' is 'a#b' to Python)" in out
