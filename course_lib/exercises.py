@@ -55,6 +55,7 @@ __all__ = [
     "near_miss_hint",
     "not_defined_yet",
     "number_form_hint",
+    "one_item_hint",
     "quoted_text_hint",
     "readable_lines",
     "several_choices_hint",
@@ -749,7 +750,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or quoted_text_hint(answer, expected)
         or end_mark_hint(answer, expected)
         or key_value_hint(answer, expected, choices)
-        or _choice_among_words(answer, choices)
+        or _choice_among_words(answer, choices, known)
         or _listed_case(answer, expected, choices + known)
         or spelling_hint(answer, expected, choices)
         or _known_slip(answer, known)
@@ -760,7 +761,31 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or several_words_hint(answer, expected)
         or number_form_hint(answer, expected)
         or truth_form_hint(answer, expected)
+        or one_item_hint(answer, expected)
         or type_hint(answer, expected)
+    )
+
+
+_ONE_ITEM_MARKS = {list: "square brackets", tuple: "parentheses and the comma", set: "braces"}
+"""What makes a one-item list, tuple or set of a value: what to remove to write the value on its own."""
+
+
+def one_item_hint(answer: Any, expected: Any) -> str:
+    """What to say to a list, tuple or set of one item of the answer's kind (``['accepted']``, ``[2]``), or ``""``.
+
+    "Your answer is a list; the answer is text (a string). Write it between quotes." was said to ``['accepted']``,
+    whose item has its quotes (lesson 02's walk): the brackets are what is wrong. The item is echoed as the student
+    wrote it, in the same words whether it is right or wrong.
+    """
+    marks = next((said for kind, said in _ONE_ITEM_MARKS.items() if type(answer) is kind), "")
+    if not marks or len(answer) != 1 or _kind(answer) == _kind(expected):
+        return ""
+    (item,) = answer
+    if _kind(item) != _kind(expected):
+        return ""
+    return (
+        f"Your answer {_shown(answer)} is {_kind(answer)} holding one item: remove the "
+        f"{marks}: write {_shown(item)} on its own."
     )
 
 
@@ -1220,28 +1245,70 @@ def _phrase_words(text: str) -> list[str]:
     return re.findall(r"[^\W_]+", text.casefold())
 
 
-def _choice_among_words(answer: Any, choices: tuple[str, ...]) -> str:
-    """What to say to a text answer holding one of the names the question lists among other words, or ``""``.
+def _choice_among_words(answer: Any, choices: tuple[str, ...], known: tuple[str, ...] = ()) -> str:
+    """What to say to a text answer holding one of the names the question lists, or one of the values the lesson
+    declares (``known``), among other words, or to one holding two or more of them, or ``""``.
 
     ``'it is right first time'`` was graded "not quite" although its words held the right name (lesson 07's walk);
-    said alike whichever name it holds, right or wrong, and the name is not repeated back. An answer listing
-    several names, with a detail after a ':' or written key=value has words of its own.
+    said alike whichever name it holds, right or wrong, and the name is not repeated back. ``'Payments, unchanged'``
+    was told it "lists several choices" (lesson 02's walk): it lists one value and other words, so "several choices"
+    is said only where two values or more appear (a name inside a longer one, 'repaired' in 'not repaired', is not
+    one more). An answer with a detail after a ':', written key=value, or a list or dict inside quotes has words of
+    its own.
     """
-    if not (choices and isinstance(answer, str)) or ":" in answer or _hidden_characters(answer):
+    values = choices + known
+    if not (values and isinstance(answer, str)) or ":" in answer or _hidden_characters(answer):
         return ""
-    if value_written(answer) or len(_choices(answer)) > 1:
+    if value_written(answer) or _literal_container(answer):
         return ""
     words = _phrase_words(answer)
-    if words in [_phrase_words(choice) for choice in choices]:
+    if words in [_phrase_words(value) for value in values]:
         return ""
-    for choice in choices:
-        name = _phrase_words(choice)
-        if name and any(words[i : i + len(name)] == name for i in range(len(words) - len(name) + 1)):
-            return (
-                f"Your answer {_shown(answer)} holds one of {_choices_in_words(choices)} among other words: write "
-                "only the name, as the question spells it."
-            )
-    return ""
+    held = _values_held(words, values)
+    if len(held) > 1:
+        return f"Your answer {_shown(answer)} lists several choices: pick one."
+    if not held:
+        return ""
+    if held[0] in choices:
+        return (
+            f"Your answer {_shown(answer)} holds one of {_choices_in_words(choices)} among other words: write "
+            "only the name, as the question spells it."
+        )
+    return (
+        f"Your answer {_shown(answer)} holds one of the values the lesson declares ({', '.join(known)}) among other "
+        "words: write only the value, as the lesson spells it."
+    )
+
+
+def _values_held(words: list[str], values: tuple[str, ...]) -> list[str]:
+    """The ``values`` whose words appear in ``words`` (an answer's :func:`_phrase_words`), each once, in order; a
+    value found only inside a longer one's place (``repaired`` in ``not repaired``) is not counted."""
+    spans = []
+    for value in values:
+        name = _phrase_words(value)
+        spans += [
+            (i, i + len(name), value)
+            for i in range(len(words) - len(name) + 1)
+            if name and words[i : i + len(name)] == name
+        ]
+    kept = [
+        span
+        for span in spans
+        if not any(o[0] <= span[0] and span[1] <= o[1] and o[1] - o[0] > span[1] - span[0] for o in spans)
+    ]
+    return list(dict.fromkeys(value for _, _, value in sorted(kept)))
+
+
+def _literal_container(text: str) -> bool:
+    """Is ``text`` a dict, list, tuple or set written inside quotes (``"['accepted']"``)? :func:`literal_text_hint`
+    says what to write."""
+    if text.strip()[:1] not in "{[(":
+        return False
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return isinstance(value, dict | list | tuple | set)
 
 
 def _listed_case(answer: Any, expected: Any, values: tuple[str, ...]) -> str:
@@ -1315,7 +1382,7 @@ def _joined_answer_line(names: Mapping[str, Any], answer: Any = None) -> str:
             tokens = list(tokenize.generate_tokens(io.StringIO(line).readline))
         except (tokenize.TokenError, SyntaxError):
             continue
-        code = _clipped(line.partition("=")[2].split("#")[0].strip())
+        code = _clipped(_without_comment(line.partition("=")[2])[0].strip())
         words = [t.string for t in tokens if t.type == tokenize.NAME]
         if joiner := next((word for word in words if word in ("or", "and")), None):
             return (
@@ -1966,6 +2033,32 @@ def _exercise_not_checked(filename: str | None) -> str:
     return f"{found.group(1)}: not checked yet.\n" if found else ""
 
 
+def _without_comment(line: str) -> tuple[str, str]:
+    """``line`` cut where its trailing ``# comment`` starts: the code, and the comment with the spaces before it.
+
+    A '#' inside quotes is text, not a comment (``answer_1 = 'a # b'``); after a quote left open, the rest of the
+    line is that text, as Python reads it. Lesson 03's answer lines keep a comment (``answer_1 = ...  # your
+    prediction``): ``answer_1 = 1?  # ...`` is the hedge ``1?`` (lesson 03's walk).
+    """
+    quote = ""
+    index = 0
+    while index < len(line):
+        char = line[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif line.startswith(quote, index):
+                index += len(quote) - 1
+                quote = ""
+        elif char == "#":
+            code = line[:index].rstrip()
+            return code, line[len(code) :]
+        elif char in "'\"":
+            quote = char * 3 if line.startswith(char * 3, index) else char
+        index += 1
+    return line, ""
+
+
 _TRAILING_MARKS = re.compile(r"^(?P<line>\s*answer_\w*\s*=\s*(?P<value>.*?))\s*(?P<marks>\?+)\s*$")
 """An answer line ending in '?' outside any quotes: ``answer_2 = product?``, ``answer_3 = False?``."""
 
@@ -1977,14 +2070,16 @@ def hedged_answer_lines(lines: list[str]) -> list[str]:
     below it graded the answer the cell held before, "correct" included (lesson 01's walk). The line becomes the
     text the student typed, ``answer_2 = 'product?'``, which the checker names as a hedge like any other, and so do
     words without quotes (``answer_1 = right first time?``, lesson 07's walk). A '?' inside quotes is left alone,
-    and so is a value holding a quote mark that is not Python without its '?'.
+    and so is a value holding a quote mark that is not Python without its '?'. A trailing comment stays, after the
+    text (:func:`_without_comment`).
     """
     out = []
     for line in lines:
-        match = _TRAILING_MARKS.match(line.rstrip("\n"))
+        code, comment = _without_comment(line.rstrip("\n"))
+        match = _TRAILING_MARKS.match(code)
         if match and match["value"] and (_is_expression(match["value"]) or not set(match["value"]) & set("'\"#")):
             typed = f"{match['value']}{match['marks']}"
-            line = f"{match['line'][: len(match['line']) - len(match['value'])]}{typed!r}\n"
+            line = f"{match['line'][: len(match['line']) - len(match['value'])]}{typed!r}{comment}\n"
         out.append(line)
     return out
 
@@ -2130,7 +2225,7 @@ def hedged_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
     says them (:func:`hedge_hint`), alike whatever the value is; a line with no value left once the words of doubt
     are taken out keeps Python's reading (:func:`answer_syntax_guidance`).
     """
-    line = (error.text or "").strip("\n")
+    line = _without_comment((error.text or "").strip("\n"))[0]
     match = _ANSWER_LINE.match(line)
     if match is None:
         return ""
@@ -2171,9 +2266,10 @@ def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
     A student who clears the ``...`` and runs the cell before writing gets Python's bare "invalid syntax"; the
     line's name says it is an answer, so the guidance says what an answer looks like: the kind the cell's check
     expects when it can be read from the cell (lesson 04's walk: "True or False" for a True/False question), else
-    every kind. Any other line keeps Python's own message.
+    every kind. Any other line keeps Python's own message. The line is quoted without its comment: lesson 03's
+    ``# your prediction: ...`` is the lesson's, not the student's.
     """
-    line = (error.text or "").strip("\n")
+    line = _without_comment((error.text or "").strip("\n"))[0]
     match = _ANSWER_LINE.match(line)
     if match is None:
         return ""

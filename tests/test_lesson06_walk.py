@@ -88,9 +88,9 @@ async def test_the_middlewares_two_added_messages_are_shown_apart_and_counted():
     ("answer", "words"),
     [
         (None, "You wrote None; the answer is a number."),
-        ([4], "Your answer is a list; the answer is a number."),
+        ([4], "Your answer [4] is a list holding one item: remove the square brackets: write 4 on its own."),
         ({"a": 1}, "Your answer is a dictionary; the answer is a number."),
-        ((4,), "Your answer is a tuple (a comma after a value makes one); the answer is a number: keep one value"),
+        ((4,), "Your answer (4,) is a tuple holding one item: remove the parentheses and the comma: write 4 on"),
     ],
 )
 def test_the_checker_names_none_and_containers_in_words(answer, words):
