@@ -6,33 +6,13 @@ right kind (['accepted']), and a '?' hedge on an answer line that keeps the less
 """
 
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
+from support.checker import run_in_shell, said
 
-from course_lib.exercises import check, exercise, explain_unquoted_names, hedged_answer_lines
+from course_lib.exercises import check, exercise, hedged_answer_lines
 
 MODULES = "the values the lesson declares (Reporting, Billing, Payments)"
 STATUSES = "the names to choose from (accepted, rejected, nothing_to_extract, writer_failed, stale, forgotten)"
 LESSON_03_LINE = "answer_1 = {}  # your prediction: how many facts mem lists (a number)"
-
-
-def said(lesson, label, answer, expected):
-    """What a checking cell of ``lesson``'s ``label`` prints for ``answer``, as one line."""
-    cell = f"answer_1 = {answer!r}\nprint(check({label!r}, answer_1, expected, hint))"
-    hint = exercise(lesson, label).hint
-    return " ".join(check(label, answer, expected, hint, namespace={"In": ["", cell]}).split())
-
-
-def run_in_shell(capsys, cell, **names):
-    """What a notebook cell prints in a shell set up as the lessons set it up, as one line."""
-    shell = InteractiveShell.instance()
-    try:
-        explain_unquoted_names(shell)
-        shell.user_ns.update(check=check, exercise=exercise, **names)
-        shell.run_cell(cell, store_history=True)
-        return " ".join(capsys.readouterr().out.split())
-    finally:
-        shell.set_custom_exc((), None)
-        InteractiveShell.clear_instance()
 
 
 # Finding 1: one known value among other words is not "several choices"

@@ -6,33 +6,13 @@ a negative or fractional count, a number word among other words; and two exercis
 """
 
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
+from support.checker import run_in_shell, said
 
-from course_lib.exercises import check, exercise, explain_unquoted_names
+from course_lib.exercises import exercise
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.policies import load_timeline
 
 EXPECTED_1 = {"database": "SQL Server 2022", "log": "a=b"}
-
-
-def said(lesson, label, answer, expected, line=None):
-    """What a checking cell of ``lesson``'s ``label`` prints, as one line; ``line`` is the answer line typed."""
-    cell = (line or f"answer_1 = {answer!r}") + f"\nprint(check({label!r}, answer_1, expected, hint))"
-    hint = exercise(lesson, label).hint
-    return " ".join(check(label, answer, expected, hint, namespace={"In": ["", cell]}).split())
-
-
-def run_in_shell(capsys, cell, **names):
-    """What a notebook cell prints in a shell set up as the lessons set it up, as one line."""
-    shell = InteractiveShell.instance()
-    try:
-        explain_unquoted_names(shell)
-        shell.user_ns.update(check=check, exercise=exercise, **names)
-        shell.run_cell(cell, store_history=True)
-        return " ".join(capsys.readouterr().out.split())
-    finally:
-        shell.set_custom_exc((), None)
-        InteractiveShell.clear_instance()
 
 
 @pytest.mark.parametrize("answer", ["61,5", "60,5", " 62,0 "])
