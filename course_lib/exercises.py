@@ -739,6 +739,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
     """
     choices = named.choices if named else ()
     known = named.known if named else ()
+    values = choices + known
     return (
         _empty(answer, expected)
         or hedge_hint(answer, expected, quoted=not bare)
@@ -757,8 +758,8 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or _off_the_list(answer, choices)
         or literal_text_hint(answer, expected)
         or detail_hint(answer, expected)
-        or several_choices_hint(answer, expected)
-        or several_words_hint(answer, expected)
+        or several_choices_hint(answer, expected, values)
+        or several_words_hint(answer, expected, values)
         or number_form_hint(answer, expected)
         or truth_form_hint(answer, expected)
         or one_item_hint(answer, expected)
@@ -842,8 +843,11 @@ def _choices_in_words(choices: tuple[str, ...]) -> str:
     return f"the names to choose from ({', '.join(choices)})"  # all of them: naming one would point at it
 
 
-def several_choices_hint(answer: Any, expected: Any) -> str:
+def several_choices_hint(answer: Any, expected: Any, values: tuple[str, ...] = ()) -> str:
     """What to say to a text answer listing several choices (``'repaired or right first time'``), or ``""``.
+
+    Where the exercise has names or values to choose from (``values``), two of them are said by
+    :func:`_choice_among_words`, and a sentence joined by 'and' that names none lists no choice (lesson 00's walk).
 
     Said whatever the choices are, for a phrase as for a word: "pick one (naming the right one among them would
     give it away)" was said only when the right one was listed, which gave it away (lesson 07's walk). An answer
@@ -851,7 +855,7 @@ def several_choices_hint(answer: Any, expected: Any) -> str:
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or len(_choices(expected)) > 1:
         return ""
-    if value_written(answer) or _hidden_characters(answer) or len(_choices(answer)) < 2:
+    if values or value_written(answer) or _hidden_characters(answer) or len(_choices(answer)) < 2:
         return ""
     return f"Your answer {_shown(answer)} lists several choices: pick one."
 
@@ -890,7 +894,7 @@ def detail_hint(answer: Any, expected: Any) -> str:
     return f"Your answer {_shown(answer)} has words after a ':': write only the short phrase before it."
 
 
-def several_words_hint(answer: Any, expected: Any) -> str:
+def several_words_hint(answer: Any, expected: Any, values: tuple[str, ...] = ()) -> str:
     """What to say to several words where the answer is one word (``'the triage desk'``, ``'customer or product'``).
 
     Said alike whichever word is right ("holds the right word" for the right one alone told the student which it
@@ -903,7 +907,7 @@ def several_words_hint(answer: Any, expected: Any) -> str:
     words = re.findall(r"\d+(?:\.\d+)?|\w+", answer)  # "3.0" is one word: a number in digits, not "3" and "0"
     if len(words) < 2:
         return ""
-    if len(_choices(answer)) > 1:
+    if len(_choices(answer)) > 1 and not values:  # with values to choose from: _choice_among_words
         return f"Your answer {_shown(answer)} lists several choices: pick one."
     return f"The answer is one word, and {_shown(answer)} has {len(words)}: write only the one word you choose."
 

@@ -187,3 +187,13 @@ def test_a_joined_answer_quotes_a_hash_inside_quotes_whole(capsys):
     cell = "answer_1 = 'a#b' or 'c'  # note\nprint(check('Exercise 1', answer_1, 'x'))"
     out = run_in_shell(capsys, cell)
     assert "('a#b' or 'c' is 'a#b' to Python)" in out
+
+
+def test_a_sentence_with_and_but_no_listed_name_is_not_told_it_lists_several_choices():
+    """Lesson 00's third walk: a long sentence holding ' and ' and none of the four names was told "lists several
+    choices: pick one"; it lists none. Said alike whatever the right name is."""
+    sentence = "the host refuses the proposal because a key is odd and the host refuses it"
+    for expected in ("accepted", "rejected"):
+        told = said("00", "Exercise 3", sentence, expected)
+        assert "several choices" not in told and "not checked yet" in told, told
+    assert "lists several choices" in said("00", "Exercise 3", "accepted and rejected", "accepted")
