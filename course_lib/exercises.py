@@ -295,7 +295,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (
                 {"database": "SQL Server 2022"},
-                "Your dict is missing 1 key: look again at a part whose value holds an '=' of its own.",
+                "Keys are missing from your dict: look again at a part whose value holds an '=' of its own.",
             ),
             (
                 {"database": "SQL Server 2022", "log": "a=b", "version": ""},
@@ -1737,8 +1737,12 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
 
 
 def _missing_keys(count: int) -> str:
-    """``Your dict is missing 2 keys``: how many, in the same words whichever keys they are."""
-    return f"Your dict is missing {count} key{'s' * (count != 1)}"
+    """``Keys are missing from your dict``: the same words whichever keys and how many.
+
+    "missing 2 keys" for ``{}`` told the student how many keys the answer has (lesson 01's walk): the count is not
+    said. ``count`` is kept so a caller states only that some are missing.
+    """
+    return "Keys are missing from your dict"
 
 
 def _value_hints(answer: dict[Any, Any], expected: dict[Any, Any], keys_right: bool) -> list[str]:
