@@ -1995,9 +1995,10 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         frames = traceback.extract_tb(tb)
         cells = getattr(self.compile, "_filename_map", {})  # the file names IPython gives the cells it ran
         raised_in_cell = bool(frames) and frames[-1].filename in cells
-        if said := _cell_error_guidance(value, frames[-1] if raised_in_cell else None, self.user_ns):
-            source = value.filename if isinstance(value, SyntaxError) else frames[-1].filename
-            print(_exercise_not_checked(source) + said)
+        source = value.filename if isinstance(value, SyntaxError) else (frames[-1].filename if frames else None)
+        first = _exercise_not_checked(source)
+        if said := _cell_error_guidance(value, frames[-1] if raised_in_cell else None, self.user_ns, first):
+            print(said)
             # ipykernel builds its error reply from _last_traceback, which only a shown traceback sets and which a
             # cell with a top-level await never resets: first in a fresh kernel, the reply failed and the cell stayed
             # at [*] (lesson 05's walk).
@@ -2011,22 +2012,29 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
     return True
 
 
-def _cell_error_guidance(error: BaseException, frame: traceback.FrameSummary | None, names: Mapping[str, Any]) -> str:
-    """What the shell prints for a NameError or SyntaxError raised by a lesson cell (``frame``), or ``""``."""
+def _cell_error_guidance(
+    error: BaseException, frame: traceback.FrameSummary | None, names: Mapping[str, Any], first: str = ""
+) -> str:
+    """What the shell prints for a NameError or SyntaxError raised by a lesson cell (``frame``), or ``""``.
+
+    ``first`` opens it on the same line, as a graded answer's form opens: "Exercise 2: not checked yet. ..."
+    (:func:`_exercise_not_checked`; lesson 01's walk found it on a line of its own here and inline there).
+    """
     if guidance := _message_guidance(error, frame.line if frame else None):
-        return readable_lines(guidance)
+        return readable_lines(first + guidance)
     if isinstance(error, NameError) and frame and not _ANSWER_LINE.match(frame.line or ""):
-        return readable_lines(not_defined_yet(error))  # a lesson name, in a kernel that has not run the cells above
+        return readable_lines(first + not_defined_yet(error))  # a lesson name, in a kernel that has not run them
     if isinstance(error, NameError) and frame:
         answer = _ANSWER_LINE.match(frame.line or "")
         variable = answer.group(1) if answer else ""
-        return readable_lines(unquoted_name_guidance(error, _expected_in_cell(frame, names), variable))
+        return readable_lines(first + unquoted_name_guidance(error, _expected_in_cell(frame, names), variable))
     if isinstance(error, SyntaxError) and (guidance := _syntax_guidance(error)):
-        return f"SyntaxError: this is not a dict yet.\n{guidance}"
+        # the dict examples stay whole on their lines: only the opening line is broken
+        return f"{readable_lines(first + 'SyntaxError: this is not a dict yet.')}\n{guidance}"
     if isinstance(error, SyntaxError) and (guidance := hedged_syntax_guidance(error, names)):
-        return readable_lines(guidance)
+        return readable_lines(first + guidance)
     if isinstance(error, SyntaxError) and (guidance := answer_syntax_guidance(error, names)):
-        return f"SyntaxError: your answer is not a Python value yet.\n{readable_lines(guidance)}"
+        return readable_lines(f"{first}SyntaxError: your answer is not a Python value yet.\n{guidance}")
     return ""
 
 
@@ -2038,7 +2046,7 @@ def _exercise_not_checked(filename: str | None) -> str:
     """The first line of what an exercise cell says when it stops before its check: the same "Exercise 2: not
     checked yet." a graded answer's form gets (lesson 04's walk: a typo began "answer_1 is not a value yet")."""
     found = _CHECKED_EXERCISE.search("".join(linecache.getlines(filename or "")))
-    return f"{found.group(1)}: not checked yet.\n" if found else ""
+    return f"{found.group(1)}: not checked yet. " if found else ""
 
 
 def _without_comment(line: str) -> tuple[str, str]:

@@ -94,3 +94,11 @@ def test_an_awaiting_exercise_cell_first_in_a_real_kernel_gets_its_reply():
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+def test_the_shells_advice_opens_on_the_same_line_as_a_graded_forms(fresh_runs):
+    """Lesson 01's walk: "Exercise 2: not checked yet." stood on a line of its own before the shell's advice, and
+    on the same line as the advice in check()'s forms; one layout now."""
+    for (_, label, _), said in zip(CELLS, fresh_runs, strict=True):
+        if label in said and "not checked yet" in said:
+            assert f"{label}: not checked yet. " in said.splitlines()[0], said[:200]
