@@ -669,7 +669,7 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         )
         return (
             f"{exercise}: not checked yet. This cell no longer sets {missing}, so {missing} still holds what an "
-            f"earlier run gave it. {write}, then run the cell again."
+            f"earlier run gave it.{_set_instead(missing, names)} {write}, then run the cell again."
         )
     if answer is UNANSWERED:  # only while the cell still shows the `...` to replace
         return f"{exercise}: not answered yet. Replace ... with your prediction and run this cell again."
@@ -1459,6 +1459,18 @@ def _decimal_count(answer: Any, expected: Any) -> str:
     if not isinstance(answer, float):
         return ""
     return f"{answer} has a decimal point, but the answer is a count: write it as a whole number, {int(answer)}."
+
+
+def _set_instead(missing: str, names: Mapping[str, Any]) -> str:
+    """A name the cell sets that is a slip from ``missing`` (``answr_1`` for ``answer_1``), said after the
+    missing line's words, or ``""`` (lesson 06's walk: the typo was never pointed at)."""
+    try:
+        tree = ast.parse(_cell_text(names))
+    except SyntaxError:
+        return ""
+    stored = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    near = sorted(name for name in stored if name != missing and _distance(name, missing) <= 2)
+    return f" The cell sets {near[0]} instead: is that {missing} misspelt?" if near else ""
 
 
 def _unassigned_answer(names: Mapping[str, Any]) -> str:

@@ -197,3 +197,14 @@ def test_a_sentence_with_and_but_no_listed_name_is_not_told_it_lists_several_cho
         told = said("00", "Exercise 3", sentence, expected)
         assert "several choices" not in told and "not checked yet" in told, told
     assert "lists several choices" in said("00", "Exercise 3", "accepted and rejected", "accepted")
+
+
+def test_a_misspelt_answer_name_is_pointed_at_alike_right_or_wrong():
+    """Lesson 06's walk: ``answr_1 = 4`` was told only that the cell no longer sets answer_1."""
+    for value in (4, 5):
+        cell = f"answr_1 = {value}\nprint(check('Exercise 1', answer_1, 4, ''))"
+        told = " ".join(check("Exercise 1", 3, 4, "", namespace={"In": ["", cell], "answer_1": 3}).split())
+        assert "This cell no longer sets answer_1" in told
+        assert "The cell sets answr_1 instead: is that answer_1 misspelt?" in told
+    plain = "print(check('Exercise 1', answer_1, 4, ''))"
+    assert "instead" not in check("Exercise 1", 3, 4, "", namespace={"In": ["", plain], "answer_1": 3})
