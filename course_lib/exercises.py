@@ -967,6 +967,10 @@ _WITH_UNIT = re.compile(r"(-?\d+(?:\.\d+)?)\s+[A-Za-z][A-Za-z ]{0,20}")
 """A number with its unit after it: ``9 messages``, ``2 calls``; the unit is what the question counts."""
 
 
+_ONE_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]\w)")
+"""A number in digits standing among words: ``1`` in ``'B is asked 1 time'`` (lesson 06's walk)."""
+
+
 def _number_in(text: str) -> tuple[float, str] | None:
     """The number ``text`` writes, in digits (hedged or not) or in words, and how it was written; else None."""
     words = text.strip().casefold()
@@ -980,6 +984,8 @@ def _number_in(text: str) -> tuple[float, str] | None:
     match = _HEDGED.fullmatch(text.strip())
     if match is None and (unit := _WITH_UNIT.fullmatch(text.strip())):  # "9 messages", "2 calls"
         return float(unit.group(1)), "hedged"
+    if match is None and len(found := _ONE_NUMBER.findall(text)) == 1:  # "B is asked 1 time", "about 61.5 seconds"
+        return float(found[0]), "hedged"
     if match is None:
         return None
     return float(match.group(1)), "digits" if match.group(1) == text.strip() else "hedged"

@@ -208,3 +208,13 @@ def test_a_misspelt_answer_name_is_pointed_at_alike_right_or_wrong():
         assert "The cell sets answr_1 instead: is that answer_1 misspelt?" in told
     plain = "print(check('Exercise 1', answer_1, 4, ''))"
     assert "instead" not in check("Exercise 1", 3, 4, "", namespace={"In": ["", plain], "answer_1": 3})
+
+
+def test_one_number_among_words_anywhere_is_a_number_with_words_around_it():
+    """Lessons 06 and 00's walks: '2 sessions' was told it is a number with words around it, but 'B is asked 1 time'
+    and 'about 61.5 seconds' only that they are text; the same words now, right number or wrong."""
+    for answer, expected in (("B is asked 1 time", 1), ("B is asked 2 times", 1), ("about 61.5 seconds", 61.5)):
+        told = said(
+            "06" if "asked" in answer else "00", "Exercise 3" if "asked" in answer else "Exercise 1", answer, expected
+        )
+        assert "a number with words around it" in told, told
