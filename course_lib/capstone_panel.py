@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -311,6 +311,33 @@ def _since(by: Fact, fact: Fact, holds: str) -> str:
     return f"; {holds}"
 
 
+_DIFFERENCES: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("its capitals", str.casefold),
+    ("its spacing", lambda text: " ".join(text.split())),
+    ("its quotes or Markdown marks", lambda text: re.sub(r"[\"'`*_\u2018\u2019\u201c\u201d]", "", text)),
+    ("its final punctuation", lambda text: re.sub(r"[\s.!?;:,]+$", "", text)),
+)
+"""What the evaluator sets aside when it compares two values (:func:`values_match`), each named as a student sees it."""
+
+
+def how_it_differs(one: str, other: str) -> str:
+    """What differs between two values the evaluator reads as one: each difference it sets aside that they need.
+
+    Lesson 07's walk: ``Payroll`` then ``payroll`` was told "only the final punctuation changed". A difference is
+    named when, with every other one set aside, the two values still differ.
+    """
+
+    def without(skip: int, text: str) -> str:
+        for i, (_, step) in enumerate(_DIFFERENCES):
+            text = text if i == skip else step(text)
+        return text
+
+    named = [name for i, (name, _) in enumerate(_DIFFERENCES) if without(i, one) != without(i, other)]
+    if not named:
+        return "how it is written (case, spacing, quotes or final punctuation)"
+    return and_listed(named)
+
+
 def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
     """What Forget key did, in words: the fact that went (its value too) and the keys the store holds now.
 
@@ -521,8 +548,8 @@ class CapstonePanel(MemoryPanel):
             (said,) = correction_notes([was], report)  # the memory panel's note for this key alone
             same = (
                 f'{fact.key}: "{shorten_long_input(fact.value)}" is the same value as '
-                f'"{shorten_long_input(was.value)}" (said at turn {was.turn}) for the evaluator: only the final '
-                "punctuation changed, and the store keeps the latest."
+                f'"{shorten_long_input(was.value)}" (said at turn {was.turn}) for the evaluator: only '
+                f"{how_it_differs(was.value, fact.value)} changed, and the store keeps the latest."
             )
             self.diagnostic.value = self.diagnostic.value.replace(html_lines(said), html_lines(same))
 

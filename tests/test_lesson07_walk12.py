@@ -186,3 +186,24 @@ async def test_an_empty_submit_never_replaces_the_last_result_and_the_button_is_
 
 
 # endregion
+
+
+def test_the_same_value_note_names_what_differs_capitals_spacing_or_final_punctuation():
+    """Lesson 07's third walk: Payroll then payroll was told "only the final punctuation changed"."""
+    from course_lib.capstone_panel import how_it_differs
+
+    assert how_it_differs("Payroll", "payroll") == "its capitals"
+    assert how_it_differs("Payroll", "Payroll.") == "its final punctuation"
+    assert how_it_differs("Payroll", "payroll.") == "its capitals and its final punctuation"
+    assert how_it_differs("SQL Server", "SQL  Server") == "its spacing"
+
+
+async def test_the_panel_says_only_the_capitals_changed_for_a_value_in_other_case():
+    p = _panel()
+    for value in ("Payroll", "payroll"):
+        p.message.value = f"module={value}"
+        p.submit_button.click()
+        await p.idle()
+    said = p.diagnostic.value.replace("&quot;", '"')
+    assert 'is the same value as "Payroll"' in said and "only its capitals changed" in said
+    assert "final punctuation" not in said
