@@ -41,6 +41,7 @@ __all__ = [
     "reported_label",
     "reported_total",
     "shown_count",
+    "values_sent",
 ]
 
 
@@ -412,3 +413,14 @@ def _calls_counted(calls: Sequence[ModelCall]) -> str:
     if writers == desks:
         return f" (each of the {writers} turns called its desk, then the writer)"
     return f" ({desks} desk calls and {writers} writer calls)"
+
+
+def values_sent(call: ModelCall, values: Sequence[str]) -> list[str]:
+    """The ``values`` whose words one model call carried, in its instructions or messages, in ``values``' order.
+
+    Lesson 02's walk: with the store emptied and the old session kept, the forget filter hides the values the store
+    forgot, and a value a correction had replaced before (``Reporting``) still reaches the model from the kept
+    history; the lesson prints which ones did, so its sentence on why ``forget`` replaces the session is computed.
+    """
+    text = "\n".join([call.instructions or "", *(m.text for m in call.messages)])
+    return [value for value in values if value in text]

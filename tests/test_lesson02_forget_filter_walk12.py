@@ -1,0 +1,49 @@
+"""Lesson 02's third walk ([blocks]): "Only the filter stands between the old words and the model" hid that the
+forget filter knows only the values the store forgot; a value a correction had replaced earlier still reached the
+model from the kept session. The lesson now prints which values that call carried, and says why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+from agent_framework import Agent
+
+from course_lib.clients import make_chat_client
+from course_lib.extraction import make_extraction
+from course_lib.providers import ManualInjectionDesk
+from course_lib.tracing import CallLog, ModelCall, SeenMessage, values_sent
+
+LESSON = Path(__file__).resolve().parent.parent / "notebooks" / "02_correct_then_forget.ipynb"
+SEED_VALUES = ["Reporting", "PostgreSQL", "Billing", "SQL Server 2022"]
+
+
+def test_values_sent_reads_the_instructions_and_the_messages_of_one_call():
+    call = ModelCall("desk", "be brief", (SeenMessage("user", "module=Reporting"),), "ok")
+    assert values_sent(call, ["Billing", "Reporting", "brief"]) == ["Reporting", "brief"]
+
+
+async def test_with_the_session_kept_the_replaced_values_reach_the_model_and_the_forgotten_ones_do_not():
+    log = CallLog()
+    console = ManualInjectionDesk(Agent(client=make_chat_client("assistant", log=log), name="desk"), make_extraction())
+    await console.handle("module=Reporting; database=PostgreSQL")
+    await console.handle("module=Billing; database=SQL Server 2022")
+    console.memory.forget()
+    await console.ask("Which module am I on?")
+    assert values_sent(log.calls[-1], SEED_VALUES) == ["Reporting", "PostgreSQL"]
+    console.forget()
+    await console.ask("Which module am I on?")
+    assert values_sent(log.calls[-1], SEED_VALUES) == []
+
+
+def test_the_lesson_prints_what_the_call_carried_and_says_why_forget_replaces_the_session():
+    cells = nbformat.read(LESSON, as_version=4).cells
+    printed = next(
+        "".join(o.get("text", "") for o in c.outputs)
+        for c in cells
+        if c.cell_type == "code" and "values_sent(" in c.source
+    )
+    assert "values that call carried: Reporting, PostgreSQL" in printed
+    text = " ".join(" ".join(c.source.split()) for c in cells if c.cell_type == "markdown")
+    assert "Only the filter stands between the old words and the model" not in text
+    assert "the filter knows only the values the store forgot" in text
