@@ -350,7 +350,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 1",
-        "Look at each of the two parts as lesson 01's contract reads them: are both keys among the ten?",
+        "What does lesson 01's contract make of each of the two parts of this message?",
         '"Module" is not an allowed key, so the message declares only module=Billing, which the writer proposes.',
         (
             (
@@ -366,8 +366,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 2",
-        "Look in section 5's table, at the row of the writer that drops a declaration: its status, then its "
-        "columns 'facts now' and 'store unchanged'.",
+        "Look in section 5's table, at the row of the writer that drops a declaration: its status and its column "
+        "'store unchanged'. What does a rejected batch leave in the store?",
         "The writer dropped a declaration, so the whole batch is rejected: even module=Reporting is not stored, and "
         "module keeps the value the store held before it, Payments.",
         (
