@@ -62,6 +62,7 @@ __all__ = [
     "feedback_html",
     "forget_note",
     "frame_notes",
+    "how_it_differs",
     "shared_second_note",
     "verdict_html",
     "violation_rows",

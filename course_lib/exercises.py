@@ -37,6 +37,7 @@ __all__ = [
     "EXERCISES",
     "FEEDBACK_WIDTH",
     "RIGHT_VALUE",
+    "RUN_ALL_STOPS",
     "UNANSWERED",
     "Exercise",
     "answer_syntax_guidance",
@@ -450,7 +451,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "04",
         "Exercise 2",
         "Count the distinct keys declared before turn 10 against the 8 places. When one must go, look for the oldest "
-        "turn (ties by key name): the correction of turn 6 moved module and database to turn 6.",
+        "turn (ties by key name): which turn did each key last come from?",
         "Nine keys for eight places: product (turn 1) is evicted; module, database and the constraint, which the "
         "question needs, are all still held.",
         answer_type=bool,
@@ -2016,7 +2017,7 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         source = value.filename if isinstance(value, SyntaxError) else (frames[-1].filename if frames else None)
         first = _exercise_not_checked(source)
         if said := _cell_error_guidance(value, frames[-1] if raised_in_cell else None, self.user_ns, first):
-            print(said)
+            print(said + (f"\n{RUN_ALL_STOPS}" if first else ""))
             # ipykernel builds its error reply from _last_traceback, which only a shown traceback sets and which a
             # cell with a top-level await never resets: first in a fresh kernel, the reply failed and the cell stayed
             # at [*] (lesson 05's walk).
@@ -2054,6 +2055,11 @@ def _cell_error_guidance(
     if isinstance(error, SyntaxError) and (guidance := answer_syntax_guidance(error, names)):
         return readable_lines(f"{first}SyntaxError: your answer is not a Python value yet.\n{guidance}")
     return ""
+
+
+RUN_ALL_STOPS = "(Run All stops at a cell that fails: the cells below this one have not run yet.)"
+"""Said under an exercise cell that stopped before its check (lesson 04's walk: after Run All, the cells below
+stayed empty and nothing said why)."""
 
 
 _CHECKED_EXERCISE = re.compile(r"""check\(\s*["'](Exercise \d+)["']""")

@@ -1306,8 +1306,8 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
         )
     if any(g < TIME_NOISE_RATIO for g in growth.values()):
         sentence += (
-            f". A ratio under {TIME_NOISE_RATIO:g} means a turn took about as long: its gap from 1 is timing noise "
-            "and each replay's start-up work shared by more turns, not a real speed-up or slow-down"
+            f". A ratio under {TIME_NOISE_RATIO:g} means a turn took no noticeably longer: one below 1 is each "
+            "replay's start-up work shared by more turns, plus timing noise, not a turn getting faster"
         )
     if keepers and others and max(others) >= min(growth[p] for p in keepers):
         sentence += (

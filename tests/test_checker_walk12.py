@@ -8,7 +8,7 @@ a negative or fractional count, a number word among other words; and two exercis
 import pytest
 from support.checker import run_in_shell, said
 
-from course_lib.exercises import exercise
+from course_lib.exercises import RUN_ALL_STOPS, exercise
 from course_lib.memory import FactCandidate, WorkingMemory
 from course_lib.policies import load_timeline
 
@@ -70,7 +70,7 @@ def test_words_of_doubt_python_cannot_read_get_the_hedge_message(capsys, value):
     """Finding 4: 'True ?' got the hedge message, 'True, I think' a SyntaxError note."""
     cell = f"answer_1 = {value}\nprint(check('Exercise 1', answer_1, True, exercise('04', 'Exercise 1').hint))"
     out = run_in_shell(capsys, cell)
-    assert out == (
+    assert out.removesuffix(" " + RUN_ALL_STOPS) == (
         f"Exercise 1: not checked yet. Your answer {value!r} hedges (a '?' or a word of doubt): write one answer on "
         "its own, as sure as you can be. Write True or False alone: no '?', no quotes, no other words, with a "
         "capital first letter. Then run the cell again."

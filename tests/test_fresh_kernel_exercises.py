@@ -102,3 +102,11 @@ def test_the_shells_advice_opens_on_the_same_line_as_a_graded_forms(fresh_runs):
     for (_, label, _), said in zip(CELLS, fresh_runs, strict=True):
         if label in said and "not checked yet" in said:
             assert f"{label}: not checked yet. " in said.splitlines()[0], said[:200]
+
+
+def test_an_exercise_cell_that_stops_says_run_all_stopped_there(fresh_runs):
+    """Lesson 04's walk: after Run All, a cell that stopped left every cell below it empty, and nothing said why."""
+    from course_lib.exercises import RUN_ALL_STOPS
+
+    stopped = [said for said in fresh_runs if "not checked yet" in said]
+    assert stopped and all(said.rstrip().endswith(RUN_ALL_STOPS) for said in stopped)

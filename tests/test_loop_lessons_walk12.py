@@ -164,12 +164,12 @@ async def test_a_value_said_again_with_another_final_mark_is_the_same_value_for_
         await p.idle()
     note = p.diagnostic.value
     assert "replaced &quot;Payroll&quot;" not in note and 'replaced "Payroll"' not in note
-    assert "the same value as" in note and "only the final punctuation changed" in note
+    assert "the same value as" in note and "only its final punctuation changed" in note
     # the other way round, said alike
     p.message.value = "module=Payroll"
     p.submit_button.click()
     await p.idle()
-    assert "only the final punctuation changed" in p.diagnostic.value
+    assert "only its final punctuation changed" in p.diagnostic.value
     # a real correction keeps its note
     p.message.value = "module=Ledger"
     p.submit_button.click()
