@@ -54,6 +54,7 @@ __all__ = [
     "has_lone_surrogate",
     "left_out",
     "length_in_units",
+    "length_in_utf16_units",
     "mark_line_breaks",
     "missing_marks",
     "near_misses",
@@ -153,7 +154,7 @@ def utf16_length(text: str) -> int:
 
 
 def length_in_units(text: str) -> str:
-    """``"N characters"`` as the limits count them, in words a student reads on the lesson's path.
+    """``"N characters"`` as the limits count them, in words a student reads on the lesson's path (a panel).
 
     When the count differs from what Python's ``len`` says (an emoji counts two: :func:`utf16_length`), the
     sentence says so in plain words; the unit's name and the seed's reason are the lessons' "Under the hood" business.
@@ -164,11 +165,24 @@ def length_in_units(text: str) -> str:
     return f"{units} characters (an emoji or other rare character counts as two)"
 
 
+def length_in_utf16_units(text: str) -> str:
+    """The store's refusal of a length: ``"N characters"``, or, when the count is in UTF-16 units (it differs from
+    ``len``), ``"N UTF-16 units (...)"`` naming that unit and saying in plain words what it counts.
+
+    Why: lesson 01's Under the hood prints ``len() = 200`` and then the refusal; "it has 400 characters" beside it
+    read as a contradiction (twelfth walk). A panel on the lesson's path keeps :func:`length_in_units`.
+    """
+    units = utf16_length(text)
+    if units == len(text):
+        return f"{units} characters"
+    return f"{units} UTF-16 units (the unit the limits count: an emoji or other rare character counts as two)"
+
+
 def check_message_length(text: str) -> None:
     """Refuse a message over the limit (in UTF-16 code units: :func:`utf16_length`), naming the rule and lengths."""
     if utf16_length(text) > MAX_MESSAGE_CHARS:
         raise MessageTooLong(
-            f"Message refused: it has {length_in_units(text)} and the limit is "
+            f"Message refused: it has {length_in_utf16_units(text)} and the limit is "
             f"{MAX_MESSAGE_CHARS} (rule: message length). Nothing was parsed or stored."
         )
 
