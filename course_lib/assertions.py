@@ -48,6 +48,7 @@ __all__ = [
     "NearMissProblem",
     "UnencodableMessage",
     "allowed_in_other_case",
+    "as_written",
     "check_message",
     "check_message_length",
     "find_declarations",
@@ -122,11 +123,23 @@ class MessageNotText(MessageRefused, TypeError):
     """
 
 
+def as_written(thing: object) -> str:
+    """What stood where text, a batch or a candidate belongs, as a student wrote it: ``None``, else its type's
+    name with its article (``a generator``, ``an int``).
+
+    Why: "NoneType" named Python's type of ``None``, not what a student wrote (``None``).
+    """
+    if thing is None:
+        return "None"
+    name = type(thing).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def require_text(text: object) -> None:
     """Refuse anything but text before it is read, naming the rule: a message is text, in quotes."""
     if not isinstance(text, str):
         raise MessageNotText(
-            f"Message refused: it is a value of type {type(text).__name__}, not text (rule: a message is text). "
+            f"Message refused: it is {as_written(text)}, not text (rule: a message is text). "
             "Write the message in quotes, e.g. 'module=Billing'. Nothing was parsed or stored."
         )
 

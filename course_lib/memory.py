@@ -32,6 +32,7 @@ from .assertions import (
     LINE_BREAKS,
     MAX_MESSAGE_CHARS,
     Declaration,
+    as_written,
     check_message,
     find_declarations,
     has_lone_surrogate,
@@ -496,18 +497,6 @@ _BATCH_REJECTED = "The whole batch is rejected; the store is unchanged."
 """How every refusal of a batch ends: a student reads them side by side (lesson 01), and each says nothing changed."""
 
 
-def _as_written(thing: object) -> str:
-    """What stood where a batch or a candidate belongs, as a student wrote it: ``None``, else its type's name with
-    its article (``a generator``, ``an int``).
-
-    Why: "got NoneType" named Python's type of ``None``, not what a student wrote (``None``).
-    """
-    if thing is None:
-        return "None"
-    name = type(thing).__name__
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
-
-
 def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -> Sequence[FactCandidate]:
     """Return the batch when it passes every rule; else raise :class:`InvalidFacts` naming the candidate and rule.
 
@@ -518,7 +507,7 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
     """
     if not isinstance(candidates, (list, tuple)):
         raise InvalidFacts(
-            f"got {_as_written(candidates)}, not a list or a tuple of candidates (rule: a batch is a list or a "
+            f"got {as_written(candidates)}, not a list or a tuple of candidates (rule: a batch is a list or a "
             f"tuple of at most {MAX_CANDIDATES} candidates; the seed's words: Extraction must contain at most "
             f"{MAX_CANDIDATES} facts). {_BATCH_REJECTED}",
             rule="not a batch",
@@ -597,7 +586,7 @@ def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str, s
     The student's words hold :data:`_KEY` where the key goes, so two keys breaking one rule are said together.
     """
     if not isinstance(c, FactCandidate):
-        rule = f"no candidate: {_as_written(c)} stands in the batch (rule: each fact is a FactCandidate)"
+        rule = f"no candidate: {as_written(c)} stands in the batch (rule: each fact is a FactCandidate)"
         return "not a candidate", rule, "the writer proposed something that is not a fact"
     if broken := _not_text({name: getattr(c, name, None) for name in _FIELDS}):
         return "field not text", broken, "the writer proposed non-text"

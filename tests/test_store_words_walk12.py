@@ -73,3 +73,15 @@ def refusal_for_value(value: str) -> str:
             [FactCandidate(key="symptom", value=value, evidence=f"symptom={value}")],
         )
     return str(refused.value)
+
+
+@pytest.mark.parametrize(("given", "named"), [(None, "None"), (42, "an int"), (b"module=A", "a bytes")])
+def test_a_message_that_is_not_text_is_named_as_written_not_by_its_type(given, named):
+    """The sibling path of the batch refusal: parse_assertions(None) said "a value of type NoneType"."""
+    from course_lib.assertions import MessageNotText, parse_assertions
+
+    with pytest.raises(MessageNotText) as refused:
+        parse_assertions(given)  # type: ignore[arg-type]
+    said = str(refused.value)
+    assert said.startswith(f"Message refused: it is {named}, not text (rule: a message is text).")
+    assert "NoneType" not in said and "value of type" not in said
