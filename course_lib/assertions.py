@@ -48,12 +48,14 @@ __all__ = [
     "NearMissProblem",
     "UnencodableMessage",
     "allowed_in_other_case",
+    "as_written",
     "check_message",
     "check_message_length",
     "find_declarations",
     "has_lone_surrogate",
     "left_out",
     "length_in_units",
+    "length_in_utf16_units",
     "mark_line_breaks",
     "missing_marks",
     "near_misses",
@@ -121,11 +123,23 @@ class MessageNotText(MessageRefused, TypeError):
     """
 
 
+def as_written(thing: object) -> str:
+    """What stood where text, a batch or a candidate belongs, as a student wrote it: ``None``, else its type's
+    name with its article (``a generator``, ``an int``).
+
+    Why: "NoneType" named Python's type of ``None``, not what a student wrote (``None``).
+    """
+    if thing is None:
+        return "None"
+    name = type(thing).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def require_text(text: object) -> None:
     """Refuse anything but text before it is read, naming the rule: a message is text, in quotes."""
     if not isinstance(text, str):
         raise MessageNotText(
-            f"Message refused: it is a value of type {type(text).__name__}, not text (rule: a message is text). "
+            f"Message refused: it is {as_written(text)}, not text (rule: a message is text). "
             "Write the message in quotes, e.g. 'module=Billing'. Nothing was parsed or stored."
         )
 
@@ -153,7 +167,7 @@ def utf16_length(text: str) -> int:
 
 
 def length_in_units(text: str) -> str:
-    """``"N characters"`` as the limits count them, in words a student reads on the lesson's path.
+    """``"N characters"`` as the limits count them, in words a student reads on the lesson's path (a panel).
 
     When the count differs from what Python's ``len`` says (an emoji counts two: :func:`utf16_length`), the
     sentence says so in plain words; the unit's name and the seed's reason are the lessons' "Under the hood" business.
@@ -164,11 +178,24 @@ def length_in_units(text: str) -> str:
     return f"{units} characters (an emoji or other rare character counts as two)"
 
 
+def length_in_utf16_units(text: str) -> str:
+    """The store's refusal of a length: ``"N characters"``, or, when the count is in UTF-16 units (it differs from
+    ``len``), ``"N UTF-16 units (...)"`` naming that unit and saying in plain words what it counts.
+
+    Why: lesson 01's Under the hood prints ``len() = 200`` and then the refusal; "it has 400 characters" beside it
+    read as a contradiction (twelfth walk). A panel on the lesson's path keeps :func:`length_in_units`.
+    """
+    units = utf16_length(text)
+    if units == len(text):
+        return f"{units} characters"
+    return f"{units} UTF-16 units (the unit the limits count: an emoji or other rare character counts as two)"
+
+
 def check_message_length(text: str) -> None:
     """Refuse a message over the limit (in UTF-16 code units: :func:`utf16_length`), naming the rule and lengths."""
     if utf16_length(text) > MAX_MESSAGE_CHARS:
         raise MessageTooLong(
-            f"Message refused: it has {length_in_units(text)} and the limit is "
+            f"Message refused: it has {length_in_utf16_units(text)} and the limit is "
             f"{MAX_MESSAGE_CHARS} (rule: message length). Nothing was parsed or stored."
         )
 

@@ -479,6 +479,11 @@ EXERCISES: tuple[Exercise, ...] = (
                 "That adds two messages for all four iterations; the last call is made before its own response and "
                 "feedback exist, so only the three earlier iterations add theirs.",
             ),
+            (
+                7,
+                "That is section 2's last call, where the evaluator allows 3 iterations; here it allows 4: what does "
+                "one more iteration add before the last call?",
+            ),
         ),
         answer_type=int,
     ),

@@ -32,10 +32,12 @@ from .assertions import (
     LINE_BREAKS,
     MAX_MESSAGE_CHARS,
     Declaration,
+    as_written,
     check_message,
     find_declarations,
     has_lone_surrogate,
     length_in_units,
+    length_in_utf16_units,
     mark_line_breaks,
     utf16_length,
 )
@@ -495,14 +497,6 @@ _BATCH_REJECTED = "The whole batch is rejected; the store is unchanged."
 """How every refusal of a batch ends: a student reads them side by side (lesson 01), and each says nothing changed."""
 
 
-def _batch_given(candidates: object) -> str:
-    """What stood where a batch belongs, in words: ``no batch at all (None)``, else its type's name (``generator``).
-
-    Why: "got NoneType" named Python's type of ``None``, not what a student did (passed no batch).
-    """
-    return "no batch at all (None)" if candidates is None else type(candidates).__name__
-
-
 def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -> Sequence[FactCandidate]:
     """Return the batch when it passes every rule; else raise :class:`InvalidFacts` naming the candidate and rule.
 
@@ -513,9 +507,9 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
     """
     if not isinstance(candidates, (list, tuple)):
         raise InvalidFacts(
-            f"Extraction must contain at most {MAX_CANDIDATES} facts; got {_batch_given(candidates)}, not a list "
-            f"or a tuple of candidates (rule: a batch is a list or a tuple of at most {MAX_CANDIDATES} candidates). "
-            f"{_BATCH_REJECTED}",
+            f"got {as_written(candidates)}, not a list or a tuple of candidates (rule: a batch is a list or a "
+            f"tuple of at most {MAX_CANDIDATES} candidates; the seed's words: Extraction must contain at most "
+            f"{MAX_CANDIDATES} facts). {_BATCH_REJECTED}",
             rule="not a batch",
         )
     if len(candidates) > MAX_CANDIDATES:
@@ -592,7 +586,7 @@ def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str, s
     The student's words hold :data:`_KEY` where the key goes, so two keys breaking one rule are said together.
     """
     if not isinstance(c, FactCandidate):
-        rule = f"no candidate: a {type(c).__name__} stands in the batch (rule: each fact is a FactCandidate)"
+        rule = f"no candidate: {as_written(c)} stands in the batch (rule: each fact is a FactCandidate)"
         return "not a candidate", rule, "the writer proposed something that is not a fact"
     if broken := _not_text({name: getattr(c, name, None) for name in _FIELDS}):
         return "field not text", broken, "the writer proposed non-text"
@@ -616,14 +610,14 @@ def _candidate_checks(c: FactCandidate, user_text: str, seen: set[str]) -> tuple
         (
             "value too long",
             utf16_length(c.value) > MAX_VALUE_CHARS,
-            f"value longer than {MAX_VALUE_CHARS} characters: it has {length_in_units(c.value)}",
+            f"value longer than {MAX_VALUE_CHARS} characters: it has {length_in_utf16_units(c.value)}",
             f"the value given for {key} has {length_in_units(c.value)}; a value may have at most {MAX_VALUE_CHARS}",
         ),
         ("blank evidence", not c.evidence.strip(), "blank evidence", f"none of your words were quoted for {key}"),
         (
             "evidence too long",
             utf16_length(c.evidence) > MAX_EVIDENCE_CHARS,
-            f"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has {length_in_units(c.evidence)}",
+            f"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has {length_in_utf16_units(c.evidence)}",
             f"the words quoted for {key} run past {MAX_EVIDENCE_CHARS} characters",
         ),
         (
@@ -681,7 +675,7 @@ def rules_broken(user_text: str, candidates: Sequence[FactCandidate]) -> tuple[s
     Raises :class:`InvalidFacts` for a batch the store cannot read as candidates (``None``, neither a list nor a
     tuple, an element that is not a candidate, a field that is not text): such a batch has no rules to list, so it
     is refused exactly as the store refuses it, with the same message naming the rule (``rules_broken("x", None)``
-    says it got no batch at all), rather than a bare TypeError from inside the checks or an empty tuple that would
+    says it got None), rather than a bare TypeError from inside the checks or an empty tuple that would
     read as "breaks no rule".
     """
     if not isinstance(candidates, (list, tuple)) or any(_malformed(c) for c in candidates):

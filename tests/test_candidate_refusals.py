@@ -75,10 +75,10 @@ def test_from_declaration_refuses_what_is_not_a_declaration_by_its_rule(given, s
 
 
 def test_rules_broken_says_a_missing_batch_in_words_not_a_type_name():
-    """``rules_broken("x", None)`` is refused as the store refuses it, and says "no batch at all", not NoneType."""
+    """``rules_broken("x", None)`` is refused as the store refuses it, and says "got None", not NoneType."""
     with pytest.raises(InvalidFacts) as refusal:
         rules_broken("x", None)
     message = str(refusal.value)
-    assert "got no batch at all (None)" in message and "NoneType" not in message
-    assert "(rule: a batch is a list or a tuple of at most 5 candidates)" in message
+    assert "got None, not a list or a tuple" in message and "NoneType" not in message
+    assert "(rule: a batch is a list or a tuple of at most 5 candidates; " in message
     assert "InvalidFacts" in (rules_broken.__doc__ or "")

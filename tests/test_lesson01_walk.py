@@ -112,8 +112,8 @@ def test_a_batch_is_a_list_or_a_tuple_as_the_store_and_its_refusal_say():
     assert [f.key for f in memory.facts] == ["module"]
     with pytest.raises(InvalidFacts) as refused:
         memory.apply(memory.begin_turn("module=Billing"), (c for c in [billing]))  # type: ignore[arg-type]
-    assert "got generator, not a list or a tuple of candidates" in str(refused.value)
-    assert "(rule: a batch is a list or a tuple of at most 5 candidates)" in str(refused.value)
+    assert "got a generator, not a list or a tuple of candidates" in str(refused.value)
+    assert "(rule: a batch is a list or a tuple of at most 5 candidates; " in str(refused.value)
     words = _words()
     assert "(it is a list or a tuple, and each element is a `FactCandidate`)" in words
     assert "anything that is not a list or a tuple of candidates" in words

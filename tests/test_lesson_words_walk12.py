@@ -28,14 +28,14 @@ def test_lesson_00_names_the_loop_lessons_as_the_course_map_does():
 
 def test_lesson_00_exercise_3_says_it_is_best_after_lesson_02_like_section_6():
     cells = lesson("00").cells
-    assert "section 6" in cells[0].source and "until after lesson 02" in cells[0].source
+    assert "Section 6 and Exercise 3\nbelong after lesson 02" in cells[0].source
     exercise = next(c.source for c in cells if c.source.startswith("**Exercise 3"))
     assert exercise.startswith("**Exercise 3** (best after lesson 02, like section 6).")
 
 
 def test_lesson_01_labels_the_value_and_evidence_pairs_it_prints():
     cell = next(c for c in lesson("01").cells if "utf16_length(evidence)" in c.source)
-    printed = [line for line in outputs(cell).splitlines() if "UTF-16 units" in line]
+    printed = [line for line in outputs(cell).splitlines() if "UTF-16 units = " in line]
     assert printed and all("value/evidence len() = " in line for line in printed)
 
 

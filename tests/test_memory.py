@@ -394,16 +394,14 @@ def test_blank_value_and_blank_evidence_are_rules_of_their_own():
 
 
 EMOJI_200 = "\U0001f525" * 200  # 200 code points, 400 UTF-16 code units
-TWICE = r"\(an emoji or other rare character counts as two\)"
+TWICE = r"UTF-16 units \(the unit the limits count: an emoji or other rare character counts as two\)"
 
 
 def test_bounds_count_utf16_code_units_as_dotnet_string_length_does():
     # .NET's string.Length counts UTF-16 code units: the seed's store refuses 200 emoji (400 units) as a value
     memory = WorkingMemory()
     turn = memory.begin_turn(f"symptom={EMOJI_200}")
-    with pytest.raises(
-        InvalidFacts, match=rf"value longer than {MAX_VALUE_CHARS} characters: it has 400 characters {TWICE}"
-    ):
+    with pytest.raises(InvalidFacts, match=rf"value longer than {MAX_VALUE_CHARS} characters: it has 400 {TWICE}"):
         memory.apply(turn, [cand("symptom", EMOJI_200)])
     assert memory.facts == ()
     at_limit = "\U0001f525" * (MAX_VALUE_CHARS // 2)  # 128 emoji: exactly 256 units, admitted
@@ -414,7 +412,7 @@ def test_bounds_count_utf16_code_units_as_dotnet_string_length_does():
     assert memory.facts[-1].evidence == evidence
     too_long = "log=é " + "\U0001f525" * 254  # 6 + 508 = 514 units in 260 code points
     with pytest.raises(
-        InvalidFacts, match=rf"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has 514 characters {TWICE}"
+        InvalidFacts, match=rf"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has 514 {TWICE}"
     ):
         memory.apply(memory.begin_turn(too_long), [cand("log", "é", too_long)])
 
@@ -424,7 +422,7 @@ def test_the_message_bound_counts_utf16_code_units_too():
 
     memory = WorkingMemory()
     memory.begin_turn("\U0001f525" * (MAX_MESSAGE_CHARS // 2))  # 2048 emoji = 4096 units: at the limit
-    with pytest.raises(MessageTooLong, match=rf"it has 4098 characters {TWICE} and the limit is 4096"):
+    with pytest.raises(MessageTooLong, match=rf"it has 4098 {TWICE} and the limit is 4096"):
         memory.begin_turn("\U0001f525" * (MAX_MESSAGE_CHARS // 2 + 1))
 
 

@@ -1,0 +1,84 @@
+"""Lessons 00, 01 and 05, twelfth walk's polish (issue 32): the words a student reads, as the walkers asked.
+
+Lesson 00 lists section 2's terms one per bullet, says when section 6 and Exercise 3 belong, glosses "port", names
+the menu item that saves a text file, and its Under the hood says it also covers what was only mentioned. Lesson 01
+glosses "evicts" at first use, keeps one objective per bullet, and names the citation in its line-break cell. Lesson
+05 says the evaluator gets the iteration number, that the LoopAgent is MAF .NET's, and what Exercise 3 keeps.
+"""
+
+import json
+from pathlib import Path
+
+import nbformat
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def lesson(name: str) -> list[nbformat.NotebookNode]:
+    return nbformat.read(next(NOTEBOOKS.glob(f"{name}_*.ipynb")), as_version=4).cells
+
+
+def cell_with(name: str, words: str) -> nbformat.NotebookNode:
+    return next(c for c in lesson(name) if words in c.source)
+
+
+def test_lesson_00_lists_section_2s_terms_one_per_bullet():
+    text = cell_with("00", "The *purpose* column").source
+    for term in ("fact", "agent", "desk", "memory policy", "loop", "LLM judge"):
+        assert f"\n- **{term}**" in text, term
+
+
+def test_lesson_00_says_when_section_6_and_exercise_3_belong_and_their_time():
+    top = lesson("00")[0].source
+    assert "About 20 minutes for sections 1-5 and Exercises 1-2" in top
+    assert "belong after lesson 02" in top and "25 more minutes" in top
+
+
+def test_lesson_00_glosses_port_where_it_first_appears():
+    text = cell_with("00", "a port where nothing listens").source
+    assert "the *port* is the number after the colon" in text
+
+
+def test_lesson_00_names_the_save_item_jupyterlab_shows_for_a_text_file():
+    """JupyterLab labels docmanager:save "Save <file type>", and ".env" has no file type of its own: "File"."""
+    import jupyterlab
+
+    schema = json.loads(
+        (Path(jupyterlab.__file__).parent / "schemas/@jupyterlab/docmanager-extension/plugin.json").read_text()
+    )
+    file_menu = next(m for m in schema["jupyter.lab.menus"]["main"] if m["id"] == "jp-mainmenu-file")
+    assert any(item.get("command") == "docmanager:save" for item in file_menu["items"])
+    text = cell_with("00", "cp .env.example .env").source
+    assert "*File > Save File* (Ctrl+S" in text and "*File > Save* " not in text
+
+
+def test_lesson_00_under_the_hood_also_covers_what_was_only_mentioned():
+    hood = cell_with("00", "**The local model's memo.**").source
+    assert "used or mentioned without stopping on it" in hood
+
+
+def test_lesson_01_glosses_evicts_at_first_use_and_keeps_one_objective_per_bullet():
+    cells = lesson("01")
+    top = cells[0].source
+    assert "evicts (removes to make room)" in top
+    assert "one begun before the user's facts are forgotten, and\n  why a ticket made by hand" in top
+    assert "forget()` every fact" not in top  # the definition lives in the word list and section 7
+    words = cell_with("01", "### Words used").source
+    assert "`forget(key)` removes the fact stored under `key`, `forget()` every fact: section 7" in words
+    batch_rule = cell_with("01", "The last row is a limit on **one batch**").source
+    assert "evicts (removes to make room)" in batch_rule
+    section_7 = cell_with("01", "## 7. Tickets").source
+    assert "given a key it removes the fact stored under that key" in section_7
+
+
+def test_lesson_01_names_the_citation_its_line_break_cell_checks():
+    cell = cell_with("01", 'said = "module=Billing\\npriority=P1"')
+    assert "said in said" not in cell.source and "yes_no(evidence in said)" in cell.source
+    assert "evidence in message: yes | value in evidence: yes" in cell.outputs[0]["text"]
+
+
+def test_lesson_05_says_what_the_evaluator_gets_whose_loop_agent_and_what_exercise_3_keeps():
+    assert "the previous feedback and the\n  iteration number" in cell_with("05", "The **evaluator** receives").source
+    assert "The evaluators MAF .NET ships" in cell_with("05", "The evaluators MAF").source
+    exercise_3 = cell_with("05", "**Exercise 3.**").source
+    assert "We keep only its model agent" in exercise_3 and "the evaluator is\nreplaced by yours" in exercise_3
