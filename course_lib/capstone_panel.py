@@ -192,6 +192,9 @@ class AnswerCheck:
     notes: list[str] = field(default_factory=list)
     forgotten: frozenset[str] = frozenset()
     """The keys forgotten (and not stored again) before this check: what "no longer in the store" names."""
+    history_cleared: frozenset[str] = frozenset()
+    """The keys a forget cleared, values replaced before it included, stored again since or not: for them, a value
+    the store does not hold is one it holds "no record of", not one it "never held" (lesson 07's walk)."""
 
     @property
     def violations(self) -> tuple[Violation, ...]:
@@ -206,6 +209,7 @@ async def check_in_loop(
     superseded: Mapping[str, Iterable[str]],
     corrections: Mapping[str, Mapping[str, Fact]] | None = None,
     forgotten: Collection[str] = (),
+    history_cleared: Collection[str] = (),
 ) -> AnswerCheck:
     """Run ``answer`` to ``task`` through a real loop held by the real evaluator; what it decided and sent back.
 
@@ -237,6 +241,7 @@ async def check_in_loop(
         notes=frame_notes(answer),
         corrections={key: dict(by) for key, by in (corrections or {}).items()},
         forgotten=frozenset(forgotten),
+        history_cleared=frozenset(history_cleared),
     )
 
 
@@ -267,7 +272,12 @@ def violation_rows(result: AnswerCheck) -> list[dict[str, str]]:
             if v.stated is None
             else shorten_long_input(_as_written(v.stated, result.answer)),
             "the store holds": v.fact.value,
-            "why": _why(v, result.superseded.get(v.fact.key, []), result.corrections.get(v.fact.key, {})),
+            "why": _why(
+                v,
+                result.superseded.get(v.fact.key, []),
+                result.corrections.get(v.fact.key, {}),
+                cleared=v.fact.key in result.history_cleared,
+            ),
         }
         for v in result.violations
     ]
@@ -281,7 +291,9 @@ def _as_written(stated: str, answer: str) -> str:
     return found.group() if found else stated
 
 
-def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str, Fact]) -> str:
+def _why(
+    violation: Violation, replaced: Sequence[str], corrections: Mapping[str, Fact], *, cleared: bool = False
+) -> str:
     """Why a violation is one, short, citing the user's words: for a replaced value, those of the correction that
     replaced it (which need not be the one the store holds now: Reporting, then Billing, then Payroll). The row already
     shows the stated value and the stored one, so the reason does not repeat them."""
@@ -298,6 +310,11 @@ def _why(violation: Violation, replaced: Sequence[str], corrections: Mapping[str
         return f'a correction replaced it: the user said "{by.evidence}" at turn {by.turn}{_since(by, fact, holds)}.'
     if any(values_match(violation.stated, old) for old in replaced):
         return f"a correction replaced it; {holds}."
+    if cleared:  # a forget cleared this key's earlier values: the store may have held it then
+        return (
+            f'the store holds no record of "{violation.stated}" for {fact.key} (a forget cleared its earlier '
+            f"values): it {holds.removeprefix('the store ')}."
+        )
     return f'the store never held "{violation.stated}" for {fact.key}: it {holds.removeprefix("the store ")}.'
 
 
@@ -397,6 +414,7 @@ class CapstonePanel(MemoryPanel):
         self.corrections: dict[str, dict[str, Fact]] = {}  # per key: each value replaced here, and what replaced it
         self.result: AnswerCheck | None = None
         self.forgotten: set[str] = set()  # keys forgotten here and not stored again since
+        self.history_cleared: set[str] = set()  # keys a forget cleared here, stored again since or not
         self.cleared: str | None = None
         """What the latest forget that removed replaced values forgot (a key, or "all"); None once one is listed."""
         self._filling = False  # the examples are being replaced: no choice is being made
@@ -487,6 +505,8 @@ class CapstonePanel(MemoryPanel):
     def _forget(self, key: str | None) -> None:
         """Forget a key (or all): the values it held before go too, so nothing forgotten is held against an answer."""
         self.forgotten |= {f.key for f in self.extraction.memory.facts} if key is None else {key}
+        every = {f.key for f in self.extraction.memory.facts} | set(self.superseded)
+        self.history_cleared |= every if key is None else {key}
         self.extraction.memory.forget(key)
         for gone in list(self.superseded) + list(self.corrections) if key is None else [key]:
             if self.superseded.pop(gone, None):
@@ -609,7 +629,13 @@ class CapstonePanel(MemoryPanel):
         self.check_button.disabled = True
         try:
             result = await check_in_loop(
-                self.extraction, self.task.value, text, self.superseded, self.corrections, self.forgotten
+                self.extraction,
+                self.task.value,
+                text,
+                self.superseded,
+                self.corrections,
+                self.forgotten,
+                self.history_cleared,
             )
         except EXPECTED_ERRORS as error:  # a rule the answer broke: said under the answer, nothing changed
             self.verdict.value = (

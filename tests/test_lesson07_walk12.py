@@ -207,3 +207,24 @@ async def test_the_panel_says_only_the_capitals_changed_for_a_value_in_other_cas
     said = p.diagnostic.value.replace("&quot;", '"')
     assert 'is the same value as "Payroll"' in said and "only its capitals changed" in said
     assert "final punctuation" not in said
+
+
+async def test_after_forget_all_a_value_the_store_held_before_is_no_record_not_never_held():
+    """Lesson 07's third walk: after Forget all and module=Billing again, "We are on Reporting" was told "the store
+    never held" Reporting, which the student had watched it hold."""
+    p = _panel()
+    assert "Reporting" in p.superseded.get("module", [])
+    p.forget(None)
+    p.message.value = "module=Billing"
+    p.submit_button.click()
+    await p.idle()
+    p.answer.value = "The module is Reporting."
+    p.check_button.click()
+    await p.idle()
+    said = p.table.value if hasattr(p, "table") else ""
+    said = " ".join((said + p.verdict.value + p.feedback.value).replace("&quot;", '"').split())
+    assert 'no record of "Reporting" for module (a forget cleared its earlier values)' in said, said[:600]
+    assert 'never held "Reporting"' not in said
+    fresh = _panel()  # without a forget, a value never stored is still "never held"
+    fresh.answer.value = "We are on Oracle Payroll."
+    assert fresh.history_cleared == set()
