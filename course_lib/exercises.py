@@ -469,8 +469,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 1",
-        "Read section 3's chart: the LLM receives 3, 5, 7 messages at iterations 1, 2, 3. How much does each call "
-        "add to the one before, and which call is the last when the evaluator allows 4 iterations?",
+        "Read section 3's chart: how many messages does each call add to the one before, and which call is the last "
+        "when the evaluator allows 4 iterations?",
         "Three input messages, then a response and a feedback message for each of the three earlier iterations: "
         "3 + 2 * 3 at the 4th call.",
         (
@@ -481,8 +481,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (
                 7,
-                "That is section 2's last call, where the evaluator allows 3 iterations; here it allows 4: what does "
-                "one more iteration add before the last call?",
+                "That is section 2's last call, where the evaluator allows 3 iterations: how many does it allow here?",
             ),
         ),
         answer_type=int,
@@ -1933,7 +1932,8 @@ def not_defined_yet(error: NameError) -> str:
     if re.fullmatch(r"answer_\w*|message_\w+", name):  # the cell reads its answer or message, whose line was deleted
         return unquoted_name_guidance(error)
     return (
-        f"{name} is not defined in this kernel yet: a cell above defines it.\n{_python_line(error)}\nRun the cells "
+        f"{name} is not defined in this kernel yet: a cell above imports or creates it.\n{_python_line(error)}\n"
+        "Run the cells "
         "above first (Run > Run All Above Selected Cell), then this cell again."
     )
 
@@ -2062,7 +2062,7 @@ def _cell_error_guidance(
     return ""
 
 
-RUN_ALL_STOPS = "(Run All stops at a cell that fails: the cells below this one have not run yet.)"
+RUN_ALL_STOPS = "(If you used Run All, it stopped here: the cells below this one have not run yet.)"
 """Said under an exercise cell that stopped before its check (lesson 04's walk: after Run All, the cells below
 stayed empty and nothing said why)."""
 

@@ -272,7 +272,7 @@ def test_a_lesson_name_missing_in_a_fresh_kernel_says_to_run_the_cells_above(cap
         explain_unquoted_names(shell)
         shell.run_cell("answer_1 = 9\ntrace_4, _ = run_seed_demo(allowed=4)")
         out = " ".join(capsys.readouterr().out.split())
-        assert out.startswith("run_seed_demo is not defined in this kernel yet: a cell above defines it.")
+        assert out.startswith("run_seed_demo is not defined in this kernel yet: a cell above imports or creates it.")
         assert "Run All Above Selected Cell" in out and "quotes" not in out
     finally:
         shell.set_custom_exc((), None)
