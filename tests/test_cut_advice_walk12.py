@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from agent_framework import Agent
-from support.wire_server import loopback_server, use_server
+from support.wire_server import loopback_server, run_agent, use_server
 
 from course_lib.live import LiveSettings, LocalRequest, local_bounds
 from course_lib.live_client import LiveChatClient, LiveModelError, cut_advice
@@ -36,13 +36,7 @@ async def test_a_cut_at_the_servers_own_cap_says_no_setting_raises_it_on_the_wir
         )
         agent = Agent(client=LiveChatClient("summarizer", settings))
         with pytest.raises(LiveModelError, match="64 tokens is the server's own cap, which no setting raises"):
-            if stream:
-                run = agent.run("module=Billing", stream=True)
-                async for _ in run:
-                    pass
-                await run.get_final_response()
-            else:
-                await agent.run("module=Billing")
+            await run_agent(agent, "module=Billing", stream=stream)
 
 
 def test_lesson_04s_recorded_stop_is_followed_by_what_the_client_says_now():

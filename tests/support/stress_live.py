@@ -163,7 +163,7 @@ def hostile_shape(rng: random.Random) -> tuple[str, Callable[[dict[str, Any]], d
 
 async def reply_shapes(count: int) -> tuple[int, list[str]]:
     from agent_framework import Agent
-    from wire_server import loopback_server
+    from wire_server import loopback_server, run_agent
 
     from course_lib.clients import make_chat_client
     from course_lib.live import LiveModelError
@@ -186,13 +186,7 @@ async def reply_shapes(count: int) -> tuple[int, list[str]]:
             agent = Agent(client=make_chat_client("assistant", log=log))
             what = f"{name} ({'streamed' if stream else 'plain'})"
             try:
-                if stream:
-                    run = agent.run("module=Billing", stream=True)
-                    async for _ in run:
-                        pass
-                    await run.get_final_response()
-                else:
-                    await agent.run("module=Billing")
+                await run_agent(agent, "module=Billing", stream=stream)
             except LiveModelError as error:
                 if cause is None or cause not in str(error):
                     broken.append(f"{what}: {str(error)[:160]}")

@@ -340,3 +340,13 @@ def loopback_server() -> Iterator[ServerState]:
         httpd.shutdown()
         httpd.server_close()
         thread.join(5)
+
+
+async def run_agent(agent: Any, text: str, *, stream: bool) -> Any:
+    """One run of ``agent`` on ``text``, streamed (every update read, then the final response) or not."""
+    if not stream:
+        return await agent.run(text)
+    run = agent.run(text, stream=True)
+    async for _ in run:
+        pass
+    return await run.get_final_response()
