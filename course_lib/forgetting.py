@@ -449,7 +449,13 @@ def hold_agent(agent: _Agent, memory: WorkingMemory) -> _Agent:
     client is held to the store's forgets as the course's own desks are.
     """
     held = forget_filter(memory)
+    client = getattr(agent, "client", None)
+    if isinstance(getattr(client, "chat_middleware", None), list):
+        # first in the client's own chain, before a live client's recorder: the call log shows what the model was
+        # sent (the live run of lesson 02 logged the unredacted history when the filter ran after the recorder)
+        hold_client(client, memory)
+        return agent
     middleware = list(getattr(agent, "middleware", None) or ())
-    if held not in middleware and held not in (getattr(getattr(agent, "client", None), "chat_middleware", None) or ()):
+    if held not in middleware:
         agent.middleware = [*middleware, held]
     return agent

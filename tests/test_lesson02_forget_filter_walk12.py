@@ -47,3 +47,20 @@ def test_the_lesson_prints_what_the_call_carried_and_says_why_forget_replaces_th
     text = " ".join(" ".join(c.source.split()) for c in cells if c.cell_type == "markdown")
     assert "Only the filter stands between the old words and the model" not in text
     assert "the filter knows only the values the store forgot" in text
+
+
+def test_a_client_with_its_own_chain_is_held_first_in_it_before_its_recorder():
+    """The live run of lesson 02 logged 'Billing' after the store forgot it: the filter ran as agent middleware, after
+    the live client's recorder, so the call log showed the history before redaction. The filter now goes first in a
+    client's own chain, where the recorder sees what the model is sent."""
+    from types import SimpleNamespace
+
+    from course_lib.forgetting import forget_filter, hold_agent
+    from course_lib.memory import WorkingMemory
+
+    memory, recorder = WorkingMemory(), object()
+    agent = SimpleNamespace(client=SimpleNamespace(chat_middleware=[recorder]), middleware=None)
+    hold_agent(agent, memory)
+    assert agent.client.chat_middleware == [forget_filter(memory), recorder] and agent.middleware is None
+    hold_agent(agent, memory)  # held once
+    assert agent.client.chat_middleware == [forget_filter(memory), recorder]
