@@ -92,3 +92,17 @@ def test_the_claim_map_fits_jupyterlab_markdown_viewer_at_1300_pixels():
     assert len(rows) >= 60
     widest = max(rows, key=_widest_row)
     assert _widest_row(widest) <= 110, widest
+
+
+def test_lesson_01s_takeaway_on_sentences_is_true_of_its_table():
+    """A sentence may hold a declaration after a separator (lesson 00's 'words before a key' stores environment);
+    what never counts is words before the key, or a sentence with no '=': the two rows section 1 prints."""
+    from course_lib.assertions import left_out, parse_assertions
+
+    cells = _cells(ROOT / "notebooks" / "01_contract_and_store.ipynb")
+    takeaway = " ".join("".join(cells["student-takeaways"]["source"]).split())
+    assert "a question or a sentence never is" not in takeaway
+    assert "Words before the key make it no key (`Hello! module=Billing`)" in takeaway
+    assert parse_assertions("Hello! module=Billing") == {}
+    assert "has no '='" in left_out("Where can I find logs?")[0]
+    assert parse_assertions("We are on database=SQL Server 2022; environment=staging.") == {"environment": "staging."}
