@@ -95,7 +95,7 @@ class Case:
 BATTERY: tuple[Case, ...] = (
     Case("one declaration", "declaration", "module=Billing"),
     Case("three declarations", "declaration", "product=Contoso Invoicing\nmodule=Reporting\ndatabase=PostgreSQL"),
-    Case("declarations in a sentence", "declaration", "We are on database=SQL Server 2022; environment=staging."),
+    Case("words before a key", "declaration", "We are on database=SQL Server 2022; environment=staging."),
     Case("a correction replaces", "correction", "module=Billing", before=("module=Reporting",)),
     # "then module" is no allowed key: the contract reads module=Reporting alone (the correction is prose)
     Case("a correction in prose is not one", "correction", "module=Reporting; then module=Billing"),

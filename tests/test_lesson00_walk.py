@@ -47,7 +47,7 @@ def test_the_sentence_case_says_why_the_full_stop_is_part_of_the_value():
     line break, so the sentence's full stop is kept."""
     from course_lib.qualify import case_declares
 
-    said = case_declares("declarations in a sentence")
+    said = case_declares("words before a key")
     assert "environment='staging.' (a value runs to the next ';' or line break, so the '.' is part of it)." in said
     assert "runs to the next" not in case_declares("one declaration")
 

@@ -28,7 +28,7 @@ def test_lesson_00_names_the_loop_lessons_as_the_course_map_does():
 
 def test_lesson_00_exercise_3_says_it_is_best_after_lesson_02_like_section_6():
     cells = lesson("00").cells
-    assert "Section 6 and Exercise 3\nbelong after lesson 02" in cells[0].source
+    assert "section 6 and Exercise 3, **best done after lesson 02**" in " ".join(cells[0].source.split())
     exercise = next(c.source for c in cells if c.source.startswith("**Exercise 3"))
     assert exercise.startswith("**Exercise 3** (best after lesson 02, like section 6).")
 

@@ -24,9 +24,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAIMS = ROOT / "docs" / "seed-claims.md"
+# one row a claim, two columns (narrow enough for JupyterLab's Markdown viewer at 1300 px): the id, then the claim
+# and, one to a line, its lesson and what it shows, its test (file, then name) and what the test asserts
 ROW = re.compile(
-    r"^\| (?P<id>[FL]\d{2}) \| (?P<claim>[^|]+?) \| `(?P<notebook>\d\d_[a-z0-9_]+)` \| `(?P<shows>[^`]+)` "
-    r"\| `(?P<test>tests/test_[a-z0-9_]+\.py::(?:Test\w+::)?test_\w+)` \| `(?P<asserts>[^`]+)` \|$"
+    r"^\| (?P<id>[FL]\d{2}) \| (?P<claim>[^|]+?)<br>lesson `(?P<notebook>\d\d_[a-z0-9_]+)`, shows `(?P<shows>[^`]+)`"
+    r"<br>test `(?P<path>tests/test_[a-z0-9_]+\.py)`<br>`::(?P<name>(?:Test\w+::)?test_\w+)`"
+    r"<br>test asserts `(?P<asserts>[^`]+)` \|$"
 )
 TAG = "claim-{}"
 PENDING = "## Waiting on a lesson change"
@@ -44,7 +47,9 @@ def claims() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
         if re.match(r"^\| [FL]\d", line):
             match = ROW.match(line)
             assert match, f"docs/seed-claims.md line {number} does not follow the row format: {line}"
-            target.append(match.groupdict())
+            row = match.groupdict()
+            row["test"] = f"{row.pop('path')}::{row.pop('name')}"
+            target.append(row)
     return rows, pending
 
 
