@@ -64,10 +64,11 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from .assertions import ALLOWED_KEYS, value_core
-from .memory import Fact
+from .memory import MAX_VALUE_CHARS, Fact
 
 __all__ = [
     "CONNECTORS",
+    "CUT_MARK",
     "Planner",
     "Violation",
     "action_planned",
@@ -90,9 +91,15 @@ _UNDERSCORE_EMPHASIS = re.compile(r"(?<![^\W_])__?(?=[^\W_])|(?<=[^\W_])__?(?![^
 """``_never_`` and ``__never__``: underscores that open a word or close one. One inside a word stays
 (``billing_worker.log``)."""
 _CLAUSE_END = re.compile(r"[;!?\n]+|[.:](?=\s|$)")
-_MAX_VALUE = 120
-"""The longest stretch after a key that is read as its value in the contract's form (a stored value is at most 256;
-a stated value ends sooner, at a clause end, a comma or a connector)."""
+_MAX_VALUE = 2 * MAX_VALUE_CHARS
+"""The longest stretch after a key that is read as its value in the contract's form: twice the longest stored value,
+so a stored value stated word for word (in quotes, or with its spacing changed) is read whole. A stated value
+usually ends sooner, at a clause end, a comma or a connector; one that runs past this is cut, and marked
+(:data:`CUT_MARK`)."""
+CUT_MARK = "\u2026"
+"""What marks a stated value the rules read only in part ("Oracle0 Oracle1 … "): the answer goes on past the bound of
+a value in the contract's form (:data:`_MAX_VALUE` characters) or of a name in prose (six name words). A value read in
+part is shown with this mark wherever it is quoted (a verdict, the feedback, a panel), never as if it were whole."""
 _STATEMENT = re.compile(
     r"(?<![\w-])(?P<key>" + "|".join(ALLOWED_KEYS) + r")[ \t]*[=:][ \t]*"
     r"(?P<value>(?:[^;\n.,]|[.,](?=\S)){1," + str(_MAX_VALUE) + "})",
@@ -200,7 +207,25 @@ def stated_values(text: str) -> list[tuple[str, str]]:
 
     Any key case; Markdown bold or code around the key is ignored. Linear in the text's length.
     """
-    return [(m["key"].lower(), m["value"].strip()) for m in _STATEMENT.finditer(plain_text(text))]
+    plain = plain_text(text)
+    return [
+        (m["key"].lower(), _cut_marked(m["value"].strip(), plain, m.end("value"))) for m in _STATEMENT.finditer(plain)
+    ]
+
+
+def _runs_on(text: str, end: int) -> bool:
+    """Whether a value in the contract's form read up to ``end`` stopped only at its bound: the text goes on with
+    characters a value holds (not a clause end, nor a period or comma before a space)."""
+    if end >= len(text):
+        return False
+    if text[end] in ".,":
+        return end + 1 < len(text) and not text[end + 1].isspace()
+    return text[end] not in ";\n"
+
+
+def _cut_marked(value: str, text: str, end: int) -> str:
+    """``value`` (read from ``text`` up to ``end``), with :data:`CUT_MARK` after it when the answer goes on past it."""
+    return value + CUT_MARK if _runs_on(text, end) else value
 
 
 def plans_action(text: str) -> bool:
@@ -363,6 +388,15 @@ class _Read(NamedTuple):
     start: int
     """Where the value starts in the clause."""
     value: str
+    cut: Literal["", "before", "after"] = ""
+    """Where the answer goes on past a name run the bound of six words stopped: before it, or after it."""
+
+    @property
+    def shown(self) -> str:
+        """The value as a verdict quotes it: with :data:`CUT_MARK` where the answer goes on past it."""
+        if self.cut == "before":
+            return CUT_MARK + self.value
+        return self.value + CUT_MARK if self.cut == "after" else self.value
 
 
 class _Known:
@@ -428,7 +462,13 @@ def _value_at(words: _Words, i: int, key: str, known: _Known, step: int) -> _Rea
     if run is None:
         return None
     start, end = words.words[run[0]].start(), words.words[run[1]].end()
-    return _Read(key, start, _bare(text[start:end]))
+    cut: Literal["", "before", "after"] = ""
+    if run[1] - run[0] + 1 == _MAX_NAME_WORDS:  # the bound stopped the run: is there more of the name past it?
+        nxt = run[1] + 1 if step > 0 else run[0] - 1
+        joined = 0 <= nxt < len(words) and words.joined(max(nxt, run[0]))  # the later of the two words follows
+        if joined and _is_name(words.words[nxt].group(), key):
+            cut = "after" if step > 0 else "before"
+    return _Read(key, start, _bare(text[start:end]), cut)
 
 
 def _before_key(words: _Words, k: int, key: str, known: _Known) -> _Read | None:
@@ -661,30 +701,34 @@ def _claims(clause: _Clause, stored: Mapping[str, Fact], old: _OldValues, known:
         key = m["key"].lower()
         fact = stored.get(key)
         if fact is not None and not _historical(clause.text, m.start(), 0):
-            value = _contract_value(key, m["value"], fact)
+            value = _contract_value(key, m["value"], fact, cut=_runs_on(clause.text, m.end("value")))
             if value is not None:
                 claims.append((key, value))
     prose_keys = [key for key in stored if key != "constraint"]
     words = _Words(clause.text)
     for read in _prose_reads(clause, words, known, prose_keys, spans) + old.successors(clause, words, known):
         if _differs(read.value, stored[read.key].value):
-            claims.append((read.key, read.value))
+            claims.append((read.key, read.shown))
     return claims + ([] if clause.end == "?" else old.claims(clause.text))  # a question is not a claim
 
 
-def _contract_value(key: str, value: str, fact: Fact) -> str | None:
+def _contract_value(key: str, value: str, fact: Fact, *, cut: bool = False) -> str | None:
     """The other value a ``key=value`` statement (or a table cell) gives ``fact``'s key; None if it is the stored one.
 
     "module=Payroll on MariaDB 11" states Payroll, not the whole rest of the clause; a constraint is read whole.
+    ``cut``: the statement ran past the bound of a value (:data:`_MAX_VALUE`), so the value read is only its start,
+    and it is marked so (:data:`CUT_MARK`) unless a connector or a comma ended it sooner.
     """
     value = value.strip()
     if _same_value(value, fact.value):
         return None
     if key != "constraint":
+        whole = value
         value = _VALUE_END.split(value, maxsplit=1)[0].strip() or value
         if _same_value(value, fact.value):
             return None
-    return value
+        cut = cut and value == whole
+    return value + CUT_MARK if cut else value
 
 
 def _table_key(cell: str) -> str | None:

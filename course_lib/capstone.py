@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .answer_reader import (
     CONNECTORS,
+    CUT_MARK,
     Violation,
     carries_constraint,
     check_answer,
@@ -78,7 +79,9 @@ from .tracing import CallLog, ModelCall
 
 __all__ = [
     "CONNECTORS",
+    "CUT_MARK",
     "DRIFT_RULES",
+    "EVICTION_COLUMNS",
     "FEEDBACK_FOOTER",
     "FEEDBACK_HEADER",
     "JUDGED_ANSWER_CHARS",
@@ -93,6 +96,7 @@ __all__ = [
     "CapstoneRun",
     "DeskLoopRun",
     "DriftProneAssistantClient",
+    "Eviction",
     "FactCheck",
     "FactsConsistencyEvaluator",
     "RecordingWriter",
@@ -457,6 +461,22 @@ is set; a bare "LLM" would call the offline drift-prone model a language model."
 KEY_REPAIR_COLUMNS = ("key", "first answer", "the store held", "returned answer", "the loop")
 """The columns of :meth:`CapstoneRun.key_repairs`: a run's verdict key by key."""
 
+EVICTION_COLUMNS = ("key", "evicted at turn", "pushed out by")
+"""The columns of :meth:`CapstoneRun.eviction_rows`: each key the store lost, when, and the new key that took its
+room."""
+
+
+class Eviction(BaseModel):
+    """One fact the store's bound pushed out: its key, the turn, and the keys that turn brought into the full store."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int
+    key: str
+    by: tuple[str, ...]
+    """The keys the turn stored that the store did not hold before it: each needed a room, so the oldest fact went.
+    A correction of a key the store still holds needs none (it replaces the value in place)."""
+
 
 class CapstoneRun(BaseModel):
     """One policy answering the timeline's final question inside the loop: what happened, measured."""
@@ -497,6 +517,8 @@ class CapstoneRun(BaseModel):
     """The keys the returned answer still lacks and states no value for: an omission the loop did not fill."""
     live: bool = False
     """Whether a live model was the reader: the trace then names it so, not the offline drift-prone model."""
+    evictions: list[Eviction] = []
+    """Every fact the bound pushed out over the conversation, in order, those a later turn brought back included."""
 
     @property
     def verdict_text(self) -> str:
@@ -507,6 +529,28 @@ class CapstoneRun(BaseModel):
         if self.verdict in ("right first time", "policy stopped") or not parts:
             return self.verdict
         return f"{self.verdict}: {'; '.join(parts)}"
+
+    def eviction_rows(self) -> list[dict[str, str | int]]:
+        """Each key the store lost and did not get back (:data:`EVICTION_COLUMNS`), in the order it went: the turn,
+        and the keys new to the full store at that turn that pushed it out. A pusher that was itself pushed out
+        earlier and came back says so ("database (back in the store: version had pushed it out at turn 4)"): that
+        turn only corrected the database."""
+        rows: list[dict[str, str | int]] = []
+        for key, turn in sorted(self.evicted.items(), key=lambda item: (item[1], item[0])):
+            event = next((e for e in self.evictions if e.key == key and e.turn == turn), None)
+            by = [self._pusher(k, turn) for k in event.by] if event is not None else []
+            rows.append(
+                dict(zip(EVICTION_COLUMNS, (key, turn, and_listed(by) if by else "(not recorded)"), strict=True))
+            )
+        return rows
+
+    def _pusher(self, key: str, turn: int) -> str:
+        """A key new to the full store at ``turn``; if the store had held it and lost it before, when and to what."""
+        earlier = [e for e in self.evictions if e.key == key and e.turn < turn]
+        if not earlier:
+            return key
+        last = earlier[-1]
+        return f"{key} (back in the store: {and_listed(list(last.by))} had pushed it out at turn {last.turn})"
 
     def key_repairs(self) -> list[dict[str, str]]:
         """The verdict key by key (:data:`KEY_REPAIR_COLUMNS`): for each key it names, in its order, the value the
@@ -602,6 +646,7 @@ async def run_capstone(
     memory = extraction.memory
     held: dict[str, int] = {}
     evicted: dict[str, int] = {}
+    evictions: list[Eviction] = []
     superseded: dict[str, list[str]] = {}
     *earlier, final = timeline.turns
     checks: list[FactCheck] = []
@@ -611,13 +656,13 @@ async def run_capstone(
             await policy.turn(turn.user)
             if not own_store:
                 await extraction.update(turn.user)
-            _track_evictions(memory, number, held, evicted)
+            _track_evictions(memory, number, held, evicted, evictions)
             record_superseded(values, memory.facts, superseded)
         before = len(log)
         evaluator = FactsConsistencyEvaluator(memory, superseded=superseded, on_check=checks.append)
         answer = await _ask_in_loop(policy, final.user, evaluator, max_iterations)
     except SummaryRejected as error:  # the policy's own rule stopped it: shown as such, the other runs go on
-        return _stopped(
+        stopped = _stopped(
             timeline,
             policy=policy.name,
             rule=rule,
@@ -626,6 +671,7 @@ async def run_capstone(
             evicted=evicted,
             reason=str(error),
         )
+        return stopped.model_copy(update={"evictions": evictions})
     reader_calls = [c for c in log.calls[before:] if c.client == "reader"]
     run = _graded(
         timeline,
@@ -638,7 +684,8 @@ async def run_capstone(
         evicted=evicted,
         cap=max_iterations,
     )
-    return run.model_copy(update={"live": course_backends().live is not None})  # the reader capstone_reader built
+    # the reader capstone_reader built
+    return run.model_copy(update={"live": course_backends().live is not None, "evictions": evictions})
 
 
 def _host_store(max_facts: int, writer: FactWriter | None = None) -> MemoryExtraction:
@@ -671,11 +718,18 @@ class SameWordsWriter:
         return answer
 
 
-def _track_evictions(memory: WorkingMemory, turn: int, held: dict[str, int], evicted: dict[str, int]) -> None:
+def _track_evictions(
+    memory: WorkingMemory, turn: int, held: dict[str, int], evicted: dict[str, int], log: list[Eviction] | None = None
+) -> None:
+    """After ``turn``: each key ``held`` before it that the store lost is evicted at it (with the new keys that
+    pushed it out, in ``log``); each key the store holds again is no longer evicted."""
     keys = {f.key for f in memory.facts}
-    for key in set(held) - keys:
+    new = tuple(sorted(keys - set(held)))
+    for key in sorted(set(held) - keys):
         evicted[key] = turn
         del held[key]
+        if log is not None:
+            log.append(Eviction(turn=turn, key=key, by=new))
     for key in keys:
         held.setdefault(key, turn)
         evicted.pop(key, None)

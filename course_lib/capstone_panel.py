@@ -25,8 +25,8 @@ from typing import Any
 import ipywidgets as widgets
 from agent_framework import Agent, Message
 
-from .answer_reader import action_planned, planner, plans_action, stated_values, values_match
-from .assertions import value_core
+from .answer_reader import CUT_MARK, action_planned, planner, plans_action, stated_values, values_match
+from .assertions import Declaration, MessageRefused, find_declarations, parts, value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, make_extraction
@@ -39,13 +39,18 @@ from .presentation import RECORDED, html_lines, lesson_table_html, recorded_time
 from .widgets import (
     EXPECTED_ERRORS,
     NOTE_STYLE,
+    SHOWN_INPUT_CHARS,
+    WHY_LABEL,
     MemoryPanel,
     SingleSpacedHTML,
     correction_notes,
+    declaration_notes,
     describe_error,
     kept_punctuation,
     on_click_once,
+    repeated_key_notes,
     shorten_long_input,
+    trim_line,
 )
 
 __all__ = [
@@ -53,16 +58,22 @@ __all__ = [
     "CORRECTION_EXAMPLE",
     "MAX_ANSWER_CHARS",
     "NEVER_HELD_DATABASES",
+    "NOT_READ_LABEL",
     "PLAN_TASK",
+    "REFUSED_LABEL",
     "AnswerCheck",
     "CapstonePanel",
     "GivenAnswerClient",
+    "box_note",
     "check_in_loop",
     "example_answers",
     "feedback_html",
     "forget_note",
     "frame_notes",
     "how_it_differs",
+    "refused_lines",
+    "refused_parts",
+    "said_in_answer",
     "shared_second_note",
     "verdict_html",
     "violation_rows",
@@ -270,17 +281,47 @@ def violation_rows(result: AnswerCheck) -> list[dict[str, str]]:
             "key": v.fact.key,
             "your answer says": "(nothing: the constraint is missing)"
             if v.stated is None
-            else shorten_long_input(_as_written(v.stated, result.answer)),
+            else said_in_answer(v.stated, result.answer),
             "the store holds": v.fact.value,
             "why": _why(
                 v,
                 result.superseded.get(v.fact.key, []),
                 result.corrections.get(v.fact.key, {}),
                 cleared=v.fact.key in result.history_cleared,
+                shown=None if v.stated is None else said_in_answer(v.stated, result.answer),
             ),
         }
         for v in result.violations
     ]
+
+
+def said_in_answer(stated: str, answer: str) -> str:
+    """A stated value as the panel quotes it: as the answer spells it, a long one cut, and every cut marked "…".
+
+    The rules mark a value they read only in part (:data:`~course_lib.answer_reader.CUT_MARK`: the answer goes on past
+    it); the panel keeps that mark, and cuts a long value to its first characters with the mark too, so no value is
+    shown clipped as if it ended there. A long unbroken run read whole is shortened with its length, as every panel
+    shortens input (:func:`~course_lib.widgets.shorten_long_input`).
+    """
+    before, core, after = _split_marks(stated)
+    written = _as_written(core, answer)
+    if len(written) > _SHOWN_STATED_CHARS:
+        if after or " " in written:  # read in part, or words: the first ones, then the mark
+            return f"{before}{written[:SHOWN_INPUT_CHARS].rstrip()}{CUT_MARK}"
+        return f"{before}{shorten_long_input(written)}"  # one run read whole: its start and its length
+    return f"{before}{written}{after}"
+
+
+_SHOWN_STATED_CHARS = 2 * SHOWN_INPUT_CHARS
+"""A stated value longer than this is quoted by its first :data:`~course_lib.widgets.SHOWN_INPUT_CHARS` characters."""
+
+
+def _split_marks(stated: str) -> tuple[str, str, str]:
+    """``stated`` as (the cut mark before it, the value, the cut mark after it), each mark "" when absent."""
+    before = CUT_MARK if stated.startswith(CUT_MARK) else ""
+    rest = stated[len(before) :]
+    after = CUT_MARK if rest.endswith(CUT_MARK) else ""
+    return before, rest[: len(rest) - len(after)], after
 
 
 def _as_written(stated: str, answer: str) -> str:
@@ -292,12 +333,19 @@ def _as_written(stated: str, answer: str) -> str:
 
 
 def _why(
-    violation: Violation, replaced: Sequence[str], corrections: Mapping[str, Fact], *, cleared: bool = False
+    violation: Violation,
+    replaced: Sequence[str],
+    corrections: Mapping[str, Fact],
+    *,
+    cleared: bool = False,
+    shown: str | None = None,
 ) -> str:
     """Why a violation is one, short, citing the user's words: for a replaced value, those of the correction that
     replaced it (which need not be the one the store holds now: Reporting, then Billing, then Payroll). The row already
-    shows the stated value and the stored one, so the reason does not repeat them."""
+    shows the stated value and the stored one, so the reason does not repeat them. ``shown``: the stated value as the
+    row quotes it (:func:`said_in_answer`), so a long one is cut the same way, and marked, in both."""
     fact = violation.fact
+    stated = violation.stated if shown is None else shown
     source = f'the user said "{fact.evidence}" at turn {fact.turn}'
     holds = f'the store holds "{fact.value}" since {source}'  # quoted: "Payroll." ends no sentence
     if violation.stated is None:
@@ -312,10 +360,10 @@ def _why(
         return f"a correction replaced it; {holds}."
     if cleared:  # a forget cleared this key's earlier values: the store may have held it then
         return (
-            f'the store holds no record of "{violation.stated}" for {fact.key} (a forget cleared its earlier '
+            f'the store holds no record of "{stated}" for {fact.key} (a forget cleared its earlier '
             f"values): it {holds.removeprefix('the store ')}."
         )
-    return f'the store never held "{violation.stated}" for {fact.key}: it {holds.removeprefix("the store ")}.'
+    return f'the store never held "{stated}" for {fact.key}: it {holds.removeprefix("the store ")}.'
 
 
 def _since(by: Fact, fact: Fact, holds: str) -> str:
@@ -354,6 +402,75 @@ def how_it_differs(one: str, other: str) -> str:
     if not named:
         return "how it is written (case, spacing, quotes or final punctuation)"
     return and_listed(named)
+
+
+REFUSED_LABEL = "Refused:"
+"""The label of a part of a stored message that gave no fact: its own line, apart from the "Stored:" line."""
+NOT_READ_LABEL = "Not read:"
+"""The label of a declaration a later one of its key in the same message replaced: only the last one is read."""
+
+
+def refused_parts(text: str) -> list[tuple[str, str]]:
+    """Each part of ``text`` that gave no fact though it looks like a declaration, with why, in order.
+
+    A part is what the contract reads between ``;`` or line breaks. A near miss (``colour=red``, ``Module=Billing``)
+    gets the memory panel's own reasons (:func:`~course_lib.widgets.declaration_notes` of that part alone); a
+    declaration that a later one of its key replaces (``module=Billing`` before ``module=Payroll``) gets the
+    repeated-key note. Parts that are plain words (a greeting) declare nothing and get no line, as in lesson 02.
+    """
+    found: list[tuple[str, str]] = []
+    every = parts(text)
+    last: dict[str, int] = {}
+    for i, part in enumerate(every):
+        for declaration in _declarations(part):
+            last[declaration.key] = i
+    repeated = repeated_key_notes(text)
+    for i, part in enumerate(every):
+        if notes := declaration_notes(part):
+            found += [(part, " ".join(notes))]
+            continue
+        keys = [d.key for d in _declarations(part)]
+        if keys and last[keys[0]] != i:
+            why = next((note for note in repeated if note.startswith(f"{keys[0]} is declared")), "")
+            found += [(part, why or f"a later {keys[0]} in this message replaces it (the last one is read).")]
+    return found
+
+
+def _declarations(part: str) -> list[Declaration]:
+    try:
+        return find_declarations(part)
+    except MessageRefused:
+        return []
+
+
+def refused_lines(refused: Sequence[tuple[str, str]]) -> list[str]:
+    """One line per refused part: its label, the part as typed (a long one cut, marked "…"), and why."""
+    lines = []
+    for part, why in refused:
+        label = NOT_READ_LABEL if why.endswith("is read.") else REFUSED_LABEL
+        lines.append(f"{label} '{trim_line(part)}'. {WHY_LABEL} {why}")
+    return lines
+
+
+def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: bool = False) -> str:
+    """What the Message box holds after a Submit, in words, the same rule as lesson 02's panel: a message that stored
+    facts leaves the box (Submit again would declare them again); one that stored nothing stays there to correct.
+
+    ``box`` is the box's text now: if the student typed something else while the message was on its way, the box is
+    theirs and nothing is said of it. ``refused``: the stored message had refused parts, which went with it.
+    """
+    if report is None:
+        return ""
+    if report.status == "accepted" and not box:
+        if refused:
+            return (
+                "The Message box is empty again: the message was stored. A refused part is not kept there: "
+                "type it again, corrected, and press Submit."
+            )
+        return "The Message box is empty again: the message was stored."
+    if report.status != "accepted" and box == text:
+        return "Your message is still in the Message box: correct it there and press Submit again."
+    return ""
 
 
 def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
@@ -535,16 +652,25 @@ class CapstonePanel(MemoryPanel):
     def show_report(
         self, report: ExtractionReport | None, text: str = "", before: tuple[Fact, ...] | None = None
     ) -> None:
-        """The memory panel's report, and for a value kept with its final punctuation, how the evaluator reads it."""
-        super().show_report(report, text, before)
+        """The memory panel's report, each refused part of a stored message on a line of its own, how the evaluator
+        reads a value kept with its final punctuation, and what the Message box holds now.
+
+        A message that stored some parts and refused others shows "Stored: ..." and its notes, then one line per
+        refused part ("Refused: 'colour=red'. Why: ..."): a "Why:" under "Stored:" read as the stored fact's reason.
+        """
+        refused = refused_parts(text) if report is not None and report.status == "accepted" else []
+        shown = [part for part in parts(text) if part not in {said for said, _ in refused}]
+        super().show_report(report, "\n".join(shown) if refused else text, before)
         self._same_value_notes(report, before or ())
-        note = ""
+        note = "".join(f"<br>{html_lines(line)}" for line in refused_lines(refused))
         if report is not None and (kept := kept_punctuation(report)):
             value = kept[0].value  # the value just stored, as the student typed it (its final mark included)
             note += (
                 "<br>The evaluator compares values without their final punctuation: an answer saying "
                 f"<code>{html.escape(value[:-1])}</code> or <code>{html.escape(value)}</code> matches either."
             )
+        if box := box_note(report, text, self.message.value, refused=bool(refused)):
+            note += f'<br><span style="{NOTE_STYLE}">{html_lines(box)}</span>'
         if note:
             # the notes go inside the status block (the last div): after it, a blank line would part them
             head, closing, tail = self.diagnostic.value.rpartition("</div>")

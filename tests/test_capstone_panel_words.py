@@ -83,7 +83,8 @@ async def test_the_note_on_a_kept_period_follows_the_status_line_without_a_blank
     p = panel()
     await run(p, message="module=Payroll.")
     shown = p.diagnostic.value
-    assert "</div><br>" not in shown and "matches either.</div>" in shown
+    # the note, then the line on the Message box (walk 12), both inside the status block
+    assert "</div><br>" not in shown and "matches either.<br>" in shown and shown.count("</div>") == 1
 
 
 async def test_a_verdict_with_violations_also_says_which_stated_keys_nothing_holds():

@@ -102,7 +102,7 @@ def test_section_1_s_cells_are_short_their_long_data_in_course_lib() -> None:
 
 
 def test_section_8_says_the_line_under_the_box_names_a_forget_too() -> None:
-    [intro] = [" ".join(t.split()) for t in lesson_cells().values() if "says what your last action did" in t]
+    [intro] = [" ".join(t.split()) for t in lesson_cells().values() if "what your last action did" in t]
     assert "*Forgot* and what the store holds now" in intro
 
 
