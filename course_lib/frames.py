@@ -14,10 +14,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas loads when a table is made: importing the modules that make rows stays quick
     import pandas as pd
 
-__all__ = ["ELLIPSIS", "count_noun", "rows_frame", "rule_label", "shorten_at_word"]
+__all__ = ["ELLIPSIS", "FORBIDDEN_NAMED", "count_noun", "rows_frame", "rule_label", "shorten_at_word"]
 
 ELLIPSIS = "\u2026"
 """What ends a shortened text: one character, so a cut of ``width`` characters stays within ``width``."""
+
+FORBIDDEN_NAMED = "forbidden values named"
+"""Lesson 04's one name for what a graded answer named of its question's *forbidden values* (the values a right
+answer must not name: superseded ones, or ones not declared yet): the answers' column and every table and line
+that shows it use this name."""
 
 
 def rows_frame(

@@ -56,6 +56,7 @@ __all__ = [
     "SAW_CHARS",
     "SAW_LAST",
     "SEED_INPUT",
+    "SEED_OPTION_COUNT",
     "SEED_OUTPUT",
     "SIGNAL_REQUEST",
     "STREAM_COLUMNS",
@@ -70,6 +71,7 @@ __all__ = [
     "Section",
     "TraceStep",
     "call_input_frame",
+    "calls_sentence",
     "compare_with_seed",
     "counted_messages",
     "evaluators_said_stop",
@@ -83,6 +85,7 @@ __all__ = [
     "numbering_reminder",
     "option_value",
     "options_frame",
+    "options_hood_rows",
     "options_rows",
     "profile_options",
     "recent_texts",
@@ -531,6 +534,28 @@ def options_rows(options: LoopAgentOptions) -> list[dict[str, str]]:
     ]
 
 
+SEED_OPTION_COUNT = 6
+"""The seed's ``LoopAgentOptions`` has six options; the two budgets after them are newer upstream options."""
+
+
+def options_hood_rows(options: LoopAgentOptions) -> list[dict[str, str]]:
+    """Lesson 05's "Under the hood" table of the options: each Python name beside its .NET name, its value, and
+    whether the seed has it, in the dataclass's order (the seed's six first), instead of the dataclass's repr.
+
+    The .NET name is the Python one in PascalCase (``max_iterations`` is ``MaxIterations``), read from the field.
+    """
+    names = list(options.__dataclass_fields__)
+    return [
+        {
+            "Python name": name,
+            ".NET name": "".join(part.capitalize() for part in name.split("_")),
+            "value": option_value(getattr(options, name)),
+            "in the seed": "yes" if index < SEED_OPTION_COUNT else "no: a newer upstream budget",
+        }
+        for index, name in enumerate(names)
+    ]
+
+
 def option_value(value: object) -> str:
     """One option's value as a student reads it: ``yes``/``no`` for a switch, ``none`` for ``None``.
 
@@ -811,15 +836,24 @@ SEED_INPUT = (
 
 
 def seed_loop(
-    allowed: int = 3, options: LoopAgentOptions | None = None, trace: LoopTrace | None = None
+    allowed: int = 3,
+    options: LoopAgentOptions | None = None,
+    trace: LoopTrace | None = None,
+    inputs: Sequence[tuple[str, str]] = SEED_INPUT,
 ) -> tuple[LoopAgent, list[Message]]:
-    """The seed's demo wired up: a loop over the numbered fake LLM, and the three numbered input messages."""
+    """The seed's demo wired up: a loop over the numbered fake LLM, and the numbered input messages.
+
+    ``inputs`` are (text, role) pairs, the seed's three by default; lesson 06's stepper passes the first one only, so
+    its counts are not the ones an exercise asks to predict for the seed's three.
+    """
+    if not inputs:
+        raise ValueError("The demo needs at least one input message: the model answers the caller's messages.")
     numberer = MessageNumberer()
     inner = Agent(client=NumberingChatClient(numberer, trace))
     if trace is not None:  # the trace counts the sessions the loop creates: the stepper says which one a call ran on
         options = _also_told(options or LoopAgentOptions(), trace.session_created)
     agent = LoopAgent(inner, IterationCountEvaluator(allowed, trace), options)
-    return agent, [numberer.message(text, role) for text, role in SEED_INPUT]
+    return agent, [numberer.message(text, role) for text, role in inputs]
 
 
 def _also_told(options: LoopAgentOptions, told: Callable[[AgentSession], None]) -> LoopAgentOptions:
@@ -836,19 +870,41 @@ def _also_told(options: LoopAgentOptions, told: Callable[[AgentSession], None]) 
 
 
 async def run_seed_demo(
-    allowed: int = 3, options: LoopAgentOptions | None = None, *, stream: bool = False, caller_session: bool = False
+    allowed: int = 3,
+    options: LoopAgentOptions | None = None,
+    *,
+    stream: bool = False,
+    caller_session: bool = False,
+    inputs: Sequence[tuple[str, str]] = SEED_INPUT,
 ) -> tuple[LoopTrace, AgentResponse]:
     """Run the seed's demo; return the trace (what the LLM and the evaluator saw and did) and the response.
 
-    ``caller_session`` passes a session the caller created (instead of letting the loop create one).
+    ``caller_session`` passes a session the caller created (instead of letting the loop create one); ``inputs`` are
+    the caller's messages (:func:`seed_loop`), the seed's three by default.
     """
     if stream:
+        if inputs != SEED_INPUT:
+            raise ValueError("A streamed demo runs the seed's own three input messages: pass no inputs with stream.")
         trace, response, _ = await stream_seed_demo(allowed, options, caller_session=caller_session)
         return trace, response
     trace = LoopTrace()
-    agent, messages = seed_loop(allowed, options, trace)
+    agent, messages = seed_loop(allowed, options, trace, inputs)
     session = agent.create_session() if caller_session else None
     return trace, await agent.run(messages, session=session)
+
+
+def calls_sentence(trace: LoopTrace) -> str:
+    """A traced run's model calls in one line: how many, the sessions the loop created, and the messages per call.
+
+    Lesson 06's stepper replays a run; this line gives its counts from the trace, so the prose above it states none.
+    """
+    counts = ", ".join(str(len(call)) for call in trace.calls)
+    calls = len(trace.calls)
+    return (
+        f"This run: {calls} model {'call' if calls == 1 else 'calls'}, {trace.sessions} "
+        f"{'session' if trace.sessions == 1 else 'sessions'} created by the loop; messages the model received at "
+        f"each call, in order: {counts}."
+    )
 
 
 async def stream_seed_demo(

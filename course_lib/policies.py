@@ -54,7 +54,7 @@ from .clients import course_backends, make_chat_client
 from .conventions import stored_messages
 from .environment import course_file
 from .extraction import ChatFactWriter, MemoryExtraction, and_listed
-from .frames import rows_frame, rule_label
+from .frames import FORBIDDEN_NAMED, rows_frame, rule_label
 from .live import REUSE_VAR, Backends
 from .memory import MAX_FACTS, WorkingMemory
 from .memory_models import ResolutionRule, SummaryMode, visible_mentions
@@ -110,6 +110,7 @@ __all__ = [
     "course_policies",
     "excluded_count_sentence",
     "footprint_sentence",
+    "footprint_sentences",
     "generate_timeline",
     "generated_rows_sentence",
     "load_timeline",
@@ -879,7 +880,7 @@ class AnswerRow:
     missing: tuple[str, ...]
     """The ``must_contain`` texts the answer lacks."""
     forbidden: tuple[str, ...]
-    """The ``must_not_contain`` texts (superseded or forbidden values) the answer holds."""
+    """The ``must_not_contain`` texts (the question's *forbidden values*: superseded, or not yet declared) it names."""
 
     @property
     def correct(self) -> bool:
@@ -903,11 +904,11 @@ def calls_frame(rows: Sequence[CallRow]) -> pd.DataFrame:
 
 def answers_frame(rows: Sequence[AnswerRow]) -> pd.DataFrame:
     """One row per graded answer: correct, and the texts it lacks or must not hold, joined with ``; ``."""
-    columns = ["policy", "rule", "turn", "question", "correct", "missing", "superseded or forbidden", "answer"]
+    columns = ["policy", "rule", "turn", "question", "correct", "missing", FORBIDDEN_NAMED, "answer"]
     return rows_frame(
         (
             {c: getattr(r, c) for c in columns[:5]}
-            | {"missing": "; ".join(r.missing), "superseded or forbidden": "; ".join(r.forbidden), "answer": r.answer}
+            | {"missing": "; ".join(r.missing), FORBIDDEN_NAMED: "; ".join(r.forbidden), "answer": r.answer}
             for r in rows
         ),
         columns,
@@ -1241,6 +1242,42 @@ def footprint_sentence(footprint: SessionFootprint) -> str:
         f"{turns} (a user message and an answer each) and the new question: {earlier} + 1 = {footprint.last_call}. The "
         f"session is saved after the answer: {footprint.last_call} + 1 = {footprint.stored}."
     )
+
+
+def footprint_sentences(footprints: Sequence[SessionFootprint]) -> str:
+    """Why each row of lesson 04's footprint table saves one count of messages and sends another, in its own numbers.
+
+    The table puts full history (20 saved, 19 sent), compaction (20 saved, 5 sent) and the reducer (6 saved, 7 sent)
+    side by side; a sentence about full history alone left "the reducer sends more than it saves" unexplained. Each
+    row gets the arithmetic of its own kind, told from the counts: a policy that sent every message it saves but the
+    last answer (:func:`footprint_sentence`); one whose last call held its whole stored list and the question, so it
+    saves fewer than it sent (the reducer: the answer joined the list and the oldest turn left it); one that saves
+    more than it sent (compaction: the view was cut, the stored list was not). Counts that fit none are refused.
+    """
+    lines = []
+    for footprint in footprints:
+        saved, sent = footprint.stored, footprint.last_call
+        if saved == sent + 1:
+            lines.append(footprint_sentence(footprint))
+        elif saved == sent - 1 and saved % 2 == 0:
+            turns = saved // 2
+            lines.append(
+                f"Why {footprint.policy} sends one message more than it saves: before its last call the session held "
+                f"{saved} messages, the last {turns} turns (a user message and an answer each), and the call sent "
+                f"them with the new question: {saved} + 1 = {sent}. After the answer the session held {sent} + 1 = "
+                f"{sent + 1}, then dropped its oldest turn to keep {turns}: {sent + 1} \u2212 2 = {saved} saved."
+            )
+        elif saved > sent + 1:
+            lines.append(
+                f"Why {footprint.policy} saves far more than it sends: its saved session keeps all {saved} messages, "
+                f"while its last call was sent only {sent}, the earlier messages still in view and the new question "
+                f"(the count in user turns is worked out below)."
+            )
+        else:
+            raise ValueError(
+                f"footprint_sentences has no explanation for {footprint.policy}: {saved} saved, {sent} sent."
+            )
+    return "\n".join(lines)
 
 
 async def summary_before_last_question(

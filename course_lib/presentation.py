@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from .frames import rows_frame, rule_label, shorten_at_word
+from .frames import FORBIDDEN_NAMED, rows_frame, rule_label, shorten_at_word
 from .tracing import EST_TOKENS, USAGE_FIELDS, count_of, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: importing the display helpers loads neither half, nor pandas, nor matplotlib
@@ -817,11 +817,11 @@ def final_answers_frame(answers: pd.DataFrame, turn: int) -> pd.DataFrame:
                 "rule": rule_label(row["rule"]),
                 "correct": yes_no(row["correct"]),
                 "missing": row["missing"] or "nothing",
-                "superseded or forbidden": row["superseded or forbidden"] or "nothing",
+                FORBIDDEN_NAMED: row[FORBIDDEN_NAMED] or "nothing",
             }
             for _, row in rows.iterrows()
         ),
-        ["policy", "rule", "correct", "missing", "superseded or forbidden"],
+        ["policy", "rule", "correct", "missing", FORBIDDEN_NAMED],
     )
 
 
@@ -1265,24 +1265,26 @@ def left_aligned_style(css_class: str) -> str:
     return f"<style>{selector} {{ text-align: left !important; vertical-align: top; }}</style>"
 
 
-WHAT_WAS_WRONG = "what the answer lacked or wrongly held"
+WHAT_WAS_WRONG = "missing, or forbidden values named"
+"""The panel's column: what a wrong answer is missing, and the forbidden values it named (``FORBIDDEN_NAMED``): one
+name for one idea, where the tables once said "superseded or forbidden", "wrongly held" and "superseded"."""
 GRADED_VIEW_COLUMNS = ["policy", "graded turn", "correct", WHAT_WAS_WRONG, "values the reader could see"]
 
 
 def what_was_wrong(missing: str, forbidden: str) -> str:
-    """A graded answer's fault in words, from its grading (``AnswerRow``'s ``missing`` and superseded or forbidden
-    texts, each joined by ``; ``): "nothing" for a correct one, else what it lacked and what it held that it must not,
+    """A graded answer's fault in words, from its grading (``AnswerRow``'s ``missing`` and forbidden values named,
+    each joined by ``; ``): "nothing" for a correct one, else what it is missing and the forbidden values it names,
     each list joined by commas so that the one semicolon parts the two.
 
     A student comparing a "no" with the requirements by eye misses a value; the grader already knows which.
     """
-    parts = [f"lacks {missing.replace('; ', ', ')}" if missing else ""]
-    parts.append(f"holds {forbidden.replace('; ', ', ')}" if forbidden else "")
+    parts = [f"missing {missing.replace('; ', ', ')}" if missing else ""]
+    parts.append(f"names forbidden {forbidden.replace('; ', ', ')}" if forbidden else "")
     return "; ".join(p for p in parts if p) or "nothing"
 
 
 def answers_by_rule(answers: pd.DataFrame, turn: int) -> str:
-    """One policy's answer at ``turn`` under each rule it ran, one line a rule: correct, or what it lacked and held.
+    """One policy's answer at ``turn`` under each rule it ran, one line a rule: correct, or what it missed and named.
 
     An answer right under one rule only is right because of that rule (lesson 04's 9-turn window, like full history,
     sees the superseded values too): the lines under the other rules say so, from the run rather than from prose.
@@ -1293,11 +1295,7 @@ def answers_by_rule(answers: pd.DataFrame, turn: int) -> str:
         raise ValueError(f"Answers by rule need one policy's answers at turn {turn}; these hold {policies}.")
     lines = [f"The {policies[0]} answer at turn {turn}, rule by rule:"]
     for _, row in rows.iterrows():
-        verdict = (
-            "correct"
-            if row["correct"]
-            else f"wrong, it {what_was_wrong(row['missing'], row['superseded or forbidden'])}"
-        )
+        verdict = "correct" if row["correct"] else f"wrong: {what_was_wrong(row['missing'], row[FORBIDDEN_NAMED])}"
         lines.append(f"- {rule_label(row['rule'])}: {verdict}")
     return "\n".join(lines)
 
@@ -1318,7 +1316,7 @@ def graded_view_frame(answers: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFram
                 "policy": row["policy"],
                 "graded turn": row["turn"],
                 "correct": yes_no(row["correct"]),
-                WHAT_WAS_WRONG: what_was_wrong(row["missing"], row["superseded or forbidden"]),
+                WHAT_WAS_WRONG: what_was_wrong(row["missing"], row[FORBIDDEN_NAMED]),
                 "values the reader could see": seen.get((row["policy"], row["turn"])) or "nothing",
             }
             for _, row in answers.iterrows()

@@ -120,6 +120,7 @@ __all__ = [
     "shorten_long_input",
     "shown_reply",
     "slider_limits",
+    "slider_reads",
     "ticket_line",
     "trim_line",
     "whole_message_notes",
@@ -1197,11 +1198,24 @@ REFUSAL_IN_CHAT = "the chat shows why, under your line."
 PICK_SEVERAL_HINT = "Ctrl-click (Cmd-click on a Mac) to pick several policies, or to leave one out."
 """Under the explorer's list of policies: a plain click there picks one name and drops the others."""
 
+
+def slider_reads(typed: str) -> int | None:
+    """The whole number a slider's box reads from ``typed``: the browser's ``parseInt``, which ipywidgets applies.
+
+    It skips leading blanks, takes a sign and the digits after it, and stops at the first other character: "1e3"
+    reads as 1 (not 1000), "2.5" as 2, "7 turns" as 7; text that starts with no digit reads as nothing (``None``)
+    and the slider keeps its value. The panel's hint is written from this function, so what it says is the rule.
+    """
+    match = re.match(r"\s*([+-]?\d+)", typed)
+    return int(match.group(1)) if match else None
+
+
 SLIDER_TYPING_HINT = (
-    "A number typed in a slider's box is moved inside its limits and cut to a whole number, and text that is not a "
-    "number is ignored: the line under Run says the values Run will use."
+    "A number typed in a slider's box is read up to its first character that is not a digit "
+    f"(1e3 reads as {slider_reads('1e3')}, 2.5 as {slider_reads('2.5')}), then moved inside its limits; text that "
+    "does not start with a digit is ignored. The line under Run says the values Run will use."
 )
-"""Under the explorer's sliders: a typed 0, 999, 2.5 or "abc" is changed without a word, so the panel says how."""
+"""Under the explorer's sliders: a typed 0, 999, 2.5, 1e3 or "abc" is changed without a word, so the panel says how."""
 
 
 def slider_limits(slider: widgets.IntSlider, unit: str) -> str:

@@ -68,17 +68,17 @@ def test_a_line_lying_on_another_is_drawn_dashed_and_named_in_the_legend():
 
 def test_a_wrong_answer_says_what_it_lacked_and_what_it_wrongly_held():
     assert what_was_wrong("", "") == "nothing"
-    assert what_was_wrong("Billing; SQL Server 2022", "") == "lacks Billing, SQL Server 2022"
+    assert what_was_wrong("Billing; SQL Server 2022", "") == "missing Billing, SQL Server 2022"
     assert what_was_wrong("Billing; SQL Server 2022", "Reporting; PostgreSQL") == (
-        "lacks Billing, SQL Server 2022; holds Reporting, PostgreSQL"
+        "missing Billing, SQL Server 2022; names forbidden Reporting, PostgreSQL"
     )
-    assert what_was_wrong("Billing", "Reporting") == "lacks Billing; holds Reporting"
+    assert what_was_wrong("Billing", "Reporting") == "missing Billing; names forbidden Reporting"
     answers = pd.DataFrame(
         [{"policy": "facts", "rule": "latest", "turn": 5, "correct": False, "missing": "PostgreSQL"}]
-    ).assign(**{"superseded or forbidden": "Billing"})
+    ).assign(**{"forbidden values named": "Billing"})
     calls = pd.DataFrame([{"policy": "facts", "rule": "latest", "turn": 5, "call": "reader", "visible": "module: x"}])
     row = graded_view_frame(answers, calls).iloc[0]
-    assert row["what the answer lacked or wrongly held"] == "lacks PostgreSQL; holds Billing"
+    assert row["missing, or forbidden values named"] == "missing PostgreSQL; names forbidden Billing"
 
 
 async def test_the_window_keeps_only_the_turns_it_sends():

@@ -117,8 +117,8 @@ async def test_exercise_1s_why_says_the_wide_window_is_right_only_because_of_the
     assert lines == [
         "The last 9 turns answer at turn 10, rule by rule:",
         "- latest: correct",
-        "- earliest: wrong, it lacks Billing, SQL Server 2022; holds Reporting, PostgreSQL",
-        "- most frequent: wrong, it lacks Billing, SQL Server 2022; holds Reporting, PostgreSQL",
+        "- earliest: wrong: missing Billing, SQL Server 2022; names forbidden Reporting, PostgreSQL",
+        "- most frequent: wrong: missing Billing, SQL Server 2022; names forbidden Reporting, PostgreSQL",
     ]
     both = await compare_policies(timeline, course_policies(window=9), rules=["latest"])
     with pytest.raises(ValueError, match="one policy's answers"):

@@ -265,7 +265,7 @@ async def test_the_abstractive_summary_distorts_what_the_reader_answers_and_the_
     assert (
         "module=Reporting/Billing" in answer["answer"] and "constraint=never restart the database;" in answer["answer"]
     )
-    assert answer["superseded or forbidden"] == "Reporting; PostgreSQL"
+    assert answer["forbidden values named"] == "Reporting; PostgreSQL"
     assert answer["missing"] == "never restart the production database during business hours"
 
 
