@@ -100,6 +100,7 @@ __all__ = [
     "stored_messages",
     "try_smuggling",
     "value_in_words",
+    "worked_out",
 ]
 
 
@@ -888,10 +889,10 @@ def characters_compared(comparison: pd.DataFrame) -> str:
     )
 
 
-EXERCISE_2_QUESTION = "The catalog page of my blog is down"
+_EXERCISE_2_QUESTION = "The catalog page of my blog is down"
 """Lesson 03's exercise 2: the line whose desk the student names."""
 
-EXERCISE_3_SCRIPT = (
+_EXERCISE_3_SCRIPT = (
     "module=Reporting; database=PostgreSQL",
     "module=Billing; database=SQL Server 2022",
     "Where can I find logs?",
@@ -902,7 +903,7 @@ EXERCISE_3_SCRIPT = (
 )
 """Lesson 03's exercise 3: section 4's script up to ``forget module``, then the three lines the question adds."""
 
-EXERCISE_02_SCRIPT = ("module=Billing", "mem", "forget", "Which module?")
+_LESSON_02__EXERCISE_3_SCRIPT = ("module=Billing", "mem", "forget", "Which module?")
 """Lesson 02's exercise 3: the four console lines whose model calls the student counts."""
 
 
@@ -950,14 +951,14 @@ async def _lesson_02_exercise_3() -> object:
     log = CallLog()
     desk = Agent(client=make_chat_client("assistant", log=log), name="desk")
     console = ManualInjectionDesk(desk, make_extraction(log=log))
-    for line in EXERCISE_02_SCRIPT:
+    for line in _LESSON_02__EXERCISE_3_SCRIPT:
         await console.handle(line)
     return len(log)
 
 
 async def _lesson_03_exercise_2() -> object:
     """The desk the router picks for the exercise's question."""
-    return route_by_topic(EXERCISE_2_QUESTION)
+    return route_by_topic(_EXERCISE_2_QUESTION)
 
 
 async def _lesson_03_exercise_3() -> object:
@@ -968,6 +969,6 @@ async def _lesson_03_exercise_3() -> object:
         DESK_INSTRUCTIONS_BY_NAME,
         route_by_topic,
     )
-    for line in EXERCISE_3_SCRIPT:
+    for line in _EXERCISE_3_SCRIPT:
         await fresh.handle(line)
     return len(stored_messages(fresh.sessions["triage"]))
