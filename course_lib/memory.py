@@ -375,7 +375,8 @@ class WorkingMemory:
         if turn.epoch != self._epoch:
             raise ForgottenTurn(
                 f"Memory update refused: forget ran{_times(self._epoch - turn.epoch)} after this turn began; "
-                "nothing said before a forget is ever written. Nothing was written."
+                "nothing said before a forget is written after it, so a late extraction cannot bring a forgotten "
+                "value back. Nothing was written."
             )
         if not self._run_first <= turn.number <= self._turn:
             raise NewerTurnBegan(

@@ -18,10 +18,12 @@ replaces every session, so an old mention cannot come back through history), any
 
 from __future__ import annotations
 
+import ast
 import re
+import sys
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from agent_framework import (
@@ -98,6 +100,7 @@ __all__ = [
     "stored_messages",
     "try_smuggling",
     "value_in_words",
+    "worked_out",
 ]
 
 
@@ -437,8 +440,9 @@ class DeskConsole(ABC):
         if command == "mem":
             return DeskEvent(kind="mem", line=line, output=self.memory.to_prompt_block())
         if command == "forget":
-            try:
-                return self.forget(trim(words[1]) if len(words) > 1 else None)
+            try:  # the chat echoes the line as typed (``Forget``), not the command it was read as
+                event = self.forget(trim(words[1]) if len(words) > 1 else None)
+                return event.model_copy(update={"line": line})
             except InvalidFacts as error:
                 output = f"{error} Nothing was forgotten and no model was called. {CONSOLE_USAGE}"
                 return DeskEvent(kind="refused", line=line, output=output)
@@ -607,8 +611,13 @@ def _lower_first(sentence: str) -> str:
     return sentence[:1].lower() + sentence[1:] if sentence[1:2].islower() else sentence
 
 
-async def try_smuggling(message: object) -> SmuggleAttempt:
-    """Send the student's ``message`` to a fresh one-desk console and say, in words, what came of it.
+def try_smuggling(message: object, *, namespace: Mapping[str, Any] | None = None) -> Awaitable[SmuggleAttempt]:
+    """Send the student's ``message`` to a fresh one-desk console and say, in words, what came of it (await it).
+
+    A cell that no longer sets ``message_1`` (its line deleted) runs no desk: ``message_1`` holds an earlier run's
+    message, and the checker's note on the missing line is the whole feedback, said before anything runs (walk 4
+    of issue 32). ``namespace`` holds the notebook's variables, by default the calling cell's, as for
+    :func:`~course_lib.exercises.check`.
 
     It never raises for what a student writes: a value that is not text, a line the console refuses (empty,
     too long, a broken ``forget``), a console command or a message declaring ``priority`` itself is answered
@@ -617,10 +626,32 @@ async def try_smuggling(message: object) -> SmuggleAttempt:
     writer is the one the settings choose. The feedback is broken between words as every checking cell's is
     (:func:`~course_lib.exercises.readable_lines`).
     """
-    from .exercises import readable_lines  # IPython loads only when an exercise is checked: the desks stay quick
+    names = sys._getframe(1).f_globals if namespace is None else namespace
+    return _try_smuggling(message, names)
 
+
+async def _try_smuggling(message: object, names: Mapping[str, Any]) -> SmuggleAttempt:
+    """:func:`try_smuggling`'s work, once the cell's variables are known."""
+    # IPython loads only when an exercise is checked: the desks stay quick
+    from .exercises import check, readable_lines
+
+    if _message_line_deleted(names):  # the checker's note comes before any desk runs
+        return SmuggleAttempt(feedback=check(_SMUGGLE, None, None, namespace=names))
     attempt = await _smuggle(message)
     return attempt.model_copy(update={"feedback": readable_lines(attempt.feedback)})
+
+
+def _message_line_deleted(names: Mapping[str, Any]) -> bool:
+    """Does the running cell (IPython's ``In[-1]``) read a ``message_N`` it never sets (its line deleted)?"""
+    inputs = names.get("In")
+    cell = inputs[-1] if isinstance(inputs, list) and inputs and isinstance(inputs[-1], str) else ""
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:  # IPython's own syntax (``%time``) or a typo: Python says what is wrong when the cell runs
+        return False
+    names_in_cell = [node for node in ast.walk(tree) if isinstance(node, ast.Name)]
+    stored = {node.id for node in names_in_cell if isinstance(node.ctx, ast.Store)}
+    return any(re.fullmatch(r"message_\w+", node.id) and node.id not in stored for node in names_in_cell)
 
 
 async def _smuggle(message: object) -> SmuggleAttempt:
@@ -856,3 +887,88 @@ def characters_compared(comparison: pd.DataFrame) -> str:
         f"{first}\nLargest gap: call {widest + 1}, {manual[widest]} against {provider[widest]} characters "
         f"({gaps[widest]} more by manual injection)."
     )
+
+
+_EXERCISE_2_QUESTION = "The catalog page of my blog is down"
+"""Lesson 03's exercise 2: the line whose desk the student names."""
+
+_EXERCISE_3_SCRIPT = (
+    "module=Reporting; database=PostgreSQL",
+    "module=Billing; database=SQL Server 2022",
+    "Where can I find logs?",
+    "forget module",  # where section 4 left the desks
+    "database=Oracle",
+    "mem",
+    "Where can I find logs?",
+)
+"""Lesson 03's exercise 3: section 4's script up to ``forget module``, then the three lines the question adds."""
+
+_LESSON_02__EXERCISE_3_SCRIPT = ("module=Billing", "mem", "forget", "Which module?")
+"""Lesson 02's exercise 3: the four console lines whose model calls the student counts."""
+
+
+async def worked_out(lesson: str, label: str) -> object:
+    """What lessons 02 and 03 compute for an exercise's check, run here rather than in the exercise's cell.
+
+    Shown in the cell, the computation was the answer to read off (walk 4 of issue 32): the cell shows only the
+    student's line, and this runs the desks, the writers or the router the question names, as the lesson's own
+    cells do, on the offline models where a reply's exact words matter. An unknown exercise raises ``KeyError``.
+    """
+    steps: dict[tuple[str, str], Callable[[], Awaitable[object]]] = {
+        ("02", "Exercise 1"): _lesson_02_exercise_1,
+        ("02", "Exercise 2"): _lesson_02_exercise_2,
+        ("02", "Exercise 3"): _lesson_02_exercise_3,
+        ("03", "Exercise 2"): _lesson_03_exercise_2,
+        ("03", "Exercise 3"): _lesson_03_exercise_3,
+    }
+    return await steps[(lesson, label)]()
+
+
+async def _lesson_02_exercise_1() -> object:
+    """The status the careful writer's extraction reports for a message declaring a key twice (case differs)."""
+    from .memory import WorkingMemory
+    from .memory_models import OfflineWriterClient
+
+    careful = ChatFactWriter(OfflineWriterClient())
+    report = await MemoryExtraction(WorkingMemory(), careful).update("module=Billing; Module=Reporting")
+    return report.status
+
+
+async def _lesson_02_exercise_2() -> object:
+    """``module`` after a correction the writer drops a declaration of, on a store holding ``module=Payments``."""
+    from .memory import WorkingMemory
+    from .memory_models import OfflineWriterClient
+
+    memory = WorkingMemory()
+    await MemoryExtraction(memory, ChatFactWriter(OfflineWriterClient())).update("module=Payments")
+    dropping = ChatFactWriter(OfflineWriterClient("drop"))
+    await MemoryExtraction(memory, dropping).update("module=Reporting; database=PostgreSQL")
+    return {fact.key: fact.value for fact in memory.facts}["module"]
+
+
+async def _lesson_02_exercise_3() -> object:
+    """How many model calls (desk and writer) the four-line console script makes."""
+    log = CallLog()
+    desk = Agent(client=make_chat_client("assistant", log=log), name="desk")
+    console = ManualInjectionDesk(desk, make_extraction(log=log))
+    for line in _LESSON_02__EXERCISE_3_SCRIPT:
+        await console.handle(line)
+    return len(log)
+
+
+async def _lesson_03_exercise_2() -> object:
+    """The desk the router picks for the exercise's question."""
+    return route_by_topic(_EXERCISE_2_QUESTION)
+
+
+async def _lesson_03_exercise_3() -> object:
+    """How many messages the triage desk's history holds after the exercise's script."""
+    fresh = ProviderDesks.build(
+        make_extraction(),
+        {name: make_chat_client("assistant") for name in ("triage", "operations")},
+        DESK_INSTRUCTIONS_BY_NAME,
+        route_by_topic,
+    )
+    for line in _EXERCISE_3_SCRIPT:
+        await fresh.handle(line)
+    return len(stored_messages(fresh.sessions["triage"]))

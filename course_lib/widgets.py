@@ -521,7 +521,10 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
             return f"{said} {trim_line(key[0])} is not stored: there is nothing to forget."
         return f"{said} To forget here, choose the key below and click Forget key (or Forget all)."
     if command == "mem":
-        return "'mem' is a command, not a message: nothing was submitted. The table above already shows the facts."
+        return (  # quoted as typed ('MEM'): the student's words are never altered
+            f"'{trim_line(text)}' is a command, not a message: nothing was submitted. The table above already shows "
+            "the facts."
+        )
     return ""
 
 
@@ -933,8 +936,10 @@ DESK_CHAT_CAPTION = _single_spaced(
     "<b>The chat</b>: the router sends each line you type to one desk, and the desk's reply appears above the box."
 )
 DESK_MEMORY_CAPTION = _single_spaced(
-    "<b>The shared store</b>: the facts both desks see. Its Message box sends a message to the desks as the You box "
-    "does (the reply appears in the chat), but no command: this table shows the facts and the Forget buttons forget."
+    "<b>The shared store</b>: the table has one row per fact both desks see, with its key, its value, its evidence "
+    "(the words it quotes from a message), the turn that stored it and the time it was recorded (UTC). The Message "
+    "box below sends a message to the desks as the You box does (the reply appears in the chat), but takes no command: "
+    "the Forget buttons forget."
 )
 """What each side of the desk panel is for: it has two places to type, and a student should not have to guess which.
 Both go through the same console (``DeskPanel._submit_turn``); only the memory panel turns ``mem`` and ``forget`` away
