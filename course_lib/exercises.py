@@ -172,12 +172,6 @@ _KEYS = (
 """The ten allowed keys, which an exercise asking for a key offers. A copy of ``assertions.ALLOWED_KEYS``: the loop
 lessons load the checker and nothing of the memory half (``tests/test_structure.py``); a test keeps the two equal."""
 
-_ORACLE = (
-    "Oracle is never declared: the key of 'Hello! database=Oracle' is all the text before '=', "
-    "'Hello! database', not an allowed key."
-)
-"""Lesson 01, exercise 1: what an answer holding Oracle got wrong (two tempting answers do)."""
-
 _LESSON_02_DECLARATIONS = (
     "module=Reporting; database=PostgreSQL",
     "module=Billing; database=SQL Server 2022",
@@ -213,14 +207,13 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 1",
-        "One call is a first attempt plus its retries, each may wait the whole timeout, and the SDK pauses between two "
-        "attempts: how many attempts, and how many pauses?",
+        "Section 4's cell prints this sum for the default settings: what does each of its terms become with the "
+        "timeout and retries of this exercise?",
         "One attempt and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
         (
             (
                 60,
-                "Does the next attempt start the very moment the last one gives up? Look again at the sum section 4's "
-                "cell printed for the defaults.",
+                "Does the next attempt start the very moment the last one gives up?",
             ),
         ),
         answer_type=float,
@@ -249,16 +242,14 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 3",
-        "First work out what the message declares: split it at each ';', and read each part's key as all the text "
-        "before its '='. Then compare that with the proposal: the host accepts a proposal that is exactly the "
-        "declared facts, and rejects one with a fact more or a fact fewer.",
+        "What does this message declare, read as section 6 reads its battery's messages, and what does section 6 say "
+        "the host does with a proposal, given what the message declares?",
         "'We use database' is no allowed key (the key is all the text before '='), so the message declares only "
         "priority=P1; the writer proposed exactly that, so the host accepts the proposal and stores priority=P1.",
         (
             (
                 "rejected",
-                "Did the writer leave a declaration out? A part declares a fact only if the text before its '=' is one "
-                "of the ten keys, as written.",
+                "Did the writer leave a declaration out?",
             ),
             (
                 "nothing_to_extract",
@@ -277,43 +268,18 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "01",
         "Exercise 1",
-        "Split the message at each ';' and each line break; spaces around a key or a value are trimmed. A part is a "
-        "declaration only if the text before its first '=' is an allowed key as written and what follows is "
-        "not empty.",
+        "Section 1 says where a part of a message ends, which of its text is the key and which the value, and when "
+        "a part declares nothing: what does each part of the two lines give under those rules?",
         'The key is all the segment holds before its first "=": "Hello! database" is not a key, so Oracle was '
         'never declared; "Database" is not one either (case matters); "version=" declares nothing; the one real '
         'database declaration gives "SQL Server 2022" (spaces trimmed); a value may itself contain "=".',
-        (
-            ({"database": "Oracle"}, _ORACLE),
-            ({"database": "Oracle", "log": "a=b"}, _ORACLE),
-            (
-                {"database": "MySQL", "log": "a=b"},
-                "'Database=MySQL' declares nothing: keys are case-sensitive, and 'Database' is not 'database'.",
-            ),
-            (
-                {"database": "SQL Server 2022", "log": "a"},
-                "The value is all the text after the first '=': the value of log keeps the second '='.",
-            ),
-            (
-                {"database": "SQL Server 2022"},
-                "Keys are missing from your dict: look again at a part whose value holds an '=' of its own.",
-            ),
-            (
-                {"database": "SQL Server 2022", "log": "a=b", "version": ""},
-                "'version=' is no declaration: an empty value declares nothing, so version is no key of the answer.",
-            ),
-            (
-                {"log": "a=b"},
-                'Spaces around a key are trimmed too: " database " is the key database, so one declaration of '
-                "database is real.",
-            ),
-        ),
         answer_type=dict,
     ),
     Exercise(
         "01",
         "Exercise 2",
-        "Oldest turn first; among equals, the smallest key in ordinal order.",
+        "Section 5 says which fact a full store evicts, and how it breaks a tie: which facts does that rule look "
+        "at here, and which one does it pick?",
         "Six keys for five places, so one goes: the oldest turn (1) holds two, product and customer. The tie is "
         'decided by comparing the keys as Python compares text: "customer" < "product" (c comes before p), so '
         "customer, the smaller, is evicted.",
@@ -335,17 +301,9 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "01",
         "Exercise 3",
-        "The store checks the citation, not the meaning: is each value inside its evidence, and each evidence in "
-        "the user's message?",
+        "Section 3 lists every rule the store checks a batch against: does either candidate here break one of them?",
         'The store checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022", so a '
         "cut-off value gets in; lesson 02's host check, which compares the proposal with the declarations, catches it.",
-        (
-            (
-                False,
-                "The host check, which a model's guess never passes, comes in lesson 02: here the batch meets the "
-                "store alone.",
-            ),
-        ),
         answer_type=bool,
     ),
     Exercise(
@@ -359,7 +317,10 @@ EXERCISES: tuple[Exercise, ...] = (
                 "The host rejects a batch only when it differs from what the message declares. First work out "
                 "what this message declares, then what the careful writer would propose for it.",
             ),
-            ("nothing_to_extract", "The message still declares one fact with an allowed key: module=Billing."),
+            (
+                "nothing_to_extract",
+                "Does this message declare nothing at all? Read each of its two parts with lesson 01's contract.",
+            ),
         ),
         choices=("accepted", "rejected", "nothing_to_extract", "writer_failed", "stale", "forgotten"),
         answer_type=str,
@@ -398,8 +359,9 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 1",
-        'The desk said "Noted" for priority=P0, but is priority=P0 a declaration of its own in your message? '
-        "Reread section 8's rule on where a value ends.",
+        "Which parts of your message are declarations of their own, as the contract reads them (section 8's cell "
+        "shows where a value ends), and how many facts do they leave in the store? mem lists what the store holds, "
+        'whatever the desk said "Noted" for.',
         'The store holds one fact per key your message declared. The desk\'s "Noted" quotes each value it read whole, '
         "and priority=P0 sat inside the value of another key: it is no declaration of its own, so it is no fact. "
         "What a desk says is not what the store holds; mem is.",
@@ -408,8 +370,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 2",
-        "Section 2 prints the router's rule and its list of operations words: compare the question with the list "
-        "word by word.",
+        "Section 2 prints the router's rule and its list of operations words: which words of the question does "
+        "that rule find on the list?",
         'The router compares whole words with its list: "catalog" and "blog" hold the letters "log" but are not '
         "the word log, and no other word of the question is on the list, so it goes to triage.",
         (
@@ -450,8 +412,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "04",
         "Exercise 2",
-        "Count the distinct keys declared before turn 10 against the 8 places. When one must go, look for the oldest "
-        "turn (ties by key name): which turn did each key last come from?",
+        "Which keys would a store of 8 hold at turn 10 under the question's rule (the oldest turn goes first, ties by "
+        "key name), and do they hold all that the final question needs?",
         "Nine keys for eight places: product (turn 1) is evicted; module, database and the constraint, which the "
         "question needs, are all still held.",
         answer_type=bool,
@@ -459,9 +421,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "04",
         "Exercise 3",
-        "Look at the extractive summary printed in section 3b and count its characters. It drops its oldest lines "
-        "first, from the top: which line must go for it to fit in 200 characters, and does the final question "
-        "need it?",
+        "Section 3b says which lines an extractive summary drops first when it runs over its budget: which of the "
+        "lines it printed are left at 200 characters, and do they hold all that the final question needs?",
         "An extractive summary over budget drops its oldest lines first, and the prohibition is turn 2: at 200 "
         "characters it is gone from the summary the reader receives (below).",
         answer_type=bool,
@@ -536,8 +497,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "06",
         "Exercise 2",
-        'Section 1\'s table counts sessions in its column "sessions created"; count the runs max_iterations=2 '
-        "allows, and which of them start on a new session.",
+        'Section 1\'s table counts sessions in its column "sessions created": how many runs does max_iterations=2 '
+        "allow, and which of them start on a new session?",
         "One session at the start and one for the second (and last) iteration.",
         (
             (
@@ -568,7 +529,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "07",
         "Exercise 1",
-        "Under 'latest' the correction is the value the reader keeps.",
+        "Full history sends the reader every turn: which value of each corrected key does the latest rule (lesson "
+        "04) keep, and which of section 3's verdicts fits the run that follows?",
         "Under 'latest' the reader keeps the correction, so the first answer already agrees with the store.",
         choices=("right first time", "repaired", "partly repaired", "not repaired"),
         answer_type=str,
@@ -585,9 +547,9 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "07",
         "Exercise 3",
-        "Section 4's second table lists, for a store of 5, each key evicted and the turn it went; section 3 says "
-        "which turn declares each key. Redo that count with room for 6, then compare what the store holds with "
-        "the set-up cell's line 'a correct answer contains'.",
+        "Section 4's second table lists, for a store of 5, each key evicted and the turn it went, and section 3 says "
+        "which turn declares each key: which keys would a store of 6 hold at the final question, beside the set-up "
+        "cell's line 'a correct answer contains'?",
         "Six places keep six facts: version (turn 4), module and database (turn 6), environment, symptom and log "
         "(turns 7 to 9). The constraint of turn 2 is evicted, so nothing holds the plan to it.",
         answer_type=bool,
@@ -768,7 +730,24 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or number_form_hint(answer, expected)
         or truth_form_hint(answer, expected)
         or one_item_hint(answer, expected)
+        or _not_text_for_choice(answer, expected, choices)
         or type_hint(answer, expected)
+    )
+
+
+def _not_text_for_choice(answer: Any, expected: Any, choices: tuple[str, ...]) -> str:
+    """What to say to an answer that is not text (``1``, ``True``, ``None``) where the answer is one of the names the
+    question lists, or ``""``.
+
+    "Your answer is a number; the answer is text (a string). Write it between quotes." was said to ``1`` for lesson
+    00's status (lesson 00's fourth walk): "it" read as the 1, and ``'1'`` is no status either. The names are said,
+    all of them, the same way in every lesson, whichever of them is right.
+    """
+    if not choices or isinstance(answer, str) or not isinstance(expected, str):
+        return ""
+    return (
+        f"Your answer is {_kind(answer)}; the answer is one of {_choices_in_words(choices)}: write one of them, "
+        "in quotes."
     )
 
 
@@ -1145,6 +1124,10 @@ def case_form_hint(answer: Any, expected: Any) -> str:
 
     Said alike whether the word is right or wrong ("Mind the case: write 'customer'" for the right word only told the
     student which one it was): the rule is the answers' form, read from the expected answer's style, not its value.
+    The note never describes the answer's letters ("a name with a capital first letter" told lesson 02's students
+    the form of the module's name, its fourth walk): Python compares text exactly, case included, and the answer is
+    written as the lesson writes it (:func:`_case_note`). An exercise that lists its names or values reads the case
+    from them instead (:func:`_listed_case`).
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or not answer.strip():
         return ""
@@ -1153,37 +1136,33 @@ def case_form_hint(answer: Any, expected: Any) -> str:
     capitals = expected == expected.lower() and answer.strip() != answer.strip().lower()
     padded = answer != answer.strip()
     word = answer.strip()
-    if (
-        not capitals
-        and not padded
+    names_case = (  # 'billing' or 'BILLING' where the answers are names written as the lesson spells them
+        not padded
         and _capitalized(expected)
         and word.isalpha()
         and min(len(word), len(expected.strip())) > 1
         and word in (word.lower(), word.upper())
         and word.casefold() not in _NO_VALUE_WORDS
-    ):
-        return (
-            f"Mind the case: the answer here is a name with a capital first letter, and Python compares text "
-            f"exactly: your answer {_shown(answer)} "
-            f"{'is all in capitals' if word.isupper() else 'has no capital'}. Write "
-            "your word with a capital first letter, as the lesson spells names; whether the word itself is right is "
-            "checked after that."
-        )
-    if capitals and padded:
-        return (
-            f"Mind the case and the {_padding(answer, article=False)}: the answers here are in lower case with "
-            f"nothing around them, and Python compares text exactly ({_shown(answer)}). Write it in lower case, with "
-            "nothing around it."
-        )
-    if capitals:
-        return (
-            f"Mind the case: the answers here are in lower case, and Python compares text exactly: your answer "
-            f"{_shown(answer)} has capitals. Write it in lower case; whether the word itself is right is checked "
-            "after that."
-        )
+    )
+    if capitals or names_case:
+        return _case_note(answer)
     if padded:
         return f"Your answer has {_padding(answer)} ({_shown(answer)}): write only its words, {_shown(answer.strip())}."
     return ""
+
+
+def _case_note(answer: str) -> str:
+    """The one case note, for every exercise, right or wrong alike: it never says which letters the answer has."""
+    if answer != answer.strip():
+        return (
+            f"Mind the case and the {_padding(answer, article=False)}: Python compares text exactly, case included "
+            f"({_shown(answer)}). Write the word as the lesson writes it, with nothing around it."
+        )
+    return (
+        f"Mind the case: Python compares text exactly, case included, and {_shown(answer)} is not written as the "
+        "lesson writes it. Write the word as the lesson writes it; whether the word itself is right is checked "
+        "after that."
+    )
 
 
 _NO_VALUE_WORDS = {"nothing", "none", "null", "nil", "empty", "blank"}
@@ -1327,18 +1306,21 @@ def _literal_container(text: str) -> bool:
 
 
 def _listed_case(answer: Any, expected: Any, values: tuple[str, ...]) -> str:
-    """The case note (:func:`case_form_hint`) where the word is one of the exercise's ``values`` but for its case.
+    """The case note (:func:`_case_note`) where the word is one of the exercise's ``values`` but for its case.
 
     A word that is none of them is not told to change its case: lesson 02's ``'rejected'`` was told to take a
     capital, and ``'Rejected'`` then was "not quite", and lesson 01's ``'C'`` to be lower case, then ``'c'`` was
-    no allowed key. Spaces around a word are still named. An exercise that lists no values keeps the note.
+    no allowed key. The case is read from the values, never from the expected answer, so the note comes to every
+    value's case slip alike (``'payments'`` and ``'reporting'``, ``'pAyments'`` too). Spaces around a word are still
+    named. An exercise that lists no values keeps :func:`case_form_hint`.
     """
-    note = case_form_hint(answer, expected)
-    if not note.startswith("Mind the case") or not values or not isinstance(answer, str):
-        return note
+    if not values or not isinstance(answer, str):
+        return case_form_hint(answer, expected)
+    if not isinstance(expected, str) or not answer.strip() or _hidden_characters(answer) or _HEDGES.search(answer):
+        return ""
     word = answer.strip()
-    if any(_folded(word) == _folded(value) for value in values):
-        return note
+    if word not in values and any(word.casefold() == value.casefold() for value in values):
+        return _case_note(answer)
     if word != answer:
         return f"Your answer has {_padding(answer)} ({_shown(answer)}): write only its words, {_shown(word)}."
     return ""
@@ -1739,7 +1721,11 @@ def _holds_word(text: str, word: str) -> bool:
 
 
 def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
-    """How many keys are missing, which extra keys the dict holds, and which values are wrong.
+    """How many keys are missing, which extra keys the dict holds, and which values are wrong: said in keys only.
+
+    No exercise's dict answer has misses of its own (lesson 01's fourth walk: ``{'database': 'SQL Server 2022'}``
+    was pointed at "a part whose value holds an '=' of its own", which told the student where the missing key is and
+    what its value holds); these words are said alike to every dict.
 
     Both are said at once: a student who fixes only the keys should not then learn of a wrong value. A missing key
     is counted, never named: "missing the keys 'database' and 'log'" answered an empty dict with the answer's keys
@@ -1751,7 +1737,7 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
     extra = [key for key in answer if key not in expected]
     parts = []
     if missing:
-        parts.append(f"{_missing_keys(len(missing))}: check each part again against the rule that follows.")
+        parts.append(f"{_missing_keys(len(missing))}.")
     if extra:
         parts.append(f"Your dict has {'an extra key' if len(extra) == 1 else 'extra keys'}: {_names(extra)}.")
     if any(isinstance(key, str) and key != key.lower() for key in extra):
@@ -1926,15 +1912,16 @@ def not_defined_yet(error: NameError) -> str:
 
     Run alone after a restart, an exercise cell stops at ``run_seed_demo``: the cells above define it. "The word
     run_seed_demo has no quotes" would send the student to quote a function's name. An answer line and a message
-    line get their own words (:func:`unquoted_name_guidance`, :func:`_message_guidance`).
+    line get their own words (:func:`unquoted_name_guidance`, :func:`_message_guidance`). Python's own line
+    (``NameError: name 'run_seed_demo' is not defined``) is not shown: it said again, unexplained, what the advice says
+    in words (the fourth walks of lessons 02 and 05). The cell still ends in an error, so Run All stops there.
     """
     name = error.name or str(error)
     if re.fullmatch(r"answer_\w*|message_\w+", name):  # the cell reads its answer or message, whose line was deleted
         return unquoted_name_guidance(error)
     return (
-        f"{name} is not defined in this kernel yet: a cell above imports or creates it.\n{_python_line(error)}\n"
-        "Run the cells "
-        "above first (Run > Run All Above Selected Cell), then this cell again."
+        f"{name} is not defined in this kernel yet: a cell above imports or creates it.\nRun the cells above first "
+        "(Run > Run All Above Selected Cell), then this cell again."
     )
 
 

@@ -119,8 +119,8 @@ def test_a_value_written_out_is_still_graded(line):
 def test_a_dict_missing_an_entry_is_not_told_which_entry():
     """Finding 6: "'log=a=b' is a declaration too" named the missing entry."""
     text = said("01", "Exercise 1", {"database": "SQL Server 2022"}, EXPECTED_1)
-    assert "Keys are missing from your dict" in text and "a part whose value holds an '='" in text
-    assert "log" not in text.partition("Split the message")[0]
+    assert "Keys are missing from your dict" in text and "'='" not in text
+    assert "log" not in text
 
 
 @pytest.mark.parametrize(("typo", "key"), [("databse", "database"), ("priorty", "priority"), ("modul", "module")])

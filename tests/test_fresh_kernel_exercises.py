@@ -75,33 +75,16 @@ def fresh_runs() -> list[str]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _reply_to(get, msg_id: str, timeout: float) -> dict:
-    """The next message answering ``msg_id``: a new kernel may still hold the replies and the idle status of
-    the ``kernel_info`` requests ``start_new_kernel`` made while waiting for it (read as the cell's, at random)."""
-    while (msg := get(timeout=timeout))["parent_header"].get("msg_id") != msg_id:
-        pass
-    return msg
-
-
 def test_an_awaiting_exercise_cell_first_in_a_real_kernel_gets_its_reply():
     """Lesson 05's walk: run first after a restart, an exercise cell with a top-level ``await`` stayed at ``[*]``.
     ipykernel runs such a cell without resetting ``_last_traceback``, which only a shown traceback sets, and the
     course's handler shows none: building the reply raised AttributeError and no reply reached the browser."""
-    from jupyter_client.manager import start_new_kernel
+    from support.checker import run_in_real_kernel
 
     _, source = next((label, s) for lesson, label, s in CELLS if lesson == "05" and "await " in s)
-    manager, client = start_new_kernel(kernel_name="python3")
-    try:
-        sent = client.execute(source)
-        reply = _reply_to(client.get_shell_msg, sent, timeout=60)
-        said = []
-        while (msg := _reply_to(client.get_iopub_msg, sent, timeout=10))["content"].get("execution_state") != "idle":
-            said.append(msg["content"].get("text", ""))
-        assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "NameError"
-        assert "is not defined in this kernel yet" in "".join(said)
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
+    reply, said = run_in_real_kernel(source)  # the execute reply itself, not a kernel_info reply left from the start
+    assert reply["status"] == "error" and reply["ename"] == "NameError"
+    assert "is not defined in this kernel yet" in said
 
 
 def test_the_shells_advice_opens_on_the_same_line_as_a_graded_forms(fresh_runs):

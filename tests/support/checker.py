@@ -27,3 +27,28 @@ def run_in_shell(capsys: Any, cell: str, **names: Any) -> str:
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+def run_in_real_kernel(source: str) -> tuple[dict[str, Any], str]:
+    """Run ``source`` first in a new real kernel (ipykernel, as JupyterLab starts one): its execute reply's content
+    and what it printed. The reply is the one whose parent is this request: under load, a kernel_info reply from the
+    kernel's start can still be waiting on the shell channel."""
+    from jupyter_client.manager import start_new_kernel
+
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        request = client.execute(source)
+        while (reply := client.get_shell_msg(timeout=60))["parent_header"].get("msg_id") != request:
+            pass
+        shown = []
+        while True:
+            msg = client.get_iopub_msg(timeout=10)
+            if msg["parent_header"].get("msg_id") != request:
+                continue
+            if msg["content"].get("execution_state") == "idle":
+                break
+            shown.append(msg["content"].get("text", ""))
+        return reply["content"], "".join(shown)
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
