@@ -157,7 +157,17 @@ def test_a_name_not_defined_yet_is_said_without_pythons_raw_line():
     assert text.endswith("Run the cells above first (Run > Run All Above Selected Cell), then this cell again.")
 
 
-@pytest.mark.parametrize("lesson", ["02", "05"])
+def test_lesson02s_awaiting_exercise_checks_in_a_new_kernel_as_it_needs_no_cell_above():
+    """Lesson 02's exercise cells work their expected value out in course_lib (providers.worked_out), so run first
+    after a restart one checks the answer instead of asking for the cells above."""
+    from test_fresh_kernel_exercises import CELLS
+
+    label, source = next((label, s) for les, label, s in CELLS if les == "02" and "await " in s)
+    reply, out = run_in_real_kernel(source)
+    assert reply["status"] == "ok" and out.startswith(f"{label}: not answered yet."), out
+
+
+@pytest.mark.parametrize("lesson", ["05"])
 def test_in_a_real_kernel_the_advice_shows_no_raw_line_and_run_all_still_stops(lesson):
     """Run All stops at a cell whose reply is an error: the reply stays one, with no traceback (the [*] fix)."""
     from test_fresh_kernel_exercises import CELLS
