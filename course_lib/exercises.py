@@ -908,7 +908,10 @@ def _not_a_choice(named: Exercise | None, answer: Any) -> str:
     if any(_holds_word(answer, choice) or answer.strip().casefold() == choice for choice in choices):
         return ""
     count = _NUMBER_WORDS[len(choices)] if len(choices) < len(_NUMBER_WORDS) else str(len(choices))
-    return f"{_shown(answer)} is not a {noun} name: the {count} {noun}s are {_names(list(choices))}."
+    return (
+        f"{_shown(answer)} is not a {noun} name: the {count} {noun}s are {_names(list(choices))}. "
+        f"Write one of them, in quotes, in place of {_shown(answer)}."
+    )
 
 
 _NUMBER_WORDS = (
