@@ -26,7 +26,7 @@ import ipywidgets as widgets
 from agent_framework import Agent, Message
 
 from .answer_reader import CUT_MARK, action_planned, planner, plans_action, stated_values, values_match
-from .assertions import Declaration, MessageRefused, find_declarations, parts, value_core
+from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, make_extraction
@@ -38,19 +38,20 @@ from .policies import Timeline
 from .presentation import RECORDED, html_lines, lesson_table_html, recorded_time
 from .widgets import (
     EXPECTED_ERRORS,
+    NOT_READ_LABEL,
     NOTE_STYLE,
+    REFUSED_LABEL,
     SHOWN_INPUT_CHARS,
-    WHY_LABEL,
     MemoryPanel,
     SingleSpacedHTML,
+    box_note,
     correction_notes,
-    declaration_notes,
     describe_error,
     kept_punctuation,
     on_click_once,
-    repeated_key_notes,
+    refused_lines,
+    refused_parts,
     shorten_long_input,
-    trim_line,
 )
 
 __all__ = [
@@ -404,75 +405,6 @@ def how_it_differs(one: str, other: str) -> str:
     return and_listed(named)
 
 
-REFUSED_LABEL = "Refused:"
-"""The label of a part of a stored message that gave no fact: its own line, apart from the "Stored:" line."""
-NOT_READ_LABEL = "Not read:"
-"""The label of a declaration a later one of its key in the same message replaced: only the last one is read."""
-
-
-def refused_parts(text: str) -> list[tuple[str, str]]:
-    """Each part of ``text`` that gave no fact though it looks like a declaration, with why, in order.
-
-    A part is what the contract reads between ``;`` or line breaks. A near miss (``colour=red``, ``Module=Billing``)
-    gets the memory panel's own reasons (:func:`~course_lib.widgets.declaration_notes` of that part alone); a
-    declaration that a later one of its key replaces (``module=Billing`` before ``module=Payroll``) gets the
-    repeated-key note. Parts that are plain words (a greeting) declare nothing and get no line, as in lesson 02.
-    """
-    found: list[tuple[str, str]] = []
-    every = parts(text)
-    last: dict[str, int] = {}
-    for i, part in enumerate(every):
-        for declaration in _declarations(part):
-            last[declaration.key] = i
-    repeated = repeated_key_notes(text)
-    for i, part in enumerate(every):
-        if notes := declaration_notes(part):
-            found += [(part, " ".join(notes))]
-            continue
-        keys = [d.key for d in _declarations(part)]
-        if keys and last[keys[0]] != i:
-            why = next((note for note in repeated if note.startswith(f"{keys[0]} is declared")), "")
-            found += [(part, why or f"a later {keys[0]} in this message replaces it (the last one is read).")]
-    return found
-
-
-def _declarations(part: str) -> list[Declaration]:
-    try:
-        return find_declarations(part)
-    except MessageRefused:
-        return []
-
-
-def refused_lines(refused: Sequence[tuple[str, str]]) -> list[str]:
-    """One line per refused part: its label, the part as typed (a long one cut, marked "…"), and why."""
-    lines = []
-    for part, why in refused:
-        label = NOT_READ_LABEL if why.endswith("is read.") else REFUSED_LABEL
-        lines.append(f"{label} '{trim_line(part)}'. {WHY_LABEL} {why}")
-    return lines
-
-
-def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: bool = False) -> str:
-    """What the Message box holds after a Submit, in words, the same rule as lesson 02's panel: a message that stored
-    facts leaves the box (Submit again would declare them again); one that stored nothing stays there to correct.
-
-    ``box`` is the box's text now: if the student typed something else while the message was on its way, the box is
-    theirs and nothing is said of it. ``refused``: the stored message had refused parts, which went with it.
-    """
-    if report is None:
-        return ""
-    if report.status == "accepted" and not box:
-        if refused:
-            return (
-                "The Message box is empty again: the message was stored. A refused part is not kept there: "
-                "type it again, corrected, and press Submit."
-            )
-        return "The Message box is empty again: the message was stored."
-    if report.status != "accepted" and box == text:
-        return "Your message is still in the Message box: correct it there and press Submit again."
-    return ""
-
-
 def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
     """What Forget key did, in words: the fact that went (its value too) and the keys the store holds now.
 
@@ -652,29 +584,20 @@ class CapstonePanel(MemoryPanel):
     def show_report(
         self, report: ExtractionReport | None, text: str = "", before: tuple[Fact, ...] | None = None
     ) -> None:
-        """The memory panel's report, each refused part of a stored message on a line of its own, how the evaluator
-        reads a value kept with its final punctuation, and what the Message box holds now.
-
-        A message that stored some parts and refused others shows "Stored: ..." and its notes, then one line per
-        refused part ("Refused: 'colour=red'. Why: ..."): a "Why:" under "Stored:" read as the stored fact's reason.
-        """
-        refused = refused_parts(text) if report is not None and report.status == "accepted" else []
-        shown = [part for part in parts(text) if part not in {said for said, _ in refused}]
-        super().show_report(report, "\n".join(shown) if refused else text, before)
+        """The memory panel's report, with how the evaluator reads a value the store kept apart from the one
+        before it only by its case, spacing or final punctuation."""
+        super().show_report(report, text, before)
         self._same_value_notes(report, before or ())
-        note = "".join(f"<br>{html_lines(line)}" for line in refused_lines(refused))
-        if report is not None and (kept := kept_punctuation(report)):
-            value = kept[0].value  # the value just stored, as the student typed it (its final mark included)
-            note += (
-                "<br>The evaluator compares values without their final punctuation: an answer saying "
-                f"<code>{html.escape(value[:-1])}</code> or <code>{html.escape(value)}</code> matches either."
-            )
-        if box := box_note(report, text, self.message.value, refused=bool(refused)):
-            note += f'<br><span style="{NOTE_STYLE}">{html_lines(box)}</span>'
-        if note:
-            # the notes go inside the status block (the last div): after it, a blank line would part them
-            head, closing, tail = self.diagnostic.value.rpartition("</div>")
-            self.diagnostic.value = head + note + closing + tail if closing else tail + note
+
+    def _more_notes(self, report: ExtractionReport) -> list[str]:
+        """How the evaluator reads a value kept with its final punctuation: it matches the value without it."""
+        if not (kept := kept_punctuation(report)):
+            return []
+        value = kept[0].value  # the value just stored, as the student typed it (its final mark included)
+        return [
+            "The evaluator compares values without their final punctuation: an answer saying "
+            f"<code>{html.escape(value[:-1])}</code> or <code>{html.escape(value)}</code> matches either."
+        ]
 
     def _same_value_notes(self, report: ExtractionReport | None, before: Sequence[Fact]) -> None:
         """The memory panel's "replaced" note, for a value the evaluator reads as the one before it, says so.

@@ -2011,8 +2011,9 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         raised_in_cell = bool(frames) and frames[-1].filename in cells
         source = value.filename if isinstance(value, SyntaxError) else (frames[-1].filename if frames else None)
         first = _exercise_not_checked(source)
-        if said := _cell_error_guidance(value, frames[-1] if raised_in_cell else None, self.user_ns, first):
-            print(said + (f"\n{RUN_ALL_STOPS}" if first else ""))
+        frame = frames[-1] if raised_in_cell else None
+        if said := _cell_error_guidance(value, frame, self.user_ns, first):
+            print(said + (f"\n{RUN_ALL_STOPS}" if first and not _lesson_name_missing(value, frame) else ""))
             # ipykernel builds its error reply from _last_traceback, which only a shown traceback sets and which a
             # cell with a top-level await never resets: first in a fresh kernel, the reply failed and the cell stayed
             # at [*] (lesson 05's walk).
@@ -2026,6 +2027,15 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
     return True
 
 
+def _lesson_name_missing(error: BaseException, frame: traceback.FrameSummary | None) -> bool:
+    """A cell's own code (not its answer or message line) names what this kernel has not defined: the kernel was
+    restarted, or the cells above were not run. Run All never gets there (it runs the cells above first), so the
+    Run All note is not said of it: two fifth walks, who had run one cell, were puzzled by it."""
+    if not isinstance(error, NameError) or frame is None or _ANSWER_LINE.match(frame.line or ""):
+        return False
+    return not _message_guidance(error, frame.line) and not re.fullmatch(r"answer_\w*|message_\w+", error.name or "")
+
+
 def _cell_error_guidance(
     error: BaseException, frame: traceback.FrameSummary | None, names: Mapping[str, Any], first: str = ""
 ) -> str:
@@ -2036,7 +2046,7 @@ def _cell_error_guidance(
     """
     if guidance := _message_guidance(error, frame.line if frame else None):
         return readable_lines(first + guidance)
-    if isinstance(error, NameError) and frame and not _ANSWER_LINE.match(frame.line or ""):
+    if isinstance(error, NameError) and _lesson_name_missing(error, frame):
         return readable_lines(first + not_defined_yet(error))  # a lesson name, in a kernel that has not run them
     if isinstance(error, NameError) and frame:
         answer = _ANSWER_LINE.match(frame.line or "")
@@ -2052,9 +2062,12 @@ def _cell_error_guidance(
     return ""
 
 
-RUN_ALL_STOPS = "(If you used Run All, it stopped here: the cells below this one have not run yet.)"
-"""Said under an exercise cell that stopped before its check (lesson 04's walk: after Run All, the cells below
-stayed empty and nothing said why)."""
+RUN_ALL_STOPS = (
+    "(Run All stops at a cell with an error: until this one runs without one, Run All leaves the cells below it.)"
+)
+"""Said under an exercise cell whose answer stopped it before its check (lesson 04's walk: after Run All, the cells
+below stayed empty and nothing said why). True whether the student ran this cell alone or Run All: the fifth walks,
+who had run one cell, read "If you used Run All, it stopped here" as said to someone else."""
 
 
 _CHECKED_EXERCISE = re.compile(r"""check\(\s*["'](Exercise \d+)["']""")

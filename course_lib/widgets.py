@@ -26,11 +26,15 @@ from .assertions import (
     ALLOWED_KEYS,
     NOT_ALONE_RULE,
     SENTENCE_END_MARKS,
+    Declaration,
+    MessageRefused,
     allowed_in_other_case,
+    find_declarations,
     left_out,
     missing_marks,
     near_misses,
     nothing_declared_note,
+    parts,
     repeated_keys,
     shown_pair,
 )
@@ -75,9 +79,11 @@ __all__ = [
     "KEY_LIST_WIDTH",
     "KEY_PLACEHOLDER",
     "NOTE_STYLE",
+    "NOT_READ_LABEL",
     "NO_KEY",
     "PICK_SEVERAL_HINT",
     "REFUSAL_IN_CHAT",
+    "REFUSED_LABEL",
     "SEND_DISABLED_NOTE",
     "SHOWN_INPUT_CHARS",
     "SINGLE_SPACED",
@@ -99,6 +105,7 @@ __all__ = [
     "ProgressBar",
     "SingleSpacedHTML",
     "as_pasted",
+    "box_note",
     "case_hint",
     "comma_notes",
     "command_guidance",
@@ -116,6 +123,8 @@ __all__ = [
     "nothing_stored_why",
     "on_click_once",
     "punctuation_notes",
+    "refused_lines",
+    "refused_parts",
     "repeated_key_notes",
     "shorten_long_input",
     "shown_reply",
@@ -727,6 +736,75 @@ _SPACED_CLOSE = "</section>"
 """A block no message holds itself (a message may hold divs), so the widget finds its own wrapper's end."""
 
 
+REFUSED_LABEL = "Refused:"
+"""The label of a part of a stored message that gave no fact: its own line, apart from the "Stored:" line."""
+NOT_READ_LABEL = "Not read:"
+"""The label of a declaration a later one of its key in the same message replaced: only the last one is read."""
+
+
+def refused_parts(text: str) -> list[tuple[str, str]]:
+    """Each part of ``text`` that gave no fact though it looks like a declaration, with why, in order.
+
+    A part is what the contract reads between ``;`` or line breaks. A near miss (``colour=red``, ``Module=Billing``)
+    gets the memory panel's own reasons (:func:`~course_lib.widgets.declaration_notes` of that part alone); a
+    declaration that a later one of its key replaces (``module=Billing`` before ``module=Payroll``) gets the
+    repeated-key note. Parts that are plain words (a greeting) declare nothing and get no line, as in lesson 02.
+    """
+    found: list[tuple[str, str]] = []
+    every = parts(text)
+    last: dict[str, int] = {}
+    for i, part in enumerate(every):
+        for declaration in _declarations(part):
+            last[declaration.key] = i
+    repeated = repeated_key_notes(text)
+    for i, part in enumerate(every):
+        if notes := declaration_notes(part):
+            found += [(part, " ".join(notes))]
+            continue
+        keys = [d.key for d in _declarations(part)]
+        if keys and last[keys[0]] != i:
+            why = next((note for note in repeated if note.startswith(f"{keys[0]} is declared")), "")
+            found += [(part, why or f"a later {keys[0]} in this message replaces it (the last one is read).")]
+    return found
+
+
+def _declarations(part: str) -> list[Declaration]:
+    try:
+        return find_declarations(part)
+    except MessageRefused:
+        return []
+
+
+def refused_lines(refused: Sequence[tuple[str, str]]) -> list[str]:
+    """One line per refused part: its label, the part as typed (a long one cut, marked "…"), and why."""
+    lines = []
+    for part, why in refused:
+        label = NOT_READ_LABEL if why.endswith("is read.") else REFUSED_LABEL
+        lines.append(f"{label} '{trim_line(part)}'. {WHY_LABEL} {why}")
+    return lines
+
+
+def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: bool = False) -> str:
+    """What the Message box holds after a Submit, in words, the same rule as lesson 02's panel: a message that stored
+    facts leaves the box (Submit again would declare them again); one that stored nothing stays there to correct.
+
+    ``box`` is the box's text now: if the student typed something else while the message was on its way, the box is
+    theirs and nothing is said of it. ``refused``: the stored message had refused parts, which went with it.
+    """
+    if report is None:
+        return ""
+    if report.status == "accepted" and not box:
+        if refused:
+            return (
+                "The Message box is empty again: the message was stored. A refused part is not kept there: "
+                "type it again, corrected, and press Submit."
+            )
+        return "The Message box is empty again: the message was stored."
+    if report.status != "accepted" and box == text:
+        return "Your message is still in the Message box: correct it there and press Submit again."
+    return ""
+
+
 class MemoryPanel(_Panel, widgets.VBox):
     """The facts as a table, a message box submitted through the contract, forget buttons, the ticket."""
 
@@ -743,6 +821,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.extraction = extraction
         self.memory = extraction.memory
         self._submitting = False  # a message is on its way: Submit stays off until it is answered
+        self._from_box = False  # the message shown came from the Message box (not from a cell's script)
         self.verdict_label = ""  # a label over the store's verdict (the desk panel's: two boxes send messages)
         self._on_forget = on_forget
         self._submit = submit or extraction.update
@@ -834,6 +913,7 @@ class MemoryPanel(_Panel, widgets.VBox):
             self.diagnostic.value = f'<span style="color:#a35200">{_escape(guidance)}</span>'
             return None
         before = self.memory.facts
+        self._from_box = self.message.value == text  # only then is what the box holds news to the student
         report = await self._submit(text)
         if report is not None and report.status == "accepted" and self.message.value == text:
             self.message.value = ""  # stored: Submit again would declare it again and count one more message
@@ -844,15 +924,22 @@ class MemoryPanel(_Panel, widgets.VBox):
     def show_report(
         self, report: ExtractionReport | None, text: str = "", before: tuple[Fact, ...] | None = None
     ) -> None:
-        """The extraction's status and diagnostic, then what in ``text`` was ignored and why.
+        """The extraction's status and diagnostic, then what in ``text`` was ignored and why, and what the Message
+        box holds now.
 
         With the facts held ``before`` the turn, a fact the turn pushed out of the full store is named too.
         Green means facts were stored. A line that stores nothing says so first: in amber when it looked
         like a declaration (the notes say why it is not one), in grey when it declared nothing (a question).
+        A message that stored some parts and refused others shows "Stored: ..." and its notes, then one line per
+        refused part ("Refused: 'colour=red'. Why: ..."): a "Why:" under "Stored:" read as the stored fact's reason.
         """
         if report is None:
             self.diagnostic.value = "No extraction ran for this line."
             return
+        refused = refused_parts(text) if report.status == "accepted" else []
+        box = box_note(report, text, self.message.value, refused=bool(refused)) if self._from_box else ""
+        if refused:
+            text = "\n".join(part for part in parts(text) if part not in {said for said, _ in refused})
         notes = why_notes(report, text)
         status = f"<b>{_escape(shorten_long_input(report_in_words(report)))}</b>"
         if report.status == "nothing_to_extract":
@@ -868,10 +955,18 @@ class MemoryPanel(_Panel, widgets.VBox):
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
         lines += "".join(f"<br>{_escape(note)}" for note in comma_notes(report))
         lines += "".join(f"<br>{_escape(note)}" for note in double_equals_notes(report))
+        lines += "".join(f"<br>{_escape(line)}" for line in refused_lines(refused))
+        lines += "".join(f"<br>{note}" for note in self._more_notes(report))
+        if box:
+            lines += f'<br><span style="{NOTE_STYLE}">{_escape(box)}</span>'
         label = f'<span style="{NOTE_STYLE}">{_escape(self.verdict_label)}</span><br>' if self.verdict_label else ""
         self.diagnostic.value = (
             f'<div style="{WRAPPING_TEXT}">{label}<span style="color:{color}">{status}</span>{lines}</div>'
         )
+
+    def _more_notes(self, report: ExtractionReport) -> list[str]:
+        """Notes a panel built on this one adds after the refused parts, as HTML (lesson 07's evaluator's)."""
+        return []
 
     def forget_key(self, key: str | None) -> None:
         """The Forget key button: forget the chosen key; with none chosen, say so and forget nothing.
@@ -1186,8 +1281,8 @@ def shown_reply(reply: str, line: str) -> str:
     what is cut: the whole line and each of its parts (a declaration ends at ';' or the end of its line).
     """
     shown = shorten_long_input(reply)  # long quotations and unbroken runs, as every panel message has them
-    parts = [line, *re.split(r"[;\n]", line)]
-    for part in sorted({p.strip() for p in parts}, key=len, reverse=True):
+    pieces = [line, *re.split(r"[;\n]", line)]
+    for part in sorted({p.strip() for p in pieces}, key=len, reverse=True):
         echoed = echoed_line(part)
         if echoed == shorten_long_input(part):
             continue  # short enough to repeat whole

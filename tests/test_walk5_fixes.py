@@ -1,6 +1,7 @@
 """Fixes after the fifth walks (issue 32): each says what to change before "run the cell again"."""
 
 import pytest
+from support.panels import memory_panel, said, submit
 
 from course_lib.exercises import EXERCISES, check
 
@@ -20,3 +21,38 @@ def test_a_text_that_is_no_listed_name_is_told_what_to_write_before_running_agai
         said = words(check(named.label, "zzqx", expected, named.hint))
         assert "is not a" in said, said
         assert "Write one of them, in quotes, in place of 'zzqx'. Then run the cell again." in said, said
+
+
+async def test_lesson02s_panel_puts_each_refused_part_of_a_stored_message_on_its_own_line():
+    """Walk 4 (lesson 07, then lesson 02's panel): a message storing one line and refusing another showed a "Why:"
+    under "Stored:", read as the stored fact's reason. Lesson 02's panel now says it as lesson 07's does."""
+    panel = memory_panel()
+    await submit(panel, "module=Billing\ncolour=red")
+    lines = said(panel).splitlines()
+    stored = next(i for i, line in enumerate(lines) if line.startswith("Stored"))
+    refused = next(i for i, line in enumerate(lines) if line.startswith("Refused: 'colour=red'. Why:"))
+    assert stored < refused and not any(line.startswith("Why:") for line in lines), lines
+    assert [f.key for f in panel.memory.facts] == ["module"]
+
+
+@pytest.mark.parametrize(
+    ("message", "box_says"),
+    [
+        ("module=Billing", "The Message box is empty again: the message was stored."),
+        ("module=Billing\ncolour=red", "A refused part is not kept there"),
+        ("colour=red", "Your message is still in the Message box: correct it there and press Submit again."),
+    ],
+)
+async def test_lesson02s_panel_says_what_the_message_box_holds_after_submit(message, box_says):
+    """Walk 4: lesson 02's panel emptied the box after a stored message and kept a refused one, and said neither."""
+    panel = memory_panel()
+    await submit(panel, message)
+    assert box_says in said(panel)
+    assert panel.message.value == ("" if "stored" in box_says or "refused part" in box_says else message)
+
+
+async def test_a_message_a_cell_submits_says_nothing_of_the_box():
+    """A cell's own ``submit(text)`` never went through the box: the note about it would be news of nothing."""
+    panel = memory_panel()
+    await panel.submit("module=Billing")
+    assert "Message box" not in said(panel)

@@ -529,7 +529,7 @@ async def test_a_long_value_is_shortened_in_the_message_and_the_rule_stays_whole
     await submit(panel, "symptom=" + "x" * 300)
     text = panel.diagnostic.value
     assert "x" * 60 not in text and "has 300 characters" in text
-    assert text.removesuffix("</div></section>").endswith("The store is unchanged.</b></span>")  # the rule, whole
+    assert "The store is unchanged.</b></span>" in text  # the rule, whole (the Message box's note follows it)
     await submit(panel, "Module" + "z" * 150 + "=a")
     assert "z" * 60 not in panel.diagnostic.value and "(156 characters)" in panel.diagnostic.value
 
