@@ -452,16 +452,9 @@ EXERCISES: tuple[Exercise, ...] = (
         "Exercise 2",
         "With allowed=1, what does the evaluator decide after the first answer, and does it send any feedback? "
         "Section 2 says what the loop's response holds, and what it leaves out.",
-        "The evaluator stops after the first response, and only the responses come back: one message.",
-        (
-            (5, "That is section 2's run, where the evaluator allows 3 iterations; here it allows 1."),
-            (
-                4,
-                "That counts the caller's three input messages too: the loop's response holds only what the run "
-                "added, never the caller's input.",
-            ),
-            (2, "That counts a feedback message too: an evaluator that stops sends no feedback."),
-        ),
+        "The evaluator stops after the first response, so it sends no feedback: the loop's response holds that "
+        "one answer, one message.",
+        ((5, "That is section 2's run, where the evaluator allows 3 iterations; here it allows 1."),),
         answer_type=int,
     ),
     Exercise(

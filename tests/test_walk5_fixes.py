@@ -3,7 +3,7 @@
 import pytest
 from support.panels import memory_panel, said, submit
 
-from course_lib.exercises import EXERCISES, check
+from course_lib.exercises import EXERCISES, check, exercise
 
 
 def words(text: str) -> str:
@@ -56,3 +56,20 @@ async def test_a_message_a_cell_submits_says_nothing_of_the_box():
     panel = memory_panel()
     await panel.submit("module=Billing")
     assert "Message box" not in said(panel)
+
+
+@pytest.mark.parametrize("wrong", [2, 4])
+def test_lesson05_exercise2_misses_do_not_give_the_answer_by_subtraction(wrong):
+    """Walk 5: "That counts the caller's three input messages too" (for 4) and "That counts a feedback message too"
+    (for 2) each left one subtraction to the answer. Both get the exercise's question, as any other wrong count."""
+    named = exercise("05", "Exercise 2")
+    said = words(check(named.label, wrong, 1, named.hint))
+    assert said == words(check(named.label, 7, 1, named.hint)).replace("7", str(wrong), 1)
+    assert "too" not in said
+
+
+def test_lesson05_exercise2_why_keeps_section_2s_words():
+    """Section 2: the loop's response carries every response and every feedback; "only the responses come back"
+    read as if feedback never did. The why says this run sent none."""
+    why = exercise("05", "Exercise 2").why
+    assert "only the responses" not in why and "sends no feedback" in why
