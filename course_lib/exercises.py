@@ -203,6 +203,12 @@ _LESSON_02_MODULES = tuple(
 _DATABASE_VALUE = "That is a database value; the question asks for the module."
 """Lesson 02, exercise 2: said alike to every database value, so it never points at the right module."""
 
+_ROUTER_RULE = (
+    "Section 2's rule looks for a line's whole words (not letters inside a word) on the router's list: which words "
+    "of the question are on it?"
+)
+"""Lesson 03, exercise 2: said alike to either desk answered wrong, so it points at the rule, never at a word."""
+
 EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
@@ -286,8 +292,7 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             (
                 "product",
-                "product and customer tie: both came in turn 1. Which of the two keys comes first when Python "
-                "compares them as text?",
+                "Two facts share the oldest turn, so the tie rule decides which of them goes.",
             ),
             (
                 "symptom",
@@ -374,12 +379,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "that rule find on the list?",
         'The router compares whole words with its list: "catalog" and "blog" hold the letters "log" but are not '
         "the word log, and no other word of the question is on the list, so it goes to triage.",
-        (
-            (
-                "operations",
-                'The router compares whole words, not letters inside a word: is "blog" or "catalog" on its list?',
-            ),
-        ),
+        (("operations", _ROUTER_RULE), ("triage", _ROUTER_RULE)),
         choices=("triage", "operations"),
         choice_noun="desk",
         answer_type=str,
@@ -473,8 +473,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "Exercise 1",
         "Step through section 8's stepper: read the count beside Incoming messages at each call, and what those "
         "messages are. Does the count still grow after the second call?",
-        'With a fresh context every call sees the three initial messages plus one "## Feedback" message that lists '
-        "all the feedback so far: 4 messages, however many iterations came before.",
+        "With a fresh context every re-run (every call after the first) sees the three initial messages plus one "
+        '"## Feedback" message that lists all the feedback so far: 4 messages, however many iterations came before.',
         (
             (11, "11 is the default flow (3, 5, 7, 9, 11): with a fresh context the earlier answers are not re-sent."),
             (
@@ -496,10 +496,9 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             (
                 1,
-                "One session for the whole loop is the default flow: with a fresh context, which runs start on a "
-                "new session?",
+                "One session for the whole loop is the default flow: what does a fresh context change?",
             ),
-            (3, "That counts three runs: how many runs does max_iterations=2 allow?"),
+            (3, "That counts three runs."),
         ),
         answer_type=int,
     ),
@@ -541,8 +540,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "07",
         "Exercise 3",
         "Section 4's second table lists, for a store of 5, each key evicted and the turn it went, and section 3 says "
-        "which turn declares each key: which keys would a store of 6 hold at the final question, beside the set-up "
-        "cell's line 'a correct answer contains'?",
+        "which turn declares each key: which keys would a store of 6 hold at the final question? Then compare them "
+        "with the set-up cell's line 'a correct answer contains'.",
         "Six places keep six facts: version (turn 4), module and database (turn 6), environment, symptom and log "
         "(turns 7 to 9). The constraint of turn 2 is evicted, so nothing holds the plan to it.",
         answer_type=bool,
