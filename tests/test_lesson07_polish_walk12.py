@@ -1,13 +1,20 @@
-"""Lesson 07's panel (issue 32, twelfth walk): a violation's "why" names every turn the user said the stored value
-again, not only the latest. Payroll at turn 6, `module = Payroll; database=MariaDB 11` at turn 7 and `Payroll.` at
-turn 8 read "said the same value again at turn 8", leaving out turn 7, which the panel had reported as "only its turn
-moved". The rule holds for every reason that cites the stored value: a replaced value, one the store never held, one
-a forget cleared."""
+"""Lesson 07 (issue 32, twelfth walk): the panel's "why" and the lesson's words.
+
+A violation's "why" names every turn the user said the stored value again, not only the latest: Payroll at turn 6,
+`module = Payroll; database=MariaDB 11` at turn 7 and `Payroll.` at turn 8 read "said the same value again at turn
+8", leaving out turn 7, which the panel had reported as "only its turn moved". The rule holds for every reason that
+cites the stored value: a replaced value, one the store never held, one a forget cleared.
+
+The lesson's words: the first objective joins the halves and a bullet of its own states the evaluator's two rules;
+section 8's first bullet is short (the panel itself says what each action did); the note above the panel names a
+kernel restart among the times to run its cell again.
+"""
 
 from __future__ import annotations
 
 import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
+from test_student_path import lesson
 
 from course_lib.capstone_panel import CapstonePanel, said_runs, violation_rows
 from course_lib.extraction import make_extraction
@@ -105,3 +112,40 @@ def test_said_runs_follows_the_store_message_by_message():
         runs = said_runs(runs, before, memory.facts)
     # product pushed database out (the oldest turn); module keeps both turns it was said
     assert {key: [f.turn for f in run] for key, run in runs.items()} == {"module": [1, 3], "product": [4]}
+
+
+# region The lesson's words
+
+LESSON = "07_loop_held_to_the_facts"
+
+
+def _markdown(cell_id: str) -> str:
+    return "".join(next(c for c in lesson(LESSON).cells if c.get("id") == cell_id).source)
+
+
+def test_the_first_objective_joins_the_halves_and_the_two_rules_have_their_own_bullet():
+    objectives = _markdown("6ae511d1").split("**You will be able to**")[1].split("*About")[0]
+    bullets = [line for line in objectives.splitlines() if line.startswith("- ")]
+    assert bullets[0] == "- join the course's two halves:"  # its sub-bullets: the store, the loop, the check
+    assert bullets[1] == "- state the evaluator's two rules (section 1);"
+    # the word is defined where it first appears: in the sub-bullet just above the bullet that uses it
+    first = objectives.index("evaluator")
+    assert objectives[first - 2 : first + len("evaluator") + 2] == "**evaluator**"
+
+
+def test_section_8_s_first_bullet_is_short_and_the_panel_says_what_happened():
+    intro = _markdown("capstone-panel-intro")
+    first = intro.split("* **1. The store**")[1].split("\n  * ")[0]
+    assert len(first.splitlines()) <= 3 and " ".join(first.split()).endswith(
+        "The lines under the box say what happened."
+    )
+    for status in ("*Stored*", "*Refused*", "*Not stored*", "*Nothing stored*", "*Forgot*"):
+        assert status not in intro  # the panel's own lines say these; the text does not list them
+
+
+def test_the_note_above_the_panel_names_a_kernel_restart():
+    said = " ".join(_markdown("capstone-panel-intro").replace("*", "").split())
+    assert (
+        "After a page reload, or when you reopen the notebook, or after a kernel restart, run this cell again: "
+        "the panel works only once its cell has run." in said
+    )
