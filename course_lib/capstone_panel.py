@@ -75,6 +75,7 @@ __all__ = [
     "refused_lines",
     "refused_parts",
     "said_in_answer",
+    "said_runs",
     "shared_second_note",
     "verdict_html",
     "violation_rows",
@@ -207,6 +208,9 @@ class AnswerCheck:
     history_cleared: frozenset[str] = frozenset()
     """The keys a forget cleared, values replaced before it included, stored again since or not: for them, a value
     the store does not hold is one it holds "no record of", not one it "never held" (lesson 07's walk)."""
+    said: dict[str, tuple[Fact, ...]] = field(default_factory=dict)
+    """Per key, each time the user said the value the store holds: the first, then each time it was said again
+    (:func:`said_runs`), so a reason names every turn, not only the latest (lesson 07's walk)."""
 
     @property
     def violations(self) -> tuple[Violation, ...]:
@@ -222,6 +226,7 @@ async def check_in_loop(
     corrections: Mapping[str, Mapping[str, Fact]] | None = None,
     forgotten: Collection[str] = (),
     history_cleared: Collection[str] = (),
+    said: Mapping[str, Sequence[Fact]] | None = None,
 ) -> AnswerCheck:
     """Run ``answer`` to ``task`` through a real loop held by the real evaluator; what it decided and sent back.
 
@@ -229,7 +234,8 @@ async def check_in_loop(
     it is now; on a violation the loop re-invokes the agent with its feedback, and the panel keeps that message
     (the second answer is not read: the cap stops the loop before the evaluators are asked again). An empty
     answer or one longer than :data:`MAX_ANSWER_CHARS` is refused before anything runs. ``corrections`` name, per
-    key, the correction that replaced each superseded value, for the violations' reasons.
+    key, the correction that replaced each superseded value, and ``said`` each time the user said the value the
+    store holds (:func:`said_runs`), for the violations' reasons.
     """
     if not answer.strip():
         raise ValueError("The answer is empty: there is nothing for the evaluator to read. Type an answer or pick one.")
@@ -254,6 +260,7 @@ async def check_in_loop(
         corrections={key: dict(by) for key, by in (corrections or {}).items()},
         forgotten=frozenset(forgotten),
         history_cleared=frozenset(history_cleared),
+        said={key: tuple(facts) for key, facts in (said or {}).items()},
     )
 
 
@@ -289,6 +296,7 @@ def violation_rows(result: AnswerCheck) -> list[dict[str, str]]:
                 result.superseded.get(v.fact.key, []),
                 result.corrections.get(v.fact.key, {}),
                 cleared=v.fact.key in result.history_cleared,
+                said=result.said.get(v.fact.key, ()),
                 shown=None if v.stated is None else said_in_answer(v.stated, result.answer),
             ),
         }
@@ -340,14 +348,19 @@ def _why(
     *,
     cleared: bool = False,
     shown: str | None = None,
+    said: Sequence[Fact] = (),
 ) -> str:
     """Why a violation is one, short, citing the user's words: for a replaced value, those of the correction that
     replaced it (which need not be the one the store holds now: Reporting, then Billing, then Payroll). The row already
     shows the stated value and the stored one, so the reason does not repeat them. ``shown``: the stated value as the
-    row quotes it (:func:`said_in_answer`), so a long one is cut the same way, and marked, in both."""
+    row quotes it (:func:`said_in_answer`), so a long one is cut the same way, and marked, in both. ``said``: each
+    time the user said the value the store holds (:func:`said_runs`); the reason names the first and every turn it
+    was said again, not only the latest."""
     fact = violation.fact
     stated = violation.stated if shown is None else shown
-    source = f'the user said "{fact.evidence}" at turn {fact.turn}'
+    run = tuple(said) if said and said[-1] == fact else (fact,)  # a record out of step with the store: the fact only
+    first = run[0]
+    source = f'the user said "{first.evidence}" at turn {first.turn}{_again([f.turn for f in run[1:]])}'
     holds = f'the store holds "{fact.value}" since {source}'  # quoted: "Payroll." ends no sentence
     if violation.stated is None:
         return (
@@ -356,7 +369,7 @@ def _why(
         )
     by = next((f for old, f in corrections.items() if values_match(old, violation.stated)), None)
     if by is not None:
-        return f'a correction replaced it: the user said "{by.evidence}" at turn {by.turn}{_since(by, fact, holds)}.'
+        return f'a correction replaced it: the user said "{by.evidence}" at turn {by.turn}{_since(by, run, holds)}.'
     if any(values_match(violation.stated, old) for old in replaced):
         return f"a correction replaced it; {holds}."
     if cleared:  # a forget cleared this key's earlier values: the store may have held it then
@@ -367,15 +380,47 @@ def _why(
     return f'the store never held "{stated}" for {fact.key}: it {holds.removeprefix("the store ")}.'
 
 
-def _since(by: Fact, fact: Fact, holds: str) -> str:
+def _since(by: Fact, run: Sequence[Fact], holds: str) -> str:
     """What the store holds after the correction ``by``, when it is not that correction: another value ("; the store
     holds ..."), or the same one said again ("Payroll." after "Payroll"), which must not read as a value replacing
-    itself."""
-    if by == fact:
-        return ""
-    if values_match(by.value, fact.value):
-        return f", and said the same value again at turn {fact.turn}"
+    itself. ``run``: each time the user said the value the store holds, the first one first."""
+    if values_match(by.value, run[0].value):
+        return _again([f.turn for f in run if f.turn > by.turn])
     return f"; {holds}"
+
+
+def _again(turns: Sequence[int]) -> str:
+    """ ", and said the same value again at turns 14 and 16": every turn, not only the latest (lesson 07's walk)."""
+    if not turns:
+        return ""
+    listed = and_listed([str(turn) for turn in turns])
+    return f", and said the same value again at {'turn' if len(turns) == 1 else 'turns'} {listed}"
+
+
+def said_runs(
+    runs: Mapping[str, Sequence[Fact]], before: Mapping[str, Fact], after: Iterable[Fact]
+) -> dict[str, tuple[Fact, ...]]:
+    """Per key of the store ``after`` a message, each time the user said the value it holds: the first, then each
+    later turn that said it again (the evaluator's sameness, :func:`values_match`: ``Payroll`` then ``Payroll.``).
+
+    ``runs`` is the record before the message and ``before`` the store then. A fact the message did not touch keeps
+    its record; one said again adds its turn; a new value, or a key new to the store (declared for the first time,
+    again after a forget or after the store pushed it out), starts afresh. A record out of step with the store
+    (a fact stored before the record was kept) starts from the fact the store held.
+    """
+    now: dict[str, tuple[Fact, ...]] = {}
+    for fact in after:
+        was = before.get(fact.key)
+        run = tuple(runs.get(fact.key, ()))
+        if was is not None and (not run or run[-1] != was):
+            run = (was,)
+        if was is not None and fact == was:
+            now[fact.key] = run
+        elif was is not None and values_match(was.value, fact.value):
+            now[fact.key] = (*run, fact)
+        else:
+            now[fact.key] = (fact,)
+    return now
 
 
 _DIFFERENCES: tuple[tuple[str, Callable[[str], str]], ...] = (
@@ -464,6 +509,7 @@ class CapstonePanel(MemoryPanel):
         self.result: AnswerCheck | None = None
         self.forgotten: set[str] = set()  # keys forgotten here and not stored again since
         self.history_cleared: set[str] = set()  # keys a forget cleared here, stored again since or not
+        self.said: dict[str, tuple[Fact, ...]] = {}  # per key: each time the value the store holds was said
         self.cleared: str | None = None
         """What the latest forget that removed replaced values forgot (a key, or "all"); None once one is listed."""
         self._filling = False  # the examples are being replaced: no choice is being made
@@ -540,11 +586,13 @@ class CapstonePanel(MemoryPanel):
     async def _correct(self, text: str) -> ExtractionReport | None:
         """A message through the writer and the host check; a value it replaces becomes a superseded one, kept with
         the fact of the correction that replaced it (its words and turn)."""
-        before = {f.key: f.value for f in self.extraction.memory.facts}
+        held = {f.key: f for f in self.extraction.memory.facts}
+        before = {key: fact.value for key, fact in held.items()}
         if self.cleared is not None:  # a new message is a new action: the last forget's note is no longer news
             self.cleared = "earlier"
         report = await self.extraction.update(text)
         self.forgotten -= {f.key for f in self.extraction.memory.facts}
+        self.said = said_runs(self.said, held, self.extraction.memory.facts)
         for old, fact in record_superseded(before, self.extraction.memory.facts, self.superseded):
             by = self.corrections.setdefault(fact.key, {})
             by[old] = fact
@@ -561,6 +609,7 @@ class CapstonePanel(MemoryPanel):
             if self.superseded.pop(gone, None):
                 self.cleared = "all" if key is None else gone
             self.corrections.pop(gone, None)
+            self.said.pop(gone, None)
 
     def forget(self, key: str | None) -> None:
         """The memory panel's forget, and for one key, a line saying what went and what the store holds now."""
@@ -685,6 +734,7 @@ class CapstonePanel(MemoryPanel):
                 self.corrections,
                 self.forgotten,
                 self.history_cleared,
+                self.said,
             )
         except EXPECTED_ERRORS as error:  # a rule the answer broke: said under the answer, nothing changed
             self.verdict.value = (

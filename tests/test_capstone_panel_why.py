@@ -27,11 +27,11 @@ async def test_a_value_said_again_with_a_period_does_not_read_as_replacing_itsel
     for message in ("module=Payroll", "module=Payroll.", "module=Payroll"):
         await submit(p, message)
     first = p.corrections["module"]["Billing"].turn  # the turn of the correction that replaced Billing
-    again = next(f.turn for f in p.extraction.memory.facts if f.key == "module")
+    last = next(f.turn for f in p.extraction.memory.facts if f.key == "module")
     why = await why_of(p, "module=Billing")
-    assert why == (
+    assert why == (  # every turn it was said again, not only the latest (twelfth walk)
         f'a correction replaced it: the user said "module=Payroll" at turn {first}, '
-        f"and said the same value again at turn {again}."
+        f"and said the same value again at turns {first + 1} and {last}."
     )
 
 

@@ -102,8 +102,14 @@ def test_section_1_s_cells_are_short_their_long_data_in_course_lib() -> None:
 
 
 def test_section_8_says_the_line_under_the_box_names_a_forget_too() -> None:
-    [intro] = [" ".join(t.split()) for t in lesson_cells().values() if "what your last action did" in t]
-    assert "*Forgot* and what the store holds now" in intro
+    """The twelfth walk cut section 8's list of status words ("*Forgot* and what the store holds now" among them) to
+    one sentence for every action: the panel's own line says what a forget did, and the text says the line does."""
+    [intro] = [" ".join(t.split()) for t in lesson_cells().values() if "## 8. Your turn" in t]
+    assert "press **Forget key**, or press **Forget all**. The lines under the box say what happened." in intro
+    p = panel()
+    p.key.value = "module"
+    p.forget_key_button.click()
+    assert said(p).startswith('Forgot module, which held "Billing". The store holds 2 facts now:')
 
 
 @pytest.mark.parametrize(
