@@ -116,6 +116,7 @@ __all__ = [
     "echoed_line",
     "eviction_notes",
     "expectations_html",
+    "forget_case_note",
     "glued_table_rows",
     "kept_punctuation",
     "left_aligned_style",
@@ -258,6 +259,13 @@ def case_hint(key: str) -> str:
     """``Keys are case-sensitive: write 'module'.`` when ``key`` differs from an allowed key only by case."""
     allowed = allowed_in_other_case(key)
     return f"Keys are case-sensitive: write '{allowed}'." if allowed else ""
+
+
+def forget_case_note(key: str) -> str:
+    """``'Module' is not a key: keys are case-sensitive: write 'module'.``, said of a key to forget as of a
+    declaration's key (:func:`declaration_notes`), whatever the store holds; else ``""``."""
+    allowed = allowed_in_other_case(key)
+    return f"'{trim_line(key)}' is not a key: keys are case-sensitive: write '{allowed}'." if allowed else ""
 
 
 def _quoted_words(text: str) -> list[str]:
@@ -520,6 +528,9 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
     if command == "forget":
         said = f"'{trim_line(text)}' is a command, not a message: nothing was submitted."
         key = " ".join(text.split()).split(maxsplit=1)[1:]  # read whole; quoted short (:func:`trim_line`)
+        if key and (cased := allowed_in_other_case(key[0])):  # 'Module': the case hint a declaration gets too
+            said = f"{said} {forget_case_note(key[0])}"
+            key = [cased]
         if key and key[0] not in ALLOWED_KEYS:  # as the desk's console says it: 'color' is no key at all
             if all(word in ALLOWED_KEYS for word in key[0].split()):  # 'forget database module': several keys
                 return f"{said} Forget takes one key at a time: choose each in the Key list below and click Forget key."

@@ -1,0 +1,70 @@
+"""Issue 32, the fifth walks of lessons 02 and 03: a key to forget in another case gets the case hint a declaration
+gets, in every panel and console."""
+
+import pytest
+from agent_framework import Agent
+from support.panels import last_in_chat, memory_panel, said, send, submit, two_desks
+
+from course_lib.clients import make_chat_client
+from course_lib.extraction import make_extraction
+from course_lib.providers import ManualInjectionDesk, course_provider_desks
+from course_lib.tracing import CallLog
+from course_lib.widgets import command_guidance
+
+CASE_HINT = "'Module' is not a key: keys are case-sensitive: write 'module'."
+
+
+# --- finding 1: `forget Module` is told what `Module=Billing` is told ---
+
+
+@pytest.mark.parametrize("stored", [(), ("module",), ("database",)])
+@pytest.mark.parametrize("key", ["Module", "MODULE", "mOdUlE"])
+def test_a_key_to_forget_in_another_case_gets_the_case_hint_whatever_the_store_holds(key, stored):
+    said_ = command_guidance(f"forget {key}", stored=stored)
+    assert f"'{key}' is not a key: keys are case-sensitive: write 'module'." in said_
+    assert "is not one of the allowed keys" not in said_  # 'module' is one: only its case is wrong
+
+
+def test_the_guidance_after_the_case_hint_is_the_one_the_key_in_its_case_gets():
+    for stored in [(), ("module",), ("database",)]:
+        right = command_guidance("forget module", stored=stored)
+        wrong = command_guidance("forget Module", stored=stored)
+        opening = "is a command, not a message: nothing was submitted."
+        assert wrong.removeprefix(f"'forget Module' {opening} {CASE_HINT}") == (
+            right.removeprefix(f"'forget module' {opening}")
+        )
+
+
+async def test_the_memory_panel_says_the_case_hint_for_forget_as_for_a_declaration():
+    panel = memory_panel()
+    await submit(panel, "Module=Billing")
+    declared = said(panel)
+    await submit(panel, "forget Module")
+    assert "keys are case-sensitive: write 'module'" in declared
+    assert CASE_HINT in said(panel)
+
+
+async def test_the_desk_panel_says_the_case_hint_in_its_message_box_and_its_chat():
+    panel = two_desks()
+    await send(panel, "module=Billing")
+    await submit(panel.memory_panel, "forget Module")
+    assert CASE_HINT in said(panel.memory_panel)
+    await send(panel, "forget Module")
+    chat = last_in_chat(panel)
+    assert "Cannot forget 'Module': keys are case-sensitive: write 'module'." in chat
+    assert "is not one of the allowed keys" not in chat
+    assert [f.key for f in panel.desks.memory.facts] == ["module"]  # nothing was forgotten
+
+
+@pytest.mark.parametrize("console", ["provider", "manual injection"])
+async def test_both_lessons_consoles_refuse_a_key_in_another_case_with_the_case_hint(console):
+    if console == "provider":
+        desks = course_provider_desks(CallLog())
+    else:
+        desks = ManualInjectionDesk(Agent(client=make_chat_client("assistant"), name="desk"), make_extraction())
+    await desks.handle("module=Billing")
+    event = await desks.handle("forget Module")
+    assert event.kind == "refused"
+    assert "Cannot forget 'Module': keys are case-sensitive: write 'module'." in event.output
+    assert [f.key for f in desks.memory.facts] == ["module"] and desks.memory.epoch == 0
+    assert (await desks.handle("forget module")).kind == "forget" and not desks.memory.facts
