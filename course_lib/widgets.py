@@ -78,6 +78,7 @@ __all__ = [
     "FORGET_KEY_NOTE",
     "KEY_LIST_WIDTH",
     "KEY_PLACEHOLDER",
+    "MESSAGE_BOX_NOTE",
     "NOTE_STYLE",
     "NOT_READ_LABEL",
     "NO_KEY",
@@ -697,6 +698,9 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 
 
 SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line (a question or key=value)."
+MESSAGE_BOX_NOTE = "The Message box is sent with Submit; pressing Enter in it starts a new line."
+"""Under the Message box: it is a many-line box, so Enter adds a line there, while the desk's You box sends on Enter
+(students pressed Enter in the Message box and waited)."""
 SEND_DISABLED_NOTE = "Send stays off until the You box holds a line (a question, key=value, mem or forget)."
 """The desk panel's Send, greyed out like Submit and for the same reason: a pale button with no word looked broken."""
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
@@ -848,6 +852,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.forget_key_button = widgets.Button(description="Forget key")
         self.forget_all_button = widgets.Button(description="Forget all", button_style="warning")
         self.submit_note = widgets.HTML()  # why Submit is greyed out, when it is
+        self.message_note = widgets.HTML(f'<div style="{NOTE_STYLE}">{MESSAGE_BOX_NOTE}</div>')  # Enter: a new line
         self.forget_note = widgets.HTML()  # why the Forget buttons are greyed out, when they are
         # a click acts on what it shows at the click (the box, the key), in click order
         # a click of a greyed-out button (a double click's second) does nothing (:func:`_on_enabled_click`)
@@ -872,6 +877,7 @@ class MemoryPanel(_Panel, widgets.VBox):
                 self.ticket,
                 self.ticket_note,
                 _wrapping_row(self.message, self.submit_button, self.submit_note),
+                self.message_note,
                 self.diagnostic,
                 _wrapping_row(self.key, self.forget_key_button, self.forget_all_button, self.forget_note),
             ],

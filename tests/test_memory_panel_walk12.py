@@ -1,15 +1,18 @@
 """Issue 32, the fifth walks of lessons 02 and 03: a key to forget in another case gets the case hint a declaration
-gets, in every panel and console."""
+gets, the Message box says it is sent with Submit, the note above each panel names a kernel restart, and the call
+log's count is said of the forget it was taken at."""
 
 import pytest
 from agent_framework import Agent
+from support.capstone_battery import SUPERSEDED, lesson_store
 from support.panels import last_in_chat, memory_panel, said, send, submit, two_desks
 
+from course_lib.capstone_panel import CapstonePanel
 from course_lib.clients import make_chat_client
 from course_lib.extraction import make_extraction
 from course_lib.providers import ManualInjectionDesk, course_provider_desks
-from course_lib.tracing import CallLog
-from course_lib.widgets import command_guidance
+from course_lib.tracing import CallLog, log_after_forget
+from course_lib.widgets import MESSAGE_BOX_NOTE, command_guidance
 
 CASE_HINT = "'Module' is not a key: keys are case-sensitive: write 'module'."
 
@@ -68,3 +71,43 @@ async def test_both_lessons_consoles_refuse_a_key_in_another_case_with_the_case_
     assert "Cannot forget 'Module': keys are case-sensitive: write 'module'." in event.output
     assert [f.key for f in desks.memory.facts] == ["module"] and desks.memory.epoch == 0
     assert (await desks.handle("forget module")).kind == "forget" and not desks.memory.facts
+
+
+# --- finding 3: the Message box is sent with Submit; Enter adds a line there ---
+
+
+def shown_text(box) -> str:
+    """Every HTML text a panel shows, children of children included."""
+    found = [getattr(box, "value", "")] if hasattr(box, "value") and isinstance(box.value, str) else []
+    for child in getattr(box, "children", ()):
+        found.extend(shown_text(child))
+    return found
+
+
+@pytest.mark.parametrize("lesson_", ["02", "03", "07"])
+def test_the_message_box_of_every_memory_panel_says_it_is_sent_with_submit(lesson_):
+    panel = {
+        "02": memory_panel,
+        "03": lambda: two_desks().memory_panel,
+        "07": lambda: CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED),
+    }[lesson_]()
+    assert type(panel.message).__name__ == "Textarea"  # Enter adds a line: the note is true of the box
+    assert any(MESSAGE_BOX_NOTE in text for text in shown_text(panel))
+    assert "Submit" in MESSAGE_BOX_NOTE and "new line" in MESSAGE_BOX_NOTE
+
+
+# --- finding 4: the log's count is said of the forget it was taken at ---
+
+
+async def test_the_call_log_count_names_the_forget_it_was_taken_at():
+    log = CallLog()
+    desks = course_provider_desks(log)
+    await desks.handle("module=Billing")
+    forgotten_at = len(log)
+    await desks.handle("forget module")
+    await desks.handle("forget")
+    await desks.handle("Which module am I on?")
+    assert f"of the {forgotten_at} calls made before `forget module` sent it" in log_after_forget(
+        log, "Billing", forgotten_at, "forget  module"
+    )
+    assert "calls made before the forget sent it" in log_after_forget(log, "Billing", forgotten_at)
