@@ -2,6 +2,10 @@
 gets, the Message box says it is sent with Submit, the note above each panel names a kernel restart, and the call
 log's count is said of the forget it was taken at."""
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 from agent_framework import Agent
 from support.capstone_battery import SUPERSEDED, lesson_store
@@ -14,7 +18,20 @@ from course_lib.providers import ManualInjectionDesk, course_provider_desks
 from course_lib.tracing import CallLog, log_after_forget
 from course_lib.widgets import MESSAGE_BOX_NOTE, command_guidance
 
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 CASE_HINT = "'Module' is not a key: keys are case-sensitive: write 'module'."
+
+
+def lesson(prefix: str) -> dict:
+    return json.loads(next(NOTEBOOKS.glob(f"{prefix}_*.ipynb")).read_text(encoding="utf-8"))
+
+
+def text_of(cell: dict) -> str:
+    return " ".join("".join(cell["source"]).split())
+
+
+def printed(cell: dict) -> str:
+    return "".join("".join(o.get("text", "")) for o in cell.get("outputs", []))
 
 
 # --- finding 1: `forget Module` is told what `Module=Billing` is told ---
@@ -96,6 +113,23 @@ def test_the_message_box_of_every_memory_panel_says_it_is_sent_with_submit(lesso
     assert "Submit" in MESSAGE_BOX_NOTE and "new line" in MESSAGE_BOX_NOTE
 
 
+def test_lesson_03_says_the_message_box_is_sent_with_submit_where_it_says_you_sends_on_enter():
+    section_8 = next(text_of(c) for c in lesson("03")["cells"] if text_of(c).startswith("## 8. Try it"))
+    assert "press Enter" in section_8 and "sent with Submit only" in section_8 and "new line" in section_8
+
+
+# --- finding 2: the note above every panel of lessons 02 and 03 names a kernel restart ---
+
+
+@pytest.mark.parametrize("prefix", ["02", "03"])
+def test_the_note_above_each_panel_says_to_run_its_cell_again_after_a_kernel_restart(prefix):
+    cells = lesson(prefix)["cells"]
+    notes = [text_of(c).replace("*", "") for c in cells if "broken-link" in text_of(c)]
+    assert notes
+    for note in notes:
+        assert "or after a kernel restart, run this cell again" in note
+
+
 # --- finding 4: the log's count is said of the forget it was taken at ---
 
 
@@ -111,3 +145,12 @@ async def test_the_call_log_count_names_the_forget_it_was_taken_at():
         log, "Billing", forgotten_at, "forget  module"
     )
     assert "calls made before the forget sent it" in log_after_forget(log, "Billing", forgotten_at)
+
+
+def test_lesson_03_says_the_log_was_counted_at_forget_module_and_its_output_agrees():
+    cells = lesson("03")["cells"]
+    i = next(i for i, c in enumerate(cells) if "log_after_forget(log" in "".join(c["source"]))
+    out = printed(cells[i])
+    assert re.search(r"\d+ of the \d+ calls made before `forget module` sent it", out)
+    assert "before `forget module`" in text_of(cells[i - 1])
+    assert 'forget_line = "forget module"' in "".join(c for cell in cells for c in cell["source"])
