@@ -39,7 +39,14 @@ from agent_framework import (
 )
 from pydantic import BaseModel
 
-from .assertions import Declaration, MessageRefused, check_message, find_declarations, trim
+from .assertions import (
+    Declaration,
+    MessageRefused,
+    allowed_in_other_case,
+    check_message,
+    find_declarations,
+    trim,
+)
 from .clients import make_chat_client
 from .conventions import EXTERNAL, message_source, stored_messages
 from .extraction import (
@@ -453,8 +460,11 @@ class DeskConsole(ABC):
 
         The store's :class:`ForgottenFactsFilter` does the forgetting, so a run already under way (a loop's next
         iteration, on the session or snapshot it holds) is sent no forgotten value either. A key that is not one
-        of the allowed keys raises :class:`InvalidFacts` and changes nothing.
+        of the allowed keys raises :class:`InvalidFacts` and changes nothing; one in another case (``Module``) is
+        told the key it meant, as a declaration's key is (keys are case-sensitive).
         """
+        if key is not None and (cased := allowed_in_other_case(key)):
+            raise InvalidFacts(f"Cannot forget {key!r}: keys are case-sensitive: write {cased!r}.")
         removed = forget_filter(self.memory).forget(key)  # every desk's later model calls are held to it
         self._replace_sessions()
         line = "forget" if key is None else f"forget {key}"

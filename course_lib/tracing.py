@@ -377,19 +377,21 @@ def recording_middleware(client: object, log: CallLog, name: str) -> list[ChatMi
     return [RecordingMiddleware(log, name)]
 
 
-def log_after_forget(log: CallLog, value: str, forgotten_at: int) -> str:
+def log_after_forget(log: CallLog, value: str, forgotten_at: int, forget_line: str | None = None) -> str:
     """What ``log`` still holds of a forgotten ``value``, in sentences: the calls before the forget that sent it,
     and whether any of the calls made since did.
 
     A student who reads "forgotten" may expect every trace of the value to be gone; the promise is about the store
     and what later calls send the model. The log is a record of past calls and keeps them: this says so from the run.
-    ``forgotten_at`` is the number of calls logged when the forget ran.
+    ``forgotten_at`` is the number of calls logged when the forget ran; ``forget_line`` is that forget's line as
+    typed (``forget module``), so the count is said of the forget it was taken at, when a script runs more than one.
     """
     sent = [i for i, call in enumerate(log.calls, start=1) if any(value in m.text for m in call.messages)]
     before = sum(i <= forgotten_at for i in sent)
     after = [i for i in sent if i > forgotten_at]
     later = len(log) - forgotten_at
-    said = f"The call log still holds {value}: {before} of the {forgotten_at} calls made before the forget sent it"
+    forget = f"`{' '.join(forget_line.split())}`" if forget_line else "the forget"
+    said = f"The call log still holds {value}: {before} of the {forgotten_at} calls made before {forget} sent it"
     said += _calls_counted(log.calls[:forgotten_at])
     if after:
         return f"{said}, and {len(after)} of the {later} calls made since did: the user's own words sent it again."

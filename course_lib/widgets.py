@@ -78,6 +78,7 @@ __all__ = [
     "FORGET_KEY_NOTE",
     "KEY_LIST_WIDTH",
     "KEY_PLACEHOLDER",
+    "MESSAGE_BOX_NOTE",
     "NOTE_STYLE",
     "NOT_READ_LABEL",
     "NO_KEY",
@@ -116,6 +117,7 @@ __all__ = [
     "echoed_line",
     "eviction_notes",
     "expectations_html",
+    "forget_case_note",
     "glued_table_rows",
     "kept_punctuation",
     "left_aligned_style",
@@ -258,6 +260,13 @@ def case_hint(key: str) -> str:
     """``Keys are case-sensitive: write 'module'.`` when ``key`` differs from an allowed key only by case."""
     allowed = allowed_in_other_case(key)
     return f"Keys are case-sensitive: write '{allowed}'." if allowed else ""
+
+
+def forget_case_note(key: str) -> str:
+    """``'Module' is not a key: keys are case-sensitive: write 'module'.``, said of a key to forget as of a
+    declaration's key (:func:`declaration_notes`), whatever the store holds; else ``""``."""
+    allowed = allowed_in_other_case(key)
+    return f"'{trim_line(key)}' is not a key: keys are case-sensitive: write '{allowed}'." if allowed else ""
 
 
 def _quoted_words(text: str) -> list[str]:
@@ -520,6 +529,9 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
     if command == "forget":
         said = f"'{trim_line(text)}' is a command, not a message: nothing was submitted."
         key = " ".join(text.split()).split(maxsplit=1)[1:]  # read whole; quoted short (:func:`trim_line`)
+        if key and (cased := allowed_in_other_case(key[0])):  # 'Module': the case hint a declaration gets too
+            said = f"{said} {forget_case_note(key[0])}"
+            key = [cased]
         if key and key[0] not in ALLOWED_KEYS:  # as the desk's console says it: 'color' is no key at all
             if all(word in ALLOWED_KEYS for word in key[0].split()):  # 'forget database module': several keys
                 return f"{said} Forget takes one key at a time: choose each in the Key list below and click Forget key."
@@ -686,6 +698,9 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 
 
 SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line (a question or key=value)."
+MESSAGE_BOX_NOTE = "The Message box is sent with Submit; pressing Enter in it starts a new line."
+"""Under the Message box: it is a many-line box, so Enter adds a line there, while the desk's You box sends on Enter
+(students pressed Enter in the Message box and waited)."""
 SEND_DISABLED_NOTE = "Send stays off until the You box holds a line (a question, key=value, mem or forget)."
 """The desk panel's Send, greyed out like Submit and for the same reason: a pale button with no word looked broken."""
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
@@ -837,6 +852,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.forget_key_button = widgets.Button(description="Forget key")
         self.forget_all_button = widgets.Button(description="Forget all", button_style="warning")
         self.submit_note = widgets.HTML()  # why Submit is greyed out, when it is
+        self.message_note = widgets.HTML(f'<div style="{NOTE_STYLE}">{MESSAGE_BOX_NOTE}</div>')  # Enter: a new line
         self.forget_note = widgets.HTML()  # why the Forget buttons are greyed out, when they are
         # a click acts on what it shows at the click (the box, the key), in click order
         # a click of a greyed-out button (a double click's second) does nothing (:func:`_on_enabled_click`)
@@ -861,6 +877,7 @@ class MemoryPanel(_Panel, widgets.VBox):
                 self.ticket,
                 self.ticket_note,
                 _wrapping_row(self.message, self.submit_button, self.submit_note),
+                self.message_note,
                 self.diagnostic,
                 _wrapping_row(self.key, self.forget_key_button, self.forget_all_button, self.forget_note),
             ],
