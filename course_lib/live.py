@@ -46,6 +46,7 @@ from .environment import optional_course_file
 
 __all__ = [
     "ALWAYS_OFFLINE",
+    "ANY_LOCAL_KEY",
     "BACKENDS",
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MAX_TOKENS",
@@ -94,10 +95,10 @@ Role = Literal["assistant", "writer", "reader", "summarizer", "worker", "judge"]
 ROLES: tuple[Role, ...] = ("assistant", "writer", "reader", "summarizer", "worker", "judge")
 ROLE_PURPOSES: dict[Role, str] = {
     "assistant": "the desk assistant of lessons 02-03 (answers the user)",
-    "writer": "the fact writer (proposes key=value candidates as JSON)",
+    "writer": "the fact writer (reads a message and proposes its facts, for the store to check)",
     "reader": "the reader of lesson 04 (answers under each memory policy)",
-    "summarizer": "the summarizer of lesson 04's summary policy",
-    "worker": "the loop's inner agent in lesson 06 (drafts an answer)",
+    "summarizer": "the summarizer of lesson 04 (shortens earlier turns into a summary the model is sent)",
+    "worker": "the agent the loop runs again and again in lesson 06 (drafts an answer)",
     "judge": "the loop's LLM judge in lesson 06 (says done or what is missing)",
 }
 Backend = Literal["offline", "openai", "local"]
@@ -137,6 +138,13 @@ RESTART_MENU = "Kernel > Restart Kernel and Run All Cells"
 """The menu path a lesson names wherever it says to restart: settings are read when a lesson starts, and a bare
 restart forgets every earlier cell, so the cell a student re-runs would miss their imports."""
 
+PLACEHOLDER_API_KEY = "replace-me"
+"""The key ``.env.example`` holds: a copied file left as it is must be refused by name, not sent (a 401 from afar)."""
+ANY_LOCAL_KEY = f"any text but blank or {PLACEHOLDER_API_KEY} (e.g. ollama)"
+"""The key a local server (Ollama, LM Studio, llama.cpp) takes, said from the rule :class:`LiveSettings` applies: it
+checks no key, but a blank one and the placeholder are refused before anything is sent (fifth walk: "any text that
+is not blank" let ``replace-me`` through in words only)."""
+
 ENDPOINT_EXAMPLES: tuple[dict[str, str], ...] = (
     {
         "server": "OpenAI",
@@ -154,19 +162,19 @@ ENDPOINT_EXAMPLES: tuple[dict[str, str], ...] = (
         "server": "Ollama",
         "OPENAI_BASE_URL": "http://localhost:11434/v1",
         "OPENAI_MODEL": "a pulled model, e.g. llama3.2",
-        "OPENAI_API_KEY": "any text that is not blank",
+        "OPENAI_API_KEY": ANY_LOCAL_KEY,
     },
     {
         "server": "LM Studio",
         "OPENAI_BASE_URL": "http://localhost:1234/v1",
         "OPENAI_MODEL": "the loaded model's identifier",
-        "OPENAI_API_KEY": "any text that is not blank",
+        "OPENAI_API_KEY": ANY_LOCAL_KEY,
     },
     {
         "server": "llama.cpp server",
         "OPENAI_BASE_URL": "http://localhost:8080/v1",
         "OPENAI_MODEL": "any name (it serves one model)",
-        "OPENAI_API_KEY": "any text that is not blank",
+        "OPENAI_API_KEY": ANY_LOCAL_KEY,
     },
 )
 """What to set for common OpenAI-compatible servers (with ``COURSE_LLM=openai``), one row each: lesson 00 shows them as
@@ -192,8 +200,6 @@ def _server_hint(backend: str) -> str:
 TIMEOUT_VAR, RETRIES_VAR = "COURSE_LLM_TIMEOUT", "COURSE_LLM_MAX_RETRIES"
 MAX_TOKENS_VAR = "COURSE_LLM_MAX_TOKENS"
 FIELD_VARS = {"model": "OPENAI_MODEL", "api_key": "OPENAI_API_KEY", "base_url": "OPENAI_BASE_URL"}
-PLACEHOLDER_API_KEY = "replace-me"
-"""The key ``.env.example`` holds: a copied file left as it is must be refused by name, not sent (a 401 from afar)."""
 
 
 class LiveSettingsError(ValueError):

@@ -570,9 +570,11 @@ def _shown(candidate: object) -> str:
     The cut value's length is not repeated here: a refusal for length says it once, at its rule ("value longer than
     256 characters: it has 300 characters"), with no parenthesis inside the one that names the candidate. A line
     break in the value is shown as ``⏎`` (:func:`~.assertions.mark_line_breaks`), not as Python's ``\\n``.
+    Anything that is not a candidate is named by its kind (``a dict``, ``None``), as its rule names it: a dict's
+    repr ran across the refusal and told a student nothing the kind does not (fifth walk).
     """
     if not isinstance(candidate, FactCandidate):
-        return repr(candidate)[:80]
+        return as_written(candidate)  # "a dict", "None": its kind, never a long repr (fifth walk)
     value = candidate.value
     if isinstance(value, str):
         value = mark_line_breaks(value)
@@ -611,14 +613,14 @@ def _candidate_checks(c: FactCandidate, user_text: str, seen: set[str]) -> tuple
         (
             "value too long",
             utf16_length(c.value) > MAX_VALUE_CHARS,
-            f"value longer than {MAX_VALUE_CHARS} characters: it has {length_in_utf16_units(c.value)}",
+            _too_long("value", MAX_VALUE_CHARS, c.value),
             f"the value given for {key} has {length_in_units(c.value)}; a value may have at most {MAX_VALUE_CHARS}",
         ),
         ("blank evidence", not c.evidence.strip(), "blank evidence", f"none of your words were quoted for {key}"),
         (
             "evidence too long",
             utf16_length(c.evidence) > MAX_EVIDENCE_CHARS,
-            f"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has {length_in_utf16_units(c.evidence)}",
+            _too_long("evidence", MAX_EVIDENCE_CHARS, c.evidence),
             f"the words quoted for {key} run past {MAX_EVIDENCE_CHARS} characters",
         ),
         (
@@ -646,6 +648,17 @@ def _candidate_checks(c: FactCandidate, user_text: str, seen: set[str]) -> tuple
             f"the value given for {key} is not in the words it quotes from your message",
         ),
     )
+
+
+def _too_long(field: str, bound: int, text: str) -> str:
+    """The refusal of a value or evidence over its bound, both counts in one unit.
+
+    ``characters`` when ``len()`` and the UTF-16 count agree; else the bound too is in "UTF-16 units": "value longer
+    than 256 characters: it has 400 UTF-16 units" mixed the two units right after lesson 01 says they differ
+    (fifth walk).
+    """
+    unit = "characters" if utf16_length(text) == len(text) else "UTF-16 units"
+    return f"{field} longer than {bound} {unit}: it has {length_in_utf16_units(text)}"
 
 
 def _eviction_order(facts: Iterable[Fact]) -> tuple[Fact, ...]:

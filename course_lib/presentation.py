@@ -123,6 +123,7 @@ __all__ = [
     "sources_frame",
     "spread_labels",
     "student_table",
+    "table_display",
     "timeline_frame",
     "turns_in_words",
     "twin_policies",
@@ -163,18 +164,30 @@ def setup_display() -> None:
     which draws nothing, lesson 00, would pay; the inline backend sets no rc of its own when pyplot loads later).
     """
     import matplotlib
-    import pandas as pd
-    from IPython import get_ipython
     from IPython.display import HTML, display
 
     from .exercises import explain_unquoted_names
 
-    pd.set_option("display.max_colwidth", None)
-    pd.set_option("display.max_columns", None)
-    pd.set_option("display.width", 120)
+    table_display()
     matplotlib.rcParams.update({"figure.dpi": 100, "axes.spines.top": False, "axes.spines.right": False})
     display(HTML(TABLE_CSS))
     explain_unquoted_names()  # an exercise answer written without quotes gets guidance, not a bare traceback
+
+
+def table_display() -> None:
+    """The display settings a table needs, applied again at no cost: every value whole, no row numbers where
+    :func:`student_table` leaves them out, line breaks shown as lines.
+
+    :func:`setup_display` applies them, and so does :func:`student_table` itself: after a bare *Kernel > Restart*,
+    a student who ran only lesson 00's roles table got pandas' row numbers and purposes cut at 50 characters,
+    because the set-up cell had not run (fifth walk). Now a table looks the same whichever cell ran first.
+    """
+    import pandas as pd
+    from IPython import get_ipython
+
+    pd.set_option("display.max_colwidth", None)
+    pd.set_option("display.max_columns", None)
+    pd.set_option("display.width", 120)
     shell = get_ipython()
     if shell is not None:  # a value holding line breaks is shown on several lines, not as a literal \n
         shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, html_with_line_breaks)
@@ -278,6 +291,7 @@ def student_table(frame: pd.DataFrame) -> pd.DataFrame:
     write its name on a header row of its own, under the columns' names. The table returned is a copy: the caller's
     frame keeps its booleans and its index.
     """
+    table_display()  # the settings the table needs, whichever cell ran first (fifth walk)
     shown = frame.reset_index() if any(name is not None for name in frame.index.names) else frame.copy()
     for column in shown.columns[shown.dtypes.eq(bool).to_numpy()]:
         shown[column] = shown[column].map({True: "yes", False: "no"})

@@ -37,7 +37,7 @@ def test_the_glossary_defines_the_turn_and_the_graded_turn_for_lesson_04():
     rows = GLOSSARY.read_text(encoding="utf-8").splitlines()
     turn = next(row for row in rows if row.startswith("| **turn** (of a conversation) |"))
     graded = next(row for row in rows if row.startswith("| **graded turn** |"))
-    assert '<a id="turn"></a>one user message and the answer that follows it' in turn
+    assert '<a id="turn"></a></span>one user message and the answer that follows it' in turn
     assert "(#epoch)" in turn and turn.endswith("| lesson 04 |")
     assert '<a id="graded-turn"></a>' in graded and graded.endswith("| lesson 04 |")
 

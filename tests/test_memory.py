@@ -401,7 +401,7 @@ def test_bounds_count_utf16_code_units_as_dotnet_string_length_does():
     # .NET's string.Length counts UTF-16 code units: the seed's store refuses 200 emoji (400 units) as a value
     memory = WorkingMemory()
     turn = memory.begin_turn(f"symptom={EMOJI_200}")
-    with pytest.raises(InvalidFacts, match=rf"value longer than {MAX_VALUE_CHARS} characters: it has 400 {TWICE}"):
+    with pytest.raises(InvalidFacts, match=rf"value longer than {MAX_VALUE_CHARS} UTF-16 units: it has 400 {TWICE}"):
         memory.apply(turn, [cand("symptom", EMOJI_200)])
     assert memory.facts == ()
     at_limit = "\U0001f525" * (MAX_VALUE_CHARS // 2)  # 128 emoji: exactly 256 units, admitted
@@ -412,7 +412,7 @@ def test_bounds_count_utf16_code_units_as_dotnet_string_length_does():
     assert memory.facts[-1].evidence == evidence
     too_long = "log=é " + "\U0001f525" * 254  # 6 + 508 = 514 units in 260 code points
     with pytest.raises(
-        InvalidFacts, match=rf"evidence longer than {MAX_EVIDENCE_CHARS} characters: it has 514 {TWICE}"
+        InvalidFacts, match=rf"evidence longer than {MAX_EVIDENCE_CHARS} UTF-16 units: it has 514 {TWICE}"
     ):
         memory.apply(memory.begin_turn(too_long), [cand("log", "é", too_long)])
 

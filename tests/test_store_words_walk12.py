@@ -62,7 +62,7 @@ def test_a_length_in_utf16_units_says_its_unit_and_a_plain_length_says_character
     assert length_in_utf16_units("x" * 300) == "300 characters"  # ASCII: the count is the same either way
     assert "UTF-16" not in length_in_units(fire * 200)  # a panel on the lesson's path keeps plain words
     value = refusal_for_value(fire * 200)
-    assert "value longer than 256 characters: it has 400 UTF-16 units (" in value
+    assert "value longer than 256 UTF-16 units: it has 400 UTF-16 units (" in value
 
 
 def refusal_for_value(value: str) -> str:
