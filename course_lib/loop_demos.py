@@ -515,11 +515,13 @@ def same_run_sentence(first: tuple[LoopTrace, AgentResponse], second: tuple[Loop
 
 OPTION_NOTES: dict[str, str] = {
     "max_iterations": "the most times the agent runs (set to None, it falls back to 10)",
-    "fresh_context_per_iteration": "re-run on a fresh session with the task and one message listing all feedback",
+    "fresh_context_per_iteration": (
+        "re-run on a fresh session (a new conversation history) with the task and one message listing all feedback"
+    ),
     "on_behalf_of_author_name": "the author name stamped on the messages the loop adds",
     "exclude_on_behalf_of_messages": "leave the loop's own messages out of what the caller gets back",
     "non_streaming_returns_last_response_only": "return only the last response, not every response and feedback",
-    "session_created_callback": "a function called with each new session (a conversation's history) the loop creates",
+    "session_created_callback": "a function called with each new session the loop creates",
     "max_tokens": "a budget of tokens (pieces of words, as the model counts them); the loop stops once it is spent",
     "max_duration": "a budget of wall-clock time; the loop stops once it has passed",
 }

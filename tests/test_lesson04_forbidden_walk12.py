@@ -135,7 +135,7 @@ def test_lesson_04_needs_the_lessons_the_course_map_puts_before_it():
     before = sorted(start for start, end in source if end == "04")
     assert before == ["03"]  # the map: 01 -> 02 -> 03 -> 04
     opening = _words(_source("04", "cell-00"))
-    assert "You need lessons 01 to 03, in the order of the course map" in opening
+    assert "You need lessons 01 to 03, in the order of the [course map](../docs/course_map.png)" in opening
     assert "You need lessons 01-02" not in opening
 
 

@@ -39,7 +39,8 @@ def test_exercises_2_and_3_name_their_tempting_wrong_counts():
 
 def test_the_options_table_says_what_a_session_and_a_token_are():
     notes = {row["option"]: row["what it does"] for row in options_rows(LoopAgentOptions())}
-    assert "history" in notes["session_created_callback"]
+    # the first row that names a session says what one is (lesson 05's fifth walk: the row above it did not)
+    assert "session (a new conversation history)" in notes["fresh_context_per_iteration"]
     assert "word" in notes["max_tokens"]  # a token: a piece of a word
 
 

@@ -222,12 +222,8 @@ BEFORE_IT_RUNS = (
 )
 """Before Run All, JupyterLab draws a panel from its saved state, dead, or says "model not found": students took
 either for a broken lesson, so the text just above every panel says what they are looking at. A reload or a reopened
-notebook shows the dead picture again (lessons 03 and 07's walks): the same note says so, in one wording everywhere."""
-BEFORE_KERNEL_RESTART = BEFORE_IT_RUNS.replace(", or after a kernel restart", "")
-"""The note before the twelfth walk added a kernel restart (after Kernel > Restart the panel is dead too). Each
-lesson's owner adds it in their own branch; until all have, a lesson not in ``SAYS_KERNEL_RESTART`` may still say
-this. Once every lesson says the new note, this and ``SAYS_KERNEL_RESTART`` go."""
-SAYS_KERNEL_RESTART = {"02_correct_then_forget", "03_provider_and_two_desks", "07_loop_held_to_the_facts"}
+notebook shows the dead picture again (lessons 03 and 07's walks), and so does a kernel restart (the fifth walks):
+the same note says so, in one wording everywhere."""
 
 
 @pytest.mark.parametrize("name", LESSONS)
@@ -238,8 +234,7 @@ def test_the_text_above_a_stored_panel_says_it_does_nothing_until_its_cell_runs(
         if not progress_bar and any(WIDGET_VIEW in o.get("data", {}) for o in cell.get("outputs", [])):
             above = cells[i - 1]
             said = " ".join(above.source.replace("*", "").split())
-            noted = BEFORE_IT_RUNS in said or (name not in SAYS_KERNEL_RESTART and BEFORE_KERNEL_RESTART in said)
-            assert above.cell_type == "markdown" and noted, f"{name}: cell {i} is a panel"
+            assert above.cell_type == "markdown" and BEFORE_IT_RUNS in said, f"{name}: cell {i} is a panel"
 
 
 @pytest.mark.parametrize("name", LESSONS)
