@@ -2,8 +2,9 @@
 as if it replaced itself."""
 
 from support.capstone_battery import SUPERSEDED, lesson_store
+from support.panels import why_of
 
-from course_lib.capstone_panel import CapstonePanel, violation_rows
+from course_lib.capstone_panel import CapstonePanel
 from course_lib.extraction import make_extraction
 
 
@@ -11,14 +12,6 @@ async def submit(p: CapstonePanel, message: str) -> None:
     p.message.value = message
     p.submit_button.click()
     await p.idle()
-
-
-async def why_of(p: CapstonePanel, answer: str) -> str:
-    p.answer.value = answer
-    p.check_button.click()
-    await p.idle()
-    (row,) = violation_rows(p.result)
-    return row["why"]
 
 
 async def test_a_value_said_again_with_a_period_does_not_read_as_replacing_itself():

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from support.lesson_cells import cell_outputs, cell_source, stored_lesson
 
 from course_lib.clients import make_chat_client
 from course_lib.frames import FORBIDDEN_NAMED
@@ -28,36 +29,16 @@ from course_lib.tracing import CallLog
 from course_lib.widgets import SLIDER_TYPING_HINT, PolicyExplorer, slider_reads
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
-
-
-def _lesson(number: str) -> dict:
-    return json.loads(next(NOTEBOOKS.glob(f"{number}_*.ipynb")).read_text(encoding="utf-8"))
-
-
-def _cell(number: str, cell_id: str) -> dict:
-    return next(c for c in _lesson(number)["cells"] if c.get("id") == cell_id)
-
-
-def _source(number: str, cell_id: str) -> str:
-    return "".join(_cell(number, cell_id)["source"])
 
 
 def _words(text: str) -> str:
     return " ".join(text.split())
 
 
-def _outputs(number: str, cell_id: str) -> str:
-    parts = []
-    for output in _cell(number, cell_id).get("outputs", []):
-        parts.append("".join(output.get("text", "")))
-        for kind in ("text/plain", "text/html"):
-            parts.append("".join(output.get("data", {}).get(kind, "")))
-    return "\n".join(parts)
-
-
 def _prose(number: str) -> str:
-    return _words(" ".join("".join(c["source"]) for c in _lesson(number)["cells"] if c["cell_type"] == "markdown"))
+    return _words(
+        " ".join("".join(c["source"]) for c in stored_lesson(number)["cells"] if c["cell_type"] == "markdown")
+    )
 
 
 # --- 1. each footprint row's counts, worked out ---
@@ -93,8 +74,8 @@ def test_counts_no_sentence_explains_are_refused():
 
 
 async def test_lesson_04_prints_the_sentence_of_every_footprint_row():
-    assert "footprint_sentences(rows)" in _source("04", "cell-12")
-    assert footprint_sentences(await _footprints()) in _outputs("04", "cell-12")
+    assert "footprint_sentences(rows)" in cell_source("04", "cell-12")
+    assert footprint_sentences(await _footprints()) in cell_outputs("04", "cell-12")
 
 
 # --- 2. one name for one idea: forbidden values ---
@@ -118,10 +99,10 @@ async def test_the_answers_tables_and_the_panel_name_forbidden_values_one_way():
 def test_lesson_04_defines_forbidden_value_once_and_uses_no_other_label():
     prose = _prose("04")
     assert prose.count("A *forbidden value* is") == 1
-    lesson = json.dumps(_lesson("04"))
+    lesson = json.dumps(stored_lesson("04"))
     for old in ("superseded or forbidden", "wrongly held", "| superseded:"):
         assert old not in lesson, old
-    assert "forbidden values named: Reporting; PostgreSQL" in _outputs("04", "6f3be19a")
+    assert "forbidden values named: Reporting; PostgreSQL" in cell_outputs("04", "6f3be19a")
 
 
 # --- 3. lesson 04's prerequisites agree with the course map ---
@@ -134,7 +115,7 @@ def test_lesson_04_needs_the_lessons_the_course_map_puts_before_it():
     source = inspect_arrows(course_map)
     before = sorted(start for start, end in source if end == "04")
     assert before == ["03"]  # the map: 01 -> 02 -> 03 -> 04
-    opening = _words(_source("04", "cell-00"))
+    opening = _words(cell_source("04", "cell-00"))
     assert "You need lessons 01 to 03, in the order of the [course map](../docs/course_map.png)" in opening
     assert "You need lessons 01-02" not in opening
 

@@ -3,35 +3,13 @@ lesson 06's stepper runs another scenario than exercise 1's, its counts printed 
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
+from support.lesson_cells import cell_outputs, cell_source
 
 from course_lib.loop import LoopAgentOptions
 from course_lib.loop_demos import SEED_INPUT, calls_sentence, options_hood_rows, run_seed_demo
-
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-
-
-def _cell(number: str, cell_id: str) -> dict:
-    lesson = json.loads(next(NOTEBOOKS.glob(f"{number}_*.ipynb")).read_text(encoding="utf-8"))
-    return next(c for c in lesson["cells"] if c.get("id") == cell_id)
-
-
-def _source(number: str, cell_id: str) -> str:
-    return "".join(_cell(number, cell_id)["source"])
-
-
-def _outputs(number: str, cell_id: str) -> str:
-    parts = []
-    for output in _cell(number, cell_id).get("outputs", []):
-        parts.append("".join(output.get("text", "")))
-        for kind in ("text/plain", "text/html"):
-            parts.append("".join(output.get("data", {}).get(kind, "")))
-    return "\n".join(parts)
-
 
 # --- 5. lesson 05's hood: the options as a table ---
 
@@ -46,9 +24,9 @@ def test_the_options_table_names_each_option_in_python_and_dotnet():
 
 
 def test_lesson_05_hood_shows_no_options_repr():
-    shown = _outputs("05", "hood-options")
+    shown = cell_outputs("05", "hood-options")
     assert "LoopAgentOptions(" not in shown and "NonStreamingReturnsLastResponseOnly" in shown
-    assert "print(LoopAgentOptions())" not in _source("05", "hood-options")
+    assert "print(LoopAgentOptions())" not in cell_source("05", "hood-options")
 
 
 # --- 6. lesson 06's stepper does not print exercise 1's answer ---
@@ -61,9 +39,9 @@ async def test_lesson_06_section_8_runs_another_scenario_and_states_its_counts_f
     shown, _ = await run_seed_demo(options=fresh, inputs=SEED_INPUT[:1])
     counts = [len(call) for call in shown.calls]
     assert answer not in counts
-    printed = _outputs("06", "cell-20")
+    printed = cell_outputs("06", "cell-20")
     assert calls_sentence(shown) in printed
-    prose = " ".join(_source("06", "cell-19").split())
+    prose = " ".join(cell_source("06", "cell-19").split())
     assert not re.search(r"\b\d+ at the first call\b|still \d", prose)
     assert str(answer) not in re.sub(r"exercise \d", "", prose)
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
+from support.panels import why_of
 from test_student_path import lesson
 
-from course_lib.capstone_panel import CapstonePanel, said_runs, violation_rows
+from course_lib.capstone_panel import CapstonePanel, said_runs
 from course_lib.extraction import make_extraction
 from course_lib.memory import FactCandidate, WorkingMemory
 
@@ -33,14 +34,6 @@ async def panel_after(*messages: str) -> CapstonePanel:
         p.submit_button.click()
         await p.idle()
     return p
-
-
-async def why_of(p: CapstonePanel, answer: str) -> str:
-    p.answer.value = answer
-    p.check_button.click()
-    await p.idle()
-    (row,) = violation_rows(p.result)
-    return row["why"]
 
 
 def turn_of(p: CapstonePanel, key: str) -> int:

@@ -6,6 +6,7 @@ Shared by the widget tests and the walk tests, so every test builds the same pan
 import html
 import re
 
+from course_lib.capstone_panel import CapstonePanel, violation_rows
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
 from course_lib.memory import WorkingMemory
 from course_lib.memory_models import OfflineWriterClient, WriterMisbehaviour
@@ -46,3 +47,12 @@ async def send(panel: DeskPanel, line: str) -> None:
 def last_in_chat(panel: DeskPanel) -> str:
     """The desk panel's latest chat entry as a student reads it (a refused line's rule is said there, in full)."""
     return html.unescape(re.sub(r"<[^>]+>", "", panel.transcript[-1].replace("<br>", "\n")))
+
+
+async def why_of(panel: CapstonePanel, answer: str) -> str:
+    """Lesson 07's panel: check ``answer`` against the store and read the one violation's "why" column."""
+    panel.answer.value = answer
+    panel.check_button.click()
+    await panel.idle()
+    (row,) = violation_rows(panel.result)
+    return row["why"]
