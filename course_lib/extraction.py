@@ -60,6 +60,7 @@ __all__ = [
     "MISMATCH",
     "NO_FALLBACK",
     "NO_FALLBACK_AFTER_STORE",
+    "NO_OFFLINE_FALLBACK",
     "PYTHON_JSON_PROBLEMS",
     "WRITER_EXAMPLES",
     "WRITER_INSTRUCTIONS",
@@ -96,6 +97,9 @@ MISMATCH = "Extraction does not match the explicit key=value assertions. No sema
 NO_FALLBACK = "The previous facts are kept; no fallback extraction is attempted."
 NO_FALLBACK_AFTER_STORE = "No fallback extraction is attempted."
 """What follows the store's own refusal, which already ends "the store is unchanged": said once, not twice."""
+NO_OFFLINE_FALLBACK = "No offline fallback is used."
+"""The sentence a live client's error ends with; a writer's report says :data:`NO_FALLBACK` in its place, so the
+fallback point is said once, not twice (sixth walk)."""
 
 FACTS_SCHEMA: dict[str, Any] = {
     "type": "array",
@@ -326,9 +330,10 @@ class MemoryExtraction:
                 reason=_sentence_part(reply_problem(error)),
             )
         except Exception as error:  # any writer failure is reported, never hidden
+            said = str(error).removesuffix(NO_OFFLINE_FALLBACK).rstrip().rstrip(".")  # NO_FALLBACK says it
             return self._report(
                 "writer_failed",
-                f"Writer failed ({type(error).__name__}): {str(error).rstrip('.')}. {NO_FALLBACK}",
+                f"Writer failed ({type(error).__name__}): {said}. {NO_FALLBACK}",
                 turn.number,
                 reason=f"the writer could not answer ({type(error).__name__}: {str(error).rstrip('.')})",
             )

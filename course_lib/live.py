@@ -77,6 +77,7 @@ __all__ = [
     "LocalRequest",
     "OpenAIEndpointSettings",
     "Role",
+    "any_local_key",
     "load_course_settings",
     "local_bounds",
     "local_settings",
@@ -140,10 +141,18 @@ restart forgets every earlier cell, so the cell a student re-runs would miss the
 
 PLACEHOLDER_API_KEY = "replace-me"
 """The key ``.env.example`` holds: a copied file left as it is must be refused by name, not sent (a 401 from afar)."""
-ANY_LOCAL_KEY = f"any text but blank or {PLACEHOLDER_API_KEY} (e.g. ollama)"
-"""The key a local server (Ollama, LM Studio, llama.cpp) takes, said from the rule :class:`LiveSettings` applies: it
-checks no key, but a blank one and the placeholder are refused before anything is sent (fifth walk: "any text that
-is not blank" let ``replace-me`` through in words only)."""
+
+
+def any_local_key(example: str = "local") -> str:
+    """The key a local server (Ollama, LM Studio, llama.cpp) takes, said from the rule :class:`LiveSettings` applies: it
+    checks no key, but a blank one and the placeholder are refused before anything is sent (fifth walk: "any text that
+    is not blank" let ``replace-me`` through in words only). ``example`` is a key that passes: ``ollama`` on Ollama's
+    row only, a neutral ``local`` elsewhere (sixth walk: "e.g. ollama" on LM Studio's row confused)."""
+    return f"any text but blank or {PLACEHOLDER_API_KEY} (e.g. {example})"
+
+
+ANY_LOCAL_KEY = any_local_key()
+"""The words of :func:`any_local_key` with its neutral example, for any local server but Ollama."""
 
 ENDPOINT_EXAMPLES: tuple[dict[str, str], ...] = (
     {
@@ -162,7 +171,7 @@ ENDPOINT_EXAMPLES: tuple[dict[str, str], ...] = (
         "server": "Ollama",
         "OPENAI_BASE_URL": "http://localhost:11434/v1",
         "OPENAI_MODEL": "a pulled model, e.g. llama3.2",
-        "OPENAI_API_KEY": ANY_LOCAL_KEY,
+        "OPENAI_API_KEY": any_local_key("ollama"),
     },
     {
         "server": "LM Studio",
