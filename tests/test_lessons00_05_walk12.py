@@ -23,7 +23,7 @@ from course_lib.live import (
     any_local_key,
 )
 from course_lib.memory import WorkingMemory
-from tests.support.lesson_cells import cell_outputs, stored_lesson
+from tests.support.lesson_cells import cell_outputs, cell_source, stored_lesson
 
 
 def local_rows() -> list[dict[str, str]]:
@@ -98,3 +98,35 @@ def test_lesson00_maps_each_variable_to_the_argument_it_becomes():
     }
     assert "section 4 shows a report of a failed writer call: there,\na dead endpoint" in words
     assert "section 4 shows such a report" not in words
+
+
+def test_lesson05_says_what_its_agent_is_and_its_agent_has_no_instructions():
+    intro = cell_source("05", "cell-00")
+    assert "model with instructions" not in intro and "wrapped by MAF's `Agent` class" in intro
+    demo = cell_source("05", "cell-07")
+    assert "Agent(client=NumberingChatClient(numberer, trace))" in demo and "instructions" not in demo
+
+
+def test_lesson05_explains_the_empty_previous_feedback_line_before_the_trace_and_under_the_hood_only():
+    cells = stored_lesson("05")["cells"]
+    explaining = [
+        c["id"] for c in cells if c["cell_type"] == "markdown" and "Previous feedback:" in "".join(c["source"])
+    ]
+    assert explaining == ["cell-06", "hood-format"]
+    assert "no previous feedback yet" not in cell_source("05", "cell-08")
+
+
+def test_lesson05_counts_the_seeds_contradictions_from_its_rows():
+    [words] = [
+        "".join(c["source"])
+        for c in stored_lesson("05")["cells"]
+        if "### Where the seed contradicts itself" in "".join(c["source"])
+    ]
+    rows = [line for line in words.splitlines() if line.startswith('| "') or line.startswith("| `")]
+    also = [line.split(" | ")[1] for line in rows]
+    itself = sum(cell.startswith('"') for cell in also)  # the seed quoted against the seed
+    against_source = len(also) - itself  # the seed against the .NET source only
+    numbers = {1: "once", 2: "twice", 3: "three times"}
+    assert (itself, against_source) == (2, 1)
+    assert f"contradicts itself {numbers[itself]}" in words
+    assert f"{numbers[against_source]} it contradicts the .NET source" in words
