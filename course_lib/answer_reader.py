@@ -29,12 +29,13 @@ clause:
 parenthesis or a connector ("module=Payroll on MariaDB 11" states ``Payroll``); in the contract's form it also ends
 where the next statement of an allowed key begins (``key=``): "module=Reporting module=Reporting" states
 ``Reporting`` twice, and "module=Billing database=PostgreSQL" states each value for its own key. In prose, the
-stored value and the superseded ones are matched first, whatever their case ("the module is billing" restates ``Billing``); otherwise the
-value is a run of at most six *name words* (a word that starts with a capital or a digit, or has a capital inside:
-"SQL Server 2019", "MariaDB 10.6", "DB2"), ended by any other word, by punctuation or by a word that cannot name a
-value (a determiner, a connector, a key, a verb that opens a sentence: "Use", or a word that describes rather than
-names: "Production", "new"). A prose value that is the start of the stored one ("SQL Server" for "SQL Server 2022")
-contradicts nothing; one that is another stored key's value ("the Billing database") qualifies the key, not states it.
+stored value and the superseded ones are matched first, whatever their case ("the module is billing" restates
+``Billing``); otherwise the value is a run of at most six *name words* (a word that starts with a capital or a
+digit, or has a capital inside: "SQL Server 2019", "MariaDB 10.6", "DB2"), ended by any other word, by punctuation
+or by a word that cannot name a value (a determiner, a connector, a key, a verb that opens a sentence: "Use", or a
+word that describes rather than names: "Production", "new"). A prose value that is the start of the stored one ("SQL
+Server" for "SQL Server 2022") contradicts nothing; one that is another stored key's value ("the Billing database")
+qualifies the key, not states it.
 
 **Comparing values.** A value read is compared with the stored ones up to case, spacing, quotes, Markdown marks and
 the sentence punctuation that ends it (``.``, ``?``, ``!``, ``,``, ``;``, ``:``): the contract stores ``Payroll.`` for
