@@ -26,13 +26,16 @@ clause:
 * a superseded value (one the store held before a correction) also counts where the answer names it without its key.
 
 **A value's extent.** In the contract's form and in a table cell, the value runs to the clause's end, a comma, a
-parenthesis or a connector ("module=Payroll on MariaDB 11" states ``Payroll``). In prose, the stored value and the
-superseded ones are matched first, whatever their case ("the module is billing" restates ``Billing``); otherwise the
-value is a run of at most six *name words* (a word that starts with a capital or a digit, or has a capital inside:
-"SQL Server 2019", "MariaDB 10.6", "DB2"), ended by any other word, by punctuation or by a word that cannot name a
-value (a determiner, a connector, a key, a verb that opens a sentence: "Use", or a word that describes rather than
-names: "Production", "new"). A prose value that is the start of the stored one ("SQL Server" for "SQL Server 2022")
-contradicts nothing; one that is another stored key's value ("the Billing database") qualifies the key, not states it.
+parenthesis or a connector ("module=Payroll on MariaDB 11" states ``Payroll``); in the contract's form it also ends
+where the next statement of an allowed key begins (``key=``): "module=Reporting module=Reporting" states
+``Reporting`` twice, and "module=Billing database=PostgreSQL" states each value for its own key. In prose, the
+stored value and the superseded ones are matched first, whatever their case ("the module is billing" restates
+``Billing``); otherwise the value is a run of at most six *name words* (a word that starts with a capital or a
+digit, or has a capital inside: "SQL Server 2019", "MariaDB 10.6", "DB2"), ended by any other word, by punctuation
+or by a word that cannot name a value (a determiner, a connector, a key, a verb that opens a sentence: "Use", or a
+word that describes rather than names: "Production", "new"). A prose value that is the start of the stored one ("SQL
+Server" for "SQL Server 2022") contradicts nothing; one that is another stored key's value ("the Billing database")
+qualifies the key, not states it.
 
 **Comparing values.** A value read is compared with the stored ones up to case, spacing, quotes, Markdown marks and
 the sentence punctuation that ends it (``.``, ``?``, ``!``, ``,``, ``;``, ``:``): the contract stores ``Payroll.`` for
@@ -100,9 +103,12 @@ CUT_MARK = "\u2026"
 """What marks a stated value the rules read only in part ("Oracle0 Oracle1 … "): the answer goes on past the bound of
 a value in the contract's form (:data:`_MAX_VALUE` characters) or of a name in prose (six name words). A value read in
 part is shown with this mark wherever it is quoted (a verdict, the feedback, a panel), never as if it were whole."""
+_NEXT_STATEMENT = re.compile(r"(?<![\w-])(?:" + "|".join(ALLOWED_KEYS) + r")[ \t]*=", re.IGNORECASE)
+"""Where the next statement in the contract's form begins (``module=``, ``database =``): a value before it ends
+there, so "module=Reporting module=Reporting" is two statements of ``Reporting``, not one value."""
 _STATEMENT = re.compile(
     r"(?<![\w-])(?P<key>" + "|".join(ALLOWED_KEYS) + r")[ \t]*[=:][ \t]*"
-    r"(?P<value>(?:[^;\n.,]|[.,](?=\S)){1," + str(_MAX_VALUE) + "})",
+    r"(?P<value>(?:(?!" + _NEXT_STATEMENT.pattern + r")(?:[^;\n.,]|[.,](?=\S))){1," + str(_MAX_VALUE) + "})",
     re.IGNORECASE,
 )
 CONNECTORS = ("and", "with", "on", "in", "for", "but", "while", "so", "because", "which", "that")
@@ -215,8 +221,8 @@ def stated_values(text: str) -> list[tuple[str, str]]:
 
 def _runs_on(text: str, end: int) -> bool:
     """Whether a value in the contract's form read up to ``end`` stopped only at its bound: the text goes on with
-    characters a value holds (not a clause end, nor a period or comma before a space)."""
-    if end >= len(text):
+    characters a value holds (not a clause end, nor a period or comma before a space, nor the next ``key=``)."""
+    if end >= len(text) or _NEXT_STATEMENT.match(text, end):
         return False
     if text[end] in ".,":
         return end + 1 < len(text) and not text[end + 1].isspace()
