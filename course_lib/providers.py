@@ -89,6 +89,7 @@ __all__ = [
     "SmuggleAttempt",
     "block_carrier",
     "caller_user_messages",
+    "case_note",
     "characters_compared",
     "compare_injection",
     "console_command",
@@ -109,6 +110,12 @@ __all__ = [
     "value_in_words",
     "worked_out",
 ]
+
+
+def case_note(key: str, allowed: str) -> str:
+    """``'Module' is not a key (keys are case-sensitive): write 'module'.``: the one note for a key typed in another
+    case, said alike by the console's ``forget``, the panels' notes and lesson 07's panel (one colon, one rule)."""
+    return f"'{key}' is not a key (keys are case-sensitive): write '{allowed}'."
 
 
 def inject(block: str, user_text: str) -> str:
@@ -464,7 +471,7 @@ class DeskConsole(ABC):
         told the key it meant, as a declaration's key is (keys are case-sensitive).
         """
         if key is not None and (cased := allowed_in_other_case(key)):
-            raise InvalidFacts(f"Cannot forget {key!r}: keys are case-sensitive: write {cased!r}.")
+            raise InvalidFacts(f"Cannot forget: {case_note(key, cased)}")
         removed = forget_filter(self.memory).forget(key)  # every desk's later model calls are held to it
         self._replace_sessions()
         line = "forget" if key is None else f"forget {key}"

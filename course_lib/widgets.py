@@ -60,7 +60,7 @@ from .presentation import (
     rows_frame,
 )
 from .presentation import html_lines as _escape
-from .providers import DeskEvent, ProviderDesks, console_command, memory_line, repeated_not_held
+from .providers import DeskEvent, ProviderDesks, case_note, console_command, memory_line, repeated_not_held
 
 if TYPE_CHECKING:
     pass
@@ -92,6 +92,7 @@ __all__ = [
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_FADE",
+    "TRANSCRIPT_LINES_STYLE",
     "TRANSCRIPT_STYLE",
     "TRANSCRIPT_TOP_FADE",
     "UNREAD_NOTE",
@@ -263,10 +264,10 @@ def case_hint(key: str) -> str:
 
 
 def forget_case_note(key: str) -> str:
-    """``'Module' is not a key: keys are case-sensitive: write 'module'.``, said of a key to forget as of a
-    declaration's key (:func:`declaration_notes`), whatever the store holds; else ``""``."""
+    """``'Module' is not a key (keys are case-sensitive): write 'module'.`` (:func:`case_note`), said of a key to
+    forget as of a declaration's key (:func:`declaration_notes`), whatever the store holds; else ``""``."""
     allowed = allowed_in_other_case(key)
-    return f"'{trim_line(key)}' is not a key: keys are case-sensitive: write '{allowed}'." if allowed else ""
+    return case_note(trim_line(key), allowed) if allowed else ""
 
 
 def _quoted_words(text: str) -> list[str]:
@@ -287,7 +288,7 @@ def declaration_notes(text: str) -> list[str]:
         if miss.problem == "no value":
             notes.append(f"'{miss.key}=' has no value: write the value after '='.")
         elif miss.problem == "wrong case":
-            notes.append(f"'{miss.key}' is not a key: keys are case-sensitive: write '{miss.allowed}'.")
+            notes.append(case_note(miss.key, miss.allowed or ""))
         elif miss.problem == "colon":
             notes.append(f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value.")
         elif miss.problem == "markup" and miss.value is not None:
@@ -1077,9 +1078,11 @@ transcript is short (or scrolled to its start) the faded band holds only empty s
 
 TRANSCRIPT_STYLE = (
     "max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; "
-    f"{TRANSCRIPT_TOP_FADE}; {SINGLE_SPACED}"
+    f"min-width: 0; max-width: 100%; {WRAPPING_TEXT}; {TRANSCRIPT_TOP_FADE}; {SINGLE_SPACED}"
 )
-"""The desk transcript's box: bounded, scrolling, laid out from its newest line (see ``DeskPanel._render``)."""
+"""The desk transcript's box: bounded, scrolling, laid out from its newest line (see ``DeskPanel._render``), never
+wider than its column: a line with no space to break at (``you: module=xxxx… (400 characters)``) wraps anywhere
+rather than running past the column's right edge."""
 
 
 class DeskPanel(_Panel, widgets.HBox):
@@ -1094,6 +1097,7 @@ class DeskPanel(_Panel, widgets.HBox):
         self.events: list[DeskEvent] = []
         self.chat = widgets.HTML()
         self.chat.add_class("desk-panel-transcript")
+        self.chat.layout = widgets.Layout(min_width="0", max_width="100%")  # as wide as its column, never wider
         self.error = widgets.HTML()
         self.line = widgets.Text(placeholder="e.g. Where can I find logs?", description="You")
         self.send_button = widgets.Button(description="Send", button_style="primary", disabled=True)
@@ -1264,8 +1268,12 @@ class DeskPanel(_Panel, widgets.HBox):
         )
         self.chat.value = (
             f'<div class="desk-transcript" style="{TRANSCRIPT_STYLE}">'
-            f'<div style="overflow-wrap: anywhere; white-space: normal">{body}</div></div>'
+            f'<div style="{TRANSCRIPT_LINES_STYLE}">{body}</div></div>'
         )
+
+
+TRANSCRIPT_LINES_STYLE = f"min-width: 0; max-width: 100%; {WRAPPING_TEXT}"
+"""The transcript's lines inside its box: they wrap, at a space or anywhere in a long run, within the column."""
 
 
 VERDICT_LABEL = "Last verdict (chat or Message box):"

@@ -190,7 +190,7 @@ def test_memory_panel_forgets_one_key_and_explains_a_refused_declaration(page):
     expect(facts).to_contain_text("SQL Server 2022")
     panel.locator(".memory-panel-message textarea").fill("Module=Reporting; owner=alice")
     panel.get_by_role("button", name="Submit").click()
-    expect(diagnostic).to_contain_text("keys are case-sensitive: write 'module'", timeout=60_000)
+    expect(diagnostic).to_contain_text("(keys are case-sensitive): write 'module'", timeout=60_000)
     expect(diagnostic).to_contain_text("'owner' is not an allowed key")
     expect(facts).not_to_contain_text("Reporting")
     expect(facts).to_contain_text("SQL Server 2022")

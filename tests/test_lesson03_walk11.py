@@ -22,11 +22,21 @@ def _said(cell_id: str) -> str:
     return " ".join("".join(_cell(cell_id)["source"]).split())
 
 
+def _said_section_5() -> str:
+    cells = json.loads(LESSON_03.read_text(encoding="utf-8"))["cells"]
+    return next(
+        " ".join("".join(c["source"]).split()) for c in cells if "## 5. A slow extraction" in "".join(c["source"])
+    )
+
+
 def test_the_gate_is_defined_where_it_first_appears() -> None:
     said = _said("attach-md")
     # walk 12: middleware defined before the gate, the gate said plainly, the ticket left to section 5
     assert said.index("*middleware* is code MAF runs") < said.index("*gate*")
-    assert "the gate counts the caller's messages" in said and "(section 5 shows it)" in said
+    # walk 6 (issue 32): only what the code below needs; counting and forgetting are section 5's
+    assert "so it sees exactly what the caller passed to `run`." in said
+    assert "counts the caller's messages" not in said and "`forget` during the run" not in said
+    assert "the gate counts the caller's messages" in _said_section_5()
     assert "ticket" not in said
     assert "begins the user's turn" not in said  # turn is section 5's word
 

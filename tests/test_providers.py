@@ -208,7 +208,7 @@ async def test_a_broken_console_line_is_answered_with_the_rule_and_changes_nothi
     if line.strip():
         rule = {  # a key in another case is told the key it meant, as a declaration's key is (walk 5)
             "forget module database": "forget takes one key at a time",
-            "forget Module": "keys are case-sensitive: write 'module'",
+            "forget Module": "(keys are case-sensitive): write 'module'",
         }.get(line, "not one of the allowed keys")
         assert rule in event.output and "Nothing was forgotten" in event.output
 

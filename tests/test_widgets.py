@@ -371,10 +371,10 @@ async def test_policy_explorer_replaces_its_plot_and_refuses_an_empty_selection(
     [
         ("module=", ["'module=' has no value"]),
         ("owner=alice; team=blue", ["'owner' and 'team' are not allowed keys", "allowed keys: product, module"]),
-        ("Module=Billing", ["keys are case-sensitive: write 'module'"]),
+        ("Module=Billing", ["(keys are case-sensitive): write 'module'"]),
         # the contract trims invisible edges (a BOM, a zero-width space): the notes read the segment as it does
         ("module=\u200b", ["'module=' has no value"]),
-        ("\ufeffModule=Billing", ["keys are case-sensitive: write 'module'"]),
+        ("\ufeffModule=Billing", ["(keys are case-sensitive): write 'module'"]),
     ],
 )
 async def test_memory_panel_says_which_rule_a_line_broke(text, expected):
