@@ -144,6 +144,8 @@ class Exercise:
     a cell whose answer line fails before its expected value is computed is told how to write that kind.
     ``known`` are values the lesson uses where the question lists none (lesson 02's modules): an answer that is
     one of them apart from its case, or a slip away from one, is told so, alike for each of them.
+    ``said_alone`` are misses said without the hint: the hint asks of a step that answer got right (lesson 02's
+    walk 6: 8 counts the writer's calls right and only the user turns wrong).
     """
 
     lesson: str
@@ -155,6 +157,7 @@ class Exercise:
     choice_noun: str = ""
     answer_type: type = object
     known: tuple[str, ...] = ()
+    said_alone: tuple[Any, ...] = ()
 
 
 _KEYS = (
@@ -202,6 +205,10 @@ _LESSON_02_MODULES = tuple(
 
 _DATABASE_VALUE = "That is a database value; the question asks for the module."
 """Lesson 02, exercise 2: said alike to every database value, so it never points at the right module."""
+
+_EVICTION_STEPS = "Section 5 says which fact a full store evicts and how it breaks a tie: apply both steps."
+"""Lesson 01, exercise 2: said alike to every wrong key already held (never to the new fact, symptom), so it names
+no pair of tied keys (walk 6: "Two facts share the oldest turn" left the other tied key)."""
 
 _ROUTER_RULE = (
     "Section 2's rule looks for a line's whole words (not letters inside a word) on the router's list: which words "
@@ -290,10 +297,7 @@ EXERCISES: tuple[Exercise, ...] = (
         'decided by comparing the keys as Python compares text: "customer" < "product" (c comes before p), so '
         "customer, the smaller, is evicted.",
         (
-            (
-                "product",
-                "Two facts share the oldest turn, so the tie rule decides which of them goes.",
-            ),
+            *((key, _EVICTION_STEPS) for key in _KEYS if key != "symptom"),
             (
                 "symptom",
                 "symptom is the new fact: it gets in (the store's bound never refuses a new key), and one of the "
@@ -360,6 +364,7 @@ EXERCISES: tuple[Exercise, ...] = (
             (3, "Does the writer skip a question that declares nothing? Section 6's table shows every call."),
         ),
         answer_type=int,
+        said_alone=(8,),
     ),
     Exercise(
         "03",
@@ -392,10 +397,8 @@ EXERCISES: tuple[Exercise, ...] = (
         'and an answer), "mem" reaches no desk and the question about logs went to operations.',
         misses=(
             (6, "forget module replaced triage's session by a new, empty one: its 4 older messages are gone."),
-            (4, "The question about logs went to the operations desk, not to triage."),
             (3, '"mem" reaches no desk, and the history never stores the facts block.'),
             (1, "The history keeps the desk's answer too, not only your message."),
-            (0, "forget module ran before database=Oracle: the new session records the turns sent after it."),
         ),
         answer_type=int,
     ),
@@ -650,7 +653,8 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     ):  # said alike, right or wrong
         return f"{exercise}: not checked yet. {form} Then run the cell again."
     if specific:  # the hint's sentences that the miss already says or asks are not said twice
-        hint = _not_said_in(hint, specific)
+        alone = named is not None and any(_same(value, answer) for value in named.said_alone)
+        hint = "" if alone else _not_said_in(hint, specific)
     specific = specific or near_miss_hint(answer, expected)
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
