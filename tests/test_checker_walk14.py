@@ -134,3 +134,13 @@ def test_a_doubting_comment_on_a_truth_answer_is_a_hedge(capsys, comment, expect
 def test_a_plain_comment_stays_fine(capsys, comment):
     out = run_in_shell(capsys, _cell(f"answer_1 = 9  {comment}", "05"), expected=9)
     assert out.startswith("Exercise 1: correct.")
+
+
+async def test_lesson_03_exercise_1_not_answered_yet_is_one_line_like_every_exercise():
+    """Finding 5: lesson 03's "not answered yet" broke mid-sentence ("in / quotes"); the others print one line."""
+    from course_lib.providers import try_smuggling
+
+    cell = "message_1 = ...\nattempt = await try_smuggling(message_1)"
+    attempt = await try_smuggling(..., namespace={"In": ["", cell]})
+    assert "\n" not in attempt.feedback and attempt.feedback.startswith("Exercise 1: not answered yet.")
+    assert "in quotes" in attempt.feedback
