@@ -2358,6 +2358,12 @@ def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
             f"Python cannot read the line {_shown(line.strip())}: a number cannot start with 0 in Python: write "
             f"{zeros.group(1)}. Then run the cell again."
         )
+    typed = line[match.end() :].strip()
+    if re.fullmatch(r"[\w.,]+", typed) and _LETTER_IN_NUMBER.search(typed):  # `6l.5`: the rule said to '6l.5'
+        return (
+            f"Python cannot read the line {_shown(line.strip())}: this is not a number: check for a letter typed "
+            "among the digits, then write the number in digits. Then run the cell again."
+        )
     if extra := _value_before_words(line[match.end() :].strip()):
         return (  # the echo, cut at 60 characters, hid the words that caused the error (lesson 01's walk 6)
             f"Python cannot read this answer line: there are extra words after your {extra}: write it alone. Then "

@@ -144,3 +144,10 @@ async def test_lesson_03_exercise_1_not_answered_yet_is_one_line_like_every_exer
     attempt = await try_smuggling(..., namespace={"In": ["", cell]})
     assert "\n" not in attempt.feedback and attempt.feedback.startswith("Exercise 1: not answered yet.")
     assert "in quotes" in attempt.feedback
+
+
+@pytest.mark.parametrize("value", ["6l.5", "61.5l", "6O.5"])
+def test_a_letter_among_digits_typed_bare_is_said_the_same_way(capsys, value):
+    """Finding 9's sibling path: `answer_1 = 6l.5` without quotes is a SyntaxError, said by the same rule."""
+    out = run_in_shell(capsys, _cell(f"answer_1 = {value}", "00"), expected=61.5)
+    assert "this is not a number: check for a letter typed among the digits" in out
