@@ -78,8 +78,9 @@ FEEDBACK_WIDTH = 88
 _SPACE = re.compile(r"(?<=[^\s+*/=<>-]) (?=[^\s+*/=<>-])")
 """Where a line may break: a single space between two words, not beside an operator (``3 + 2 * 3`` stays whole)."""
 
-_QUOTED = re.compile(r"\"[^\"\n]{1,40}\"|(?<!\w)'[^'\n]{1,40}'(?!\w)")
-"""A short quoted text (``'  Billing '``, ``"## Feedback"``; an apostrophe opens none): it stays on one line, where
+_QUOTED = re.compile(r"\"[^\"\n]{1,40}\"|(?<!\w)'[^'\n]{1,40}'(?!\w)|`[^`\n]{1,40}`")
+"""A short quoted text (``'  Billing '``, ``"## Feedback"``, an answer typed bare in backticks; an apostrophe opens
+none): it stays on one line, where
 the student can read it whole and count the spaces in it."""
 
 
@@ -144,6 +145,8 @@ class Exercise:
     a cell whose answer line fails before its expected value is computed is told how to write that kind.
     ``known`` are values the lesson uses where the question lists none (lesson 02's modules): an answer that is
     one of them apart from its case, or a slip away from one, is told so, alike for each of them.
+    ``said_alone`` are misses said without the hint: the hint asks of a step that answer got right (lesson 02's
+    walk 6: 8 counts the writer's calls right and only the user turns wrong).
     """
 
     lesson: str
@@ -155,6 +158,7 @@ class Exercise:
     choice_noun: str = ""
     answer_type: type = object
     known: tuple[str, ...] = ()
+    said_alone: tuple[Any, ...] = ()
 
 
 _KEYS = (
@@ -202,6 +206,10 @@ _LESSON_02_MODULES = tuple(
 
 _DATABASE_VALUE = "That is a database value; the question asks for the module."
 """Lesson 02, exercise 2: said alike to every database value, so it never points at the right module."""
+
+_EVICTION_STEPS = "Section 5 says which fact a full store evicts and how it breaks a tie: apply both steps."
+"""Lesson 01, exercise 2: said alike to every wrong key already held (never to the new fact, symptom), so it names
+no pair of tied keys (walk 6: "Two facts share the oldest turn" left the other tied key)."""
 
 _ROUTER_RULE = (
     "Section 2's rule looks for a line's whole words (not letters inside a word) on the router's list: which words "
@@ -290,10 +298,7 @@ EXERCISES: tuple[Exercise, ...] = (
         'decided by comparing the keys as Python compares text: "customer" < "product" (c comes before p), so '
         "customer, the smaller, is evicted.",
         (
-            (
-                "product",
-                "Two facts share the oldest turn, so the tie rule decides which of them goes.",
-            ),
+            *((key, _EVICTION_STEPS) for key in _KEYS if key != "symptom"),
             (
                 "symptom",
                 "symptom is the new fact: it gets in (the store's bound never refuses a new key), and one of the "
@@ -360,6 +365,7 @@ EXERCISES: tuple[Exercise, ...] = (
             (3, "Does the writer skip a question that declares nothing? Section 6's table shows every call."),
         ),
         answer_type=int,
+        said_alone=(8,),
     ),
     Exercise(
         "03",
@@ -392,10 +398,8 @@ EXERCISES: tuple[Exercise, ...] = (
         'and an answer), "mem" reaches no desk and the question about logs went to operations.',
         misses=(
             (6, "forget module replaced triage's session by a new, empty one: its 4 older messages are gone."),
-            (4, "The question about logs went to the operations desk, not to triage."),
             (3, '"mem" reaches no desk, and the history never stores the facts block.'),
             (1, "The history keeps the desk's answer too, not only your message."),
-            (0, "forget module ran before database=Oracle: the new session records the turns sent after it."),
         ),
         answer_type=int,
     ),
@@ -641,6 +645,8 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         return f"{exercise}: not checked yet. {computed} Then run the cell again."
     if decimal := _decimal_count(answer, expected):  # 1.0, -1, 1.5 for a count: said alike
         return f"{exercise}: not checked yet. {decimal} Then run the cell again."
+    if doubt := _doubting_comment(names, expected, named):  # `9  # maybe 11?`: a hedge, right or wrong alike
+        return f"{exercise}: not checked yet. {doubt} Then run the cell again."
     if _same(answer, expected):
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
@@ -650,11 +656,40 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
     ):  # said alike, right or wrong
         return f"{exercise}: not checked yet. {form} Then run the cell again."
     if specific:  # the hint's sentences that the miss already says or asks are not said twice
-        hint = _not_said_in(hint, specific)
+        alone = named is not None and any(_same(value, answer) for value in named.said_alone)
+        hint = "" if alone else _not_said_in(hint, specific)
     specific = specific or near_miss_hint(answer, expected)
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
     return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+
+
+def _doubting_comment(names: Mapping[str, Any], expected: Any, named: Exercise | None) -> str:
+    """What to say when the answer line's comment doubts the answer (``answer_1 = 9  # maybe 11?``), or ``""``.
+
+    ``9?`` was told it hedges while ``9  # maybe 11?`` was graded (lessons 05 and 06's walk 6): a comment holding a
+    '?', a word of doubt, an 'or', or another value of the answer's kind (``# 11`` for a number, ``# False`` for a
+    truth value, a listed name for a name) hedges too, said before any grading, alike for a right and a wrong value.
+    A plain comment (``# from section 3``, lesson 03's own ``# your prediction: ...``) is left alone.
+    """
+    for line in _cell_text(names).splitlines():
+        if _ANSWER_LINE.match(line) and _doubts(_without_comment(line)[1].strip().lstrip("#").strip(), expected, named):
+            return "Your comment doubts the answer: write one answer, as sure as you can be, or remove the comment."
+    return ""
+
+
+def _doubts(comment: str, expected: Any, named: Exercise | None) -> bool:
+    """Does an answer line's ``comment`` (without its '#') doubt the answer? See :func:`_doubting_comment`."""
+    if not comment:
+        return False
+    if _HEDGES.search(comment) or re.search(r"\bor\b", comment, re.IGNORECASE):
+        return True
+    if _kind(expected) == "a number":
+        return bool(re.fullmatch(r"-?\d+(?:\.\d+)?", comment)) or comment.casefold() in _NUMBER_WORDS
+    if _kind(expected) == _kind(True):
+        return bool(re.search(r"\b(?:true|false)\b", comment, re.IGNORECASE))
+    values = (named.choices + named.known) if named else ()
+    return any(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", comment, re.IGNORECASE) for value in values)
 
 
 _COMMON_WORDS = frozenset(
@@ -984,11 +1019,8 @@ def number_form_hint(answer: Any, expected: Any) -> str:
     number, form = read
     if form == "digits":  # another number in quotes ('5', '2.0'): the quotes are wrong whatever the number
         return f"You wrote the text {_shown(answer)}; the answer is a number: write it without quotes."
-    if form == "words":
-        return (
-            f"You wrote the number {_digits(number)} in words ({_shown(answer)}): write it in digits, without quotes: "
-            f"{_digits(number)}."
-        )
+    if form == "words":  # the student's word in digits, the same form for any number word (lesson 06's walk 6)
+        return f"Your word {_shown(answer)} in digits is {_digits(number)}: write that, without quotes."
     return (
         f"You wrote the text {_shown(answer)}, a number with words around it: the answer is a number, so write "
         "only the number you choose, in digits, without quotes."
@@ -1013,16 +1045,15 @@ def hedge_hint(answer: Any, expected: Any, *, quoted: bool = True) -> str:
     words around it" did not say that ``'2?'`` hedges. Only the way to write the answer's kind follows. An answer
     whose own text holds a '?' or a word of doubt is not hedged by one. "Without quotes around it" is said of a dict
     only when the student typed quotes (``quoted``): ``answer_1 = {...}?`` has none, IPython's reader makes it text
-    (lesson 01's walk).
+    (lesson 01's walk). An answer typed without quotes is echoed as typed (``True?``): quotes around it, then "no
+    quotes", blamed quotes the student never typed (lesson 01's walk 6).
     """
     if not isinstance(answer, str) or not _HEDGES.search(answer):
         return ""
     if isinstance(expected, str) and _HEDGES.search(expected):
         return ""
-    said = (
-        f"Your answer {_shown(answer)} hedges (a '?' or a word of doubt): write one answer on its own, as sure as "
-        "you can"
-    )
+    echo = _shown(answer) if quoted else f"`{_clipped(answer)}`"  # typed bare: as typed, in backticks, no quotes
+    said = f"Your answer {echo} hedges (a '?' or a word of doubt): write one answer on its own, as sure as you can"
     if isinstance(expected, str):
         return f"{said} be; the check compares the exact text."
     if isinstance(expected, dict) and quoted:  # '{"module": "Billing"} I think': a dict in quotes, with a hedge
@@ -1078,8 +1109,8 @@ def truth_form_hint(answer: Any, expected: Any) -> str:
     if _kind(expected) != _kind(True) or not isinstance(answer, str) or not answer.strip():
         return ""
     return (
-        f"You wrote the text {_shown(answer)}; the answer is True or False, Python's two truth values: write one "
-        "of them without quotes, with a capital first letter."
+        f"You wrote the text {_shown(answer)}; the answer is {_kind(True)}: write one of them without quotes, with "
+        "a capital first letter."
     )
 
 
@@ -1098,12 +1129,21 @@ def several_numbers_hint(answer: Any, expected: Any) -> str:
             f"Your answer {_shown(answer)} writes a decimal comma: use a dot for decimals ({whole}.{part}), "
             "without quotes."
         )
+    if isinstance(answer, str) and _LETTER_IN_NUMBER.search(answer):  # '6l.5': one number with a typo, not two
+        return (
+            f"Your answer {_shown(answer)}: this is not a number: check for a letter typed among the digits, then "
+            "write the number in digits, without quotes."
+        )
     if isinstance(answer, str) and len(_numbers_in(answer)) > 1:
         return f"Your answer {_shown(answer)} gives several numbers: pick one and write it in digits, without quotes."
     if isinstance(answer, tuple) and len(answer) > 1 and counts and all(_kind(n) == "a number" for n in answer):
         return "Your answer gives several numbers (Python reads them as a tuple): pick one."
     return ""
 
+
+_LETTER_IN_NUMBER = re.compile(r"\d[.,]?[^\W\d_]{1,2}[.,]?\d|\d[lIoO](?![^\W\d_])|(?<![^\W\d_])[lIoO][.,]?\d")
+"""A letter typed among a number's digits (``6l.5``, ``6O.5``), or an l, I or O for a digit at its end or start
+(``61.5l``): a number with its unit (``9 messages``, ``3s``) or an ordinal (``2nd``) is none (lesson 00's walk 6)."""
 
 _DECIMAL_COMMA = re.compile(r"(-?\d+),(\d+)")
 """A number written with a decimal comma, as French and many other languages write it: ``61,5``."""
@@ -1939,7 +1979,7 @@ def _name_advice(name: str, expected: Any) -> str:
                 f"If you mean the number {name}, write it in digits, with no quotes: {digits}; if you mean the "
                 f"text {name}, put it in quotes: '{name}'."
             )
-        return f"The answer is a number: write it in digits, with no quotes: {digits}."
+        return f"Your word '{name}' in digits is {digits}: write that, with no quotes."
     boolean = name.casefold() in ("true", "false")
     spelled = name.capitalize()
     capital = f"Python writes {spelled} with a capital {spelled[0]} (no quotes): write {spelled}."
@@ -1950,7 +1990,7 @@ def _name_advice(name: str, expected: Any) -> str:
         return (
             capital
             if boolean
-            else "The answer is True or False: write one of them, with a capital letter and no quotes."
+            else f"The answer is {_kind(True)}: write one of them, with a capital letter and no quotes."
         )
     if _kind(expected) == "a number":
         return "The answer is a number: write it in digits, with no quotes."
@@ -2318,12 +2358,41 @@ def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
             f"Python cannot read the line {_shown(line.strip())}: a number cannot start with 0 in Python: write "
             f"{zeros.group(1)}. Then run the cell again."
         )
+    typed = line[match.end() :].strip()
+    if re.fullmatch(r"[\w.,]+", typed) and _LETTER_IN_NUMBER.search(typed):  # `6l.5`: the rule said to '6l.5'
+        return (
+            f"Python cannot read the line {_shown(line.strip())}: this is not a number: check for a letter typed "
+            "among the digits, then write the number in digits. Then run the cell again."
+        )
+    if extra := _value_before_words(line[match.end() :].strip()):
+        return (  # the echo, cut at 60 characters, hid the words that caused the error (lesson 01's walk 6)
+            f"Python cannot read this answer line: there are extra words after your {extra}: write it alone. Then "
+            "run the cell again."
+        )
     cell = "".join(linecache.getlines(error.filename or ""))
     expected = _expected_in_source(cell, match.group(1), names) if cell and names is not None else _UNKNOWN
     return (
         f"Python cannot read the line {_shown(line.strip())} ({error.msg}): after '{match.group(1)} =' write your "
         f"prediction as {_value_forms(expected)}. To leave it for later, write ... there. Then run the cell again."
     )
+
+
+def _value_before_words(typed: str) -> str:
+    """``"dict"`` or ``"value"`` when ``typed`` is a complete Python value followed by extra words
+    (``{'log': 'a=b'} or maybe not``, ``9 messages please``), else ``""``. What follows must hold a letter: ``3 +``
+    or ``2 2`` keeps Python's own reading."""
+    if len(typed) > 2000:
+        return ""
+    for end in range(len(typed) - 1, 0, -1):
+        head, rest = typed[:end].rstrip(), typed[end:]
+        if not head or not (rest[:1].isspace() or head[-1] in ")]}'\"") or not re.search(r"[^\W\d_]", rest):
+            continue
+        try:
+            value = ast.literal_eval(head)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        return "dict" if isinstance(value, dict) else "value"
+    return ""
 
 
 def _value_forms(expected: Any) -> str:

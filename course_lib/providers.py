@@ -675,8 +675,7 @@ async def _smuggle(message: object) -> SmuggleAttempt:
     """What :func:`try_smuggling` saw, its feedback on unbroken lines."""
     if message is ...:  # the prediction may be written already: name what is missing, the message
         return SmuggleAttempt(
-            feedback=f"{_SMUGGLE}: not answered yet: message_1 still holds ...; write your message there, in quotes, "
-            "and run this cell again."
+            feedback=f"{_SMUGGLE}: not answered yet. Put your message in message_1, in quotes, and run again."
         )
     if not isinstance(message, str):
         return SmuggleAttempt(

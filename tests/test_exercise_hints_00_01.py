@@ -198,7 +198,9 @@ def test_an_answer_line_joining_two_answers_is_never_graded(line, value):
     assert told.startswith("Exercise 2: not checked yet.") and "joins two answers with 'or'" in told
     assert f"({line.split('=')[1].split('#')[0].strip()} is {value} to Python)" in told
     assert "correct" not in told
-    assert check("Exercise 2", 1, 1, namespace={"In": ["", "answer_2 = 1  # or 2?"]}).startswith("Exercise 2: correct")
+    # walk 6 (test_checker_walk14): a comment that doubts the answer is a hedge, no longer graded "correct"
+    doubted = check("Exercise 2", 1, 1, namespace={"In": ["", "answer_2 = 1  # or 2?"]})
+    assert doubted.startswith("Exercise 2: not checked yet. Your comment doubts the answer")
 
 
 def test_a_hedge_after_a_dict_made_a_tuple_is_told_to_keep_one_value_alike_right_or_wrong():

@@ -76,10 +76,10 @@ def test_a_value_bound_to_no_name_and_a_plain_value_keep_their_type_feedback():
         (
             "yes",
             True,
-            "The answer is True or False: write one of them, with a capital letter and no quotes",
+            "The answer is a boolean (True or False): write one of them, with a capital letter and no quotes",
             "quotes: '",
         ),
-        ("three", 3, "The answer is a number: write it in digits, with no quotes", "quotes: '"),
+        ("three", 3, "Your word 'three' in digits is 3: write that, with no quotes", "quotes: '"),
         ("Billing", "Billing", "put it in quotes: 'Billing'", "capital"),
         ("false", "no", "put it in quotes: 'false'", "capital"),
     ],
@@ -107,7 +107,7 @@ def test_the_shell_reads_the_expected_kind_from_the_checking_cell(capsys):
         out = capsys.readouterr().out
         assert "put it in quotes: 'repaired'" in out.replace("\n", " ")
         shell.run_cell("answer_2 = three\nprint(check('Exercise 2', answer_2, len(found)))")
-        assert "The answer is a number" in capsys.readouterr().out.replace("\n", " ")
+        assert "Your word 'three' in digits is 3" in capsys.readouterr().out.replace("\n", " ")
         shell.run_cell("answer_2 = three\nprint(check('Exercise 2', answer_2, undefined_thing.count))")
         out = capsys.readouterr().out  # the expected value cannot be read: the general advice
         assert "put it in quotes: 'three'" in out.replace("\n", " ") and "Traceback" not in out
@@ -216,7 +216,9 @@ def test_every_exercise_names_the_kind_its_solution_has():
         assert type(answer) is one.answer_type, (one.lesson, one.label)
 
 
-@pytest.mark.parametrize(("line", "said"), [("answer_1 = nine", "The answer is a number"), ("answer_1 =", "in digits")])
+@pytest.mark.parametrize(
+    ("line", "said"), [("answer_1 = nine", "Your word 'nine' in digits is 9"), ("answer_1 =", "in digits")]
+)
 def test_an_answer_line_failing_before_the_cell_computes_its_answer_is_told_the_exercises_kind(capsys, line, said):
     """Lesson 05's walk: ``answer_1 = nine`` failed before ``trace_4`` existed, and the general advice sent a student
     with a count towards quotes or a dict."""

@@ -17,7 +17,7 @@ def test_check_tells_unanswered_correct_and_wrong_apart():
 
 def test_check_minds_types_and_says_which_one_is_wrong():
     assert "the text '9'; the answer is a number: write it without quotes" in " ".join(check("Ex", "9", 9).split())
-    assert "the text 'True'; the answer is True or False" in " ".join(check("Ex", "True", True).split())
+    assert "the text 'True'; the answer is a boolean (True or False)" in " ".join(check("Ex", "True", True).split())
     assert "You wrote a number; the answer is text: put it in quotes" in " ".join(check("Ex", 3, "3").split())
     assert check("Ex", 1, True, "Look again.") == (
         "Ex: not checked yet. Your answer is a number; the answer is a boolean (True or False).\nWrite True or "

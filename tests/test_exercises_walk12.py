@@ -178,7 +178,8 @@ def test_a_miss_that_asks_its_own_question_is_not_followed_by_the_hint(answer, e
     """Finding 10: lesson 02's Exercise 3 asked the same question twice."""
     text = said("02", "Exercise 3", answer, expected).casefold()
     assert text.count("section 6's table") <= 1 and text.count("user turns") <= 1
-    assert text.count("declares nothing") <= 1 and text.count("?") == 2
+    # walk 6 (test_checker_walk14): the miss for 8 is said alone, without the hint's writer question
+    assert text.count("declares nothing") <= 1 and text.count("?") == (2 if answer == 3 else 1)
 
 
 @pytest.mark.parametrize("ex", EXERCISES, ids=lambda e: f"{e.lesson}-{e.label}")

@@ -77,7 +77,7 @@ def test_a_hedged_number_is_recognised_and_asked_for_in_digits(hedged):
 @pytest.mark.parametrize(("word", "digits"), [("two", "2"), ("Four", "4"), ("zero", "0")])
 def test_a_number_word_is_asked_for_in_digits(shell, capsys, word, digits):
     said = words(check("Exercise 3", word, 2, "Count the messages again."))
-    assert f"write it in digits, without quotes: {digits}" in said
+    assert f"Your word '{word}' in digits is {digits}: write that, without quotes" in said  # walk 6
     shell.run_cell(f"answer_3 = {word}")  # the cell's expected value is not readable: the advice still fits
     out = words(capsys.readouterr().out)
     assert f"write it in digits, with no quotes: {digits}" in out and out.index("digits") < out.index("quotes: '")
