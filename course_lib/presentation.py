@@ -58,6 +58,7 @@ __all__ = [
     "LOOP_READER_CHARS",
     "NOT_GRADED",
     "NO_INDEX",
+    "NO_WINNER",
     "NO_WRAP",
     "READER_CHARS",
     "RECORDED",
