@@ -58,6 +58,7 @@ __all__ = [
     "LOOP_READER_CHARS",
     "NOT_GRADED",
     "NO_INDEX",
+    "NO_WINNER",
     "NO_WRAP",
     "READER_CHARS",
     "RECORDED",
@@ -115,6 +116,7 @@ __all__ = [
     "readable_table",
     "recorded_time",
     "repairs_frame",
+    "right_everywhere_line",
     "rows_frame",
     "same_lines_sentence",
     "scaling_frame",
@@ -876,7 +878,23 @@ def no_winner_sentence(answers: pd.DataFrame) -> str:
         head = f"{_joined(perfect)} answered every graded question right under every rule"
     else:
         head = "Every policy gets at least one graded answer wrong"
-    return "; ".join([head, *partial]) + "."
+    return "; ".join([head, *partial]) + f". {NO_WINNER}"
+
+
+NO_WINNER = "As the seed asks, no winner is announced, whatever these counts: a right answer is not the whole cost."
+"""The end of :func:`no_winner_sentence`, the same whether or not a policy was right everywhere: the seed never
+announces a winner, so the verdict never ties that to the counts (issue 32: "none, so no winner is announced" read
+as if no winner came only because none was perfect)."""
+
+
+def right_everywhere_line(answers: pd.DataFrame) -> str:
+    """``policies right everywhere: ...``: the policies right at every graded turn under every rule, or ``none``.
+
+    The same words whatever the answers; it names the policies (never a Python list) and announces nothing: the
+    verdict (:func:`no_winner_sentence`) says that no winner is announced.
+    """
+    perfect = [str(p) for p, rows in answers.groupby("policy", sort=False) if rows["correct"].all()]
+    return f"policies right everywhere: {_joined(perfect) or 'none'}"
 
 
 READER_CHARS = "chars sent to the reader"

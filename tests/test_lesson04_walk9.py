@@ -15,7 +15,7 @@ from test_student_path import hood_index, lesson, shown_text
 
 from course_lib.assertions import parse_assertions
 from course_lib.policies import compare_policies, comparison_rules, load_timeline
-from course_lib.presentation import correctness_table, no_winner_sentence
+from course_lib.presentation import NO_WINNER, correctness_table, no_winner_sentence
 from course_lib.recordings import load_policy_costs
 
 LESSON = "04_memory_policies_compared"
@@ -38,7 +38,7 @@ def test_the_verdict_names_the_rules_under_which_a_policy_is_right_at_every_grad
     sentence = no_winner_sentence(_answers({"full history": full, "last 3 turns": window}))
     assert sentence == (
         "Every policy gets at least one graded answer wrong; full history answers every graded question "
-        "(turns 5 and 10) right only under 'latest'."
+        "(turns 5 and 10) right only under 'latest'. " + NO_WINNER
     )
     perfect = {(rule, turn): True for rule in rules for turn in (5, 10)}
     assert no_winner_sentence(_answers({"facts": perfect, "last 3 turns": window})).startswith(

@@ -36,6 +36,7 @@ from course_lib.policies import (
     course_policies,
     load_timeline,
 )
+from course_lib.presentation import right_everywhere_line
 from course_lib.providers import FactsContextProvider, provider_agent
 from course_lib.tracing import CallLog
 
@@ -201,6 +202,7 @@ async def test_every_policy_fails_somewhere_so_none_is_announced_the_winner():
     answers = (await latest_comparison(comparison_rules())).answers
     perfect = [p for p, correct in answers.groupby("policy")["correct"] if correct.all()]
     assert set(answers["policy"]) == set(course_policies()) and perfect == []
+    assert right_everywhere_line(answers) == "policies right everywhere: none"  # the line lesson 04 prints
 
 
 # --- LoopAgent (the Chinese seed) -----------------------------------------------------------------------------------
