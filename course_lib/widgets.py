@@ -1549,8 +1549,8 @@ def expectations_html(timeline: Timeline) -> str:
         return ""
     table = lesson_table_html(rows_frame(rows, _EXPECTATION_COLUMNS), "policy-expectations", escape=False)
     heading = (
-        "What a correct answer must contain, set before any run (the results table under it says <b>yes</b> where "
-        "an answer does):"
+        "What a correct answer must contain, fixed by the timeline and the same for every run (the results table "
+        "under it says <b>yes</b> where an answer does):"
     )
     return f"{heading}<br>{table}"
 
