@@ -8,46 +8,10 @@ module is dropped, so the cell's import runs the module anew, as a restarted ker
 
 from __future__ import annotations
 
-import json
-import re
-import subprocess
-import sys
-from pathlib import Path
-
-import nbformat
 import pytest
+from support.checker import exercise_cells, run_each_in_a_fresh_shell
 
-ROOT = Path(__file__).resolve().parent.parent
-CHECKING = re.compile(r'check\(\s*"(Exercise \d+)"')
-
-RUNNER = r"""
-import contextlib, io, json, sys
-from IPython.core.interactiveshell import InteractiveShell
-
-said = []
-for source in json.load(sys.stdin):
-    for name in [m for m in sys.modules if m == "course_lib" or m.startswith("course_lib.")]:
-        del sys.modules[name]
-    InteractiveShell.clear_instance()
-    shell = InteractiveShell.instance()
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        shell.run_cell(source)
-    said.append(out.getvalue())
-print(json.dumps(said))
-"""
-
-
-def _exercise_cells() -> list[tuple[str, str, str]]:
-    found = []
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type == "code" and (label := CHECKING.search(cell.source)):
-                found.append((path.stem[:2], label.group(1), cell.source))
-    return found
-
-
-CELLS = _exercise_cells()
+CELLS = exercise_cells()
 
 
 def test_every_lesson_has_its_exercise_cells():
@@ -67,12 +31,7 @@ def test_an_exercise_cell_run_alone_in_a_fresh_kernel_says_which_cells_to_run(fr
 
 @pytest.fixture(scope="module")
 def fresh_runs() -> list[str]:
-    sources = [source for _, _, source in CELLS]
-    done = subprocess.run(
-        [sys.executable, "-c", RUNNER], input=json.dumps(sources), capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_each_in_a_fresh_shell([source for _, _, source in CELLS])
 
 
 def test_an_awaiting_exercise_cell_first_in_a_real_kernel_gets_its_reply():

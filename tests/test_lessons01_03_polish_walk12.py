@@ -4,12 +4,11 @@ echo of a long line kept inside its column, and an exercise cell's first comment
 import html
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
+from support.checker import exercise_cells, run_each_in_a_fresh_shell
 from support.panels import last_in_chat, memory_panel, said, send, submit, two_desks
 
 from course_lib.capstone_panel import CapstonePanel
@@ -84,35 +83,6 @@ async def test_the_chat_echo_of_a_long_line_is_shortened_and_wraps_within_its_co
 
 WORKS_ALONE = "# this cell works on its own, even after a restart"
 NEEDS_ABOVE = "# after a restart, this import lets the cell say which cells to run first"
-CHECKING = re.compile(r'check\(\s*"(Exercise \d+)"')
-
-RUNNER = r"""
-import contextlib, io, json, sys
-from IPython.core.interactiveshell import InteractiveShell
-
-said = []
-for source in json.load(sys.stdin):
-    for name in [m for m in sys.modules if m == "course_lib" or m.startswith("course_lib.")]:
-        del sys.modules[name]
-    InteractiveShell.clear_instance()
-    shell = InteractiveShell.instance()
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        shell.run_cell(source)
-    said.append(out.getvalue())
-print(json.dumps(said))
-"""
-
-
-def _cells(lessons: tuple[str, ...]) -> list[tuple[str, str, str]]:
-    found = []
-    for lesson in lessons:
-        path = next(NOTEBOOKS.glob(f"{lesson}_*.ipynb"))
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            source = "".join(cell["source"])
-            if cell["cell_type"] == "code" and (label := CHECKING.search(source)):
-                found.append((lesson, label.group(1), source))
-    return found
 
 
 def _answered(source: str) -> str:
@@ -122,14 +92,9 @@ def _answered(source: str) -> str:
 
 
 def test_an_exercise_cell_says_it_works_on_its_own_exactly_when_it_does_in_a_fresh_kernel():
-    cells = _cells(("01", "02", "03"))
+    cells = exercise_cells(("01", "02", "03"))
     assert len(cells) == 9
-    sources = [_answered(source) for _, _, source in cells] + [source for _, _, source in cells]
-    done = subprocess.run(
-        [sys.executable, "-c", RUNNER], input=json.dumps(sources), capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    runs = json.loads(done.stdout.strip().splitlines()[-1])
+    runs = run_each_in_a_fresh_shell([_answered(source) for _, _, source in cells] + [source for _, _, source in cells])
     alone = []
     for index, (lesson, label, source) in enumerate(cells):
         first = source.splitlines()[0]

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
+import nbformat
 from IPython.core.interactiveshell import InteractiveShell
 
 from course_lib.exercises import check, exercise, explain_unquoted_names
@@ -52,3 +58,50 @@ def run_in_real_kernel(source: str) -> tuple[dict[str, Any], str]:
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+CHECKING = re.compile(r'check\(\s*"(Exercise \d+)"')
+
+FRESH_SHELL_RUNNER = r"""
+import contextlib, io, json, sys
+from IPython.core.interactiveshell import InteractiveShell
+
+said = []
+for source in json.load(sys.stdin):
+    for name in [m for m in sys.modules if m == "course_lib" or m.startswith("course_lib.")]:
+        del sys.modules[name]
+    InteractiveShell.clear_instance()
+    shell = InteractiveShell.instance()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        shell.run_cell(source)
+    said.append(out.getvalue())
+print(json.dumps(said))
+"""
+"""Each source run as the first cell of a restarted kernel: every ``course_lib`` module dropped before it."""
+
+
+def exercise_cells(lessons: tuple[str, ...] | None = None) -> list[tuple[str, str, str]]:
+    """Each exercise's checking cell as stored: (lesson, label, source), lesson by lesson, ``lessons`` or all."""
+    found = []
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        if lessons is not None and path.stem[:2] not in lessons:
+            continue
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code" and (label := CHECKING.search(cell.source)):
+                found.append((path.stem[:2], label.group(1), cell.source))
+    return found
+
+
+def run_each_in_a_fresh_shell(sources: list[str]) -> list[str]:
+    """What each source prints, run alone in a fresh IPython shell (a restarted kernel imitated in a subprocess)."""
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_SHELL_RUNNER],
+        input=json.dumps(sources),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
