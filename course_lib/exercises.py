@@ -1942,6 +1942,10 @@ def _long_name_guidance(error: NameError, expected: Any, variable: str, shown: s
     return f"{said}\n{_python_line(error)}\n{advice} Then run the cell again."
 
 
+_CELLS_OWN_NAME = re.compile(r"answer_\w*|message_\w+")
+"""A name an exercise cell sets itself (its answer, its message): missing, its line was deleted, not a lesson name."""
+
+
 def not_defined_yet(error: NameError) -> str:
     """What to say when a lesson cell's own code names something this kernel has not defined (lesson 05's walk).
 
@@ -1952,7 +1956,7 @@ def not_defined_yet(error: NameError) -> str:
     in words (the fourth walks of lessons 02 and 05). The cell still ends in an error, so Run All stops there.
     """
     name = error.name or str(error)
-    if re.fullmatch(r"answer_\w*|message_\w+", name):  # the cell reads its answer or message, whose line was deleted
+    if _CELLS_OWN_NAME.fullmatch(name):  # the cell reads its answer or message, whose line was deleted
         return unquoted_name_guidance(error)
     return (
         f"{name} is not defined in this kernel yet: a cell above imports or creates it.\nRun the cells above first "
@@ -2065,7 +2069,7 @@ def _lesson_name_missing(error: BaseException, frame: traceback.FrameSummary | N
     Run All note is not said of it: two fifth walks, who had run one cell, were puzzled by it."""
     if not isinstance(error, NameError) or frame is None or _ANSWER_LINE.match(frame.line or ""):
         return False
-    return not _message_guidance(error, frame.line) and not re.fullmatch(r"answer_\w*|message_\w+", error.name or "")
+    return not _message_guidance(error, frame.line) and not _CELLS_OWN_NAME.fullmatch(error.name or "")
 
 
 def _cell_error_guidance(
