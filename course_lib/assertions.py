@@ -49,6 +49,7 @@ __all__ = [
     "UnencodableMessage",
     "allowed_in_other_case",
     "as_written",
+    "case_note",
     "check_message",
     "check_message_length",
     "find_declarations",
@@ -285,7 +286,7 @@ class NearMiss:
         if self.problem == "no value":
             return f"'{self.key}=' has no value"
         if self.problem == "wrong case":
-            return f"'{self.key}' is not a key (keys are case-sensitive: write '{self.allowed}')"
+            return case_note(self.key, self.allowed or "").removesuffix(".")  # the one case note, as a clause
         if self.problem == "colon":
             return f"'{self.key}:' is written with a colon (a declaration is '{self.allowed}=value')"
         if self.problem == "markup" and self.value is not None:
@@ -496,6 +497,13 @@ def repeated_keys(text: str) -> dict[str, list[str]]:
     for declaration in declarations:
         values.setdefault(declaration.key, []).append(declaration.value)
     return {key: said for key, said in values.items() if len(set(said)) > 1}
+
+
+def case_note(key: str, allowed: str) -> str:
+    """``'Module' is not a key (keys are case-sensitive): write 'module'.``: the one note for a key typed in another
+    case, said alike by lesson 01's table (:attr:`NearMiss.reason`, as a clause), the console's ``forget``, the
+    panels' notes and lesson 07's panel (one colon, one rule)."""
+    return f"'{key}' is not a key (keys are case-sensitive): write '{allowed}'."
 
 
 SHOWN_SEGMENT_CHARS = 40

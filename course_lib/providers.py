@@ -43,6 +43,7 @@ from .assertions import (
     Declaration,
     MessageRefused,
     allowed_in_other_case,
+    case_note,
     check_message,
     find_declarations,
     trim,
@@ -110,12 +111,6 @@ __all__ = [
     "value_in_words",
     "worked_out",
 ]
-
-
-def case_note(key: str, allowed: str) -> str:
-    """``'Module' is not a key (keys are case-sensitive): write 'module'.``: the one note for a key typed in another
-    case, said alike by the console's ``forget``, the panels' notes and lesson 07's panel (one colon, one rule)."""
-    return f"'{key}' is not a key (keys are case-sensitive): write '{allowed}'."
 
 
 def inject(block: str, user_text: str) -> str:
