@@ -385,14 +385,18 @@ def log_after_forget(log: CallLog, value: str, forgotten_at: int, forget_line: s
     and what later calls send the model. The log is a record of past calls and keeps them: this says so from the run.
     ``forgotten_at`` is the number of calls logged when the forget ran; ``forget_line`` is that forget's line as
     typed (``forget module``), so the count is said of the forget it was taken at, when a script runs more than one.
+    The sentence is printed, not rendered: the forget is quoted ('forget module'), and the bracket that says why the
+    log holds that many calls stands right after their number (issue 32, walk 7).
     """
     sent = [i for i, call in enumerate(log.calls, start=1) if any(value in m.text for m in call.messages)]
     before = sum(i <= forgotten_at for i in sent)
     after = [i for i in sent if i > forgotten_at]
     later = len(log) - forgotten_at
-    forget = f"`{' '.join(forget_line.split())}`" if forget_line else "the forget"
-    said = f"The call log still holds {value}: {before} of the {forgotten_at} calls made before {forget} sent it"
-    said += _calls_counted(log.calls[:forgotten_at])
+    forget = f"'{' '.join(forget_line.split())}'" if forget_line else "the forget"  # printed text, not Markdown
+    counted = _calls_counted(log.calls[:forgotten_at])  # why that many calls: said beside their number
+    said = (
+        f"The call log still holds {value}: of the {forgotten_at} calls made before {forget}{counted}, {before} sent it"
+    )
     if after:
         return f"{said}, and {len(after)} of the {later} calls made since did: the user's own words sent it again."
     return (

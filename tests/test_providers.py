@@ -432,7 +432,8 @@ async def test_the_call_log_keeps_a_forgotten_value_that_no_later_call_sends():
     await desks.handle("Which module am I on?")
     said = log_after_forget(log, "Billing", forgotten_at)
     sent_it = sum(any("Billing" in m.text for m in call.messages) for call in log.calls[:forgotten_at])
-    assert said.startswith(f"The call log still holds Billing: {sent_it} of the {forgotten_at} calls made before")
+    assert said.startswith(f"The call log still holds Billing: of the {forgotten_at} calls made before")
+    assert f"), {sent_it} sent it" in said
     assert f"none of the {len(log) - forgotten_at} calls made since did" in said
     assert "(each of the 2 turns called its desk, then the writer)" in said  # why that many calls
     await desks.handle("Our module is Billing again")  # the user's own words bring the value back into a call
