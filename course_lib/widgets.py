@@ -213,15 +213,22 @@ class _Async:
 
 
 def describe_error(error: BaseException) -> str:
-    """An error in a student's words: the rule it broke (with a case hint for a key), or what went wrong.
+    """An error in a student's words: the rule it broke (with a case hint for a key, unless it says one), or what
+    went wrong.
 
     Long input repeated in the error is shortened (:func:`shorten_long_input`), so the rule stays readable.
     """
     if not isinstance(error, EXPECTED_ERRORS):
         return shorten_long_input(f"Something went wrong ({type(error).__name__}): {error}. Nothing was changed.")
     text = str(error)
-    hints = [case_hint(word) for word in _quoted_words(text)]
-    return shorten_long_input(" ".join([text, *[hint for hint in hints if hint]]))
+    # a key in another case gets the case hint once: not when the rule already says which key to write (the
+    # console's "'Module' is not a key (keys are case-sensitive): write 'module'."), nor twice for one key
+    hints = {
+        hint: None
+        for word in _quoted_words(text)
+        if (hint := case_hint(word)) and f"write '{allowed_in_other_case(word)}'" not in text
+    }
+    return shorten_long_input(" ".join([text, *hints]))
 
 
 SHOWN_INPUT_CHARS = 40
