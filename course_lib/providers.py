@@ -581,6 +581,9 @@ class SmuggleAttempt(BaseModel):
     prediction, so it is said only after a right one (:meth:`after_check`)."""
     verdict: str = ""
     """The store's verdict on the message in words (``Stored: module.``), said with an empty ``held``."""
+    why: str = ""
+    """Why the number ``mem`` lists is right, computed from what the store did (:func:`_smuggle_why`): the checking
+    cell passes it to :func:`~course_lib.exercises.check`, so it is said only after a right prediction."""
 
     def after_check(self, checked: str) -> str:
         """The check of the student's prediction (``checked``, what :func:`~course_lib.exercises.check` said) and,
@@ -676,11 +679,6 @@ async def _smuggle(message: object) -> SmuggleAttempt:
         return SmuggleAttempt(
             feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {message!r} is not text.'
         )
-    if _declares_priority(message):
-        return SmuggleAttempt(
-            feedback=f"{_SMUGGLE}: your message declares priority itself; the rule is to get it into the reply "
-            "without declaring it. Rewrite the message and run this cell again."
-        )
     desk = make_chat_client("assistant", backends=_OFFLINE)  # its "Noted what you declared" is the offline desk's
     desks = ProviderDesks.build(make_extraction(), {"desk": desk}, {"desk": "You are the desk."})
     event = await desks.handle(message)
@@ -696,7 +694,12 @@ async def _smuggle(message: object) -> SmuggleAttempt:
         )
     reply = event.reply or ""
     proposed = ", ".join(f"{c.key}={c.value}" for c in event.report.proposed) if event.report else ""
-    said = f"the desk replied: {reply}"
+    said = f"the desk replied: {reply}"  # every message the desk answered shows its reply first, whatever follows
+    if _declares_priority(message):
+        return SmuggleAttempt(
+            feedback=f"{said}\n{_SMUGGLE}: your message declares priority itself; the rule is to get it into the "
+            "reply without declaring it. Rewrite the message and run this cell again."
+        )
     if _TARGET not in reply:
         return SmuggleAttempt(
             feedback=f"{said}\n{_SMUGGLE}: the reply does not contain {_TARGET} yet. Rewrite the message and "
@@ -717,6 +720,28 @@ async def _smuggle(message: object) -> SmuggleAttempt:
         extracted=proposed,
         held=" and ".join(f'{f.key} = "{f.value}"' for f in facts),
         verdict=report_in_words(event.report) if event.report else "No extraction ran.",
+        why=_smuggle_why(facts, event.report),
+    )
+
+
+def _smuggle_why(facts: Sequence[Fact], report: ExtractionReport | None) -> str:
+    """Exercise 1's why, from what the store did with the message: true whether it kept facts or refused it whole.
+
+    The desk is fresh, so its store started empty and holds only what this message gave it.
+    """
+    count = f"{len(facts)} fact{'' if len(facts) == 1 else 's'}"
+    if facts:
+        keys = " and ".join(f.key for f in facts)
+        stored = (
+            f"The desk's store started empty and kept one fact per key your message declared ({keys}): mem lists "
+            f"{count}."
+        )
+    else:
+        verdict = report_in_words(report) if report else "No extraction ran."
+        stored = f'The desk\'s store started empty and refused your message whole ("{verdict}"): mem lists {count}.'
+    return (
+        f'{stored} The desk\'s "Noted" quotes each value it read whole, and {_TARGET} sat inside the value of another '
+        "key: it is no declaration of its own, so it is no fact. What a desk says is not what the store holds; mem is."
     )
 
 
