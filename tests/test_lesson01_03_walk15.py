@@ -150,7 +150,8 @@ def test_lesson_03_names_the_forget_filter_only_beside_code_that_has_it_or_says_
         if cell["cell_type"] != "markdown" or "forget filter" not in source(cell):
             continue
         after = next((c for c in cells[i + 1 :] if c["cell_type"] == "code"), None)
-        has_filter = after is not None and re.search(r"hold_agent\(|forget_filter\(|provider_agent\(|ProviderDesks\.build\(", source(after))
+        filter_made = r"hold_agent\(|forget_filter\(|provider_agent\(|ProviderDesks\.build\("
+        has_filter = after is not None and re.search(filter_made, source(after))
         assert has_filter or "leaves out" in source(cell), source(cell)
 
 
