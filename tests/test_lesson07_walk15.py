@@ -1,0 +1,97 @@
+"""Lesson 07's fifteenth walk (issue 32): Check answer leaves the store's status line (a refused message's reasons
+included) as the last Submit or Forget left it, whatever the verdict; Forget all and Forget key say how to get the
+conversation's store back, and that is true."""
+
+from __future__ import annotations
+
+import pytest
+from support.capstone_battery import SUPERSEDED, lesson_store
+
+from course_lib.capstone_panel import CapstonePanel
+from course_lib.extraction import make_extraction
+from course_lib.policies import load_timeline
+from tests.support.panels import said, submit
+
+RIGHT, WRONG = "The module is Billing.", "The module is Reporting."
+"""Two answers to the question that only asks: one passes, one is sent back (the store holds module=Billing)."""
+
+
+async def _check(panel: CapstonePanel, answer: str) -> None:
+    panel.task.index = 1  # the question that only asks: no constraint is due
+    panel.answer.value = answer
+    panel.check_button.click()
+    await panel.idle()
+
+
+# region 1. Check answer keeps what the last Submit said
+
+
+@pytest.mark.parametrize("answer", [RIGHT, WRONG])
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("colour=red", "Why: 'colour' is not an allowed key"),  # nothing stored: the box keeps the message
+        ("Module=Billing", "(keys are case-sensitive): write 'module'"),
+        ("module=Payroll; colour=red", "Refused: 'colour=red'. Why: 'colour' is not an allowed key"),  # stored
+        ("hello there", "Why: it holds no '='"),
+    ],
+)
+async def test_check_answer_leaves_the_last_submit_s_report_as_it_was_whatever_the_verdict(
+    typed: str, why: str, answer: str
+) -> None:
+    p = await CapstonePanel.from_timeline(load_timeline())
+    await submit(p, typed)
+    report = p.diagnostic.value
+    assert why in said(p)
+    await _check(p, answer)
+    assert p.result is not None  # a verdict was shown (RIGHT passes and WRONG is sent back on module=Billing)
+    assert p.diagnostic.value == report  # the same lines, the same way, for a right and a wrong answer
+
+
+@pytest.mark.parametrize("answer", [RIGHT, WRONG])
+async def test_check_answer_leaves_a_forget_s_report_as_it_was(answer: str) -> None:
+    p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    p.key.value = "constraint"
+    p.forget_key_button.click()
+    await p.idle()
+    report = p.diagnostic.value
+    assert said(p).startswith("Forgot constraint")
+    await _check(p, answer)
+    assert p.diagnostic.value == report
+
+
+# region 2. A forget says how to get the conversation's store back, and it is true
+
+START_OVER = "Running the panel's cell again builds it anew from turns 1 to 9"
+
+
+async def test_forget_all_says_running_the_cell_again_brings_back_the_conversation_s_store() -> None:
+    timeline = load_timeline()
+    p = await CapstonePanel.from_timeline(timeline)
+    seed = [(f.key, f.value, f.turn) for f in p.extraction.memory.facts]
+    replaced = {key: list(values) for key, values in p.superseded.items()}
+    p.forget_all_button.click()
+    await p.idle()
+    assert not p.extraction.memory.facts
+    lines = said(p).splitlines()
+    assert lines[0] == "Forgot every fact: the store is empty."
+    assert START_OVER in lines[1]
+    again = await CapstonePanel.from_timeline(timeline)  # what running the cell again does
+    assert [(f.key, f.value, f.turn) for f in again.extraction.memory.facts] == seed
+    assert again.superseded == replaced and replaced  # the values the corrections replaced come back too
+
+
+async def test_forget_key_says_it_too_after_what_went() -> None:
+    p = await CapstonePanel.from_timeline(load_timeline())
+    p.key.value = "module"
+    p.forget_key_button.click()
+    await p.idle()
+    lines = said(p).splitlines()
+    assert lines[0].startswith('Forgot module, which held "Billing".') and START_OVER in lines[1]
+
+
+async def test_a_panel_no_cell_built_from_the_conversation_promises_no_cell_to_run() -> None:
+    p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    p.forget_all_button.click()
+    await p.idle()
+    assert said(p) == "Forgot every fact: the store is empty."
