@@ -1,17 +1,21 @@
 """Lesson 07's fifteenth walk (issue 32): Check answer leaves the store's status line (a refused message's reasons
 included) as the last Submit or Forget left it, whatever the verdict; Forget all and Forget key say how to get the
-conversation's store back, and that is true."""
+conversation's store back, and that is true; the objectives hold one goal per bullet."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
+from test_student_path import lesson
 
 from course_lib.capstone_panel import CapstonePanel
 from course_lib.extraction import make_extraction
 from course_lib.policies import load_timeline
 from tests.support.panels import said, submit
 
+LESSON = "07_loop_held_to_the_facts"
 RIGHT, WRONG = "The module is Billing.", "The module is Reporting."
 """Two answers to the question that only asks: one passes, one is sent back (the store holds module=Billing)."""
 
@@ -95,3 +99,20 @@ async def test_a_panel_no_cell_built_from_the_conversation_promises_no_cell_to_r
     p.forget_all_button.click()
     await p.idle()
     assert said(p) == "Forgot every fact: the store is empty."
+
+
+def test_section_8_says_how_to_get_the_store_back() -> None:
+    cells = lesson(LESSON).cells
+    section = next(c.source for c in cells if c.cell_type == "markdown" and c.source.startswith("## 8."))
+    assert "run the panel's cell again" in section.replace("**", "")
+
+
+# region 3. One goal per objective
+
+
+def test_the_objectives_hold_one_goal_per_bullet() -> None:
+    opening = lesson(LESSON).cells[0].source
+    bullets = re.findall(r"^- (.+?)(?=^- |^\S|\Z)", opening, re.MULTILINE | re.DOTALL)
+    policies = next(b for b in bullets if "for each memory policy" in b)
+    assert "call by call" not in policies
+    assert any(b.startswith("read a repaired run call by call") for b in bullets)
