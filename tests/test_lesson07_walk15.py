@@ -10,7 +10,7 @@ import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
 from test_student_path import lesson
 
-from course_lib.capstone_panel import CapstonePanel
+from course_lib.capstone_panel import STILL_IN_BOX, CapstonePanel
 from course_lib.extraction import make_extraction
 from course_lib.policies import load_timeline
 from tests.support.panels import said, submit
@@ -116,3 +116,45 @@ def test_the_objectives_hold_one_goal_per_bullet() -> None:
     policies = next(b for b in bullets if "for each memory policy" in b)
     assert "call by call" not in policies
     assert any(b.startswith("read a repaired run call by call") for b in bullets)
+
+
+# region 4. A forget keeps why a message still in the Message box was not stored (the same defect as finding 1)
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("colour=red", "Why: 'colour' is not an allowed key"),
+        ("Module=Billing", "(keys are case-sensitive): write 'module'"),
+        ("hello there", "Why: it holds no '='"),
+    ],
+)
+@pytest.mark.parametrize("forget", ["key", "all"])
+async def test_a_forget_says_again_why_the_message_still_in_the_box_was_not_stored(
+    typed: str, why: str, forget: str
+) -> None:
+    p = await CapstonePanel.from_timeline(load_timeline())
+    await submit(p, typed)
+    report = said(p)
+    if forget == "key":
+        p.key.value = "module"
+        p.forget_key_button.click()
+    else:
+        p.forget_all_button.click()
+    await p.idle()
+    assert p.message.value == typed and said(p).startswith("Forgot ")
+    assert said(p).endswith(f"\n{STILL_IN_BOX}\n{report}") and why in report
+
+
+async def test_the_last_submit_is_not_said_again_once_the_box_holds_something_else() -> None:
+    p = await CapstonePanel.from_timeline(load_timeline())
+    await submit(p, "colour=red")
+    p.message.value = "colour=blue"  # the student is correcting it: what Submit said is about another text
+    p.forget_all_button.click()
+    await p.idle()
+    assert STILL_IN_BOX not in said(p) and "colour" not in said(p)
+    await submit(p, "module=Payroll")  # stored: the box is empty, nothing of it is left to explain
+    p.key.value = "module"
+    p.forget_key_button.click()
+    await p.idle()
+    assert STILL_IN_BOX not in said(p) and p.message.value == ""
