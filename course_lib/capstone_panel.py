@@ -55,6 +55,7 @@ from .widgets import (
 )
 
 __all__ = [
+    "ALL_FORGOTTEN",
     "ASK_TASK",
     "CORRECTION_EXAMPLE",
     "MAX_ANSWER_CHARS",
@@ -62,6 +63,7 @@ __all__ = [
     "NOT_READ_LABEL",
     "PLAN_TASK",
     "REFUSED_LABEL",
+    "STILL_IN_BOX",
     "AnswerCheck",
     "CapstonePanel",
     "GivenAnswerClient",
@@ -77,6 +79,7 @@ __all__ = [
     "said_in_answer",
     "said_runs",
     "shared_second_note",
+    "start_over_note",
     "verdict_html",
     "violation_rows",
 ]
@@ -463,6 +466,25 @@ def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
     return f'Forgot {key}, which held "{shorten_long_input(value)}". {now}'
 
 
+ALL_FORGOTTEN = "Forgot every fact: the store is empty."
+"""What Forget all says, as on lesson 02's panel."""
+
+STILL_IN_BOX = "What Submit said of the message still in the Message box:"
+"""The label over the last Submit's lines, said again under a forget's while that message is still in the box."""
+
+
+def start_over_note(turns: int) -> str:
+    """How to get back the store a panel replayed from ``turns`` turns of a conversation: run its cell again.
+
+    A forget cannot be undone from the panel; the cell that built it (:meth:`CapstonePanel.from_timeline`) replays
+    the conversation into a new store, so its facts and the values its corrections replaced come back, in a new panel.
+    """
+    return (
+        f"Running the panel's cell again builds it anew from turns 1 to {turns} of the conversation: "
+        "their store, and the values their corrections replaced, come back."
+    )
+
+
 def shared_second_note(facts: Sequence[Fact], replayed: Collection[int] = ()) -> str:
     """What the table's time column cannot say: facts of several turns stored within one second show one time.
 
@@ -518,6 +540,10 @@ class CapstonePanel(MemoryPanel):
         self.replaced = SingleSpacedHTML()
         self.times = widgets.HTML()  # which turns share a recorded second (the panel replayed them together)
         self.replayed: frozenset[int] = frozenset()
+        self.start_over = ""
+        self._last_submit: tuple[str, str] | None = None  # the last message submitted, and what Submit said of it
+        """How to get the store back after a forget, said under the forget's line: set by :meth:`from_timeline`
+        (the cell that builds the panel from a conversation); "" for a panel built on a store of its own."""
         self.task = widgets.Dropdown(options=list(tasks), description="Task", layout=widgets.Layout(width="95%"))
         self.examples = widgets.Dropdown(description="Try", layout=widgets.Layout(width="95%"))
         self.answer = widgets.Textarea(
@@ -573,6 +599,7 @@ class CapstonePanel(MemoryPanel):
         for turn in earlier:
             await panel._correct(turn.user)
         panel.replayed = frozenset(f.turn for f in panel.extraction.memory.facts)
+        panel.start_over = start_over_note(len(earlier))
         panel.refresh()
         return panel
 
@@ -612,11 +639,36 @@ class CapstonePanel(MemoryPanel):
             self.said.pop(gone, None)
 
     def forget(self, key: str | None) -> None:
-        """The memory panel's forget, and for one key, a line saying what went and what the store holds now."""
+        """The memory panel's forget; for one key, a line saying what went and what the store holds now; and, on a
+        panel built from a conversation, how to get its store back (:attr:`start_over`)."""
         held = {f.key: f.value for f in self.extraction.memory.facts}
         super().forget(key)
-        if key is not None and key in held and key not in {f.key for f in self.extraction.memory.facts}:
-            self.diagnostic.value = html_lines(forget_note(key, held[key], self.extraction.memory.facts))
+        left = {f.key for f in self.extraction.memory.facts}
+        if key is None and held and not left:
+            lines = [ALL_FORGOTTEN]
+        elif key is not None and key in held and key not in left:
+            lines = [forget_note(key, held[key], self.extraction.memory.facts)]
+        else:  # nothing went (a refusal, or no fact to forget): the memory panel's line says why
+            return
+        said = html_lines("\n".join([*lines, *([self.start_over] if self.start_over else [])]))
+        self.diagnostic.value = said + self._still_in_box()
+
+    async def _submit_now(self, text: str) -> ExtractionReport | None:
+        """The memory panel's Submit, and what it said, kept while its message stays in the Message box."""
+        report = await super()._submit_now(text)
+        self._last_submit = (text, _unwrapped(self.diagnostic.value))
+        return report
+
+    def _still_in_box(self) -> str:
+        """The last Submit's lines again, under a forget's, while the message they are about is still in the Message
+        box as it was: a forget replaces the status line, and the student must not lose why that message was not
+        stored (lesson 07's fifteenth walk). "" once the box holds anything else."""
+        if self._last_submit is None:
+            return ""
+        text, report = self._last_submit
+        if not text.strip() or self.message.value != text or not report:
+            return ""
+        return f'<br><span style="{NOTE_STYLE}">{html.escape(STILL_IN_BOX)}</span><br>{report}'
 
     def _store_changed(self) -> None:
         replaced = "; ".join(f"{k}: {', '.join(self._replaced(k, v))}" for k, v in self.superseded.items() if v)
@@ -721,9 +773,11 @@ class CapstonePanel(MemoryPanel):
     async def _check(self, text: str, edits: int) -> AnswerCheck | None:
         """Check ``text``; show the outcome unless the store, task or answer changed since ``edits`` was counted.
 
-        A check is an action like Submit or Forget: what the store's status line said about the one before goes.
+        A check reads the store and changes nothing in it, so the store's status line stays as the last Submit or
+        Forget left it, whatever the verdict: a message refused there stays in the Message box, and so does why it
+        was refused (lesson 07's fifteenth walk).
         """
-        self.feedback.value = self.diagnostic.value = ""
+        self.feedback.value = ""
         self.check_button.disabled = True
         try:
             result = await check_in_loop(
@@ -749,6 +803,13 @@ class CapstonePanel(MemoryPanel):
         self.verdict.value = verdict_html(result)
         self.feedback.value = feedback_html(result)
         return result
+
+
+def _unwrapped(value: str) -> str:
+    """A status line's HTML without the single-spaced block its widget wraps every value in, so it can be shown again
+    inside another value (:class:`~course_lib.widgets.SingleSpacedHTML` wraps that one once)."""
+    found = re.fullmatch(r"<section[^>]*>(.*)</section>", value, re.DOTALL)
+    return found.group(1) if found else value
 
 
 def _after(children: Sequence[widgets.Widget], anchor: widgets.Widget, added: widgets.Widget) -> list[widgets.Widget]:
