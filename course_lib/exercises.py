@@ -258,17 +258,19 @@ EXERCISES: tuple[Exercise, ...] = (
         "Exercise 3",
         "What does this message declare, read as section 6 reads its battery's messages, and what does section 6 say "
         "the host does with a proposal, given what the message declares?",
-        "'We use database' is no allowed key (the key is all the text before '='), so the message declares only "
-        "priority=P1; the writer proposed exactly that, so the host accepts the proposal and stores priority=P1.",
+        "A value runs to the next ';' or line break, and a comma is neither: the message declares one fact, "
+        "module='Billing, priority=P1'. The writer proposed module=Billing and priority=P1 instead, so the host "
+        "rejects the whole proposal and stores nothing.",
         (
             (
-                "rejected",
-                "Did the writer leave a declaration out?",
+                "accepted",
+                "Where does the value of module end in this message? Look again at the line section 6 prints under "
+                "the battery's messages: what ends a value?",
             ),
             (
                 "nothing_to_extract",
-                "When does the host give that status? Look again at section 6's list of outcomes, then at what the "
-                "writer gave here.",
+                "When does the host give that status? Look again at section 6's list of outcomes: did this writer "
+                "propose nothing?",
             ),
             (
                 "writer_failed",

@@ -75,6 +75,7 @@ __all__ = [
     "RecordedModel",
     "Recording",
     "address_in_words",
+    "command_lines",
     "compare_qualifications",
     "declared_pairs",
     "load_policy_costs",
@@ -764,8 +765,25 @@ def steps_headline(recordings: dict[str, QualificationRecording]) -> str:
     count = _COUNT_WORDS.get(len(recordings), str(len(recordings)))
     return (
         f"{count} recordings, one per column below, made {when} (not run here) of make qualify on a small real model, "
-        f"{last.model.model.split('-Q')[0]}. To run the last one again: {last.command}"
+        f"{last.model.model.split('-Q')[0]}.\n{command_lines(last.command, 'To run the last one again, in a terminal')}"
     )
+
+
+_ALSO = re.compile(r"^(?P<command>[^(]+?) \((?P<label>[^:()]+): (?P<also>[^()]+)\)$")
+"""A recorded command with a second one in brackets: ``make local && make record-local (the scorecard alone: ...)``."""
+
+
+def command_lines(command: str, lead: str) -> str:
+    """A recorded command as a student copies it: ``lead``, then each shell command on a line of its own.
+
+    Why: the headline gave ``make local && make record-local (the scorecard alone: make qualify COURSE_LLM=local)``
+    inside its sentence, brackets and all, which no shell runs as copied (issue 32, lesson 00's seventh walk).
+    """
+    also = _ALSO.match(command)
+    if also is None:
+        return f"{lead}:\n  {command}"
+    label = also["label"][0].upper() + also["label"][1:]
+    return f"{lead}:\n  {also['command']}\n{label}:\n  {also['also']}"
 
 
 def steps_plain_caption(recordings: dict[str, QualificationRecording]) -> str:

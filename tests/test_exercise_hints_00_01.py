@@ -80,21 +80,25 @@ def lesson_00_exercise_3_cell() -> str:
 
 async def test_lesson_00_exercise_3_is_reasoned_out_not_read_off_the_battery():
     """Lesson 00's exercise 3 asked the status of a case the battery's table had already shown (prose -> rejected,
-    issue 32): its message is now one no table shows, and its answer follows from the key rule section 6 states."""
+    issue 32): its message is now one no table shows, and its answer follows from the rule section 6 prints of
+    where a value ends (walk 15: the key rule it used before was the printed line's own case)."""
     from course_lib.memory import FactCandidate
     from course_lib.qualify import BATTERY, status_of_proposal
 
     source = lesson_00_exercise_3_cell()
-    message = "We use database=Oracle; priority=P1"
+    message = "module=Billing, priority=P1"
     assert f'message = "{message}"' in source
     assert message not in {case.text for case in BATTERY}
-    proposal = [FactCandidate(key="priority", value="P1", evidence="priority=P1")]
-    assert await status_of_proposal(message, proposal) == "accepted"
-    assert parse_assertions(message) == {"priority": "P1"}
+    proposal = [
+        FactCandidate(key="module", value="Billing", evidence="module=Billing"),
+        FactCandidate(key="priority", value="P1", evidence="priority=P1"),
+    ]
+    assert await status_of_proposal(message, proposal) == "rejected"
+    assert parse_assertions(message) == {"module": "Billing, priority=P1"}
     why = exercise("00", "Exercise 3").why
-    assert "'We use database' is no allowed key" in why and "accepts" in why
-    assert "accept" not in exercise("00", "Exercise 3").hint.split("compare")[0]  # the hint's first step is the rule
-    assert "Did the writer leave a declaration out?" in feedback("00", "Exercise 3", "rejected", "accepted")
+    assert "a comma is neither" in why and "rejects" in why
+    assert "reject" not in exercise("00", "Exercise 3").hint  # the hint asks for the rule, never the status
+    assert "Where does the value of module end" in feedback("00", "Exercise 3", "accepted", "rejected")
 
 
 @pytest.mark.parametrize(

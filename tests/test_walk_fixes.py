@@ -49,11 +49,11 @@ def test_an_empty_answer_is_told_it_is_empty_in_every_lesson():
 
 def test_lesson_00_exercise_3_does_not_support_the_tempting_wrong_answer():
     three = exercise("00", "Exercise 3")
-    said = " ".join(check("Exercise 3", "nothing_to_extract", "accepted", three.hint).split())
-    assert "When does the host give that status?" in said and "accepted" not in said
-    tempting = " ".join(check("Exercise 3", "rejected", "accepted", three.hint).split())
-    assert "leave a declaration out?" in tempting and "accepted" not in tempting
-    assert "declares only priority=P1" in three.why and "accepts" in three.why
+    said = " ".join(check("Exercise 3", "nothing_to_extract", "rejected", three.hint).split())
+    assert "When does the host give that status?" in said and "rejected" not in said
+    tempting = " ".join(check("Exercise 3", "accepted", "rejected", three.hint).split())
+    assert "Where does the value of module end in this message?" in tempting and "rejected" not in tempting
+    assert "declares one fact, module='Billing, priority=P1'" in three.why and "rejects" in three.why
 
 
 def test_lesson_00_exercise_2_counts_and_names_its_tempting_counts():

@@ -7,7 +7,9 @@ dependencies, not requirements.lock's Jupyter server pins, which fight Colab's o
 nbval's stored output for it is empty.
 
 The cell is collapsed where a student meets it: JupyterLab shows it folded (``jupyter.source_hidden``), Colab as
-its one-line title (``cellView: form`` and the ``# @title`` line); a click unfolds it.
+its one-line title (``cellView: form`` and the ``# @title`` line); a click unfolds it. Folded, JupyterLab 4 still
+shows the cell's first line, the ``# @title`` line, followed by three dots: that line is the title, not the code
+(tests/test_lesson00_walk15.py opens every lesson in JupyterLab and checks the fold).
 
 The same run attaches the course's pictures to the lessons that show them: a Markdown image of a file in
 ``docs/`` (``![map](../docs/course_map.png)``) becomes a cell attachment (``![map](attachment:course_map.png)``)
