@@ -472,14 +472,22 @@ class FactsPolicy(MemoryPolicy):
     kind = "facts"
 
     @staticmethod
-    def label(max_facts: int = MAX_FACTS) -> str:
-        return "facts" if max_facts == MAX_FACTS else f"facts ({max_facts})"
+    def label(max_facts: int = MAX_FACTS, *, name_the_bound: bool = False) -> str:
+        """``facts``, or ``facts (8)`` for another bound; ``name_the_bound`` names the default one too (``facts (5)``),
+        as lesson 04's explorer does from the start (its seventh walk: the number appeared only once a slider moved)."""
+        return "facts" if max_facts == MAX_FACTS and not name_the_bound else f"facts ({max_facts})"
 
     def __init__(
-        self, reader: SupportsChatGetResponse, log: CallLog, writer: SupportsChatGetResponse, max_facts: int = MAX_FACTS
+        self,
+        reader: SupportsChatGetResponse,
+        log: CallLog,
+        writer: SupportsChatGetResponse,
+        max_facts: int = MAX_FACTS,
+        *,
+        name_the_bound: bool = False,
     ) -> None:
         super().__init__(reader, log)
-        self.name = self.label(max_facts)
+        self.name = self.label(max_facts, name_the_bound=name_the_bound)
         writer_agent = ChatFactWriter(writer, middleware=recording_middleware(writer, log, "writer"))
         self.extraction = MemoryExtraction(WorkingMemory(max_facts), writer_agent)
 
@@ -682,8 +690,13 @@ def course_policies(
     summary_mode: SummaryMode = "abstractive",
     reader: Callable[[ResolutionRule], SupportsChatGetResponse] | None = None,
     backends: Backends | None = None,
+    *,
+    name_the_bound: bool = False,
 ) -> dict[str, PolicyFactory]:
     """The six policies on the factory's models (offline by default), by label; the reader built for each rule.
+
+    ``name_the_bound`` labels the facts policy with its bound even at the default (``facts (5)``, not ``facts``): a
+    panel whose slider sets the bound shows the number from the start, as the window's labels do.
 
     The summary is abstractive by default, as real summarizers are; ``summary_mode="extractive"`` is the contrast.
 
@@ -720,9 +733,13 @@ def course_policies(
         ),
         PolicyFactory(
             FactsPolicy,
-            FactsPolicy.label(max_facts),
+            FactsPolicy.label(max_facts, name_the_bound=name_the_bound),
             lambda r, log: FactsPolicy(
-                make_reader(r, log), log, make_chat_client("writer", log=log, backends=backends), max_facts
+                make_reader(r, log),
+                log,
+                make_chat_client("writer", log=log, backends=backends),
+                max_facts,
+                name_the_bound=name_the_bound,
             ),
         ),
         PolicyFactory(  # the seed's TurnsExceed(window), minimumPreservedTurns: window (3 and 3 by default)
