@@ -136,6 +136,7 @@ __all__ = [
     "turns_phrase",
     "visible_values",
     "window_label",
+    "wrong_answers_lines",
 ]
 
 DATA_DIR = course_file("data")
@@ -1394,12 +1395,41 @@ def generated_rows_sentence(timeline: Timeline, n_turns: int) -> str:
     def questions(t: Timeline) -> str:
         return f"{len(t.questions)} question{'s' if len(t.questions) != 1 else ''}"
 
+    if n_turns >= len(timeline.turns):  # the whole timeline is one, not "the first 10 turns" of a 10-turn one
+        lessons = f"the lesson's {len(timeline.turns)}-turn timeline holds {chars(ours)} characters and asks"
+    else:
+        lessons = f"the first {n_turns} turns of the lesson's timeline hold {chars(ours)} characters and ask"
     return (
         f"These rows replay timelines generated for this measurement, not the lesson's: at {n_turns} turns the "
         f"generated one's user messages hold {chars(generated)} characters, with filler such as {filler!r}, and it "
-        f"asks {questions(generated)}; the first {n_turns} turns of the lesson's timeline hold {chars(ours)} "
-        f"characters and ask {questions(ours)}. So the {n_turns}-turn row is not section 4's plot at turn {n_turns}."
+        f"asks {questions(generated)}; {lessons} {questions(ours)}. So the {n_turns}-turn row is not section 4's "
+        f"plot at turn {n_turns}."
     )
+
+
+def wrong_answers_lines(answers: pd.DataFrame) -> list[str]:
+    """Per policy, its wrong answers counted and said where: ``summary: 3 of 6 answers wrong (turn 10 under
+    'latest', ...)``, in the order the policies ran.
+
+    A policy wrong at every graded turn under every rule that ran is said so in words, "(every graded turn under every
+    rule)" (or under the one rule that ran), rather than by listing all of them (lesson 04's seventh walk: six cases
+    listed said no more than "all"); a policy with none wrong lists nothing.
+    """
+    rules = list(dict.fromkeys(answers["rule"]))
+    every = "every rule" if len(rules) > 1 else f"'{rule_label(rules[0])}'" if rules else ""
+    lines = []
+    for policy, rows in answers.groupby("policy", sort=False):
+        wrong = rows[~rows["correct"].astype(bool)]
+        counted = f"{policy}: {len(wrong)} of {len(rows)} answer{'s' if len(rows) != 1 else ''} wrong"
+        if wrong.empty:
+            lines.append(counted)
+        elif len(wrong) == len(rows):
+            lines.append(f"{counted} (every graded turn under {every})")
+        else:
+            pairs = zip(wrong["rule"], wrong["turn"], strict=True)
+            where = ", ".join(f"turn {t} under '{rule_label(r)}'" for r, t in pairs)
+            lines.append(f"{counted} ({where})")
+    return lines
 
 
 def time_range_sentence(rows: Sequence[ScalingRow]) -> str:

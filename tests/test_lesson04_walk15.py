@@ -46,3 +46,63 @@ def test_the_lessons_tables_keep_their_short_name_for_the_default_bound():
 
 
 # endregion
+
+
+# region Finding 3: a policy wrong everywhere is said so, not listed case by case
+
+
+def _answers(rows):
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=["policy", "rule", "turn", "correct"])
+
+
+def test_a_policy_wrong_at_every_graded_turn_under_every_rule_is_said_in_words():
+    from course_lib.policies import wrong_answers_lines
+
+    rows = [("window", rule, turn, False) for rule in ("latest", "earliest") for turn in (5, 10)]
+    rows += [("history", "latest", 5, True), ("history", "latest", 10, True)]
+    rows += [("history", "earliest", 5, True), ("history", "earliest", 10, False)]
+    assert wrong_answers_lines(_answers(rows)) == [
+        "window: 4 of 4 answers wrong (every graded turn under every rule)",
+        "history: 1 of 4 answers wrong (turn 10 under 'earliest')",
+    ]
+
+
+def test_one_rule_wrong_everywhere_names_the_rule_and_none_wrong_lists_nothing():
+    from course_lib.policies import wrong_answers_lines
+
+    rows = [("window", "latest", 5, False), ("window", "latest", 10, False), ("history", "latest", 5, True)]
+    assert wrong_answers_lines(_answers(rows)) == [
+        "window: 2 of 2 answers wrong (every graded turn under 'latest')",
+        "history: 0 of 1 answer wrong",
+    ]
+
+
+def test_the_lessons_no_winner_cell_prints_the_library_lines():
+    from support.lesson_cells import stored_lesson
+
+    cell = next(c for c in stored_lesson("04")["cells"] if "no_winner_sentence(answers)" in "".join(c["source"]))
+    source = "".join(cell["source"])
+    assert "wrong_answers_lines(" in source and "groupby" not in source
+    printed = "".join("".join(o.get("text", "")) for o in cell["outputs"])
+    assert "(every graded turn under every rule)" in printed
+    assert "turn 5 under 'latest', turn 10 under 'latest', turn 5 under 'earliest'" not in printed
+
+
+# endregion
+
+# region Finding 4: a whole timeline is named as one
+
+
+def test_the_generated_row_sentence_names_the_lessons_whole_timeline():
+    from course_lib.policies import generated_rows_sentence
+
+    timeline = load_timeline()
+    said = generated_rows_sentence(timeline, len(timeline.turns))
+    assert f"the lesson's {len(timeline.turns)}-turn timeline holds" in said and "the first" not in said
+    part = generated_rows_sentence(timeline, 6)
+    assert "the first 6 turns of the lesson's timeline hold" in part
+
+
+# endregion
