@@ -1,9 +1,11 @@
 """Lesson 04 after its seventh walk (issue 32): the explorer names its fact bound from the start, the no-winner count
 says "every graded turn under every rule" instead of listing them all, the generated row's sentence names a whole
-timeline as one, and the explorer no longer prints exercise 1's answer.
+timeline as one, and exercises 1 and 2 are asked before the explorer that can answer them.
 """
 
 from __future__ import annotations
+
+import pytest
 
 from course_lib.policies import course_policies, load_timeline
 from course_lib.widgets import PolicyExplorer
@@ -103,6 +105,44 @@ def test_the_generated_row_sentence_names_the_lessons_whole_timeline():
     assert f"the lesson's {len(timeline.turns)}-turn timeline holds" in said and "the first" not in said
     part = generated_rows_sentence(timeline, 6)
     assert "the first 6 turns of the lesson's timeline hold" in part
+
+
+# endregion
+
+# region Finding 6: exercises 1 and 2 are asked before the explorer that can answer them
+
+
+def _cells():
+    from support.lesson_cells import stored_lesson
+
+    return [(c["cell_type"], "".join(c["source"])) for c in stored_lesson("04")["cells"]]
+
+
+def test_exercises_1_and_2_are_asked_before_the_explorer_and_checked_with_it_after():
+    cells = _cells()
+    explorer = next(i for i, (kind, src) in enumerate(cells) if kind == "code" and "PolicyExplorer(timeline)" in src)
+    section = next(i for i, (kind, src) in enumerate(cells) if src.startswith("## 7."))
+    checking = {
+        label: next(i for i, (kind, src) in enumerate(cells) if kind == "code" and f'check("{label}"' in src)
+        for label in ("Exercise 1", "Exercise 2", "Exercise 3")
+    }
+    assert section < checking["Exercise 1"] < checking["Exercise 2"] < explorer < checking["Exercise 3"]
+    before = " ".join(src for _, src in cells[section : checking["Exercise 1"]])
+    assert "predict first, then check with the explorer below" in " ".join(before.split())
+
+
+def test_the_exercises_heading_says_where_exercises_1_and_2_went():
+    cells = _cells()
+    heading = next(src for kind, src in cells if src.startswith("## Exercises"))
+    assert "Exercises 1 and 2" in heading and "section 7" in heading
+
+
+@pytest.mark.parametrize("label", ["Exercise 1", "Exercise 2"])
+def test_the_moved_exercises_still_compute_their_answer(label):
+    source = next(src for kind, src in _cells() if kind == "code" and f'check("{label}"' in src)
+    number = label.split()[-1]
+    assert f"answer_{number} = ...\n" in source and "await compare_policies(timeline" in source
+    assert "right = True" not in source and "right = False" not in source
 
 
 # endregion
