@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # IPython loads when a notebook installs the guidance: the te
 __all__ = [
     "EXERCISES",
     "FEEDBACK_WIDTH",
+    "NOT_A_PYTHON_VALUE",
     "RIGHT_VALUE",
     "RUN_ALL_STOPS",
     "UNANSWERED",
