@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # IPython loads when a notebook installs the guidance: the te
 __all__ = [
     "EXERCISES",
     "FEEDBACK_WIDTH",
+    "NOT_A_PYTHON_VALUE",
     "RIGHT_VALUE",
     "RUN_ALL_STOPS",
     "UNANSWERED",
@@ -1909,10 +1910,11 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
 
     Three lines, as for a message line (:func:`_message_guidance`): what happened in plain words (the word has no
     quotes, so Python read it as a variable's name), Python's own error line (a student must learn what a NameError
-    says), then the advice. For a text answer it is most often text written without quotes; for a True/False
-    question, ``false`` is Python's spelling missed (quoting it would give another wrong answer) and ``yes`` a word
-    for a boolean; for a number, a number written in words. When the kind is unknown, the advice covers text and both
-    spellings. ``variable`` is the answer line's name (``answer_1``), when the error came from one.
+    says), then the advice. For a text answer it is most often text written without quotes; for a number, a number
+    written in words. For a True/False question every word (``true``, ``Flase``, ``yes``) is told first that it is
+    not a Python value (:func:`_not_a_python_value`): "it has no quotes" sent the student to quote it, which gives
+    another wrong answer. When the kind is unknown, a word spelled as True or False is told both ways. ``variable``
+    is the answer line's name (``answer_1``), when the error came from one.
     """
     name = error.name or str(error)
     if len(name) > _ECHO:  # a long word, echoed in its first letters, as every echo of the student's text
@@ -1927,6 +1929,8 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
             f"{name} has no value yet: this cell does not set it.\n{_python_line(error)}\nWrite {name} = your "
             f"answer where the cell had it (or {name} = ... to leave it for later). Then run the cell again."
         )
+    if _said_as_a_boolean(name, expected):
+        return _not_a_python_value(error, expected, variable, name)
     happened = (
         f"{name} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
     )
@@ -1934,8 +1938,52 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     return f"{said}\n{_python_line(error)}\n{_name_advice(name, expected)} Then run the cell again."
 
 
+NOT_A_PYTHON_VALUE = "is not a Python value: Python writes True or False, with a capital letter and no quotes."
+"""What a bare word typed for a True/False answer is told first (lesson 04's walk 7): "true has no quotes around it"
+sent the student to quote it, and a quoted 'true' is text, another wrong kind of answer."""
+
+
+def _boolean_spelled(name: str) -> str:
+    """``True`` or ``False`` when ``name`` is one of them in another case (``true``, ``FALSE``) or a slip from one
+    (``Flase``, ``ture``), else ``""``."""
+    return next((word for word in ("True", "False") if name.casefold() == word.casefold() or _slip(name, word)), "")
+
+
+def _said_as_a_boolean(name: str, expected: Any) -> bool:
+    """Is the undefined ``name`` a word typed for a True/False answer? Any word, when the answer is True or False;
+    when the answer's kind cannot be read, a word spelled as True or False or a slip from one."""
+    if expected is _UNKNOWN:
+        return bool(_boolean_spelled(name))
+    return _kind(expected) == _kind(True)
+
+
+def _not_a_python_value(error: NameError, expected: Any, variable: str, name: str) -> str:
+    """:func:`unquoted_name_guidance` for a word typed for a True/False answer, in the same words whatever the answer.
+
+    It leads with what the word is not ("true is not a Python value"), then what Python did with it (its own error
+    line, explained), then what to write: Python's spelling for ``true`` or a slip (``Flase`` looks like False
+    misspelled), "the answer is a boolean (True or False)" for any other word. When the answer's kind cannot be
+    read, the word may still be meant as text: that is said last.
+    """
+    shown = _clipped(name) if len(name) > _ECHO else name
+    lead = f"{shown} {NOT_A_PYTHON_VALUE}" if variable else f"The word {shown} {NOT_A_PYTHON_VALUE}"
+    read = f"Python read {shown} as the name of a variable, and no variable has that name:"
+    spelled = _boolean_spelled(name)
+    if spelled and name.casefold() == spelled.casefold():
+        advice = f"Write {spelled}."
+    elif spelled:
+        advice = f"{shown} looks like {spelled} misspelled: write {spelled}."
+    else:
+        advice = f"The answer is {_kind(True)}: write the one you mean."
+    if expected is _UNKNOWN:
+        advice += f" If your answer is the text {name}, put it in quotes: '{name}'."
+    return f"{lead} {read}\n{_python_line(error)}\n{advice} Then run the cell again."
+
+
 def _long_name_guidance(error: NameError, expected: Any, variable: str, shown: str) -> str:
     """:func:`unquoted_name_guidance` for a word longer than :data:`_ECHO` letters, shown as ``shown``."""
+    if _said_as_a_boolean(error.name or str(error), expected):
+        return _not_a_python_value(error, expected, variable, error.name or str(error))
     happened = (
         f"{shown} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
     )
@@ -1986,18 +2034,9 @@ def _name_advice(name: str, expected: Any) -> str:
                 f"text {name}, put it in quotes: '{name}'."
             )
         return f"Your word '{name}' in digits is {digits}: write that, with no quotes."
-    boolean = name.casefold() in ("true", "false")
-    spelled = name.capitalize()
-    capital = f"Python writes {spelled} with a capital {spelled[0]} (no quotes): write {spelled}."
+    # a word for a True/False answer, or spelled as one, is told by _not_a_python_value
     if expected is _UNKNOWN:
-        quoted = f"If your answer is the text {name}, put it in quotes: '{name}'."
-        return f"{capital} {quoted}" if boolean else f"{quoted} Numbers and True/False take no quotes."
-    if _kind(expected) == _kind(True):
-        return (
-            capital
-            if boolean
-            else f"The answer is {_kind(True)}: write one of them, with a capital letter and no quotes."
-        )
+        return f"If your answer is the text {name}, put it in quotes: '{name}'. Numbers and True/False take no quotes."
     if _kind(expected) == "a number":
         return "The answer is a number: write it in digits, with no quotes."
     if isinstance(expected, dict):

@@ -136,6 +136,7 @@ __all__ = [
     "turns_phrase",
     "visible_values",
     "window_label",
+    "wrong_answers_lines",
 ]
 
 DATA_DIR = course_file("data")
@@ -472,14 +473,22 @@ class FactsPolicy(MemoryPolicy):
     kind = "facts"
 
     @staticmethod
-    def label(max_facts: int = MAX_FACTS) -> str:
-        return "facts" if max_facts == MAX_FACTS else f"facts ({max_facts})"
+    def label(max_facts: int = MAX_FACTS, *, name_the_bound: bool = False) -> str:
+        """``facts``, or ``facts (8)`` for another bound; ``name_the_bound`` names the default one too (``facts (5)``),
+        as lesson 04's explorer does from the start (its seventh walk: the number appeared only once a slider moved)."""
+        return "facts" if max_facts == MAX_FACTS and not name_the_bound else f"facts ({max_facts})"
 
     def __init__(
-        self, reader: SupportsChatGetResponse, log: CallLog, writer: SupportsChatGetResponse, max_facts: int = MAX_FACTS
+        self,
+        reader: SupportsChatGetResponse,
+        log: CallLog,
+        writer: SupportsChatGetResponse,
+        max_facts: int = MAX_FACTS,
+        *,
+        name_the_bound: bool = False,
     ) -> None:
         super().__init__(reader, log)
-        self.name = self.label(max_facts)
+        self.name = self.label(max_facts, name_the_bound=name_the_bound)
         writer_agent = ChatFactWriter(writer, middleware=recording_middleware(writer, log, "writer"))
         self.extraction = MemoryExtraction(WorkingMemory(max_facts), writer_agent)
 
@@ -682,8 +691,13 @@ def course_policies(
     summary_mode: SummaryMode = "abstractive",
     reader: Callable[[ResolutionRule], SupportsChatGetResponse] | None = None,
     backends: Backends | None = None,
+    *,
+    name_the_bound: bool = False,
 ) -> dict[str, PolicyFactory]:
     """The six policies on the factory's models (offline by default), by label; the reader built for each rule.
+
+    ``name_the_bound`` labels the facts policy with its bound even at the default (``facts (5)``, not ``facts``): a
+    panel whose slider sets the bound shows the number from the start, as the window's labels do.
 
     The summary is abstractive by default, as real summarizers are; ``summary_mode="extractive"`` is the contrast.
 
@@ -720,9 +734,13 @@ def course_policies(
         ),
         PolicyFactory(
             FactsPolicy,
-            FactsPolicy.label(max_facts),
+            FactsPolicy.label(max_facts, name_the_bound=name_the_bound),
             lambda r, log: FactsPolicy(
-                make_reader(r, log), log, make_chat_client("writer", log=log, backends=backends), max_facts
+                make_reader(r, log),
+                log,
+                make_chat_client("writer", log=log, backends=backends),
+                max_facts,
+                name_the_bound=name_the_bound,
             ),
         ),
         PolicyFactory(  # the seed's TurnsExceed(window), minimumPreservedTurns: window (3 and 3 by default)
@@ -1377,12 +1395,41 @@ def generated_rows_sentence(timeline: Timeline, n_turns: int) -> str:
     def questions(t: Timeline) -> str:
         return f"{len(t.questions)} question{'s' if len(t.questions) != 1 else ''}"
 
+    if n_turns >= len(timeline.turns):  # the whole timeline is one, not "the first 10 turns" of a 10-turn one
+        lessons = f"the lesson's {len(timeline.turns)}-turn timeline holds {chars(ours)} characters and asks"
+    else:
+        lessons = f"the first {n_turns} turns of the lesson's timeline hold {chars(ours)} characters and ask"
     return (
         f"These rows replay timelines generated for this measurement, not the lesson's: at {n_turns} turns the "
         f"generated one's user messages hold {chars(generated)} characters, with filler such as {filler!r}, and it "
-        f"asks {questions(generated)}; the first {n_turns} turns of the lesson's timeline hold {chars(ours)} "
-        f"characters and ask {questions(ours)}. So the {n_turns}-turn row is not section 4's plot at turn {n_turns}."
+        f"asks {questions(generated)}; {lessons} {questions(ours)}. So the {n_turns}-turn row is not section 4's "
+        f"plot at turn {n_turns}."
     )
+
+
+def wrong_answers_lines(answers: pd.DataFrame) -> list[str]:
+    """Per policy, its wrong answers counted and said where: ``summary: 3 of 6 answers wrong (turn 10 under
+    'latest', ...)``, in the order the policies ran.
+
+    A policy wrong at every graded turn under every rule that ran is said so in words, "(every graded turn under every
+    rule)" (or under the one rule that ran), rather than by listing all of them (lesson 04's seventh walk: six cases
+    listed said no more than "all"); a policy with none wrong lists nothing.
+    """
+    rules = list(dict.fromkeys(answers["rule"]))
+    every = "every rule" if len(rules) > 1 else f"'{rule_label(rules[0])}'" if rules else ""
+    lines = []
+    for policy, rows in answers.groupby("policy", sort=False):
+        wrong = rows[~rows["correct"].astype(bool)]
+        counted = f"{policy}: {len(wrong)} of {len(rows)} answer{'s' if len(rows) != 1 else ''} wrong"
+        if wrong.empty:
+            lines.append(counted)
+        elif len(wrong) == len(rows):
+            lines.append(f"{counted} (every graded turn under {every})")
+        else:
+            pairs = zip(wrong["rule"], wrong["turn"], strict=True)
+            where = ", ".join(f"turn {t} under '{rule_label(r)}'" for r, t in pairs)
+            lines.append(f"{counted} ({where})")
+    return lines
 
 
 def time_range_sentence(rows: Sequence[ScalingRow]) -> str:

@@ -44,6 +44,7 @@ from .memory import MAX_FACTS, Fact, InvalidFacts, MemoryUpdateError, WorkingMem
 from .policies import (
     RULES,
     Comparison,
+    PolicyFactory,
     Timeline,
     compare_policies,
     course_policies,
@@ -1386,7 +1387,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
         self._async = _Async(lambda text: setattr(self.message, "value", _error_html(text)))
-        defaults = course_policies()
+        defaults = self._factories()
         self._kinds = {label: factory.kind for label, factory in defaults.items()}  # labels shown -> identities
         self._sized_by = {"window": _kinds_changed_by(window=2), "max_facts": _kinds_changed_by(max_facts=2)}
         self._relabelling = False
@@ -1463,9 +1464,14 @@ class PolicyExplorer(_Panel, widgets.VBox):
             else "Choose at least one policy to run."
         )
 
+    def _factories(self, window: int = 3, max_facts: int = MAX_FACTS) -> dict[str, PolicyFactory]:
+        """The policies the panel lists and runs, each labelled with its size from the start: ``facts (5)`` as well as
+        ``last 3 turns`` (lesson 04's seventh walk: the fact bound's number appeared only once its slider moved)."""
+        return course_policies(window=window, max_facts=max_facts, name_the_bound=True)
+
     def _relabel(self) -> None:
         """The policies listed under the labels of the current window and bound; the same policies stay chosen."""
-        factories = course_policies(window=self.window.value, max_facts=self.max_facts.value)
+        factories = self._factories(self.window.value, self.max_facts.value)
         chosen = {self._kinds[label] for label in self.policies.value}
         labels = list(factories)
         if labels == list(self.policies.options):
@@ -1497,7 +1503,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         if not self.policies.value:
             self.message.value = _error_html("Choose at least one policy to run: nothing was run.")
             return
-        factories = course_policies(window=self.window.value, max_facts=self.max_facts.value)
+        factories = self._factories(self.window.value, self.max_facts.value)
         kinds = {self._kinds[label] for label in self.policies.value}
         chosen = {label: factory for label, factory in factories.items() if factory.kind in kinds}
         settings, generation = self.settings(), self._generation

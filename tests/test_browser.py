@@ -256,7 +256,7 @@ def test_policy_explorer_refuses_an_empty_selection_and_draws_one_plot(page):
     plots = panel.locator("img")  # the Image widget: an empty picture until a run draws one
     expect(plots).to_have_count(1)
     assert plots.evaluate("img => img.naturalWidth") == 0
-    policies.select_option(["full history", "facts"])
+    policies.select_option(["full history", "facts (5)"])
     expect(run).to_be_enabled(timeout=60_000)
     empty = plots.get_attribute("src")
     run.click()
@@ -373,7 +373,7 @@ def test_policy_explorer_labels_follow_the_window_and_a_moved_slider_clears_the_
 
     panel = page.locator(".browser-explorer")
     policies = panel.locator("select[multiple]")
-    policies.select_option(["full history", "facts"])
+    policies.select_option(["full history", "facts (5)"])
     expect(panel).to_contain_text("Window changes nothing for the chosen policies", timeout=60_000)
     panel.get_by_role("button", name="Run").click()
     expect(panel.locator("table.policy-correctness")).to_contain_text("yes", timeout=120_000)

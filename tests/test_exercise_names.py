@@ -71,14 +71,9 @@ def test_a_value_bound_to_no_name_and_a_plain_value_keep_their_type_feedback():
 @pytest.mark.parametrize(
     ("name", "expected", "said", "not_said"),
     [
-        ("false", True, "Python writes False with a capital F (no quotes)", "quotes: '"),
-        ("TRUE", False, "Python writes True with a capital T (no quotes)", "quotes: '"),
-        (
-            "yes",
-            True,
-            "The answer is a boolean (True or False): write one of them, with a capital letter and no quotes",
-            "quotes: '",
-        ),
+        ("false", True, "false is not a Python value: Python writes True or False", "quotes: '"),
+        ("TRUE", False, "Write True. Then", "quotes: '"),
+        ("yes", True, "The answer is a boolean (True or False): write the one you mean", "quotes: '"),
         ("three", 3, "Your word 'three' in digits is 3: write that, with no quotes", "quotes: '"),
         ("Billing", "Billing", "put it in quotes: 'Billing'", "capital"),
         ("false", "no", "put it in quotes: 'false'", "capital"),
@@ -92,7 +87,8 @@ def test_an_unknown_name_gets_advice_for_the_kind_of_answer_expected(name, expec
 
 def test_an_unknown_name_when_the_expected_kind_is_unknown_mentions_both_spellings():
     guidance = unquoted_name_guidance(NameError("x", name="false"))
-    assert "Python writes False with a capital F (no quotes)" in guidance and "'false'" in guidance
+    assert "Python writes True or False, with a capital letter" in guidance and "Write False." in guidance
+    assert "'false'" in guidance
 
 
 def test_the_shell_reads_the_expected_kind_from_the_checking_cell(capsys):
@@ -102,7 +98,7 @@ def test_the_shell_reads_the_expected_kind_from_the_checking_cell(capsys):
         shell.user_ns.update(check=check, six=Run("x"), right=1, found=[1, 2, 3])
         shell.run_cell("answer_3 = false\nprint(check('Exercise 3', answer_3, bool(right)))")
         out = capsys.readouterr().out
-        assert "Python writes False with a capital F (no quotes)" in out.replace("\n", " ") and "quotes: '" not in out
+        assert "false is not a Python value" in out.replace("\n", " ") and "quotes: '" not in out
         shell.run_cell("answer_2 = repaired\nprint(check('Exercise 1', answer_2, six.verdict))")
         out = capsys.readouterr().out
         assert "put it in quotes: 'repaired'" in out.replace("\n", " ")

@@ -138,7 +138,7 @@ async def test_loop_stepper_walks_the_trace():
 
 async def test_policy_explorer_updates_the_table_and_the_plot():
     explorer = PolicyExplorer(load_timeline())
-    explorer.policies.value = ("full history", "facts")
+    explorer.policies.value = ("full history", "facts (5)")
     explorer.rule.value = "earliest"
     explorer.run_button.click()
     await explorer.idle()
@@ -354,7 +354,7 @@ def test_the_transcript_cannot_squeeze_the_memory_panel():
 
 async def test_policy_explorer_replaces_its_plot_and_refuses_an_empty_selection():
     explorer = PolicyExplorer(generate_timeline(4))
-    explorer.policies.value = ("facts",)
+    explorer.policies.value = ("facts (5)",)
     for _ in range(3):
         explorer.run_button.click()
         await explorer.idle()
@@ -461,7 +461,7 @@ async def test_the_memory_panel_shows_the_time_of_day_in_utc():
 async def test_policy_explorer_table_shows_each_graded_answer_beside_what_the_reader_could_see():
     """A yes or no alone cannot be explained: the values the reader saw at that turn stand beside it."""
     explorer = PolicyExplorer(load_timeline())
-    explorer.policies.value = ("full history", "facts")
+    explorer.policies.value = ("full history", "facts (5)")
     explorer.rule.value = "most_frequent"
     explorer.run_button.click()
     await explorer.idle()
@@ -475,7 +475,7 @@ async def test_policy_explorer_table_shows_each_graded_answer_beside_what_the_re
         "values the reader could see",
     ]
     assert list(frame["graded turn"]) == graded * 2 and set(frame["correct"]) <= {"yes", "no"}
-    facts_at_10 = frame[(frame["policy"] == "facts") & (frame["graded turn"] == 10)].iloc[0]
+    facts_at_10 = frame[(frame["policy"] == "facts (5)") & (frame["graded turn"] == 10)].iloc[0]
     assert "constraint" not in facts_at_10["values the reader could see"]  # the evicted prohibition, not seen
     assert explorer.table.value == lesson_table_html(frame, "policy-correctness")
     assert 'border="1"' not in explorer.table.value and "jp-RenderedHTMLCommon" in explorer.table.value
@@ -580,7 +580,7 @@ async def test_the_offline_desk_answers_a_refused_declaration_as_a_refusal():
 
 def test_policy_labels_follow_the_sliders_and_keep_the_selection():
     explorer = PolicyExplorer(load_timeline())
-    explorer.policies.value = ("last 3 turns", "facts")
+    explorer.policies.value = ("last 3 turns", "facts (5)")
     explorer.window.value = 6
     assert "last 6 turns" in explorer.policies.options and "compaction (6 turns)" in explorer.policies.options
     assert "reducer (6 turns)" in explorer.policies.options and "last 3 turns" not in explorer.policies.options
@@ -591,7 +591,7 @@ def test_policy_labels_follow_the_sliders_and_keep_the_selection():
 
 def test_a_slider_that_changes_nothing_for_the_chosen_policies_says_so():
     explorer = PolicyExplorer(load_timeline())
-    explorer.policies.value = ("full history", "facts")
+    explorer.policies.value = ("full history", "facts (5)")
     assert "Window changes nothing for the chosen policies" in explorer.notes.value
     assert "last 3 turns, compaction (3 turns), reducer (3 turns)" in explorer.notes.value
     assert "Fact bound" not in explorer.notes.value
@@ -641,7 +641,7 @@ async def test_a_result_computed_for_settings_moved_during_the_run_is_not_shown(
 
 async def test_a_table_is_never_on_screen_without_its_caption():
     explorer = PolicyExplorer(generate_timeline(6))
-    steps = [("policies", ("facts",)), ("run", None), ("window", 4), ("run", None), ("policies", ()), ("run", None)]
+    steps = [("policies", ("facts (5)",)), ("run", None), ("window", 4), ("run", None), ("policies", ()), ("run", None)]
     for name, value in steps:
         if name == "run":
             await explorer.run()
