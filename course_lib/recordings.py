@@ -227,7 +227,7 @@ class Recording(BaseModel):
             f"The server's defaults, for every request that asks for no other: {sampling}{self.asked_sampling()}.\n"
             f"{fixed}"
             f"Recorded {self.recorded_at:%Y-%m-%d %H:%M} UTC on {self.machine.platform}, {self.machine.cpus} CPUs "
-            f"(load average {load}), {self.wall_seconds:.0f} s wall. Reproduce: {self.command}\n"
+            f"(load average {load}), {self.wall_seconds:.0f} s wall.\n{command_lines(self.command, 'Reproduce')}\n"
             "Another machine, thread count or version may answer otherwise: a small model is not deterministic "
             f"across them.\n{_SKIPPABLE_SETTINGS}"
         )
@@ -339,7 +339,7 @@ class QualificationRecording(Recording):
         """
         return (
             f"A recording made on {self.recorded_at:%Y-%m-%d} (not run here) of make qualify on a small real model, "
-            f"{self.model.model.split('-Q')[0]}. To run it again: {self.command}"
+            f"{self.model.model.split('-Q')[0]}.\n{command_lines(self.command, 'To run it again')}"
         )
 
     def asked_sampling(self) -> str:

@@ -50,7 +50,9 @@ def test_the_plain_recording_fold_names_no_command_and_the_exact_caption_keeps_i
         plain = recording.details_html(plain=True)
         assert "record-local" not in plain and "Reproduce" not in plain and "command" not in plain
         assert html.escape(recording.plain_caption()) in plain
-        assert f"Reproduce: {recording.command}" in recording.caption()
+        lines = recording.caption().splitlines()
+        assert "Reproduce:" in lines and "  make local && make record-local" in lines  # each command on its own line
+        assert not any("Reproduce: " in line for line in lines)  # no command inside a sentence
 
 
 def _reader_calls(chars: dict[str, list[int]]) -> pd.DataFrame:
