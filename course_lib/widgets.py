@@ -764,6 +764,21 @@ REFUSED_LABEL = "Refused:"
 NOT_READ_LABEL = "Not read:"
 """The label of a declaration a later one of its key in the same message replaced: only the last one is read."""
 
+_ONLY_THE_LAST = "is read."
+"""How every reason for a part marked :data:`NOT_READ_LABEL` ends (the contract reads only a key's last declaration
+in a message): the rule :func:`refused_lines` and :func:`box_note` both tell such a part from a refused one by."""
+
+REFUSED_IN_BOX_NOTE = "A refused part is not kept there: type it again, corrected, and press Submit."
+"""What :func:`box_note` adds when a stored message had a refused part: it went with the message, and needs fixing."""
+NOT_READ_IN_BOX_NOTE = (
+    f"A part marked {NOT_READ_LABEL[:-1]} was skipped: when a message declares a key more than once, only the last "
+    "declaration is read, so there is nothing to correct (to store an earlier value instead, submit it on its own)."
+)
+"""What :func:`box_note` adds when a stored message had a part not read: no rule refused it, so nothing is to correct.
+
+The store's report names only what was admitted ("Admitted 1 fact: module."): the contract hands the store a key's
+last declaration in a message, and the earlier ones never reach it."""
+
 
 def refused_parts(text: str) -> list[tuple[str, str]]:
     """Each part of ``text`` that gave no fact though it looks like a declaration, with why, in order.
@@ -787,7 +802,8 @@ def refused_parts(text: str) -> list[tuple[str, str]]:
         keys = [d.key for d in _declarations(part)]
         if keys and last[keys[0]] != i:
             why = next((note for note in repeated if note.startswith(f"{keys[0]} is declared")), "")
-            found += [(part, why or f"a later {keys[0]} in this message replaces it (the last one is read).")]
+            again = f"{keys[0]} is declared again later in this message: only the last one {_ONLY_THE_LAST}"
+            found += [(part, why or again)]
     return found
 
 
@@ -798,31 +814,38 @@ def _declarations(part: str) -> list[Declaration]:
         return []
 
 
+def _not_read(why: str) -> bool:
+    """Whether a part :func:`refused_parts` names was skipped (a later declaration of its key is read), not refused."""
+    return why.endswith(_ONLY_THE_LAST)
+
+
 def refused_lines(refused: Sequence[tuple[str, str]]) -> list[str]:
     """One line per refused part: its label, the part as typed (a long one cut, marked "…"), and why."""
     lines = []
     for part, why in refused:
-        label = NOT_READ_LABEL if why.endswith("is read.") else REFUSED_LABEL
+        label = NOT_READ_LABEL if _not_read(why) else REFUSED_LABEL
         lines.append(f"{label} '{trim_line(part)}'. {WHY_LABEL} {why}")
     return lines
 
 
-def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: bool = False) -> str:
+def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: Sequence[tuple[str, str]] = ()) -> str:
     """What the Message box holds after a Submit, in words, the same rule as lesson 02's panel: a message that stored
     facts leaves the box (Submit again would declare them again); one that stored nothing stays there to correct.
 
     ``box`` is the box's text now: if the student typed something else while the message was on its way, the box is
-    theirs and nothing is said of it. ``refused``: the stored message had refused parts, which went with it.
+    theirs and nothing is said of it. ``refused``: the stored message's parts that gave no fact, with why
+    (:func:`refused_parts`), which went with it: a refused one is to type again, corrected; one not read (a later
+    declaration of its key was read) has nothing to correct, and the note says so rather than send it back.
     """
     if report is None:
         return ""
     if report.status == "accepted" and not box:
-        if refused:
-            return (
-                "The Message box is empty again: the message was stored. A refused part is not kept there: "
-                "type it again, corrected, and press Submit."
-            )
-        return "The Message box is empty again: the message was stored."
+        kinds = {_not_read(why) for _, why in refused}
+        notes = [
+            *([REFUSED_IN_BOX_NOTE] if False in kinds else []),
+            *([NOT_READ_IN_BOX_NOTE] if True in kinds else []),
+        ]
+        return " ".join(["The Message box is empty again: the message was stored.", *notes])
     if report.status != "accepted" and box == text:
         return "Your message is still in the Message box: correct it there and press Submit again."
     return ""
@@ -962,7 +985,7 @@ class MemoryPanel(_Panel, widgets.VBox):
             self.diagnostic.value = "No extraction ran for this line."
             return
         refused = refused_parts(text) if report.status == "accepted" else []
-        box = box_note(report, text, self.message.value, refused=bool(refused)) if self._from_box else ""
+        box = box_note(report, text, self.message.value, refused=refused) if self._from_box else ""
         if refused:
             text = "\n".join(part for part in parts(text) if part not in {said for said, _ in refused})
         notes = why_notes(report, text)
