@@ -80,15 +80,18 @@ __all__ = [
     "KEY_PLACEHOLDER",
     "MESSAGE_BOX_NOTE",
     "NOTE_STYLE",
+    "NOT_READ_IN_BOX_NOTE",
     "NOT_READ_LABEL",
     "NO_KEY",
     "PICK_SEVERAL_HINT",
     "REFUSAL_IN_CHAT",
+    "REFUSED_IN_BOX_NOTE",
     "REFUSED_LABEL",
     "SEND_DISABLED_NOTE",
     "SHOWN_INPUT_CHARS",
     "SINGLE_SPACED",
     "SLIDER_TYPING_HINT",
+    "STILL_IN_BOX",
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_FADE",
@@ -851,6 +854,18 @@ def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: S
     return ""
 
 
+STILL_IN_BOX = "What Submit said of the message still in the Message box:"
+"""The label over the last Submit's lines, said again under a forget's while that message is still in the box (the
+same words as lesson 07's panel)."""
+
+
+def _unwrapped(value: str) -> str:
+    """A status line's HTML without the single-spaced block :class:`SingleSpacedHTML` wraps every value in, so it can
+    be shown again inside another value (the widget wraps that one once)."""
+    found = re.fullmatch(r"<section[^>]*>(.*)</section>", value, re.DOTALL)
+    return found.group(1) if found else value
+
+
 class MemoryPanel(_Panel, widgets.VBox):
     """The facts as a table, a message box submitted through the contract, forget buttons, the ticket."""
 
@@ -869,6 +884,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self._submitting = False  # a message is on its way: Submit stays off until it is answered
         self._from_box = False  # the message shown came from the Message box (not from a cell's script)
         self.verdict_label = ""  # a label over the store's verdict (the desk panel's: two boxes send messages)
+        self._last_submit: tuple[str, str] | None = None  # the last message submitted, and what Submit said of it
         self._on_forget = on_forget
         self._submit = submit or extraction.update
         self._async = _Async(lambda text: setattr(self.diagnostic, "value", _error_html(text)))
@@ -955,6 +971,12 @@ class MemoryPanel(_Panel, widgets.VBox):
             self._enable_submit()
 
     async def _submit_now(self, text: str) -> ExtractionReport | None:
+        """Submit ``text`` and show what became of it; what was said is kept while the message stays in the box."""
+        report = await self._submit_and_show(text)
+        self._last_submit = (text, _unwrapped(self.diagnostic.value))
+        return report
+
+    async def _submit_and_show(self, text: str) -> ExtractionReport | None:
         if not text.strip():
             return None
         if guidance := command_guidance(text, stored=[f.key for f in self.memory.facts]):
@@ -1024,7 +1046,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         """
         if not key:  # NO_KEY (the placeholder), or None from a script
             reason = "choose one in the Key list first" if self.memory.facts else "the store holds no fact to forget"
-            self.diagnostic.value = _error_html(f"no key is chosen: {reason}.")
+            self._say_of_forget(_error_html(f"no key is chosen: {reason}."))
             return
         self.forget(key)
 
@@ -1035,7 +1057,7 @@ class MemoryPanel(_Panel, widgets.VBox):
     def forget(self, key: str | None) -> None:
         """Forget one key or all (through ``on_forget`` when the panel belongs to a desk, so sessions go too)."""
         if key is not None and key not in {f.key for f in self.memory.facts}:
-            self.diagnostic.value = _error_html(f"there is no fact {key} in the store to forget.")
+            self._say_of_forget(_error_html(f"there is no fact {key} in the store to forget."))
             return
         try:
             if self._on_forget is not None:
@@ -1043,11 +1065,26 @@ class MemoryPanel(_Panel, widgets.VBox):
             else:
                 self.memory.forget(key)
         except EXPECTED_ERRORS as error:
-            self.diagnostic.value = _error_html(describe_error(error))
+            self._say_of_forget(_error_html(describe_error(error)))
             return
         done = "Forgot every fact: the store is empty." if key is None else f"Forgot {key}: it is gone from the store."
-        self.diagnostic.value = _escape(done)
+        self._say_of_forget(_escape(done))
         self.refresh()
+
+    def _say_of_forget(self, said: str) -> None:
+        """What a forget did (or why it did nothing), then :meth:`_still_in_box`: the forget's line takes the place of
+        the last Submit's, and the student must not lose why the message still in the box was not stored."""
+        self.diagnostic.value = said + self._still_in_box()
+
+    def _still_in_box(self) -> str:
+        """The last Submit's lines again, labelled :data:`STILL_IN_BOX`, while the message they are about is still in
+        the Message box as it was (lesson 07's panel says them the same way); "" once the box holds anything else."""
+        if self._last_submit is None:
+            return ""
+        text, report = self._last_submit
+        if not text.strip() or self.message.value != text or not report:
+            return ""
+        return f'<br><span style="{NOTE_STYLE}">{_escape(STILL_IN_BOX)}</span><br>{report}'
 
     def refresh(self) -> None:
         """Show the store: the table, the ticket, the keys one can forget (none chosen until the student picks one)."""

@@ -8,16 +8,75 @@ from __future__ import annotations
 import pytest
 from support.panels import memory_panel, said, submit
 
+from course_lib import capstone_panel
 from course_lib.capstone_panel import CapstonePanel
 from course_lib.policies import load_timeline
 from course_lib.widgets import (
     NOT_READ_LABEL,
     REFUSED_LABEL,
+    STILL_IN_BOX,
     MemoryPanel,
     box_note,
     refused_lines,
     refused_parts,
 )
+
+# region 1. A forget says again what Submit said of the message still in the Message box
+
+
+async def _forget(panel: MemoryPanel, which: str) -> None:
+    if which == "key":
+        panel.key.value = "module"
+        panel.forget_key_button.click()
+    else:
+        panel.forget_all_button.click()
+    await panel.idle()
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("colour=red", "Why: 'colour' is not an allowed key"),
+        ("Module=Billing", "(keys are case-sensitive): write 'module'"),
+        ("priority:P1", "Why:"),
+        ("hello there", "Why: it holds no '='"),
+        ("forget module", "Forget"),  # a command typed in the box: Submit pointed to the buttons
+    ],
+)
+@pytest.mark.parametrize("which", ["key", "all"])
+async def test_a_forget_says_again_why_the_message_still_in_the_box_was_not_stored(
+    typed: str, why: str, which: str
+) -> None:
+    p = memory_panel()
+    await submit(p, "module=Payroll")
+    await submit(p, typed)
+    report = said(p)
+    assert why in report and p.message.value == typed
+    await _forget(p, which)
+    assert said(p).startswith("Forgot ")
+    assert said(p).endswith(f"\n{STILL_IN_BOX}\n{report}")
+
+
+@pytest.mark.parametrize("which", ["key", "all"])
+async def test_nothing_is_said_again_once_the_box_holds_something_else(which: str) -> None:
+    p = memory_panel()
+    await submit(p, "module=Payroll")
+    await submit(p, "colour=red")
+    p.message.value = "colour=blue"  # the student is correcting it: Submit's lines were about another text
+    await _forget(p, which)
+    assert STILL_IN_BOX not in said(p) and "colour" not in said(p)
+
+
+async def test_a_stored_message_leaves_nothing_to_say_again() -> None:
+    p = memory_panel()
+    await submit(p, "module=Payroll; colour=red")  # stored: the box is emptied, the refused part went with it
+    await _forget(p, "key")
+    assert STILL_IN_BOX not in said(p) and p.message.value == ""
+
+
+def test_both_panels_label_the_repeated_lines_the_same_way() -> None:
+    assert capstone_panel.STILL_IN_BOX == STILL_IN_BOX
+
 
 # region 3. The box note: refused parts only when one was refused; a part not read is named as what it is
 
