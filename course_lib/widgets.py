@@ -79,6 +79,7 @@ __all__ = [
     "KEY_LIST_WIDTH",
     "KEY_PLACEHOLDER",
     "MESSAGE_BOX_NOTE",
+    "NEW_PANEL_NOTE",
     "NOTE_STYLE",
     "NOT_READ_IN_BOX_NOTE",
     "NOT_READ_LABEL",
@@ -854,6 +855,15 @@ def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: S
     return ""
 
 
+NEW_PANEL_NOTE = (
+    "Running the panel's cell again builds it anew on an empty store, as it began: no forgotten fact comes back; "
+    "to store one again, submit its declaration again."
+)
+"""What Forget all adds on a panel of its own built on a new store (lesson 02's cell: a new panel on
+``make_extraction()``): a forget cannot be undone, and running that cell again gives a new panel on a new, empty
+store, not the facts that went. Lesson 07's panel says instead that its cell replays the conversation
+(``capstone_panel.start_over_note``)."""
+
 STILL_IN_BOX = "What Submit said of the message still in the Message box:"
 """The label over the last Submit's lines, said again under a forget's while that message is still in the box (the
 same words as lesson 07's panel)."""
@@ -885,6 +895,11 @@ class MemoryPanel(_Panel, widgets.VBox):
         self._from_box = False  # the message shown came from the Message box (not from a cell's script)
         self.verdict_label = ""  # a label over the store's verdict (the desk panel's: two boxes send messages)
         self._last_submit: tuple[str, str] | None = None  # the last message submitted, and what Submit said of it
+        new = not extraction.memory.facts and extraction.memory.turn == 0 and extraction.memory.epoch == 0
+        self.start_over = NEW_PANEL_NOTE if new and on_forget is None and submit is None else ""
+        """What Forget all says of getting the store back: on a panel of its own that began on a new store, that
+        running its cell again gives an empty one (:data:`NEW_PANEL_NOTE`); "" where the panel cannot know what its
+        cell builds (a store already in use, a desk's store, lesson 07's panel, which sets its own)."""
         self._on_forget = on_forget
         self._submit = submit or extraction.update
         self._async = _Async(lambda text: setattr(self.diagnostic, "value", _error_html(text)))
@@ -1068,6 +1083,8 @@ class MemoryPanel(_Panel, widgets.VBox):
             self._say_of_forget(_error_html(describe_error(error)))
             return
         done = "Forgot every fact: the store is empty." if key is None else f"Forgot {key}: it is gone from the store."
+        if key is None and self.start_over:
+            done += f"\n{self.start_over}"
         self._say_of_forget(_escape(done))
         self.refresh()
 

@@ -6,12 +6,16 @@ holds speaks of refused parts only when a part was refused, and says what a part
 from __future__ import annotations
 
 import pytest
-from support.panels import memory_panel, said, submit
+from support.panels import memory_panel, said, submit, two_desks
+from test_student_path import lesson
 
 from course_lib import capstone_panel
 from course_lib.capstone_panel import CapstonePanel
+from course_lib.extraction import make_extraction
+from course_lib.memory import WorkingMemory
 from course_lib.policies import load_timeline
 from course_lib.widgets import (
+    NEW_PANEL_NOTE,
     NOT_READ_LABEL,
     REFUSED_LABEL,
     STILL_IN_BOX,
@@ -20,6 +24,8 @@ from course_lib.widgets import (
     refused_lines,
     refused_parts,
 )
+
+LESSON = "02_correct_then_forget"
 
 # region 1. A forget says again what Submit said of the message still in the Message box
 
@@ -76,6 +82,65 @@ async def test_a_stored_message_leaves_nothing_to_say_again() -> None:
 
 def test_both_panels_label_the_repeated_lines_the_same_way() -> None:
     assert capstone_panel.STILL_IN_BOX == STILL_IN_BOX
+
+
+# region 2. Forget all says what running the panel's cell again gives, and that is what the cell gives
+
+
+def _panel_cell() -> str:
+    cells = lesson(LESSON).cells
+    return next(c.source for c in cells if c.cell_type == "code" and "panel = MemoryPanel(" in c.source)
+
+
+async def test_forget_all_says_what_running_the_panel_s_cell_again_gives_and_it_is_true() -> None:
+    cell = _panel_cell()
+    scope: dict[str, object] = {"make_extraction": make_extraction}
+    exec(cell.rsplit("\n", 1)[0], scope)  # the cell's code, its last line (the panel, displayed) left out
+    p = scope["panel"]
+    assert isinstance(p, MemoryPanel)
+    await submit(p, "module=Payroll; database=Oracle")
+    assert p.memory.facts
+    p.forget_all_button.click()
+    await p.idle()
+    assert said(p).splitlines() == ["Forgot every fact: the store is empty.", NEW_PANEL_NOTE]
+    exec(cell.rsplit("\n", 1)[0], scope)  # running the cell again
+    again = scope["panel"]
+    assert isinstance(again, MemoryPanel) and again is not p
+    assert again.memory.facts == () and again.memory.turn == 0  # an empty store, as the note says: nothing came back
+    assert "empty" in NEW_PANEL_NOTE and "comes back" in NEW_PANEL_NOTE
+
+
+async def test_forget_key_does_not_send_the_student_to_rerun_the_cell() -> None:
+    p = memory_panel()
+    await submit(p, "module=Payroll; database=Oracle")
+    await _forget(p, "key")
+    assert said(p) == "Forgot module: it is gone from the store."
+
+
+async def test_a_panel_on_a_store_it_did_not_start_promises_nothing_of_its_cell() -> None:
+    store = WorkingMemory()
+    extraction = make_extraction(store)
+    await extraction.update("module=Payroll")
+    p = MemoryPanel(extraction)  # a store already in use: running such a cell again need not give an empty one
+    p.forget_all_button.click()
+    await p.idle()
+    assert said(p) == "Forgot every fact: the store is empty."
+
+
+async def test_the_desk_panel_s_store_promises_nothing_of_its_cell() -> None:
+    desks = two_desks()
+    p = desks.memory_panel
+    await submit(p, "module=Payroll")
+    p.forget_all_button.click()
+    await desks.idle()
+    assert NEW_PANEL_NOTE not in said(p)
+
+
+def test_section_7_says_a_forget_is_not_undone_by_running_the_cell_again() -> None:
+    cells = lesson(LESSON).cells
+    section = next(c.source for c in cells if c.cell_type == "markdown" and c.source.startswith("## 7."))
+    flat = " ".join(section.split())
+    assert "A forget cannot be undone: running the panel's cell again gives a new panel on an empty store" in flat
 
 
 # region 3. The box note: refused parts only when one was refused; a part not read is named as what it is
