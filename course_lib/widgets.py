@@ -80,16 +80,20 @@ __all__ = [
     "KEY_LIST_WIDTH",
     "KEY_PLACEHOLDER",
     "MESSAGE_BOX_NOTE",
+    "NEW_PANEL_NOTE",
     "NOTE_STYLE",
+    "NOT_READ_IN_BOX_NOTE",
     "NOT_READ_LABEL",
     "NO_KEY",
     "PICK_SEVERAL_HINT",
     "REFUSAL_IN_CHAT",
+    "REFUSED_IN_BOX_NOTE",
     "REFUSED_LABEL",
     "SEND_DISABLED_NOTE",
     "SHOWN_INPUT_CHARS",
     "SINGLE_SPACED",
     "SLIDER_TYPING_HINT",
+    "STILL_IN_BOX",
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_FADE",
@@ -765,6 +769,21 @@ REFUSED_LABEL = "Refused:"
 NOT_READ_LABEL = "Not read:"
 """The label of a declaration a later one of its key in the same message replaced: only the last one is read."""
 
+_ONLY_THE_LAST = "is read."
+"""How every reason for a part marked :data:`NOT_READ_LABEL` ends (the contract reads only a key's last declaration
+in a message): the rule :func:`refused_lines` and :func:`box_note` both tell such a part from a refused one by."""
+
+REFUSED_IN_BOX_NOTE = "A refused part is not kept there: type it again, corrected, and press Submit."
+"""What :func:`box_note` adds when a stored message had a refused part: it went with the message, and needs fixing."""
+NOT_READ_IN_BOX_NOTE = (
+    f"A part marked {NOT_READ_LABEL[:-1]} was skipped: when a message declares a key more than once, only the last "
+    "declaration is read, so there is nothing to correct (to store an earlier value instead, submit it on its own)."
+)
+"""What :func:`box_note` adds when a stored message had a part not read: no rule refused it, so nothing is to correct.
+
+The store's report names only what was admitted ("Admitted 1 fact: module."): the contract hands the store a key's
+last declaration in a message, and the earlier ones never reach it."""
+
 
 def refused_parts(text: str) -> list[tuple[str, str]]:
     """Each part of ``text`` that gave no fact though it looks like a declaration, with why, in order.
@@ -788,7 +807,8 @@ def refused_parts(text: str) -> list[tuple[str, str]]:
         keys = [d.key for d in _declarations(part)]
         if keys and last[keys[0]] != i:
             why = next((note for note in repeated if note.startswith(f"{keys[0]} is declared")), "")
-            found += [(part, why or f"a later {keys[0]} in this message replaces it (the last one is read).")]
+            again = f"{keys[0]} is declared again later in this message: only the last one {_ONLY_THE_LAST}"
+            found += [(part, why or again)]
     return found
 
 
@@ -799,34 +819,62 @@ def _declarations(part: str) -> list[Declaration]:
         return []
 
 
+def _not_read(why: str) -> bool:
+    """Whether a part :func:`refused_parts` names was skipped (a later declaration of its key is read), not refused."""
+    return why.endswith(_ONLY_THE_LAST)
+
+
 def refused_lines(refused: Sequence[tuple[str, str]]) -> list[str]:
     """One line per refused part: its label, the part as typed (a long one cut, marked "…"), and why."""
     lines = []
     for part, why in refused:
-        label = NOT_READ_LABEL if why.endswith("is read.") else REFUSED_LABEL
+        label = NOT_READ_LABEL if _not_read(why) else REFUSED_LABEL
         lines.append(f"{label} '{trim_line(part)}'. {WHY_LABEL} {why}")
     return lines
 
 
-def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: bool = False) -> str:
+def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: Sequence[tuple[str, str]] = ()) -> str:
     """What the Message box holds after a Submit, in words, the same rule as lesson 02's panel: a message that stored
     facts leaves the box (Submit again would declare them again); one that stored nothing stays there to correct.
 
     ``box`` is the box's text now: if the student typed something else while the message was on its way, the box is
-    theirs and nothing is said of it. ``refused``: the stored message had refused parts, which went with it.
+    theirs and nothing is said of it. ``refused``: the stored message's parts that gave no fact, with why
+    (:func:`refused_parts`), which went with it: a refused one is to type again, corrected; one not read (a later
+    declaration of its key was read) has nothing to correct, and the note says so rather than send it back.
     """
     if report is None:
         return ""
     if report.status == "accepted" and not box:
-        if refused:
-            return (
-                "The Message box is empty again: the message was stored. A refused part is not kept there: "
-                "type it again, corrected, and press Submit."
-            )
-        return "The Message box is empty again: the message was stored."
+        kinds = {_not_read(why) for _, why in refused}
+        notes = [
+            *([REFUSED_IN_BOX_NOTE] if False in kinds else []),
+            *([NOT_READ_IN_BOX_NOTE] if True in kinds else []),
+        ]
+        return " ".join(["The Message box is empty again: the message was stored.", *notes])
     if report.status != "accepted" and box == text:
         return "Your message is still in the Message box: correct it there and press Submit again."
     return ""
+
+
+NEW_PANEL_NOTE = (
+    "Running the panel's cell again builds it anew on an empty store, as it began: no forgotten fact comes back; "
+    "to store one again, submit its declaration again."
+)
+"""What Forget all adds on a panel of its own built on a new store (lesson 02's cell: a new panel on
+``make_extraction()``): a forget cannot be undone, and running that cell again gives a new panel on a new, empty
+store, not the facts that went. Lesson 07's panel says instead that its cell replays the conversation
+(``capstone_panel.start_over_note``)."""
+
+STILL_IN_BOX = "What Submit said of the message still in the Message box:"
+"""The label over the last Submit's lines, said again under a forget's while that message is still in the box (the
+same words as lesson 07's panel)."""
+
+
+def _unwrapped(value: str) -> str:
+    """A status line's HTML without the single-spaced block :class:`SingleSpacedHTML` wraps every value in, so it can
+    be shown again inside another value (the widget wraps that one once)."""
+    found = re.fullmatch(r"<section[^>]*>(.*)</section>", value, re.DOTALL)
+    return found.group(1) if found else value
 
 
 class MemoryPanel(_Panel, widgets.VBox):
@@ -847,6 +895,12 @@ class MemoryPanel(_Panel, widgets.VBox):
         self._submitting = False  # a message is on its way: Submit stays off until it is answered
         self._from_box = False  # the message shown came from the Message box (not from a cell's script)
         self.verdict_label = ""  # a label over the store's verdict (the desk panel's: two boxes send messages)
+        self._last_submit: tuple[str, str] | None = None  # the last message submitted, and what Submit said of it
+        new = not extraction.memory.facts and extraction.memory.turn == 0 and extraction.memory.epoch == 0
+        self.start_over = NEW_PANEL_NOTE if new and on_forget is None and submit is None else ""
+        """What Forget all says of getting the store back: on a panel of its own that began on a new store, that
+        running its cell again gives an empty one (:data:`NEW_PANEL_NOTE`); "" where the panel cannot know what its
+        cell builds (a store already in use, a desk's store, lesson 07's panel, which sets its own)."""
         self._on_forget = on_forget
         self._submit = submit or extraction.update
         self._async = _Async(lambda text: setattr(self.diagnostic, "value", _error_html(text)))
@@ -933,6 +987,12 @@ class MemoryPanel(_Panel, widgets.VBox):
             self._enable_submit()
 
     async def _submit_now(self, text: str) -> ExtractionReport | None:
+        """Submit ``text`` and show what became of it; what was said is kept while the message stays in the box."""
+        report = await self._submit_and_show(text)
+        self._last_submit = (text, _unwrapped(self.diagnostic.value))
+        return report
+
+    async def _submit_and_show(self, text: str) -> ExtractionReport | None:
         if not text.strip():
             return None
         if guidance := command_guidance(text, stored=[f.key for f in self.memory.facts]):
@@ -963,7 +1023,7 @@ class MemoryPanel(_Panel, widgets.VBox):
             self.diagnostic.value = "No extraction ran for this line."
             return
         refused = refused_parts(text) if report.status == "accepted" else []
-        box = box_note(report, text, self.message.value, refused=bool(refused)) if self._from_box else ""
+        box = box_note(report, text, self.message.value, refused=refused) if self._from_box else ""
         if refused:
             text = "\n".join(part for part in parts(text) if part not in {said for said, _ in refused})
         notes = why_notes(report, text)
@@ -1002,7 +1062,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         """
         if not key:  # NO_KEY (the placeholder), or None from a script
             reason = "choose one in the Key list first" if self.memory.facts else "the store holds no fact to forget"
-            self.diagnostic.value = _error_html(f"no key is chosen: {reason}.")
+            self._say_of_forget(_error_html(f"no key is chosen: {reason}."))
             return
         self.forget(key)
 
@@ -1013,7 +1073,7 @@ class MemoryPanel(_Panel, widgets.VBox):
     def forget(self, key: str | None) -> None:
         """Forget one key or all (through ``on_forget`` when the panel belongs to a desk, so sessions go too)."""
         if key is not None and key not in {f.key for f in self.memory.facts}:
-            self.diagnostic.value = _error_html(f"there is no fact {key} in the store to forget.")
+            self._say_of_forget(_error_html(f"there is no fact {key} in the store to forget."))
             return
         try:
             if self._on_forget is not None:
@@ -1021,11 +1081,28 @@ class MemoryPanel(_Panel, widgets.VBox):
             else:
                 self.memory.forget(key)
         except EXPECTED_ERRORS as error:
-            self.diagnostic.value = _error_html(describe_error(error))
+            self._say_of_forget(_error_html(describe_error(error)))
             return
         done = "Forgot every fact: the store is empty." if key is None else f"Forgot {key}: it is gone from the store."
-        self.diagnostic.value = _escape(done)
+        if key is None and self.start_over:
+            done += f"\n{self.start_over}"
+        self._say_of_forget(_escape(done))
         self.refresh()
+
+    def _say_of_forget(self, said: str) -> None:
+        """What a forget did (or why it did nothing), then :meth:`_still_in_box`: the forget's line takes the place of
+        the last Submit's, and the student must not lose why the message still in the box was not stored."""
+        self.diagnostic.value = said + self._still_in_box()
+
+    def _still_in_box(self) -> str:
+        """The last Submit's lines again, labelled :data:`STILL_IN_BOX`, while the message they are about is still in
+        the Message box as it was (lesson 07's panel says them the same way); "" once the box holds anything else."""
+        if self._last_submit is None:
+            return ""
+        text, report = self._last_submit
+        if not text.strip() or self.message.value != text or not report:
+            return ""
+        return f'<br><span style="{NOTE_STYLE}">{_escape(STILL_IN_BOX)}</span><br>{report}'
 
     def refresh(self) -> None:
         """Show the store: the table, the ticket, the keys one can forget (none chosen until the student picks one)."""
