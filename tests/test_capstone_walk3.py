@@ -40,7 +40,7 @@ def test_reader_names_the_model_only_and_the_rules_are_the_evaluator_s() -> None
     for mixed in ("rule-based reader", "The reader before this one", "change to the reader"):
         assert mixed not in text
     assert "### Where the evaluator's rules still fail" in text
-    assert "The answer check before this one" in text
+    assert "change to the answer check" in text
 
 
 def test_the_judge_cell_shows_the_answer_it_measures_above_the_count() -> None:
