@@ -42,6 +42,7 @@ from .widgets import (
     NOTE_STYLE,
     REFUSED_LABEL,
     SHOWN_INPUT_CHARS,
+    STILL_IN_BOX,
     MemoryPanel,
     SingleSpacedHTML,
     box_note,
@@ -469,9 +470,6 @@ def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
 ALL_FORGOTTEN = "Forgot every fact: the store is empty."
 """What Forget all says, as on lesson 02's panel."""
 
-STILL_IN_BOX = "What Submit said of the message still in the Message box:"
-"""The label over the last Submit's lines, said again under a forget's while that message is still in the box."""
-
 
 def start_over_note(turns: int) -> str:
     """How to get back the store a panel replayed from ``turns`` turns of a conversation: run its cell again.
@@ -541,7 +539,6 @@ class CapstonePanel(MemoryPanel):
         self.times = widgets.HTML()  # which turns share a recorded second (the panel replayed them together)
         self.replayed: frozenset[int] = frozenset()
         self.start_over = ""
-        self._last_submit: tuple[str, str] | None = None  # the last message submitted, and what Submit said of it
         """How to get the store back after a forget, said under the forget's line: set by :meth:`from_timeline`
         (the cell that builds the panel from a conversation); "" for a panel built on a store of its own."""
         self.task = widgets.Dropdown(options=list(tasks), description="Task", layout=widgets.Layout(width="95%"))
@@ -652,23 +649,6 @@ class CapstonePanel(MemoryPanel):
             return
         said = html_lines("\n".join([*lines, *([self.start_over] if self.start_over else [])]))
         self.diagnostic.value = said + self._still_in_box()
-
-    async def _submit_now(self, text: str) -> ExtractionReport | None:
-        """The memory panel's Submit, and what it said, kept while its message stays in the Message box."""
-        report = await super()._submit_now(text)
-        self._last_submit = (text, _unwrapped(self.diagnostic.value))
-        return report
-
-    def _still_in_box(self) -> str:
-        """The last Submit's lines again, under a forget's, while the message they are about is still in the Message
-        box as it was: a forget replaces the status line, and the student must not lose why that message was not
-        stored (lesson 07's fifteenth walk). "" once the box holds anything else."""
-        if self._last_submit is None:
-            return ""
-        text, report = self._last_submit
-        if not text.strip() or self.message.value != text or not report:
-            return ""
-        return f'<br><span style="{NOTE_STYLE}">{html.escape(STILL_IN_BOX)}</span><br>{report}'
 
     def _store_changed(self) -> None:
         replaced = "; ".join(f"{k}: {', '.join(self._replaced(k, v))}" for k, v in self.superseded.items() if v)
@@ -803,13 +783,6 @@ class CapstonePanel(MemoryPanel):
         self.verdict.value = verdict_html(result)
         self.feedback.value = feedback_html(result)
         return result
-
-
-def _unwrapped(value: str) -> str:
-    """A status line's HTML without the single-spaced block its widget wraps every value in, so it can be shown again
-    inside another value (:class:`~course_lib.widgets.SingleSpacedHTML` wraps that one once)."""
-    found = re.fullmatch(r"<section[^>]*>(.*)</section>", value, re.DOTALL)
-    return found.group(1) if found else value
 
 
 def _after(children: Sequence[widgets.Widget], anchor: widgets.Widget, added: widgets.Widget) -> list[widgets.Widget]:
