@@ -332,16 +332,6 @@ class QualificationRecording(Recording):
         """The server's default temperature in the caption's words (``temperature 0.8``)."""
         return _sampling_words({"temperature": self.model.sampling["temperature"]})
 
-    def headline(self) -> str:
-        """The one sentence a student reads above the comparison: which model, when, and how to run it again.
-
-        The full :meth:`caption` (sampling, machine, file hash) goes under it folded away (:meth:`details_html`).
-        """
-        return (
-            f"A recording made on {self.recorded_at:%Y-%m-%d} (not run here) of make qualify on a small real model, "
-            f"{self.model.model.split('-Q')[0]}.\n{command_lines(self.command, 'To run it again')}"
-        )
-
     def asked_sampling(self) -> str:
         """The writer's own sampling after the server's defaults, or that it asked for none."""
         asked = self.writer_sampling()
