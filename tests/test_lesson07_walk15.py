@@ -8,12 +8,12 @@ import re
 
 import pytest
 from support.capstone_battery import SUPERSEDED, lesson_store
+from support.panels import forget, said, submit
 from test_student_path import lesson
 
 from course_lib.capstone_panel import STILL_IN_BOX, CapstonePanel
 from course_lib.extraction import make_extraction
 from course_lib.policies import load_timeline
-from tests.support.panels import said, submit
 
 LESSON = "07_loop_held_to_the_facts"
 RIGHT, WRONG = "The module is Billing.", "The module is Reporting."
@@ -129,19 +129,14 @@ def test_the_objectives_hold_one_goal_per_bullet() -> None:
         ("hello there", "Why: it holds no '='"),
     ],
 )
-@pytest.mark.parametrize("forget", ["key", "all"])
+@pytest.mark.parametrize("which", ["key", "all"])
 async def test_a_forget_says_again_why_the_message_still_in_the_box_was_not_stored(
-    typed: str, why: str, forget: str
+    typed: str, why: str, which: str
 ) -> None:
     p = await CapstonePanel.from_timeline(load_timeline())
     await submit(p, typed)
     report = said(p)
-    if forget == "key":
-        p.key.value = "module"
-        p.forget_key_button.click()
-    else:
-        p.forget_all_button.click()
-    await p.idle()
+    await forget(p, which)
     assert p.message.value == typed and said(p).startswith("Forgot ")
     assert said(p).endswith(f"\n{STILL_IN_BOX}\n{report}") and why in report
 

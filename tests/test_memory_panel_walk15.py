@@ -6,7 +6,7 @@ holds speaks of refused parts only when a part was refused, and says what a part
 from __future__ import annotations
 
 import pytest
-from support.panels import memory_panel, said, submit, two_desks
+from support.panels import forget, memory_panel, said, submit, two_desks
 from test_student_path import lesson
 
 from course_lib import capstone_panel
@@ -30,15 +30,6 @@ LESSON = "02_correct_then_forget"
 # region 1. A forget says again what Submit said of the message still in the Message box
 
 
-async def _forget(panel: MemoryPanel, which: str) -> None:
-    if which == "key":
-        panel.key.value = "module"
-        panel.forget_key_button.click()
-    else:
-        panel.forget_all_button.click()
-    await panel.idle()
-
-
 @pytest.mark.parametrize(
     ("typed", "why"),
     [
@@ -58,7 +49,7 @@ async def test_a_forget_says_again_why_the_message_still_in_the_box_was_not_stor
     await submit(p, typed)
     report = said(p)
     assert why in report and p.message.value == typed
-    await _forget(p, which)
+    await forget(p, which)
     assert said(p).startswith("Forgot ")
     assert said(p).endswith(f"\n{STILL_IN_BOX}\n{report}")
 
@@ -69,14 +60,14 @@ async def test_nothing_is_said_again_once_the_box_holds_something_else(which: st
     await submit(p, "module=Payroll")
     await submit(p, "colour=red")
     p.message.value = "colour=blue"  # the student is correcting it: Submit's lines were about another text
-    await _forget(p, which)
+    await forget(p, which)
     assert STILL_IN_BOX not in said(p) and "colour" not in said(p)
 
 
 async def test_a_stored_message_leaves_nothing_to_say_again() -> None:
     p = memory_panel()
     await submit(p, "module=Payroll; colour=red")  # stored: the box is emptied, the refused part went with it
-    await _forget(p, "key")
+    await forget(p, "key")
     assert STILL_IN_BOX not in said(p) and p.message.value == ""
 
 
@@ -113,7 +104,7 @@ async def test_forget_all_says_what_running_the_panel_s_cell_again_gives_and_it_
 async def test_forget_key_does_not_send_the_student_to_rerun_the_cell() -> None:
     p = memory_panel()
     await submit(p, "module=Payroll; database=Oracle")
-    await _forget(p, "key")
+    await forget(p, "key")
     assert said(p) == "Forgot module: it is gone from the store."
 
 

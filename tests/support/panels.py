@@ -27,6 +27,16 @@ async def submit(panel: MemoryPanel, text: str) -> None:
     await panel.idle()
 
 
+async def forget(panel: MemoryPanel, which: str) -> None:
+    """Click Forget key (for ``module``) or Forget all, as a student does, and wait for the panel."""
+    if which == "key":
+        panel.key.value = "module"
+        panel.forget_key_button.click()
+    else:
+        panel.forget_all_button.click()
+    await panel.idle()
+
+
 def said(panel: MemoryPanel) -> str:
     """What the panel's note under the box says, as a student reads it: tags dropped, one line per ``<br>``."""
     return html.unescape(re.sub(r"<[^>]+>", "", panel.diagnostic.value.replace("<br>", "\n")))
