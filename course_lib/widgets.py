@@ -70,6 +70,8 @@ if TYPE_CHECKING:
 __all__ = [
     "CHAT_GROWTH",
     "CHOSEN_STYLE",
+    "CORRECT_IN_BOX_NOTE",
+    "DECLARES_NOTHING_NOTE",
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
     "ECHOED_CHARS",
@@ -118,6 +120,7 @@ __all__ = [
     "command_guidance",
     "correction_notes",
     "declaration_notes",
+    "declares_nothing",
     "describe_error",
     "double_equals_notes",
     "echoed_line",
@@ -553,7 +556,13 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
             return f"{said} The store holds no facts: there is nothing to forget."
         if key and key[0].lower() not in {k.lower() for k in stored}:
             return f"{said} {trim_line(key[0])} is not stored: there is nothing to forget."
-        return f"{said} To forget here, choose the key below and click Forget key (or Forget all)."
+        if key:  # one key named: the button that forgets one key comes first
+            return f"{said} To forget {key[0]} here, choose it in the Key list below and click Forget key."
+        # bare 'forget' means every fact, as in the console: the button that forgets them all comes first
+        return (
+            f"{said} To forget every fact here, click Forget all (or, for one fact, choose its key below and click "
+            "Forget key)."
+        )
     if command == "mem":
         return (  # quoted as typed ('MEM'): the student's words are never altered
             f"'{trim_line(text)}' is a command, not a message: nothing was submitted. The table above already shows "
@@ -852,8 +861,23 @@ def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: S
         ]
         return " ".join(["The Message box is empty again: the message was stored.", *notes])
     if report.status != "accepted" and box == text:
-        return "Your message is still in the Message box: correct it there and press Submit again."
+        return DECLARES_NOTHING_NOTE if declares_nothing(report, text) else CORRECT_IN_BOX_NOTE
     return ""
+
+
+CORRECT_IN_BOX_NOTE = "Your message is still in the Message box: correct it there and press Submit again."
+"""What :func:`box_note` says of a message kept in the box because a declaration in it was refused: it is to fix."""
+DECLARES_NOTHING_NOTE = (
+    "Your message is still in the Message box. It declares nothing, so it stores nothing: a fact needs key=value."
+)
+"""What :func:`box_note` says of a message kept in the box that declares nothing (a question, a greeting): no mistake
+to correct, only the rule that a fact is written ``key=value``."""
+
+
+def declares_nothing(report: ExtractionReport | None, text: str) -> bool:
+    """Whether ``text`` stored nothing because it declares nothing at all (``Is the module still Reporting?``,
+    ``hello``): no part of it even looks like a declaration that went wrong (:func:`declaration_notes`)."""
+    return report is not None and report.status == "nothing_to_extract" and not declaration_notes(text)
 
 
 NEW_PANEL_NOTE = (
@@ -867,7 +891,8 @@ store, not the facts that went. Lesson 07's panel says instead that its cell rep
 
 STILL_IN_BOX = "What Submit said of the message still in the Message box:"
 """The label over the last Submit's lines, said again under a forget's while that message is still in the box (the
-same words as lesson 07's panel)."""
+same words as lesson 07's panel). Only lines that explain why a declaration was refused are said again: a command's
+reply (``mem``) or the note on a message that declares nothing (:func:`declares_nothing`) is not."""
 
 
 def _unwrapped(value: str) -> str:
@@ -989,7 +1014,10 @@ class MemoryPanel(_Panel, widgets.VBox):
     async def _submit_now(self, text: str) -> ExtractionReport | None:
         """Submit ``text`` and show what became of it; what was said is kept while the message stays in the box."""
         report = await self._submit_and_show(text)
-        self._last_submit = (text, _unwrapped(self.diagnostic.value))
+        # said again after a forget only when it explains why a declaration was refused: a command's reply (mem,
+        # forget) or the note on a message that declares nothing holds nothing to remember once the store changed
+        refused = report is not None and not declares_nothing(report, text)
+        self._last_submit = (text, _unwrapped(self.diagnostic.value) if refused else "")
         return report
 
     async def _submit_and_show(self, text: str) -> ExtractionReport | None:

@@ -23,6 +23,7 @@ from course_lib.capstone_panel import (
 )
 from course_lib.memory import MAX_VALUE_CHARS, FactCandidate, WorkingMemory
 from course_lib.policies import generate_timeline, load_timeline
+from course_lib.widgets import CORRECT_IN_BOX_NOTE, DECLARES_NOTHING_NOTE
 
 LESSON = "07_loop_held_to_the_facts"
 
@@ -157,12 +158,19 @@ async def test_a_declaration_a_later_one_replaces_is_not_read_and_says_so():
     assert "'module=Inventory'" in line and "only the last, module=Payroll, is read" in line
 
 
-@pytest.mark.parametrize("message", ["colour=red", "What is the module?", "symptom=" + "x" * 300 + "\nmodule=Billing"])
-async def test_a_message_that_stored_nothing_stays_in_the_box_and_the_result_says_so(message):
+@pytest.mark.parametrize(
+    ("message", "box_says"),
+    [
+        ("colour=red", CORRECT_IN_BOX_NOTE),
+        ("What is the module?", DECLARES_NOTHING_NOTE),  # walk 16: a question is no mistake to correct
+        ("symptom=" + "x" * 300 + "\nmodule=Billing", CORRECT_IN_BOX_NOTE),
+    ],
+)
+async def test_a_message_that_stored_nothing_stays_in_the_box_and_the_result_says_so(message, box_says):
     panel = await CapstonePanel.from_timeline(load_timeline())
     lines = await _submitted(panel, message)
     assert panel.message.value == message
-    assert lines[-1] == "Your message is still in the Message box: correct it there and press Submit again."
+    assert lines[-1] == box_says
 
 
 async def test_a_stored_message_leaves_the_box_and_the_result_says_so():

@@ -37,7 +37,7 @@ async def _check(panel: CapstonePanel, answer: str) -> None:
         ("colour=red", "Why: 'colour' is not an allowed key"),  # nothing stored: the box keeps the message
         ("Module=Billing", "(keys are case-sensitive): write 'module'"),
         ("module=Payroll; colour=red", "Refused: 'colour=red'. Why: 'colour' is not an allowed key"),  # stored
-        ("hello there", "Why: it holds no '='"),
+        ("priority:P1", "Why: 'priority:' uses a colon"),  # walk 16: 'hello there' declares nothing, not said again
     ],
 )
 async def test_check_answer_leaves_the_last_submit_s_report_as_it_was_whatever_the_verdict(
@@ -126,7 +126,7 @@ def test_the_objectives_hold_one_goal_per_bullet() -> None:
     [
         ("colour=red", "Why: 'colour' is not an allowed key"),
         ("Module=Billing", "(keys are case-sensitive): write 'module'"),
-        ("hello there", "Why: it holds no '='"),
+        ("priority:P1", "Why: 'priority:' uses a colon"),  # walk 16: 'hello there' declares nothing, not said again
     ],
 )
 @pytest.mark.parametrize("which", ["key", "all"])

@@ -32,7 +32,8 @@ async def test_submitting_declarations_fills_the_table_and_the_ticket():
     panel = memory_panel()
     await submit(panel, "module=Billing; database=SQL Server 2022")
     assert [f.key for f in panel.memory.facts] == ["database", "module"]
-    assert "SQL Server 2022" in panel.table.value and "module=Billing" in panel.table.value
+    shown = panel.table.value.replace("<wbr>", "")  # a break opportunity after '=' shows nothing (walk 16)
+    assert "SQL Server 2022" in shown and "module=Billing" in shown
     assert "Stored: module and database." in panel.diagnostic.value
     assert panel.ticket.value == "Ticket: epoch 0 (forgets so far), turn 1 (messages read so far)"
     assert panel.shown_keys() == ("database", "module") and panel.key.value == NO_KEY
