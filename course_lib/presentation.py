@@ -1243,18 +1243,33 @@ BREAKABLE_WORD = "overflow-wrap: anywhere"
 
 
 def breakable_words(cell: str) -> str:
-    """A cell's escaped HTML text with each word longer than :data:`LONGEST_WHOLE_WORD` in a span that may break.
+    """A cell's escaped HTML text, each word breakable after its ``=`` and ``;`` and each piece longer than
+    :data:`LONGEST_WHOLE_WORD` in a span that may break (:func:`_breakable_word`).
 
     A cell whose every word may break lets the table squeeze a column below its words' width, and the browser then
     cuts ordinary words ("Bill / ing"); a cell whose no word may break makes the table as wide as its longest token,
     past the panel. Marking only the over-long words keeps both: the others wrap at spaces, as prose does.
     """
-    return re.sub(
-        r"\S+",
-        lambda m: (
-            f'<span style="{BREAKABLE_WORD}">{m[0]}</span>' if len(html.unescape(m[0])) > LONGEST_WHOLE_WORD else m[0]
-        ),
-        cell,
+    return re.sub(r"\S+", lambda m: _breakable_word(m[0]), cell)
+
+
+_SHOWN_CHARACTER = re.compile(r"&#?\w+;|.", re.S)
+"""One character as a browser shows it, in escaped HTML: an escaped one (``&amp;``, ``&#x27;``) or a plain one."""
+
+
+def _breakable_word(word: str) -> str:
+    """One escaped word, broken first after each ``=`` and ``;`` it shows (``customer=`` / ``Fabrikam``: ``<wbr>``,
+    as no browser breaks there by itself, and never inside an escaped character such as ``&#x27;``); each piece still
+    longer than :data:`LONGEST_WHOLE_WORD` goes in a span that may be cut between characters, as a last resort."""
+    pieces: list[list[str]] = [[]]
+    for character in _SHOWN_CHARACTER.findall(word):
+        pieces[-1].append(character)
+        if character in "=;":
+            pieces.append([])
+    return "<wbr>".join(
+        f'<span style="{BREAKABLE_WORD}">{"".join(piece)}</span>' if len(piece) > LONGEST_WHOLE_WORD else "".join(piece)
+        for piece in pieces
+        if piece
     )
 
 
