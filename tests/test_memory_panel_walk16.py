@@ -9,14 +9,17 @@ mid-word. Each panel cell of lessons 02 and 03 runs alone in a new kernel; lesso
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import re
 
 import pytest
+from support.lesson_cells import cell_source, stored_lesson
 from support.panels import forget, memory_panel, said, submit, two_desks
 
 from course_lib.memory import FactCandidate, WorkingMemory
-from course_lib.presentation import BREAKABLE_WORD, breakable_words, facts_html
-from course_lib.widgets import STILL_IN_BOX, command_guidance
+from course_lib.presentation import BLOCK_WIDTH, BREAKABLE_WORD, breakable_words, facts_html
+from course_lib.widgets import STILL_IN_BOX, DeskPanel, MemoryPanel, command_guidance
 
 CORRECT_IT = "correct it there"
 
@@ -135,3 +138,57 @@ def test_the_panel_table_wraps_a_fact_s_evidence_at_its_equals_sign(t0) -> None:
     )
     table = facts_html(memory.facts)
     assert "customer=<wbr>Fabrikam" in table and BREAKABLE_WORD not in table
+
+
+# region 5. Lesson 02: each panel cell runs alone after a restart; printed lines fit; the words say what they mean
+
+
+def _run_alone(source: str) -> dict:
+    """Run a cell's source in an empty namespace, as a new kernel would (top-level ``await`` allowed)."""
+    namespace: dict = {}
+    code = compile(source, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+
+    async def run() -> None:
+        result = eval(code, namespace)  # the lesson's own cell, as a kernel runs it
+        if asyncio.iscoroutine(result):
+            await result
+
+    asyncio.run(run())
+    return namespace
+
+
+@pytest.mark.parametrize(
+    ("lesson", "cell", "name", "kind"),
+    [
+        ("02", "cell-25", "panel", MemoryPanel),
+        ("02", "cell-26", "demo", MemoryPanel),
+        ("03", "cell-24", "desk_panel", DeskPanel),
+    ],
+)
+def test_a_panel_cell_runs_alone_after_a_kernel_restart(lesson: str, cell: str, name: str, kind: type) -> None:
+    assert isinstance(_run_alone(cell_source(lesson, cell))[name], kind)
+
+
+def test_the_note_on_forget_s_filter_says_what_the_answer_does_not_show() -> None:
+    said_ = " ".join(cell_source("02", "cell-18").split())
+    assert "so its answer hides it" not in said_
+    assert "so its answer does not show the earlier values" in said_
+
+
+def test_lesson_02_prints_no_line_wider_than_a_block() -> None:
+    """A long printed line wraps where the page ends ("database=" / "[forgotten]."); the lesson breaks it at a space
+    first. The writer's instructions are printed as the model receives them, and are left whole."""
+    long = [
+        line
+        for cell in stored_lesson("02")["cells"]
+        if cell["cell_type"] == "code" and cell.get("id") != "cell-03"
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "stream"
+        for line in "".join(out["text"]).splitlines()
+        if len(line) > BLOCK_WIDTH
+    ]
+    assert not long, long
+    printed = "\n".join(
+        "".join(out.get("text", "")) for c in stored_lesson("02")["cells"] for out in c.get("outputs", [])
+    )
+    assert "database=[forgotten]." in printed and "(messages read so far)" in printed

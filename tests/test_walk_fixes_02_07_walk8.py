@@ -54,7 +54,7 @@ async def test_forget_typed_for_a_stored_key_still_points_at_the_forget_key_butt
     panel = memory_panel()
     await submit(panel, "module=Billing")
     await submit(panel, "forget module")
-    assert "choose the key below and click Forget key" in said(panel)
+    assert "choose it in the Key list below and click Forget key" in said(panel)  # walk 16 wording
 
 
 def test_the_console_says_a_question_stores_nothing_because_it_is_a_question():
