@@ -73,8 +73,8 @@ def shown_text(cell: nbformat.NotebookNode, shows: str) -> tuple[str, str]:
     """Where the row's text must be found in the cell, and that text: a code cell's output, unless ``source:``."""
     if shows.startswith(SOURCE):
         return cell.source, shows[len(SOURCE) :]
-    if cell.cell_type == "code":
-        return stored_output(cell), shows
+    if cell.cell_type == "code":  # a printed line may be broken at a space for reading (wrapped_block): compared
+        return " ".join(stored_output(cell).split()), " ".join(shows.split())  # with its whitespace as one space
     return cell.source, shows
 
 
