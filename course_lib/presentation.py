@@ -21,6 +21,7 @@ import itertools
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from .frames import FORBIDDEN_NAMED, rows_frame, rule_label, shorten_at_word
@@ -56,6 +57,7 @@ __all__ = [
     "LAST_READER_CHARS",
     "LONGEST_WHOLE_WORD",
     "LOOP_READER_CHARS",
+    "NEAR_CHARS",
     "NOT_GRADED",
     "NO_INDEX",
     "NO_WINNER",
@@ -71,10 +73,10 @@ __all__ = [
     "VERDICT_COLOURS",
     "VERDICT_HATCHES",
     "VISIBLE_SPACE",
-    "WHAT_WAS_WRONG",
     "WHOLE_CELL",
     "WRAPPED_FACT_COLUMNS",
     "WRAPPING_CELL",
+    "NearMeeting",
     "PanelText",
     "answers_by_rule",
     "breakable_code",
@@ -102,6 +104,7 @@ __all__ = [
     "lines_named",
     "meeting_lines",
     "meeting_lines_note",
+    "near_meetings",
     "no_winner_sentence",
     "one_row_per_policy",
     "plain_table",
@@ -529,17 +532,63 @@ def lines_named(group: Sequence[str], every: Sequence[str]) -> str:
     return _joined(group)
 
 
+NEAR_CHARS = 5
+"""How few characters apart two lines of characters sent may be and still look as if they meet on a plot (a few:
+lesson 04's facts and full history lines, 858 and 857 at turn 6, touch on its prompt plot)."""
+
+
+@dataclass(frozen=True)
+class NearMeeting:
+    """Two policies' lines a few characters apart at one ``x``, without meeting there: the plot shows them touching."""
+
+    turn: int
+    policies: tuple[str, str]
+    values: tuple[int, int]
+
+    @property
+    def difference(self) -> int:
+        return abs(self.values[0] - self.values[1])
+
+
+def near_meetings(frame: pd.DataFrame, x: str, y: str, within: int = NEAR_CHARS) -> list[NearMeeting]:
+    """Each pair of policies whose lines come within ``within`` of each other at some ``x`` but are not equal there.
+
+    An equal pair is :func:`meeting_lines`' to name; a line that lies on another everywhere (its twin, drawn as rings)
+    is named once, by its twin's name. Pairs come in ``x`` order, each pair's policies in the frame's order.
+    """
+    twins = twin_policies(frame, x, y)
+    order = [str(p) for p in frame["policy"].unique() if str(p) not in twins]
+    lines = frame[frame["policy"].astype(str).isin(order)]
+    found: list[NearMeeting] = []
+    for at, rows in lines.groupby(x, sort=True):
+        values = {str(row["policy"]): int(row[y]) for _, row in rows.iterrows()}
+        named = [p for p in order if p in values]
+        for i, first in enumerate(named):
+            for second in named[i + 1 :]:
+                if 0 < abs(values[first] - values[second]) <= within:
+                    found.append(NearMeeting(int(at), (first, second), (values[first], values[second])))
+    return found
+
+
 def meeting_lines_note(frame: pd.DataFrame, x: str, y: str) -> str:
-    """The note under :func:`plot_prompt_sizes`: where lines meet for some turns, so one hides another ("" if none).
+    """The note under :func:`plot_prompt_sizes`: where lines meet for some turns, so one hides another, and where two
+    come within :data:`NEAR_CHARS` characters, so they look as if they meet ("" if neither).
 
     Said turn first, each group by :func:`lines_named`: the turns are what a student looks for on the plot.
     """
     every = [str(p) for p in frame["policy"].unique()]
     meetings = meeting_lines(frame, x, y)
     said = [f"at {turns_in_words(at)}, {lines_named(group, every)}" for group, at in meetings]
-    if not said:
-        return ""
-    return "Lines that meet hide one another: " + "; ".join(said) + "."
+    near = [
+        f"at {turns_in_words([m.turn])}, {m.policies[0]} ({m.values[0]}) and {m.policies[1]} ({m.values[1]})"
+        for m in near_meetings(frame, x, y)
+    ]
+    notes = ["Lines that meet hide one another: " + "; ".join(said) + "."] if said else []
+    if near:
+        notes.append(
+            f"Lines within {NEAR_CHARS} characters of each other look as if they meet: " + "; ".join(near) + "."
+        )
+    return " ".join(notes)
 
 
 def spread_labels(values: Sequence[float], gap: float) -> list[float]:
@@ -934,8 +983,10 @@ def cost_table(calls: pd.DataFrame, rule: str = "latest") -> pd.DataFrame:
 
 
 def where_the_characters_go(calls: pd.DataFrame, rule: str = "latest") -> str:
-    """Two sentences under the cost table: who sends the most in all and how much of it is extra calls, then who
-    sends the most to the reader alone (what the plot draws), computed from the calls, never written by hand.
+    """The sentences under the cost table: who sends the most in all and how much of it is extra calls; who sends the
+    most to the reader alone (what the plot draws), over the whole run; then, turn by turn, where the second of those
+    sends the reader more and where the two come within :data:`NEAR_CHARS` characters (their lines touch on the plot).
+    All computed from the calls, never written by hand, each its own sentence.
     """
     rows = calls[calls["rule"] == rule]
     if rows.empty:
@@ -950,14 +1001,17 @@ def where_the_characters_go(calls: pd.DataFrame, rule: str = "latest") -> str:
     )
     reader = costs[READER_CHARS].sort_values(ascending=False)
     second = f"To the reader alone (the plot below), the {reader.index[0]} policy sends the most ({reader.iloc[0]})"
-    if len(reader) > 1:
-        second += f", then {reader.index[1]} ({reader.iloc[1]})"
-        second += _turn_by_turn(rows, str(reader.index[0]), str(reader.index[1]))
-    return f"{first} {second}."
+    turns = int(rows["turn"].nunique())
+    if len(reader) < 2:
+        return f"{first} {second} in total over these {turns} turns."
+    top, runner_up = str(reader.index[0]), str(reader.index[1])
+    second += f", then {runner_up} ({reader.iloc[1]}), in total over these {turns} turns."
+    return " ".join([first, second, *_turn_by_turn(rows, top, runner_up)])
 
 
-def _turn_by_turn(rows: pd.DataFrame, top: str, runner_up: str) -> str:
-    """What a total hides, for the reader's two largest: the turns at which the second's call is the larger one.
+def _turn_by_turn(rows: pd.DataFrame, top: str, runner_up: str) -> list[str]:
+    """What a total hides, for the reader's two largest: the turns at which the second's call is the larger one, then
+    the turns where the two are a few characters apart (:func:`near_meetings`), where the plot shows their lines touch.
 
     A total says nothing of each turn: lesson 04's facts reader receives the most over 10 turns, yet full history's
     single call overtakes it as the conversation grows, and the plot under the sentence shows that crossing.
@@ -967,13 +1021,26 @@ def _turn_by_turn(rows: pd.DataFrame, top: str, runner_up: str) -> str:
     turns = [int(t) for t in per_turn.index]
     larger = [t for t in turns if per_turn.loc[t, runner_up] > per_turn.loc[t, top]]
     if not larger:
-        return f"; the {top} policy sends the reader more at each of these {len(turns)} turns too"
-    total = f": that is in total over these {len(turns)} turns"
-    if len(larger) == 1:
-        return f"{total}; at turn {larger[0]}, {runner_up} sends the reader more"
-    if larger == turns[turns.index(larger[0]) :]:
-        return f"{total}; from turn {larger[0]} on, {runner_up} sends the reader more at every turn"
-    return f"{total}; at turns {', '.join(map(str, larger[:-1]))} and {larger[-1]}, {runner_up} sends the reader more"
+        said = [f"At none of these {len(turns)} turns does {runner_up} send the reader more."]
+    elif len(larger) == 1:
+        said = [f"At turn {larger[0]}, {runner_up} sends the reader more."]
+    elif larger == turns[turns.index(larger[0]) :]:
+        said = [f"From turn {larger[0]} on, {runner_up} sends the reader more at every turn."]
+    else:
+        said = [f"At turns {', '.join(map(str, larger[:-1]))} and {larger[-1]}, {runner_up} sends the reader more."]
+    two = reader[reader["policy"].isin([top, runner_up])]
+    parts = []
+    for meeting in near_meetings(two, "turn", "chars_sent"):
+        chars = dict(zip(meeting.policies, meeting.values, strict=True))
+        count = f"{meeting.difference} character{'s' if meeting.difference > 1 else ''}"
+        said_first = not parts
+        parts.append(
+            f"{'At turn' if said_first else 'at turn'} {meeting.turn} {'they ' if said_first else ''}differ by "
+            f"{count} ({top} {chars[top]}, {runner_up} {chars[runner_up]})"
+        )
+    if parts:
+        said.append(f"{_joined(parts)}, so their lines nearly meet there.")
+    return said
 
 
 def _sum_reported(column: pd.Series) -> int | str:
@@ -1312,10 +1379,9 @@ def left_aligned_style(css_class: str) -> str:
     return f"<style>{selector} {{ text-align: left !important; vertical-align: top; }}</style>"
 
 
-WHAT_WAS_WRONG = "missing, or forbidden values named"
-"""The panel's column: what a wrong answer is missing, and the forbidden values it named (``FORBIDDEN_NAMED``): one
-name for one idea, where the tables once said "superseded or forbidden", "wrongly held" and "superseded"."""
-GRADED_VIEW_COLUMNS = ["policy", "graded turn", "correct", WHAT_WAS_WRONG, "values the reader could see"]
+GRADED_VIEW_COLUMNS = ["policy", "graded turn", "correct", "missing", FORBIDDEN_NAMED, "values the reader could see"]
+"""The explorer's table: *missing* and *forbidden values named* are two columns, worded as in section 3's table
+(:func:`final_answers_frame`), so one idea has one name and one place in both."""
 
 
 def what_was_wrong(missing: str, forbidden: str) -> str:
@@ -1363,7 +1429,8 @@ def graded_view_frame(answers: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFram
                 "policy": row["policy"],
                 "graded turn": row["turn"],
                 "correct": yes_no(row["correct"]),
-                WHAT_WAS_WRONG: what_was_wrong(row["missing"], row[FORBIDDEN_NAMED]),
+                "missing": row["missing"] or "nothing",
+                FORBIDDEN_NAMED: row[FORBIDDEN_NAMED] or "nothing",
                 "values the reader could see": seen.get((row["policy"], row["turn"])) or "nothing",
             }
             for _, row in answers.iterrows()

@@ -141,6 +141,7 @@ __all__ = [
     "shown_reply",
     "slider_limits",
     "slider_reads",
+    "slider_takes",
     "ticket_line",
     "trim_line",
     "whole_message_notes",
@@ -1448,12 +1449,24 @@ def slider_reads(typed: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def slider_takes(slider: widgets.IntSlider, typed: str) -> int:
+    """The value ``slider`` holds once ``typed`` is entered in its box, as the browser's slider sets it: the number
+    :func:`slider_reads` finds, moved inside the slider's limits ("-5" and "0" give its lowest value, "999" its
+    highest), or the slider's own value when the text reads as nothing.
+    """
+    read = slider_reads(typed)
+    return slider.value if read is None else max(slider.min, min(read, slider.max))
+
+
 SLIDER_TYPING_HINT = (
     "A number typed in a slider's box is read up to its first character that is not a digit "
-    f"(1e3 reads as {slider_reads('1e3')}, 2.5 as {slider_reads('2.5')}), then moved inside its limits; text that "
-    "does not start with a digit is ignored. The line under Run says the values Run will use."
+    f"(1e3 reads as {slider_reads('1e3')}, 2.5 as {slider_reads('2.5')}), then moved inside its limits (999 to "
+    "the highest value). A number with a minus sign, or 0, moves the slider to its lowest value. Blanks before the "
+    "number are skipped; text that does not start with a number is ignored. The line under Run says the values Run "
+    "will use."
 )
-"""Under the explorer's sliders: a typed 0, 999, 2.5, 1e3 or "abc" is changed without a word, so the panel says how."""
+"""Under the explorer's sliders: a typed 0, -5, 999, 2.5, 1e3 or "abc" is changed without a word, so the panel says
+how (:func:`slider_takes` is what each claim is checked against; both sliders' lowest value is 1, so 0 is under it)."""
 
 
 def slider_limits(slider: widgets.IntSlider, unit: str) -> str:

@@ -126,7 +126,7 @@ def test_the_prose_quotes_the_numbers_the_cells_print():
         chars = re.search(rf"^{mode}: (\d+) characters", summary_out, flags=re.M).group(1)
         assert re.search(rf"\b{chars} (?:characters|for the {mode})", summary_text), (mode, chars)
     cost_out = _printed(_cell(LESSON_04, "cell-09"))
-    turn = re.search(r"from turn (\d+) on, full history sends the reader more", cost_out).group(1)
+    turn = re.search(r"From turn (\d+) on, full history sends the reader more", cost_out).group(1)  # a sentence
     assert f"from turn {turn} on" in _words(_cell(LESSON_04, "cell-11").source)
     count_out = _printed(_cell(LESSON_04, "aaef39f5"))
     stored, flagged, kept = re.search(

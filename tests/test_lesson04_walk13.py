@@ -48,9 +48,9 @@ def test_the_intro_does_not_say_graded_before_section_1_defines_it():
     assert "the questions whose answers are checked" in intro
 
 
-def test_the_dash_is_said_to_be_in_the_last_two_columns():
-    prose = _prose("cell-02")
-    assert "*graded* says no, and the last two columns show a dash (—)" in prose
+def test_the_dash_is_said_to_be_in_the_two_requirement_columns():
+    prose = _prose("cell-02")  # named, not counted from the end (walk 16)
+    assert "*graded* says no, and the columns *must contain* and *must not contain* show a dash (—)" in prose
     assert "a dash (—) marks a turn" not in prose
 
 

@@ -78,7 +78,7 @@ def test_a_wrong_answer_says_what_it_lacked_and_what_it_wrongly_held():
     ).assign(**{"forbidden values named": "Billing"})
     calls = pd.DataFrame([{"policy": "facts", "rule": "latest", "turn": 5, "call": "reader", "visible": "module: x"}])
     row = graded_view_frame(answers, calls).iloc[0]
-    assert row["missing, or forbidden values named"] == "missing PostgreSQL; names forbidden Billing"
+    assert (row["missing"], row["forbidden values named"]) == ("PostgreSQL", "Billing")  # two columns (walk 16)
 
 
 async def test_the_window_keeps_only_the_turns_it_sends():

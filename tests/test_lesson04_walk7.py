@@ -70,12 +70,10 @@ def test_a_total_the_plot_contradicts_says_from_which_turn_the_runner_up_sends_m
         return where_the_characters_go(calls(per_turn))
 
     overtaken = said({"facts": [300, 800, 850, 860], "full history": [150, 500, 900, 1200]})
-    assert (
-        "then full history (2750): that is in total over these 4 turns; from turn 3 on, full history sends" in overtaken
-    )
-    assert "at turns 2 and 4, b sends the reader more" in said({"a": [9, 1, 9, 1], "b": [1, 2, 1, 2]})
-    assert "; at turn 3, b sends the reader more" in said({"a": [9, 9, 1], "b": [1, 1, 2]})
-    assert "then b (2); the a policy sends the reader more at each of these 2 turns too" in said(
+    assert "then full history (2750), in total over these 4 turns. From turn 3 on, full history sends" in overtaken
+    assert "At turns 2 and 4, b sends the reader more." in said({"a": [9, 1, 9, 1], "b": [1, 2, 1, 2]})
+    assert ". At turn 3, b sends the reader more." in said({"a": [9, 9, 1], "b": [1, 1, 2]})
+    assert "then b (2), in total over these 2 turns. At none of these 2 turns does b send the reader more." in said(
         {"a": [5, 5], "b": [1, 1]}
     )
 
@@ -87,7 +85,7 @@ async def test_the_lessons_cost_sentence_says_when_full_history_overtakes_the_fa
     larger = [int(turn) for turn in sizes.index if sizes.loc[turn, "full history"] > sizes.loc[turn, "facts"]]
     assert larger == list(range(larger[0], 11)) and larger[0] > 1  # overtaken once, for good
     sentence = where_the_characters_go(comparison.calls)
-    assert f"in total over these 10 turns; from turn {larger[0]} on, full history sends the reader more" in sentence
+    assert f"in total over these 10 turns. From turn {larger[0]} on, full history sends the reader more" in sentence
     words = _words("cell-11")
     assert words.startswith("In total, the facts reader receives more characters") and "Not at every turn" in words
 

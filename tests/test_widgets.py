@@ -472,7 +472,8 @@ async def test_policy_explorer_table_shows_each_graded_answer_beside_what_the_re
         "policy",
         "graded turn",
         "correct",
-        "missing, or forbidden values named",
+        "missing",
+        "forbidden values named",
         "values the reader could see",
     ]
     assert list(frame["graded turn"]) == graded * 2 and set(frame["correct"]) <= {"yes", "no"}
