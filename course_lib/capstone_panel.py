@@ -151,9 +151,11 @@ def example_answers(
 
 
 def _latest(superseded: Mapping[str, Sequence[str]], key: str) -> str | None:
-    """The latest value a correction replaced for ``key``: what "a stale one" states as current."""
+    """The latest value a correction replaced for ``key``: what "a stale one" states as current, without the
+    sentence punctuation that ended it ("Payroll." as a sentence says it: "The module is Payroll and ..."), as the
+    evaluator compares it (:func:`value_core`)."""
     values = [*superseded.get(key, [])]
-    return values[-1] if values else None
+    return value_core(values[-1]) if values else None
 
 
 def _prefixed(word: str, value: str | None) -> str:

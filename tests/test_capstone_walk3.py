@@ -69,7 +69,9 @@ def test_section_9_links_the_readme_and_lesson_00() -> None:
 
 def test_section_1_s_first_table_keeps_each_task_on_one_line() -> None:
     table = html_outputs(by_id()["61c6898f"])
-    assert table.count("white-space: nowrap") == 5  # one per row's task: "Which module?" was one word per line
+    # one per row's task (7 rows since walk 16 added Rule 1's sentence and replaced-value rows):
+    # "Which module?" was one word per line
+    assert table.count("white-space: nowrap") == 7
 
 
 def test_the_judge_report_cuts_a_long_answer_and_says_its_length() -> None:
