@@ -83,7 +83,7 @@ def test_lesson_04_links_the_course_map_where_it_names_it():
 
 # 4. The note above each panel names a kernel restart.
 
-KERNEL_RESTART = "After a page reload, or when you reopen the notebook, or after a kernel restart, run this cell again:"
+KERNEL_RESTART = "After a kernel restart, or when you reopen the notebook, run the cells above it first"
 
 
 @pytest.mark.parametrize("lesson", OWNED, ids=lambda p: p.name[:2])

@@ -217,15 +217,15 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 BEFORE_IT_RUNS = (
     "Until this cell has run (Run > Run All Cells), the panel below is only a saved picture (its red broken-link marks "
     'mean "not connected yet"), or a line saying the widget cannot be shown: its {controls} do nothing yet. '
-    "After a page reload, or when you reopen the notebook, or after a kernel restart, run this cell again: "
-    "the panel works only once its cell has run."
+    "After a page reload, run this cell again. After a kernel restart, or when you reopen the notebook, run the cells "
+    "above it first (Run > Run All Above Selected Cell), then this one: the panel works only once its cell has run."
 )
 """Before Run All, JupyterLab draws a panel from its saved state, dead, or says "model not found": students took
 either for a broken lesson, so the text just above every panel says what they are looking at. A reload or a reopened
 notebook shows the dead picture again (lessons 03 and 07's walks), and so does a kernel restart (the fifth walks):
 the same note says so, in one wording everywhere but the panel's controls, which it names as the panel has them."""
 
-PANEL_CONTROLS = {"LoopStepper": "buttons and slider"}
+PANEL_CONTROLS = {"LoopStepper": "buttons and slider", "PolicyExplorer": "list, menu, sliders and Run button"}
 """What the note calls a panel's controls, by the class the panel's cell builds; any other panel has buttons and boxes
 (text boxes, menus, lists). The loop stepper has no box (walk 16: "its buttons and boxes" named controls it lacks)."""
 
