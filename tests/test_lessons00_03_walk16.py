@@ -1,0 +1,53 @@
+"""Issue 32, the eighth walks of lessons 00 and 03: lesson 03 says the gate's job where the gate first appears and
+titles section 6 as its text reads; every lesson's first glossary link opens at its own section; lesson 00 spells
+MAF out where it first appears, says why the dead endpoint refuses at once, and splits its densest sentences; the
+glossary's forget row names lesson 01; a refused connection is said in words wherever it is printed."""
+
+import re
+from pathlib import Path
+
+import httpx2
+import openai
+from support.lesson_cells import cell_outputs, cell_source, stored_lesson
+
+from course_lib.live import LiveSettings
+from course_lib.live_client import explain
+
+ROOT = Path(__file__).resolve().parents[1]
+GLOSSARY = ROOT / "docs" / "glossary.md"
+
+
+def said(number: str, cell_id: str) -> str:
+    return " ".join(cell_source(number, cell_id).split())
+
+
+def markdown(number: str) -> list[str]:
+    return ["".join(c["source"]) for c in stored_lesson(number)["cells"] if c["cell_type"] == "markdown"]
+
+
+def glossary_row(term: str) -> str:
+    return next(line for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if line.startswith(f"| **{term}**"))
+
+
+# --- lesson 03, finding 1: the gate's job is said where the gate first appears ---
+
+
+def test_the_gate_is_said_to_take_the_ticket_so_a_forget_during_the_run_wins():
+    text = said("03", "attach-md")
+    assert "so it sees exactly what the caller passed to `run`" in text
+    assert "it takes the store's *ticket* for the caller's messages" in text
+    # the ticket is defined in a clause where it first appears, and section 5 is named as the place that shows it
+    assert text.index("*ticket*") < text.index("a `forget` during the run still wins (section 5 shows it)")
+    ticket = text[text.index("*ticket*") :]
+    assert "(lesson 01:" in ticket.split(")")[0]
+    before = " ".join(said("03", c) for c in ("cell-00", "cell-02", "live-writer-limit", "da89f784"))
+    assert "ticket" not in before, "the ticket appears before the place that defines it"
+
+
+# --- lesson 03, finding 2: section 6's heading says what its text says ---
+
+
+def test_section_6_heading_says_the_programs_words_must_never_be_read_as_the_users():
+    heading = cell_source("03", "72291c68").splitlines()[0]
+    assert heading == "## 6. Words the program adds must never be read as the user's"
+    assert not any("are never the user's words" in text for text in markdown("03"))
