@@ -51,3 +51,38 @@ def test_section_6_heading_says_the_programs_words_must_never_be_read_as_the_use
     heading = cell_source("03", "72291c68").splitlines()[0]
     assert heading == "## 6. Words the program adds must never be read as the user's"
     assert not any("are never the user's words" in text for text in markdown("03"))
+
+
+# --- finding 3: each lesson's first glossary link opens at the lesson's own section ---
+
+SECTIONS = {
+    "00": "words-every-lesson-uses",
+    "01": "the-memory-half",
+    "02": "the-memory-half",
+    "03": "the-agent-frameworks-words",
+    "04": "the-memory-half",
+    "05": "the-loop-half",
+    "06": "the-loop-half",
+    "07": "the-loop-half",
+}
+
+
+def test_each_lessons_first_glossary_link_names_its_section_of_the_glossary():
+    for number, anchor in SECTIONS.items():
+        intro = markdown(number)[0]
+        first = re.search(r"\]\((\.\./docs/glossary\.md[^)]*)\)", intro)
+        assert first, f"lesson {number}: no glossary link in the first cell"
+        assert first.group(1) == f"../docs/glossary.md#{anchor}", f"lesson {number}: {first.group(1)}"
+
+
+def test_each_section_anchor_stands_right_above_its_heading_in_the_glossary():
+    lines = GLOSSARY.read_text(encoding="utf-8").splitlines()
+    headings = {
+        "words-every-lesson-uses": "## Words every lesson uses",
+        "the-memory-half": "## The memory half (lessons 01-04)",
+        "the-agent-frameworks-words": "## The agent framework's words (MAF, lessons 02-03)",
+        "the-loop-half": "## The loop half (lessons 05-07)",
+    }
+    for anchor, heading in headings.items():
+        at = lines.index(f'<a id="{anchor}"></a>')
+        assert lines[at + 1 : at + 3] == ["", heading], anchor
