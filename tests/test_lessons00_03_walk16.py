@@ -86,3 +86,30 @@ def test_each_section_anchor_stands_right_above_its_heading_in_the_glossary():
     for anchor, heading in headings.items():
         at = lines.index(f'<a id="{anchor}"></a>')
         assert lines[at + 1 : at + 3] == ["", heading], anchor
+
+
+# --- lesson 00, finding 5: the refusal comes at once; the timeout is for a silent server ---
+
+
+def test_lesson_00_says_why_the_dead_endpoint_refuses_at_once():
+    text = said("00", "7be02f73")
+    assert "Nothing listens there, so the connection is refused at once and the cell's `timeout=2` never acts" in text
+    assert "a timeout bounds a server that accepts the connection and then stays silent" in text
+
+
+def test_a_refused_connection_is_said_in_words_wherever_it_is_printed():
+    settings = LiveSettings(model="m", api_key="sk-example", base_url="http://127.0.0.1:9/v1", max_retries=0)
+    request = httpx2.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    for detail in ("All connection attempts failed", "[Errno 111] Connection refused", "Name or service not known"):
+        error = openai.APIConnectionError(request=request)
+        error.__cause__ = httpx2.ConnectError(detail)
+        cause, hint, kind = explain(error, settings)
+        assert cause == f"cannot connect (ConnectError: {detail}; 1 attempt)"
+        assert hint.startswith("No connection to the endpoint could be opened, so no request was sent. Is the server")
+        assert kind == "unreachable"
+    # another cause of the same failure class keeps its own words: it may have opened the connection
+    error = openai.APIConnectionError(request=request)
+    error.__cause__ = httpx2.WriteError("broken pipe")
+    assert "no request was sent" not in " ".join(explain(error, settings)[:2])
+    for cell in ("ac6bee08", "8d383239"):
+        assert "No connection to the endpoint could be opened, so no request was sent." in cell_outputs("00", cell)
