@@ -88,6 +88,17 @@ def test_each_section_anchor_stands_right_above_its_heading_in_the_glossary():
         assert lines[at + 1 : at + 3] == ["", heading], anchor
 
 
+# --- lesson 00, finding 4: MAF is spelled out where it first appears, and once ---
+
+
+def test_lesson_00_spells_maf_out_at_its_first_use_and_only_there():
+    texts = markdown("00")
+    first = next(text for text in texts if "MAF" in text)
+    sentence = next(line for line in " ".join(first.split()).split(". ") if "MAF" in line)
+    assert "MAF (the Microsoft Agent Framework" in sentence
+    assert sum(text.count("Microsoft Agent Framework") for text in texts) == 1
+
+
 # --- lesson 00, finding 5: the refusal comes at once; the timeout is for a silent server ---
 
 
@@ -113,3 +124,24 @@ def test_a_refused_connection_is_said_in_words_wherever_it_is_printed():
     assert "no request was sent" not in " ".join(explain(error, settings)[:2])
     for cell in ("ac6bee08", "8d383239"):
         assert "No connection to the endpoint could be opened, so no request was sent." in cell_outputs("00", cell)
+
+
+# --- lesson 00, finding 6: the dense sentences are split, every claim kept ---
+
+
+def test_what_make_test_proves_is_a_list_with_no_colon_inside_a_bracket():
+    text = cell_source("00", "5a743185")
+    proves = text[text.index("`make test` runs the offline models") : text.index("`make qualify` measures that")]
+    proves = "\n".join(" ".join(line.split()) for line in proves.replace("\n  ", " ").splitlines())
+    assert "- the host check refuses what is not declared;" in proves
+    assert "- each stored fact keeps the user's exact words it came from;" in proves
+    assert "- *forgetting* is final:" in proves and "no writer's answer still on its way can store it again" in proves
+    assert "It does not prove that *your* model proposes exactly the declared facts." in " ".join(text.split())
+    assert not re.search(r"\([^()]*:[^()]*\)", proves.replace("(lesson 01)", ""))
+
+
+def test_writer_failed_is_said_in_sentences_of_its_own():
+    text = said("00", "31b3deef")
+    assert "`writer_failed`, on a live run only: the writer gave no proposal to check, so nothing is stored." in text
+    assert "Either its call failed (section 4), or its reply was cut at the output cap (below)." in text
+    assert "(the writer gave no proposal to check: its call failed" not in text
