@@ -145,3 +145,17 @@ def test_writer_failed_is_said_in_sentences_of_its_own():
     assert "`writer_failed`, on a live run only: the writer gave no proposal to check, so nothing is stored." in text
     assert "Either its call failed (section 4), or its reply was cut at the output cap (below)." in text
     assert "(the writer gave no proposal to check: its call failed" not in text
+
+
+# --- finding 7: the glossary's forget row names lesson 01, which teaches the store's forget ---
+
+
+def test_the_forget_row_names_lessons_01_02_and_03():
+    row = glossary_row("forget")
+    assert row.endswith("| lessons 01, 02, 03 |")
+    assert "the store's `forget(key)` and `forget()` (lesson 01)" in row
+
+
+def test_lesson_01_teaches_the_stores_forget():
+    cells = stored_lesson("01")["cells"]
+    assert any("tickets.forget()" in "".join(c["source"]) for c in cells if c["cell_type"] == "code")
