@@ -60,6 +60,7 @@ from .tracing import REUSED
 __all__ = [
     "MAX_CHARS_PER_TOKEN",
     "MAX_PLAUSIBLE_TOKENS",
+    "NOT_CONNECTED",
     "SHOWN_ROLES",
     "AnswerMemo",
     "DeadlinePassed",
