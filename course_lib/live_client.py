@@ -60,6 +60,7 @@ from .tracing import REUSED
 __all__ = [
     "MAX_CHARS_PER_TOKEN",
     "MAX_PLAUSIBLE_TOKENS",
+    "NOT_CONNECTED",
     "SHOWN_ROLES",
     "AnswerMemo",
     "DeadlinePassed",
@@ -820,6 +821,11 @@ def _root(error: BaseException) -> BaseException:
     return error
 
 
+NOT_CONNECTED = "No connection to the endpoint could be opened, so no request was sent."
+"""What a ``ConnectError`` means, said after its name: nothing accepted the connection (no server on that port, a wrong
+host, a refused secure connection), so the request never left."""
+
+
 def explain(error: BaseException, settings: LiveSettings) -> tuple[str, str, FailureKind]:
     """(cause, hint, kind) for a failure: what happened in plain words, which setting to change, its category.
 
@@ -859,6 +865,8 @@ def explain(error: BaseException, settings: LiveSettings) -> tuple[str, str, Fai
             else "Check this machine's network: OpenAI's own endpoint could not be reached (OPENAI_BASE_URL is "
             "unset, as it should be for OpenAI)."
         )
+        if isinstance(inner, httpx2.ConnectError):  # said in words: the name alone means nothing to a student
+            where = f"{NOT_CONNECTED} {where}"
         return f"cannot connect ({_clip(_connection_cause(error), settings)}; {tries})", where, "unreachable"
     if isinstance(error, httpx2.RemoteProtocolError | httpx2.ReadError):  # a stream's body, read after the request
         return (

@@ -259,7 +259,11 @@ async def test_a_failed_call_is_logged_with_its_error_and_no_usage(server):
 @pytest.mark.parametrize("stream", [False, True], ids=["non-streaming", "streaming"])
 async def test_an_endpoint_that_is_down_says_which_setting_to_check(server, monkeypatch, stream):
     monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
-    with pytest.raises(LiveModelError, match=r"cannot connect \(.*\). Is the server running\? Check OPENAI_BASE_URL"):
+    with pytest.raises(
+        LiveModelError,
+        match=r"cannot connect \(.*\)\. No connection to the endpoint could be opened, so no request was sent\. "
+        r"Is the server running\? Check OPENAI_BASE_URL",
+    ):
         await ask(stream)
 
 
