@@ -754,7 +754,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or _known_slip(answer, known)
         or _off_the_list(answer, choices)
         or literal_text_hint(answer, expected)
-        or detail_hint(answer, expected)
+        or detail_hint(answer, expected, values)
         or several_choices_hint(answer, expected, values)
         or several_words_hint(answer, expected, values)
         or number_form_hint(answer, expected)
@@ -894,16 +894,22 @@ def literal_text_hint(answer: Any, expected: Any) -> str:
     )
 
 
-def detail_hint(answer: Any, expected: Any) -> str:
-    """What to say to a text answer with a detail after a colon (a table's ``'repaired: module fixed'``), or ``""``.
+def detail_hint(answer: Any, expected: Any, values: tuple[str, ...] = ()) -> str:
+    """What to say to a text answer with a detail after a colon (``'accepted: all of it'``), or ``""``.
 
-    Lesson 07's tables print a verdict with its detail, and copying one is a likely move. "Right words, with more
-    after them" for the right verdict alone told the student which it was: any words before a ':' get the same note.
+    Copying a table's verdict with its detail is a likely move. "Right words, with more after them" for the right
+    verdict alone told the student which it was: any words before a ':' get the same note. Where the answer is one
+    of ``values`` (the names the question lists, the values the lesson declares), the note is said only when the
+    phrase before the ':' is one of them or a slip from one: "write only the short phrase before it" told
+    ``'evicted: customer'`` to keep ``evicted`` (lesson 01's walk 8). A name among the words is said by
+    :func:`_choice_among_words`, before this.
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or ":" in expected:
         return ""
     head, colon, tail = answer.partition(":")
     if not (colon and head.strip() and tail.strip()) or value_written(answer):
+        return ""
+    if values and not any(_folded(head) == _folded(value) or _slip(head.strip(), value) for value in values):
         return ""
     return f"Your answer {_shown(answer)} has words after a ':': write only the short phrase before it."
 
@@ -1285,11 +1291,12 @@ def _choice_among_words(answer: Any, choices: tuple[str, ...], known: tuple[str,
     said alike whichever name it holds, right or wrong, and the name is not repeated back. ``'Payments, unchanged'``
     was told it "lists several choices" (lesson 02's walk): it lists one value and other words, so "several choices"
     is said only where two values or more appear (a name inside a longer one, 'repaired' in 'not repaired', is not
-    one more). An answer with a detail after a ':', written key=value, or a list or dict inside quotes has words of
-    its own.
+    one more). An answer written key=value, or a list or dict inside quotes, has words of its own. One with a detail
+    after a ':' is said the same: "write only the short phrase before it" told ``'evicted: customer'`` to keep
+    ``evicted`` and ``'product: no'`` to keep the key it ruled out (lesson 01's walk 8).
     """
     values = choices + known
-    if not (values and isinstance(answer, str)) or ":" in answer or _hidden_characters(answer):
+    if not (values and isinstance(answer, str)) or _hidden_characters(answer):
         return ""
     if value_written(answer) or _literal_container(answer):
         return ""
