@@ -1774,9 +1774,11 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
 
     Both are said at once: a student who fixes only the keys should not then learn of a wrong value. A missing key
     is counted, never named: "missing the keys 'database' and 'log'" answered an empty dict with the answer's keys
-    (lesson 01's walk). An extra key is the student's own and may be named; one a slip away from an allowed key
-    (``'databse'``) is a form, said before any grading (:func:`_dict_key_slip`). "Keys are case-sensitive" is said
-    of an extra key holding a capital, whether or not its lower-case form is an answer key, so it gives none away.
+    (lesson 01's walk). Extra keys are not named either (lesson 01's walk 8): a dict of every key the student could
+    think of, told which to delete, became the answer. One a slip away from an allowed key (``'databse'``) is a
+    form, said before any grading (:func:`_dict_key_slip`). "Keys are case-sensitive" is said of an extra key that
+    is an allowed key (or, where the answer's keys are not the allowed ones, an answer key) in another case, and of
+    no other ("Hello! database" is no case slip); any allowed key may be one, so it gives no answer key away.
     """
     missing = [key for key in expected if key not in answer]
     extra = [key for key in answer if key not in expected]
@@ -1784,8 +1786,9 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
     if missing:
         parts.append(f"{_missing_keys(len(missing))}.")
     if extra:
-        parts.append(f"Your dict has {'an extra key' if len(extra) == 1 else 'extra keys'}: {_names(extra)}.")
-    if any(isinstance(key, str) and key != key.lower() for key in extra):
+        parts.append("Your dict has keys the message does not declare.")
+    allowed = {key.casefold() for key in (_KEYS if all(key in _KEYS for key in expected) else expected)}
+    if any(isinstance(key, str) and key != key.casefold() and key.casefold() in allowed for key in extra):
         parts.append("Keys are case-sensitive.")
     return " ".join([*parts, *_value_hints(answer, expected, keys_right=not parts)])
 
