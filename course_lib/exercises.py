@@ -1670,11 +1670,20 @@ def _folded(text: str) -> str:
 
 
 def _slip(answer: str, name: str) -> bool:
-    """Is ``answer`` a slip away from ``name`` (and not ``name`` itself)?"""
+    """Is ``answer`` a slip away from ``name`` (and not ``name`` itself)?
+
+    A short name (under 4 letters) is a slip only of two neighbouring letters swapped: ``'lgo'`` for ``log`` was
+    graded "not quite" while ``'databse'`` was told it reads as database (lesson 01's walk 8); one letter changed in
+    a 3-letter word is too often another word.
+    """
     if answer == name:
         return False
     a, b = _folded(answer), _folded(name)
-    return a == b or (len(b) >= 4 and _distance(a, b) <= (2 if len(b) >= 8 else 1))
+    if a == b:
+        return True
+    if len(b) < 4:
+        return len(b) >= 2 and sorted(a) == sorted(b) and _distance(a, b) == 1
+    return _distance(a, b) <= (2 if len(b) >= 8 else 1)
 
 
 def _distance(a: str, b: str) -> int:
@@ -1923,7 +1932,8 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     says), then the advice. For a text answer it is most often text written without quotes; for a number, a number
     written in words. For a True/False question every word (``true``, ``Flase``, ``yes``) is told first that it is
     not a Python value (:func:`_not_a_python_value`): "it has no quotes" sent the student to quote it, which gives
-    another wrong answer. When the kind is unknown, a word spelled as True or False is told both ways. ``variable``
+    another wrong answer. The word is said in quotes: a bare ``it is not a Python value`` read as the pronoun
+    (lesson 01's walk 8). When the kind is unknown, a word spelled as True or False is told both ways. ``variable``
     is the answer line's name (``answer_1``), when the error came from one.
     """
     name = error.name or str(error)
@@ -1942,7 +1952,8 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     if _said_as_a_boolean(name, expected):
         return _not_a_python_value(error, expected, variable, name)
     happened = (
-        f"{name} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
+        f"'{name}' has no quotes around it, so Python read it as the name of a variable, and no variable has that "
+        "name"
     )
     said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
     return f"{said}\n{_python_line(error)}\n{_name_advice(name, expected)} Then run the cell again."
@@ -1975,7 +1986,7 @@ def _not_a_python_value(error: NameError, expected: Any, variable: str, name: st
     misspelled), "the answer is a boolean (True or False)" for any other word. When the answer's kind cannot be
     read, the word may still be meant as text: that is said last.
     """
-    shown = _clipped(name) if len(name) > _ECHO else name
+    shown = f"'{_clipped(name) if len(name) > _ECHO else name}'"  # quoted: a bare "it is not" reads as the pronoun
     lead = f"{shown} {NOT_A_PYTHON_VALUE}" if variable else f"The word {shown} {NOT_A_PYTHON_VALUE}"
     read = f"Python read {shown} as the name of a variable, and no variable has that name:"
     spelled = _boolean_spelled(name)
@@ -1995,7 +2006,8 @@ def _long_name_guidance(error: NameError, expected: Any, variable: str, shown: s
     if _said_as_a_boolean(error.name or str(error), expected):
         return _not_a_python_value(error, expected, variable, error.name or str(error))
     happened = (
-        f"{shown} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
+        f"'{shown}' has no quotes around it, so Python read it as the name of a variable, and no variable has that "
+        "name"
     )
     said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
     advice = _name_advice("name", expected).replace("'name'", "'...'").replace("text name", "text")
