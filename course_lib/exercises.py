@@ -118,8 +118,12 @@ _ECHO = 60
 
 def _shown(value: Any) -> str:
     """``value`` as the checker echoes it: its repr, or, when long, its first :data:`_ECHO` characters, "…" and
-    its length (``'xxx…'… (5000 characters)``), the same way in every message that echoes an answer."""
-    text = repr(value)
+    its length (``'xxx…'… (5000 characters)``), the same way in every message that echoes an answer. A whole number
+    too long for Python to write in digits (over 4300 of them) is said as one, never a crash (lesson 06's walk 8)."""
+    try:
+        text = repr(value)
+    except ValueError:  # int's limit on digits it converts to text
+        return "a whole number of more than 4300 digits"
     if len(text) <= _ECHO + 2:
         return text
     if isinstance(value, str):
@@ -1054,14 +1058,15 @@ def hedge_hint(answer: Any, expected: Any, *, quoted: bool = True) -> str:
     words around it" did not say that ``'2?'`` hedges. Only the way to write the answer's kind follows. An answer
     whose own text holds a '?' or a word of doubt is not hedged by one. "Without quotes around it" is said of a dict
     only when the student typed quotes (``quoted``): ``answer_1 = {...}?`` has none, IPython's reader makes it text
-    (lesson 01's walk). An answer typed without quotes is echoed as typed (``True?``): quotes around it, then "no
-    quotes", blamed quotes the student never typed (lesson 01's walk 6).
+    (lesson 01's walk). An answer typed without quotes is echoed as typed and said to be (``True? (as typed, without
+    quotes)``): quotes around it, then "no quotes", blamed quotes the student never typed (lesson 01's walk 6).
     """
     if not isinstance(answer, str) or not _HEDGES.search(answer):
         return ""
     if isinstance(expected, str) and _HEDGES.search(expected):
         return ""
-    echo = _shown(answer) if quoted else f"`{_clipped(answer)}`"  # typed bare: as typed, in backticks, no quotes
+    # typed bare: as typed, said so (printed text is no Markdown: backticks were shown as typed, lesson 05's walk 8)
+    echo = _shown(answer) if quoted else f"{_clipped(answer)} (as typed, without quotes)"
     said = f"Your answer {echo} hedges (a '?' or a word of doubt): write one answer on its own, as sure as you can"
     if isinstance(expected, str):
         return f"{said} be; the check compares the exact text."
@@ -1489,10 +1494,11 @@ def _decimal_count(answer: Any, expected: Any) -> str:
         return ""
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
         return ""
-    if answer < 0 or not float(answer).is_integer():
+    whole = isinstance(answer, numbers.Integral) or float(answer).is_integer()  # a 400-digit int is no float
+    if answer < 0 or not whole:
         return (
-            f"A count is a whole number, 0 or more (how many), and {answer} is not one: write the count you predict "
-            "in digits, with no minus sign and no decimal point."
+            f"A count is a whole number, 0 or more (how many), and {_shown(answer)} is not one: write the count you "
+            "predict in digits, with no minus sign and no decimal point."
         )
     if not isinstance(answer, float):
         return ""
