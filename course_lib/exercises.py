@@ -345,8 +345,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 2",
-        "Look in section 5's table, at the row of the writer that drops a declaration: its status and its column "
-        "'store unchanged'. What does a rejected batch leave in the store?",
+        "Look in section 5's table, at the row of the writer that drops a declaration: read its status and its column "
+        "'store unchanged', then apply them to this store's module.",
         "The writer dropped a declaration, so the whole batch is rejected: even module=Reporting is not stored, and "
         "module keeps the value the store held before it, Payments.",
         (
@@ -354,7 +354,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "Reporting",
                 "Reporting was declared in that correction: was the batch holding it stored?",
             ),
-            ("nothing", "A rejected batch removes nothing: the store keeps a value of module."),
+            ("nothing", "Does the store lose a fact it held? Section 5's table says, in its column 'store unchanged'."),
             ("Billing", "Billing is what section 5's store held; this store was given another module first."),
             *((value, _DATABASE_VALUE) for value in _LESSON_02_DATABASES),
         ),
@@ -364,12 +364,12 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 3",
-        "Which of the four lines are user turns (not mem or forget)? And in section 6's table, does the writer run "
-        "for a question that declares nothing?",
+        "Which of the four lines are user turns (not mem or forget)? And in section 6's table, which models does "
+        "the column 'model called' name for the line of each user turn?",
         'Each user turn calls the desk and the writer (2 + 2); "mem" and "forget" call no model.',
         (
             (8, "That counts two calls for every line: are all four lines user turns?"),
-            (3, "Does the writer skip a question that declares nothing? Section 6's table shows every call."),
+            (3, "Section 6's table shows every call: read its column 'model called' for each user turn's line."),
         ),
         answer_type=int,
         said_alone=(8,),
@@ -448,8 +448,7 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             (
                 11,
-                "That adds two messages for all four iterations; the last call is made before its own response and "
-                "feedback exist, so only the three earlier iterations add theirs.",
+                "Does the last call get its own response and feedback?",
             ),
             (
                 7,
@@ -471,7 +470,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 3",
-        "Which response first carries the number [5], and is the model called again after it?",
+        "Section 2's trace numbers the messages: which response first carries the number [5], and is the model "
+        "called again after it?",
         "The LLM answers [4], the evaluator asks again, the LLM answers [5]: stop, after two calls.",
         (
             (5, "[5] is the fifth numbered message, not the fifth call."),
@@ -1958,8 +1958,7 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     if _said_as_a_boolean(name, expected):
         return _not_a_python_value(error, expected, variable, name)
     happened = (
-        f"'{name}' has no quotes around it, so Python read it as the name of a variable, and no variable has that "
-        "name"
+        f"'{name}' has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
     )
     said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
     return f"{said}\n{_python_line(error)}\n{_name_advice(name, expected)} Then run the cell again."
@@ -2012,8 +2011,7 @@ def _long_name_guidance(error: NameError, expected: Any, variable: str, shown: s
     if _said_as_a_boolean(error.name or str(error), expected):
         return _not_a_python_value(error, expected, variable, error.name or str(error))
     happened = (
-        f"'{shown}' has no quotes around it, so Python read it as the name of a variable, and no variable has that "
-        "name"
+        f"'{shown}' has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
     )
     said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
     advice = _name_advice("name", expected).replace("'name'", "'...'").replace("text name", "text")

@@ -140,7 +140,8 @@ def test_a_hedge_before_the_lessons_comment_gets_the_hedge_message(capsys, value
         out
         == bare
         == (
-            f"Exercise 1: not checked yet. Your answer {value} (as typed, without quotes) hedges (a '?' or a word of doubt): write one answer "
+            f"Exercise 1: not checked yet. Your answer {value} (as typed, without quotes) hedges "
+            "(a '?' or a word of doubt): write one answer "
             "on its own, as sure as you can be. Write the number alone, in digits: no '?', no quotes, no other words. "
             "Then run the cell again."
         )
