@@ -172,3 +172,24 @@ def test_lesson_02_exercise_2_hint_does_not_say_the_batch_is_rejected():
 def test_lesson_02_exercise_3_three_is_pointed_at_the_table_only():
     text = said("02", "Exercise 3", 3, 4)
     assert "skip" not in text and "declares nothing" not in text and "section 6" in text.lower()
+
+
+# --- finding 11: lesson 03's exercise 1 on an empty message and on a message that is not text ---
+
+
+@pytest.mark.parametrize("message", ["", "   ", "\n"])
+async def test_lesson_03_exercise_1_an_empty_message_is_said_in_plain_words(message):
+    from course_lib.providers import try_smuggling
+
+    feedback = " ".join((await try_smuggling(message, namespace={})).feedback.split())
+    assert feedback.startswith("Exercise 1: an empty message gives the desk nothing to answer.")
+    assert "turn" not in feedback and "run this cell again." in feedback
+
+
+@pytest.mark.parametrize("message", [42, None, ["module=Billing"], 10**5000], ids=["int", "None", "list", "huge"])
+async def test_lesson_03_exercise_1_a_message_that_is_not_text_ends_as_every_unchecked_message(message):
+    from course_lib.providers import try_smuggling
+
+    feedback = " ".join((await try_smuggling(message, namespace={})).feedback.split())
+    assert feedback.startswith("Exercise 1: message_1 must be text in quotes")
+    assert feedback.endswith("Then run the cell again.")
