@@ -46,6 +46,7 @@ __all__ = [
     "check",
     "detail_hint",
     "dict_syntax_guidance",
+    "echoed",
     "end_mark_hint",
     "exercise",
     "explain_unquoted_names",
@@ -129,6 +130,12 @@ def _shown(value: Any) -> str:
     if isinstance(value, str):
         return f"{value[:_ECHO]!r}… ({len(value)} characters)"
     return f"{text[:_ECHO]}… ({len(text)} characters)"
+
+
+def echoed(value: Any) -> str:
+    """A student's value as every checker message echoes it (:func:`_shown`), for feedback said outside the checker
+    (lesson 03's exercise 1: ``message_1 = 10**5000`` must be echoed, not crash, as the checker's answers are)."""
+    return _shown(value)
 
 
 def _clipped(code: str) -> str:
@@ -346,7 +353,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "02",
         "Exercise 2",
         "Look in section 5's table, at the row of the writer that drops a declaration: read its status and its column "
-        "'store unchanged', then apply them to this store's module.",
+        "'store unchanged'. What do they mean for this store's module?",
         "The writer dropped a declaration, so the whole batch is rejected: even module=Reporting is not stored, and "
         "module keeps the value the store held before it, Payments.",
         (
@@ -369,7 +376,7 @@ EXERCISES: tuple[Exercise, ...] = (
         'Each user turn calls the desk and the writer (2 + 2); "mem" and "forget" call no model.',
         (
             (8, "That counts two calls for every line: are all four lines user turns?"),
-            (3, "Section 6's table shows every call: read its column 'model called' for each user turn's line."),
+            (3, "Which models does section 6's table name in its column 'model called' for each user turn's line?"),
         ),
         answer_type=int,
         said_alone=(8,),

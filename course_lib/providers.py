@@ -676,10 +676,10 @@ async def _smuggle(message: object) -> SmuggleAttempt:
             feedback=f"{_SMUGGLE}: not answered yet. Put your message in message_1, in quotes, and run again."
         )
     if not isinstance(message, str):  # ends as every message the checker does not check (lesson 03's walk 8)
-        from .exercises import _shown  # the checker's echo: clipped, and never a crash on a huge number
+        from .exercises import echoed  # the checker's echo: clipped, and never a crash on a huge number
 
         return SmuggleAttempt(
-            feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {_shown(message)} is not text. '
+            feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {echoed(message)} is not text. '
             "Then run the cell again."
         )
     if not trim(message):  # the console's "not a turn" is its own word: the exercise says what an empty message does
