@@ -46,6 +46,7 @@ __all__ = [
     "check",
     "detail_hint",
     "dict_syntax_guidance",
+    "echoed",
     "end_mark_hint",
     "exercise",
     "explain_unquoted_names",
@@ -118,13 +119,23 @@ _ECHO = 60
 
 def _shown(value: Any) -> str:
     """``value`` as the checker echoes it: its repr, or, when long, its first :data:`_ECHO` characters, "…" and
-    its length (``'xxx…'… (5000 characters)``), the same way in every message that echoes an answer."""
-    text = repr(value)
+    its length (``'xxx…'… (5000 characters)``), the same way in every message that echoes an answer. A whole number
+    too long for Python to write in digits (over 4300 of them) is said as one, never a crash (lesson 06's walk 8)."""
+    try:
+        text = repr(value)
+    except ValueError:  # int's limit on digits it converts to text
+        return "a whole number of more than 4300 digits"
     if len(text) <= _ECHO + 2:
         return text
     if isinstance(value, str):
         return f"{value[:_ECHO]!r}… ({len(value)} characters)"
     return f"{text[:_ECHO]}… ({len(text)} characters)"
+
+
+def echoed(value: Any) -> str:
+    """A student's value as every checker message echoes it (:func:`_shown`), for feedback said outside the checker
+    (lesson 03's exercise 1: ``message_1 = 10**5000`` must be echoed, not crash, as the checker's answers are)."""
+    return _shown(value)
 
 
 def _clipped(code: str) -> str:
@@ -341,8 +352,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 2",
-        "Look in section 5's table, at the row of the writer that drops a declaration: its status and its column "
-        "'store unchanged'. What does a rejected batch leave in the store?",
+        "Look in section 5's table, at the row of the writer that drops a declaration: read its status and its column "
+        "'store unchanged'. What do they mean for this store's module?",
         "The writer dropped a declaration, so the whole batch is rejected: even module=Reporting is not stored, and "
         "module keeps the value the store held before it, Payments.",
         (
@@ -350,7 +361,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "Reporting",
                 "Reporting was declared in that correction: was the batch holding it stored?",
             ),
-            ("nothing", "A rejected batch removes nothing: the store keeps a value of module."),
+            ("nothing", "Does the store lose a fact it held? Section 5's table says, in its column 'store unchanged'."),
             ("Billing", "Billing is what section 5's store held; this store was given another module first."),
             *((value, _DATABASE_VALUE) for value in _LESSON_02_DATABASES),
         ),
@@ -360,12 +371,12 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "02",
         "Exercise 3",
-        "Which of the four lines are user turns (not mem or forget)? And in section 6's table, does the writer run "
-        "for a question that declares nothing?",
+        "Which of the four lines are user turns (not mem or forget)? And in section 6's table, which models does "
+        "the column 'model called' name for the line of each user turn?",
         'Each user turn calls the desk and the writer (2 + 2); "mem" and "forget" call no model.',
         (
             (8, "That counts two calls for every line: are all four lines user turns?"),
-            (3, "Does the writer skip a question that declares nothing? Section 6's table shows every call."),
+            (3, "Which models does section 6's table name in its column 'model called' for each user turn's line?"),
         ),
         answer_type=int,
         said_alone=(8,),
@@ -444,8 +455,7 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             (
                 11,
-                "That adds two messages for all four iterations; the last call is made before its own response and "
-                "feedback exist, so only the three earlier iterations add theirs.",
+                "Does the last call get its own response and feedback?",
             ),
             (
                 7,
@@ -467,7 +477,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 3",
-        "Which response first carries the number [5], and is the model called again after it?",
+        "Section 2's trace numbers the messages: which response first carries the number [5], and is the model "
+        "called again after it?",
         "The LLM answers [4], the evaluator asks again, the LLM answers [5]: stop, after two calls.",
         (
             (5, "[5] is the fifth numbered message, not the fifth call."),
@@ -754,7 +765,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or _known_slip(answer, known)
         or _off_the_list(answer, choices)
         or literal_text_hint(answer, expected)
-        or detail_hint(answer, expected)
+        or detail_hint(answer, expected, values)
         or several_choices_hint(answer, expected, values)
         or several_words_hint(answer, expected, values)
         or number_form_hint(answer, expected)
@@ -894,16 +905,22 @@ def literal_text_hint(answer: Any, expected: Any) -> str:
     )
 
 
-def detail_hint(answer: Any, expected: Any) -> str:
-    """What to say to a text answer with a detail after a colon (a table's ``'repaired: module fixed'``), or ``""``.
+def detail_hint(answer: Any, expected: Any, values: tuple[str, ...] = ()) -> str:
+    """What to say to a text answer with a detail after a colon (``'accepted: all of it'``), or ``""``.
 
-    Lesson 07's tables print a verdict with its detail, and copying one is a likely move. "Right words, with more
-    after them" for the right verdict alone told the student which it was: any words before a ':' get the same note.
+    Copying a table's verdict with its detail is a likely move. "Right words, with more after them" for the right
+    verdict alone told the student which it was: any words before a ':' get the same note. Where the answer is one
+    of ``values`` (the names the question lists, the values the lesson declares), the note is said only when the
+    phrase before the ':' is one of them or a slip from one: "write only the short phrase before it" told
+    ``'evicted: customer'`` to keep ``evicted`` (lesson 01's walk 8). A name among the words is said by
+    :func:`_choice_among_words`, before this.
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or ":" in expected:
         return ""
     head, colon, tail = answer.partition(":")
     if not (colon and head.strip() and tail.strip()) or value_written(answer):
+        return ""
+    if values and not any(_folded(head) == _folded(value) or _slip(head.strip(), value) for value in values):
         return ""
     return f"Your answer {_shown(answer)} has words after a ':': write only the short phrase before it."
 
@@ -1048,14 +1065,15 @@ def hedge_hint(answer: Any, expected: Any, *, quoted: bool = True) -> str:
     words around it" did not say that ``'2?'`` hedges. Only the way to write the answer's kind follows. An answer
     whose own text holds a '?' or a word of doubt is not hedged by one. "Without quotes around it" is said of a dict
     only when the student typed quotes (``quoted``): ``answer_1 = {...}?`` has none, IPython's reader makes it text
-    (lesson 01's walk). An answer typed without quotes is echoed as typed (``True?``): quotes around it, then "no
-    quotes", blamed quotes the student never typed (lesson 01's walk 6).
+    (lesson 01's walk). An answer typed without quotes is echoed as typed and said to be (``True? (as typed, without
+    quotes)``): quotes around it, then "no quotes", blamed quotes the student never typed (lesson 01's walk 6).
     """
     if not isinstance(answer, str) or not _HEDGES.search(answer):
         return ""
     if isinstance(expected, str) and _HEDGES.search(expected):
         return ""
-    echo = _shown(answer) if quoted else f"`{_clipped(answer)}`"  # typed bare: as typed, in backticks, no quotes
+    # typed bare: as typed, said so (printed text is no Markdown: backticks were shown as typed, lesson 05's walk 8)
+    echo = _shown(answer) if quoted else f"{_clipped(answer)} (as typed, without quotes)"
     said = f"Your answer {echo} hedges (a '?' or a word of doubt): write one answer on its own, as sure as you can"
     if isinstance(expected, str):
         return f"{said} be; the check compares the exact text."
@@ -1285,11 +1303,12 @@ def _choice_among_words(answer: Any, choices: tuple[str, ...], known: tuple[str,
     said alike whichever name it holds, right or wrong, and the name is not repeated back. ``'Payments, unchanged'``
     was told it "lists several choices" (lesson 02's walk): it lists one value and other words, so "several choices"
     is said only where two values or more appear (a name inside a longer one, 'repaired' in 'not repaired', is not
-    one more). An answer with a detail after a ':', written key=value, or a list or dict inside quotes has words of
-    its own.
+    one more). An answer written key=value, or a list or dict inside quotes, has words of its own. One with a detail
+    after a ':' is said the same: "write only the short phrase before it" told ``'evicted: customer'`` to keep
+    ``evicted`` and ``'product: no'`` to keep the key it ruled out (lesson 01's walk 8).
     """
     values = choices + known
-    if not (values and isinstance(answer, str)) or ":" in answer or _hidden_characters(answer):
+    if not (values and isinstance(answer, str)) or _hidden_characters(answer):
         return ""
     if value_written(answer) or _literal_container(answer):
         return ""
@@ -1482,10 +1501,11 @@ def _decimal_count(answer: Any, expected: Any) -> str:
         return ""
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
         return ""
-    if answer < 0 or not float(answer).is_integer():
+    whole = isinstance(answer, numbers.Integral) or float(answer).is_integer()  # a 400-digit int is no float
+    if answer < 0 or not whole:
         return (
-            f"A count is a whole number, 0 or more (how many), and {answer} is not one: write the count you predict "
-            "in digits, with no minus sign and no decimal point."
+            f"A count is a whole number, 0 or more (how many), and {_shown(answer)} is not one: write the count you "
+            "predict in digits, with no minus sign and no decimal point."
         )
     if not isinstance(answer, float):
         return ""
@@ -1663,11 +1683,20 @@ def _folded(text: str) -> str:
 
 
 def _slip(answer: str, name: str) -> bool:
-    """Is ``answer`` a slip away from ``name`` (and not ``name`` itself)?"""
+    """Is ``answer`` a slip away from ``name`` (and not ``name`` itself)?
+
+    A short name (under 4 letters) is a slip only of two neighbouring letters swapped: ``'lgo'`` for ``log`` was
+    graded "not quite" while ``'databse'`` was told it reads as database (lesson 01's walk 8); one letter changed in
+    a 3-letter word is too often another word.
+    """
     if answer == name:
         return False
     a, b = _folded(answer), _folded(name)
-    return a == b or (len(b) >= 4 and _distance(a, b) <= (2 if len(b) >= 8 else 1))
+    if a == b:
+        return True
+    if len(b) < 4:
+        return len(b) >= 2 and sorted(a) == sorted(b) and _distance(a, b) == 1
+    return _distance(a, b) <= (2 if len(b) >= 8 else 1)
 
 
 def _distance(a: str, b: str) -> int:
@@ -1767,9 +1796,11 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
 
     Both are said at once: a student who fixes only the keys should not then learn of a wrong value. A missing key
     is counted, never named: "missing the keys 'database' and 'log'" answered an empty dict with the answer's keys
-    (lesson 01's walk). An extra key is the student's own and may be named; one a slip away from an allowed key
-    (``'databse'``) is a form, said before any grading (:func:`_dict_key_slip`). "Keys are case-sensitive" is said
-    of an extra key holding a capital, whether or not its lower-case form is an answer key, so it gives none away.
+    (lesson 01's walk). Extra keys are not named either (lesson 01's walk 8): a dict of every key the student could
+    think of, told which to delete, became the answer. One a slip away from an allowed key (``'databse'``) is a
+    form, said before any grading (:func:`_dict_key_slip`). "Keys are case-sensitive" is said of an extra key that
+    is an allowed key (or, where the answer's keys are not the allowed ones, an answer key) in another case, and of
+    no other ("Hello! database" is no case slip); any allowed key may be one, so it gives no answer key away.
     """
     missing = [key for key in expected if key not in answer]
     extra = [key for key in answer if key not in expected]
@@ -1777,8 +1808,9 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
     if missing:
         parts.append(f"{_missing_keys(len(missing))}.")
     if extra:
-        parts.append(f"Your dict has {'an extra key' if len(extra) == 1 else 'extra keys'}: {_names(extra)}.")
-    if any(isinstance(key, str) and key != key.lower() for key in extra):
+        parts.append("Your dict has keys the message does not declare.")
+    allowed = {key.casefold() for key in (_KEYS if all(key in _KEYS for key in expected) else expected)}
+    if any(isinstance(key, str) and key != key.casefold() and key.casefold() in allowed for key in extra):
         parts.append("Keys are case-sensitive.")
     return " ".join([*parts, *_value_hints(answer, expected, keys_right=not parts)])
 
@@ -1913,7 +1945,8 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     says), then the advice. For a text answer it is most often text written without quotes; for a number, a number
     written in words. For a True/False question every word (``true``, ``Flase``, ``yes``) is told first that it is
     not a Python value (:func:`_not_a_python_value`): "it has no quotes" sent the student to quote it, which gives
-    another wrong answer. When the kind is unknown, a word spelled as True or False is told both ways. ``variable``
+    another wrong answer. The word is said in quotes: a bare ``it is not a Python value`` read as the pronoun
+    (lesson 01's walk 8). When the kind is unknown, a word spelled as True or False is told both ways. ``variable``
     is the answer line's name (``answer_1``), when the error came from one.
     """
     name = error.name or str(error)
@@ -1932,7 +1965,7 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     if _said_as_a_boolean(name, expected):
         return _not_a_python_value(error, expected, variable, name)
     happened = (
-        f"{name} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
+        f"'{name}' has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
     )
     said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
     return f"{said}\n{_python_line(error)}\n{_name_advice(name, expected)} Then run the cell again."
@@ -1965,7 +1998,7 @@ def _not_a_python_value(error: NameError, expected: Any, variable: str, name: st
     misspelled), "the answer is a boolean (True or False)" for any other word. When the answer's kind cannot be
     read, the word may still be meant as text: that is said last.
     """
-    shown = _clipped(name) if len(name) > _ECHO else name
+    shown = f"'{_clipped(name) if len(name) > _ECHO else name}'"  # quoted: a bare "it is not" reads as the pronoun
     lead = f"{shown} {NOT_A_PYTHON_VALUE}" if variable else f"The word {shown} {NOT_A_PYTHON_VALUE}"
     read = f"Python read {shown} as the name of a variable, and no variable has that name:"
     spelled = _boolean_spelled(name)
@@ -1985,7 +2018,7 @@ def _long_name_guidance(error: NameError, expected: Any, variable: str, shown: s
     if _said_as_a_boolean(error.name or str(error), expected):
         return _not_a_python_value(error, expected, variable, error.name or str(error))
     happened = (
-        f"{shown} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
+        f"'{shown}' has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
     )
     said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
     advice = _name_advice("name", expected).replace("'name'", "'...'").replace("text name", "text")

@@ -675,22 +675,27 @@ async def _smuggle(message: object) -> SmuggleAttempt:
         return SmuggleAttempt(
             feedback=f"{_SMUGGLE}: not answered yet. Put your message in message_1, in quotes, and run again."
         )
-    if not isinstance(message, str):
+    if not isinstance(message, str):  # ends as every message the checker does not check (lesson 03's walk 8)
+        from .exercises import echoed  # the checker's echo: clipped, and never a crash on a huge number
+
         return SmuggleAttempt(
-            feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {message!r} is not text.'
+            feedback=f'{_SMUGGLE}: message_1 must be text in quotes, like "..."; {echoed(message)} is not text. '
+            "Then run the cell again."
+        )
+    if not trim(message):  # the console's "not a turn" is its own word: the exercise says what an empty message does
+        return SmuggleAttempt(
+            feedback=f"{_SMUGGLE}: an empty message gives the desk nothing to answer. {EMPTY_MESSAGE_ASK}"
         )
     desk = make_chat_client("assistant", backends=_OFFLINE)  # its "Noted what you declared" is the offline desk's
     desks = ProviderDesks.build(make_extraction(), {"desk": desk}, {"desk": "You are the desk."})
     event = await desks.handle(message)
     if event.kind == "refused":
         why = _lower_first(event.output.removesuffix(CONSOLE_USAGE).strip())
-        return SmuggleAttempt(
-            feedback=f"{_SMUGGLE}: {why} {EMPTY_MESSAGE_ASK if not trim(message) else 'Rewrite message_1.'}"
-        )
+        return SmuggleAttempt(feedback=f"{_SMUGGLE}: {why} Rewrite message_1, then run the cell again.")
     if event.kind != "turn":
         return SmuggleAttempt(
             feedback=f"{_SMUGGLE}: {message.strip()!r} is a console command ({event.kind}), not a message: no desk "
-            "replied. Write a message for the desk."
+            "replied. Write a message for the desk, then run the cell again."
         )
     reply = event.reply or ""
     proposed = ", ".join(f"{c.key}={c.value}" for c in event.report.proposed) if event.report else ""

@@ -46,7 +46,7 @@ def fresh_runs() -> dict[tuple[str, str, str], str]:
 @pytest.mark.parametrize(("lesson", "label"), sorted(BOOLEAN_EXERCISES))
 def test_a_bare_word_for_a_true_false_answer_leads_with_not_a_python_value(fresh_runs, lesson, label, word):
     said = fresh_runs[(lesson, label, word)]
-    assert said.startswith(f"{label}: not checked yet. {word} {LEAD}"), said[:300]
+    assert said.startswith(f"{label}: not checked yet. '{word}' {LEAD}"), said[:300]
     assert "has no quotes" not in said and "put it in quotes" not in said
     assert f"NameError: name '{word}' is not defined" in said  # Python's own line, still shown and explained
 
@@ -60,7 +60,7 @@ def test_python_s_spelling_missed_is_given_its_spelling(fresh_runs, word, advice
 def test_a_misspelling_is_named_as_one(fresh_runs, word, meant):
     for lesson, label, _ in CELLS:
         said = fresh_runs[(lesson, label, word)]
-        assert f"{word} looks like {meant} misspelled: write {meant}." in said, said
+        assert f"'{word}' looks like {meant} misspelled: write {meant}." in said, said
 
 
 @pytest.mark.parametrize("word", WORDS)
@@ -73,21 +73,21 @@ def test_the_words_are_the_same_whether_the_answer_is_true_or_false(capsys, less
         names = {"right": value, "admitted": value, "six": SimpleNamespace(final_correct=value)}
         told[value] = run_in_shell(capsys, _typed(source, word), **names)
     assert told[True] == told[False]
-    assert f"{word} {LEAD}" in told[True], told[True][:300]
+    assert f"'{word}' {LEAD}" in told[True], told[True][:300]
 
 
 def test_a_word_of_unknown_kind_spelled_as_a_boolean_leads_the_same_and_keeps_the_text_option():
     """When the cell's expected value cannot be read at all, ``true`` may still be text: both are said, the Python
     value first."""
     said = " ".join(unquoted_name_guidance(NameError("x", name="true")).split())
-    assert said.startswith(f"The word true {LEAD}") or said.startswith(f"true {LEAD}"), said
+    assert said.startswith(f"The word 'true' {LEAD}") or said.startswith(f"'true' {LEAD}"), said
     assert "If your answer is the text true, put it in quotes: 'true'." in said
     text = " ".join(unquoted_name_guidance(NameError("x", name="Billing")).split())
-    assert "Billing has no quotes around it" in text  # a word that is no boolean keeps its words
+    assert "'Billing' has no quotes around it" in text  # a word that is no boolean keeps its words
 
 
 def test_a_long_bare_word_for_a_true_false_answer_leads_the_same_way():
     word = "t" * 80
     said = " ".join(unquoted_name_guidance(NameError("x", name=word), True, "answer_1").split())
-    assert said.startswith(f"{'t' * 60}… (80 characters) {LEAD}"), said[:200]
+    assert said.startswith(f"'{'t' * 60}… (80 characters)' {LEAD}"), said[:200]
     assert "has no quotes" not in said

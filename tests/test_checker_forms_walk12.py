@@ -140,7 +140,8 @@ def test_a_hedge_before_the_lessons_comment_gets_the_hedge_message(capsys, value
         out
         == bare
         == (
-            f"Exercise 1: not checked yet. Your answer `{value}` hedges (a '?' or a word of doubt): write one answer "
+            f"Exercise 1: not checked yet. Your answer {value} (as typed, without quotes) hedges "
+            "(a '?' or a word of doubt): write one answer "
             "on its own, as sure as you can be. Write the number alone, in digits: no '?', no quotes, no other words. "
             "Then run the cell again."
         )
@@ -168,7 +169,7 @@ def test_the_transformer_keeps_the_comment_and_reads_quotes_before_a_hash():
 def test_words_of_doubt_before_a_comment_are_echoed_without_it(capsys, value):
     cell = LESSON_03_LINE.format(value) + "\nprint(check('Exercise 1', answer_1, 2, exercise('03', 'Exercise 1').hint))"
     out = run_in_shell(capsys, cell)
-    assert f"Your answer `{value}` hedges" in out and "how many facts" not in out
+    assert f"Your answer {value} (as typed, without quotes) hedges" in out and "how many facts" not in out
 
 
 @pytest.mark.parametrize(("value", "shown"), [("", "answer_1 ="), ("2 2", "answer_1 = 2 2")])

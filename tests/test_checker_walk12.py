@@ -58,7 +58,7 @@ def test_a_hedged_dict_typed_without_quotes_is_not_told_to_drop_quotes(capsys, v
     """Finding 3: ``answer_1 = {...}?`` was told "without quotes around it", but had none."""
     cell = f"answer_1 = {value}?\nprint(check('Exercise 1', answer_1, expected, hint))"
     out = run_in_shell(capsys, cell, expected=EXPECTED_1, hint=exercise("01", "Exercise 1").hint)
-    assert "hedges" in out and "without quotes" not in out and "no '?'" in out
+    assert "hedges" in out and "without quotes around it" not in out and "no '?'" in out
     quoted = run_in_shell(capsys, cell.replace(f"{value}?", f'"{value}?"'), expected=EXPECTED_1, hint="")
     assert "hedges" in quoted and "Write the dict itself, without quotes around it" in quoted
 
@@ -71,7 +71,8 @@ def test_words_of_doubt_python_cannot_read_get_the_hedge_message(capsys, value):
     cell = f"answer_1 = {value}\nprint(check('Exercise 1', answer_1, True, exercise('04', 'Exercise 1').hint))"
     out = run_in_shell(capsys, cell)
     assert out.removesuffix(" " + RUN_ALL_STOPS) == (
-        f"Exercise 1: not checked yet. Your answer `{value}` hedges (a '?' or a word of doubt): write one answer on "
+        f"Exercise 1: not checked yet. Your answer {value} (as typed, without quotes) hedges "
+        "(a '?' or a word of doubt): write one answer on "
         "its own, as sure as you can be. Write True or False alone: no '?', no quotes, no other words, with a "
         "capital first letter. Then run the cell again."
     )
@@ -88,7 +89,10 @@ def test_an_answer_line_with_no_answer_word_beside_its_doubt_keeps_the_syntax_no
 def test_a_number_or_a_word_with_words_of_doubt_gets_the_hedge_message(capsys, value, expected):
     cell = f"answer_1 = {value}\nprint(check('Exercise 1', answer_1, expected))"
     out = run_in_shell(capsys, cell, expected=expected)
-    assert out.startswith(f"Exercise 1: not checked yet. Your answer `{value}` hedges") and "SyntaxError" not in out
+    assert (
+        out.startswith(f"Exercise 1: not checked yet. Your answer {value} (as typed, without quotes) hedges")
+        and "SyntaxError" not in out
+    )
 
 
 @pytest.mark.parametrize(("label", "expected"), [("Exercise 1", 9), ("Exercise 2", 1), ("Exercise 3", 2)])

@@ -50,7 +50,7 @@ def test_an_operator_left_open_keeps_pythons_reading(capsys):
 def test_an_unquoted_hedge_is_echoed_as_typed(capsys, value):
     """Finding 3: `answer_3 = True?` was echoed as 'True?', with quotes the student never typed."""
     out = run_in_shell(capsys, _cell("answer_1 = True?", "01", "Exercise 3"), expected=value)
-    assert "Your answer `True?` hedges" in out and "'True?'" not in out
+    assert "Your answer True? (as typed, without quotes) hedges" in out and "'True?'" not in out
 
 
 def test_a_quoted_hedge_is_echoed_with_its_quotes(capsys):

@@ -71,7 +71,7 @@ def test_a_value_bound_to_no_name_and_a_plain_value_keep_their_type_feedback():
 @pytest.mark.parametrize(
     ("name", "expected", "said", "not_said"),
     [
-        ("false", True, "false is not a Python value: Python writes True or False", "quotes: '"),
+        ("false", True, "'false' is not a Python value: Python writes True or False", "quotes: '"),
         ("TRUE", False, "Write True. Then", "quotes: '"),
         ("yes", True, "The answer is a boolean (True or False): write the one you mean", "quotes: '"),
         ("three", 3, "Your word 'three' in digits is 3: write that, with no quotes", "quotes: '"),
@@ -98,7 +98,7 @@ def test_the_shell_reads_the_expected_kind_from_the_checking_cell(capsys):
         shell.user_ns.update(check=check, six=Run("x"), right=1, found=[1, 2, 3])
         shell.run_cell("answer_3 = false\nprint(check('Exercise 3', answer_3, bool(right)))")
         out = capsys.readouterr().out
-        assert "false is not a Python value" in out.replace("\n", " ") and "quotes: '" not in out
+        assert "'false' is not a Python value" in out.replace("\n", " ") and "quotes: '" not in out
         shell.run_cell("answer_2 = repaired\nprint(check('Exercise 1', answer_2, six.verdict))")
         out = capsys.readouterr().out
         assert "put it in quotes: 'repaired'" in out.replace("\n", " ")
@@ -259,7 +259,7 @@ def test_a_deleted_answer_line_in_a_fresh_kernel_is_told_to_write_it_back(capsys
 
 def test_an_unknown_word_opens_its_sentence_without_capitalising_the_word():
     said = unquoted_name_guidance(NameError("name 'billing' is not defined", name="billing"))
-    assert said.startswith("The word billing has no quotes around it")
+    assert said.startswith("The word 'billing' has no quotes around it")
 
 
 def test_a_lesson_name_missing_in_a_fresh_kernel_says_to_run_the_cells_above(capsys):

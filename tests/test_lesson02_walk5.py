@@ -77,4 +77,4 @@ def test_exercise_3s_hint_asks_and_a_question_counted_without_its_writer_is_answ
     third = exercise("02", "Exercise 3")
     assert third.hint.count("?") == 2 and "(2 + 2)" not in third.hint
     said = " ".join(check("Exercise 3", 3, 4, third.hint).split())
-    assert "Does the writer skip a question that declares nothing?" in said  # asked, not answered (re-walk)
+    assert "in its column 'model called' for each user turn's line?" in said  # pointed at the table (walk 8)

@@ -15,7 +15,9 @@ def words(html: str) -> str:
 @pytest.mark.parametrize("message", ["", "   "])
 async def test_exercise_1_says_what_to_write_for_an_empty_message(message):
     feedback = (await try_smuggling(message)).feedback.replace("\n", " ")
-    assert feedback.startswith("Exercise 1: an empty line is not a turn")  # lower case after the colon, as elsewhere
+    assert feedback.startswith(
+        "Exercise 1: an empty message gives the desk nothing to answer"
+    )  # lower case after the colon, as elsewhere
     assert "in quotes, e.g. message_1 = " in feedback and "priority" not in feedback  # an example, not the answer
 
 

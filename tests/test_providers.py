@@ -342,8 +342,8 @@ def test_tickets_of_one_run_write_in_order_and_a_newer_turn_stops_them_all():
 @pytest.mark.parametrize(
     ("message", "said"),
     [
-        ("", "an empty line is not a turn"),
-        ("   ", "an empty line is not a turn"),
+        ("", "an empty message gives the desk nothing to answer"),
+        ("   ", "an empty message gives the desk nothing to answer"),
         ("x" * 4097, "message refused"),
         ("forget KEY", "not one of the allowed keys"),
         ("mem", "a console command"),
