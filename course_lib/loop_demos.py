@@ -462,27 +462,20 @@ _COUNTED = re.compile(r"\[(\d+)\]")
 
 
 def numbering_reminder(trace: LoopTrace) -> str:
-    """What a traced run showed of the counter: the number of the model's first answer, after which input numbers,
-    and whether the feedback took a number.
+    """What a traced run numbered before the model answered, and where section 2 shows the rest.
 
-    Lesson 05's exercise 3 turns on exactly these two facts (which answer first carries ``[5]``), and a student who
-    reads the exercise far below section 2 has lost them; read from the trace, the reminder cannot drift from the run.
-    It is printed just above the check's message, so it is broken into lines as that message is (``readable_lines``):
-    one long line left to the browser wrapped at another width than the lines under it.
+    Lesson 05's exercise 3 turns on two facts of section 2's trace (the number of the model's first answer, and whether
+    the feedback took a number). A student who reads the exercise far below section 2 has lost where they are, so the
+    reminder gives the input's numbers, read from the trace so it cannot drift from the run, and points at the column
+    that holds the two facts. It does not state them: with both said, the answer was one addition away (walk 8).
+    It is printed just above the check's message, so it is broken into lines as that message is (``readable_lines``).
     """
-    first = next(step for step in trace.rows if step.actor == "LLM")
     inputs = [int(found.group(1)) for text in trace.calls[0] if (found := _COUNTED.match(text))]
     numbered = f"[{inputs[0]}] to [{inputs[-1]}]" if len(inputs) > 1 else f"[{inputs[0]}]"  # the seed's input: 3
-    answer = _COUNTED.match(first.did)
-    said = f"[{answer.group(1)}]" if answer else "not numbered"
-    reminder = f"From section 2: the model's first answer was {said}, after the input messages {numbered}."
-    feedback = next((step.feedback for step in trace.rows if step.feedback), None)
-    if feedback is None:
-        return readable_lines(reminder)
-    if _COUNTED.match(feedback):
-        return readable_lines(f"{reminder} The feedback ({feedback}) was numbered too.")
-    said = f"The feedback ({feedback}) had no number: the counter numbers only the input and the answers."
-    return readable_lines(f"{reminder} {said}")
+    return readable_lines(
+        f"From section 2: the input messages were numbered {numbered}. Its trace (the 'saw' and 'did' columns) "
+        "shows the number of each answer the model gave, and whether the feedback got one."
+    )
 
 
 def reminder_if_wrong(said: str, reminder: str) -> str:

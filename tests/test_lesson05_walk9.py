@@ -53,7 +53,7 @@ async def test_exercise_3s_reminder_is_broken_into_lines_as_the_check_message_is
     trace, _ = await run_seed_demo()
     said = numbering_reminder(trace)
     assert len(said.splitlines()) > 1 and max(len(line) for line in said.splitlines()) <= FEEDBACK_WIDTH
-    assert " ".join(said.split()).startswith("From section 2: the model's first answer was [4]")
+    assert " ".join(said.split()).startswith("From section 2: the input messages were numbered [1] to [3].")
     printed = "".join(o.get("text", "") for o in _cell("cell-26").outputs)
     assert max(len(line) for line in printed.splitlines()) <= FEEDBACK_WIDTH
 
