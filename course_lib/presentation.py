@@ -1029,7 +1029,7 @@ def _turn_by_turn(rows: pd.DataFrame, top: str, runner_up: str) -> list[str]:
     else:
         said = [f"At turns {', '.join(map(str, larger[:-1]))} and {larger[-1]}, {runner_up} sends the reader more."]
     two = reader[reader["policy"].isin([top, runner_up])]
-    parts = []
+    parts: list[str] = []
     for meeting in near_meetings(two, "turn", "chars_sent"):
         chars = dict(zip(meeting.policies, meeting.values, strict=True))
         count = f"{meeting.difference} character{'s' if meeting.difference > 1 else ''}"

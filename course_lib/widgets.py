@@ -1455,7 +1455,8 @@ def slider_takes(slider: widgets.IntSlider, typed: str) -> int:
     highest), or the slider's own value when the text reads as nothing.
     """
     read = slider_reads(typed)
-    return slider.value if read is None else max(slider.min, min(read, slider.max))
+    low, high, value = int(slider.min), int(slider.max), int(slider.value)
+    return value if read is None else max(low, min(read, high))
 
 
 SLIDER_TYPING_HINT = (
