@@ -1,6 +1,6 @@
 """Defects a student's walk of lesson 07 found (issue 32), each reproduced, then held fixed at the rule."""
 
-from support.capstone_battery import PLAN, SUPERSEDED, lesson_store
+from support.capstone_battery import PLAN, SUPERSEDED, lesson_store, store_of
 
 from course_lib.answer_reader import carries_constraint, check_answer, plain_text, values_match
 from course_lib.assertions import value_core
@@ -9,15 +9,7 @@ from course_lib.capstone_panel import CapstonePanel, example_answers, violation_
 from course_lib.extraction import make_extraction
 from course_lib.forgetting import carries_forgotten
 from course_lib.loop_demos import LoopTrace
-from course_lib.memory import FactCandidate, WorkingMemory
-
-
-def store_of(*said: str) -> WorkingMemory:
-    memory = WorkingMemory(8)
-    for line in said:
-        key, _, value = line.partition("=")
-        memory.apply(memory.begin_turn(line), [FactCandidate(key=key, value=value, evidence=line)])
-    return memory
+from course_lib.memory import FactCandidate
 
 
 def test_a_values_final_sentence_punctuation_is_not_part_of_what_an_answer_is_compared_with():

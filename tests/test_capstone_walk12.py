@@ -9,6 +9,7 @@ import html
 import re
 
 import pytest
+from support.capstone_battery import store_of
 from test_student_path import lesson
 
 from course_lib.answer_reader import CUT_MARK, check_answer, stated_values
@@ -21,19 +22,11 @@ from course_lib.capstone_panel import (
     refused_parts,
     violation_rows,
 )
-from course_lib.memory import MAX_VALUE_CHARS, FactCandidate, WorkingMemory
+from course_lib.memory import MAX_VALUE_CHARS
 from course_lib.policies import generate_timeline, load_timeline
 from course_lib.widgets import CORRECT_IN_BOX_NOTE, DECLARES_NOTHING_NOTE
 
 LESSON = "07_loop_held_to_the_facts"
-
-
-def _store(*declarations: str) -> WorkingMemory:
-    store = WorkingMemory(8)
-    for said in declarations:
-        key, _, value = said.partition("=")
-        store.apply(store.begin_turn(said), [FactCandidate(key=key, value=value, evidence=said)])
-    return store
 
 
 def _text(value: str) -> str:
@@ -47,13 +40,13 @@ def _text(value: str) -> str:
 @pytest.mark.parametrize("length", [121, 200, MAX_VALUE_CHARS])
 def test_a_long_stored_value_stated_word_for_word_is_read_whole_and_passes(length):
     value = ("invoices are duplicated after a retry " * 10)[:length].strip()
-    store = _store(f"symptom={value}")
+    store = store_of(f"symptom={value}")
     assert check_answer(store.facts, f"symptom={value}") == []
     assert check_answer(store.facts, f'The plan: symptom="{value}"; fix the retry.') == []
 
 
 def test_a_value_in_the_contract_s_form_that_runs_past_the_bound_is_marked_where_it_was_cut():
-    store = _store("database=SQL Server 2022")
+    store = store_of("database=SQL Server 2022")
     words = " ".join(f"Oracle{i}" for i in range(200))
     (found,) = check_answer(store.facts, f"database={words}")
     assert found.stated is not None and found.stated.endswith(CUT_MARK)
@@ -64,14 +57,14 @@ def test_a_value_in_the_contract_s_form_that_runs_past_the_bound_is_marked_where
 
 
 def test_a_value_ended_by_the_text_is_not_marked():
-    store = _store("database=SQL Server 2022")
+    store = store_of("database=SQL Server 2022")
     for answer in ("database=Oracle", "database=Oracle on Linux", "database=Oracle, then the fix", "database=Oracle."):
         (found,) = check_answer(store.facts, answer)
         assert found.stated == "Oracle", answer
 
 
 def test_a_name_in_prose_longer_than_six_words_is_marked_on_the_side_the_rules_stopped():
-    store = _store("database=SQL Server 2022")
+    store = store_of("database=SQL Server 2022")
     long_name = " ".join(f"Oracle{i}" for i in range(9))
     (after,) = check_answer(store.facts, f"The database is {long_name}.")
     assert after.stated == " ".join(f"Oracle{i}" for i in range(6)) + CUT_MARK

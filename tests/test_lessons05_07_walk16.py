@@ -2,23 +2,14 @@
 
 import re
 
-from support.capstone_battery import PLAN, SUPERSEDED, lesson_store
+from support.capstone_battery import PLAN, SUPERSEDED, lesson_store, store_of
 from support.lesson_cells import stored_lesson
 
 from course_lib.answer_reader import check_answer
 from course_lib.capstone_panel import CapstonePanel, example_answers
 from course_lib.extraction import make_extraction
-from course_lib.memory import FactCandidate, WorkingMemory
 
 ASK = "Which module and database are we on?"
-
-
-def store_of(*said: str) -> WorkingMemory:
-    memory = WorkingMemory(8)
-    for line in said:
-        key, _, value = line.partition("=")
-        memory.apply(memory.begin_turn(line), [FactCandidate(key=key, value=value, evidence=line)])
-    return memory
 
 
 def doubled_marks(text: str) -> list[str]:

@@ -287,13 +287,18 @@ MISREADS: list[tuple[Case, str]] = [
 BATTERY: list[Case] = VIOLATIONS + PASSES + LOCAL_MODEL + [case for case, _ in MISREADS]
 
 
-def lesson_store() -> WorkingMemory:
-    """Lesson 07's store at its final question, made from ``STORE``'s declarations turn by turn."""
+def store_of(*declarations: str) -> WorkingMemory:
+    """A store of 8 facts that admitted each ``key=value`` declaration in its own turn, its evidence the whole line."""
     memory = WorkingMemory(8)
-    for said in STORE:
+    for said in declarations:
         key, _, value = said.partition("=")
         memory.apply(memory.begin_turn(said), [FactCandidate(key=key, value=value, evidence=said)])
     return memory
+
+
+def lesson_store() -> WorkingMemory:
+    """Lesson 07's store at its final question, made from ``STORE``'s declarations turn by turn."""
+    return store_of(*STORE)
 
 
 def read(case: Case) -> str:
