@@ -81,7 +81,11 @@ def test_the_recorded_summary_is_said_to_be_cut_at_the_recordings_output_cap():
     assert cap, stop
     cells = lesson(LESSON).cells
     words = " ".join(" ".join(c.source for c in cells if c.cell_type == "markdown").split())
-    assert f"cut off at the model's {cap[1]}-token output cap" in words
+    # the cap is said where the recording is shown, section 4 (walk 17: section 3b only points there)
+    shown = next(c for c in cells if c.get("id") == "0dfdbc21").outputs
+    recording = " ".join(" ".join(text for output in shown for text in shown_text(output)).split())
+    assert f"ran past its {cap[1]}-token limit and was cut off" in recording
+    assert all(said == cap[1] for said in re.findall(r"(\d+)-token", words + recording))
     assert "ran past its length limit" not in words
     code = next(c.source for c in cells if c.get("id") == "6f3be19a")
     assert "rule of 3c" not in code and "700 characters" in code
