@@ -94,7 +94,6 @@ __all__ = [
     "SEND_DISABLED_NOTE",
     "SHOWN_INPUT_CHARS",
     "SINGLE_SPACED",
-    "SLIDER_TYPING_HINT",
     "STILL_IN_BOX",
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
@@ -142,6 +141,7 @@ __all__ = [
     "slider_limits",
     "slider_reads",
     "slider_takes",
+    "slider_typing_hint",
     "ticket_line",
     "trim_line",
     "whole_message_notes",
@@ -1459,15 +1459,28 @@ def slider_takes(slider: widgets.IntSlider, typed: str) -> int:
     return value if read is None else max(low, min(read, high))
 
 
-SLIDER_TYPING_HINT = (
-    "A number typed in a slider's box is read up to its first character that is not a digit "
-    f"(1e3 reads as {slider_reads('1e3')}, 2.5 as {slider_reads('2.5')}), then moved inside its limits (999 to "
-    "the highest value). A number with a minus sign, or 0, moves the slider to its lowest value. Blanks before the "
-    "number are skipped; text that does not start with a number is ignored. The line under Run says the values Run "
-    "will use."
-)
-"""Under the explorer's sliders: a typed 0, -5, 999, 2.5, 1e3 or "abc" is changed without a word, so the panel says
-how (:func:`slider_takes` is what each claim is checked against; both sliders' lowest value is 1, so 0 is under it)."""
+def slider_typing_hint(sliders: Sequence[widgets.IntSlider]) -> str:
+    """One line under the explorer's sliders: what to type in a slider's box, the range read from the sliders.
+
+    The box reads the text in the browser (:func:`slider_reads`, then the slider's limits: :func:`slider_takes`)
+    and sends the kernel only a changed value, never the text: the panel cannot say "you typed 2.5, the slider took
+    2". So the line says what holds for every input; the line under Run shows each slider's value, which Run uses.
+    """
+    ranges = {(int(slider.min), int(slider.max)) for slider in sliders}
+    if len(ranges) == 1:
+        low, high = ranges.pop()
+        number = f"a whole number from {low} to {high}" if low < high else f"the number {low}"
+        typed = f"Type {number} in a slider's box"
+    else:
+        each = ", ".join(f"{slider.description} {_whole_range(slider)}" for slider in sliders)
+        typed = f"Type a whole number in a slider's box ({each})"
+    return f"{typed}; other text is ignored or changed, as the line under Run shows."
+
+
+def _whole_range(slider: widgets.IntSlider) -> str:
+    """``slider``'s range for :func:`slider_typing_hint`: "from 1 to 7", or "10 only"."""
+    low, high = int(slider.min), int(slider.max)
+    return f"from {low} to {high}" if low < high else f"{low} only"
 
 
 def slider_limits(slider: widgets.IntSlider, unit: str) -> str:
@@ -1534,7 +1547,11 @@ class PolicyExplorer(_Panel, widgets.VBox):
         ):
             _show_limits(slider, limits, unit)
             slider.observe(functools.partial(_show_limits, slider, limits, unit), names=["min", "max"])
-        self.typing_hint = widgets.HTML(f"<i>{SLIDER_TYPING_HINT}</i>")
+        # the box sends the kernel a changed value, never the text typed: one line true of every input
+        self.typing_hint = widgets.HTML()
+        self._show_typing_hint()
+        for slider in (self.window, self.max_facts):
+            slider.observe(self._show_typing_hint, names=["min", "max"])
         self.run_button = widgets.Button(description="Run", button_style="primary")
         self.notes = widgets.HTML()
         self.message = widgets.HTML()
@@ -1563,6 +1580,10 @@ class PolicyExplorer(_Panel, widgets.VBox):
 
     async def idle(self) -> None:
         await self._async.idle()
+
+    def _show_typing_hint(self, _change: object = None) -> None:
+        """The typing line, its range read from the sliders; ``_change`` is the traitlets change of a min or max."""
+        self.typing_hint.value = f"<i>{_escape(slider_typing_hint([self.window, self.max_facts]))}</i>"
 
     def settings(self) -> str:
         """The settings a run would use, in the words of the caption."""

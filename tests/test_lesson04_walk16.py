@@ -23,7 +23,7 @@ from course_lib.presentation import (
     near_meetings,
     where_the_characters_go,
 )
-from course_lib.widgets import SLIDER_TYPING_HINT, PolicyExplorer, slider_reads, slider_takes
+from course_lib.widgets import PolicyExplorer, slider_reads, slider_takes, slider_typing_hint
 from tests.support.lesson_cells import cell_outputs, cell_source, stored_lesson
 
 # region Finding 1: the typing hint says what the box does with a minus sign, a 0 and blanks
@@ -61,11 +61,10 @@ def test_999_moves_each_slider_to_its_highest_value():
 
 
 def test_the_hint_says_what_the_box_does_in_the_words_checked_above():
-    hint = SLIDER_TYPING_HINT
-    assert "A number with a minus sign, or 0, moves the slider to its lowest value." in hint
-    assert "(999 to the highest value)" in hint
-    assert "Blanks before the number are skipped" in hint
-    assert "text that does not start with a number is ignored" in hint
+    # walk 17 cut the four-line rule to one line: a whole number in range is taken, other text ignored or changed
+    hint = slider_typing_hint(_sliders())
+    assert "Type a whole number from 1 to 10 in a slider's box" in hint
+    assert "other text is ignored or changed" in hint
     assert "does not start with a digit" not in hint  # "-5" does not, and it is not ignored
 
 

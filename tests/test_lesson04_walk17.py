@@ -9,6 +9,13 @@ Its line says what is true of every input instead, and the rule is checked again
 
 from __future__ import annotations
 
+import re
+
+import ipywidgets as widgets
+import pytest
+
+from course_lib.policies import generate_timeline, load_timeline
+from course_lib.widgets import PolicyExplorer, slider_reads, slider_takes, slider_typing_hint
 from tests.support.lesson_cells import cell_outputs, cell_source, stored_lesson
 
 
@@ -51,6 +58,93 @@ def test_section_1_calls_the_table_the_script_of_user_messages():
     assert "whole conversation" not in words
     table = cell_outputs("04", "cell-01")  # the table above: the user's messages, no answers
     assert "Plan the fix" in table and "From what I can see" not in table
+
+
+# endregion
+
+# region Finding 2: the typing note is one line, with each slider's real range
+
+
+def test_the_note_gives_the_sliders_range_read_from_them():
+    explorer = PolicyExplorer(load_timeline())
+    assert (explorer.window.min, explorer.window.max, explorer.max_facts.max) == (1, 10, 10)
+    hint = slider_typing_hint([explorer.window, explorer.max_facts])
+    assert hint.startswith("Type a whole number from 1 to 10 in a slider's box;")
+    assert explorer.typing_hint.value == f"<i>{hint}</i>"
+    assert "\n" not in hint and len(hint) <= 130  # one line a student reads
+
+
+def test_sliders_of_different_ranges_are_each_named_with_their_own():
+    explorer = PolicyExplorer(generate_timeline(7))
+    hint = slider_typing_hint([explorer.window, explorer.max_facts])
+    assert "Window from 1 to 7" in hint and "Fact bound from 1 to 10" in hint
+    assert explorer.typing_hint.value == f"<i>{hint}</i>"
+
+
+def test_the_note_follows_a_slider_whose_limits_change():
+    explorer = PolicyExplorer(load_timeline())
+    explorer.max_facts.max = 6
+    assert "Fact bound from 1 to 6" in explorer.typing_hint.value
+    explorer.max_facts.max = 10
+    assert "from 1 to 10 in a slider's box" in explorer.typing_hint.value
+    explorer.window.min = explorer.window.max = 10
+    assert "Window 10 only" in explorer.typing_hint.value
+
+
+def test_the_old_four_line_note_is_gone_from_the_panel_and_the_lesson():
+    explorer = PolicyExplorer(load_timeline())
+    for gone in ("first character", "1e3 reads as", "minus sign", "Blanks before"):
+        assert gone not in explorer.typing_hint.value
+    stored = cell_outputs("04", "cell-18") + cell_outputs("04", "cell-19")
+    widget_state = str(stored_lesson("04")["metadata"].get("widgets", ""))
+    assert "first character that is not a digit" not in stored + widget_state
+    assert "Type a whole number from 1 to 10 in a slider&#x27;s box" in widget_state or (
+        "Type a whole number from 1 to 10 in a slider's box" in widget_state
+    )
+
+
+@pytest.mark.parametrize("typed", ["abc", "2.5", "1e3", "999", "0", "-5", " 7 turns", "", "+4"])
+def test_what_is_not_a_whole_number_in_range_is_ignored_or_changed(typed):
+    """The note's claim, "other text is ignored or changed", on the inputs a student tried."""
+    for slider in PolicyExplorer(load_timeline()).window, widgets.IntSlider(value=4, min=1, max=10):
+        slider.value = 4
+        taken = slider_takes(slider, typed)
+        ignored = slider_reads(typed) is None and taken == 4
+        changed = str(taken) != typed
+        assert ignored or changed, (typed, taken)
+
+
+@pytest.mark.parametrize("number", range(1, 11))
+def test_a_whole_number_in_range_is_taken_as_typed(number):
+    explorer = PolicyExplorer(load_timeline())
+    for slider in explorer.window, explorer.max_facts:
+        assert slider_takes(slider, str(number)) == number
+        slider.value = slider_takes(slider, str(number))  # what the browser sends
+        assert re.search(rf"\b{slider.description.lower()} {number}\b", explorer.message.value)
+
+
+def test_the_slider_sends_no_typed_text_to_the_kernel():
+    """Why the panel cannot echo what was typed: no synced trait of the slider holds the box's text."""
+    slider = widgets.IntSlider(value=3, min=1, max=10)
+    synced = set(slider.keys)
+    text_traits = {name for name in synced if isinstance(getattr(slider, name), str)}
+    assert text_traits <= {
+        "_model_module",
+        "_model_module_version",
+        "_model_name",
+        "_view_module",
+        "_view_module_version",
+        "_view_name",
+        "_dom_classes",
+        "description",
+        "orientation",
+        "readout_format",
+        "tooltip",
+        "behavior",
+        "layout",
+        "style",
+        "tabbable",
+    }, text_traits
 
 
 # endregion

@@ -20,7 +20,7 @@ from course_lib.policies import (
     session_footprint,
 )
 from course_lib.tracing import CallLog
-from course_lib.widgets import SLIDER_TYPING_HINT, PolicyExplorer, slider_limits
+from course_lib.widgets import PolicyExplorer, slider_limits, slider_typing_hint
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,7 +102,8 @@ def test_each_slider_shows_its_limits_beside_it_read_from_its_own_min_and_max():
     beside = {tuple(box.children) for box in controls if hasattr(box, "children")}
     assert (explorer.window, explorer.window_limits) in beside
     assert (explorer.max_facts, explorer.max_facts_limits) in beside
-    assert explorer.typing_hint.value == f"<i>{SLIDER_TYPING_HINT}</i>" and explorer.typing_hint in controls
+    hint = slider_typing_hint([explorer.window, explorer.max_facts])
+    assert explorer.typing_hint.value == f"<i>{hint}</i>" and explorer.typing_hint in controls
 
 
 def test_the_limits_follow_a_changed_slider_and_read_in_words():
@@ -122,7 +123,8 @@ def test_a_value_set_outside_the_limits_is_moved_inside_and_the_status_line_says
     assert "Press Run to compute with rule latest, window 10, fact bound 5." in explorer.message.value
     explorer.max_facts.value = 0
     assert explorer.max_facts.value == explorer.max_facts.min == 1
-    assert "moved inside" in SLIDER_TYPING_HINT and "Run" in SLIDER_TYPING_HINT
+    hint = slider_typing_hint([explorer.window, explorer.max_facts])
+    assert "ignored or changed" in hint and "Run" in hint
 
 
 @pytest.mark.parametrize(
