@@ -2220,7 +2220,11 @@ def _cell_error_guidance(
     if isinstance(error, NameError) and frame:
         answer = _ANSWER_LINE.match(frame.line or "")
         variable = answer.group(1) if answer else ""
-        return readable_lines(first + unquoted_name_guidance(error, _expected_in_cell(frame, names), variable))
+        expected = _expected_in_cell(frame, names)
+        typed = _without_comment((frame.line or "")[answer.end() :])[0].strip() if answer else ""
+        if _two_numbers_or(typed, expected):  # `answer_3 = one or two`: a hedge, as the same words in quotes
+            return readable_lines(f"{first}{hedge_hint(typed, expected, quoted=False)} Then run the cell again.")
+        return readable_lines(first + unquoted_name_guidance(error, expected, variable))
     if isinstance(error, SyntaxError) and (guidance := _syntax_guidance(error)):
         # the dict examples stay whole on their lines: only the opening line is broken
         return f"{readable_lines(first + 'SyntaxError: this is not a dict yet.')}\n{guidance}"

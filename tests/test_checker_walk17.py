@@ -4,7 +4,7 @@ to put the three dots back, number words are words, and a case slip of a listed 
 """
 
 import pytest
-from support.checker import said
+from support.checker import run_in_shell, said
 
 from course_lib.exercises import _KEYS, answer_syntax_guidance, exercise
 
@@ -61,6 +61,19 @@ def test_lesson_06_exercise_3_two_numbers_joined_by_or_hedge(answer, expected):
         "on its own, as sure as you can be. Write the number alone, in digits: no 'or', no quotes, no other words. "
         "Then run the cell again."
     )
+
+
+@pytest.mark.parametrize("typed", ["one or two", "two or 3"])
+@pytest.mark.parametrize("expected", [1, 2])
+def test_number_words_joined_by_or_typed_without_quotes_hedge_too(capsys, typed, expected):
+    cell = f"answer_3 = {typed}\nprint(check('Exercise 3', answer_3, expected, exercise('06', 'Exercise 3').hint))"
+    out = run_in_shell(capsys, cell, expected=expected)
+    assert out.startswith(
+        f"Exercise 3: not checked yet. Your answer {typed} (as typed, without quotes) hedges (two answers joined by "
+        "'or'): write one answer on its own, as sure as you can be. Write the number alone, in digits: no 'or', no "
+        "quotes, no other words. Then run the cell again."
+    ), out
+    assert "in digits is" not in out
 
 
 def test_several_numbers_without_or_still_pick_one():
