@@ -219,10 +219,6 @@ _LESSON_02_MODULES = tuple(
 _DATABASE_VALUE = "That is a database value; the question asks for the module."
 """Lesson 02, exercise 2: said alike to every database value, so it never points at the right module."""
 
-_EVICTION_STEPS = "Section 5 says which fact a full store evicts and how it breaks a tie: apply both steps."
-"""Lesson 01, exercise 2: said alike to every wrong key already held (never to the new fact, symptom), so it names
-no pair of tied keys (walk 6: "Two facts share the oldest turn" left the other tied key)."""
-
 _ROUTER_RULE = (
     "Section 2's rule looks for a line's whole words (not letters inside a word) on the router's list: which words "
     "of the question are on it?"
@@ -311,14 +307,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "Six keys for five places, so one goes: the oldest turn (1) holds two, product and customer. The tie is "
         'decided by comparing the keys as Python compares text: "customer" < "product" (c comes before p), so '
         "customer, the smaller, is evicted.",
-        (
-            *((key, _EVICTION_STEPS) for key in _KEYS if key != "symptom"),
-            (
-                "symptom",
-                "symptom is the new fact: it gets in (the store's bound never refuses a new key), and one of the "
-                "five older facts makes room for it.",
-            ),
-        ),
+        # No misses: every wrong key gets the hint alone, one form (walk 9: "apply both steps" after 'product'
+        # told its first step was right, and 'symptom' alone got a sentence of its own).
         choices=_KEYS,
         answer_type=str,
     ),
@@ -754,13 +744,14 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or _dict_hedge(answer, expected)
         or _dict_key_form(answer, expected)
         or _dict_key_slip(answer, expected)
+        or _dict_value_kind(answer, expected)
         or several_numbers_hint(answer, expected)
         or _not_a_choice(named, answer)
         or quoted_text_hint(answer, expected)
         or end_mark_hint(answer, expected)
         or key_value_hint(answer, expected, choices)
         or _choice_among_words(answer, choices, known)
-        or _listed_case(answer, expected, choices + known)
+        or _listed_case(answer, expected, choices, known)
         or spelling_hint(answer, expected, choices)
         or _known_slip(answer, known)
         or _off_the_list(answer, choices)
@@ -847,6 +838,26 @@ def _dict_key_slip(answer: Any, expected: Any) -> str:
             return (
                 f"The key {_shown(key)} reads as {listed!r}, one of {_choices_in_words(_KEYS)}: write it exactly as "
                 "the question spells it."
+            )
+    return ""
+
+
+def _dict_value_kind(answer: Any, expected: Any) -> str:
+    """What to say to a dict whose values should be text and one is not (``{'database': ['SQL Server 2022']}``),
+    or ``""``: each value takes quotes.
+
+    "The keys are right; the value of 'database' is not" was said of a list holding the right words (lesson 01's
+    walk 9): the words were right, the kind wrong. The kind is a form, said before any grading, for any key of the
+    dict, whatever the words inside.
+    """
+    if not (isinstance(answer, dict) and isinstance(expected, dict) and expected):
+        return ""
+    if not all(isinstance(value, str) for value in expected.values()):
+        return ""
+    for key, value in answer.items():
+        if not isinstance(value, str):
+            return (
+                f"The value of {_shown(key)} is {_kind(value)}; each value is text in quotes, e.g. {{'key': 'value'}}."
             )
     return ""
 
@@ -1041,10 +1052,23 @@ def number_form_hint(answer: Any, expected: Any) -> str:
         return f"You wrote the text {_shown(answer)}; the answer is a number: write it without quotes."
     if form == "words":  # the student's word in digits, the same form for any number word (lesson 06's walk 6)
         return f"Your word {_shown(answer)} in digits is {_digits(number)}: write that, without quotes."
+    if _number_words_only(answer):  # 'nine nine nine': no number around words, only words (lesson 05's walk 9)
+        return (
+            f"You wrote the text {_shown(answer)}: words, not a number: the answer is a number, so write only the "
+            "number you choose, in digits, without quotes."
+        )
     return (
         f"You wrote the text {_shown(answer)}, a number with words around it: the answer is a number, so write "
         "only the number you choose, in digits, without quotes."
     )
+
+
+def _number_words_only(text: str) -> bool:
+    """Does ``text`` hold no digit and two number words or more (``'nine nine'``, ``'twenty one'``)? One number
+    word among words (``'two calls'``) is a number with words around it."""
+    spelled = set(_NUMBER_WORDS) | set(_TIMES_WORDS)
+    words = [word for word in re.findall(r"[^\W\d_]+", text.casefold()) if word in spelled]
+    return not re.search(r"\d", text) and len(words) > 1
 
 
 _HEDGES = re.compile(
@@ -1068,6 +1092,12 @@ def hedge_hint(answer: Any, expected: Any, *, quoted: bool = True) -> str:
     (lesson 01's walk). An answer typed without quotes is echoed as typed and said to be (``True? (as typed, without
     quotes)``): quotes around it, then "no quotes", blamed quotes the student never typed (lesson 01's walk 6).
     """
+    if _two_numbers_or(answer, expected):  # '1 or 2', 'one or two': two answers for one number (walk 9)
+        echo = _shown(answer) if quoted else f"{_clipped(answer)} (as typed, without quotes)"
+        return (
+            f"Your answer {echo} hedges (two answers joined by 'or'): write one answer on its own, as sure as you "
+            "can be. Write the number alone, in digits: no 'or', no quotes, no other words."
+        )
     if not isinstance(answer, str) or not _HEDGES.search(answer):
         return ""
     if isinstance(expected, str) and _HEDGES.search(expected):
@@ -1082,6 +1112,18 @@ def hedge_hint(answer: Any, expected: Any, *, quoted: bool = True) -> str:
     if isinstance(expected, dict):  # answer_1 = {...}? typed without quotes
         return f"{said} be. Write the dict alone: no '?', no other words, e.g. {{'key': 'value'}}."
     return f"{said} be.{_hedge_free_kind(expected)}"
+
+
+_OR_PAIR = re.compile(r"\s*(\S+)\s+or\s+(\S+)\s*", re.IGNORECASE)
+"""Two answers joined by 'or': ``'1 or 2'``, ``'one or two'``."""
+
+
+def _two_numbers_or(answer: Any, expected: Any) -> bool:
+    """Is ``answer`` two numbers (digits or words) joined by 'or', where the answer is a number? A hedge: "several
+    numbers" was said to ``'1 or 2'`` and "a number with words around it" to ``'one or two'`` (lesson 06's walk 9)."""
+    if _kind(expected) != "a number" or not isinstance(answer, str) or not (pair := _OR_PAIR.fullmatch(answer)):
+        return False
+    return all(re.fullmatch(r"-?\d+(?:\.\d+)?", side) or side.casefold() in _NUMBER_WORDS for side in pair.groups())
 
 
 def _hedge_free_kind(expected: Any) -> str:
@@ -1362,7 +1404,7 @@ def _literal_container(text: str) -> bool:
     return isinstance(value, dict | list | tuple | set)
 
 
-def _listed_case(answer: Any, expected: Any, values: tuple[str, ...]) -> str:
+def _listed_case(answer: Any, expected: Any, choices: tuple[str, ...], known: tuple[str, ...] = ()) -> str:
     """The case note (:func:`_case_note`) where the word is one of the exercise's ``values`` but for its case.
 
     A word that is none of them is not told to change its case: lesson 02's ``'rejected'`` was told to take a
@@ -1370,14 +1412,31 @@ def _listed_case(answer: Any, expected: Any, values: tuple[str, ...]) -> str:
     no allowed key. The case is read from the values, never from the expected answer, so the note comes to every
     value's case slip alike (``'payments'`` and ``'reporting'``, ``'pAyments'`` too). Spaces around a word are still
     named. An exercise that lists no values keeps :func:`case_form_hint`.
+
+    The note says which case to write, read from the listed value the word matches (lesson 03's walk 9: "Write the
+    word as the lesson writes it" was vague): "in lower case, as the question does", or "with the capitals the
+    lesson uses" for a value the lesson declares (``known``). Every value of an exercise shares its case, so the
+    words are the same whether the word is the right one or not.
     """
+    values = choices + known
     if not values or not isinstance(answer, str):
         return case_form_hint(answer, expected)
     if not isinstance(expected, str) or not answer.strip() or _hidden_characters(answer) or _HEDGES.search(answer):
         return ""
     word = answer.strip()
-    if word not in values and any(word.casefold() == value.casefold() for value in values):
-        return _case_note(answer)
+    listed = next((value for value in values if word.casefold() == value.casefold()), None)
+    if word not in values and listed is not None:
+        source = "the question" if listed in choices else "the lesson"
+        case = f"in lower case, as {source} does" if listed == listed.lower() else f"with the capitals {source} uses"
+        if word != answer:
+            return (
+                f"Mind the case and the {_padding(answer, article=False)}: Python compares text exactly, case "
+                f"included ({_shown(answer)}). Write it {case}, with nothing around it."
+            )
+        return (
+            f"Mind the case: Python compares text exactly, case included. Write {_shown(answer)} {case}; whether "
+            "the word itself is right is checked after that."
+        )
     if word != answer:
         return f"Your answer has {_padding(answer)} ({_shown(answer)}): write only its words, {_shown(word)}."
     return ""
@@ -2161,7 +2220,11 @@ def _cell_error_guidance(
     if isinstance(error, NameError) and frame:
         answer = _ANSWER_LINE.match(frame.line or "")
         variable = answer.group(1) if answer else ""
-        return readable_lines(first + unquoted_name_guidance(error, _expected_in_cell(frame, names), variable))
+        expected = _expected_in_cell(frame, names)
+        typed = _without_comment((frame.line or "")[answer.end() :])[0].strip() if answer else ""
+        if _two_numbers_or(typed, expected):  # `answer_3 = one or two`: a hedge, as the same words in quotes
+            return readable_lines(f"{first}{hedge_hint(typed, expected, quoted=False)} Then run the cell again.")
+        return readable_lines(first + unquoted_name_guidance(error, expected, variable))
     if isinstance(error, SyntaxError) and (guidance := _syntax_guidance(error)):
         # the dict examples stay whole on their lines: only the opening line is broken
         return f"{readable_lines(first + 'SyntaxError: this is not a dict yet.')}\n{guidance}"
@@ -2451,7 +2514,8 @@ def answer_syntax_guidance(error: SyntaxError, names: Mapping[str, Any] | None =
     expected = _expected_in_source(cell, match.group(1), names) if cell and names is not None else _UNKNOWN
     return (
         f"Python cannot read the line {_shown(line.strip())} ({error.msg}): after '{match.group(1)} =' write your "
-        f"prediction as {_value_forms(expected)}. To leave it for later, write ... there. Then run the cell again."
+        f"prediction as {_value_forms(expected)}. To leave it for later, put back the three dots (...). "
+        "Then run the cell again."
     )
 
 

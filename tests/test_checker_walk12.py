@@ -28,7 +28,9 @@ def test_a_decimal_comma_in_text_is_told_to_use_a_dot_alike(answer):
 
 
 def test_several_numbers_in_text_still_pick_one():
-    assert "several numbers: pick one" in said("00", "Exercise 1", "61 or 62", 61.5)
+    assert "several numbers: pick one" in said("00", "Exercise 1", "61, 62", 61.5)
+    # walk 9 (test_checker_walk17): two numbers joined by 'or' are a hedge
+    assert "hedges (two answers joined by 'or')" in said("00", "Exercise 1", "61 or 62", 61.5)
 
 
 @pytest.mark.parametrize(

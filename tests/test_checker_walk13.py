@@ -42,8 +42,9 @@ def test_no_miss_names_a_listed_answer_other_than_its_own(case):
 
 def test_lesson_01_exercise_2_product_is_pointed_at_the_eviction_steps():
     text = said("01", "Exercise 2", "product", "customer")
-    # walk 6 (test_checker_walk14) replaced "Two facts share the oldest turn": it still named the other tied key
-    assert text.startswith("Exercise 2: not quite. Section 5 says which fact a full store evicts and how it breaks")
+    # walk 6 (test_checker_walk14) replaced "Two facts share the oldest turn": it still named the other tied key;
+    # walk 9 (test_checker_walk17) left the registered hint alone
+    assert text.startswith("Exercise 2: not quite. Section 5 says which fact a full store evicts, and how it breaks")
     assert "customer" not in text and "Which of the two keys" not in text
 
 

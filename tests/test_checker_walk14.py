@@ -23,9 +23,10 @@ def test_lesson_01_exercise_2_every_old_wrong_key_gets_the_same_words_naming_no_
     assert "Two facts share" not in text and not any(other in text for other in _KEYS)
 
 
-def test_lesson_01_exercise_2_product_is_told_to_apply_both_steps():
+def test_lesson_01_exercise_2_product_gets_the_hint_alone():
+    """Walk 9 (test_checker_walk17): "apply both steps" told 'product' its first step was right."""
     text = said("01", "Exercise 2", "product", "customer")
-    assert "Section 5 says which fact a full store evicts and how it breaks a tie: apply both steps." in text
+    assert text == "Exercise 2: not quite. " + " ".join(exercise("01", "Exercise 2").hint.split())
 
 
 @pytest.mark.parametrize("line", ["answer_1 = {'log': 'a=b'} or maybe not", "answer_1 = {'log': 'x'} and more words"])
@@ -107,7 +108,9 @@ def test_a_letter_among_digits_is_not_called_several_numbers(value, expected):
 
 
 def test_two_real_numbers_still_give_several_numbers():
-    assert "several numbers" in said("00", "Exercise 1", "61.5 or 60", 61.5)
+    assert "several numbers" in said("00", "Exercise 1", "61.5 and 60", 61.5)
+    # walk 9 (test_checker_walk17): two numbers joined by 'or' are a hedge
+    assert "hedges (two answers joined by 'or')" in said("00", "Exercise 1", "61.5 or 60", 61.5)
 
 
 DOUBT = "your comment doubts the answer: write one answer, as sure as you can be, or remove the comment"

@@ -58,9 +58,10 @@ def test_lesson_01_exercise_1_gives_each_misconception_its_own_wrong_answer(beli
     assert all(json.dumps(line)[1:-1] in lesson for line in MESSAGE_1.splitlines()), "the lesson asks another message"
 
 
-def test_lesson_01_exercise_2_tells_the_student_who_names_the_new_key_that_it_gets_in():
+def test_lesson_01_exercise_2_the_new_key_gets_the_hint_as_every_wrong_key_does():
+    """Walk 9 (test_checker_walk17): 'symptom' alone got a sentence of its own; every wrong key gets one form."""
     told = feedback("01", "Exercise 2", "symptom", "customer")
-    assert "symptom is the new fact: it gets in" in told and "customer" not in told
+    assert told == feedback("01", "Exercise 2", "module", "customer") and "customer" not in told
 
 
 def test_lesson_00_exercise_2_names_what_a_tempting_count_got_wrong():
