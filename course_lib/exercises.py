@@ -1052,6 +1052,8 @@ def number_form_hint(answer: Any, expected: Any) -> str:
         return f"You wrote the text {_shown(answer)}; the answer is a number: write it without quotes."
     if form == "words":  # the student's word in digits, the same form for any number word (lesson 06's walk 6)
         return f"Your word {_shown(answer)} in digits is {_digits(number)}: write that, without quotes."
+    if _NAME_WITH_DIGITS.search(answer):  # 'gpt-4o-mini': a name, told as any text is (type_hint; walk 9)
+        return ""
     if _number_words_only(answer):  # 'nine nine nine': no number around words, only words (lesson 05's walk 9)
         return (
             f"You wrote the text {_shown(answer)}: words, not a number: the answer is a number, so write only the "
@@ -1061,6 +1063,11 @@ def number_form_hint(answer: Any, expected: Any) -> str:
         f"You wrote the text {_shown(answer)}, a number with words around it: the answer is a number, so write "
         "only the number you choose, in digits, without quotes."
     )
+
+
+_NAME_WITH_DIGITS = re.compile(r"[^\W\d_]{2,}[-_]?\d")
+"""Two letters or more right before a digit (``gpt-4o-mini``, ``v2``): a name holding digits, not a number with words
+around it; a number then a unit (``9 messages``, ``3s``) or an ordinal (``2nd``) is none."""
 
 
 def _number_words_only(text: str) -> bool:
@@ -1192,7 +1199,7 @@ def several_numbers_hint(answer: Any, expected: Any) -> str:
             f"Your answer {_shown(answer)} writes a decimal comma: use a dot for decimals ({whole}.{part}), "
             "without quotes."
         )
-    if isinstance(answer, str) and _LETTER_IN_NUMBER.search(answer):  # '6l.5': one number with a typo, not two
+    if isinstance(answer, str) and _LETTER_IN_NUMBER.search(answer) and _mostly_digits(answer):  # '6l.5', a typo
         return (
             f"Your answer {_shown(answer)}: this is not a number: check for a letter typed among the digits, then "
             "write the number in digits, without quotes."
@@ -1202,6 +1209,11 @@ def several_numbers_hint(answer: Any, expected: Any) -> str:
     if isinstance(answer, tuple) and len(answer) > 1 and counts and all(_kind(n) == "a number" for n in answer):
         return "Your answer gives several numbers (Python reads them as a tuple): pick one."
     return ""
+
+
+def _mostly_digits(text: str) -> bool:
+    """At most two letters: a number with a slip (``6l.5``), not a name holding digits (``gpt-4o-mini``, walk 9)."""
+    return sum(ch.isalpha() for ch in text) <= 2
 
 
 _LETTER_IN_NUMBER = re.compile(r"\d[.,]?[^\W\d_]{1,2}[.,]?\d|\d[lIoO](?![^\W\d_])|(?<![^\W\d_])[lIoO][.,]?\d")
@@ -2061,10 +2073,11 @@ def _not_a_python_value(error: NameError, expected: Any, variable: str, name: st
     lead = f"{shown} {NOT_A_PYTHON_VALUE}" if variable else f"The word {shown} {NOT_A_PYTHON_VALUE}"
     read = f"Python read {shown} as the name of a variable, and no variable has that name:"
     spelled = _boolean_spelled(name)
+    checked = "whether it is the right answer is checked after that"  # "Write True." read as the answer (walk 9)
     if spelled and name.casefold() == spelled.casefold():
-        advice = f"Write {spelled}."
+        advice = f"If you meant {spelled}, write {spelled}; {checked}."
     elif spelled:
-        advice = f"{shown} looks like {spelled} misspelled: write {spelled}."
+        advice = f"{shown} looks like {spelled} misspelled: if you meant {spelled}, write {spelled}; {checked}."
     else:
         advice = f"The answer is {_kind(True)}: write the one you mean."
     if expected is _UNKNOWN:

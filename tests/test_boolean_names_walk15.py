@@ -51,7 +51,17 @@ def test_a_bare_word_for_a_true_false_answer_leads_with_not_a_python_value(fresh
     assert f"NameError: name '{word}' is not defined" in said  # Python's own line, still shown and explained
 
 
-@pytest.mark.parametrize(("word", "advice"), [("true", "Write True."), ("FALSE", "Write False.")])
+CHECKED_AFTER = "whether it is the right answer is checked after that."
+"""Said after the spelling advice (walk 9): "Write True." read as being told the answer, then graded "not quite"."""
+
+
+@pytest.mark.parametrize(
+    ("word", "advice"),
+    [
+        ("true", f"If you meant True, write True; {CHECKED_AFTER}"),
+        ("FALSE", f"If you meant False, write False; {CHECKED_AFTER}"),
+    ],
+)
 def test_python_s_spelling_missed_is_given_its_spelling(fresh_runs, word, advice):
     assert all(advice in fresh_runs[(lesson, label, word)] for lesson, label, _ in CELLS)
 
@@ -60,7 +70,7 @@ def test_python_s_spelling_missed_is_given_its_spelling(fresh_runs, word, advice
 def test_a_misspelling_is_named_as_one(fresh_runs, word, meant):
     for lesson, label, _ in CELLS:
         said = fresh_runs[(lesson, label, word)]
-        assert f"'{word}' looks like {meant} misspelled: write {meant}." in said, said
+        assert f"'{word}' looks like {meant} misspelled: if you meant {meant}, write {meant}; {CHECKED_AFTER}" in said
 
 
 @pytest.mark.parametrize("word", WORDS)

@@ -132,3 +132,19 @@ def test_lesson_02_exercise_2_a_case_slip_of_a_module_is_told_to_use_the_lessons
 
 def test_number_words_joined_by_other_words_are_words_too():
     assert ": words, not a number:" in said("05", "Exercise 1", "nine and then nine", 9)
+
+
+# --- lesson 00's walk 9: a model's name is text, not a letter among digits nor a number among words ---
+
+
+@pytest.mark.parametrize("name", ["gpt-4o-mini", "llama3", "qwen2.5"])
+def test_a_name_holding_digits_is_told_it_is_text_as_any_name_is(name):
+    assert said("00", "Exercise 2", name, 5) == (
+        "Exercise 2: not checked yet. Your answer is text (a string); the answer is a number. Write a number in "
+        "digits, without quotes. Then run the cell again."
+    )
+
+
+@pytest.mark.parametrize("typed", ["6l.5", "9 messages", "3s"])
+def test_a_number_with_a_slip_or_a_unit_is_not_a_name(typed):
+    assert "Your answer is text (a string)" not in said("00", "Exercise 1", typed, 61.5)

@@ -72,7 +72,12 @@ def test_a_value_bound_to_no_name_and_a_plain_value_keep_their_type_feedback():
     ("name", "expected", "said", "not_said"),
     [
         ("false", True, "'false' is not a Python value: Python writes True or False", "quotes: '"),
-        ("TRUE", False, "Write True. Then", "quotes: '"),
+        (
+            "TRUE",
+            False,
+            "If you meant True, write True; whether it is the right answer is checked after that. Then",
+            "quotes: '",
+        ),
         ("yes", True, "The answer is a boolean (True or False): write the one you mean", "quotes: '"),
         ("three", 3, "Your word 'three' in digits is 3: write that, with no quotes", "quotes: '"),
         ("Billing", "Billing", "put it in quotes: 'Billing'", "capital"),
@@ -87,7 +92,10 @@ def test_an_unknown_name_gets_advice_for_the_kind_of_answer_expected(name, expec
 
 def test_an_unknown_name_when_the_expected_kind_is_unknown_mentions_both_spellings():
     guidance = unquoted_name_guidance(NameError("x", name="false"))
-    assert "Python writes True or False, with a capital letter" in guidance and "Write False." in guidance
+    assert (
+        "Python writes True or False, with a capital letter" in guidance
+        and "If you meant False, write False;" in guidance
+    )
     assert "'false'" in guidance
 
 
