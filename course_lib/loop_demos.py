@@ -466,15 +466,18 @@ def numbering_reminder(trace: LoopTrace) -> str:
 
     Lesson 05's exercise 3 turns on two facts of section 2's trace (the number of the model's first answer, and whether
     the feedback took a number). A student who reads the exercise far below section 2 has lost where they are, so the
-    reminder gives the input's numbers, read from the trace so it cannot drift from the run, and points at the column
-    that holds the two facts. It does not state them: with both said, the answer was one addition away (walk 8).
+    reminder gives the input's numbers, read from the trace so it cannot drift from the run, and points at the lines
+    of section 2's printed trace that hold the two facts, by their headings there (the 'saw' and 'did' columns it
+    named are section 3's table's, walk 9). It does not state them: with both said, the answer was one addition away
+    (walk 8).
     It is printed just above the check's message, so it is broken into lines as that message is (``readable_lines``).
     """
     inputs = [int(found.group(1)) for text in trace.calls[0] if (found := _COUNTED.match(text))]
     numbered = f"[{inputs[0]}] to [{inputs[-1]}]" if len(inputs) > 1 else f"[{inputs[0]}]"  # the seed's input: 3
     return readable_lines(
-        f"From section 2: the input messages were numbered {numbered}. Its trace (the 'saw' and 'did' columns) "
-        "shows the number of each answer the model gave, and whether the feedback got one."
+        f"From section 2: the input messages were numbered {numbered}. Its printed trace (the lines under "
+        "'Incoming messages' and 'Outgoing response') shows the number of each answer the model gave, and whether "
+        "the feedback got one."
     )
 
 

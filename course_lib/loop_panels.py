@@ -83,7 +83,7 @@ class LoopStepper(PanelText, widgets.VBox):
             did = f"answered {spaced(row.did)}"
         else:
             did = "decided: continue" if row.continues else "decided: stop"
-        sentence = f"Step {self.slider.value} of {self.slider.max}: {_who(row)}, {did}"
+        sentence = f"Step {self.slider.value} of {self.slider.max}: {_who(self.trace, self.slider.value)}, {did}"
         return sentence if sentence.endswith(".") else f"{sentence}."
 
     def render(self) -> None:
@@ -91,7 +91,7 @@ class LoopStepper(PanelText, widgets.VBox):
         row = self.trace.rows[step - 1]
         saw = "".join(self._section(step, title, items) for title, items in row.sections)
         self.view.value = (
-            f"<h4>Step {step} of {self.slider.max}: {_who(row)}</h4>"
+            f"<h4>Step {step} of {self.slider.max}: {_who(self.trace, step)}</h4>"
             f"{session_words(self.trace, step)}{saw}{_outcome(row)}"
         )
         self.previous_button.disabled = step == 1
@@ -123,9 +123,17 @@ def steps_words(slider: widgets.IntSlider) -> str:
     return f"steps {slider.min} to {slider.max}"
 
 
-def _who(row: TraceStep) -> str:
-    """Who acts at a step, in words: an evaluator acts after a call, not at one."""
-    return f"the model (LLM), call {row.call}" if row.actor == "LLM" else f"the evaluator, after call {row.call}"
+def _who(trace: LoopTrace, step: int) -> str:
+    """Who acts at ``step``, in words: the model at its call; an evaluator at its iteration, after the latest call.
+
+    An evaluator acts after a call, not at one; "after call 1" alone hid the iteration it reads (``context.iteration``,
+    the number its feedback names, "Feedback for iteration 1"). The call is counted from the trace, not assumed.
+    """
+    row = trace.rows[step - 1]
+    if row.actor == "LLM":
+        return f"the model (LLM), call {row.call}"
+    after = sum(1 for earlier in trace.rows[:step] if earlier.actor == "LLM")
+    return f"the evaluator, iteration {row.call} (after call {after})"
 
 
 def session_words(trace: LoopTrace, step: int) -> str:

@@ -234,7 +234,7 @@ def test_loop_stepper_moves_through_the_trace(page):
     expect(panel).to_contain_text("Step 1 of 6: the model (LLM), call 1", timeout=60_000)
     expect(previous).to_be_disabled()
     following.click()
-    expect(panel).to_contain_text("Step 2 of 6: the evaluator, after call 1", timeout=60_000)
+    expect(panel).to_contain_text("Step 2 of 6: the evaluator, iteration 1 (after call 1)", timeout=60_000)
     expect(panel).to_contain_text("Feedback for iteration 1")
     expect(previous).to_be_enabled()
     screenshot(page, panel, "loop_stepper.png")

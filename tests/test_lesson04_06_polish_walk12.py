@@ -149,7 +149,7 @@ def test_the_no_winner_intro_says_what_its_cell_prints_without_pointing_at_a_lin
 
 def test_lesson_06_says_a_message_holds_contents_as_the_code_writes_them():
     prose = _words(_cells(LESSON_06)[15].source)
-    assert 'a role (who is speaking: "user" or "assistant"), its contents (here one text), an optional author' in prose
+    assert 'a *role* (who is speaking: "user" or "assistant"), its contents (here one text) and an optional' in prose
     assert "contents=[" in _cell(LESSON_06, _cells(LESSON_06)[16].get("id")).source
 
 

@@ -155,10 +155,10 @@ def test_section_6_shows_a_marker_stopping_a_loop():
 # region Section 7's progress log, section 2's numbers, section 1's words
 
 
-def test_section_7_says_the_progress_log_holds_only_the_latest_answer_with_a_session():
+def test_section_7_says_the_middleware_sends_only_the_latest_entry_of_its_log_with_a_session():
     said = _section(7)
     assert "the answers so far" not in said
-    assert "latest answer" in said and "without a session" in said.lower()
+    assert "latest entry" in said and "without a session" in said.lower()  # walk 9: the log keeps every answer
 
 
 def test_section_2_says_the_feedback_is_not_numbered():

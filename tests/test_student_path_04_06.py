@@ -207,9 +207,9 @@ async def test_the_trace_table_spaces_the_models_numbers_and_the_stepper_says_wh
     stepper = LoopStepper(trace)
     assert stepper.summary() == "Step 1 of 6: the model (LLM), call 1, answered [4] Response message from LLM."
     stepper.next_button.click()
-    assert stepper.summary() == "Step 2 of 6: the evaluator, after call 1, decided: continue."
+    assert stepper.summary() == "Step 2 of 6: the evaluator, iteration 1 (after call 1), decided: continue."
     stepper.slider.value = 6
-    assert stepper.summary() == "Step 6 of 6: the evaluator, after call 3, decided: stop."
+    assert stepper.summary() == "Step 6 of 6: the evaluator, iteration 3 (after call 3), decided: stop."
 
 
 async def test_two_runs_compared_in_a_sentence_name_what_differs():

@@ -126,7 +126,7 @@ async def test_loop_stepper_walks_the_trace():
     )
     stepper.next_button.click()
     assert (
-        "Step 2 of 6: the evaluator, after call 1" in stepper.view.value
+        "Step 2 of 6: the evaluator, iteration 1 (after call 1)" in stepper.view.value
         and "Feedback for iteration 1" in stepper.view.value
     )
     stepper.slider.value = 6
