@@ -2,11 +2,17 @@
 first appears, says what is true of the battery's questions (not of every question), tags each of its four words with
 where it is taught, and the three exercise cells work their expected value out in course_lib, out of sight."""
 
+import asyncio
 import json
 import re
 from pathlib import Path
 
+import pytest
+from support.checker import run_each_in_a_fresh_shell
+
 from course_lib.assertions import ALLOWED_KEYS, find_declarations
+from course_lib.exercises import check, exercise
+from course_lib.providers import LESSON_00_EXERCISE_3_MESSAGE, worked_out
 from course_lib.qualify import BATTERY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,6 +80,67 @@ def test_the_words_on_the_batterys_questions_are_true_of_each_and_no_longer_said
     contract = glossary_row("contract")
     assert "a question or a sentence never becomes a fact" not in contract
     assert "`priority=P1?` declares `priority=P1?`" in contract
+
+
+# --- finding 3: the exercise cells compute nothing in view ---
+
+EXPECTED = {"Exercise 1": 61.5, "Exercise 2": 5, "Exercise 3": "rejected"}
+
+
+def exercise_cells() -> dict[str, str]:
+    found = {}
+    for cell in cells():
+        match = re.search(r'exercise\("00", "(Exercise \d)"\)', source(cell))
+        if cell["cell_type"] == "code" and match:
+            found[match.group(1)] = source(cell)
+    return found
+
+
+@pytest.mark.parametrize("label", sorted(EXPECTED))
+def test_an_exercise_cell_shows_only_the_students_line_and_the_check(label):
+    code = exercise_cells()[label]
+    assert code.splitlines()[0] == WORKS_ALONE
+    assert f'await worked_out("00", "{label}")' in code
+    lines = [line for line in code.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    computing = ("worst_case_wait", "LiveSettings(", "Backends(", ".table()", "status_of_proposal", "expected_", "sum(")
+    assert not [line for line in lines if any(step in line for step in computing)]
+    expected = asyncio.run(worked_out("00", label))
+    assert expected == EXPECTED[label]
+    hint = exercise("00", label).hint
+    assert words(check(label, EXPECTED[label], expected, hint, namespace={})).startswith(f"{label}: correct.")
+
+
+async def test_the_worked_out_values_come_from_the_course_code_the_questions_name():
+    from course_lib.live import Backends, LiveSettings
+    from course_lib.memory import FactCandidate
+    from course_lib.qualify import status_of_proposal
+
+    assert (
+        await worked_out("00", "Exercise 1")
+        == LiveSettings(model="m", api_key="k", timeout=20, max_retries=2).worst_case_wait
+    )
+    gpt = Backends(
+        backend="openai",
+        live=LiveSettings(model="gpt-4o-mini", api_key="k", role_models={"writer": "gpt-4o"}),
+    )
+    assert await worked_out("00", "Exercise 2") == sum(row["model"] == "gpt-4o-mini" for row in gpt.table())
+    proposal = [
+        FactCandidate(key="module", value="Billing", evidence="module=Billing"),
+        FactCandidate(key="priority", value="P1", evidence="priority=P1"),
+    ]
+    assert await worked_out("00", "Exercise 3") == await status_of_proposal(LESSON_00_EXERCISE_3_MESSAGE, proposal)
+    question = next(words(source(c)) for c in cells() if source(c).startswith("**Exercise 3**"))
+    assert f"`{LESSON_00_EXERCISE_3_MESSAGE}`" in question
+
+
+def test_each_exercise_cell_works_alone_in_a_fresh_kernel_answered_or_not():
+    codes = exercise_cells()
+    answered = [re.sub(r"^(answer_\d) = \.\.\.", r"\1 = 2", code, flags=re.M) for code in codes.values()]
+    runs = run_each_in_a_fresh_shell(answered + list(codes.values()))
+    for run in runs:
+        said = words(run)
+        assert "Traceback" not in said and "is not defined in this kernel yet" not in said, said[:300]
+        assert said.startswith(("Exercise 1:", "Exercise 2:", "Exercise 3:")), said[:300]
 
 
 # --- finding 4: each of section 6's four words says where it is taught ---
