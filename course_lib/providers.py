@@ -75,6 +75,7 @@ __all__ = [
     "EMPTY_MESSAGE_ASK",
     "FORGOTTEN_MARK",
     "INJECTION_COLUMNS",
+    "LESSON_00_EXERCISE_3_MESSAGE",
     "NO_GATE",
     "OPERATIONS_WORDS",
     "SEED_SCRIPT",
@@ -948,14 +949,21 @@ _LESSON_02__EXERCISE_3_SCRIPT = ("module=Billing", "mem", "forget", "Which modul
 """Lesson 02's exercise 3: the four console lines whose model calls the student counts."""
 
 
+LESSON_00_EXERCISE_3_MESSAGE = "module=Billing, priority=P1"
+"""Lesson 00's exercise 3: the message (in no battery case) whose proposal's status the student names."""
+
+
 async def worked_out(lesson: str, label: str) -> object:
-    """What lessons 02 and 03 compute for an exercise's check, run here rather than in the exercise's cell.
+    """What lessons 00, 02 and 03 compute for an exercise's check, run here rather than in the exercise's cell.
 
     Shown in the cell, the computation was the answer to read off (walk 4 of issue 32): the cell shows only the
     student's line, and this runs the desks, the writers or the router the question names, as the lesson's own
     cells do, on the offline models where a reply's exact words matter. An unknown exercise raises ``KeyError``.
     """
     steps: dict[tuple[str, str], Callable[[], Awaitable[object]]] = {
+        ("00", "Exercise 1"): _lesson_00_exercise_1,
+        ("00", "Exercise 2"): _lesson_00_exercise_2,
+        ("00", "Exercise 3"): _lesson_00_exercise_3,
         ("02", "Exercise 1"): _lesson_02_exercise_1,
         ("02", "Exercise 2"): _lesson_02_exercise_2,
         ("02", "Exercise 3"): _lesson_02_exercise_3,
@@ -963,6 +971,50 @@ async def worked_out(lesson: str, label: str) -> object:
         ("03", "Exercise 3"): _lesson_03_exercise_3,
     }
     return await steps[(lesson, label)]()
+
+
+async def _lesson_00_exercise_1() -> object:
+    """The longest a dead endpoint can hold one call with a 20 s timeout and 2 retries (the SDK's waits included)."""
+    from .live import LiveSettings
+
+    return LiveSettings(model="m", api_key="k", timeout=20, max_retries=2).worst_case_wait
+
+
+async def _lesson_00_exercise_2() -> object:
+    """How many rows of section 2's table say ``gpt-4o-mini`` when only the writer gets a model of its own."""
+    from .live import LiveSettings
+
+    gpt = Backends(
+        backend="openai",
+        live=LiveSettings(model="gpt-4o-mini", api_key="k", role_models={"writer": "gpt-4o"}),
+    )
+    return sum(row["model"] == "gpt-4o-mini" for row in gpt.table())
+
+
+async def _lesson_00_exercise_3() -> object:
+    """The host's status for the question's proposal: each fact citing its own ``key=value`` words.
+
+    What ``qualify.status_of_proposal`` computes (a test holds the two equal), done here with the host itself, since
+    this module stands below ``qualify`` and may not import it.
+    """
+    from .extraction import FactBatch
+    from .memory import FactCandidate, WorkingMemory
+
+    proposal = FactBatch(
+        facts=[
+            FactCandidate(key="module", value="Billing", evidence="module=Billing"),
+            FactCandidate(key="priority", value="P1", evidence="priority=P1"),
+        ]
+    )
+
+    class Stated:
+        """The writer the question states: it proposes ``proposal`` whatever the message."""
+
+        async def propose(self, user_text: str) -> FactBatch:
+            return proposal
+
+    report = await MemoryExtraction(WorkingMemory(), Stated()).update(LESSON_00_EXERCISE_3_MESSAGE)
+    return report.status
 
 
 async def _lesson_02_exercise_1() -> object:

@@ -91,7 +91,10 @@ async def test_lesson_00_exercise_3_is_reasoned_out_not_read_off_the_battery():
 
     source = lesson_00_exercise_3_cell()
     message = "module=Billing, priority=P1"
-    assert f'message = "{message}"' in source
+    from course_lib.providers import LESSON_00_EXERCISE_3_MESSAGE
+
+    # walk 17: the message lives in course_lib (providers.worked_out computes the answer), the question states it
+    assert message == LESSON_00_EXERCISE_3_MESSAGE and 'await worked_out("00", "Exercise 3")' in source
     assert message not in {case.text for case in BATTERY}
     proposal = [
         FactCandidate(key="module", value="Billing", evidence="module=Billing"),

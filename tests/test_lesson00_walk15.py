@@ -102,8 +102,9 @@ def exercise_3_cell() -> str:
 def test_exercise_3_asks_to_apply_section_6_s_rule_not_to_recall_its_printed_case():
     """Finding 3: the printed line explains 'words before a key' by the key rule; the exercise's message now needs
     the other half of that line (where a value ends), and no printed line of the lesson holds its message."""
+    from course_lib.providers import LESSON_00_EXERCISE_3_MESSAGE as message
+
     code = exercise_3_cell()
-    message = re.search(r'^message = "(.+)"$', code, flags=re.MULTILINE).group(1)
     printed = "".join(
         "".join(output.get("text", "")) for c in cells() if c["cell_type"] == "code" for output in c["outputs"]
     )
@@ -116,8 +117,9 @@ def test_exercise_3_asks_to_apply_section_6_s_rule_not_to_recall_its_printed_cas
     assert message not in {case.text for case in BATTERY}
     assert ";" not in message and "," in message, "the value runs past the comma: the rule is where a value ends"
     assert len(parse_assertions(message)) == 1
-    assert "expected_3 = await status_of_proposal(message, proposal)" in code, "the host computes the answer"
-    assert re.search(r"expected_3 = \"", code) is None
+    # walk 17: the host computes the answer in course_lib (providers.worked_out), out of the cell's sight
+    assert 'await worked_out("00", "Exercise 3")' in code and "status_of_proposal" not in code
+    assert re.search(r"= \"(accepted|rejected|nothing_to_extract|writer_failed)\"", code) is None
     entry = exercise("00", "Exercise 3")
     assert entry.hint.endswith("?") and all(text.endswith("?") for _, text in entry.misses)
     assert {answer for answer, _ in entry.misses} == {"accepted", "nothing_to_extract", "writer_failed"}
@@ -125,13 +127,17 @@ def test_exercise_3_asks_to_apply_section_6_s_rule_not_to_recall_its_printed_cas
 
 async def test_exercise_3_s_answer_is_the_hosts_and_its_why_says_where_the_value_ends():
     from course_lib.memory import FactCandidate
+    from course_lib.providers import LESSON_00_EXERCISE_3_MESSAGE as message
+    from course_lib.providers import worked_out
     from course_lib.qualify import status_of_proposal
 
-    code = exercise_3_cell()
-    message = re.search(r'^message = "(.+)"$', code, flags=re.MULTILINE).group(1)
-    written = re.search(r"^proposal = (\[.*?^\])", code, flags=re.MULTILINE | re.DOTALL).group(1)
-    proposal = eval(written, {"FactCandidate": FactCandidate})
+    # the proposal as the question states it: each fact citing its own words
+    proposal = [
+        FactCandidate(key="module", value="Billing", evidence="module=Billing"),
+        FactCandidate(key="priority", value="P1", evidence="priority=P1"),
+    ]
     assert await status_of_proposal(message, proposal) == "rejected"
+    assert await worked_out("00", "Exercise 3") == "rejected"
     assert "a comma is neither" in exercise("00", "Exercise 3").why
 
 
