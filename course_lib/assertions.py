@@ -299,7 +299,9 @@ class NearMiss:
         if self.problem == "table":
             return f"a table row is not a declaration (write '{self.allowed}={self.value}')"
         if self.problem == "not alone":
-            return f"'{self.typed_shown}' has the words '{self.words_before}' before '{self.written}' ({NOT_ALONE_RULE})"
+            return (
+                f"'{self.typed_shown}' has the words '{self.words_before}' before '{self.written}' ({NOT_ALONE_RULE})"
+            )
         return f"'{self.key}' is not an allowed key"
 
 

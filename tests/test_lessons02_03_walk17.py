@@ -68,8 +68,7 @@ def test_lesson_02_compares_with_section_1_s_own_event_not_the_latest():
 async def test_a_declaration_with_words_before_it_quotes_what_follows_them():
     (miss,) = near_misses("I think module=Billing is right")
     assert miss.reason == (
-        "'I think module=Billing is right' has the words 'I think' before 'module=Billing is right' "
-        f"({NOT_ALONE_RULE})"
+        f"'I think module=Billing is right' has the words 'I think' before 'module=Billing is right' ({NOT_ALONE_RULE})"
     )
     panel = memory_panel()
     await submit(panel, "I think module=Billing is right")
@@ -111,4 +110,4 @@ def test_exercise_1_s_why_says_the_store_refused_the_entire_message():
     assert "refused the entire message" in why and "refused your message whole" not in why
     question = next(source(c) for c in cells("03") if "the cell sends it to a fresh desk" in source(c))
     assert "checks both" not in question
-    assert re.search(r"checks that the reply begins so and that\s+you did not declare", question)
+    assert re.search(r"checks that the reply begins so\s+and that you did not declare", question)
