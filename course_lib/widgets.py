@@ -146,6 +146,7 @@ __all__ = [
     "trim_line",
     "whole_message_notes",
     "why_notes",
+    "you_line",
 ]
 
 
@@ -1421,7 +1422,8 @@ def you_line(line: str) -> str:
     if echoed == line:
         return line
     run = _LONG_RUN.search(line)
-    keep = min(ECHOED_CHARS, run.start() + 1 + SHOWN_INPUT_CHARS) if run else ECHOED_CHARS
+    quote = 1 if run and line[run.start()] in "'\"" else 0  # a quotation keeps its opening quote
+    keep = min(ECHOED_CHARS, run.start() + quote + SHOWN_INPUT_CHARS) if run else ECHOED_CHARS
     return f"{line[:keep].rstrip()}\u2026 ({len(line)} characters)"
 
 
