@@ -54,6 +54,8 @@ __all__ = [
     "check_message_length",
     "find_declarations",
     "has_lone_surrogate",
+    "is_keyless",
+    "keyless_reason",
     "left_out",
     "length_in_units",
     "length_in_utf16_units",
@@ -263,7 +265,8 @@ class NearMiss:
 
     @property
     def written(self) -> str:
-        """A declaration ``not alone`` as the user wrote it, without the words before it (``module=Payments``)."""
+        """A declaration ``not alone`` as the user wrote it, without the words before it (``module=Payments``); a
+        message quotes it (``before 'module=Billing is right'``), so a value of several words reads as one."""
         return _shown(f"{self.key.split()[-1]}={self.value}")
 
     @property
@@ -296,7 +299,9 @@ class NearMiss:
         if self.problem == "table":
             return f"a table row is not a declaration (write '{self.allowed}={self.value}')"
         if self.problem == "not alone":
-            return f"'{self.typed_shown}' has the words '{self.words_before}' before {self.written} ({NOT_ALONE_RULE})"
+            return (
+                f"'{self.typed_shown}' has the words '{self.words_before}' before '{self.written}' ({NOT_ALONE_RULE})"
+            )
         return f"'{self.key}' is not an allowed key"
 
 
@@ -547,6 +552,21 @@ def shown_pair(key: str, value: str) -> str:
     return f'{key}="{value}"' if any(mark in value for mark in "=,;") else f"{key}={value}"
 
 
+def is_keyless(part: str) -> bool:
+    """Whether a part of a message is shaped like a declaration with no key: ``=Payroll``, ``= =``.
+
+    The one test of "has no key", for the store's notes (:func:`missing_marks`) and the offline desk alike, so a
+    desk never answers as a question a line the store's verdict calls a failed declaration.
+    """
+    key, sep, value = part.partition("=")
+    return bool(sep) and not trim(key) and bool(trim(value))
+
+
+def keyless_reason(part: str) -> str:
+    """``'= =' has no key``: why a part with no key (:func:`is_keyless`) declares nothing, one wording everywhere."""
+    return f"'{_shown(part)}' has no key"
+
+
 def missing_marks(text: str) -> list[str]:
     """Why each part of ``text`` shaped like a declaration with a piece missing declares nothing, in a panel's words.
 
@@ -557,11 +577,11 @@ def missing_marks(text: str) -> list[str]:
     """
     notes: list[str] = []
     for part in parts(text):
-        key, sep, value = part.partition("=")
-        if sep and not trim(key) and trim(value):
+        if is_keyless(part):
             keys = ", ".join(ALLOWED_KEYS)
-            notes.append(f"'{_shown(part)}' has no key: write an allowed key before '=' (allowed keys: {keys}).")
+            notes.append(f"{keyless_reason(part)}: write an allowed key before '=' (allowed keys: {keys}).")
             continue
+        sep = "=" in part
         words = part.split(maxsplit=1)
         meant = words[0] if words[0] in ALLOWED_KEYS else allowed_in_other_case(words[0])
         if sep or ":" in part or "?" in part or len(words) < 2 or meant is None:

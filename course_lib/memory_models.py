@@ -24,6 +24,8 @@ from .assertions import (
     MessageRefused,
     check_message,
     find_declarations,
+    is_keyless,
+    keyless_reason,
     near_misses,
     parts,
 )
@@ -145,7 +147,8 @@ def refused_declarations(text: str) -> list[str]:
     value) look like declarations and declare nothing: an assistant that answered them as questions would
     hide the refusal. The contract says which segments these are (:func:`~course_lib.assertions.near_misses`);
     a message it refuses as a whole declares nothing, so there is nothing to explain. A declaration with words
-    before it is refused only when it is the message's one part (``We are on module=Payments``).
+    before it is refused only when it is the message's one part (``We are on module=Payments``). A part with an
+    ``=`` and no key (``= =``, ``=Payroll``) is refused as the store's verdict refuses it: "'= =' has no key".
     """
     try:
         check_message(text)
@@ -159,6 +162,9 @@ def refused_declarations(text: str) -> list[str]:
             continue  # words around a declaration in a longer text (a loop's feedback) are prose here too
         reason = miss.reason
         if reason not in reasons:
+            reasons.append(reason)
+    for part in parts(text):
+        if is_keyless(part) and (reason := keyless_reason(part)) not in reasons:
             reasons.append(reason)
     return reasons
 

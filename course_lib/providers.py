@@ -744,7 +744,7 @@ def _smuggle_why(facts: Sequence[Fact], report: ExtractionReport | None) -> str:
         )
     else:
         verdict = report_in_words(report) if report else "No extraction ran."
-        stored = f'The desk\'s store started empty and refused your message whole ("{verdict}"): mem lists {count}.'
+        stored = f'The desk\'s store started empty and refused the entire message ("{verdict}"): mem lists {count}.'
     return (
         f'{stored} The desk\'s "Noted" quotes each value it read whole, and {_TARGET} sat inside the value of another '
         "key: it is no declaration of its own, so it is no fact. What a desk says is not what the store holds; mem is."

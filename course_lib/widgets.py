@@ -146,6 +146,7 @@ __all__ = [
     "trim_line",
     "whole_message_notes",
     "why_notes",
+    "you_line",
 ]
 
 
@@ -315,7 +316,7 @@ def declaration_notes(text: str) -> list[str]:
             notes.append(f"a table row is not a declaration: write {miss.allowed}={miss.value}.")
         elif miss.problem == "not alone":
             notes.append(
-                f"'{miss.typed_shown}' has the words '{miss.words_before}' before {miss.written}: {NOT_ALONE_RULE}."
+                f"'{miss.typed_shown}' has the words '{miss.words_before}' before '{miss.written}': {NOT_ALONE_RULE}."
             )
         elif miss.key not in unknown:
             unknown.append(miss.key)
@@ -1320,7 +1321,7 @@ class DeskPanel(_Panel, widgets.HBox):
         It is no event of the desks (``events`` keeps what the console did). It is labelled ``[refused]`` as the
         store's verdict is ``[memory]``, unless the rule's own text opens by saying what refused it.
         """
-        typed, why = echoed_line(event.line), describe_error(ConsoleRefusal(event.output or ""))
+        typed, why = you_line(event.line), describe_error(ConsoleRefusal(event.output or ""))
         label = "" if _SAYS_WHAT_REFUSED.match(why) else "[refused] "
         self.transcript.append(
             f'<b>you:</b> {_escape(typed)}<br><span style="color:crimson">{label}{_code_spans(_escape(why))}</span>'
@@ -1333,7 +1334,7 @@ class DeskPanel(_Panel, widgets.HBox):
         answer = event.reply if event.kind == "turn" else event.output
         # what the student typed is shortened where long, in the "you:" line and wherever the reply repeats it; the
         # course's own words (mem's block of at most five facts, a desk's list of the allowed keys) are shown whole
-        typed, answer = echoed_line(event.line), shown_reply(answer or "", event.line)
+        typed, answer = you_line(event.line), shown_reply(answer or "", event.line)
         said = f"<b>you:</b> {_escape(typed)}<br><b>{_escape(who)}</b>{_escape(answer)}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
             line = memory_line(event.report, event.line)
@@ -1408,6 +1409,22 @@ def echoed_line(line: str, keep: int = ECHOED_CHARS) -> str:
     if len(shown) <= keep:
         return shown
     return f"{shown[:keep].rstrip()}\u2026 ({len(line)} characters)"
+
+
+def you_line(line: str) -> str:
+    """``line`` as the chat repeats it after "you:": shortened as :func:`echoed_line` shortens it, with one length,
+    the whole line's, the one a refusal names ("it has 5007 characters").
+
+    Walk 9: ``module=`` and 5000 x's was echoed "(5000 characters)", the value's length, above "Message refused: it
+    has 5007 characters": two lengths for one line. A line with a long run is cut just after the run's start.
+    """
+    echoed = echoed_line(line)
+    if echoed == line:
+        return line
+    run = _LONG_RUN.search(line)
+    quote = 1 if run and line[run.start()] in "'\"" else 0  # a quotation keeps its opening quote
+    keep = min(ECHOED_CHARS, run.start() + quote + SHOWN_INPUT_CHARS) if run else ECHOED_CHARS
+    return f"{line[:keep].rstrip()}\u2026 ({len(line)} characters)"
 
 
 def shown_reply(reply: str, line: str) -> str:

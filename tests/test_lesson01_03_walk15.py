@@ -114,7 +114,7 @@ async def test_the_why_of_a_message_refused_whole_says_the_store_kept_nothing(me
     attempt = await try_smuggling(message, namespace={})
     assert attempt.smuggled and attempt.facts_stored == 0
     assert "one fact per key" not in attempt.why
-    assert "refused your message whole" in attempt.why
+    assert "refused the entire message" in attempt.why
     assert "0" in attempt.why
 
 

@@ -31,7 +31,9 @@ async def test_a_refused_over_long_line_is_recorded_shortened():
     panel = two_desks()
     await send(panel, "module=" + "x" * 5000)
     said = words(panel.transcript[-1])
-    assert "(5000 characters)" in said and "Message refused: it has 5007 characters" in said and "[refused]" not in said
+    # one length, the whole line's, in the echo and in the refusal (walk 17)
+    assert "(5007 characters)" in said and "Message refused: it has 5007 characters" in said and "[refused]" not in said
+    assert "(5000 characters)" not in said
     assert "x" * 41 not in panel.chat.value and panel.events == [] and panel.desks.memory.turn == 0
 
 

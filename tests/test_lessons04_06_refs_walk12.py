@@ -88,7 +88,7 @@ KERNEL_RESTART = "After a kernel restart, or when you reopen the notebook, run t
 
 @pytest.mark.parametrize("lesson", OWNED, ids=lambda p: p.name[:2])
 def test_the_note_above_each_panel_names_a_kernel_restart(lesson):
-    notes = [c for c in _cells(lesson) if c.cell_type == "markdown" and "the panel below is only a saved" in c.source]
+    notes = [c for c in _cells(lesson) if c.cell_type == "markdown" and "the panel is only a saved" in c.source]
     assert notes, lesson.name
     for note in notes:
         assert KERNEL_RESTART in _words(note.source), lesson.name

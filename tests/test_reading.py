@@ -215,15 +215,35 @@ def test_a_panel_the_student_sees_starts_fresh_after_run_all(name):
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 BEFORE_IT_RUNS = (
-    "Until this cell has run (Run > Run All Cells), the panel below is only a saved picture (its red broken-link marks "
-    'mean "not connected yet"), or a line saying the widget cannot be shown: its {controls} do nothing yet. '
-    "After a page reload, run this cell again. After a kernel restart, or when you reopen the notebook, run the cells "
-    "above it first (Run > Run All Above Selected Cell), then this one: the panel works only once its cell has run."
+    "Until the panel's cell, below, has run (Run > Run All Cells), the panel is only a saved picture (its red "
+    'broken-link marks mean "not connected yet"), or the words "Error displaying widget: model not found": its '
+    "{controls} do nothing yet. "
 )
 """Before Run All, JupyterLab draws a panel from its saved state, dead, or says "model not found": students took
-either for a broken lesson, so the text just above every panel says what they are looking at. A reload or a reopened
-notebook shows the dead picture again (lessons 03 and 07's walks), and so does a kernel restart (the fifth walks):
-the same note says so, in one wording everywhere but the panel's controls, which it names as the panel has them."""
+either for a broken lesson, so the text just above every panel says what they are looking at, in JupyterLab's own
+words (lesson 07's walk 9). A reload or a reopened notebook shows the dead picture again (lessons 03 and 07's walks),
+and so does a kernel restart (the fifth walks): the same note says so, in one wording everywhere but the panel's
+controls, which it names as the panel has them, and what to run, which depends on the panel's cell (walk 9: "run the
+cells above it first" beside a cell whose first comment says it works on its own). "This cell" in a Markdown cell
+is the Markdown cell: the note says "the panel's cell, below"."""
+
+AFTER_ALONE = (
+    "After a page reload, a kernel restart, or when you reopen the notebook, run the panel's cell, below, again: the "
+    "panel works only once its cell has run."
+)
+AFTER_WITH_CELLS_ABOVE = (
+    "After a page reload, run the panel's cell, below, again. After a kernel restart, or when you reopen the "
+    "notebook, run the cells above it first (Run > Run All Above Selected Cell), then the panel's cell, below: the "
+    "panel works only once its cell has run."
+)
+WORKS_ALONE = "# this cell works on its own, even after a restart"
+"""The first line of a panel's cell that needs no cell above it (lessons 02 and 03)."""
+
+
+def panel_note(controls: str, *, alone: bool) -> str:
+    """The note above a panel: its controls as the panel has them, and what to run again, as its cell needs."""
+    return BEFORE_IT_RUNS.format(controls=controls) + (AFTER_ALONE if alone else AFTER_WITH_CELLS_ABOVE)
+
 
 PANEL_CONTROLS = {"LoopStepper": "buttons and slider", "PolicyExplorer": "list, menu, sliders and Run button"}
 """What the note calls a panel's controls, by the class the panel's cell builds; any other panel has buttons and boxes
@@ -244,7 +264,7 @@ def test_the_text_above_a_stored_panel_says_it_does_nothing_until_its_cell_runs(
         if not progress_bar and any(WIDGET_VIEW in o.get("data", {}) for o in cell.get("outputs", [])):
             above = cells[i - 1]
             said = " ".join(above.source.replace("*", "").split())
-            note = BEFORE_IT_RUNS.format(controls=panel_controls(cell.source))
+            note = panel_note(panel_controls(cell.source), alone=cell.source.startswith(WORKS_ALONE))
             assert above.cell_type == "markdown" and note in said, f"{name}: cell {i} is a panel"
 
 

@@ -337,7 +337,9 @@ def test_a_declaration_with_words_before_it_says_it_must_stand_alone():
     assert near_misses("Is module=Billing still right?") == []  # a question asks: the desk answers it
     (reason,) = refused_declarations("We are on module=Payments")
     # the whole part the student typed is quoted, and the words that break it named (issue 32)
-    assert reason == f"'We are on module=Payments' has the words 'We are on' before module=Payments ({NOT_ALONE_RULE})"
+    assert (
+        reason == f"'We are on module=Payments' has the words 'We are on' before 'module=Payments' ({NOT_ALONE_RULE})"
+    )
     # in a longer text (a loop's feedback: "Please use module = Billing (evidence: module=Billing; turn 2)") the
     # desk reads such words as prose, as before; the memory panel still explains each part
     assert refused_declarations("Please use module = Billing (evidence: module=Billing; turn 2)") == []
@@ -359,12 +361,12 @@ async def test_the_desks_reply_to_words_before_a_declaration_gives_the_same_reas
         ),
         (
             "We are on module=Payments",
-            f"'We are on module=Payments' has the words 'We are on' before module=Payments: {NOT_ALONE_RULE}.",
+            f"'We are on module=Payments' has the words 'We are on' before 'module=Payments': {NOT_ALONE_RULE}.",
         ),
         (  # quoted as typed (spaces around '=' kept), and shortened when long
             "So, as we said in the meeting this morning, we are on module = Payments",
             "'\u2026is morning, we are on module = Payments' has the words "
-            f"'So, as we said in the meeting this morn\u2026' before module=Payments: {NOT_ALONE_RULE}.",
+            f"'So, as we said in the meeting this morn\u2026' before 'module=Payments': {NOT_ALONE_RULE}.",
         ),
     ],
 )
@@ -402,8 +404,8 @@ def test_lesson_01_exercise_1_says_a_key_is_trimmed_to_the_student_who_kept_only
 
 
 def test_a_quote_closing_a_shortened_quotation_never_opens_a_new_one():
-    # "'...morn…' before module=Payments: ... between ';'": the quote after '…' closes, so the rule stays whole
+    # "'...morn…' before 'module=Payments': ... between ';'": the quote after '…' closes, so the rule stays whole
     from course_lib.widgets import shorten_long_input
 
-    text = f"'{'w' * 38}\u2026' has words before module=Payments: {NOT_ALONE_RULE}."
+    text = f"'{'w' * 38}\u2026' has words before 'module=Payments': {NOT_ALONE_RULE}."
     assert shorten_long_input(text) == text
