@@ -61,13 +61,14 @@ def limits_summary() -> str:
     """The store's bounds as lesson 01's first cell prints them, with the unit the three lengths count said once.
 
     "256 characters in a value" alone was untrue of an emoji, which counts two (a UTF-16 pair): 128 of them already
-    reach the bound, as the refusals under the hood say in "UTF-16 units" (walk 9)."""
+    reach the bound, as the refusals under the hood say (walk 9). The unit's name stays under the hood, with the other
+    port details: the student's path says what it counts."""
     return (
         f"at most {MAX_FACTS} facts in the store\n"
         f"at most {MAX_VALUE_CHARS} characters in a value, {MAX_EVIDENCE_CHARS} in its evidence, "
         f"{MAX_MESSAGE_CHARS} in a message\n"
-        "  (characters counted in UTF-16 units, as the seed counts them: most characters count one,\n"
-        "  an emoji counts two; see Under the hood)"
+        "  (counted as the seed counts characters: most count one, an emoji counts two;\n"
+        "  see Under the hood)"
     )
 
 
