@@ -56,6 +56,22 @@ MAX_VALUE_CHARS = 256
 MAX_EVIDENCE_CHARS = 512
 """Both bounds count UTF-16 code units, as the seed's ``fact.Value.Length`` does (:func:`~.assertions.utf16_length`)."""
 
+
+def limits_summary() -> str:
+    """The store's bounds as lesson 01's first cell prints them, with the unit the three lengths count said once.
+
+    "256 characters in a value" alone was untrue of an emoji, which counts two (a UTF-16 pair): 128 of them already
+    reach the bound, as the refusals under the hood say (walk 9). The unit's name stays under the hood, with the other
+    port details: the student's path says what it counts."""
+    return (
+        f"at most {MAX_FACTS} facts in the store\n"
+        f"at most {MAX_VALUE_CHARS} characters in a value, {MAX_EVIDENCE_CHARS} in its evidence, "
+        f"{MAX_MESSAGE_CHARS} in a message\n"
+        "  (counted as the seed counts characters: most count one, an emoji counts two;\n"
+        "  see Under the hood)"
+    )
+
+
 __all__ = [
     "CANDIDATE_RULES",
     "MAX_CANDIDATES",
@@ -81,6 +97,7 @@ __all__ = [
     "forget_key_sentence",
     "invisible",
     "keys_lost",
+    "limits_summary",
     "mark_invisible",
     "not_a_key_to_forget",
     "parse_prompt_block",

@@ -44,6 +44,7 @@ def test_the_facts_check_is_defined_in_section_1_before_any_other_use():
 def test_section_8_says_what_the_cell_after_the_panel_does_and_shows():
     said = " ".join(markdown()["capstone-panel-intro"].split())
     assert "drives a second panel of its own" not in said
+    said = " ".join(markdown()["capstone-panel-demo-intro"].split())  # walk 9: beside the cell it describes
     assert "builds a second panel (not shown)" in said and "prints the answer and a table of its violations" in said
 
 

@@ -148,7 +148,8 @@ def test_forget_is_defined_where_it_first_appears():
     first mention now says what ``forget(key)`` does to the store and why it matters."""
     words = _words()
     first = words.index("`forget`")
-    assert words.index("`forget(key)` removes the fact stored under `key`") < first + 40
+    # walk 9 left forget to section 7, where it first appears, defined on the spot
+    assert words.index("`forget` runs: given a key it removes the fact stored under that key") == first
     assert "no write begun earlier may restore them" in words
 
 
