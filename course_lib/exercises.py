@@ -531,7 +531,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "Exercise 1",
         "Full history sends the reader every turn: which value of each corrected key does the latest rule (lesson "
         "04) keep, and which of section 3's verdicts fits the run that follows?",
-        "Under 'latest' the reader keeps the correction, so the first answer already agrees with the store.",
+        "Under 'latest' the reader keeps each correction, so the first answer is correct (graded as in lesson 04) and "
+        "the evaluator finds nothing to send back: the loop stops after one iteration.",
         choices=("right first time", "repaired", "partly repaired", "not repaired"),
         answer_type=str,
     ),
