@@ -7,6 +7,7 @@ answer_1 = 61.5
 # seed's fake model, which no setting switches: five rows say gpt-4o-mini.
 answer_2 = 5
 
-# Exercise 3: 'We use database' is no allowed key (the key is all the text before '='), so the message declares only
-# priority=P1; the writer proposed exactly that, so the host accepts the proposal.
-answer_3 = "accepted"
+# Exercise 3: a value runs to the next ';' or line break, and a comma is neither, so "module=Billing, priority=P1"
+# declares one fact, module='Billing, priority=P1'; the writer proposed module=Billing and priority=P1 instead, so the
+# host rejects the whole proposal and stores nothing.
+answer_3 = "rejected"
