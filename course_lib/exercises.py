@@ -490,7 +490,12 @@ EXERCISES: tuple[Exercise, ...] = (
                 "That grows with every call, as the default flow does; with a fresh context the earlier answers are "
                 "not re-sent.",
             ),
-            (5, "With a fresh context the model does not see any of its earlier answers: count what is left."),
+            (
+                5,
+                "Message [2], 'Original response from LLM.', is one of the caller's messages, sent at every "
+                "call: which of the answers the model wrote in this loop does section 1 say a fresh context sends "
+                "again?",
+            ),
             (7, "That counts one message per feedback; the loop puts all the feedback into a single message."),
         ),
         answer_type=int,

@@ -262,6 +262,12 @@ class LoopTrace:
         self.rows.append(step)
 
     @property
+    def evaluations(self) -> int:
+        """How many times the loop asked its evaluator: a budget or the cap that ends the run is checked first, so
+        the call that spent it is followed by no evaluation (lesson 06's budgets table)."""
+        return sum(step.actor == "Evaluator" for step in self.rows)
+
+    @property
     def lines(self) -> list[str]:
         """The whole trace in the seed's console layout, line by line."""
         return [line for step in self.rows for line in step.lines()]
