@@ -556,7 +556,8 @@ class CapstonePanel(MemoryPanel):
         for name, widget in {**named, **shown}.items():
             widget.add_class(f"capstone-panel-{name}")  # what a browser test finds them by
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
-        self.message.placeholder = f"e.g. {CORRECTION_EXAMPLE}"  # lesson 02's example would declare what it holds
+        self.example_declaration = CORRECTION_EXAMPLE  # lesson 02's example would declare what the store holds
+        self.message.placeholder = f"e.g. {CORRECTION_EXAMPLE}"
         self.add_class("capstone-panel")
         self.examples.observe(lambda _: self._example_chosen(), names="value")
         self.answer.observe(lambda _: self._answer_edited(), names="value")
