@@ -119,3 +119,23 @@ async def test_submit_on_the_desk_panel_says_a_desk_answers_the_line() -> None:
     note = _submit_note(desks.memory_panel)
     assert "chat" in note and "key=value" in note and "stored" in note, note
     assert "stores nothing" not in note  # there a question is answered, by a desk
+
+
+# region 4. A passing answer: the loop's stop is said once, where the feedback would be
+
+
+@pytest.mark.parametrize("store", ["the conversation's", "empty"])
+async def test_a_passing_answer_says_once_that_the_loop_stops(store: str) -> None:
+    p = await CapstonePanel.from_timeline(load_timeline())
+    if store == "empty":
+        p.forget(None)
+        p.answer.value = "The module is Billing."
+    else:
+        p.answer.value = dict(p.examples.options)["a right one"]
+    result = await p.check()
+    assert result is not None and not result.violations
+    verdict = re.sub(r"<[^>]+>", "", p.verdict.value)
+    feedback = re.sub(r"<[^>]+>", "", p.feedback.value)
+    assert "sends nothing back" in feedback and "stopped" in feedback
+    assert "stop" not in verdict.casefold(), verdict  # the feedback's line says it, as a failing one's says "sends"
+    assert "this answer stands" in verdict.casefold()
