@@ -121,6 +121,27 @@ async def test_submit_on_the_desk_panel_says_a_desk_answers_the_line() -> None:
     assert "stores nothing" not in note  # there a question is answered, by a desk
 
 
+# region 3. Exercise 3 names its drifting rule
+
+
+def _exercise_3() -> tuple[str, str]:
+    cells = stored_lesson("07")["cells"]
+    at = next(i for i, c in enumerate(cells) if "**Exercise 3.**" in "".join(c["source"]))
+    return "".join(cells[at]["source"]), "".join(cells[at + 1]["source"])
+
+
+def test_exercise_3_names_the_rule_its_cell_runs_and_the_section_that_ran_it() -> None:
+    question, code = _exercise_3()
+    named = [rule for rule in DRIFT_RULES if f"*{rule.replace('_', ' ')}*" in question]
+    ran = re.findall(r'run_capstone\([^)]*"(\w+)"', code)
+    assert named and named == ran, (named, ran)
+    section = re.search(r"section (\d)", question)
+    assert section, question
+    sections = "".join("".join(c["source"]) for c in stored_lesson("07")["cells"] if c["cell_type"] == "markdown")
+    ran_there = sections.split(f"## {section.group(1)}.")[1].split("\n## ")[0]
+    assert f"*{named[0].replace('_', ' ')}*" in ran_there, ran_there[:200]
+
+
 # region 4. A passing answer: the loop's stop is said once, where the feedback would be
 
 
