@@ -121,7 +121,7 @@ async def test_submit_on_the_desk_panel_says_a_desk_answers_the_line() -> None:
     assert "stores nothing" not in note  # there a question is answered, by a desk
 
 
-# region 3. Exercise 3 names its drifting rule
+# region 3. Exercise 3 names its drifting rule; the hood spells MAF out
 
 
 def _exercise_3() -> tuple[str, str]:
@@ -140,6 +140,17 @@ def test_exercise_3_names_the_rule_its_cell_runs_and_the_section_that_ran_it() -
     sections = "".join("".join(c["source"]) for c in stored_lesson("07")["cells"] if c["cell_type"] == "markdown")
     ran_there = sections.split(f"## {section.group(1)}.")[1].split("\n## ")[0]
     assert f"*{named[0].replace('_', ' ')}*" in ran_there, ran_there[:200]
+
+
+def test_the_hood_spells_maf_out_at_its_first_use() -> None:
+    cells = stored_lesson("07")["cells"]
+    start = next(i for i, c in enumerate(cells) if c.get("id") == "under-the-hood")
+    hood = "\n".join("".join(c["source"]) for c in cells[start:] if c["cell_type"] == "markdown")
+    first = hood.index("MAF")
+    spelled = hood[first:].startswith("MAF (the Microsoft Agent Framework") or hood[:first].endswith(
+        "Microsoft Agent Framework ("
+    )
+    assert spelled, hood[first - 60 : first + 60]
 
 
 # region 4. A passing answer: the loop's stop is said once, where the feedback would be
