@@ -171,3 +171,13 @@ async def test_a_passing_answer_says_once_that_the_loop_stops(store: str) -> Non
     assert "sends nothing back" in feedback and "stopped" in feedback
     assert "stop" not in verdict.casefold(), verdict  # the feedback's line says it, as a failing one's says "sends"
     assert "this answer stands" in verdict.casefold()
+
+
+# region 5. Section 1's "where the rules still fail" introduces its table once
+
+
+def test_the_misreads_table_is_introduced_once() -> None:
+    cells = stored_lesson("07")["cells"]
+    said = " ".join("".join(next(c for c in cells if c.get("id") == "06effe55")["source"]).split())
+    assert "The nine" not in said and said.count("in the table below") == 1, said
+    assert said.count("the verdict it deserves") == 1, said
