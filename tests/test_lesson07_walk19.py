@@ -21,7 +21,14 @@ from course_lib.policies import load_timeline
 from course_lib.widgets import CORRECT_IN_BOX_NOTE, MemoryPanel
 
 GREETING, QUESTION, SENTENCE = "hello there", "What is the module?", "We moved to a new database today."
-DECLARE_NOTHING = [GREETING, "hello", QUESTION, "Is the module still Reporting?", SENTENCE, "what about module=Payments?"]
+DECLARE_NOTHING = [
+    GREETING,
+    "hello",
+    QUESTION,
+    "Is the module still Reporting?",
+    SENTENCE,
+    "what about module=Payments?",
+]
 
 
 def _lines(panel: MemoryPanel) -> list[str]:
