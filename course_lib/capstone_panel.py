@@ -556,7 +556,8 @@ class CapstonePanel(MemoryPanel):
         for name, widget in {**named, **shown}.items():
             widget.add_class(f"capstone-panel-{name}")  # what a browser test finds them by
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
-        self.message.placeholder = f"e.g. {CORRECTION_EXAMPLE}"  # lesson 02's example would declare what it holds
+        self.example_declaration = CORRECTION_EXAMPLE  # lesson 02's example would declare what the store holds
+        self.message.placeholder = f"e.g. {CORRECTION_EXAMPLE}"
         self.add_class("capstone-panel")
         self.examples.observe(lambda _: self._example_chosen(), names="value")
         self.answer.observe(lambda _: self._answer_edited(), names="value")
@@ -811,17 +812,18 @@ def verdict_html(result: AnswerCheck) -> str:
 
 
 def _passed(result: AnswerCheck) -> str:
-    """Why an answer passed, in the evaluator's terms: consistency with the store, not completeness."""
+    """Why an answer passed, in the evaluator's terms: consistency with the store, not completeness. That the loop
+    stopped is said once, by :func:`feedback_html`, where a failing answer's feedback would be."""
     facts = result.check.facts
     if not facts:
-        return "the store is empty, so there is nothing to hold the answer to. The loop stops; this answer stands."
+        return "the store is empty, so there is nothing to hold the answer to: this answer stands."
     planned_by = planner(result.task, result.answer)
     due = planned_by is not None and any(f.key == "constraint" for f in facts)
     carried = f", and it carries every stored constraint ({action_planned(planned_by)})" if due else ""
     unheld = _unheld(result)
     why = f"({unheld})" if unheld else "(an answer that leaves a fact out contradicts nothing)"
     stated = f"the answer states no other value as current for any stored key{carried}"
-    return f"{stated}. The loop stops; this answer stands {why}."
+    return f"{stated}. This answer stands {why}."
 
 
 def _unheld(result: AnswerCheck) -> str:

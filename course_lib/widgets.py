@@ -74,8 +74,10 @@ __all__ = [
     "DECLARES_NOTHING_NOTE",
     "DESK_CHAT_CAPTION",
     "DESK_MEMORY_CAPTION",
+    "DESK_SUBMIT_DISABLED_NOTE",
     "ECHOED_CHARS",
     "EMPTY_LINE_NOTE",
+    "EXAMPLE_DECLARATION",
     "EXPECTED_ERRORS",
     "FORGET_DISABLED_NOTE",
     "FORGET_KEY_NOTE",
@@ -120,6 +122,7 @@ __all__ = [
     "correction_notes",
     "declaration_notes",
     "declares_nothing",
+    "declares_nothing_step",
     "describe_error",
     "double_equals_notes",
     "echoed_line",
@@ -721,7 +724,22 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 """Why a message refused whole leaves the ticket's turn where it was (:func:`ticket_line`)."""
 
 
-SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line (a question or key=value)."
+SUBMIT_DISABLED_NOTE = (
+    "Submit stays off until the Message box holds a line. Then it stores each key=value declaration in the line; "
+    "a question, a greeting or a sentence stores nothing."
+)
+"""Beside a greyed-out Submit on a panel whose Message box only feeds the store (lessons 02 and 07): what Submit does
+with each kind of line. No model answers a question there (lesson 07's walk: "a question or key=value" read as an
+invitation to ask one)."""
+DESK_SUBMIT_DISABLED_NOTE = (
+    "Submit stays off until the Message box holds a line. Then it sends the line to the desks as Send does: a desk "
+    "replies in the chat, and each key=value declaration in the line is stored."
+)
+"""The same note on the desk panel (lesson 03), whose Message box goes through the desks' console: a question is
+answered there, in the chat."""
+EXAMPLE_DECLARATION = "module=Billing"
+"""The declaration a memory panel shows as an example (its Message box's placeholder, its next step for a message
+that declares nothing); lesson 07's panel shows one its store does not hold yet."""
 MESSAGE_BOX_NOTE = "The Message box is sent with Submit; pressing Enter in it starts a new line."
 """Under the Message box: it is a many-line box, so Enter adds a line there, while the desk's You box sends on Enter
 (students pressed Enter in the Message box and waited)."""
@@ -844,14 +862,22 @@ def refused_lines(refused: Sequence[tuple[str, str]]) -> list[str]:
     return lines
 
 
-def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: Sequence[tuple[str, str]] = ()) -> str:
+def box_note(
+    report: ExtractionReport | None,
+    text: str,
+    box: str,
+    *,
+    refused: Sequence[tuple[str, str]] = (),
+    example: str = EXAMPLE_DECLARATION,
+) -> str:
     """What the Message box holds after a Submit, in words, the same rule as lesson 02's panel: a message that stored
     facts leaves the box (Submit again would declare them again); one that stored nothing stays there to correct.
 
     ``box`` is the box's text now: if the student typed something else while the message was on its way, the box is
     theirs and nothing is said of it. ``refused``: the stored message's parts that gave no fact, with why
     (:func:`refused_parts`), which went with it: a refused one is to type again, corrected; one not read (a later
-    declaration of its key was read) has nothing to correct, and the note says so rather than send it back.
+    declaration of its key was read) has nothing to correct, and the note says so rather than send it back. A message
+    that declares nothing gets the next step instead (:func:`declares_nothing_step`, ``example`` its declaration).
     """
     if report is None:
         return ""
@@ -863,17 +889,31 @@ def box_note(report: ExtractionReport | None, text: str, box: str, *, refused: S
         ]
         return " ".join(["The Message box is empty again: the message was stored.", *notes])
     if report.status != "accepted" and box == text:
-        return DECLARES_NOTHING_NOTE if declares_nothing(report, text) else CORRECT_IN_BOX_NOTE
+        return declares_nothing_step(example, in_box=True) if declares_nothing(report, text) else CORRECT_IN_BOX_NOTE
     return ""
 
 
 CORRECT_IN_BOX_NOTE = "Your message is still in the Message box: correct it there and press Submit again."
 """What :func:`box_note` says of a message kept in the box because a declaration in it was refused: it is to fix."""
-DECLARES_NOTHING_NOTE = (
-    "Your message is still in the Message box. It declares nothing, so it stores nothing: a fact needs key=value."
-)
-"""What :func:`box_note` says of a message kept in the box that declares nothing (a question, a greeting): no mistake
-to correct, only the rule that a fact is written ``key=value``."""
+
+
+def declares_nothing_step(example: str = EXAMPLE_DECLARATION, *, in_box: bool) -> str:
+    """The one next step after a message that declares nothing (a greeting, a question, a sentence): no mistake to
+    correct, only what to type to store a fact, with ``example`` (``in_box``: the message is still in the Message box).
+
+    The reason is said once, on the "Nothing stored:" line (:func:`nothing_stored_why`): lesson 07's walk got three
+    lines saying the same thing ("Nothing stored", a "Why:" line, "It declares nothing, so it stores nothing").
+    """
+    if in_box:
+        return (
+            f"Your message is still in the Message box: to store a fact, replace it with a declaration such as "
+            f"{example} and press Submit."
+        )
+    return f"To store a fact, write it as a declaration such as {example}."
+
+
+DECLARES_NOTHING_NOTE = declares_nothing_step(in_box=True)
+"""What :func:`box_note` says of a message kept in lesson 02's box that declares nothing (a question, a greeting)."""
 
 
 def declares_nothing(report: ExtractionReport | None, text: str) -> bool:
@@ -936,7 +976,9 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.ticket = widgets.HTML(tooltip=TICKET_NOTE)
         self.ticket_note = widgets.HTML(f'<div style="{NOTE_STYLE}">{TICKET_NOTE}</div>')
         self.diagnostic = SingleSpacedHTML()
-        self.message = widgets.Textarea(placeholder="e.g. module=Billing", description="Message")
+        self.example_declaration = EXAMPLE_DECLARATION
+        self.submit_disabled_note = SUBMIT_DISABLED_NOTE  # what Submit does with each kind of line, on this panel
+        self.message = widgets.Textarea(placeholder=f"e.g. {EXAMPLE_DECLARATION}", description="Message")
         self.submit_button = widgets.Button(description="Submit", button_style="primary", disabled=True)
         self.key = widgets.Dropdown(description="Key", options=[(KEY_PLACEHOLDER, NO_KEY)], value=NO_KEY)
         self.forget_key_button = widgets.Button(description="Forget key")
@@ -983,7 +1025,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         """Submit is on when the box holds a line and no message is on its way; when empty, the note says why."""
         empty = not self.message.value.strip()
         self.submit_button.disabled = empty or self._submitting
-        self.submit_note.value = _greyed_out(self.submit_button, SUBMIT_DISABLED_NOTE if empty else "")
+        self.submit_note.value = _greyed_out(self.submit_button, self.submit_disabled_note if empty else "")
 
     def _message_edited(self) -> None:
         """A box emptied by the student disables Submit and clears the previous result: it answered another line."""
@@ -1045,7 +1087,8 @@ class MemoryPanel(_Panel, widgets.VBox):
 
         With the facts held ``before`` the turn, a fact the turn pushed out of the full store is named too.
         Green means facts were stored. A line that stores nothing says so first: in amber when it looked
-        like a declaration (the notes say why it is not one), in grey when it declared nothing (a question).
+        like a declaration (the notes say why it is not one), in grey when it declared nothing (a greeting, a
+        question, a sentence), with its one reason on that line and one next step under it.
         A message that stored some parts and refused others shows "Stored: ..." and its notes, then one line per
         refused part ("Refused: 'colour=red'. Why: ..."): a "Why:" under "Stored:" read as the stored fact's reason.
         """
@@ -1053,11 +1096,15 @@ class MemoryPanel(_Panel, widgets.VBox):
             self.diagnostic.value = "No extraction ran for this line."
             return
         refused = refused_parts(text) if report.status == "accepted" else []
-        box = box_note(report, text, self.message.value, refused=refused) if self._from_box else ""
+        example = self.example_declaration
+        box = box_note(report, text, self.message.value, refused=refused, example=example) if self._from_box else ""
         if refused:
             text = "\n".join(part for part in parts(text) if part not in {said for said, _ in refused})
-        notes = why_notes(report, text)
-        status = f"<b>{_escape(shorten_long_input(report_in_words(report)))}</b>"
+        nothing = declares_nothing(report, text)  # one reason, on the status line, then one next step
+        notes = [] if nothing else why_notes(report, text)
+        box = box or (declares_nothing_step(example, in_box=False) if nothing else "")
+        said = f"Nothing stored: {nothing_stored_why(text)}" if nothing else report_in_words(report)
+        status = f"<b>{_escape(shorten_long_input(said))}</b>"
         if report.status == "nothing_to_extract":
             color = "#a35200" if notes else "dimgray"
         else:
@@ -1226,6 +1273,8 @@ class DeskPanel(_Panel, widgets.HBox):
         )
         self.memory_panel._async.clicks = self._async.clicks  # one click order for the chat and the memory panel
         self.memory_panel.verdict_label = VERDICT_LABEL  # two boxes send messages: say which one it answers
+        self.memory_panel.submit_disabled_note = DESK_SUBMIT_DISABLED_NOTE  # a desk answers what Submit sends
+        self.memory_panel._enable_submit()
         # side by side when the cell is wide (Voila, a full-width notebook), one above the other when it is not
         # (JupyterLab with its file browser open): the store's table needs its own width to stay whole
         self.memory_panel.layout = widgets.Layout(flex="1 1 460px", min_width="0")

@@ -24,7 +24,7 @@ from course_lib.capstone_panel import (
 )
 from course_lib.memory import MAX_VALUE_CHARS
 from course_lib.policies import generate_timeline, load_timeline
-from course_lib.widgets import CORRECT_IN_BOX_NOTE, DECLARES_NOTHING_NOTE
+from course_lib.widgets import CORRECT_IN_BOX_NOTE, declares_nothing_step
 
 LESSON = "07_loop_held_to_the_facts"
 
@@ -155,7 +155,8 @@ async def test_a_declaration_a_later_one_replaces_is_not_read_and_says_so():
     ("message", "box_says"),
     [
         ("colour=red", CORRECT_IN_BOX_NOTE),
-        ("What is the module?", DECLARES_NOTHING_NOTE),  # walk 16: a question is no mistake to correct
+        # walk 16: a question is no mistake to correct; walk 19: its next step names the panel's own example
+        ("What is the module?", declares_nothing_step("module=Payroll", in_box=True)),
         ("symptom=" + "x" * 300 + "\nmodule=Billing", CORRECT_IN_BOX_NOTE),
     ],
 )
