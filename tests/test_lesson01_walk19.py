@@ -124,3 +124,23 @@ def test_section_3_says_the_common_sentence_once_and_its_rows_only_the_reason():
 def test_a_csharp_name_of_the_seed_is_introduced_where_it_first_appears(name, said):
     first = next(c for c in _cells() if c.cell_type == "markdown" and name in c.source)
     assert said in _words(first.source)
+
+
+# --- the student path read again: terms used before their definition ---
+
+
+@pytest.mark.parametrize(
+    ("term", "defined"),
+    [
+        ("epoch", "the store's epoch: how many times the store has forgotten"),
+        ("stale", "a stale (out-of-date) write"),
+        ("UTC", "UTC, Coordinated Universal Time"),
+        ("provenance", "provenance (where it came from"),
+        ("facts block", "the facts block (the text that carries the facts to a model)"),
+        ("prompt", "prompt (the text a model is given)"),
+    ],
+)
+def test_a_term_is_defined_where_the_student_first_reads_it(term, defined):
+    prose = [c for c in _cells() if c.cell_type == "markdown"]
+    first = next(c for c in prose if re.search(rf"\b{re.escape(term)}\b", c.source.replace("to_prompt_block", "")))
+    assert defined in _words(first.source)
