@@ -9,6 +9,15 @@ only thing wrong is the type, the feedback says so instead of a bare "not quite"
 a word, spaces around it, a dict with a key too many or too few) is named too. A correct answer says, in
 one line, why it is correct: the reasons are written here, in :data:`EXERCISES`, beside each exercise's hint.
 
+Dict answers (lesson 01's exercise 1, and any exercise whose answer is a dict) follow one policy, everywhere a dict
+is checked. The feedback may say what is wrong with the answer's FORM: it is not a dict, a key is not text, a key
+or a value hedges, a key is not an allowed key name at all (a slip, another case, spaces around it, words before
+it), a value is not text or holds an invisible character. Each form is said before any grading ("not checked
+yet"), in the same words whatever the rest of the dict holds, right or wrong. Past the form, a wrong dict is told
+only HOW MANY keys are missing, extra, or hold a wrong value, always all three counts in one sentence of the same
+shape (:func:`_dict_hint`): never WHICH key or value is right or wrong, and no note said only of some wrong
+answers (a case slip in a value, spaces around a value) that would point at one.
+
 What the checker says is broken into lines between words (:func:`readable_lines`), so it never depends on the
 notebook's styling to wrap: JupyterLab's own style breaks a long printed line in the middle of a word.
 """
@@ -749,8 +758,9 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or hedge_hint(answer, expected, quoted=not bare)
         or _dict_hedge(answer, expected)
         or _dict_key_form(answer, expected)
-        or _dict_key_slip(answer, expected)
+        or _dict_key_not_allowed(answer, expected)
         or _dict_value_kind(answer, expected)
+        or _dict_value_hidden(answer, expected)
         or several_numbers_hint(answer, expected)
         or _not_a_choice(named, answer)
         or quoted_text_hint(answer, expected)
@@ -829,22 +839,39 @@ def _dict_key_form(answer: Any, expected: Any) -> str:
     )
 
 
-def _dict_key_slip(answer: Any, expected: Any) -> str:
-    """What to say to a dict with a key a slip away from one of the ten allowed keys (``'databse'``), or ``""``.
+def _dict_key_not_allowed(answer: Any, expected: Any) -> str:
+    """What to say to a dict with a key that is not one of the ten allowed keys at all, or ``""``: a form.
 
-    The slip is a form to fix, as lesson 01's Exercise 2 says of ``'custmer'``: graded "not quite" beside the values,
-    it was a second rule for the same slip (lesson 01's walk). Read against all ten keys alike, answer key or not,
-    and said alike whatever the values are. A key in the wrong case is told that keys are case-sensitive
-    (:func:`_dict_hint`), not that it is a slip.
+    Where the answer is a dict of declarations (its keys are allowed keys), a key that is none of the ten can never be
+    right, whatever the rest holds, so it is a form to fix, said before any grading and in the same words whatever
+    the values and the other keys are (the dict-answer policy, in the module's docstring). The key is named with the
+    rule it breaks: a slip from an allowed key (``'databse'``) is told the key it reads as, a key in another case
+    (``'Database'``) that keys are case-sensitive, spaces around an allowed key that they go, any other
+    (``'Hello! database'``) that it is not an allowed key. An allowed key the answer does not hold is not a form: it
+    is counted by :func:`_dict_hint`, never named.
     """
     if not (isinstance(answer, dict) and isinstance(expected, dict)) or not all(key in _KEYS for key in expected):
         return ""
     for key in answer:
-        if key not in expected and (listed := _listed_slip(key, _KEYS)) and _folded(key) != _folded(listed):
+        if not isinstance(key, str) or key in _KEYS:
+            continue
+        if key.strip() in _KEYS:
+            return f"The key {_shown(key)} has {_padding(key)}: write the key alone, without them."
+        lower = next((allowed for allowed in _KEYS if allowed.casefold() == key.strip().casefold()), "")
+        if lower:
+            return (
+                f"The key {_shown(key)} is not an allowed key: keys are case-sensitive, and the ten allowed keys are "
+                f"all lower case ({', '.join(_KEYS)})."
+            )
+        if listed := _listed_slip(key, _KEYS):
             return (
                 f"The key {_shown(key)} reads as {listed!r}, one of {_choices_in_words(_KEYS)}: write it exactly as "
                 "the question spells it."
             )
+        return (
+            f"The key {_shown(key)} is not one of {_choices_in_words(_KEYS)}: a declaration's key is always one of "
+            "them, written exactly so."
+        )
     return ""
 
 
@@ -865,6 +892,24 @@ def _dict_value_kind(answer: Any, expected: Any) -> str:
             return (
                 f"The value of {_shown(key)} is {_kind(value)}; each value is text in quotes, e.g. {{'key': 'value'}}."
             )
+    return ""
+
+
+def _dict_value_hidden(answer: Any, expected: Any) -> str:
+    """What to say to a dict whose value holds an invisible character (``'Bill\u200bing'``), or ``""``: a form.
+
+    A character no one can see is a paste's leftover, not a prediction: it is said before any grading, in the same
+    words whatever the value around it is, where no value of the answer holds one (the dict-answer policy, in the
+    module's docstring).
+    """
+    if not (isinstance(answer, dict) and isinstance(expected, dict)):
+        return ""
+    if any(isinstance(value, str) and _hidden_characters(value) for value in expected.values()):
+        return ""
+    for key, value in answer.items():
+        if isinstance(value, str) and (hidden := _hidden_characters(value)):
+            them = "them" if sum(map(_hidden, value)) > 1 else "it"
+            return f"The value of {_shown(key)} holds {hidden}: delete {them} or type the value again."
     return ""
 
 
@@ -1865,73 +1910,27 @@ def _holds_word(text: str, word: str) -> bool:
 
 
 def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
-    """How many keys are missing, which extra keys the dict holds, and which values are wrong: said in keys only.
+    """How many keys of a wrong dict are missing, extra or hold a wrong value: counted, never named.
 
-    No exercise's dict answer has misses of its own (lesson 01's fourth walk: ``{'database': 'SQL Server 2022'}``
-    was pointed at "a part whose value holds an '=' of its own", which told the student where the missing key is and
-    what its value holds); these words are said alike to every dict.
-
-    Both are said at once: a student who fixes only the keys should not then learn of a wrong value. A missing key
-    is counted, never named: "missing the keys 'database' and 'log'" answered an empty dict with the answer's keys
-    (lesson 01's walk). Extra keys are not named either (lesson 01's walk 8): a dict of every key the student could
-    think of, told which to delete, became the answer. One a slip away from an allowed key (``'databse'``) is a
-    form, said before any grading (:func:`_dict_key_slip`). "Keys are case-sensitive" is said of an extra key that
-    is an allowed key (or, where the answer's keys are not the allowed ones, an answer key) in another case, and of
-    no other ("Hello! database" is no case slip); any allowed key may be one, so it gives no answer key away.
+    The one rule for every dict answer (the dict-answer policy, in the module's docstring): one sentence of the same
+    shape for every wrong dict, with the three counts always said (a ``0`` too), so which parts are wrong shows in
+    no word and no change of wording. Earlier walks named the key whose value was wrong ("the value of 'database'
+    is not"), told a key in another case apart ("Keys are case-sensitive" only beside one), and wrote a value with
+    spaces around it out in full: each pointed at the error. A key's form (not text, a hedge, not an allowed key)
+    and a value's form (not text, an invisible character) are said before any grading, by the form rules of
+    :func:`_form_words`.
     """
-    missing = [key for key in expected if key not in answer]
-    extra = [key for key in answer if key not in expected]
-    parts = []
-    if missing:
-        parts.append(f"{_missing_keys(len(missing))}.")
-    if extra:
-        parts.append("Your dict has keys the message does not declare.")
-    allowed = {key.casefold() for key in (_KEYS if all(key in _KEYS for key in expected) else expected)}
-    if any(isinstance(key, str) and key != key.casefold() and key.casefold() in allowed for key in extra):
-        parts.append("Keys are case-sensitive.")
-    return " ".join([*parts, *_value_hints(answer, expected, keys_right=not parts)])
+    missing = sum(key not in answer for key in expected)
+    extra = sum(key not in expected for key in answer)
+    wrong = sum(key in answer and not _same(value, answer[key]) for key, value in expected.items())
+    return (
+        f"Compared key by key with the right dict: {_count(missing, 'key')} missing from yours, "
+        f"{_count(extra, 'key')} in yours that should not be there, {_count(wrong, 'key')} with a wrong value."
+    )
 
 
-def _missing_keys(count: int) -> str:
-    """``Keys are missing from your dict``: the same words whichever keys and how many.
-
-    "missing 2 keys" for ``{}`` told the student how many keys the answer has (lesson 01's walk): the count is not
-    said. ``count`` is kept so a caller states only that some are missing.
-    """
-    return "Keys are missing from your dict"
-
-
-def _value_hints(answer: dict[Any, Any], expected: dict[Any, Any], keys_right: bool) -> list[str]:
-    """What is wrong with the values of the keys both dicts hold: a near miss by name, else which are wrong."""
-    close: list[str] = []
-    wrong: list[Any] = []
-    for key, value in expected.items():
-        if key not in answer or (answer[key] == value and _kind(answer[key]) == _kind(value)):
-            continue
-        if isinstance(answer[key], str) and (note := _value_form_note(answer[key], repr(key))):
-            close.append(note)  # a form to fix: the value under it is not judged, right or wrong alike
-        else:
-            wrong.append(key)
-    if not wrong:
-        return close
-    values = f"value of {_names(wrong)} is" if len(wrong) == 1 else f"values of {_names(wrong)} are"
-    said = f"The keys are right; the {values} not." if keys_right else f"The {values} not right."
-    return [said, *close]
-
-
-def _value_form_note(value: str, subject: str) -> str:
-    """What is wrong with a dict value's form whatever the value is (an invisible character, spaces around it), or
-    ``""``.
-
-    "Mind the case: the value of 'log' is 'A=B'; write 'a=b'" was said only of a value right but for its case, and
-    handed the student the value (lesson 01's walk): a case slip is a wrong value like any other.
-    """
-    if hidden := _hidden_characters(value):
-        them = "them" if sum(map(_hidden, value)) > 1 else "it"
-        return f"The value of {subject} holds {hidden}: delete {them} or type the value again."
-    if value != value.strip():
-        return f"The value of {subject} has {_padding(value)} ({_shown(value)}): write only its words."
-    return ""
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def _items(count: int) -> str:

@@ -73,6 +73,7 @@ def limits_summary() -> str:
 
 
 __all__ = [
+    "BATCH_REJECTED",
     "CANDIDATE_RULES",
     "MAX_CANDIDATES",
     "MAX_EVIDENCE_CHARS",
@@ -106,9 +107,14 @@ __all__ = [
     "recorded_words",
     "rules_broken",
     "split_prompt_block",
+    "store_after",
     "update_sentence",
     "validate_batch",
 ]
+
+
+BATCH_REJECTED = "The whole batch is rejected; the store is unchanged."
+"""How every refusal of a batch ends: a student reads them side by side (lesson 01), and each says nothing changed."""
 
 
 class MemoryUpdateError(Exception):
@@ -125,6 +131,12 @@ class InvalidFacts(MemoryUpdateError, ValueError):
     def __init__(self, message: str, *, plain: str = "", rule: str = "") -> None:
         super().__init__(message)
         self.plain = plain or message
+        said = message.removesuffix(BATCH_REJECTED)
+        self.reason = said.rstrip() if said != message else message
+        """The message without the sentence every refusal of a batch ends with (:data:`BATCH_REJECTED`): what
+        differs from one refusal to the next, for a table that says that sentence once (lesson 01, section 3)."""
+        self.ending = BATCH_REJECTED if said != message else ""
+        """:data:`BATCH_REJECTED` when the message ends with it (every refusal of a batch), else ``""``."""
         self.rule = rule
         """The name of the rule the batch was refused under, as :func:`rules_broken` names it ("value too long"),
         for every refusal of a batch: "not a batch" (not a list or a tuple), "too many candidates", "not a
@@ -511,10 +523,6 @@ def prompt_block(facts: Iterable[Fact]) -> str:
     return "\n".join(lines)
 
 
-_BATCH_REJECTED = "The whole batch is rejected; the store is unchanged."
-"""How every refusal of a batch ends: a student reads them side by side (lesson 01), and each says nothing changed."""
-
-
 def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -> Sequence[FactCandidate]:
     """Return the batch when it passes every rule; else raise :class:`InvalidFacts` naming the candidate and rule.
 
@@ -527,14 +535,14 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
         raise InvalidFacts(
             f"got {as_written(candidates)}, not a list or a tuple of candidates (rule: a batch is a list or a "
             f"tuple of at most {MAX_CANDIDATES} candidates; the seed's words: Extraction must contain at most "
-            f"{MAX_CANDIDATES} facts). {_BATCH_REJECTED}",
+            f"{MAX_CANDIDATES} facts). {BATCH_REJECTED}",
             rule="not a batch",
         )
     if len(candidates) > MAX_CANDIDATES:
         raise InvalidFacts(
             f"Too many candidates: this batch has {len(candidates)}, and one batch may carry at most "
             f"{MAX_CANDIDATES} (a limit on one batch, apart from how many facts the store keeps; the seed's "
-            f"rule: Extraction must contain at most {MAX_CANDIDATES} facts). {_BATCH_REJECTED}",
+            f"rule: Extraction must contain at most {MAX_CANDIDATES} facts). {BATCH_REJECTED}",
             plain=f"one message may declare at most {MAX_CANDIDATES} facts, and this one declares {len(candidates)}",
             rule="too many candidates",
         )
@@ -552,7 +560,7 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
     if first is not None:
         index, name, rule = first
         raise InvalidFacts(
-            f"Invalid fact #{index + 1} ({_shown(candidates[index])}): {rule}. {_BATCH_REJECTED}",
+            f"Invalid fact #{index + 1} ({_shown(candidates[index])}): {rule}. {BATCH_REJECTED}",
             plain=_plain_refusal(plain),
             rule=name,
         )
@@ -902,6 +910,19 @@ def keys_lost(messages: Sequence[str]) -> list[str]:
         declared.update(dict.fromkeys(d.key for d in found))
     held = {fact.key for fact in store.facts}
     return [key for key in declared if key not in held]
+
+
+def store_after(messages: Sequence[str]) -> WorkingMemory:
+    """A new store fed ``messages`` one turn each, every declaration of each admitted as written.
+
+    Why: a lesson's demo that writes into a store needs one of its own. Lesson 01's injection demo wrote into
+    section 5's store, so running section 5's cells again after it (or the cells out of order) printed another
+    store; built here from the same messages, the demo's store is a twin that nothing else reads.
+    """
+    store = WorkingMemory()
+    for message in messages:
+        store.apply(store.begin_turn(message), [FactCandidate.from_declaration(d) for d in find_declarations(message)])
+    return store
 
 
 def update_sentence(before: Sequence[Fact], after: Sequence[Fact]) -> str:

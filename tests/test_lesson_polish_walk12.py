@@ -61,7 +61,7 @@ def test_lesson_01_glosses_evicts_at_first_use_and_keeps_one_objective_per_bulle
     cells = lesson("01")
     top = cells[0].source
     assert "evicts (removes to make room)" in top
-    assert "one begun before the user's facts are forgotten, and\n  why a ticket made by hand" in top
+    assert "one begun before the user's facts are forgotten, and why a ticket made by hand writes\n  nothing" in top
     assert "forget()` every fact" not in top  # the definition lives in the word list and section 7
     words = cell_with("01", "### Words used").source
     assert "forget" not in words and "section 7" in words  # walk 9: forget is defined in section 7 only
