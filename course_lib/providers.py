@@ -335,11 +335,19 @@ def forget_said(key: str | None, removed: int) -> str:
     """What ``forget`` did, in words: the facts removed and the sessions replaced, and why when none was removed.
 
     A key the store does not hold is still forgotten from the sessions: a desk's conversation may mention it (a line
-    the store refused keeps its ``key=value`` in the history), and a forgotten key must not come back from there.
+    the store refused keeps its ``key=value`` in the history), and a forgotten key must not come back from there. So
+    is every fact when the store holds none, for the same reason: the desk panel's Forget all button, on an empty
+    store, says these same words (lesson 03's nineteenth walk: the typed ``forget`` said "0 removed" and moved the
+    epoch while the button said "nothing to forget").
     """
     what = "all facts" if key is None else repr(key)
-    if removed or key is None:
+    if removed:
         return f"Forgot {what} ({removed} removed); every session was replaced by a new, empty one."
+    if key is None:
+        return (
+            "Forgot all facts: the store held no facts (0 removed), but every session was still replaced by a new, "
+            "empty one, because a desk's conversation may still mention a value (in a line the store refused, say)."
+        )
     return (
         f"Forgot {what}: the store held no {key} fact (0 removed), but every session was still replaced by a new, "
         f"empty one, because a desk's conversation may still mention {key} (in a line the store refused, say)."

@@ -73,6 +73,7 @@ __all__ = [
     "CORRECT_IN_BOX_NOTE",
     "DECLARES_NOTHING_NOTE",
     "DESK_CHAT_CAPTION",
+    "DESK_FORGET_NOTE",
     "DESK_MEMORY_CAPTION",
     "DESK_SUBMIT_DISABLED_NOTE",
     "ECHOED_CHARS",
@@ -1247,6 +1248,56 @@ wider than its column: a line with no space to break at (``you: module=xxxx… (
 rather than running past the column's right edge."""
 
 
+DESK_FORGET_NOTE = (
+    "The store is empty, so Forget key has no key to forget; Forget all still replaces every desk's session by a new, "
+    "empty one, as forget typed in the chat does."
+)
+"""Beside the desk panel's Forget buttons while the store is empty: Forget all is the console's ``forget``, which
+still replaces the sessions (a desk's conversation may mention a value the store refused), so it stays on."""
+
+
+class _DeskMemoryPanel(MemoryPanel):
+    """The desk panel's store side: its Forget buttons are the chat's ``forget``, with one rule and the same words.
+
+    Lesson 03's nineteenth walk: ``forget`` typed on an empty store said "0 removed" and replaced the sessions while
+    Forget all was greyed out with "nothing to forget". Both now go through the console's ``forget`` and say what it
+    said (:func:`~course_lib.providers.forget_said`); Forget all is on whenever the typed command would act, always.
+    """
+
+    def __init__(
+        self,
+        extraction: MemoryExtraction,
+        *,
+        forget_desks: Callable[[str | None], DeskEvent],
+        submit: Callable[[str], Awaitable[ExtractionReport | None]],
+        caption: str,
+    ) -> None:
+        self._forget_desks = forget_desks
+        super().__init__(extraction, on_forget=forget_desks, submit=submit, caption=caption)
+
+    def forget(self, key: str | None) -> None:
+        """Forget through the console (store and sessions) and say what it did, in the chat's words."""
+        if key is not None and key not in {f.key for f in self.memory.facts}:
+            super().forget(key)  # refused there: a key the Key list does not offer
+            return
+        try:
+            event = self._forget_desks(key)
+        except EXPECTED_ERRORS as error:
+            self._say_of_forget(_error_html(describe_error(error)))
+            return
+        self._say_of_forget(_escape(event.output))
+        self.refresh()
+
+    def _enable_forget(self) -> None:
+        """As the memory panel's, but Forget all is always on: the typed ``forget`` always acts, and so does it."""
+        super()._enable_forget()
+        self.forget_all_button.disabled = False
+        self.forget_all_button.button_style = "warning"
+        self.forget_all_button.tooltip = None
+        if not self.memory.facts:
+            self.forget_note.value = _greyed_out(self.forget_key_button, DESK_FORGET_NOTE)
+
+
 class DeskPanel(_Panel, widgets.HBox):
     """The two-desk conversation (provider path) with ``mem`` / ``forget``, and the memory panel beside it."""
 
@@ -1267,9 +1318,9 @@ class DeskPanel(_Panel, widgets.HBox):
         self._sending = False  # a line is on its way: Send (and Enter) wait until it is answered
         _on_enabled_click(self.send_button, self._send_clicked)
         self.line.on_msg(self._on_line_message)
-        self.line.observe(lambda _: self._enable_send(), names="value")
-        self.memory_panel = MemoryPanel(
-            desks.extraction, on_forget=self._forget, submit=self._submit_turn, caption=DESK_MEMORY_CAPTION
+        self.line.observe(lambda _: self._line_edited(), names="value")
+        self.memory_panel = _DeskMemoryPanel(
+            desks.extraction, forget_desks=self._forget, submit=self._submit_turn, caption=DESK_MEMORY_CAPTION
         )
         self.memory_panel._async.clicks = self._async.clicks  # one click order for the chat and the memory panel
         self.memory_panel.verdict_label = VERDICT_LABEL  # two boxes send messages: say which one it answers
@@ -1302,6 +1353,9 @@ class DeskPanel(_Panel, widgets.HBox):
         if self._sending:  # a second Enter while the line is on its way: the line is sent once
             return
         if not self.line.value.strip():  # Enter in an empty box (or a queued second Enter): the last result stays
+            # in the chat and the store's verdict; the status under the box now says what this Enter did, alone (walk
+            # 19: a refusal of the line deleted before it read as a refusal of the empty Enter)
+            self.error.value = ""
             self.send_note.value = _greyed_out(self.send_button, EMPTY_LINE_NOTE)
             return
         self._send_clicked()  # Enter in the line
@@ -1311,6 +1365,13 @@ class DeskPanel(_Panel, widgets.HBox):
         self._sending = True
         self._enable_send()
         self._async.schedule(self.send(self.line.value))
+
+    def _line_edited(self) -> None:
+        """The box changed: Send follows it, and a box the student emptied takes away the refusal of the line it held
+        (the chat keeps why), as the memory panel's emptied Message box takes away its result."""
+        self._enable_send()
+        if not self.line.value.strip() and not self._sending:
+            self.error.value = ""
 
     def _enable_send(self) -> None:
         """Send is on when the box holds a line and none is on its way; when empty, the note beside it says why."""
@@ -1331,9 +1392,12 @@ class DeskPanel(_Panel, widgets.HBox):
         """Each action starts with no status shown: what the panel says is about the latest action only."""
         self.error.value = self.memory_panel.diagnostic.value = ""
 
-    def _forget(self, key: str | None) -> None:
+    def _forget(self, key: str | None) -> DeskEvent:
+        """A Forget button's click: the console's ``forget``, shown in the chat as the typed command is."""
         self._clear_status()
-        self._record(self.desks.forget(key))
+        event = self.desks.forget(key)
+        self._record(event)
+        return event
 
     async def send(self, line: str | None = None) -> None:
         """Send ``line`` (by default the box) to the console; on an error the line stays in the box."""

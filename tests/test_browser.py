@@ -220,7 +220,7 @@ def test_desk_panel_sends_on_enter_refuses_a_bad_forget_in_words_and_forgets_one
     panel.get_by_role("button", name="Forget key").click()
     expect(memory).not_to_contain_text("Billing", timeout=60_000)
     expect(memory).to_contain_text("SQL Server 2022")
-    expect(panel.locator(".memory-panel-diagnostic")).to_contain_text("Forgot module")
+    expect(panel.locator(".memory-panel-diagnostic")).to_contain_text("Forgot 'module' (1 removed)")
     expect(error_words).to_be_hidden()  # the status is the latest action's: the earlier refusal is gone
     screenshot(page, panel, "desk_panel.png")
 

@@ -62,15 +62,18 @@ async def test_forgetting_a_key_that_is_not_stored_says_why_the_sessions_are_sti
 
 async def test_enter_on_an_empty_box_says_what_to_type_beside_the_box_and_keeps_the_last_result():
     """Issue 32 (walk 12): an empty Enter may be a queued second Enter of a line just sent: it never replaces the
-    result of that line; the note beside Send says what to type."""
+    result of that line (the chat, the store's verdict); the note beside Send says what to type. Walk 19: the status
+    under the box is this Enter's alone, so a refusal of a line deleted before it is gone from there (the chat keeps
+    it)."""
     panel = two_desks()
     await send(panel, "forget colour")
     assert "Refused" in panel.error.value
-    shown = panel.error.value
+    chat = panel.chat.value
     panel.line.value = ""
     panel.line._handle_custom_msg({"event": "submit"}, [])  # Enter in the empty box
     await panel.idle()
-    assert panel.error.value == shown and "The box is empty" in panel.send_note.value
+    assert panel.chat.value == chat and "The box is empty" in panel.send_note.value
+    assert panel.error.value == ""
 
 
 async def test_the_comparison_marks_the_call_made_after_forget():

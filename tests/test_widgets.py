@@ -426,7 +426,7 @@ async def test_the_desk_panel_status_reflects_the_latest_action():
     panel.memory_panel.key.value = "database"
     panel.memory_panel.forget_key_button.click()  # a later forget that succeeds
     await panel.idle()
-    assert panel.error.value == "" and "Forgot database" in panel.memory_panel.diagnostic.value
+    assert panel.error.value == "" and "Forgot 'database' (1 removed)" in panel.memory_panel.diagnostic.value
     await send(panel, "module=Reporting")
     assert "Stored: module." in panel.memory_panel.diagnostic.value
     await send(panel, "forget")  # typed: the earlier turn's report is no longer the latest news
