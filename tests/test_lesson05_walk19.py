@@ -16,7 +16,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from agent_framework import AgentResponse, Message
 from support.lesson_cells import cell_outputs, cell_source, stored_lesson
+
+from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopContext, LoopEvaluation
+from course_lib.loop_demos import seed_loop
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -56,3 +60,47 @@ def test_no_lesson_prints_a_dotnet_exception_name_without_saying_it_is_the_cshar
                 named += 1
                 assert "C#" in line[: found.start()], f"{path.stem}: {line!r} prints {found.group()} as Python's"
     assert named  # the hood's line names one: the rule is tested on a real line
+
+
+# --- finding 2: the delegate takes a plain function or an async one, and the exercise says so ---
+
+
+async def test_a_delegate_evaluator_takes_a_plain_function_or_an_async_one():
+    agent, messages = seed_loop()
+    context = LoopContext(agent.inner_agent, agent.create_session(), messages, AgentResponse(messages=[]))
+
+    def plain(context: LoopContext) -> LoopEvaluation:
+        return LoopEvaluation.continue_with("plain")
+
+    async def awaited(context: LoopContext) -> LoopEvaluation:
+        return LoopEvaluation.continue_with("async")
+
+    assert (await DelegateLoopEvaluator(plain).evaluate(context)).feedback == "plain"
+    assert (await DelegateLoopEvaluator(awaited).evaluate(context)).feedback == "async"
+
+
+def exercise_3_setup() -> str:
+    (cell,) = [c for c in stored_lesson("05")["cells"] if "".join(c["source"]).startswith("**Exercise 3.**")]
+    return words("".join(cell["source"]))
+
+
+def test_exercise_3_says_the_delegate_takes_a_plain_function_or_an_async_one():
+    assert "a plain function, as here, or an `async` one" in exercise_3_setup()
+    assert "def stop_at_5(context):" in cell_source("05", "cell-26")  # "as here": the exercise's is plain
+
+
+# --- finding 3: the set-up says what seed_loop returns and what the cell reuses, as the cell does ---
+
+
+def test_exercise_3_says_plainly_what_seed_loop_returns_and_what_the_cell_reuses():
+    setup = exercise_3_setup()
+    assert "`seed_loop(...)` returns the seed's loop and its three input messages" in setup
+    assert "We reuse only the loop's inner agent, `seeded.inner_agent` (the numbering model)" in setup
+    assert "in a new `LoopAgent` whose evaluator is `stop_at_5`" in setup
+    assert "We keep only its model agent" not in setup and "the cell runs that numbering model" not in setup
+    # true of the code: a loop and three messages, and the new loop is built on the inner agent with stop_at_5
+    loop, messages = seed_loop()
+    assert isinstance(loop, LoopAgent) and len(messages) == 3 and all(isinstance(m, Message) for m in messages)
+    code = cell_source("05", "cell-26")
+    assert "seeded, ex_messages = seed_loop(" in code
+    assert "LoopAgent(seeded.inner_agent, DelegateLoopEvaluator(stop_at_5))" in code
