@@ -13,11 +13,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 from agent_framework import AgentResponse, Message
+from support.checker import run_each_in_a_fresh_shell
 from support.lesson_cells import cell_outputs, cell_source, stored_lesson
+from test_reading import PANEL_CONTROLS, WORKS_ALONE, panel_note
 
 from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopContext, LoopEvaluation
 from course_lib.loop_demos import seed_loop
@@ -104,3 +107,24 @@ def test_exercise_3_says_plainly_what_seed_loop_returns_and_what_the_cell_reuses
     code = cell_source("05", "cell-26")
     assert "seeded, ex_messages = seed_loop(" in code
     assert "LoopAgent(seeded.inner_agent, DelegateLoopEvaluator(stop_at_5))" in code
+
+
+# --- finding 6: the stepper's cell works on its own, so its note is the short required form and nothing more ---
+
+
+def test_the_stepper_cell_works_alone_and_the_note_above_it_is_the_short_required_form_only():
+    cells = stored_lesson("05")["cells"]
+    (index,) = [i for i, c in enumerate(cells) if c.get("id") == "cell-19"]
+    panel = "".join(cells[index]["source"])
+    assert panel.startswith(WORKS_ALONE) and "LoopStepper(" in panel
+    above = "".join(cells[index - 1]["source"])
+    notes = re.findall(r"^\*(.+?)\*$", above, flags=re.M | re.S)
+    assert [words(note) for note in notes] == [panel_note(PANEL_CONTROLS["LoopStepper"], alone=True)]
+
+
+def test_the_stepper_cell_runs_in_a_fresh_kernel_and_shows_section_2s_run():
+    (said,) = run_each_in_a_fresh_shell([cell_source("05", "cell-19") + "\nprint(stepper.summary())"])
+    assert "Traceback" not in said and "Error" not in said, said[-2000:]
+    assert "Step 1 of 6: the model (LLM), call 1, answered [4] Response message from LLM." in said
+    shown = json.dumps(next(c for c in stored_lesson("05")["cells"] if c.get("id") == "cell-19")["outputs"])
+    assert "Loop stepper" in shown
