@@ -70,7 +70,7 @@ def words(text: str) -> str:
 
 
 def test_lesson_05_names_the_given_evaluator_and_says_what_the_fresh_option_keeps_fixed():
-    assert "replaced by `stop_at_5`" in words(text_of(cell_saying("05", "**Exercise 3.**")))
+    assert "whose evaluator is `stop_at_5`" in words(text_of(cell_saying("05", "**Exercise 3.**")))
     after_chart = words(text_of(cell_saying("05", "## 4. Streaming gives the same run")))
     assert "keeps the input from growing" not in after_chart
     assert "keeps the number of messages fixed from the second call on" in after_chart
