@@ -98,6 +98,7 @@ __all__ = [
     "SeedSlidingWindow",
     "SessionFootprint",
     "SessionPolicy",
+    "SummaryAtQuestion",
     "SummaryPolicy",
     "SummaryRejected",
     "Superseded",
@@ -126,9 +127,12 @@ __all__ = [
     "stop_cause",
     "stop_in_words",
     "stopped_frame",
+    "summary_at_final_question",
     "summary_before_last_question",
     "summary_call_sum",
+    "summary_keys",
     "summary_shown",
+    "summary_sizes",
     "superseded_sentence",
     "superseded_values",
     "time_growth_sentence",
@@ -1321,6 +1325,88 @@ async def summary_before_last_question(
 def summary_shown(summary: str, budget: int) -> str:
     """A summary as a student checks it by eye: its length against its budget, then the text, one line a line."""
     return f"The summary sent with the final question: {len(summary)} characters (budget {budget}):\n{summary}"
+
+
+def summary_keys(summary: str) -> list[str]:
+    """The keys a summary names, in order, once per declaration: each part between semicolons and line breaks that
+    holds an ``=`` gives the text before it (``module=Reporting/Billing`` gives ``module``); other parts give none."""
+    parts = re.split(r"[;\n]", summary)
+    return [part.split("=")[0].strip() for part in parts if "=" in part]
+
+
+@dataclass(frozen=True)
+class SummaryAtQuestion:
+    """One summarizer mode replayed on a timeline: what the reader received with the last question, and its grade.
+
+    ``sent`` is that message whole (the heading, then the summary), ``summary`` the summary alone and ``answer`` the
+    graded answer to the last question; when the summary policy stopped first (:class:`SummaryRejected`), these are
+    ``None`` and ``stop`` says where and why.
+    """
+
+    mode: SummaryMode
+    sent: str | None
+    summary: str | None
+    answer: AnswerRow | None
+    stop: PolicyStop | None = None
+
+    def in_words(self) -> str:
+        """The summary sent, the reader's answer and its grade, each under a heading line; or why the policy stopped.
+
+        It ends with an empty line, so that printed one after the other, two modes stand apart.
+        """
+        if self.stop is not None or self.sent is None or self.answer is None:
+            why = self.stop.in_words() if self.stop is not None else "no graded question was answered"
+            return f"--- {self.mode}: {why} ---\n"
+        answer = self.answer
+        missing = "; ".join(answer.missing) or "nothing"
+        named = "; ".join(answer.forbidden) or "nothing"
+        correct = "yes" if answer.correct else "no"
+        return (
+            f"--- {self.mode}: the summary sent with the question of turn {answer.turn} ---\n{self.sent}\n"
+            f"--- the reader's answer ---\n{answer.answer}\n"
+            f"correct: {correct} | missing: {missing} | {FORBIDDEN_NAMED}: {named}\n"
+        )
+
+
+async def summary_at_final_question(
+    timeline: Timeline, mode: SummaryMode, rule: ResolutionRule = "latest", *, budget: int | None = None
+) -> SummaryAtQuestion:
+    """Replay ``timeline`` under a summary policy whose summarizer works in ``mode``; keep what its reader received
+    with the timeline's last graded question (the first message of that call: the heading and the summary) and the
+    grade of its answer. ``budget`` is the summarizer's (its default, 240 characters, when ``None``).
+
+    A summary that breaks the seed's rule (empty, or over 700 characters), or a live summarizer that fails, stops the
+    policy with no substitute summary, as in a comparison: the result then holds the stop, and no summary.
+    """
+    log = CallLog()
+    shape: dict[str, Any] = {"summary_mode": mode} | ({} if budget is None else {"summary_budget": budget})
+    summarizer = make_chat_client("summarizer", **shape)
+    policy = SummaryPolicy(make_chat_client("reader", resolution=rule), log, summarizer)
+    stops: list[PolicyStop] = []
+    _, graded = await run_policy(timeline, policy, log, rule, stops=stops)
+    if stops:
+        return SummaryAtQuestion(mode, None, None, None, stops[0])
+    readers = [call for call in log.calls if call.client == "reader"]
+    if not graded or not readers:
+        return SummaryAtQuestion(mode, None, None, None)
+    sent = readers[-1].messages[0].text
+    summary = sent.split("\n", 1)[1] if sent.startswith(SUMMARY_HEADING) else ""
+    return SummaryAtQuestion(mode, sent, summary, graded[-1])
+
+
+def summary_sizes(runs: Sequence[SummaryAtQuestion]) -> str:
+    """Each summary's length in characters and its number of keys (:func:`summary_keys`), one line a mode, then the
+    keys only the first mode's summary kept; when a policy stopped there is nothing to compare, and the line says so.
+    """
+    if any(run.summary is None for run in runs) or not runs:
+        return "No characters or keys to compare: a summary policy stopped before the question."
+    keys = {run.mode: summary_keys(run.summary or "") for run in runs}
+    lines = [f"{run.mode}: {len(run.summary or '')} characters, {len(keys[run.mode])} keys" for run in runs]
+    if len(runs) > 1:
+        first, others = runs[0].mode, [key for run in runs[1:] for key in keys[run.mode]]
+        only = [key for key in keys[first] if key not in others]
+        lines.append(f"keys only the {first} summary kept: {', '.join(only) or 'none'}")
+    return "\n".join(lines)
 
 
 KEEPS_EVERYTHING: tuple[PolicyKind, ...] = ("full_history", "compaction")

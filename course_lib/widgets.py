@@ -142,6 +142,7 @@ __all__ = [
     "repeated_key_notes",
     "shorten_long_input",
     "shown_reply",
+    "slider_at_limit",
     "slider_limits",
     "slider_reads",
     "slider_takes",
@@ -1613,6 +1614,23 @@ def _whole_range(slider: widgets.IntSlider) -> str:
     return f"from {low} to {high}" if low < high else f"{low} only"
 
 
+def slider_at_limit(slider: widgets.IntSlider) -> str:
+    """What the status line adds after a slider's value when it sits at one of its limits, else nothing.
+
+    A number typed out of range reaches the kernel already moved inside the limits (:func:`slider_takes`): the panel
+    never sees what was typed, so it cannot say "99 was changed to 10". What it can say, and what is true whatever
+    was typed, dragged or set in code, is that the value is the largest (or smallest) the slider allows.
+    """
+    low, high, value = int(slider.min), int(slider.max), int(slider.value)
+    if low == high:
+        return " (the only value it can be)"
+    if value == high:
+        return " (the largest it can be)"
+    if value == low:
+        return " (the smallest it can be)"
+    return ""
+
+
 def slider_limits(slider: widgets.IntSlider, unit: str) -> str:
     """The values ``slider`` accepts, read from its own min and max: "1 to 10 turns", or "3 facts only"."""
     low, high = slider.min, slider.max
@@ -1716,8 +1734,10 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.typing_hint.value = f"<i>{_escape(slider_typing_hint([self.window, self.max_facts]))}</i>"
 
     def settings(self) -> str:
-        """The settings a run would use, in the words of the caption."""
-        return f"rule {rule_label(self.rule.value)}, window {self.window.value}, fact bound {self.max_facts.value}"
+        """The settings a run would use, in the words of the caption; a slider at one of its limits says so."""
+        window = f"window {self.window.value}{slider_at_limit(self.window)}"
+        bound = f"fact bound {self.max_facts.value}{slider_at_limit(self.max_facts)}"
+        return f"rule {rule_label(self.rule.value)}, {window}, {bound}"
 
     def _settings_changed(self) -> None:
         """Labels follow the sliders, idle controls say so, and the previous result leaves the screen."""

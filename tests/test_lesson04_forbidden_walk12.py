@@ -141,4 +141,4 @@ def test_the_panel_says_how_a_typed_1e3_is_read_and_where_the_value_shows():
     hint = slider_typing_hint([explorer.window, explorer.max_facts])  # one line since walk 17
     assert "other text is ignored or changed" in hint and "under Run" in hint
     explorer.window.value = slider_reads("1e3")  # what the browser sends for 1e3
-    assert "window 1," in explorer.message.value  # the line under Run says the value read
+    assert "window 1 (the smallest it can be)," in explorer.message.value  # the value read, at its limit

@@ -120,7 +120,10 @@ def test_a_value_set_outside_the_limits_is_moved_inside_and_the_status_line_says
     explorer = PolicyExplorer(load_timeline())
     explorer.window.value = 999
     assert explorer.window.value == explorer.window.max == 10
-    assert "Press Run to compute with rule latest, window 10, fact bound 5." in explorer.message.value
+    assert (
+        "Press Run to compute with rule latest, window 10 (the largest it can be), fact bound 5."
+        in explorer.message.value
+    )
     explorer.max_facts.value = 0
     assert explorer.max_facts.value == explorer.max_facts.min == 1
     hint = slider_typing_hint([explorer.window, explorer.max_facts])

@@ -161,7 +161,7 @@ async def test_policy_explorer_applies_the_window_and_bound():
     explorer.run_button.click()
     await explorer.idle()
     assert "last 8 turns" in explorer.table.value
-    assert "Computed with rule latest, window 8, fact bound 5." in explorer.message.value
+    assert "Computed with rule latest, window 8 (the largest it can be), fact bound 5." in explorer.message.value
 
 
 # --- defects found by trying the panels as a student (issue 11) ---
