@@ -74,8 +74,8 @@ def test_the_words_on_the_batterys_questions_are_true_of_each_and_no_longer_said
     markdown = words(" ".join(source(c) for c in cells() if c["cell_type"] == "markdown"))
     assert "a question declares nothing" not in markdown
     assert (
-        "(the battery's two questions declare nothing, so it asks for no fact for them: one has no `=`, and in the "
-        "other the text before `=` is `Is priority`, no allowed key)" in markdown
+        "The battery's two questions declare nothing, so the schema asks for no fact for them. One has no `=`; in the "
+        "other, the text before `=` is `Is priority`, no allowed key." in markdown
     )
     contract = glossary_row("contract")
     assert "a question or a sentence never becomes a fact" not in contract

@@ -170,3 +170,34 @@ def test_the_host_check_is_lesson_02s_in_both_sections_that_name_it():
     assert "no host check yet: that comes in lesson 02" in lesson_01
     lesson_02 = words(" ".join(source(c) for c in cells(next((ROOT / "notebooks").glob("02_*.ipynb")))))
     assert "*host check*: the **host**" in lesson_02
+
+
+# --- the rest of the student path: no other sentence packs several things into one ---
+
+LONGEST_SENTENCE = 40
+"""Words in one sentence of the student path; the packed ones the walk found ran to 50-80."""
+
+
+def sentences(markdown: str) -> list[str]:
+    """The sentences of a markdown cell, each list item on its own; headings, quotes and pictures left out."""
+    found = []
+    for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*]|\d\.) )", markdown):
+        block = block.strip()
+        if block and not block.startswith(("#", ">", "![")):
+            block = re.sub(r"^(?:[-*]|\d\.)\s+", "", block)
+            found += re.split(r"(?<=[.?!])\s+(?=[A-Z`*(])", words(block))
+    return found
+
+
+def test_no_sentence_of_the_student_path_runs_past_forty_words():
+    student_path = []
+    for cell in cells():
+        text = source(cell)
+        if text.startswith("## Under the hood"):
+            break
+        if cell["cell_type"] == "markdown":
+            student_path += sentences(text)
+    long = [s for s in student_path if len(s.split()) > LONGEST_SENTENCE]
+    assert not long, long
+    # the splitter itself: a sentence packed with semicolons counts as one
+    assert len(sentences("- one; two; three. Four.\n- five")) == 3
