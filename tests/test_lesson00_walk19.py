@@ -201,3 +201,24 @@ def test_no_sentence_of_the_student_path_runs_past_forty_words():
     assert not long, long
     # the splitter itself: a sentence packed with semicolons counts as one
     assert len(sentences("- one; two; three. Four.\n- five")) == 3
+
+
+def test_the_times_note_gives_each_cause_its_own_short_line_with_or_without_token_counts():
+    """Under section 6's comparison, one sentence held both causes of the seconds and their numbers."""
+    from course_lib.recordings import qualification_steps, times_note
+
+    steps = qualification_steps()
+    first = steps["the rules alone"]
+    unreported = [case.model_copy(update={"output_tokens": None}) for case in first.cases]
+    without_counts = {**steps, "the rules alone": first.model_copy(update={"cases": unreported})}
+    for note in (times_note(steps), times_note(without_counts)):
+        lines = note.splitlines()
+        assert lines[0] == "The seconds are not comparable. They mix two causes:"
+        assert lines[1].startswith("  how busy the machine was: load 1.0, 10.3, then 7.9")
+        assert lines[2].startswith("  how much the model wrote")
+        assert lines[-1].startswith("So judge each change by the rows of cases")
+        assert max(len(line.split()) for line in lines) <= 20, note
+    assert "2954, 247, then 318 output tokens" in times_note(steps).splitlines()[2]
+    assert "output tokens" not in times_note(without_counts).splitlines()[2]
+    recording = next(c for c in cells() if "print(times_note(steps))" in source(c))
+    assert printed(recording).rstrip().endswith(times_note(steps))
