@@ -840,14 +840,16 @@ the request: beyond it, a lesson says the times are not comparable."""
 
 
 def times_note(recordings: dict[str, QualificationRecording]) -> str:
-    """One sentence under a comparison: may a student read its seconds as the effect of each change?
+    """A few short lines under a comparison: may a student read its seconds as the effect of each change?
 
     Computed from the loads and the output tokens the runs recorded, so a re-recording on a quiet machine says it
     may. A model takes time for every token it writes, so the seconds follow the output tokens as much as the load:
     when the slowest run was not on the busiest machine, the note says the tokens explain it (the recording showed
     75 s at load 1.0 against 24 s at load 7.9, with 2954 output tokens against 318: "a busier machine is slower"
     alone contradicted the table, issue 32). It ends on what to compare instead, the cases and output tokens (the
-    rows each change is meant to move), since "compare the other rows" left the conclusion to the student.
+    rows each change is meant to move), since "compare the other rows" left the conclusion to the student. Each
+    cause has a line of its own: one sentence holding both, with their numbers, was too much to read at once
+    (walk 19).
     """
     loads = [recording.machine.load_average_start[0] for recording in recordings.values()]
     low, high = min(loads), max(loads)
@@ -856,22 +858,26 @@ def times_note(recordings: dict[str, QualificationRecording]) -> str:
         return f"The machine was about as busy in every run (load {span}): the seconds compare."
     runs = list(recordings.values())
     tokens = [reported_total(c.output_tokens for c in run.cases if c.calls) for run in runs]
-    note = (
-        f"The seconds are not comparable: they mix two causes, how busy the machine was (load "
-        f"{_spoken(f'{load:.1f}' for load in loads)}: a busier machine makes the same work slower) and how much the "
-        "model wrote (a model takes time for every token it writes"
-    )
+    busy = f"load {_spoken(f'{load:.1f}' for load in loads)}"
+    lines = [
+        "The seconds are not comparable. They mix two causes:",
+        f"  how busy the machine was: {busy} (a busier machine makes the same work slower);",
+    ]
+    wrote = "(a model takes time for every token it writes)."
     counts = [count for count in tokens if count is not None]
     if len(counts) < len(tokens):  # a run without reported tokens: no count to compare
-        return note + "). So judge each change by the rows of cases, not by its seconds."
-    note += f": {_spoken(str(count) for count in counts)} output tokens)."
+        lines += [
+            f"  how much the model wrote {wrote}",
+            "So judge each change by the rows of cases, not by its seconds.",
+        ]
+        return "\n".join(lines)
+    lines.append(f"  how much the model wrote: {_spoken(str(count) for count in counts)} output tokens {wrote}")
     slowest = max(range(len(runs)), key=lambda i: runs[i].wall_seconds)
     if loads[slowest] < high and counts[slowest] == max(counts):
-        note += (
-            f" The slowest run ({runs[slowest].wall_seconds:.0f} s) was not on the busiest machine: it wrote the most "
-            "tokens."
-        )
-    return note + " So judge each change by the rows of cases and output tokens, not by its seconds."
+        seconds = f"{runs[slowest].wall_seconds:.0f} s"
+        lines.append(f"The slowest run ({seconds}) was not on the busiest machine: it wrote the most tokens.")
+    lines.append("So judge each change by the rows of cases and output tokens, not by its seconds.")
+    return "\n".join(lines)
 
 
 def _spoken(values: Iterable[str]) -> str:

@@ -74,8 +74,8 @@ def test_the_words_on_the_batterys_questions_are_true_of_each_and_no_longer_said
     markdown = words(" ".join(source(c) for c in cells() if c["cell_type"] == "markdown"))
     assert "a question declares nothing" not in markdown
     assert (
-        "(the battery's two questions declare nothing, so it asks for no fact for them: one has no `=`, and in the "
-        "other the text before `=` is `Is priority`, no allowed key)" in markdown
+        "The battery's two questions declare nothing, so the schema asks for no fact for them. One has no `=`; in the "
+        "other, the text before `=` is `Is priority`, no allowed key." in markdown
     )
     contract = glossary_row("contract")
     assert "a question or a sentence never becomes a fact" not in contract
@@ -153,9 +153,10 @@ def test_section_6s_four_words_each_say_where_they_are_taught():
     tags = dict(bullets)
     assert tags["declared facts"] == "lesson 01" and tags["writer"] == "lesson 02"
     assert tags["battery"] == "this lesson"
-    assert tags["host check"] == "lessons 01 and 02; section 4 gave it in short"
-    # true of the lessons: lesson 01's word list defines it, lesson 02 runs it, section 4 of this lesson stated it
+    assert tags["host check"] == "lesson 02; section 4 gave it in short"
+    # true of the lessons: lesson 01 only names it ("that comes in lesson 02"), lesson 02 teaches it (walk 19),
+    # section 4 of this lesson stated it
     lesson_01 = json.loads(next((ROOT / "notebooks").glob("01_*.ipynb")).read_text(encoding="utf-8"))["cells"]
-    assert any("- **host check**:" in source(c) for c in lesson_01)
+    assert any("no host check yet: that comes in lesson 02" in source(c) for c in lesson_01)
     stated = "`MemoryExtraction` runs the writer, then the *host check*"
     assert any(stated in source(c) for c in cells())
