@@ -360,7 +360,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "Reporting",
                 "Reporting was declared in that correction: was the batch holding it stored?",
             ),
-            ("nothing", "Does the store lose a fact it held? Section 5's table says, in its column 'store unchanged'."),
+            ("nothing", "Does the store lose a fact it held?"),
             ("Billing", "Billing is what section 5's store held; this store was given another module first."),
             *((value, _DATABASE_VALUE) for value in _LESSON_02_DATABASES),
         ),
@@ -493,11 +493,15 @@ EXERCISES: tuple[Exercise, ...] = (
         "With a fresh context every re-run (every call after the first) sees the three initial messages plus one "
         '"## Feedback" message that lists all the feedback so far: 4 messages, however many iterations came before.',
         (
-            (11, "11 is the default flow (3, 5, 7, 9, 11): with a fresh context the earlier answers are not re-sent."),
+            (
+                11,
+                "11 is the default flow (3, 5, 7, 9, 11): with a fresh context, the answers the model wrote in this "
+                "loop are not sent again.",
+            ),
             (
                 9,
-                "That grows with every call, as the default flow does; with a fresh context the earlier answers are "
-                "not re-sent.",
+                "That grows with every call, as the default flow does; with a fresh context, the answers the model "
+                "wrote in this loop are not sent again.",
             ),
             (
                 5,
@@ -2560,22 +2564,24 @@ def _value_forms(expected: Any) -> str:
 
     A number's example is a neutral one (42, or 42.5 for an answer with a fraction), never the expected value: the
     next candidate stands in when it is. Why: lesson 00's Exercise 1 showed ``(0.5)``, a number its question gives,
-    and it read as a hint (issue 32). The words depend on the expected value only, never on the answer written.
+    and it read as a hint (issue 32). Each example says it is one ("for example 42"): a bare "(42)" read as a value
+    suggested to the student (lesson 05's walk 19). The words depend on the expected value only, never on the answer
+    written.
     """
     if expected is _UNKNOWN:
         return (
-            "a Python value: text in quotes ('some text'), a number (42 or 0.5), True or False, or a dict "
-            "({'key': 'value'})"
+            "a Python value: text in quotes (for example 'some text'), a number (for example 42 or 0.5), True or "
+            "False, or a dict (for example {'key': 'value'})"
         )
     if _kind(expected) == _kind(True):
         return "True or False (a capital first letter, no quotes)"
     if _kind(expected) == "a number":
         candidates = (42, 36, 27) if isinstance(expected, numbers.Integral) else (42.5, 36.5, 27.5)
         example = next(number for number in candidates if number != expected)
-        return f"a number in digits, no quotes ({example})"
+        return f"a number in digits, no quotes (for example {example})"
     if isinstance(expected, dict):
-        return "a dict ({'key': 'value'})"
-    return "text in quotes ('some text')"
+        return "a dict (for example {'key': 'value'})"
+    return "text in quotes (for example 'some text')"
 
 
 def _syntax_guidance(error: SyntaxError) -> str:
