@@ -648,6 +648,9 @@ def check(
 def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | None, names: Mapping[str, Any]) -> str:
     """What :func:`check` says, before it is broken into lines."""
     if missing := _unassigned_answer(names):  # the line was deleted: the value, even ..., is an earlier run's
+        if compared := _compared_line(_cell_text(names), missing):  # `answer_1 == 9`: an = meant, said alike
+            said, write = _two_equals_words(*compared)
+            return f"{exercise}: not checked yet. {said} {write}, then run the cell again."
         write = (
             f"Write the line {missing} = ... back where the cell had it"
             if missing.startswith("message")
@@ -1650,6 +1653,32 @@ def _set_instead(missing: str, names: Mapping[str, Any]) -> str:
     return f" The cell sets {near[0]} instead: is that {missing} misspelt?" if near else ""
 
 
+_COMPARED_LINE = re.compile(r"^\s*(answer_\w*|message_\w+)\s*==(?!=)\s*(\S.*)$")
+"""A line that compares the cell's own name with a value where it meant to set it: ``answer_1 == 9``."""
+
+
+def _compared_line(cell: str, name: str = "") -> tuple[str, str, str] | None:
+    """The cell's line ``answer_N == value`` (or ``message_N == ...``), as (its code, the name, the value's code),
+    for ``name`` or any of the cell's own names; else None. The value is as typed, its comment left out."""
+    for line in cell.splitlines():
+        match = _COMPARED_LINE.match(_without_comment(line)[0])
+        if match and (not name or match.group(1) == name):
+            return match.group(0).strip(), match.group(1), match.group(2).strip()
+    return None
+
+
+def _two_equals_words(code: str, name: str, value: str) -> tuple[str, str]:
+    """What an answer (or message) line written with ``==`` is told: what it does, and what to write instead.
+
+    ``answer_1 == 9`` compares and sets nothing: the cell was told only that it "no longer sets answer_1" (lesson
+    05's walk 19), which is true but leaves the cause unsaid. Said for every exercise, the same words whatever the
+    value, right or wrong, in a kernel where the name holds an earlier run's value as in one where it holds none.
+    """
+    noun = "message" if name.startswith("message") else "answer"
+    said = f"Your line {_clipped(code)} compares {name} with a value and sets nothing: use one = to set your {noun}; "
+    return f"{said}== compares.", f"Write {name} = {_clipped(value)}"
+
+
 def _unassigned_answer(names: Mapping[str, Any]) -> str:
     """The ``answer_N`` the cell's ``check`` call reads, or the ``message_N`` the cell reads, but the cell never
     sets, or ``""`` (lesson 04's walk; lesson 03's for a deleted message line).
@@ -2204,7 +2233,8 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         first = _exercise_not_checked(source)
         frame = frames[-1] if raised_in_cell else None
         if said := _cell_error_guidance(value, frame, self.user_ns, first):
-            print(said + (f"\n{RUN_ALL_STOPS}" if first and not _lesson_name_missing(value, frame) else ""))
+            stops = first and not _lesson_name_missing(value, frame)
+            print(said + (f"\n{readable_lines(RUN_ALL_STOPS)}" if stops else ""))
             # ipykernel builds its error reply from _last_traceback, which only a shown traceback sets and which a
             # cell with a top-level await never resets: first in a fresh kernel, the reply failed and the cell stayed
             # at [*] (lesson 05's walk).
@@ -2235,6 +2265,11 @@ def _cell_error_guidance(
     ``first`` opens it on the same line, as a graded answer's form opens: "Exercise 2: not checked yet. ..."
     (:func:`_exercise_not_checked`; lesson 01's walk found it on a line of its own here and inline there).
     """
+    if isinstance(error, NameError) and frame and (compared := _compared_line(frame.line or "")):
+        said, write = _two_equals_words(*compared)  # `answer_1 == 9` in a kernel where one of its names has no value
+        return readable_lines(
+            f"{first}{said}\nPython stopped at that line:\n{_python_line(error)}\n{write}, then run the cell again."
+        )
     if guidance := _message_guidance(error, frame.line if frame else None):
         return readable_lines(first + guidance)
     if isinstance(error, NameError) and _lesson_name_missing(error, frame):
@@ -2258,11 +2293,14 @@ def _cell_error_guidance(
 
 
 RUN_ALL_STOPS = (
-    "(Run All stops at a cell with an error: until this one runs without one, Run All leaves the cells below it.)"
+    "This cell stopped with an error, so Run All stops here: it runs the cells below this one only once this cell "
+    "runs without an error."
 )
 """Said under an exercise cell whose answer stopped it before its check (lesson 04's walk: after Run All, the cells
 below stayed empty and nothing said why). True whether the student ran this cell alone or Run All: the fifth walks,
-who had run one cell, read "If you used Run All, it stopped here" as said to someone else."""
+who had run one cell, read "If you used Run All, it stopped here" as said to someone else. It says that this cell
+stopped with an error, in those words: the guidance prints no red traceback, so "a cell with an error" did not read
+as this one (walk 19). Printed broken into lines like the guidance above it (:func:`readable_lines`)."""
 
 
 _CHECKED_EXERCISE = re.compile(r"""check\(\s*["'](Exercise \d+)["']""")
