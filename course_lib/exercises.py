@@ -669,6 +669,24 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         return f"{exercise}: not checked yet. {variable} Then run the cell again."
     if computed := _computed_answer_line(names):  # `answer_1 = parse_assertions(message_1)`: not a prediction
         return f"{exercise}: not checked yet. {computed} Then run the cell again."
+    if worked := _worked_out(names, answer):  # `answer_3 = 2 + 2`: graded by its value, said back right or wrong
+        echo, answer = worked
+        said = _graded(exercise, answer, expected, hint, why, names, named)
+        status, dot, rest = said[len(exercise) :].partition(".")
+        return f"{exercise}{status}{dot} {echo}{rest}"
+    return _graded(exercise, answer, expected, hint, why, names, named)
+
+
+def _graded(
+    exercise: str,
+    answer: Any,
+    expected: Any,
+    hint: str,
+    why: str | None,
+    names: Mapping[str, Any],
+    named: Exercise | None,
+) -> str:
+    """What :func:`_verdict` says of an answer the student wrote as a value: its form, then whether it is right."""
     if decimal := _decimal_count(answer, expected):  # 1.0, -1, 1.5 for a count: said alike
         return f"{exercise}: not checked yet. {decimal} Then run the cell again."
     if doubt := _doubting_comment(names, expected, named):  # `9  # maybe 11?`: a hedge, right or wrong alike
@@ -1592,8 +1610,11 @@ def _computed_answer_line(names: Mapping[str, Any]) -> str:
     ``""``.
 
     The value is then the library's, not a prediction: graded, it was "correct" (lesson 01's walk). Any value
-    ``ast.literal_eval`` cannot read is code that computes (a call, an attribute, an operation); a lesson's name and
-    ``or``/``and`` are said before, in words of their own. Said alike whatever the code computes.
+    ``ast.literal_eval`` cannot read is code that computes (a call, an attribute, an operation), but for plain
+    arithmetic on numbers written out (``2 + 2``, ``3*20 + 0.5 + 1``): that is the student's own reasoning, as the
+    Whys write it ("the desk and the writer (2 + 2)"), and it is graded by its value (:func:`_worked_out`; lesson
+    02's walk 19 found ``answer_3 = 2 + 2`` refused). A lesson's name and ``or``/``and`` are said before, in words of
+    their own. Said alike whatever the code computes.
     """
     cell = _cell_text(names)
     try:
@@ -1609,12 +1630,70 @@ def _computed_answer_line(names: Mapping[str, Any]) -> str:
         try:
             ast.literal_eval(node.value)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            if _arithmetic(node.value):  # the student's own sum: graded by its value
+                continue
             code = _clipped(ast.get_source_segment(cell, node.value) or "")
             return (
                 f"Your answer line computes its value with code ({code}): write the value you predict, not code "
                 "that computes it."
             )
     return ""
+
+
+_ARITHMETIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div)
+"""The operations of plain arithmetic an answer line may write out: ``+ - * /`` (and parentheses)."""
+
+
+def _arithmetic(node: ast.AST, depth: int = 0) -> bool:
+    """Is ``node`` plain arithmetic on numbers written in digits (``2 + 2``, ``3*20 + 0.5 + 1``, ``(1 + 1) * 2``)?
+    No name, no call, no ``**`` (``9**9**9`` would take a kernel's memory), no True or False (Python's 1 and 0)."""
+    if depth > 200:  # a sum of 200 terms is no answer line; Python's own recursion limit stays far
+        return False
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd | ast.USub):
+        return _arithmetic(node.operand, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC_OPERATORS):
+        return _arithmetic(node.left, depth + 1) and _arithmetic(node.right, depth + 1)
+    return False
+
+
+def _worked_out(names: Mapping[str, Any], answer: Any) -> tuple[str, Any] | None:
+    """The cell's answer line written as plain arithmetic (``answer_3 = 2 + 2``): what the checker says back ("Your
+    sum 2 + 2 is 4."), and the value graded; or None.
+
+    The value is graded as the same number written in digits would be: a division of whole numbers that comes out
+    whole is that whole number (``8 / 2`` is the count 4, though Python makes it 4.0: the student wrote no decimal
+    point), and a fraction is rounded to 10 places (``0.1 + 0.2`` is 0.3). The sentence said back has the same form
+    whether the value is right or wrong, and comes first, so a wrong sum is seen as the student's own arithmetic.
+    """
+    cell = _cell_text(names)
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id.startswith("answer") for target in node.targets)
+            and _arithmetic(node.value)
+            and any(isinstance(part, ast.BinOp) for part in ast.walk(node.value))  # `-1` is a number, not a sum
+        ):
+            continue
+        try:
+            value = eval(compile(ast.Expression(node.value), "<answer>", "eval"), {"__builtins__": {}})
+        except (ArithmeticError, ValueError, MemoryError, RecursionError):
+            return None
+        if not _same(value, answer):  # the answer checked is not this line's (another cell set it)
+            return None
+        whole = all(type(n.value) is int for n in ast.walk(node.value) if isinstance(n, ast.Constant))
+        if isinstance(value, float) and value == value and abs(value) != float("inf"):
+            value = int(value) if whole and value.is_integer() else round(value, 10)
+        ops = [n.op for n in ast.walk(node.value) if isinstance(n, ast.BinOp | ast.UnaryOp)]
+        sums = all(isinstance(op, ast.Add) for op in ops)
+        code = _clipped(ast.get_source_segment(cell, node.value) or "")
+        return f"Your {'sum' if sums else 'calculation'} {code} is {_shown(value)}.", value
+    return None
 
 
 def _decimal_count(answer: Any, expected: Any) -> str:
