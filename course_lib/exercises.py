@@ -360,7 +360,7 @@ EXERCISES: tuple[Exercise, ...] = (
                 "Reporting",
                 "Reporting was declared in that correction: was the batch holding it stored?",
             ),
-            ("nothing", "Does the store lose a fact it held? Section 5's table says, in its column 'store unchanged'."),
+            ("nothing", "Does the store lose a fact it held?"),
             ("Billing", "Billing is what section 5's store held; this store was given another module first."),
             *((value, _DATABASE_VALUE) for value in _LESSON_02_DATABASES),
         ),
@@ -493,11 +493,15 @@ EXERCISES: tuple[Exercise, ...] = (
         "With a fresh context every re-run (every call after the first) sees the three initial messages plus one "
         '"## Feedback" message that lists all the feedback so far: 4 messages, however many iterations came before.',
         (
-            (11, "11 is the default flow (3, 5, 7, 9, 11): with a fresh context the earlier answers are not re-sent."),
+            (
+                11,
+                "11 is the default flow (3, 5, 7, 9, 11): with a fresh context, the answers the model wrote in this "
+                "loop are not sent again.",
+            ),
             (
                 9,
-                "That grows with every call, as the default flow does; with a fresh context the earlier answers are "
-                "not re-sent.",
+                "That grows with every call, as the default flow does; with a fresh context, the answers the model "
+                "wrote in this loop are not sent again.",
             ),
             (
                 5,
@@ -644,6 +648,9 @@ def check(
 def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | None, names: Mapping[str, Any]) -> str:
     """What :func:`check` says, before it is broken into lines."""
     if missing := _unassigned_answer(names):  # the line was deleted: the value, even ..., is an earlier run's
+        if compared := _compared_line(_cell_text(names), missing):  # `answer_1 == 9`: an = meant, said alike
+            said, write = _two_equals_words(*compared)
+            return f"{exercise}: not checked yet. {said} {write}, then run the cell again."
         write = (
             f"Write the line {missing} = ... back where the cell had it"
             if missing.startswith("message")
@@ -662,6 +669,24 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         return f"{exercise}: not checked yet. {variable} Then run the cell again."
     if computed := _computed_answer_line(names):  # `answer_1 = parse_assertions(message_1)`: not a prediction
         return f"{exercise}: not checked yet. {computed} Then run the cell again."
+    if worked := _worked_out(names, answer):  # `answer_3 = 2 + 2`: graded by its value, said back right or wrong
+        echo, answer = worked
+        said = _graded(exercise, answer, expected, hint, why, names, named)
+        status, dot, rest = said[len(exercise) :].partition(".")
+        return f"{exercise}{status}{dot} {echo}{rest}"
+    return _graded(exercise, answer, expected, hint, why, names, named)
+
+
+def _graded(
+    exercise: str,
+    answer: Any,
+    expected: Any,
+    hint: str,
+    why: str | None,
+    names: Mapping[str, Any],
+    named: Exercise | None,
+) -> str:
+    """What :func:`_verdict` says of an answer the student wrote as a value: its form, then whether it is right."""
     if decimal := _decimal_count(answer, expected):  # 1.0, -1, 1.5 for a count: said alike
         return f"{exercise}: not checked yet. {decimal} Then run the cell again."
     if doubt := _doubting_comment(names, expected, named):  # `9  # maybe 11?`: a hedge, right or wrong alike
@@ -1585,8 +1610,11 @@ def _computed_answer_line(names: Mapping[str, Any]) -> str:
     ``""``.
 
     The value is then the library's, not a prediction: graded, it was "correct" (lesson 01's walk). Any value
-    ``ast.literal_eval`` cannot read is code that computes (a call, an attribute, an operation); a lesson's name and
-    ``or``/``and`` are said before, in words of their own. Said alike whatever the code computes.
+    ``ast.literal_eval`` cannot read is code that computes (a call, an attribute, an operation), but for plain
+    arithmetic on numbers written out (``2 + 2``, ``3*20 + 0.5 + 1``): that is the student's own reasoning, as the
+    Whys write it ("the desk and the writer (2 + 2)"), and it is graded by its value (:func:`_worked_out`; lesson
+    02's walk 19 found ``answer_3 = 2 + 2`` refused). A lesson's name and ``or``/``and`` are said before, in words of
+    their own. Said alike whatever the code computes.
     """
     cell = _cell_text(names)
     try:
@@ -1602,12 +1630,70 @@ def _computed_answer_line(names: Mapping[str, Any]) -> str:
         try:
             ast.literal_eval(node.value)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            if _arithmetic(node.value):  # the student's own sum: graded by its value
+                continue
             code = _clipped(ast.get_source_segment(cell, node.value) or "")
             return (
                 f"Your answer line computes its value with code ({code}): write the value you predict, not code "
                 "that computes it."
             )
     return ""
+
+
+_ARITHMETIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div)
+"""The operations of plain arithmetic an answer line may write out: ``+ - * /`` (and parentheses)."""
+
+
+def _arithmetic(node: ast.AST, depth: int = 0) -> bool:
+    """Is ``node`` plain arithmetic on numbers written in digits (``2 + 2``, ``3*20 + 0.5 + 1``, ``(1 + 1) * 2``)?
+    No name, no call, no ``**`` (``9**9**9`` would take a kernel's memory), no True or False (Python's 1 and 0)."""
+    if depth > 200:  # a sum of 200 terms is no answer line; Python's own recursion limit stays far
+        return False
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd | ast.USub):
+        return _arithmetic(node.operand, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC_OPERATORS):
+        return _arithmetic(node.left, depth + 1) and _arithmetic(node.right, depth + 1)
+    return False
+
+
+def _worked_out(names: Mapping[str, Any], answer: Any) -> tuple[str, Any] | None:
+    """The cell's answer line written as plain arithmetic (``answer_3 = 2 + 2``): what the checker says back ("Your
+    sum 2 + 2 is 4."), and the value graded; or None.
+
+    The value is graded as the same number written in digits would be: a division of whole numbers that comes out
+    whole is that whole number (``8 / 2`` is the count 4, though Python makes it 4.0: the student wrote no decimal
+    point), and a fraction is rounded to 10 places (``0.1 + 0.2`` is 0.3). The sentence said back has the same form
+    whether the value is right or wrong, and comes first, so a wrong sum is seen as the student's own arithmetic.
+    """
+    cell = _cell_text(names)
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id.startswith("answer") for target in node.targets)
+            and _arithmetic(node.value)
+            and any(isinstance(part, ast.BinOp) for part in ast.walk(node.value))  # `-1` is a number, not a sum
+        ):
+            continue
+        try:
+            value = eval(compile(ast.Expression(node.value), "<answer>", "eval"), {"__builtins__": {}})
+        except (ArithmeticError, ValueError, MemoryError, RecursionError):
+            return None
+        if not _same(value, answer):  # the answer checked is not this line's (another cell set it)
+            return None
+        whole = all(type(n.value) is int for n in ast.walk(node.value) if isinstance(n, ast.Constant))
+        if isinstance(value, float) and value == value and abs(value) != float("inf"):
+            value = int(value) if whole and value.is_integer() else round(value, 10)
+        ops = [n.op for n in ast.walk(node.value) if isinstance(n, ast.BinOp | ast.UnaryOp)]
+        sums = all(isinstance(op, ast.Add) for op in ops)
+        code = _clipped(ast.get_source_segment(cell, node.value) or "")
+        return f"Your {'sum' if sums else 'calculation'} {code} is {_shown(value)}.", value
+    return None
 
 
 def _decimal_count(answer: Any, expected: Any) -> str:
@@ -1644,6 +1730,32 @@ def _set_instead(missing: str, names: Mapping[str, Any]) -> str:
     stored = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
     near = sorted(name for name in stored if name != missing and _distance(name, missing) <= 2)
     return f" The cell sets {near[0]} instead: is that {missing} misspelt?" if near else ""
+
+
+_COMPARED_LINE = re.compile(r"^\s*(answer_\w*|message_\w+)\s*==(?!=)\s*(\S.*)$")
+"""A line that compares the cell's own name with a value where it meant to set it: ``answer_1 == 9``."""
+
+
+def _compared_line(cell: str, name: str = "") -> tuple[str, str, str] | None:
+    """The cell's line ``answer_N == value`` (or ``message_N == ...``), as (its code, the name, the value's code),
+    for ``name`` or any of the cell's own names; else None. The value is as typed, its comment left out."""
+    for line in cell.splitlines():
+        match = _COMPARED_LINE.match(_without_comment(line)[0])
+        if match and (not name or match.group(1) == name):
+            return match.group(0).strip(), match.group(1), match.group(2).strip()
+    return None
+
+
+def _two_equals_words(code: str, name: str, value: str) -> tuple[str, str]:
+    """What an answer (or message) line written with ``==`` is told: what it does, and what to write instead.
+
+    ``answer_1 == 9`` compares and sets nothing: the cell was told only that it "no longer sets answer_1" (lesson
+    05's walk 19), which is true but leaves the cause unsaid. Said for every exercise, the same words whatever the
+    value, right or wrong, in a kernel where the name holds an earlier run's value as in one where it holds none.
+    """
+    noun = "message" if name.startswith("message") else "answer"
+    said = f"Your line {_clipped(code)} compares {name} with a value and sets nothing: use one = to set your {noun}; "
+    return f"{said}== compares.", f"Write {name} = {_clipped(value)}"
 
 
 def _unassigned_answer(names: Mapping[str, Any]) -> str:
@@ -2200,7 +2312,8 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
         first = _exercise_not_checked(source)
         frame = frames[-1] if raised_in_cell else None
         if said := _cell_error_guidance(value, frame, self.user_ns, first):
-            print(said + (f"\n{RUN_ALL_STOPS}" if first and not _lesson_name_missing(value, frame) else ""))
+            stops = first and not _lesson_name_missing(value, frame)
+            print(said + (f"\n{readable_lines(RUN_ALL_STOPS)}" if stops else ""))
             # ipykernel builds its error reply from _last_traceback, which only a shown traceback sets and which a
             # cell with a top-level await never resets: first in a fresh kernel, the reply failed and the cell stayed
             # at [*] (lesson 05's walk).
@@ -2231,6 +2344,11 @@ def _cell_error_guidance(
     ``first`` opens it on the same line, as a graded answer's form opens: "Exercise 2: not checked yet. ..."
     (:func:`_exercise_not_checked`; lesson 01's walk found it on a line of its own here and inline there).
     """
+    if isinstance(error, NameError) and frame and (compared := _compared_line(frame.line or "")):
+        said, write = _two_equals_words(*compared)  # `answer_1 == 9` in a kernel where one of its names has no value
+        return readable_lines(
+            f"{first}{said}\nPython stopped at that line:\n{_python_line(error)}\n{write}, then run the cell again."
+        )
     if guidance := _message_guidance(error, frame.line if frame else None):
         return readable_lines(first + guidance)
     if isinstance(error, NameError) and _lesson_name_missing(error, frame):
@@ -2254,11 +2372,14 @@ def _cell_error_guidance(
 
 
 RUN_ALL_STOPS = (
-    "(Run All stops at a cell with an error: until this one runs without one, Run All leaves the cells below it.)"
+    "This cell stopped with an error, so Run All stops here: it runs the cells below this one only once this cell "
+    "runs without an error."
 )
 """Said under an exercise cell whose answer stopped it before its check (lesson 04's walk: after Run All, the cells
 below stayed empty and nothing said why). True whether the student ran this cell alone or Run All: the fifth walks,
-who had run one cell, read "If you used Run All, it stopped here" as said to someone else."""
+who had run one cell, read "If you used Run All, it stopped here" as said to someone else. It says that this cell
+stopped with an error, in those words: the guidance prints no red traceback, so "a cell with an error" did not read
+as this one (walk 19). Printed broken into lines like the guidance above it (:func:`readable_lines`)."""
 
 
 _CHECKED_EXERCISE = re.compile(r"""check\(\s*["'](Exercise \d+)["']""")
@@ -2560,22 +2681,24 @@ def _value_forms(expected: Any) -> str:
 
     A number's example is a neutral one (42, or 42.5 for an answer with a fraction), never the expected value: the
     next candidate stands in when it is. Why: lesson 00's Exercise 1 showed ``(0.5)``, a number its question gives,
-    and it read as a hint (issue 32). The words depend on the expected value only, never on the answer written.
+    and it read as a hint (issue 32). Each example says it is one ("for example 42"): a bare "(42)" read as a value
+    suggested to the student (lesson 05's walk 19). The words depend on the expected value only, never on the answer
+    written.
     """
     if expected is _UNKNOWN:
         return (
-            "a Python value: text in quotes ('some text'), a number (42 or 0.5), True or False, or a dict "
-            "({'key': 'value'})"
+            "a Python value: text in quotes (for example 'some text'), a number (for example 42 or 0.5), True or "
+            "False, or a dict (for example {'key': 'value'})"
         )
     if _kind(expected) == _kind(True):
         return "True or False (a capital first letter, no quotes)"
     if _kind(expected) == "a number":
         candidates = (42, 36, 27) if isinstance(expected, numbers.Integral) else (42.5, 36.5, 27.5)
         example = next(number for number in candidates if number != expected)
-        return f"a number in digits, no quotes ({example})"
+        return f"a number in digits, no quotes (for example {example})"
     if isinstance(expected, dict):
-        return "a dict ({'key': 'value'})"
-    return "text in quotes ('some text')"
+        return "a dict (for example {'key': 'value'})"
+    return "text in quotes (for example 'some text')"
 
 
 def _syntax_guidance(error: SyntaxError) -> str:

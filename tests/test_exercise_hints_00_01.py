@@ -298,7 +298,7 @@ def test_lesson_00_exercise_1_s_empty_line_shows_an_example_from_neither_questio
 
     expected = LiveSettings(model="m", api_key="k", timeout=20, max_retries=2).worst_case_wait
     said = _empty_line_guidance(capsys, expected)
-    example = re.search(r"a number in digits, no quotes \(([\d.]+)\)", said)
+    example = re.search(r"a number in digits, no quotes \(for example ([\d.]+)\)", said)
     assert example is not None
     cells = json.loads(Path("notebooks/00_setup_and_backends.ipynb").read_text(encoding="utf-8"))["cells"]
     texts = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
@@ -311,7 +311,7 @@ def test_lesson_00_exercise_1_s_empty_line_shows_an_example_from_neither_questio
 @pytest.mark.parametrize("expected", [42, 42.5, 7, 61.5])
 def test_a_number_s_example_is_never_the_expected_value(capsys, expected):
     said = _empty_line_guidance(capsys, expected)
-    example = re.search(r"a number in digits, no quotes \(([\d.]+)\)", said)
+    example = re.search(r"a number in digits, no quotes \(for example ([\d.]+)\)", said)
     assert example is not None and float(example.group(1)) != expected
 
 

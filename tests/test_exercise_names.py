@@ -148,8 +148,12 @@ def test_a_value_written_out_is_graded_even_when_a_variable_holds_it():
     ("expected", "said", "not_said"),
     [
         ("bool(right)", "write your prediction as True or False (a capital first letter, no quotes)", "{'key'"),
-        ("len(found)", "write your prediction as a number in digits, no quotes (42)", "True or False"),
-        ("undefined_thing.count", "text in quotes ('some text'), a number (42 or 0.5), True or False", "capital"),
+        ("len(found)", "write your prediction as a number in digits, no quotes (for example 42)", "True or False"),
+        (
+            "undefined_thing.count",
+            "text in quotes (for example 'some text'), a number (for example 42 or 0.5), True or",
+            "capital",
+        ),
     ],
 )
 def test_an_empty_answer_line_is_told_the_kind_the_cell_checks(capsys, expected, said, not_said):
