@@ -1,0 +1,73 @@
+"""Lessons 01, 02 and 06, nineteenth walk (issue 32): each finding checked at its rule.
+
+What a lesson says ``wrapped_block`` promises is true of what it prints (a value holding a space may go on over
+the next line; no word and no date is cut); section 4 of lesson 01 corrects a store of its own, so its cell prints
+the same when run again; each "Under the hood" spells MAF out where it first uses the name.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from test_student_path import lesson
+
+from course_lib.presentation import BLOCK_INDENT, wrapped_block
+
+ISO_DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d")
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _printed(cell) -> str:
+    return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+
+
+def _cell(name: str, cell_id: str):
+    return next(c for c in lesson(name).cells if c.get("id") == cell_id)
+
+
+# --- finding 1: the promise of wrapped_block, said as it is kept ---
+
+
+def test_wrapped_block_cuts_no_word_but_may_carry_a_spaced_value_over_the_next_line():
+    line = "- reply: From what I can see: database=SQL Server 2022; module=Billing; recorded 2026-12-03T14:19:36+00:00"
+    for width in range(20, len(line)):
+        shown = wrapped_block(line, width)
+        rows = shown.split("\n")
+        assert " ".join(row.removeprefix(BLOCK_INDENT) for row in rows) == line  # the text is unchanged
+        words = {w for row in rows for w in row.split()}
+        assert words == set(line.split())  # every word whole, on one row
+    carried = wrapped_block(line, 45).split("\n")
+    assert not any("database=SQL Server 2022" in row for row in carried)  # the value goes on over the break
+
+
+def _wrapped_prose(name: str) -> list[str]:
+    """Every sentence of a lesson's markdown that says what wrapped_block does to a printed line."""
+    said = []
+    for cell in lesson(name).cells:
+        if cell.cell_type == "markdown" and "wrapped_block" in cell.source:
+            said += [s for s in re.split(r"(?<=[.;:])\s", _words(cell.source)) if "cut" in s]
+    return said
+
+
+@pytest.mark.parametrize("name", ["01_contract_and_store", "02_correct_then_forget"])
+def test_what_a_lesson_says_wrapped_block_keeps_whole_is_whole_in_every_printout(name: str):
+    said = " ".join(_wrapped_prose(name))
+    assert said, name
+    printed = "\n".join(_printed(c) for c in lesson(name).cells if c.cell_type == "code")
+    assert "`key=value` is never cut" not in said  # a value holding a space does go on over a line break
+    if "date" in said:  # no date of the printouts is broken over two lines
+        joined = re.sub(rf"\n{BLOCK_INDENT}", " ", printed)
+        assert len(ISO_DATE.findall(joined)) == len(ISO_DATE.findall(printed)) > 0
+
+
+def test_lesson_02_says_a_spaced_value_may_go_on_and_its_printout_shows_one():
+    said = _words(_cell("02_correct_then_forget", "cell-04").source)
+    assert "so no word or date is cut" in said
+    assert "a value holding a space, such as `SQL Server 2022`, may go on over the next line" in said
+    printed = "\n".join(_printed(c) for c in lesson("02_correct_then_forget").cells if c.cell_type == "code")
+    assert f"database=SQL\n{BLOCK_INDENT}Server 2022" in printed  # the case the sentence names, printed
