@@ -71,3 +71,38 @@ def test_lesson_02_says_a_spaced_value_may_go_on_and_its_printout_shows_one():
     assert "a value holding a space, such as `SQL Server 2022`, may go on over the next line" in said
     printed = "\n".join(_printed(c) for c in lesson("02_correct_then_forget").cells if c.cell_type == "code")
     assert f"database=SQL\n{BLOCK_INDENT}Server 2022" in printed  # the case the sentence names, printed
+
+
+# --- finding 2: section 4 of lesson 01 corrects a store of its own ---
+
+
+def test_section_4_prints_the_same_when_its_correction_cell_runs_again(capsys):
+    """Run the cells as a student may: sections 2 and 3, then section 4's correction twice, then 3 and 4 again."""
+    ids = ["cell-01", "cell-09", "cell-11", "cell-13", "cell-13", "cell-11", "cell-13"]
+    shell = InteractiveShell.instance()
+    try:
+        printed = []
+        for cell_id in ids:
+            result = shell.run_cell(_cell("01_contract_and_store", cell_id).source, store_history=False)
+            assert result.success, (cell_id, result.error_in_exec)
+            shown = result.result if result.result is not None else ""
+            out = capsys.readouterr().out + str(shown)
+            printed.append(re.sub(r"\d\d:\d\d:\d\d", "hh:mm:ss", out))
+    finally:
+        InteractiveShell.clear_instance()
+    first, again, after_section_3 = printed[3], printed[4], printed[6]
+    assert first == again == after_section_3
+    assert "replaced database (it was 'PostgreSQL', from turn 1)" in first
+
+
+def test_section_4_says_which_store_it_corrects_and_the_turn_its_table_shows():
+    cells = lesson("01_contract_and_store").cells
+    prose = _words(_cell("01_contract_and_store", "cell-12").source)
+    assert "That turn is not 2" not in prose
+    code = _cell("01_contract_and_store", "cell-13")
+    assert "store_after" in code.source and "memory." not in code.source
+    table = code.outputs[-1]["data"]["text/plain"]
+    turns = {int(t) for t in re.findall(r"Billing\s+(\d+)\s", table)}
+    assert turns == {2}, table
+    assert "so the correction is its turn 2" in prose
+    assert cells.index(code) == cells.index(_cell("01_contract_and_store", "cell-12")) + 1
