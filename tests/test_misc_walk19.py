@@ -106,3 +106,19 @@ def test_section_4_says_which_store_it_corrects_and_the_turn_its_table_shows():
     assert turns == {2}, table
     assert "so the correction is its turn 2" in prose
     assert cells.index(code) == cells.index(_cell("01_contract_and_store", "cell-12")) + 1
+
+
+# --- finding 3: each hood spells MAF out where it first uses the name ---
+
+
+@pytest.mark.parametrize("name", ["01_contract_and_store", "02_correct_then_forget", "06_loop_options_compared"])
+def test_the_hood_spells_maf_out_at_its_first_use(name: str):
+    cells = lesson(name).cells
+    heads = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## Under the hood")]
+    start = heads[0]
+    hood = "\n".join(c.source for c in cells[start:] if c.cell_type == "markdown")
+    if "MAF" not in hood:
+        return
+    first = hood.index("MAF")
+    spelled = "MAF (the Microsoft Agent Framework, the Python library the course's agents run on)"
+    assert hood[first:].startswith(spelled), hood[max(0, first - 60) : first + 90]
