@@ -111,3 +111,12 @@ async def test_wrapping_panel_text_is_single_spaced_not_at_an_input_rows_height(
     headings = [w.value for w in p.children if "1. The store" in str(getattr(w, "value", ""))]
     headings += [w.value for w in p.children if "2. An answer to check" in str(getattr(w, "value", ""))]
     assert len(headings) == 2 and all("line-height" in h for h in headings)
+
+
+def test_the_hood_says_a_quoted_constraint_plans_nothing():
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = " ".join(" ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").split())
+    assert "The constraint's own words are not an action planned" in text
+    store = lesson_store()
+    assert check_answer(store.facts, f"Billing; {RULE}.", "Which module?") == []
+    assert planner("Which module?", f"Patch Billing, but {RULE}.", store.facts) == "your answer"
