@@ -565,8 +565,8 @@ class CapstonePanel(MemoryPanel):
             placeholder="Type an answer, or pick one above", description="Answer", layout=widgets.Layout(width="95%")
         )
         self.check_button = widgets.Button(description="Check answer", button_style="primary", disabled=True)
-        self.verdict = widgets.HTML()
-        self.feedback = widgets.HTML()
+        self.verdict = SingleSpacedHTML()  # a verdict's reason runs to two lines: single-spaced, as the notes
+        self.feedback = SingleSpacedHTML()
         named = {"task": self.task, "examples": self.examples, "answer": self.answer, "replaced": self.replaced}
         shown = {"times": self.times, "verdict": self.verdict, "feedback": self.feedback}
         for name, widget in {**named, **shown}.items():

@@ -120,3 +120,11 @@ def test_the_hood_says_a_quoted_constraint_plans_nothing():
     store = lesson_store()
     assert check_answer(store.facts, f"Billing; {RULE}.", "Which module?") == []
     assert planner("Which module?", f"Patch Billing, but {RULE}.", store.facts) == "your answer"
+
+
+async def test_the_verdict_and_the_feedback_are_single_spaced_when_they_wrap():
+    p = panel()
+    said = await run(p, answer="We are on Billing.")
+    assert "This answer stands" in said and said.startswith("<section style='line-height")
+    await run(p, answer="module=Reporting")
+    assert p.feedback.value.startswith("<section style='line-height") and "What the loop sends back" in p.feedback.value
