@@ -79,6 +79,7 @@ __all__ = [
     "check_answer",
     "clauses",
     "mentions",
+    "named_keys",
     "plain_text",
     "planner",
     "plans_action",
@@ -217,6 +218,25 @@ def stated_values(text: str) -> list[tuple[str, str]]:
     return [
         (m["key"].lower(), _cut_marked(m["value"].strip(), plain, m.end("value"))) for m in _STATEMENT.finditer(plain)
     ]
+
+
+def named_keys(text: str, values: Mapping[str, Sequence[str]] | None = None) -> list[str]:
+    """The keys ``text`` talks about, in order: each it gives a value in the contract's form, in prose next to a word
+    of the key, or in a table, and each whose ``values`` (the values the key holds or held) it names as a whole
+    phrase, even without its key ("We are on Reporting." talks about the module that held ``Reporting``)."""
+    held = {key: [v for v in vs if _norm(v)] for key, vs in (values or {}).items()}
+    held = {key: vs for key, vs in held.items() if vs}
+    known = _Known({key: vs[0] for key, vs in held.items()}, {key: vs[1:] for key, vs in held.items()})
+    keys = [key for key, _ in stated_values(text)]
+    prose, tables = _read_lines(text)
+    prose_keys = [key for key in ALLOWED_KEYS if key != "constraint"]
+    for clause in prose:
+        spans = [(m.start("value"), m.end("value")) for m in _STATEMENT.finditer(clause.text)]
+        keys += [r.key for r in _prose_reads(clause, _Words(clause.text), known, prose_keys, spans)]
+    keys += [key for table in tables for key, _, _ in _table_pairs(table)]
+    plain = " ".join(plain_text(text).split())
+    keys += [key for key, vs in held.items() if any(mentions(v, plain) for v in vs)]
+    return list(dict.fromkeys(keys))
 
 
 def _runs_on(text: str, end: int) -> bool:
@@ -686,7 +706,7 @@ def check_answer(
     for key, value in _table_claims(tables, stored):
         found.setdefault(key, value)
     violations = [Violation(fact=stored[key], stated=value) for key, value in found.items()]
-    planned_by = planner(task, answer)
+    planned_by = planner(task, answer, facts)
     if planned_by is not None:
         parts = [c.text for c in prose if c.end != "?"]  # a question carries no constraint: it is not a claim
         parts += [cell for table in tables for row in table for cell in row if cell]
@@ -853,14 +873,42 @@ Planner = Literal["the task", "your answer", "the task and your answer"]
 """What planned the action that makes a stored constraint due: the task, the answer, or both."""
 
 
-def planner(task: str, answer: str) -> Planner | None:
-    """Which of ``task`` and ``answer`` plans an action (None: neither, and no constraint is due)."""
-    by_task, by_answer = plans_action(task), plans_action(answer)
+def planner(task: str, answer: str, facts: Sequence[Fact] = ()) -> Planner | None:
+    """Which of ``task`` and ``answer`` plans an action (None: neither, and no constraint is due).
+
+    The words of a stored ``constraint`` among ``facts`` are not an action planned: "never restart the production
+    database during business hours", quoted word for word or in close words, plans no restart. An action word of
+    the text's own still counts, beside the constraint or in the same clause ("Patch Billing, but never restart ...").
+    """
+    constraints = [f.value for f in facts if f.key == "constraint"]
+    by_task, by_answer = _plans_beyond(task, constraints), _plans_beyond(answer, constraints)
     if by_task and by_answer:
         return "the task and your answer"
     if by_task:
         return "the task"
     return "your answer" if by_answer else None
+
+
+def _plans_beyond(text: str, constraints: Sequence[str]) -> bool:
+    """Whether ``text`` plans an action in words of its own, not only in the words of one of ``constraints``."""
+    if not constraints:
+        return plans_action(text)
+    prose, tables = _read_lines(text)
+    for part in [c.text for c in prose] + [cell for table in tables for row in table for cell in row if cell]:
+        for constraint in constraints:  # a constraint quoted word for word: its words are the user's, not a plan
+            core = _norm(constraint)
+            if core:
+                phrase = re.escape(core).replace("\\ ", r"\s+")
+                part = re.sub(r"(?<![\w-])" + phrase + r"(?![\w-])", " ", part, flags=re.IGNORECASE)
+        found = [_stem(m.group().casefold()) for m in _ACTION.finditer(part)]
+        if not found:
+            continue
+        own = {  # a constraint in close words ("do not restart ..."): its action words are its own too
+            _stem(w) for c in constraints if carries_constraint(c, part) for w in _words(c) if w not in _STOPWORDS
+        }
+        if any(stem not in own for stem in found):
+            return True
+    return False
 
 
 class Violation(BaseModel):

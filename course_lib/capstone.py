@@ -373,11 +373,16 @@ class FactsConsistencyEvaluator(LoopEvaluator):
         facts = self.memory.facts
         self._watch(facts)
         answer = context.last_response.text
-        violations = check_answer(facts, answer, task_text(context.initial_messages), self.superseded)
+        task = task_text(context.initial_messages)
+        violations = check_answer(facts, answer, task, self.superseded)
         feedback = feedback_text(violations) if violations else None
         if self.on_check is not None:
             check = FactCheck(
-                iteration=context.iteration, facts=facts, answer=answer, violations=tuple(violations), feedback=feedback
+                iteration=context.iteration,
+                facts=facts,
+                answer=answer,
+                violations=tuple(violations),
+                feedback=feedback,
             )
             self.on_check(check)
         return LoopEvaluation.continue_with(feedback) if feedback else LoopEvaluation.stop()

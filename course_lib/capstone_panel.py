@@ -25,7 +25,17 @@ from typing import Any
 import ipywidgets as widgets
 from agent_framework import Agent, Message
 
-from .answer_reader import CUT_MARK, action_planned, planner, plans_action, stated_values, values_match
+from .answer_reader import (
+    CUT_MARK,
+    action_planned,
+    carries_constraint,
+    mentions,
+    named_keys,
+    plain_text,
+    planner,
+    plans_action,
+    values_match,
+)
 from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
 from .conventions import attribution_source
@@ -217,6 +227,9 @@ class AnswerCheck:
     said: dict[str, tuple[Fact, ...]] = field(default_factory=dict)
     """Per key, each time the user said the value the store holds: the first, then each time it was said again
     (:func:`said_runs`), so a reason names every turn, not only the latest (lesson 07's walk)."""
+    forgotten_values: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per forgotten key, the values it held when it was forgotten (the stored one, then those a correction replaced):
+    an answer that names one talks about a key the store no longer holds ("We are on Reporting.")."""
 
     @property
     def violations(self) -> tuple[Violation, ...]:
@@ -233,6 +246,7 @@ async def check_in_loop(
     forgotten: Collection[str] = (),
     history_cleared: Collection[str] = (),
     said: Mapping[str, Sequence[Fact]] | None = None,
+    forgotten_values: Mapping[str, Sequence[str]] | None = None,
 ) -> AnswerCheck:
     """Run ``answer`` to ``task`` through a real loop held by the real evaluator; what it decided and sent back.
 
@@ -267,6 +281,7 @@ async def check_in_loop(
         forgotten=frozenset(forgotten),
         history_cleared=frozenset(history_cleared),
         said={key: tuple(facts) for key, facts in (said or {}).items()},
+        forgotten_values={key: tuple(values) for key, values in (forgotten_values or {}).items()},
     )
 
 
@@ -531,6 +546,7 @@ class CapstonePanel(MemoryPanel):
         self.result: AnswerCheck | None = None
         self.forgotten: set[str] = set()  # keys forgotten here and not stored again since
         self.history_cleared: set[str] = set()  # keys a forget cleared here, stored again since or not
+        self.forgotten_values: dict[str, tuple[str, ...]] = {}  # per key in forgotten: the values it held
         self.said: dict[str, tuple[Fact, ...]] = {}  # per key: each time the value the store holds was said
         self.cleared: str | None = None
         """What the latest forget that removed replaced values forgot (a key, or "all"); None once one is listed."""
@@ -549,8 +565,8 @@ class CapstonePanel(MemoryPanel):
             placeholder="Type an answer, or pick one above", description="Answer", layout=widgets.Layout(width="95%")
         )
         self.check_button = widgets.Button(description="Check answer", button_style="primary", disabled=True)
-        self.verdict = widgets.HTML()
-        self.feedback = widgets.HTML()
+        self.verdict = SingleSpacedHTML()  # a verdict's reason runs to two lines: single-spaced, as the notes
+        self.feedback = SingleSpacedHTML()
         named = {"task": self.task, "examples": self.examples, "answer": self.answer, "replaced": self.replaced}
         shown = {"times": self.times, "verdict": self.verdict, "feedback": self.feedback}
         for name, widget in {**named, **shown}.items():
@@ -569,14 +585,16 @@ class CapstonePanel(MemoryPanel):
         self.set_trait(  # not "self.children = ...": mypy would take the type of that line for the one above
             "children",
             (
-                widgets.HTML(
+                SingleSpacedHTML(  # a heading that wraps keeps its lines together (not the widget's 28 px)
                     "<b>1. The store the evaluator holds answers to.</b> Correct a value by typing a declaration "
                     f"such as <code>{CORRECTION_EXAMPLE}</code> in the Message box and pressing Submit; choose a key "
                     "and press Forget key, or press Forget all to empty the store."
                 ),
                 *_after(store, self.table, self.times),
                 self.replaced,
-                widgets.HTML("<b>2. An answer to check.</b> You stand in for the model: type an answer or pick one."),
+                SingleSpacedHTML(
+                    "<b>2. An answer to check.</b> You stand in for the model: type an answer or pick one."
+                ),
                 self.task,
                 self.examples,
                 self.answer,
@@ -619,6 +637,7 @@ class CapstonePanel(MemoryPanel):
             self.cleared = "earlier"
         report = await self.extraction.update(text)
         self.forgotten -= {f.key for f in self.extraction.memory.facts}
+        self.forgotten_values = {k: v for k, v in self.forgotten_values.items() if k in self.forgotten}
         self.said = said_runs(self.said, held, self.extraction.memory.facts)
         for old, fact in record_superseded(before, self.extraction.memory.facts, self.superseded):
             by = self.corrections.setdefault(fact.key, {})
@@ -629,6 +648,9 @@ class CapstonePanel(MemoryPanel):
     def _forget(self, key: str | None) -> None:
         """Forget a key (or all): the values it held before go too, so nothing forgotten is held against an answer."""
         self.forgotten |= {f.key for f in self.extraction.memory.facts} if key is None else {key}
+        for fact in self.extraction.memory.facts:
+            if key is None or fact.key == key:
+                self.forgotten_values[fact.key] = (fact.value, *self.superseded.get(fact.key, ()))
         every = {f.key for f in self.extraction.memory.facts} | set(self.superseded)
         self.history_cleared |= every if key is None else {key}
         self.extraction.memory.forget(key)
@@ -772,6 +794,7 @@ class CapstonePanel(MemoryPanel):
                 self.forgotten,
                 self.history_cleared,
                 self.said,
+                self.forgotten_values,
             )
         except EXPECTED_ERRORS as error:  # a rule the answer broke: said under the answer, nothing changed
             self.verdict.value = (
@@ -817,11 +840,23 @@ def _passed(result: AnswerCheck) -> str:
     facts = result.check.facts
     if not facts:
         return "the store is empty, so there is nothing to hold the answer to: this answer stands."
-    planned_by = planner(result.task, result.answer)
+    planned_by = planner(result.task, result.answer, facts)
     due = planned_by is not None and any(f.key == "constraint" for f in facts)
     carried = f", and it carries every stored constraint ({action_planned(planned_by)})" if due else ""
     unheld = _unheld(result)
-    why = f"({unheld})" if unheld else "(an answer that leaves a fact out contradicts nothing)"
+    plain = " ".join(plain_text(result.answer).split())
+    left_out = [
+        f.key
+        for f in facts
+        if not (carries_constraint(f.value, result.answer) if f.key == "constraint" else mentions(f.value, plain))
+    ]
+    why = (
+        f"({unheld})"
+        if unheld
+        else "(an answer that leaves a fact out contradicts nothing)"
+        if left_out
+        else "(it states every stored fact)"
+    )
     stated = f"the answer states no other value as current for any stored key{carried}"
     return f"{stated}. This answer stands {why}."
 
@@ -829,7 +864,9 @@ def _passed(result: AnswerCheck) -> str:
 def _unheld(result: AnswerCheck) -> str:
     """What to say of keys the answer states but the store does not hold: nothing holds those parts of the answer."""
     held = {f.key for f in result.check.facts}
-    keys = list(dict.fromkeys(key for key, _ in stated_values(result.answer) if key not in held))
+    values = {f.key: [f.value, *result.superseded.get(f.key, ())] for f in result.check.facts}
+    named = named_keys(result.answer, {**values, **result.forgotten_values})
+    keys = [key for key in named if key not in held]
     if not keys:
         return ""
     gone = [k for k in keys if k in result.forgotten]

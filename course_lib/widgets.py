@@ -762,7 +762,8 @@ WRAPPING_TEXT = "white-space: normal; overflow-wrap: anywhere"
 def _greyed_out(button: widgets.Button, reason: str) -> str:
     """Say why ``button`` is greyed out, beside it and as its tooltip; ``""`` (and no tooltip) when it is not."""
     button.tooltip = reason or None
-    return f'<span style="{NOTE_STYLE}">{_escape(reason)}</span>' if reason else ""
+    # a block, not a span: a span's own line height cannot undo the widget's 28 px lines once the note wraps
+    return f'<div style="{NOTE_STYLE}">{_escape(reason)}</div>' if reason else ""
 
 
 SINGLE_SPACED = "line-height: 1.4"
