@@ -71,3 +71,43 @@ def test_the_stop_sentence_comment_speaks_of_the_loops_it_is_used_on_and_they_ha
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "LoopAgent":
                 assert not isinstance(node.args[1], ast.List), cid
     assert len(seed_loop(allowed=99)[0].evaluators) == 1
+
+
+# region 2. A fresh context: the first run starts on a new session too, and exercise 2's miss for 1 asks about it
+
+
+async def test_with_a_fresh_context_and_no_callers_session_every_run_the_first_included_is_on_a_new_session():
+    for allowed in (1, 2, 3):
+        created, seen = [], []
+
+        def note(context, allowed=allowed, seen=seen):
+            seen.append(context.session)
+            return LoopEvaluation.continue_with("again") if context.iteration < allowed else LoopEvaluation.stop()
+
+        seeded, messages = seed_loop()
+        options = LoopAgentOptions(fresh_context_per_iteration=True, session_created_callback=created.append)
+        await LoopAgent(seeded.inner_agent, DelegateLoopEvaluator(note), options).run(messages)
+        assert len(seen) == allowed and seen[0] is created[0]  # the first run is on a session the loop made
+        assert len(created) == allowed and len({id(s) for s in seen}) == allowed
+    counted = await profile_options(LoopAgentOptions(fresh_context_per_iteration=True, max_iterations=2))
+    assert counted["model calls"] == counted["sessions created"]
+
+
+def test_section_1_says_each_run_the_first_included_starts_on_a_new_session():
+    bullet = _words(cell_source("06", "cell-02"))
+    assert "each re-run starts on a new, empty session" not in bullet
+    assert (
+        "fresh_context_per_iteration: when True, each run, the first included, starts on a new, empty session "
+        "(where an agent keeps one conversation's history) when the caller passes no session" in bullet
+    )
+    takeaway = _words(cell_source("06", "student-takeaways"))
+    assert "each run on a new session (the first included, when the caller passes none)" in takeaway
+
+
+def test_exercise_2s_miss_for_1_asks_whether_the_first_run_is_on_a_session_the_loop_creates_without_the_number():
+    miss = dict(exercise("06", "Exercise 2").misses)[1]
+    assert "does the first run also start on a session the loop creates?" in miss
+    assert "re-run" in miss  # the reader who counted only the re-runs is spoken to, not only one who forgot the option
+    assert not re.search(r"\b2\b|\btwo\b", miss, flags=re.I)
+    shown = said("06", "Exercise 2", 1, 2)
+    assert miss in shown and "not quite" in shown
