@@ -12,7 +12,7 @@ import warnings
 
 from agent_framework import Agent
 from agent_framework._harness._loop import AgentLoopMiddleware
-from support.checker import run_each_in_a_fresh_shell, run_in_shell, said
+from support.checker import exercise_cells, run_each_in_a_fresh_shell, run_in_shell, said
 from support.lesson_cells import cell_outputs, cell_source, stored_lesson
 from test_reading import PANEL_CONTROLS, WORKS_ALONE, panel_note
 
@@ -53,6 +53,27 @@ def _tree(source: str) -> ast.Module:
 # region 1. The comment on stop_sentence is true: the loops it is used on have one evaluator, not every loop
 
 
+def _evaluators_per_loop(source: str) -> list[int]:
+    """How many evaluators each ``LoopAgent(...)`` of a cell is given: a list written there or named, or one."""
+    tree = _tree(source)
+    lists = {
+        target.id: len(node.value.elts)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.List)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    counts = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "LoopAgent":
+            given = node.args[1]
+            if isinstance(given, ast.List):
+                counts.append(len(given.elts))
+            else:
+                counts.append(lists.get(given.id, 1) if isinstance(given, ast.Name) else 1)
+    return counts
+
+
 def test_the_stop_sentence_comment_speaks_of_the_loops_it_is_used_on_and_they_have_one_evaluator():
     lines = cell_source("06", "cell-14").splitlines()
     comment = _words(" ".join(line.removeprefix("#") for line in lines if line.startswith("#")))
@@ -60,16 +81,13 @@ def test_the_stop_sentence_comment_speaks_of_the_loops_it_is_used_on_and_they_ha
     assert "each loop whose response this lesson passes to it has one evaluator" in comment
     assert 'for a loop of several, add evaluators=N: "all N evaluators said stop"' in comment
     # the lesson has loops of two evaluators (section 3, exercise 3): "each loop of this lesson" was false
-    several = [cid for cid, source in _code_cells() if re.search(r"LoopAgent\([^()]*, \[", source)]
+    several = [cid for cid, source in _code_cells() if any(n > 1 for n in _evaluators_per_loop(source))]
     assert {"cell-10", "cell-26"} <= set(several)
-    # every loop whose response reaches stop_sentence has one evaluator: never a list, and seed_loop's has one
+    # every loop whose response reaches stop_sentence has one evaluator, and seed_loop's has one
     used = [(cid, source) for cid, source in _code_cells() if "stop_sentence(" in source]
     assert len(used) >= 6
     for cid, source in used:
-        assert cid not in several
-        for node in ast.walk(_tree(source)):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "LoopAgent":
-                assert not isinstance(node.args[1], ast.List), cid
+        assert all(n == 1 for n in _evaluators_per_loop(source)), cid
     assert len(seed_loop(allowed=99)[0].evaluators) == 1
 
 
@@ -111,3 +129,41 @@ def test_exercise_2s_miss_for_1_asks_whether_the_first_run_is_on_a_session_the_l
     assert not re.search(r"\b2\b|\btwo\b", miss, flags=re.I)
     shown = said("06", "Exercise 2", 1, 2)
     assert miss in shown and "not quite" in shown
+
+
+# region 3. No variable of the lesson is named like a number word: `answer_2 = two` is read as the word it is
+
+
+def _lesson_names() -> set[str]:
+    names = set()
+    for _, source in _code_cells():
+        for node in ast.walk(_tree(source)):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[0])
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                names.add(node.name)
+    return names
+
+
+def test_no_variable_of_lesson_06_is_named_like_a_number_word_or_none():
+    names = _lesson_names()
+    assert {"two_evaluators", "nothing_sent", "answer_2", "trace_one"} <= names  # the reading finds the names
+    assert not {name for name in names if name.casefold() in {*_NUMBER_WORDS, "none"}}
+
+
+def test_a_number_word_answer_is_read_alike_in_every_exercise_after_the_lesson_ran(capsys):
+    # each name the lesson's sections set, as a kernel that ran them holds it; the exercise cells' own names are
+    # left unset, so that each cell reads its kind of answer from its exercise (the shell sets check and exercise)
+    cells = {label[-1]: source for _, label, source in exercise_cells(("06",))}
+    stored = (n for source in cells.values() for n in ast.walk(_tree(source)) if isinstance(n, ast.Name))
+    own = {n.id for n in stored if isinstance(n.ctx, ast.Store)}
+    names = {name: object() for name in _lesson_names() - own - {"check", "exercise"}}
+    for number, word in (("1", "four"), ("2", "two"), ("3", "one"), ("2", "none")):
+        cell = cells[number].replace(f"answer_{number} = ...", f"answer_{number} = {word}")
+        shown = run_in_shell(capsys, cell, **names)
+        assert "variable of this lesson" not in shown, (word, shown)
+        if word != "none":
+            digits = _NUMBER_WORDS.index(word)
+            assert f"Your word '{word}' in digits is {digits}: write that, with no quotes." in shown
