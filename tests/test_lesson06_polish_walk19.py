@@ -167,3 +167,34 @@ def test_a_number_word_answer_is_read_alike_in_every_exercise_after_the_lesson_r
         if word != "none":
             digits = _NUMBER_WORDS.index(word)
             assert f"Your word '{word}' in digits is {digits}: write that, with no quotes." in shown
+
+
+# region 4. Section 7: a should_continue's feedback goes to next_message and record_feedback, as MAF's source says
+
+
+async def _middleware_calls(**options) -> list[list[str]]:
+    numberer, trace = MessageNumberer(), LoopTrace()
+    middleware = AgentLoopMiddleware(lambda *, iteration, **_: (iteration < 2, "name the owner"), **options)
+    agent = Agent(client=NumberingChatClient(numberer, trace), middleware=[middleware])
+    session = agent.create_session()
+    await agent.run([numberer.message(text, role) for text, role in SEED_INPUT], session=session)
+    return trace.calls
+
+
+async def test_a_should_continue_feedback_reaches_the_model_only_through_next_message_or_record_feedback():
+    plain = await _middleware_calls()
+    assert len(plain) == 2 and not any("name the owner" in text for text in plain[1])  # at the defaults: nowhere
+    told = await _middleware_calls(next_message=lambda *, feedback, **_: f"Feedback: {feedback}")
+    assert told[1][-1] == "Feedback: name the owner"
+    logged = await _middleware_calls(record_feedback=lambda *, feedback, **_: feedback)
+    assert "Progress so far:\n- name the owner" in logged[1]  # its entry reaches the model in the progress log
+
+
+def test_section_7_says_where_the_feedback_goes_as_mafs_source_does():
+    said_ = _words(cell_source("06", "cell-18"))
+    assert "which reaches the model through a next_message function you give it" not in said_
+    assert (
+        "a should_continue that returns (True, feedback): the middleware hands that feedback text to two functions "
+        "you may give it, next_message, which writes the next input, and record_feedback, which writes each run's "
+        "entry in the progress log; the text reaches the model only through what they write." in said_
+    )
