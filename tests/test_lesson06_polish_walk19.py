@@ -198,3 +198,28 @@ def test_section_7_says_where_the_feedback_goes_as_mafs_source_does():
         "you may give it, next_message, which writes the next input, and record_feedback, which writes each run's "
         "entry in the progress log; the text reaches the model only through what they write." in said_
     )
+
+
+# region 5. The stepper's cell works on its own, so the note above it is the short form only
+
+
+def test_the_stepper_cell_works_alone_and_the_note_above_it_is_the_short_required_form_only():
+    cells = stored_lesson("06")["cells"]
+    (index,) = [i for i, c in enumerate(cells) if c.get("id") == "cell-20"]
+    panel = "".join(cells[index]["source"])
+    assert panel.startswith(WORKS_ALONE) and "LoopStepper(" in panel
+    above = "".join(cells[index - 1]["source"])
+    notes = [part for part in above.split("\n\n") if part.startswith("*") and part.endswith("*")]  # italic paragraphs
+    assert [_words(note) for note in notes] == [_words(panel_note(PANEL_CONTROLS["LoopStepper"], alone=True))]
+    assert "The panel's cell runs section 1's fresh-context run again, so it works on its own." in _words(above)
+
+
+async def test_the_stepper_cell_runs_in_a_fresh_kernel_and_shows_the_same_run_as_before():
+    (shown,) = run_each_in_a_fresh_shell([cell_source("06", "cell-20") + "\nprint(stepper.summary())"])
+    assert "Traceback" not in shown and "Error" not in shown, shown[-2000:]
+    fresh = LoopAgentOptions(fresh_context_per_iteration=True)
+    trace, _ = await run_seed_demo(options=fresh, inputs=SEED_INPUT[:1])
+    assert calls_sentence(trace) in shown
+    assert "Step 1 of 6: the model (LLM), call 1, answered [2] Response message from LLM." in shown
+    stored = json.dumps(next(c for c in stored_lesson("06")["cells"] if c.get("id") == "cell-20")["outputs"])
+    assert "Loop stepper" in stored and calls_sentence(trace) in cell_outputs("06", "cell-20")
