@@ -522,7 +522,9 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             (
                 1,
-                "One session for the whole loop is the default flow: what does a fresh context change?",
+                "One session for the whole loop is the default flow; if you counted a session per re-run, count the "
+                "runs: with a fresh context and no session from the caller, does the first run also start on a "
+                "session the loop creates?",
             ),
             (3, "That counts three runs."),
         ),
