@@ -1017,13 +1017,22 @@ async def options_frame(
     return rows_frame(rows, columns)
 
 
-async def run_middleware_demo(allowed: int = 3, *, with_session: bool = True) -> tuple[LoopTrace, AgentResponse]:
-    """The seed's input through MAF Python's ``AgentLoopMiddleware`` (continue while iteration < allowed)."""
+async def run_middleware_demo(
+    allowed: int = 3,
+    *,
+    with_session: bool = True,
+) -> tuple[LoopTrace, AgentResponse]:
+    """The seed's input through MAF Python's ``AgentLoopMiddleware``.
+
+    It continues while ``iteration < allowed``. Lesson 06's hood prints this source:
+    no line of it is over 100 characters.
+    """
     numberer, trace = MessageNumberer(), LoopTrace()
     middleware = AgentLoopMiddleware(lambda *, iteration, **_: iteration < allowed)
     agent = Agent(client=NumberingChatClient(numberer, trace), middleware=[middleware])
     session = agent.create_session() if with_session else None
-    response = await agent.run([numberer.message(text, role) for text, role in SEED_INPUT], session=session)
+    messages = [numberer.message(text, role) for text, role in SEED_INPUT]
+    response = await agent.run(messages, session=session)
     return trace, response
 
 

@@ -218,7 +218,8 @@ class FactsContextProvider(ContextProvider):
     ) -> None:
         begun: Begun = context.metadata.get(self.source_id) or ()
         if context.response is not None:
-            for each in begun:  # message by message, in order, each with its own report (the seed's foreach)
+            # message by message, in order, each with its own report (the seed's foreach)
+            for each in begun:
                 self._report(await self.extraction.complete(each))
 
     def _begin_run(self, session: AgentSession, messages: Sequence[Message]) -> None:

@@ -727,7 +727,7 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 
 
 SUBMIT_DISABLED_NOTE = (
-    "Submit stays off until the Message box holds a line. Then it stores each key=value declaration in the line; "
+    "Submit stays off until the Message box holds a line. Then it stores each key=value declaration in the message; "
     "a question, a greeting or a sentence stores nothing."
 )
 """Beside a greyed-out Submit on a panel whose Message box only feeds the store (lessons 02 and 07): what Submit does
