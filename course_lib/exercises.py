@@ -633,7 +633,8 @@ def check(
     *,
     namespace: Mapping[str, Any] | None = None,
 ) -> str:
-    """What the checking cell prints: not answered yet, correct (and why, on a line of its own), or not quite.
+    """What the checking cell prints: not answered yet, correct (and why, on a ``Why:`` line of its own), or not
+    quite (and a hint, on a ``Hint:`` line of its own: the two verdicts have one shape, lesson 07's walk 19).
 
     ``why`` defaults to the reason :data:`EXERCISES` gives for the exercise named by ``exercise`` and
     ``hint``. A wrong answer gets, before the exercise's hint, what is wrong with its type, or how close
@@ -705,7 +706,8 @@ def _graded(
     specific = specific or near_miss_hint(answer, expected)
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
-    return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+    said = " ".join(part for part in (specific, hint) if part)  # a labelled line of its own, as a right one's Why
+    return f"{exercise}: not quite." + (f"\nHint: {said}" if said else "")
 
 
 def _doubting_comment(names: Mapping[str, Any], expected: Any, named: Exercise | None) -> str:
