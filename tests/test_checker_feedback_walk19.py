@@ -9,6 +9,7 @@ every lesson:
 """
 
 import pytest
+from support.checker import said
 
 from course_lib.exercises import EXERCISES, check, exercise
 
@@ -40,6 +41,7 @@ def _lines(text: str) -> list[str]:
 
 
 EVERY = [pytest.param(e, id=f"{e.lesson}-{e.label}") for e in EXERCISES]
+CHOICE = [pytest.param(e, id=f"{e.lesson}-{e.label}") for e in EXERCISES if e.choices]
 
 
 @pytest.mark.parametrize("named", EVERY)
@@ -80,3 +82,80 @@ def test_lesson_05_reminder_still_follows_a_wrong_answer_only():
     right = check("Exercise 3", 2, 2, exercise("05", "Exercise 3").hint, namespace={})
     assert reminder_if_wrong(wrong, "REMINDER").endswith("\nREMINDER")
     assert "REMINDER" not in reminder_if_wrong(right, "REMINDER")
+
+
+OFF_THE_LIST = [  # none of them a name of any choice exercise, nor a slip, case or spacing of one
+    "first time",
+    "stopped at the cap",
+    "the loop stopped",
+    "banana split",
+    "banana",
+    "first-time",
+    "it stopped after one pass",
+    "banana: split",
+]
+
+
+def _names_said(named) -> list[str]:
+    return [f"'{choice}'" if named.choice_noun else choice for choice in named.choices]
+
+
+@pytest.mark.parametrize("answer", OFF_THE_LIST)
+@pytest.mark.parametrize("named", CHOICE)
+def test_an_answer_off_the_list_is_told_the_names_before_any_grading(named, answer):
+    """Finding 2: any text that is none of the listed names is told so, "not checked yet", with every name listed
+    (naming one would point at it), the way a number or a tuple already was; the hint, about the reasoning, is not
+    given. Said alike whichever name is right."""
+    told = {said(named.lesson, named.label, answer, right) for right in named.choices}
+    assert len(told) == 1, told
+    (text,) = told
+    assert text.startswith(f"{named.label}: not checked yet. "), text
+    assert "not quite" not in text and "Hint:" not in text
+    assert "is not one of" in text or "is not a desk name" in text, text
+    assert all(name in text for name in _names_said(named)), text
+
+
+@pytest.mark.parametrize("named", CHOICE)
+def test_text_and_a_number_off_the_list_are_told_the_same_names(named):
+    """A number and a text that is no name are told the same list of names, in the same form."""
+    right = named.choices[0]
+    for answer in (3, (1, 2), "first time"):
+        text = said(named.lesson, named.label, answer, right)
+        assert text.startswith(f"{named.label}: not checked yet. ")
+        assert all(choice in text for choice in named.choices), text
+
+
+@pytest.mark.parametrize("answer", [["first time"], ("banana",), ["stopped at the cap"]])
+@pytest.mark.parametrize("named", CHOICE)
+def test_one_item_holding_no_name_is_told_the_names(named, answer):
+    """``['first time']`` was told to remove the brackets and "write 'first time' on its own", which is no name
+    either: an item that is none of the names is told the names, as the text alone is."""
+    text = said(named.lesson, named.label, answer, named.choices[0])
+    assert text.startswith(f"{named.label}: not checked yet. ") and "on its own" not in text, text
+    assert all(choice in text for choice in named.choices), text
+
+
+@pytest.mark.parametrize("named", CHOICE)
+def test_one_item_holding_a_name_is_still_told_to_remove_the_brackets(named):
+    for choice in named.choices[:2]:
+        text = said(named.lesson, named.label, [choice], named.choices[0])
+        assert "remove the square brackets" in text and f"write {choice!r} on its own" in text, text
+
+
+def test_lesson_07_exercise_1_keeps_its_readings_of_a_name():
+    """The readings the checker already makes of a listed name stay: a case slip, a close typo, spaces, a name
+    among other words, a full stop, several names."""
+    ex = exercise("07", "Exercise 1")
+    for right in ex.choices:
+        assert "Mind the case" in said("07", "Exercise 1", "Repaired", right)
+        assert "reads as 'repaired'" in said("07", "Exercise 1", "repaird", right)
+        assert "reads as 'right first time'" in said("07", "Exercise 1", "right-first-time", right)
+        assert "spaces around it" in said("07", "Exercise 1", " repaired ", right)
+        assert "among other words" in said("07", "Exercise 1", "it repaired", right)
+        assert "ends with '.'" in said("07", "Exercise 1", "repaired.", right)
+        assert "lists several choices" in said("07", "Exercise 1", "repaired or not repaired", right)
+
+
+def test_lesson_07_exercise_1_a_listed_name_that_is_wrong_is_still_graded():
+    text = said("07", "Exercise 1", "not repaired", "right first time")
+    assert text.startswith("Exercise 1: not quite. Hint: ")
