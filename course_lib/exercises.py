@@ -635,7 +635,8 @@ def check(
     *,
     namespace: Mapping[str, Any] | None = None,
 ) -> str:
-    """What the checking cell prints: not answered yet, correct (and why, on a line of its own), or not quite.
+    """What the checking cell prints: not answered yet, correct (and why, on a ``Why:`` line of its own), or not
+    quite (and a hint, on a ``Hint:`` line of its own: the two verdicts have one shape, lesson 07's walk 19).
 
     ``why`` defaults to the reason :data:`EXERCISES` gives for the exercise named by ``exercise`` and
     ``hint``. A wrong answer gets, before the exercise's hint, what is wrong with its type, or how close
@@ -707,7 +708,8 @@ def _graded(
     specific = specific or near_miss_hint(answer, expected)
     if specific.startswith(RIGHT_VALUE):  # the hint would explain a value the student already has
         hint = ""
-    return " ".join(part for part in (f"{exercise}: not quite.", specific, hint) if part)
+    said = " ".join(part for part in (specific, hint) if part)  # a labelled line of its own, as a right one's Why
+    return f"{exercise}: not quite." + (f"\nHint: {said}" if said else "")
 
 
 def _doubting_comment(names: Mapping[str, Any], expected: Any, named: Exercise | None) -> str:
@@ -797,13 +799,14 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or _listed_case(answer, expected, choices, known)
         or spelling_hint(answer, expected, choices)
         or _known_slip(answer, known)
-        or _off_the_list(answer, choices)
         or literal_text_hint(answer, expected)
         or detail_hint(answer, expected, values)
+        or _off_the_list(answer, choices)
         or several_choices_hint(answer, expected, values)
         or several_words_hint(answer, expected, values)
         or number_form_hint(answer, expected)
         or truth_form_hint(answer, expected)
+        or _one_item_off_the_list(answer, choices)
         or one_item_hint(answer, expected)
         or _not_text_for_choice(answer, expected, choices)
         or type_hint(answer, expected)
@@ -941,12 +944,38 @@ def _dict_value_hidden(answer: Any, expected: Any) -> str:
 
 
 def _off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
-    """What to say to a one-word text answer that is none of the names the question lists, or ``""``."""
-    if not choices or not isinstance(answer, str) or not re.fullmatch(r"\w+", answer.strip()):
+    """What to say to a text answer that is none of the names the question lists, or ``""``: said before any
+    grading, with every name, as to a number or a tuple (:func:`_not_text_for_choice`).
+
+    Lesson 07's walk 19: ``'first time'`` and ``'stopped at the cap'`` were graded "not quite" and given the hint,
+    while ``'banana'`` and ``3`` were told the names; "The answer is one word, and 'first time' has 2" told lesson
+    00's students to keep one of two words that are no name. Any text, of one word or several, that the readings
+    before this leave (a case slip, spaces, a close typo, a name among other words, a mark after it) is off the list.
+    A text whose visible letters are a name but for an invisible character is left to that character's note.
+    """
+    if not choices or not isinstance(answer, str) or not answer.strip():
         return ""
-    if _folded(answer) in {_folded(choice) for choice in choices}:
+    visible = "".join(char for char in answer if not _hidden(char) or char.isspace())
+    if _folded(visible) in {_folded(choice) for choice in choices}:
         return ""
     return f"{_shown(answer)} is not one of {_choices_in_words(choices)}: write one of them exactly as written."
+
+
+def _one_item_off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
+    """What to say to a one-item list, tuple or set whose item is text that is no name the question lists and no
+    reading of one (``['first time']``), or ``""``: "remove the brackets: write 'first time' on its own" sent the
+    student to another answer off the list. An item that is a name, or a slip or another case of one, is left to
+    :func:`one_item_hint`."""
+    if not choices or type(answer) not in _ONE_ITEM_MARKS or len(answer) != 1:
+        return ""
+    (item,) = answer
+    if not isinstance(item, str) or not item.strip() or _hidden_characters(item):
+        return ""
+    if _folded(item) in {_folded(choice) for choice in choices} or _listed_slip(item, choices):
+        return ""
+    if _values_held(_phrase_words(item), choices):
+        return ""
+    return f"Your answer {_shown(answer)} is not one of {_choices_in_words(choices)}: write one of them, in quotes."
 
 
 def _choices_in_words(choices: tuple[str, ...]) -> str:

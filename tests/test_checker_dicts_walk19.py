@@ -47,7 +47,7 @@ def test_the_policy_is_written_in_the_module_docstring():
 def test_a_wrong_dict_names_no_key_and_no_value(answer):
     assert answer != EXPECTED
     text = said("01", "Exercise 1", answer, EXPECTED)
-    assert text.startswith("Exercise 1: not quite. Compared key by key with the right dict: ")
+    assert text.startswith("Exercise 1: not quite. Hint: Compared key by key with the right dict: ")
     for word in {*EXPECTED, *EXPECTED.values(), *answer, *answer.values()} - {""}:
         assert repr(word) not in text and f'"{word}"' not in text, (word, text)
     assert "case" not in text.replace("exercise", "")  # no case tell for a value

@@ -44,7 +44,9 @@ def test_lesson_01_exercise_2_product_is_pointed_at_the_eviction_steps():
     text = said("01", "Exercise 2", "product", "customer")
     # walk 6 (test_checker_walk14) replaced "Two facts share the oldest turn": it still named the other tied key;
     # walk 9 (test_checker_walk17) left the registered hint alone
-    assert text.startswith("Exercise 2: not quite. Section 5 says which fact a full store evicts, and how it breaks")
+    assert text.startswith(
+        "Exercise 2: not quite. Hint: Section 5 says which fact a full store evicts, and how it breaks"
+    )
     assert "customer" not in text and "Which of the two keys" not in text
 
 
@@ -101,6 +103,6 @@ def test_lesson_03_exercise_2_a_wrong_desk_is_pointed_at_the_rule_alike_either_w
     """Finding 5: 'operations' was asked 'is "blog" or "catalog" on its list?', nearly the answer."""
     text = said("03", "Exercise 2", answer, expected)
     assert text == said("03", "Exercise 2", "operations", "triage")
-    assert text.startswith("Exercise 2: not quite. Section 2's rule") and "whole word" in text
+    assert text.startswith("Exercise 2: not quite. Hint: Section 2's rule") and "whole word" in text
     assert "blog" not in text and "catalog" not in text
     assert dict(exercise("03", "Exercise 2").misses)[answer] == dict(exercise("03", "Exercise 2").misses)[expected]

@@ -26,7 +26,7 @@ def test_lesson_01_exercise_2_every_old_wrong_key_gets_the_same_words_naming_no_
 def test_lesson_01_exercise_2_product_gets_the_hint_alone():
     """Walk 9 (test_checker_walk17): "apply both steps" told 'product' its first step was right."""
     text = said("01", "Exercise 2", "product", "customer")
-    assert text == "Exercise 2: not quite. " + " ".join(exercise("01", "Exercise 2").hint.split())
+    assert text == "Exercise 2: not quite. Hint: " + " ".join(exercise("01", "Exercise 2").hint.split())
 
 
 @pytest.mark.parametrize("line", ["answer_1 = {'log': 'a=b'} or maybe not", "answer_1 = {'log': 'x'} and more words"])
@@ -63,7 +63,7 @@ def test_a_quoted_hedge_is_echoed_with_its_quotes(capsys):
 def test_lesson_03_exercise_3_misses_that_leave_only_the_answer_are_gone(wrong):
     """Finding 4: the misses for 4 and 0 together left only the answer."""
     text = said("03", "Exercise 3", wrong, 2)
-    assert text == f"Exercise 3: not quite. {exercise('03', 'Exercise 3').hint}"
+    assert text == f"Exercise 3: not quite. Hint: {exercise('03', 'Exercise 3').hint}"
 
 
 @pytest.mark.parametrize(("word", "digits", "expected"), [("four", 4, 4), ("four", 4, 9), ("eleven", 11, 4)])

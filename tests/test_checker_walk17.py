@@ -17,7 +17,7 @@ LESSON_01_DICT = {"database": "SQL Server 2022", "log": "a=b"}
 @pytest.mark.parametrize("wrong", [key for key in _KEYS if key != "customer"])
 def test_lesson_01_exercise_2_every_wrong_key_gets_the_registered_hint_alone(wrong):
     hint = " ".join(exercise("01", "Exercise 2").hint.split())
-    assert said("01", "Exercise 2", wrong, "customer") == f"Exercise 2: not quite. {hint}"
+    assert said("01", "Exercise 2", wrong, "customer") == f"Exercise 2: not quite. Hint: {hint}"
 
 
 def test_lesson_01_exercise_2_says_nothing_about_which_step_was_right():

@@ -133,7 +133,7 @@ def test_a_slip_from_an_answer_the_question_does_not_list_is_said_alike_right_or
     told the student which answer was right. Without a list of names, a slip gets the reply any wrong answer gets."""
     for slip in ("Biling", "Reportng"):
         told = " ".join(check("Exercise 9", slip, "Billing", "HINT", namespace={}).split())
-        assert told == "Exercise 9: not quite. HINT"
+        assert told == "Exercise 9: not quite. Hint: HINT"
 
 
 def test_an_answer_that_is_no_listed_name_is_told_to_pick_one():

@@ -12,7 +12,7 @@ from course_lib.memory import FactCandidate
 def test_check_tells_unanswered_correct_and_wrong_apart():
     assert "not answered yet" in check("Exercise 1", ..., {"module": "A"})
     assert check("Exercise 1", {"module": "A"}, {"module": "A"}) == "Exercise 1: correct."
-    assert check("Exercise 1", "B", "A", "Look again.") == "Exercise 1: not quite. Look again."
+    assert check("Exercise 1", "B", "A", "Look again.") == "Exercise 1: not quite.\nHint: Look again."
 
 
 def test_check_minds_types_and_says_which_one_is_wrong():
@@ -25,7 +25,7 @@ def test_check_minds_types_and_says_which_one_is_wrong():
     )  # broken into lines between words (tests/test_lesson06_walk4.py); the kind first, without the hint
     assert check("Ex", 9, 9) == "Ex: correct." and "has a decimal point" in check("Ex", 2.0, 2)  # a count is whole
     assert check("Ex", 3, numpy.int64(3)) == "Ex: correct." and check("Ex", True, numpy.bool_(True)) == "Ex: correct."
-    assert check("Ex", 8, 9, "Count again.") == "Ex: not quite. Count again."
+    assert check("Ex", 8, 9, "Count again.") == "Ex: not quite.\nHint: Count again."
 
 
 def test_an_unquoted_answer_gets_guidance_and_a_library_name_error_keeps_its_traceback(tmp_path, capsys, monkeypatch):
@@ -138,7 +138,7 @@ def test_a_missing_key_is_counted_in_the_same_words_whichever_key_it_is():
 
 
 def test_a_wrong_answer_that_is_no_near_miss_gets_only_the_hint():
-    assert check("Ex", "rejected", "accepted", "Look again.") == "Ex: not quite. Look again."
+    assert check("Ex", "rejected", "accepted", "Look again.") == "Ex: not quite.\nHint: Look again."
     assert check("Ex", 8, 9) == "Ex: not quite."
 
 
@@ -372,7 +372,7 @@ def test_a_text_answer_right_but_for_its_case_is_told_what_a_wrong_one_is():
     said = {
         " ".join(check("Ex", answer, "SQL Server 2022", "HINT").split()) for answer in ("sql server 2022", "Oracle")
     }
-    assert said == {"Ex: not quite. HINT"}
+    assert said == {"Ex: not quite. Hint: HINT"}
 
 
 @pytest.mark.parametrize("decimal", ["3.0", "2.0", "61.5", "-4.25"])

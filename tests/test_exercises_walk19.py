@@ -66,7 +66,7 @@ def test_no_feedback_names_the_same_place_twice(lesson, label, wrong):
 
 def test_lesson_02_exercise_2_nothing_is_sent_to_the_table_once():
     text = said("02", "Exercise 2", "nothing", "Payments")
-    assert text.startswith("Exercise 2: not quite. Does the store lose a fact it held? Look in section 5's table")
+    assert text.startswith("Exercise 2: not quite. Hint: Does the store lose a fact it held? Look in section 5's table")
     assert text.count("'store unchanged'") == 1 and text.count("section 5's table") == 1
 
 

@@ -67,7 +67,7 @@ def test_exercise_2_says_the_same_words_to_every_database_value_and_never_names_
     hint = exercise("02", "Exercise 2").hint
     said_to = {value: check("Exercise 2", value, "Billing", hint, namespace={}) for value in declared}
     for value, text in said_to.items():
-        assert " ".join(text.split()).startswith(f"Exercise 2: not quite. {_DATABASE_VALUE}"), value
+        assert " ".join(text.split()).startswith(f"Exercise 2: not quite. Hint: {_DATABASE_VALUE}"), value
         assert "Billing" not in text
     assert len({text for text in said_to.values()}) == 1
 

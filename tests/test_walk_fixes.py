@@ -27,7 +27,7 @@ def test_lesson_00_exercise_1_accepts_the_exact_wait_and_says_nothing_of_how_far
     one = exercise("00", "Exercise 1")
     assert check("Exercise 1", 61.5, 61.5, one.hint).startswith("Exercise 1: correct.")
     told = {" ".join(check("Exercise 1", near, 61.5, one.hint).split()) for near in (61, 62, 61.4, 70.5)}
-    assert told == {f"Exercise 1: not quite. {' '.join(one.hint.split())}"}
+    assert told == {f"Exercise 1: not quite. Hint: {' '.join(one.hint.split())}"}
     said = check("Exercise 1", 60, 61.5, one.hint).replace("\n", " ")  # the three attempts, no pause
     assert "Does the next attempt start the very moment the last one gives up?" in said
     assert "61.5 s" in one.why
@@ -318,7 +318,7 @@ def test_lesson_01_exercise_3_says_the_store_is_alone_and_who_catches_the_cut_va
     three = exercise("01", "Exercise 3")
     assert "lesson 02's host check" in three.why and "cut-off value gets in" in three.why
     said = " ".join(check("Exercise 3", False, True, three.hint).split())
-    assert said == f"Exercise 3: not quite. {three.hint}"  # the hint alone: no miss that hands over the answer
+    assert said == f"Exercise 3: not quite. Hint: {three.hint}"  # the hint alone: no miss that hands over the answer
 
 
 # --- a declaration dressed whole, or with words before it (issue 32, lesson 02's walk) ---
