@@ -1024,8 +1024,7 @@ async def run_middleware_demo(
 ) -> tuple[LoopTrace, AgentResponse]:
     """The seed's input through MAF Python's ``AgentLoopMiddleware``.
 
-    It continues while ``iteration < allowed``. Lesson 06's hood prints this source:
-    no line of it is over 100 characters.
+    It runs the agent again while ``iteration < allowed``.
     """
     numberer, trace = MessageNumberer(), LoopTrace()
     middleware = AgentLoopMiddleware(lambda *, iteration, **_: iteration < allowed)
