@@ -1131,7 +1131,8 @@ async def measure_scaling(
     slower at 100 turns than at 200).
 
     By default on the offline models whatever ``COURSE_LLM`` says: what this measures is the policies' and the
-    framework's work per turn, and a live model would need one call per turn and policy (2,160 for 10 to 200 turns)
+    framework's work per turn, and a live model would need one call per turn and policy, plus one per turn for the
+    facts' writer and the summarizer (2,880 for 10 to 200 turns, each once: the timing repeats are offline only)
     while a 200-turn full history overflows a small model's context. Pass ``policies`` to replay on others.
     """
     policies = policies or course_policies(backends=OFFLINE)
@@ -1537,7 +1538,8 @@ def time_range_sentence(rows: Sequence[ScalingRow]) -> str:
 
 def replay_calls_sentence(rows: Sequence[ScalingRow]) -> str:
     """How many model calls :func:`measure_scaling`'s replays made, worked out in one sentence: why lesson 04 replays
-    them on the offline models (a live model would have to answer every one of them).
+    them on the offline models (a live model would have to answer every one of them, each once: the repeats that time
+    the replays run offline only, and the sentence says so, walk 19).
 
     Each replay makes one reader call per turn; the facts policy's writer and the summary's summarizer add one call per
     turn each, counted from the rows rather than assumed.
@@ -1561,6 +1563,7 @@ def replay_calls_sentence(rows: Sequence[ScalingRow]) -> str:
     if timings > 1:  # measure_scaling runs every replay that many times, to time it
         sentence += (
             f" Each replay ran {timings} times, for the times in the next section: {timings} \u00d7 "
-            f"{reader + extra:,} = {timings * (reader + extra):,} calls."
+            f"{reader + extra:,} = {timings * (reader + extra):,} calls. Only the offline models ran the repeats: "
+            f"a live model would answer each of the {reader + extra:,} calls once."
         )
     return sentence

@@ -608,27 +608,31 @@ class PolicyCostRecording(Recording):
         )
 
     def stop_details(self) -> str:
-        """The full message of each policy that stopped, one paragraph each, as recorded ("" if none), its server's
-        address said in words (:func:`address_in_words`): that server stopped when the recording ended.
+        """The full message of each policy that stopped, one paragraph each ("" if none), its server's address said in
+        words (:func:`address_in_words`): that server stopped when the recording ended.
 
         A message recorded before the client knew the local server's own cap advised raising
-        ``COURSE_LLM_MAX_TOKENS``, which the course refuses above that cap (lesson 04's walk): a line after it says
-        what the client says now (:func:`~course_lib.live_client.cut_advice`), the recording left as it was.
+        ``COURSE_LLM_MAX_TOKENS``, which the course refuses above that cap (lesson 04's walks): that advice is replaced
+        by what the client says now (:func:`~course_lib.live_client.cut_advice`), and one short note after the
+        message says so. Showing the old advice and then retracting it left a student unsure which to follow
+        (walk 19); the recording file keeps its words.
         """
         return "\n".join(
-            f"{r.policy} stopped: {address_in_words(r.stopped)}{self._advice_now(r.stopped)}"
-            for r in self.runs
-            if r.stopped
+            f"{r.policy} stopped: {self._advice_now(address_in_words(r.stopped))}" for r in self.runs if r.stopped
         )
 
     def _advice_now(self, message: str) -> str:
-        """For a recorded cut whose advice no longer holds at the server's own cap, the advice the client gives now."""
+        """``message`` with recorded advice that no longer holds at the server's own cap replaced by the advice the
+        client gives now, and a note saying so; any other message unchanged."""
         cap = self.model.sampling.get("max_output_tokens (n_predict)")
-        old = re.search(rf"raise {MAX_TOKENS_VAR} \(now (\d+)\) or ask for a shorter answer", message)
+        old = re.search(rf"raise {MAX_TOKENS_VAR} \(now (\d+)\)( or ask for a shorter answer)?", message)
         if cap is None or old is None or int(old.group(1)) < int(cap):
-            return ""
+            return message
         now = cut_advice(int(old.group(1)), int(cap))
-        return f"\n(Recorded before the course's client knew the local server's own cap. It now says: {now}.)"
+        return (
+            f"{message[: old.start()]}{now}{message[old.end() :]}\n"
+            "(The recording's message gave older advice here; this is what the course's client says now.)"
+        )
 
 
 RECORDED_ADDRESS = "the local model's address (its server stopped when the recording ended)"

@@ -39,10 +39,8 @@ async def test_a_cut_at_the_servers_own_cap_says_no_setting_raises_it_on_the_wir
             await run_agent(agent, "module=Billing", stream=stream)
 
 
-def test_lesson_04s_recorded_stop_is_followed_by_what_the_client_says_now():
+def test_lesson_04s_recorded_stop_shows_what_the_client_says_now():
     details = load_policy_costs().stop_details()
-    assert "raise COURSE_LLM_MAX_TOKENS (now 256) or ask for a shorter answer" in details  # as recorded
-    assert (
-        "(Recorded before the course's client knew the local server's own cap. It now says: 256 tokens is the "
-        "server's own cap, which no setting raises: ask for a shorter answer" in details
-    )
+    assert "raise COURSE_LLM_MAX_TOKENS (now 256)" not in details  # replaced, not retracted (walk 19)
+    assert "256 tokens is the server's own cap, which no setting raises: ask for a shorter answer" in details
+    assert "(The recording's message gave older advice here; this is what the course's client says now.)" in details
