@@ -67,6 +67,7 @@ __all__ = [
     "exit_status",
     "facts_of",
     "main",
+    "offline_summary",
     "offline_view",
     "outcome",
     "qualify",
@@ -545,6 +546,21 @@ def summary(card: pd.DataFrame) -> pd.DataFrame:
     lines = ({"measure": measure, "value": value} for measure, value in summary_lines(_rows(card)))
     # object dtype: counts stay whole numbers beside the latency (an all-numeric column would print 15.00 cases)
     return rows_frame(lines, ["measure", "value"], dtype=object).set_index("measure")
+
+
+def offline_summary(card: pd.DataFrame) -> pd.DataFrame:
+    """The totals (:func:`summary`) as a lesson shows an offline run: the rows :func:`offline_view` leaves out of
+    the card are left out of its totals too.
+
+    The latency total adds up the time an offline model took, which measures nothing about a model; a token total is
+    ``unknown`` whenever its column is ``unknown`` throughout. Lesson 00 says the offline scorecard leaves out latency
+    and the reported tokens: its totals then leave out the same rows, rather than printing three rows of ``unknown``
+    under a sentence that says they are gone (issue 32). A token count one case reported keeps its row.
+    """
+    totals = summary(card)
+    kept = set(offline_view(card).columns)
+    silent = [reported_label(field) for field in USAGE_FIELDS if reported_label(field) not in kept]
+    return totals.drop(index=["latency total (s)", *silent])
 
 
 async def run() -> tuple[pd.DataFrame, pd.DataFrame]:

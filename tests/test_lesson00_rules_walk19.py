@@ -1,0 +1,130 @@
+"""Lesson 00, second walk 19 of issue 32: where declared facts are defined, the rule that cuts a message into them is
+given; the offline totals leave out what the offline scorecard leaves out, as the text says; the memo's 29 of 32
+links the paragraph that measured it; and "turn" is defined before section 2's table uses it.
+
+* Sections 4 and 6 defined declared facts as "the key=value pairs a message literally contains": read so,
+  ``module=Billing, priority=P1`` holds two pairs. The rule (a pair runs to the next ';' or line break) was only in
+  brackets under the battery table.
+* Section 6 said the offline scorecard leaves out latency and the reported tokens; its totals dropped latency by hand
+  in the cell and still printed three rows of ``unknown`` tokens.
+* The link backing "29 of 32" opened docs/performance.md at its top, about 300 lines above the claim.
+* Section 2's table says "shortens earlier turns" before the lesson says what a turn is.
+"""
+
+import json
+import re
+from pathlib import Path
+
+from course_lib.assertions import parse_assertions
+from course_lib.memory_models import OfflineWriterClient
+from course_lib.qualify import offline_summary, qualify, summary
+from course_lib.tracing import CallLog
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = next((ROOT / "notebooks").glob("00_*.ipynb"))
+EXERCISE_3_MESSAGE = "module=Billing, priority=P1"
+
+
+def cells() -> list[dict]:
+    return json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+
+
+def cell(cell_id: str) -> dict:
+    return next(c for c in cells() if c.get("id") == cell_id)
+
+
+def words(cell_id: str) -> str:
+    return " ".join("".join(cell(cell_id)["source"]).split())
+
+
+def printed(cell_id: str) -> str:
+    return "".join(
+        "".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
+        for o in cell(cell_id).get("outputs", [])
+    )
+
+
+# --- finding 1: the rule is given where declared facts are defined ---
+
+
+def test_both_definitions_of_declared_facts_give_the_rule_that_ends_a_pair():
+    section_4 = words("3b3d8f4d")
+    section_6 = words("5a743185")
+    for where, text in (("section 4", section_4), ("section 6", section_6)):
+        definition = text[text.index("declared facts") :][:700]
+        assert "`;`" in definition and "line break" in definition, f"{where} does not say where a pair ends"
+        assert "a comma does not end" in definition, f"{where} does not say a comma ends no pair"
+    bullet = section_6[section_6.index("**declared facts**") : section_6.index("**writer**")]
+    assert "before the first `=`" in bullet and "after it" in bullet
+
+
+def test_the_rule_the_lesson_states_is_the_contracts():
+    """A comma ends nothing, ';' and a line break do; the key is the text before the first '=', trimmed."""
+    assert parse_assertions("module=Billing, priority=P1 ") == {"module": "Billing, priority=P1"}
+    assert parse_assertions("module=Billing;priority=P1") == {"module": "Billing", "priority": "P1"}
+    assert parse_assertions("module=Billing\npriority=P1") == {"module": "Billing", "priority": "P1"}
+    assert parse_assertions(" module = a=b ") == {"module": "a=b"}
+
+
+def test_the_rule_is_stated_in_general_not_with_exercise_3s_message():
+    for cell_id in ("3b3d8f4d", "5a743185"):
+        assert EXERCISE_3_MESSAGE not in words(cell_id)
+        assert "priority=P1" not in words(cell_id)
+
+
+# --- finding 2: the offline totals leave out what the offline scorecard leaves out ---
+
+
+async def test_offline_summary_leaves_out_latency_and_the_token_rows_nobody_reported():
+    card = await qualify(OfflineWriterClient("infer"), CallLog())
+    full = summary(card)
+    assert "latency total (s)" in full.index and (full["value"] == "unknown").sum() == 3
+    shown = offline_summary(card)
+    assert "latency total (s)" not in shown.index and "unknown" not in set(shown["value"])
+    assert list(shown.index) == [m for m in full.index if m != "latency total (s)" and "reported" not in m]
+
+
+async def test_offline_summary_keeps_a_token_row_a_case_reported():
+    card = await qualify(OfflineWriterClient("infer"), CallLog())
+    card["reported input tokens"] = "12"
+    shown = offline_summary(card)
+    assert "reported input tokens" in shown.index and "reported output tokens" not in shown.index
+
+
+def test_the_lesson_says_what_its_totals_print_and_builds_them_in_course_lib():
+    code = "".join(cell("13f88556")["source"])
+    assert "offline_summary(card)" in code and ".drop(" not in code
+    totals = printed("13f88556")
+    assert "latency" not in totals and "unknown" not in totals and "tokens" not in totals
+    text = words("31b3deef")
+    assert "The totals under it leave them out too: no latency total, no reported tokens." in text
+
+
+# --- finding 3: the link lands on the paragraph of the claim ---
+
+
+def test_the_memo_link_opens_performance_md_at_the_paragraph_that_measured_29_of_32():
+    hood = words("under-the-hood")
+    link = re.search(r"29 of 32 \(\[docs/performance\.md\]\(\.\./docs/performance\.md#([\w-]+)\)\)", hood)
+    assert link, "the 29 of 32 claim links no anchor of docs/performance.md"
+    page = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    anchor = f'<a id="{link[1]}"></a>'
+    assert page.count(anchor) == 1
+    paragraph = page[page.index(anchor) :].split("\n* ")[0]  # the list item the anchor opens
+    assert "29 of 32 identical requests" in " ".join(paragraph.split())
+    assert '<span style="position: relative; top: -3em">' + anchor in page  # as the glossary's rows land
+
+
+# --- finding 4: "turn" is defined before section 2's table uses it ---
+
+
+def test_turn_is_defined_above_the_table_that_first_uses_it():
+    ids = [c.get("id") for c in cells()]
+    first = next(i for i, c in enumerate(cells()) if "turns" in printed(c.get("id") or "") or "turn" in words_of(c))
+    assert ids[first] == "a6f50877", f"'turn' first appears in cell {ids[first]}"
+    assert "**turn**: one user message and its reply" in words("a6f50877")
+    assert "earlier turns" in printed("b712f3b9")
+
+
+def words_of(c: dict) -> str:
+    return " ".join("".join(c["source"]).split()).lower() if c["cell_type"] == "markdown" else ""
