@@ -137,8 +137,10 @@ def _who(trace: LoopTrace, step: int) -> str:
 
 
 def session_words(trace: LoopTrace, step: int) -> str:
-    """Which session a model call ran on, as a line for the stepper: new (2 of 3), the same, or the caller's.
+    """Which session a model call ran on, as a line for the stepper: new, the same, or the caller's.
 
+    A new one is counted among the sessions the run creates, in words: "the only one this run creates", or "session 2
+    of 3 this run creates" (a fresh context); a bare "(1 of 1)" read as a count nobody had explained.
     The caller's: the loop had created none yet (with a caller's session and a fresh context, the first call).
 
     A fresh context is a new session per re-run; counted from the trace, the student sees it happen, not only the
@@ -154,7 +156,9 @@ def session_words(trace: LoopTrace, step: int) -> str:
     elif earlier and earlier[-1].session == row.session:
         words = "the same as the call before"
     else:
-        words = f"new ({row.session} of {calls[-1].session})"
+        created = calls[-1].session
+        which = "the only one" if created == 1 else f"session {row.session} of {created}"
+        words = f"new ({which} this run creates)"
     return f"<div><b>Session</b>: {words}</div>"
 
 

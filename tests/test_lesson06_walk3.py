@@ -28,16 +28,16 @@ def _model_steps(stepper: LoopStepper) -> list[str]:
 async def test_the_stepper_says_a_fresh_context_is_a_new_session_and_the_default_the_same():
     fresh, _ = await run_seed_demo(options=LoopAgentOptions(fresh_context_per_iteration=True))
     assert [w.split("</b>: ")[1] for w in _model_steps(LoopStepper(fresh))] == [
-        "new (1 of 3)</div>",
-        "new (2 of 3)</div>",
-        "new (3 of 3)</div>",
+        "new (session 1 of 3 this run creates)</div>",
+        "new (session 2 of 3 this run creates)</div>",
+        "new (session 3 of 3 this run creates)</div>",
     ]
     plain, _ = await run_seed_demo()
     stepper = LoopStepper(plain)
     words = [w.split("</b>: ")[1] for w in _model_steps(stepper)]
-    assert words == ["new (1 of 1)</div>", *["the same as the call before</div>"] * 2]
+    assert words == ["new (the only one this run creates)</div>", *["the same as the call before</div>"] * 2]
     stepper.slider.value = 1
-    assert "<b>Session</b>: new (1 of 1)" in stepper.view.value
+    assert "<b>Session</b>: new (the only one this run creates)" in stepper.view.value
     stepper.slider.value = 2  # an evaluator's step says nothing of sessions
     assert "Session" not in stepper.view.value
 
@@ -45,7 +45,11 @@ async def test_the_stepper_says_a_fresh_context_is_a_new_session_and_the_default
 async def test_with_the_callers_session_the_first_call_runs_on_it():
     fresh, _ = await run_seed_demo(options=LoopAgentOptions(fresh_context_per_iteration=True), caller_session=True)
     words = [w.split("</b>: ")[1] for w in _model_steps(LoopStepper(fresh))]
-    assert words == ["the caller's (the loop created none)</div>", "new (1 of 2)</div>", "new (2 of 2)</div>"]
+    assert words == [
+        "the caller's (the loop created none)</div>",
+        "new (session 1 of 2 this run creates)</div>",
+        "new (session 2 of 2 this run creates)</div>",
+    ]
 
 
 def test_the_judges_table_can_name_the_worker():

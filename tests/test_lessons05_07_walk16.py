@@ -74,9 +74,9 @@ def test_lesson_05_names_the_given_evaluator_and_says_what_the_fresh_option_keep
     after_chart = words(text_of(cell_saying("05", "## 4. Streaming gives the same run")))
     assert "keeps the input from growing" not in after_chart
     assert "keeps the number of messages fixed from the second call on" in after_chart
-    # "MAF .NET" may not be said before the hood: the sentence names the LoopAgent's MAF by what it is not
+    # the sentence says which MAF's LoopAgent it is, in the one phrase the path may use (walk 19)
     section_2 = words(text_of(cell_saying("05", "## 2. The seed's demo")))
-    assert "the source code of the MAF `LoopAgent` it describes (not MAF for Python, which has none)" in section_2
+    assert "the source code of the `LoopAgent` of MAF for .NET (C#) it describes" in section_2
 
 
 def test_lesson_05_hood_row_3_has_no_second_quote_and_its_intro_says_why():
