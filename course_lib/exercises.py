@@ -488,8 +488,9 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "06",
         "Exercise 1",
-        "Step through section 8's stepper: read the count beside Incoming messages at each call, and what those "
-        "messages are. Does the count still grow after the second call?",
+        "Step through section 8's stepper (its caller sends one input message, where section 1's sends three): read "
+        "the count beside Incoming messages at each call, and what those messages are. Does the count still grow "
+        "after the second call?",
         "With a fresh context every re-run (every call after the first) sees the three initial messages plus one "
         '"## Feedback" message that lists all the feedback so far: 4 messages, however many iterations came before.',
         (
@@ -505,9 +506,8 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (
                 5,
-                "Message [2], 'Original response from LLM.', is one of the caller's messages, sent at every "
-                "call: which of the answers the model wrote in this loop does section 1 say a fresh context sends "
-                "again?",
+                "Message [2], 'Original response from LLM.', is one of the caller's messages: a fresh context "
+                "sends it at every call. Does it also send the answers the model wrote in this loop (section 1)?",
             ),
             (7, "That counts one message per feedback; the loop puts all the feedback into a single message."),
         ),

@@ -78,8 +78,8 @@ def test_the_stop_sentence_comment_speaks_of_the_loops_it_is_used_on_and_they_ha
     lines = cell_source("06", "cell-14").splitlines()
     comment = _words(" ".join(line.removeprefix("#") for line in lines if line.startswith("#")))
     assert "each loop of this lesson has one evaluator" not in comment
-    assert "each loop whose response this lesson passes to it has one evaluator" in comment
-    assert 'for a loop of several, add evaluators=N: "all N evaluators said stop"' in comment
+    assert "every loop here that uses it has one evaluator" in comment
+    assert "for a loop of several, pass evaluators=N" in comment
     # the lesson has loops of two evaluators (section 3, exercise 3): "each loop of this lesson" was false
     several = [cid for cid, source in _code_cells() if any(n > 1 for n in _evaluators_per_loop(source))]
     assert {"cell-10", "cell-26"} <= set(several)
