@@ -117,7 +117,7 @@ def test_the_ticket_objective_nests_no_aside_and_the_word_list_defines_the_epoch
     assert "a ticket (the pass a write needs) stops a stale (out-of-date) write" in ticket
     assert "epoch" not in opening  # defined in the word list, where the student first reads it
     words = _words(_cell("8deb2299").source)
-    assert "the store's epoch (the count of times the store has forgotten the user's facts)" in words
+    assert "the store's epoch (how many times the store has forgotten the user's facts)" in words
 
 
 # --- finding 4: one candidate through every rule, then the next ---
