@@ -2469,7 +2469,7 @@ def hedged_answer_lines(lines: list[str]) -> list[str]:
         code, comment = _without_comment(line.rstrip("\n"))
         match = _TRAILING_MARKS.match(code)
         if match and match["value"] and (_is_expression(match["value"]) or not set(match["value"]) & set("'\"#")):
-            typed = f"{match['value']}{match['marks']}"
+            typed = code[match.start("value") : match.end("marks")]  # spaces before the '?' kept: echoed as typed
             line = f"{match['line'][: len(match['line']) - len(match['value'])]}{typed!r}{comment}\n"
         out.append(line)
     return out

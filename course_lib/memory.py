@@ -62,9 +62,11 @@ def limits_summary() -> str:
 
     "256 characters in a value" alone was untrue of an emoji, which counts two (a UTF-16 pair): 128 of them already
     reach the bound, as the refusals under the hood say (walk 9). The unit's name stays under the hood, with the other
-    port details: the student's path says what it counts."""
+    port details: the student's path says what it counts. The batch's bound has a line of its own beside the store's:
+    both are 5, two separate rules (lesson 01's walk 19)."""
     return (
         f"at most {MAX_FACTS} facts in the store\n"
+        f"at most {MAX_CANDIDATES} candidates in one batch (a separate rule from the store's {MAX_FACTS} facts)\n"
         f"at most {MAX_VALUE_CHARS} characters in a value, {MAX_EVIDENCE_CHARS} in its evidence, "
         f"{MAX_MESSAGE_CHARS} in a message\n"
         "  (counted as the seed counts characters: most count one, an emoji counts two;\n"
@@ -128,8 +130,12 @@ class InvalidFacts(MemoryUpdateError, ValueError):
     (a panel shows it: "the value given for module has 300 characters; a value may have at most 256").
     """
 
-    def __init__(self, message: str, *, plain: str = "", rule: str = "") -> None:
+    def __init__(self, message: str, *, plain: str = "", rule: str = "", candidate: int = 0) -> None:
         super().__init__(message)
+        self.candidate = candidate
+        """The place in the batch (1 for the first) of the candidate refused, the one the message names as ``#N``; 0
+        when the refusal names none (a batch that is not a list, or too long). The store takes candidate #1 through
+        every rule, then #2, and so on: this is the first candidate that broke a rule (lesson 01, section 3)."""
         self.plain = plain or message
         said = message.removesuffix(BATCH_REJECTED)
         self.reason = said.rstrip() if said != message else message
@@ -563,6 +569,7 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
             f"Invalid fact #{index + 1} ({_shown(candidates[index])}): {rule}. {BATCH_REJECTED}",
             plain=_plain_refusal(plain),
             rule=name,
+            candidate=index + 1,
         )
     return candidates
 

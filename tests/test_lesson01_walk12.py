@@ -120,7 +120,7 @@ def _claim_anchors() -> dict[str, str]:
     for line in CLAIMS.read_text(encoding="utf-8").splitlines():
         match = ROW_ID.match(line)
         if match:
-            found = re.match(r'<a id="([^"]+)"></a>', match["claim"])
+            found = re.match(r'(?:<span style="[^"]*">)?<a id="([^"]+)"></a>', match["claim"])  # offset span: walk 19
             anchors[match["id"]] = found[1] if found else ""
     return anchors
 

@@ -132,7 +132,7 @@ def test_a_csharp_name_of_the_seed_is_introduced_where_it_first_appears(name, sa
 @pytest.mark.parametrize(
     ("term", "defined"),
     [
-        ("epoch", "the store's epoch: how many times the store has forgotten"),
+        ("epoch", "the store's epoch (how many times the store has forgotten the user's facts)"),
         ("stale", "a stale (out-of-date) write"),
         ("UTC", "UTC, Coordinated Universal Time"),
         ("provenance", "provenance (where it came from"),
