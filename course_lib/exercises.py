@@ -447,8 +447,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 1",
-        "Read section 3's chart: how many messages does each call add to the one before, and which call is the last "
-        "when the evaluator allows 4 iterations?",
+        "Read section 3's chart (each iteration is one model call): how many messages does each iteration add to the "
+        "one before, and which call is the last when the evaluator allows 4 iterations?",
         "Three input messages, then a response and a feedback message for each of the three earlier iterations: "
         "3 + 2 * 3 at the 4th call.",
         (

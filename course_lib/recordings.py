@@ -631,7 +631,7 @@ class PolicyCostRecording(Recording):
         now = cut_advice(int(old.group(1)), int(cap))
         return (
             f"{message[: old.start()]}{now}{message[old.end() :]}\n"
-            "(The recording's message gave older advice here; this is what the course's client says now.)"
+            "(Advice as the course's client gives it now; the recording, made earlier, said to raise the setting.)"
         )
 
 

@@ -43,4 +43,4 @@ def test_lesson_04s_recorded_stop_shows_what_the_client_says_now():
     details = load_policy_costs().stop_details()
     assert "raise COURSE_LLM_MAX_TOKENS (now 256)" not in details  # replaced, not retracted (walk 19)
     assert "256 tokens is the server's own cap, which no setting raises: ask for a shorter answer" in details
-    assert "(The recording's message gave older advice here; this is what the course's client says now.)" in details
+    assert "(Advice as the course's client gives it now; the recording, made earlier, said to raise" in details

@@ -95,7 +95,7 @@ def test_advice_that_no_longer_holds_is_replaced_not_retracted(message):
     details = _recording_stopped_with(message).stop_details()
     assert OLD_ADVICE not in details
     assert "256 tokens is the server's own cap, which no setting raises: ask for a shorter answer" in details
-    assert details.count("(The recording's message gave older advice here; this is what the course's client says") == 1
+    assert details.count("(Advice as the course's client gives it now; the recording, made earlier") == 1
     assert "Recorded before" not in details and "It now says" not in details
 
 
