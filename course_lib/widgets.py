@@ -302,10 +302,12 @@ def declaration_notes(text: str) -> list[str]:
     An empty value, a key that is not allowed (the allowed keys are listed), a key in the wrong case, a key dressed
     in formatting, a table row, a declaration with words before it in its part.
     A message with valid declarations next to these still gets its valid ones admitted: the notes say
-    what was left out, so nothing is dropped without a word.
+    what was left out, so nothing is dropped without a word. The notes come in the order their parts appear in the
+    message (walk 19: ``color=red; database=`` listed the ``database=`` note first).
     """
     notes: list[str] = []
     unknown: list[str] = []
+    slot = 0
     for miss in near_misses(text):
         if miss.problem == "no value":
             notes.append(f"'{miss.key}=' has no value: write the value after '='.")
@@ -324,11 +326,13 @@ def declaration_notes(text: str) -> list[str]:
                 f"'{miss.typed_shown}' has the words '{miss.words_before}' before '{miss.written}': {NOT_ALONE_RULE}."
             )
         elif miss.key not in unknown:
+            if not unknown:  # the one note on keys not allowed stands where the first of them is in the message
+                slot = len(notes)
             unknown.append(miss.key)
     if unknown:
-        names = " and ".join(f"'{k}'" for k in unknown)
+        names = and_listed([f"'{k}'" for k in unknown])
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
-        notes.append(f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
+        notes.insert(slot, f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
     notes.extend(repeated_key_notes(text))
     notes += missing_marks(text)  # '=Payroll' (no key), 'module Payroll' (no '=')
     return [shorten_long_input(note) for note in notes]
@@ -533,7 +537,7 @@ def _why_oldest(evicted: list[Fact], kept: tuple[Fact, ...], oldest: bool = True
     peers = [fact.key for fact in kept if fact.turn == turn]
     if not peers:
         return when
-    names = " and ".join(peers)
+    names = and_listed(peers)
     gone = and_listed([fact.key for fact in evicted])
     return (
         f"{when}; {names} {'is' if len(peers) == 1 else 'are'} from turn {turn} "
@@ -1482,7 +1486,7 @@ class DeskPanel(_Panel, widgets.HBox):
             return []
         them = "them" if len(repeated) > 1 else "it"
         return [
-            f"Not in the store: the desk repeated {' and '.join(repeated)} from your earlier lines in its "
+            f"Not in the store: the desk repeated {and_listed(repeated)} from your earlier lines in its "
             f"conversation; the store does not hold {them} (mem shows what the store holds)."
         ]
 
