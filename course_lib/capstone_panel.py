@@ -45,7 +45,7 @@ from .loop import LoopAgent, LoopAgentOptions
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemory
 from .offline import OfflineChatClient
 from .policies import Timeline
-from .presentation import RECORDED, html_lines, lesson_table_html, recorded_time
+from .presentation import RECORDED, html_lines, recorded_time
 from .widgets import (
     EXPECTED_ERRORS,
     NOT_READ_LABEL,
@@ -60,6 +60,7 @@ from .widgets import (
     describe_error,
     kept_punctuation,
     on_click_once,
+    panel_table_html,
     refused_lines,
     refused_parts,
     shorten_long_input,
@@ -828,7 +829,7 @@ def verdict_html(result: AnswerCheck) -> str:
     if not result.violations:
         return f'<span style="color:green"><b>No violation</b>: {_passed(result)}</span>{notes}'
     rows = violation_rows(result)
-    table = lesson_table_html(rows_frame(rows, list(rows[0])), "capstone-violations")
+    table = panel_table_html(rows_frame(rows, list(rows[0])), "capstone-violations")
     count = f"{len(rows)} violation" + ("s" if len(rows) > 1 else "")
     unheld = f"<i>Note: {html.escape(_unheld(result))}.</i>" if _unheld(result) else ""
     return f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>{table}{unheld}{notes}'

@@ -136,6 +136,7 @@ __all__ = [
     "lesson_table_html",
     "nothing_stored_why",
     "on_click_once",
+    "panel_table_html",
     "punctuation_notes",
     "refused_lines",
     "refused_parts",
@@ -761,6 +762,16 @@ one by surprise (``None`` would be no entry at all: the list would look empty, w
 
 WRAPPING_TEXT = "white-space: normal; overflow-wrap: anywhere"
 """A panel's text wraps inside the panel, even a long unbroken word (the widget would hide what passes its edge)."""
+
+
+def panel_table_html(frame: Any, css_class: str, *, escape: bool = True) -> str:
+    """A panel's table (:func:`lesson_table_html`) whose cells wrap a long unbroken value rather than run past the
+    panel's right edge and be cut (lesson 07's walk 19: ``module=`` and 700 Z's in the verdict's "why" cell).
+
+    Only ``overflow-wrap: anywhere`` is added: the cells keep their line breaks (one message per line).
+    """
+    wrap = f"<style>table.{css_class} td {{ overflow-wrap: anywhere; }}</style>"
+    return lesson_table_html(frame, css_class, escape=escape).replace("<table ", f"{wrap}<table ", 1)
 
 
 def _greyed_out(button: widgets.Button, reason: str) -> str:
@@ -1815,7 +1826,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.comparison = comparison
         stops = "".join(f"<br>{_escape(stop.in_words())}" for stop in comparison.stopped)  # why a "no" is a stop
         self.message.value = f"<i>Computed with {settings}.</i>{stops}<br>{expectations_html(self.timeline)}"
-        self.table.value = lesson_table_html(
+        self.table.value = panel_table_html(
             graded_view_frame(comparison.answers, comparison.calls), "policy-correctness"
         )
         self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
@@ -1855,7 +1866,7 @@ def expectations_html(timeline: Timeline) -> str:
     ]
     if not rows:
         return ""
-    table = lesson_table_html(rows_frame(rows, _EXPECTATION_COLUMNS), "policy-expectations", escape=False)
+    table = panel_table_html(rows_frame(rows, _EXPECTATION_COLUMNS), "policy-expectations", escape=False)
     heading = (
         "What a correct answer must contain, fixed by the timeline and the same for every run (the results table "
         "under it says <b>yes</b> where an answer does):"

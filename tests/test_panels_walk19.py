@@ -2,6 +2,12 @@
 of three or more joined as "a, b and c", verdict cells that wrap, and a chain of corrections told in order.
 """
 
+import re
+
+from support.capstone_battery import SUPERSEDED, lesson_store
+
+from course_lib.capstone_panel import CapstonePanel, violation_rows
+from course_lib.extraction import make_extraction
 from course_lib.providers import value_in_words
 from course_lib.widgets import declaration_notes, why_notes
 
@@ -37,3 +43,16 @@ def test_three_keys_not_allowed_are_joined_with_commas_and_one_and():
 def test_three_values_in_words_are_joined_with_commas_and_one_and():
     said = value_in_words("module=Billing; database=Oracle; priority=P1")
     assert 'the value of module is "Billing", the value of database is "Oracle" and the value of priority' in said
+
+
+# --- finding 4: the capstone verdict table's cells wrap a long unbroken value ---
+
+
+async def test_the_verdict_tables_cells_wrap_a_long_unbroken_value():
+    p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    p.answer.value = "The module is " + "Z" * 700 + "."
+    p.check_button.click()
+    await p.idle()
+    assert violation_rows(p.result), p.verdict.value
+    rules = re.findall(r"table\.capstone-violations td[^{]*\{([^}]*)\}", p.verdict.value)
+    assert any("overflow-wrap: anywhere" in rule for rule in rules), p.verdict.value
