@@ -5,6 +5,7 @@ of three or more joined as "a, b and c", verdict cells that wrap, and a chain of
 import re
 
 from support.capstone_battery import SUPERSEDED, lesson_store
+from support.panels import why_of
 
 from course_lib.capstone_panel import CapstonePanel, violation_rows
 from course_lib.extraction import make_extraction
@@ -56,3 +57,59 @@ async def test_the_verdict_tables_cells_wrap_a_long_unbroken_value():
     assert violation_rows(p.result), p.verdict.value
     rules = re.findall(r"table\.capstone-violations td[^{]*\{([^}]*)\}", p.verdict.value)
     assert any("overflow-wrap: anywhere" in rule for rule in rules), p.verdict.value
+
+
+# --- finding 5: a value two corrections old tells the chain in order ---
+
+
+async def _said(p: CapstonePanel, message: str) -> None:
+    p.message.value = message
+    p.submit_button.click()
+    await p.idle()
+
+
+def _turn(p: CapstonePanel, old: str) -> int:
+    return p.corrections["module"][old].turn
+
+
+async def test_a_value_two_corrections_old_tells_the_chain_in_order():
+    p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    p.task.index = 1  # the task that only asks: no constraint due
+    await _said(p, "module=Payroll")
+    await _said(p, "module=Ledger")
+    why = await why_of(p, "module=Billing")
+    assert why == (
+        f'"Payroll" replaced it at turn {_turn(p, "Billing")}, then "Ledger" replaced "Payroll" at turn '
+        f'{_turn(p, "Payroll")}; the store holds "Ledger".'
+    )
+
+
+async def test_a_value_three_corrections_old_tells_every_step():
+    p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    p.task.index = 1
+    for value in ("Payroll", "Ledger", "Audit"):
+        await _said(p, f"module={value}")
+    why = await why_of(p, "module=Billing")
+    assert why == (
+        f'"Payroll" replaced it at turn {_turn(p, "Billing")}, then "Ledger" replaced "Payroll" at turn '
+        f'{_turn(p, "Payroll")}, then "Audit" replaced "Ledger" at turn {_turn(p, "Ledger")}; the store holds '
+        '"Audit".'
+    )
+
+
+async def test_a_value_one_correction_old_keeps_the_users_words():
+    p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    p.task.index = 1
+    await _said(p, "module=Payroll")
+    why = await why_of(p, "module=Billing")
+    assert why == f'a correction replaced it: the user said "module=Payroll" at turn {_turn(p, "Billing")}.'
+
+
+async def test_a_chain_ending_in_a_value_said_again_names_those_turns():
+    p = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    p.task.index = 1
+    for message in ("module=Payroll", "module=Ledger", "module=Ledger."):
+        await _said(p, message)
+    why = await why_of(p, "module=Billing")
+    last = _turn(p, "Payroll")
+    assert why.endswith(f'; the store holds "Ledger.", which the user said again at turn {last + 1}.'), why
