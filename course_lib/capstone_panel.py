@@ -17,6 +17,7 @@ follows and changes nothing.
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,7 +46,7 @@ from .loop import LoopAgent, LoopAgentOptions
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemory
 from .offline import OfflineChatClient
 from .policies import Timeline
-from .presentation import RECORDED, html_lines, lesson_table_html, recorded_time
+from .presentation import RECORDED, html_lines, recorded_time
 from .widgets import (
     EXPECTED_ERRORS,
     NOT_READ_LABEL,
@@ -60,6 +61,7 @@ from .widgets import (
     describe_error,
     kept_punctuation,
     on_click_once,
+    panel_table_html,
     refused_lines,
     refused_parts,
     shorten_long_input,
@@ -389,6 +391,11 @@ def _why(
             "Said in other words? The rules read words, not meaning (section 1's last table)."
         )
     by = next((f for old, f in corrections.items() if values_match(old, violation.stated)), None)
+    if by is not None and len(chain := _chain(by, corrections, fact)) > 1:
+        again = [str(f.turn) for f in run[1:]]
+        turns = f"turn{'s' if len(again) > 1 else ''} {and_listed(again)}" if again else ""
+        again_said = f", which the user said again at {turns}" if again else ""
+        return f'{_chain_in_words(chain)}; the store holds "{fact.value}"{again_said}.'
     if by is not None:
         return f'a correction replaced it: the user said "{by.evidence}" at turn {by.turn}{_since(by, run, holds)}.'
     if any(values_match(violation.stated, old) for old in replaced):
@@ -399,6 +406,31 @@ def _why(
             f"values): it {holds.removeprefix('the store ')}."
         )
     return f'the store never held "{stated}" for {fact.key}: it {holds.removeprefix("the store ")}.'
+
+
+def _chain(by: Fact, corrections: Mapping[str, Fact], fact: Fact) -> list[Fact]:
+    """Each correction from ``by`` (the one that replaced the stated value) to the one that set the value the store
+    holds (``fact``), in turn order, read from the key's corrections (old value -> what replaced it).
+
+    Walk 19: a value two corrections old was told 'the user said "module=Billing" at turn 6; the store holds
+    "Payroll" since ... turn 10', which read as if Billing were current. A chain that cannot be followed to the held
+    value (a gap, a cycle, a turn out of order) is only ``[by]``, and the reason names that one correction.
+    """
+    chain = [by]
+    while not values_match(chain[-1].value, fact.value):
+        step = next((f for old, f in corrections.items() if values_match(old, chain[-1].value)), None)
+        if step is None or step.turn <= chain[-1].turn or step in chain:
+            return [by]
+        chain.append(step)
+    return chain
+
+
+def _chain_in_words(chain: Sequence[Fact]) -> str:
+    """'"Billing" replaced it at turn 6, then "Payroll" replaced "Billing" at turn 10': each value quoted ("Payroll."
+    ends no sentence)."""
+    steps = [f'"{chain[0].value}" replaced it at turn {chain[0].turn}']
+    steps += [f'"{now.value}" replaced "{was.value}" at turn {now.turn}' for was, now in itertools.pairwise(chain)]
+    return ", then ".join(steps)
 
 
 def _since(by: Fact, run: Sequence[Fact], holds: str) -> str:
@@ -828,7 +860,7 @@ def verdict_html(result: AnswerCheck) -> str:
     if not result.violations:
         return f'<span style="color:green"><b>No violation</b>: {_passed(result)}</span>{notes}'
     rows = violation_rows(result)
-    table = lesson_table_html(rows_frame(rows, list(rows[0])), "capstone-violations")
+    table = panel_table_html(rows_frame(rows, list(rows[0])), "capstone-violations")
     count = f"{len(rows)} violation" + ("s" if len(rows) > 1 else "")
     unheld = f"<i>Note: {html.escape(_unheld(result))}.</i>" if _unheld(result) else ""
     return f'<span style="color:crimson"><b>{count}</b>: the loop sends the answer back.</span>{table}{unheld}{notes}'

@@ -1535,7 +1535,8 @@ def _listed_case(answer: Any, expected: Any, choices: tuple[str, ...], known: tu
     The note says which case to write, read from the listed value the word matches (lesson 03's walk 9: "Write the
     word as the lesson writes it" was vague): "in lower case, as the question does", or "with the capitals the
     lesson uses" for a value the lesson declares (``known``). Every value of an exercise shares its case, so the
-    words are the same whether the word is the right one or not.
+    words are the same whether the word is the right one or not. The note says "Write your answer ...", never
+    "Write 'Triage' in lower case" (walk 19: that read as if the capitalised word were the one to write).
     """
     values = choices + known
     if not values or not isinstance(answer, str):
@@ -1550,11 +1551,11 @@ def _listed_case(answer: Any, expected: Any, choices: tuple[str, ...], known: tu
         if word != answer:
             return (
                 f"Mind the case and the {_padding(answer, article=False)}: Python compares text exactly, case "
-                f"included ({_shown(answer)}). Write it {case}, with nothing around it."
+                f"included ({_shown(answer)}). Write your answer {case}, with nothing around it."
             )
         return (
-            f"Mind the case: Python compares text exactly, case included. Write {_shown(answer)} {case}; whether "
-            "the word itself is right is checked after that."
+            f"Mind the case: Python compares text exactly, case included ({_shown(answer)}). Write your answer "
+            f"{case}; whether the word itself is right is checked after that."
         )
     if word != answer:
         return f"Your answer has {_padding(answer)} ({_shown(answer)}): write only its words, {_shown(word)}."

@@ -55,6 +55,7 @@ from .extraction import (
     ChatFactWriter,
     ExtractionReport,
     MemoryExtraction,
+    and_listed,
     make_extraction,
     report_in_words,
 )
@@ -733,7 +734,7 @@ async def _smuggle(message: object) -> SmuggleAttempt:
         priority_stored=any(f.key == "priority" for f in facts),
         facts_stored=len(facts),
         extracted=proposed,
-        held=" and ".join(f'{f.key} = "{f.value}"' for f in facts),
+        held=and_listed([f'{f.key} = "{f.value}"' for f in facts]) if facts else "",
         verdict=report_in_words(event.report) if event.report else "No extraction ran.",
         why=_smuggle_why(facts, event.report),
     )
@@ -746,7 +747,7 @@ def _smuggle_why(facts: Sequence[Fact], report: ExtractionReport | None) -> str:
     """
     count = f"{len(facts)} fact{'' if len(facts) == 1 else 's'}"
     if facts:
-        keys = " and ".join(f.key for f in facts)
+        keys = and_listed([f.key for f in facts])
         stored = (
             f"The desk's store started empty and kept one fact per key your message declared ({keys}): mem lists "
             f"{count}."
@@ -772,7 +773,7 @@ def value_in_words(line: str) -> str:
         declarations = []
     if not declarations:
         return f'"{line}" declares nothing: no part of it is key=value with an allowed key.'
-    values = " and ".join(f'the value of {d.key} is "{d.value}"' for d in declarations)
+    values = and_listed([f'the value of {d.key} is "{d.value}"' for d in declarations])
     return (
         f'In "{line}", {values}: a value is all the text after "=" up to ";" or the end of the line, so words '
         "typed after a value are part of it."

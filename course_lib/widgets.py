@@ -136,6 +136,7 @@ __all__ = [
     "lesson_table_html",
     "nothing_stored_why",
     "on_click_once",
+    "panel_table_html",
     "punctuation_notes",
     "refused_lines",
     "refused_parts",
@@ -302,10 +303,12 @@ def declaration_notes(text: str) -> list[str]:
     An empty value, a key that is not allowed (the allowed keys are listed), a key in the wrong case, a key dressed
     in formatting, a table row, a declaration with words before it in its part.
     A message with valid declarations next to these still gets its valid ones admitted: the notes say
-    what was left out, so nothing is dropped without a word.
+    what was left out, so nothing is dropped without a word. The notes come in the order their parts appear in the
+    message (walk 19: ``color=red; database=`` listed the ``database=`` note first).
     """
     notes: list[str] = []
     unknown: list[str] = []
+    slot = 0
     for miss in near_misses(text):
         if miss.problem == "no value":
             notes.append(f"'{miss.key}=' has no value: write the value after '='.")
@@ -324,11 +327,13 @@ def declaration_notes(text: str) -> list[str]:
                 f"'{miss.typed_shown}' has the words '{miss.words_before}' before '{miss.written}': {NOT_ALONE_RULE}."
             )
         elif miss.key not in unknown:
+            if not unknown:  # the one note on keys not allowed stands where the first of them is in the message
+                slot = len(notes)
             unknown.append(miss.key)
     if unknown:
-        names = " and ".join(f"'{k}'" for k in unknown)
+        names = and_listed([f"'{k}'" for k in unknown])
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
-        notes.append(f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
+        notes.insert(slot, f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
     notes.extend(repeated_key_notes(text))
     notes += missing_marks(text)  # '=Payroll' (no key), 'module Payroll' (no '=')
     return [shorten_long_input(note) for note in notes]
@@ -533,7 +538,7 @@ def _why_oldest(evicted: list[Fact], kept: tuple[Fact, ...], oldest: bool = True
     peers = [fact.key for fact in kept if fact.turn == turn]
     if not peers:
         return when
-    names = " and ".join(peers)
+    names = and_listed(peers)
     gone = and_listed([fact.key for fact in evicted])
     return (
         f"{when}; {names} {'is' if len(peers) == 1 else 'are'} from turn {turn} "
@@ -757,6 +762,16 @@ one by surprise (``None`` would be no entry at all: the list would look empty, w
 
 WRAPPING_TEXT = "white-space: normal; overflow-wrap: anywhere"
 """A panel's text wraps inside the panel, even a long unbroken word (the widget would hide what passes its edge)."""
+
+
+def panel_table_html(frame: Any, css_class: str, *, escape: bool = True) -> str:
+    """A panel's table (:func:`lesson_table_html`) whose cells wrap a long unbroken value rather than run past the
+    panel's right edge and be cut (lesson 07's walk 19: ``module=`` and 700 Z's in the verdict's "why" cell).
+
+    Only ``overflow-wrap: anywhere`` is added: the cells keep their line breaks (one message per line).
+    """
+    wrap = f"<style>table.{css_class} td {{ overflow-wrap: anywhere; }}</style>"
+    return lesson_table_html(frame, css_class, escape=escape).replace("<table ", f"{wrap}<table ", 1)
 
 
 def _greyed_out(button: widgets.Button, reason: str) -> str:
@@ -1482,7 +1497,7 @@ class DeskPanel(_Panel, widgets.HBox):
             return []
         them = "them" if len(repeated) > 1 else "it"
         return [
-            f"Not in the store: the desk repeated {' and '.join(repeated)} from your earlier lines in its "
+            f"Not in the store: the desk repeated {and_listed(repeated)} from your earlier lines in its "
             f"conversation; the store does not hold {them} (mem shows what the store holds)."
         ]
 
@@ -1811,7 +1826,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.comparison = comparison
         stops = "".join(f"<br>{_escape(stop.in_words())}" for stop in comparison.stopped)  # why a "no" is a stop
         self.message.value = f"<i>Computed with {settings}.</i>{stops}<br>{expectations_html(self.timeline)}"
-        self.table.value = lesson_table_html(
+        self.table.value = panel_table_html(
             graded_view_frame(comparison.answers, comparison.calls), "policy-correctness"
         )
         self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
@@ -1851,7 +1866,7 @@ def expectations_html(timeline: Timeline) -> str:
     ]
     if not rows:
         return ""
-    table = lesson_table_html(rows_frame(rows, _EXPECTATION_COLUMNS), "policy-expectations", escape=False)
+    table = panel_table_html(rows_frame(rows, _EXPECTATION_COLUMNS), "policy-expectations", escape=False)
     heading = (
         "What a correct answer must contain, fixed by the timeline and the same for every run (the results table "
         "under it says <b>yes</b> where an answer does):"

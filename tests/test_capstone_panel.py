@@ -231,7 +231,10 @@ async def test_each_replaced_value_keeps_the_correction_that_replaced_it():
     assert f'"Billing" (replaced at turn {payroll.turn})' in p.replaced.value
     await check(p, "The module is Reporting.")
     (row,) = violation_rows(p.result)
-    assert 'the user said "module=Billing" at turn 6' in row["why"] and f"turn {payroll.turn}" in row["why"]
+    assert row["why"] == (  # the chain in order (walk 19): Billing is not current
+        f'"Billing" replaced it at turn 6, then "Payroll" replaced "Billing" at turn {payroll.turn}; the store holds '
+        '"Payroll".'
+    )
     await check(p, "The module is Billing.")
     (row,) = violation_rows(p.result)
     assert f'the user said "module=Payroll" at turn {payroll.turn}' in row["why"] and "turn 6" not in row["why"]

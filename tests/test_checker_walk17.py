@@ -117,8 +117,9 @@ def test_one_number_word_keeps_its_own_note(expected):
 def test_lesson_03_exercise_2_a_case_slip_is_told_to_write_lower_case(answer, expected):
     text = said("03", "Exercise 2", answer, expected)
     assert text == (
-        f"Exercise 2: not checked yet. Mind the case: Python compares text exactly, case included. Write "
-        f"{answer!r} in lower case, as the question does; whether the word itself is right is checked after that. "
+        f"Exercise 2: not checked yet. Mind the case: Python compares text exactly, case included ({answer!r}). "
+        "Write your answer in lower case, as the question does; whether the word itself is right is checked after "
+        "that. "
         "Then run the cell again."
     )
 
@@ -127,7 +128,7 @@ def test_lesson_03_exercise_2_a_case_slip_is_told_to_write_lower_case(answer, ex
 @pytest.mark.parametrize("expected", ["Payments", "Billing"])
 def test_lesson_02_exercise_2_a_case_slip_of_a_module_is_told_to_use_the_lessons_capitals(answer, expected):
     text = said("02", "Exercise 2", answer, expected)
-    assert f"Write {answer!r} with the capitals the lesson uses;" in text and "not checked yet" in text
+    assert "Write your answer with the capitals the lesson uses;" in text and "not checked yet" in text
 
 
 def test_number_words_joined_by_other_words_are_words_too():

@@ -84,7 +84,8 @@ async def test_a_value_the_store_held_before_the_panel_counts_its_own_turn_first
 async def test_another_value_or_a_forget_starts_the_count_afresh():
     changed = await panel_after("module=Payroll", "module=Payroll", "module=Ledger")
     why = await why_of(changed, "module=Billing")
-    assert why.endswith('; the store holds "Ledger" since the user said "module=Ledger" at turn 8.'), why
+    assert why.endswith('then "Ledger" replaced "Payroll" at turn 8; the store holds "Ledger".'), why
+    assert "again" not in why
     forgot = await panel_after("module=Payroll", "module=Payroll")
     forgot.forget("module")
     forgot.message.value = "module=Payroll"

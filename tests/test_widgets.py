@@ -23,7 +23,7 @@ from course_lib.widgets import (
     DeskPanel,
     PolicyExplorer,
     ProgressBar,
-    lesson_table_html,
+    panel_table_html,
     repeated_key_notes,
 )
 
@@ -479,7 +479,7 @@ async def test_policy_explorer_table_shows_each_graded_answer_beside_what_the_re
     assert list(frame["graded turn"]) == graded * 2 and set(frame["correct"]) <= {"yes", "no"}
     facts_at_10 = frame[(frame["policy"] == "facts (5)") & (frame["graded turn"] == 10)].iloc[0]
     assert "constraint" not in facts_at_10["values the reader could see"]  # the evicted prohibition, not seen
-    assert explorer.table.value == lesson_table_html(frame, "policy-correctness")
+    assert explorer.table.value == panel_table_html(frame, "policy-correctness")
     assert 'border="1"' not in explorer.table.value and "jp-RenderedHTMLCommon" in explorer.table.value
     for table in (explorer.table.value, explorer.message.value):  # its own rule: read from the left anywhere
         assert "td, table.policy-" in table and "text-align: left" in table
