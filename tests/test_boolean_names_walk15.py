@@ -80,7 +80,7 @@ def test_the_words_are_the_same_whether_the_answer_is_true_or_false(capsys, less
     source = next(source for one, named, source in CELLS if (one, named) == (lesson, label))
     told = {}
     for value in (True, False):
-        names = {"right": value, "admitted": value, "run_of_6": SimpleNamespace(final_correct=value)}
+        names = {"right": value, "admitted": value, "run6": SimpleNamespace(final_correct=value)}
         told[value] = run_in_shell(capsys, _typed(source, word), **names)
     assert told[True] == told[False]
     assert f"'{word}' {LEAD}" in told[True], told[True][:300]
