@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from support.checker import run_in_shell
-from test_student_path import lesson
+from test_lesson01_walk19 import _cell, _cells, _printed, _words  # lesson 01's stored cells, read by id
 
 import course_lib.memory as memory_module
 from course_lib.exercises import hedged_answer_lines
@@ -29,24 +29,7 @@ from course_lib.memory import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSON = "01_contract_and_store"
 OFFSET = '<span style="position: relative; top: -3em">'
-
-
-def _cells():
-    return lesson(LESSON).cells
-
-
-def _cell(cell_id: str):
-    return next(c for c in _cells() if c.get("id") == cell_id)
-
-
-def _words(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _printed(cell) -> str:
-    return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
 
 
 def _student_path() -> str:
