@@ -1113,7 +1113,7 @@ TIME_NOISE_RATIO = 1.5
 measurement (10 to 200 turns, medians of 3 timings, on a shared machine) gave the policies that store a capped
 amount 0.53 to 1.05 (1.39 once, with another lesson executing beside it), and those that store everything 2.4 to
 5.0. Below 1, the gap is each replay's one-off start-up work (about 1 ms) shared by more turns, and noise. A growth
-under ``TIME_NOISE_RATIO`` is said to mean "about as long"."""
+under ``TIME_NOISE_RATIO`` is said to mean "no noticeably longer" (:func:`time_growth_sentence`)."""
 
 
 async def measure_scaling(
@@ -1410,14 +1410,23 @@ def summary_sizes(runs: Sequence[SummaryAtQuestion]) -> str:
     return "\n".join(lines)
 
 
+_NO_LONGER = "no noticeably longer"
+"""What :func:`time_growth_sentence` says of a policy whose turn took under ``TIME_NOISE_RATIO`` times as long."""
+
 KEEPS_EVERYTHING: tuple[PolicyKind, ...] = ("full_history", "compaction")
 """The policy kinds whose session stores the whole conversation (compaction only narrows what is sent)."""
 
 
 def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
     """What lesson 04's time-per-turn plot shows, in computed words: how much longer a turn took on the longest
-    timeline than on the shortest, for the policies that keep everything and for the others, and why the first grew
-    less than what they store (said only when it did).
+    timeline than on the shortest, each policy said against ``TIME_NOISE_RATIO``, and why those that keep everything
+    grew less than what they store (said only of those that did grow).
+
+    A policy whose turn took ``TIME_NOISE_RATIO`` times as long or more "grew"; one under it took "no noticeably
+    longer" and is named in that group, whatever it stores (lesson 04's twenty-first walk: a keeper that grew 1.3-fold
+    was listed with the growing ones, then said not to have slowed down 20-fold). The ratio shown, to one decimal,
+    decides the group, so a ratio shown as 1.5 is never called under 1.5. Why a ratio can fall below 1 (the start-up
+    work each replay's shortest timeline carries) is said once, by the lesson's markdown under this sentence.
 
     A policy that keeps everything ends the longest timeline holding as many times more messages as the timeline is
     longer; its turns slow down less than that, because part of every turn's work is the same at any length. The
@@ -1428,39 +1437,64 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
     if shortest == longest:
         raise ValueError(f"A growth needs timelines of two lengths; these are all {shortest} turns long.")
     per_turn = {(r.policy, r.turns): r.cpu_seconds / r.turns for r in rows}
-    growth = {
-        policy: per_turn[policy, longest] / per_turn[policy, shortest]
+    growth = {  # as shown, to one decimal: the figure a student reads decides the words beside it
+        policy: round(per_turn[policy, longest] / per_turn[policy, shortest], 1)
         for policy in dict.fromkeys(r.policy for r in rows)
         if (policy, shortest) in per_turn and (policy, longest) in per_turn and per_turn[policy, shortest] > 0
     }
     keepers = [policy for policy in growth if kinds.get(policy) in KEEPS_EVERYTHING]
-    others = [growth[policy] for policy in growth if policy not in keepers]
+    capped = [policy for policy in growth if policy not in keepers]
     longer = longest / shortest
-    took = " and ".join(f"{growth[p]:.1f} times as long for {p}" for p in keepers)
-    sentence = f"From {shortest} to {longest} turns ({longer:g} times as many), a turn took {took}"
-    if keepers:
-        sentence += ", which store every message"
-    if others:
-        low, high = f"{min(others):.1f}", f"{max(others):.1f}"
+    grew = [policy for policy in growth if growth[policy] >= TIME_NOISE_RATIO]
+
+    def named(policies: list[str]) -> str:
+        return "the others" if keepers and policies == capped else and_listed(policies)
+
+    def stores(policies: list[str], what: str) -> str:
+        plural = len(policies) > 1 or named(policies) == "the others"
+        return f"which {'store' if plural else 'stores'} {what}"
+
+    def said(group: list[str], to: str = "") -> str:
+        parts = []
+        kept = [policy for policy in group if policy in keepers]
+        if kept:
+            took = " and ".join(f"{growth[p]:.1f} times as long for {p}" for p in kept)
+            parts.append(f"{took}, {stores(kept, 'every message')}")
+        rest = [policy for policy in group if policy not in keepers]
+        if rest:
+            low, high = f"{min(growth[p] for p in rest):.1f}", f"{max(growth[p] for p in rest):.1f}"
+            took = f"{low if low == high else f'{low} to {high}'} times as long for {named(rest)}"
+            parts.append(f"{took}, {stores(rest, 'a capped amount at any length')}")
+        return f", and {to}".join(parts)
+
+    flat = [policy for policy in growth if policy not in grew]
+    under = f"{_NO_LONGER} (under {TIME_NOISE_RATIO:g} times as long)"
+    sentence = f"From {shortest} to {longest} turns ({longer:g} times as many), a turn "
+    if grew:
+        sentence += f"grew to {said(grew, 'to ')}"
+        if flat:
+            sentence += f". A turn took {under}: {said(flat)}"
+    else:
+        sentence += f"took {_NO_LONGER} for any policy (under {TIME_NOISE_RATIO:g} times as long): {said(flat)}"
+    if slowed := [k for k in keepers if k in grew and growth[k] < longer]:
+        who = and_listed(slowed)
+        one = len(slowed) == 1
         sentence += (
-            f", against {low if low == high else f'{low} to {high}'} times as long for the others, which store a "
-            "capped amount at any length"
+            f". {who[0].upper()}{who[1:]} end{'s' if one else ''} with {longer:g} times as many stored messages, yet "
+            f"{'its' if one else 'their'} turns did not slow down {longer:g}-fold, because part of every turn's work "
+            "is the same at any length: only the walk through what is stored grows"
         )
-    if any(g < TIME_NOISE_RATIO for g in growth.values()):
+    noisy = []
+    close = [k for k in keepers if capped and (k in flat or growth[k] <= max(growth[p] for p in capped))]
+    if close:
+        of = "" if close == keepers else f" of {and_listed(close)}"
+        noisy.append(f"the times{of} were too close to tell the two kinds apart")
+    if loud := [policy for policy in capped if policy in grew]:
+        noisy.append(f"{named(loud)} grew though {'they store' if len(loud) > 1 else 'it stores'} a capped amount")
+    if noisy:
         sentence += (
-            f". A ratio under {TIME_NOISE_RATIO:g} means a turn took no noticeably longer: one below 1 is each "
-            "replay's start-up work shared by more turns, plus timing noise, not a turn getting faster"
-        )
-    if keepers and others and max(others) >= min(growth[p] for p in keepers):
-        sentence += (
-            ". In this run the times were too close to tell the two kinds apart: times this short move "
-            "that much when the machine is busy; run the cell again"
-        )
-    if keepers and max(growth[p] for p in keepers) < longer:
-        sentence += (
-            f". {' and '.join(keepers).capitalize()} end with {longer:g} times as many stored messages, yet their "
-            f"turns did not slow down {longer:g}-fold, because part of every turn's work is the same at any length: "
-            "only the walk through what is stored grows"
+            f". In this run {', and '.join(noisy)}: times this short move that much when the machine is busy; "
+            "run the cell again"
         )
     return sentence + "."
 

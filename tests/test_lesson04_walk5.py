@@ -37,7 +37,7 @@ def _rows(per_turn_ms: dict[str, tuple[float, float]]) -> list[ScalingRow]:
 def test_the_time_sentence_says_what_each_kind_stores_and_admits_a_run_too_noisy_to_tell_them_apart():
     clear = _rows({"full history": (1.0, 6.0), "last 3 turns": (0.3, 0.6), "compaction (3 turns)": (1.0, 4.0)})
     said = time_growth_sentence(clear)
-    assert "compaction (3 turns), which store every message, against 2.0 times as long for the others" in said
+    assert "compaction (3 turns), which store every message, and to 2.0 times as long for the others" in said
     assert "which store a capped amount at any length" in said and "too close" not in said
     noisy = _rows({"full history": (1.0, 2.0), "reducer (3 turns)": (0.2, 0.6)})  # the reducer "grew" 3-fold
     assert "too close to tell the two kinds apart" in time_growth_sentence(noisy)
