@@ -44,7 +44,8 @@ def test_no_code_line_of_the_lesson_is_wider_than_the_cell_shows() -> None:
 
 
 def test_why_forget_replaces_the_session_lists_one_api_a_bullet() -> None:
-    bullets = [line for line in _source("cell-15").splitlines() if line.startswith("* ")]
+    # walk 21: the list sits right above the cell that makes the calls, in a cell of its own
+    bullets = [line for line in _source("replay-calls").splitlines() if line.startswith("* ")]
     starts = ["* `replay.ask(text)`", "* `.reply`", "* `replay.memory.forget()`", "* `replay.forget()`"]
     assert [next((b for b in bullets if b.startswith(s)), None) is not None for s in starts] == [True] * 4
 
