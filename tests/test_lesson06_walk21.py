@@ -5,11 +5,15 @@ lesson says what a non-streaming run is, and the hood's options paragraph says t
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
-from support.lesson_cells import cell_source
+from support.checker import said
+from support.lesson_cells import cell_outputs, cell_source
 
+from course_lib import exercises
+from course_lib.exercises import check, exercise
 from course_lib.loop import LoopAgentOptions
 from course_lib.loop_demos import SEED_INPUT, run_seed_demo
 from course_lib.loop_panels import LoopStepper
@@ -50,3 +54,48 @@ async def test_lesson_06s_stepper_says_the_same_1_message_at_steps_4_and_6():
     said_at = {step: _view_at(stepper, step) for step in (4, 6)}
     assert all("the same 1 message as at step 2" in view for view in said_at.values())
     assert "LoopStepper(trace_one)" in cell_source("06", "cell-20") and "SEED_INPUT[:1]" in cell_source("06", "cell-20")
+
+
+# region 3. Exercise 1: the stepper's count 2 gets a hint of its own; every other answer is said as before
+
+
+async def test_what_the_hint_for_2_says_is_true_of_the_lessons_runs():
+    fresh = LoopAgentOptions(fresh_context_per_iteration=True)
+    stepper_trace, _ = await run_seed_demo(options=fresh, inputs=SEED_INPUT[:1])
+    assert [len(call) for call in stepper_trace.calls] == [1, 2, 2]  # 2 at the stepper's second and third calls
+    section_1, _ = await run_seed_demo(options=fresh)
+    assert len(section_1.calls[0]) == len(SEED_INPUT) == 3  # section 1's demo sends 3
+    assert "This run: 3 model calls" in cell_outputs("06", "cell-20") and "1, 2, 2." in cell_outputs("06", "cell-20")
+
+
+def test_exercise_1_answers_2_with_its_own_hint_that_does_not_give_the_answer():
+    miss = dict(exercise("06", "Exercise 1").misses)[2]
+    assert miss.startswith("2 is the count the stepper shows at its second and third calls")
+    assert "its caller sends 1 message" in miss and "section 1's demo sends 3" in miss
+    assert "re-run" in miss and miss.endswith("?")
+    assert not re.search(r"\b4\b|\bfour\b", miss, flags=re.I)
+    shown = said("06", "Exercise 1", 2, 4)
+    assert shown == f"Exercise 1: not quite. Hint: {miss}"  # the panel is not sent back to: the student read it right
+    assert "Step through section 8's stepper" not in shown
+
+
+def test_every_other_answer_to_exercise_1_is_said_as_before(monkeypatch):
+    now = {answer: said("06", "Exercise 1", answer, 4) for answer in range(13)}
+    current = exercise("06", "Exercise 1")
+    before = dataclasses.replace(
+        current,
+        misses=tuple((wrong, words) for wrong, words in current.misses if wrong != 2),
+        said_alone=tuple(value for value in current.said_alone if value != 2),
+    )
+    monkeypatch.setattr(exercises, "EXERCISES", tuple(before if e is current else e for e in exercises.EXERCISES))
+    then = {answer: said("06", "Exercise 1", answer, 4) for answer in range(13)}
+    assert {answer for answer in range(13) if now[answer] != then[answer]} == {2}
+    assert now[4].startswith("Exercise 1: correct.")
+    assert then[2] == then[1]  # before: the generic hint, as for any answer foreseen by no miss
+
+
+def test_the_hint_for_2_has_the_shape_of_every_wrong_answers():
+    shown = check("Exercise 1", 2, 4, exercise("06", "Exercise 1").hint, namespace={"In": ["", "answer_1 = 2"]})
+    other = check("Exercise 1", 7, 4, exercise("06", "Exercise 1").hint, namespace={"In": ["", "answer_1 = 7"]})
+    assert shown.split("\n")[0] == other.split("\n")[0] == "Exercise 1: not quite."
+    assert shown.split("\n")[1].startswith("Hint: ") and other.split("\n")[1].startswith("Hint: ")
