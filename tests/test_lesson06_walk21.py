@@ -6,11 +6,12 @@ lesson says what a non-streaming run is, and the hood's options paragraph says t
 from __future__ import annotations
 
 import dataclasses
+import html
 import re
 
 import pytest
 from support.checker import said
-from support.lesson_cells import cell_outputs, cell_source
+from support.lesson_cells import cell_outputs, cell_source, stored_lesson
 
 from course_lib import exercises
 from course_lib.exercises import check, exercise
@@ -21,6 +22,18 @@ from course_lib.loop_panels import LoopStepper
 
 def _words(text: str) -> str:
     return " ".join(text.replace("*", "").split()).replace("`", "")
+
+
+# region 1. The hood names MAF as a framework of two editions, and MAF Python as the course's library
+
+
+def test_the_hood_says_maf_exists_for_c_sharp_and_python_and_which_edition_the_course_runs_on():
+    head = _words(cell_source("06", "hood-head"))
+    assert "the Python library the course's agents run on) in its C# edition" not in head
+    assert (
+        "MAF (the Microsoft Agent Framework, which exists for C# and for Python) in its C# edition, MAF .NET, whose "
+        "LoopAgent the course's loop re-creates; MAF Python is the library the course's agents run on." in head
+    )
 
 
 # region 2. The stepper: a section the same as at an earlier step is counted in messages, singular or plural
@@ -99,3 +112,61 @@ def test_the_hint_for_2_has_the_shape_of_every_wrong_answers():
     other = check("Exercise 1", 7, 4, exercise("06", "Exercise 1").hint, namespace={"In": ["", "answer_1 = 7"]})
     assert shown.split("\n")[0] == other.split("\n")[0] == "Exercise 1: not quite."
     assert shown.split("\n")[1].startswith("Hint: ") and other.split("\n")[1].startswith("Hint: ")
+
+
+# region 4. The other options' table: a non-streaming run is said before the table's row names it
+
+
+def test_the_other_options_say_what_a_non_streaming_run_is_before_the_table():
+    cells = stored_lesson("06")["cells"]
+    ids = [c.get("id") for c in cells]
+    above = _words(cell_source("06", "other-options"))
+    assert ids.index("other-options") + 1 == ids.index("other-options-table")
+    assert (
+        "In non_streaming_returns_last_response_only, a non-streaming run is one called without stream=True, as "
+        "every run so far is; section 2 shows a run with it." in above
+    )
+    assert ids.index("other-options") < ids.index("cell-06")  # section 2, where streaming is explained
+    table = html.unescape(cell_outputs("06", "other-options-table"))
+    assert "non_streaming_returns_last_response_only=True" in table
+    earlier = " ".join("".join(c["source"]) for c in cells[: ids.index("other-options")] if c["cell_type"] == "code")
+    assert "stream=True" not in earlier  # "every run so far" is without it
+
+
+# region 5. The hood's options paragraph: short sentences, each true of what the cells print
+
+
+def _last_options_row() -> list[str]:
+    table = cell_outputs("06", "other-options-table")
+    rows = re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", rows[-1])]
+
+
+def test_the_options_paragraph_says_the_clones_in_short_sentences_true_of_the_outputs():
+    detail = _words(cell_source("06", "hood-options"))
+    assert "(section 1's table of the other options runs this" not in detail
+    parentheses = re.findall(r"\(([^)]*)\)", detail)
+    assert all(len(inside.split()) <= 8 for inside in parentheses), parentheses
+    sentences = re.split(r"(?<=[.;])\s+", detail)
+    assert max(len(s.split()) for s in sentences) <= 32, max(sentences, key=len)
+    assert (
+        "With fresh_context_per_iteration and a caller's session, the caller's session is serialized once into a "
+        "snapshot, and each re-invocation (each iteration after the first) runs on a clone restored from it." in detail
+    )
+    assert (
+        "Section 1's table of the other options runs this in its last row: 3 iterations, so 2 re-invocations and 2 "
+        "sessions created, the 2 clones." in detail
+    )
+    assert (
+        "The first iteration runs on the caller's session itself, which the loop did not create; the last part of "
+        "this section shows it." in detail
+    )
+    row = _last_options_row()
+    assert row[0] == "fresh_context_per_iteration=True + the caller's session"
+    assert row[2].startswith("5 messages: 3 answers") and row[3] == "2"  # 3 answers, so 3 iterations; 2 clones
+    assert re.search(r"and (\d+) sessions created", detail).group(1) == row[3]
+    last = cell_outputs("06", "5b60f168")
+    assert "iteration 1: the caller's own session" in last
+    assert last.count("a session rebuilt from the snapshot") == 2
+    cells = stored_lesson("06")["cells"]
+    assert cells[-1].get("id") == "5b60f168"  # "the last part of this section"
