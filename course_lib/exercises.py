@@ -510,8 +510,15 @@ EXERCISES: tuple[Exercise, ...] = (
                 "sends it at every call. Does it also send the answers the model wrote in this loop (section 1)?",
             ),
             (7, "That counts one message per feedback; the loop puts all the feedback into a single message."),
+            (
+                2,
+                "2 is the count the stepper shows at its second and third calls, where its caller sends 1 message; "
+                "section 1's demo sends 3. What is sent with the caller's messages at each re-run, and is it more "
+                "messages at a later re-run?",
+            ),
         ),
         answer_type=int,
+        said_alone=(2,),
     ),
     Exercise(
         "06",

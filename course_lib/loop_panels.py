@@ -111,7 +111,8 @@ class LoopStepper(PanelText, widgets.VBox):
         )
         if title not in row.unchanged or first == step:
             return _section(title, items, counted=False)
-        return f"<div><b>{html_lines(title)}</b>: the same {len(items)} as at step {first}</div>"
+        same = f"the same {len(items)} message{'s' * (len(items) != 1)} as at step {first}"
+        return f"<div><b>{html_lines(title)}</b>: {same}</div>"
 
 
 def steps_words(slider: widgets.IntSlider) -> str:

@@ -56,7 +56,7 @@ async def test_the_stepper_shows_the_evaluators_initial_messages_once_then_says_
     stepper.slider.value = 2
     assert "Initial messages" in stepper.view.value and "[1] Original message from user." in stepper.view.value
     stepper.slider.value = 4
-    assert "the same 3 as at step 2" in stepper.view.value and "[1] Original" not in stepper.view.value
+    assert "the same 3 messages as at step 2" in stepper.view.value and "[1] Original" not in stepper.view.value
 
 
 async def test_no_step_repeats_the_feedback_it_already_lists_as_feedback_so_far():
