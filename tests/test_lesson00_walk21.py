@@ -11,8 +11,10 @@
 """
 
 import json
+import re
 from pathlib import Path
 
+from course_lib.live import ROLE_PURPOSES
 from course_lib.qualify import BATTERY, reason_in_words
 from course_lib.recordings import (
     compare_qualifications,
@@ -41,6 +43,87 @@ def printed(c: dict) -> str:
     return "".join(
         "".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", "")) for o in c.get("outputs", [])
     )
+
+
+def section_2() -> str:
+    return "".join(cell("a6f50877")["source"])
+
+
+def listed_terms() -> list[str]:
+    """The bold terms section 2 lists, one bullet each, under its sentence about the purpose column."""
+    text = section_2()
+    after = text[text.index("*purpose* column") :]
+    return re.findall(r"^- \*\*([^*]+)\*\*", after, flags=re.MULTILINE)
+
+
+# --- finding 1: section 2 lists only the terms its table needs ---
+
+
+def test_section_2_lists_only_the_terms_the_printed_purpose_column_uses():
+    terms = listed_terms()
+    assert 1 <= len(terms) <= 4, terms
+    count = {1: "one", 2: "two", 3: "three", 4: "four"}[len(terms)]
+    assert f"names {count} things" in section_2()
+    purposes = printed(cell("b712f3b9"))
+    for term in terms:
+        assert term in purposes, f"section 2 defines {term!r}, which its table does not use"
+    for term in ("desk", "memory policy", "loop", "LLM judge"):
+        assert term in terms
+
+
+def test_each_listed_term_takes_one_line():
+    text = section_2()
+    bullets = [line for line in text[text.index("*purpose* column") :].splitlines() if line.startswith("- **")]
+    assert len(bullets) == len(listed_terms())
+    follow_ons = re.findall(r"^- \*\*[^\n]*\n  \S", text[text.index("*purpose* column") :], flags=re.MULTILINE)
+    assert not follow_ons, "a term's bullet runs over one line"
+    assert all(len(line) <= 118 for line in bullets), bullets
+
+
+def test_section_2_says_the_other_words_are_taught_in_their_lessons_and_keeps_the_glossary_link():
+    text = " ".join(section_2().split())
+    assert "taught in their lessons" in text
+    assert "](../docs/glossary.md" in text
+
+
+def test_the_purposes_use_no_course_term_section_2_no_longer_defines():
+    for role, purpose in ROLE_PURPOSES.items():
+        for word in ("turn", "agent", "store", "candidate", "session"):
+            assert not re.search(rf"\b{word}s?\b", purpose), (role, word)
+    # the one course word left, "facts", is shown by an example where it is used
+    writer = ROLE_PURPOSES["writer"]
+    assert "facts" in writer and "module=Billing" in writer
+
+
+def _first_markdown_using(pattern: str) -> tuple[int, str]:
+    for index, c in enumerate(cells()):
+        if c["cell_type"] == "markdown" and re.search(pattern, source(c)):
+            return index, source(c)
+        if c["cell_type"] == "code" and re.search(pattern, printed(c)):
+            return index, printed(c)
+    raise AssertionError(f"nothing uses {pattern}")
+
+
+def test_each_word_no_longer_defined_in_section_2_is_defined_where_lesson_00_first_uses_it():
+    _, maf = _first_markdown_using(r"\bMAF\b")
+    assert "MAF (the Microsoft Agent Framework)" in maf
+    _, turn = _first_markdown_using(r"\bturns?\b")
+    assert "A *turn* is one user message and its reply." in turn
+    _, agent = _first_markdown_using(r"`Agent`")
+    assert "an object that holds a chat client" in agent
+    store = source(cell("3b3d8f4d"))
+    assert "`WorkingMemory` is the store of *facts*: `key=value` pairs the user declared" in store
+
+
+def test_the_removed_terms_are_not_used_before_their_definition():
+    ids = [c.get("id") for c in cells()]
+    maf_at = ids.index("c8d32288")
+    turn_at = ids.index("5a743185")
+    for c in cells()[:maf_at]:
+        assert not re.search(r"\bMAF\b", source(c) if c["cell_type"] == "markdown" else printed(c)), c.get("id")
+    for c in cells()[:turn_at]:
+        text = source(c) if c["cell_type"] == "markdown" else printed(c)
+        assert not re.search(r"\bturns?\b", text), c.get("id")
 
 
 # --- finding 2: the host's rejections before any call are said where the row is shown ---
