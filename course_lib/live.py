@@ -96,10 +96,10 @@ Role = Literal["assistant", "writer", "reader", "summarizer", "worker", "judge"]
 ROLES: tuple[Role, ...] = ("assistant", "writer", "reader", "summarizer", "worker", "judge")
 ROLE_PURPOSES: dict[Role, str] = {
     "assistant": "the desk assistant of lessons 02-03 (answers the user)",
-    "writer": "the fact writer (reads a message and proposes its facts, for the store to check)",
+    "writer": "the fact writer (proposes the facts a message declares, e.g. module=Billing, for the course to check)",
     "reader": "the reader of lesson 04 (answers under each memory policy)",
-    "summarizer": "the summarizer of lesson 04 (shortens earlier turns into a summary the model is sent)",
-    "worker": "the agent the loop runs again and again in lesson 06 (drafts an answer)",
+    "summarizer": "the summarizer of lesson 04 (shortens the earlier messages into a summary the model is sent)",
+    "worker": "the worker the loop runs again and again in lesson 06 (drafts an answer)",
     "judge": "the loop's LLM judge in lesson 06 (says done or what is missing)",
 }
 Backend = Literal["offline", "openai", "local"]

@@ -42,7 +42,17 @@ from .policies import (
     stop_cause,
     stop_in_words,
 )
-from .qualify import BATTERY, SCORECARD_COLUMNS, Case, CaseResult, ScorecardRow, facts_of, score_battery, summary
+from .qualify import (
+    BATTERY,
+    SCORECARD_COLUMNS,
+    Case,
+    CaseResult,
+    ScorecardRow,
+    facts_of,
+    reason_in_words,
+    score_battery,
+    summary,
+)
 from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, CallLog, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_frame, which loads pandas
@@ -86,6 +96,7 @@ __all__ = [
     "record_policy_costs",
     "record_qualification",
     "recorded_case",
+    "rejected_before_any_call",
     "relabelled",
     "save",
     "steps_details_html",
@@ -94,6 +105,7 @@ __all__ = [
     "stop_cause",
     "stop_in_words",
     "times_note",
+    "unsent_note",
     "wrong_admitted",
 ]
 
@@ -349,12 +361,22 @@ class QualificationRecording(Recording):
             "writer's sampling": self.writer_sampling() or f"the server's: {self.server_temperature()}",
             "cases as the contract says": f"{sum(c.as_contract for c in self.cases)} of {len(self.cases)}",
             "cut at the output cap": sum(map(self.is_cut, self.cases)),
-            "rejected by the host": sum(c.outcome == "rejected" for c in self.cases),
+            "rejected by the host": self.rejected_words(),
             "facts admitted that were not declared": sum(map(wrong_admitted, self.cases)),
             "output tokens": shown_count(reported_total(c.output_tokens for c in self.cases if c.calls)),
             "seconds it took": f"{self.wall_seconds:.0f}",
             LOAD_ROW: f"{self.machine.load_average_start[0]:.1f}",
         }
+
+    def rejected_words(self) -> int | str:
+        """The cases the host rejected, with how many of them it refused before any call, when some were.
+
+        Why: lesson 00's row read 6 / 6 / 4 and counted the over-long message, which the host refuses before the
+        writer is called (walk 21, issue 32): the writer never saw it. :func:`unsent_note` says which and why.
+        """
+        rejected = sum(c.outcome == "rejected" for c in self.cases)
+        unsent = len(rejected_before_any_call(self))
+        return f"{rejected} ({unsent} before any call)" if unsent else rejected
 
     def card(self) -> pd.DataFrame:
         """The scorecard ``make qualify`` prints, from the recording (its columns, :data:`SCORECARD_COLUMNS`)."""
@@ -829,6 +851,36 @@ def misses_note(recordings: dict[str, QualificationRecording]) -> str:
             lines.append(f"  {name}: {count}, every case but {_quoted_list(kept)}.")
         else:
             lines.append(f"  {name}: {count}: {_quoted_list(missed)}.")
+    return "\n".join(lines)
+
+
+def rejected_before_any_call(recording: QualificationRecording) -> list[RecordedCase]:
+    """The cases the host rejected without calling the writer: the contract refused the message whole."""
+    return [c for c in recording.cases if c.outcome == "rejected" and c.calls == 0]
+
+
+def unsent_note(recordings: dict[str, QualificationRecording]) -> str:
+    """The lines under lesson 00's comparison that say which rejections came before any call, and why; "" if none.
+
+    Computed from the recordings: the cases each run rejected with no call, named once when every run has the same
+    ones, else run by run, then each case's reason in the scorecard's words (:func:`reason_in_words`).
+    """
+    unsent = {name: rejected_before_any_call(run) for name, run in recordings.items()}
+    if not any(unsent.values()):
+        return ""
+    named = {name: [c.case for c in cases] for name, cases in unsent.items()}
+    reasons = {c.case: reason_in_words(c.reason) for cases in unsent.values() for c in cases}
+    them = "it" if len(reasons) == 1 else "them"
+    if len({tuple(cases) for cases in named.values()}) == 1:
+        cases = _quoted_list(next(iter(named.values())))
+        lines = [f"In every run, the host refused {cases} before any call: the writer never saw {them}."]
+    else:
+        lines = [f"The host refused these before any call: the writer never saw {them}."]
+        lines += [f"  {name}: {_quoted_list(cases)}." for name, cases in named.items() if cases]
+    if len(reasons) == 1:
+        lines.append(f"Why: {next(iter(reasons.values()))}.")
+    else:
+        lines += [f"Why, for “{case}”: {why}." for case, why in reasons.items()]
     return "\n".join(lines)
 
 
