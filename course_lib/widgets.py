@@ -28,6 +28,7 @@ from .assertions import (
     SENTENCE_END_MARKS,
     Declaration,
     MessageRefused,
+    NearMiss,
     allowed_in_other_case,
     find_declarations,
     left_out,
@@ -301,42 +302,53 @@ def declaration_notes(text: str) -> list[str]:
     """Why parts of a message that look like ``key=value`` are not declarations (they are ignored).
 
     An empty value, a key that is not allowed (the allowed keys are listed), a key in the wrong case, a key dressed
-    in formatting, a table row, a declaration with words before it in its part.
+    in formatting, a table row, a declaration with words before it in its part, a part with no key or no '=', a key
+    declared twice (its note stands where its first declaration is: that one is not read).
     A message with valid declarations next to these still gets its valid ones admitted: the notes say
-    what was left out, so nothing is dropped without a word. The notes come in the order their parts appear in the
-    message (walk 19: ``color=red; database=`` listed the ``database=`` note first).
+    what was left out, so nothing is dropped without a word. Every note comes in the order its part appears in the
+    message (walk 19: ``color=red; database=`` listed the ``database=`` note first; walk 21: ``module=A; color=red;
+    module=B`` and ``=Payroll; color=red`` listed the repeated key and the missing key last).
     """
     notes: list[str] = []
     unknown: list[str] = []
     slot = 0
-    for miss in near_misses(text):
-        if miss.problem == "no value":
-            notes.append(f"'{miss.key}=' has no value: write the value after '='.")
-        elif miss.problem == "wrong case":
-            notes.append(case_note(miss.key, miss.allowed or ""))
-        elif miss.problem == "colon":
-            notes.append(f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value.")
-        elif miss.problem == "markup" and miss.value is not None:
-            notes.append(f"'{miss.key}' is dressed in formatting: write it bare, as {miss.allowed}={miss.value}.")
-        elif miss.problem == "markup":
-            notes.append(f"'{miss.key}' is dressed in formatting: write the bare key, as {miss.allowed}=value.")
-        elif miss.problem == "table":
-            notes.append(f"a table row is not a declaration: write {miss.allowed}={miss.value}.")
-        elif miss.problem == "not alone":
-            notes.append(
-                f"'{miss.typed_shown}' has the words '{miss.words_before}' before '{miss.written}': {NOT_ALONE_RULE}."
-            )
-        elif miss.key not in unknown:
-            if not unknown:  # the one note on keys not allowed stands where the first of them is in the message
-                slot = len(notes)
-            unknown.append(miss.key)
+    repeated = dict(zip(repeated_keys(text), repeated_key_notes(text), strict=True))
+    for part in parts(text):  # near_misses and missing_marks read a message part by part: each part on its own
+        for miss in near_misses(part):
+            if note := _near_miss_note(miss):
+                notes.append(note)
+            elif miss.key not in unknown:
+                if not unknown:  # the one note on keys not allowed stands where the first of them is in the message
+                    slot = len(notes)
+                unknown.append(miss.key)
+        notes += missing_marks(part)  # '=Payroll' (no key), 'module Payroll' (no '=')
+        for declaration in _declarations(part):
+            if note := repeated.pop(declaration.key, ""):
+                notes.append(note)
     if unknown:
         names = and_listed([f"'{k}'" for k in unknown])
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
         notes.insert(slot, f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
-    notes.extend(repeated_key_notes(text))
-    notes += missing_marks(text)  # '=Payroll' (no key), 'module Payroll' (no '=')
     return [shorten_long_input(note) for note in notes]
+
+
+def _near_miss_note(miss: NearMiss) -> str:
+    """A near miss's note on a panel; ``""`` for a key that is not allowed (one note names every such key)."""
+    if miss.problem == "no value":
+        return f"'{miss.key}=' has no value: write the value after '='."
+    if miss.problem == "wrong case":
+        return case_note(miss.key, miss.allowed or "")
+    if miss.problem == "colon":
+        return f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value."
+    if miss.problem == "markup" and miss.value is not None:
+        return f"'{miss.key}' is dressed in formatting: write it bare, as {miss.allowed}={miss.value}."
+    if miss.problem == "markup":
+        return f"'{miss.key}' is dressed in formatting: write the bare key, as {miss.allowed}=value."
+    if miss.problem == "table":
+        return f"a table row is not a declaration: write {miss.allowed}={miss.value}."
+    if miss.problem == "not alone":
+        return f"'{miss.typed_shown}' has the words '{miss.words_before}' before '{miss.written}': {NOT_ALONE_RULE}."
+    return ""
 
 
 _TIMES = {2: "twice", 3: "three times"}
