@@ -1,5 +1,6 @@
 """Lesson 03's desk panel, twenty-first walk (issue 32): every "Why:" line follows the order of the parts in the
-message (a key declared twice, a part with no key or no '=' included), on every panel that prints them."""
+message (a key declared twice, a part with no key or no '=' included), on every panel that prints them, and each
+note around the panel is one short line."""
 
 import html
 import re
@@ -11,6 +12,15 @@ from support.panels import memory_panel, said, send, submit, two_desks
 from course_lib.capstone_panel import CapstonePanel
 from course_lib.extraction import make_extraction
 from course_lib.widgets import (
+    DESK_CHAT_CAPTION,
+    DESK_FORGET_NOTE,
+    DESK_MEMORY_CAPTION,
+    DESK_SUBMIT_DISABLED_NOTE,
+    EMPTY_LINE_NOTE,
+    MESSAGE_BOX_NOTE,
+    SEND_DISABLED_NOTE,
+    SUBMIT_DISABLED_NOTE,
+    TICKET_NOTE,
     WHY_LABEL,
     declaration_notes,
 )
@@ -73,3 +83,41 @@ async def test_a_stored_message_lists_its_skipped_parts_in_order():
     lines = [line for line in said(panel.memory_panel).splitlines() if line.startswith(("Refused:", "Not read:"))]
     assert [line.split(":", 1)[0] for line in lines] == ["Not read", "Refused"]
     assert "'module=A'" in lines[0] and "'color=red'" in lines[1]
+
+
+# finding 1: each note around the panel is one short line
+SHORT = 80
+NOTES = [
+    TICKET_NOTE,
+    SUBMIT_DISABLED_NOTE,
+    DESK_SUBMIT_DISABLED_NOTE,
+    MESSAGE_BOX_NOTE,
+    SEND_DISABLED_NOTE,
+    DESK_FORGET_NOTE,
+    EMPTY_LINE_NOTE,
+    re.sub(r"<[^>]+>", "", DESK_CHAT_CAPTION),
+    re.sub(r"<[^>]+>", "", DESK_MEMORY_CAPTION),
+]
+
+
+@pytest.mark.parametrize("note", NOTES)
+def test_each_note_around_the_panel_is_one_short_sentence(note):
+    assert len(note) <= SHORT, note
+    assert note.count(". ") == 0 and note.endswith((".", ")")), note
+
+
+def test_the_ticket_note_still_says_what_the_ticket_refuses():
+    assert "Forget" in TICKET_NOTE and "newer message" in TICKET_NOTE and "refused" in TICKET_NOTE
+    assert "as Send does" in DESK_SUBMIT_DISABLED_NOTE and "key=value" in SUBMIT_DISABLED_NOTE
+
+
+async def test_the_desk_panel_shows_the_short_notes():
+    panel = two_desks()
+    store = panel.memory_panel
+    assert TICKET_NOTE in store.ticket_note.value and store.ticket.tooltip == TICKET_NOTE
+    assert DESK_SUBMIT_DISABLED_NOTE in store.submit_note.value
+    assert DESK_FORGET_NOTE in store.forget_note.value
+    assert store.caption.value == DESK_MEMORY_CAPTION
+    await submit(store, "module=Billing")  # the table's own header names its columns, so the caption need not
+    for column in ("key", "value", "evidence", "turn", "recorded (UTC)"):
+        assert f">{column}</th>" in store.table.value
