@@ -741,7 +741,7 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 """Why a message refused whole leaves the ticket's turn where it was (:func:`ticket_line`)."""
 
 
-SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line; only key=value is stored."
+SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line; it stores key=value, not a question."
 """Beside a greyed-out Submit on a panel whose Message box only feeds the store (lessons 02 and 07), in one short line:
 what turns Submit on, and that only declarations are stored. No model answers a question there (lesson 07's walk: "a
 question or key=value" read as an invitation to ask one)."""
