@@ -28,6 +28,7 @@ from .assertions import (
     SENTENCE_END_MARKS,
     Declaration,
     MessageRefused,
+    NearMiss,
     allowed_in_other_case,
     find_declarations,
     left_out,
@@ -301,42 +302,53 @@ def declaration_notes(text: str) -> list[str]:
     """Why parts of a message that look like ``key=value`` are not declarations (they are ignored).
 
     An empty value, a key that is not allowed (the allowed keys are listed), a key in the wrong case, a key dressed
-    in formatting, a table row, a declaration with words before it in its part.
+    in formatting, a table row, a declaration with words before it in its part, a part with no key or no '=', a key
+    declared twice (its note stands where its first declaration is: that one is not read).
     A message with valid declarations next to these still gets its valid ones admitted: the notes say
-    what was left out, so nothing is dropped without a word. The notes come in the order their parts appear in the
-    message (walk 19: ``color=red; database=`` listed the ``database=`` note first).
+    what was left out, so nothing is dropped without a word. Every note comes in the order its part appears in the
+    message (walk 19: ``color=red; database=`` listed the ``database=`` note first; walk 21: ``module=A; color=red;
+    module=B`` and ``=Payroll; color=red`` listed the repeated key and the missing key last).
     """
     notes: list[str] = []
     unknown: list[str] = []
     slot = 0
-    for miss in near_misses(text):
-        if miss.problem == "no value":
-            notes.append(f"'{miss.key}=' has no value: write the value after '='.")
-        elif miss.problem == "wrong case":
-            notes.append(case_note(miss.key, miss.allowed or ""))
-        elif miss.problem == "colon":
-            notes.append(f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value.")
-        elif miss.problem == "markup" and miss.value is not None:
-            notes.append(f"'{miss.key}' is dressed in formatting: write it bare, as {miss.allowed}={miss.value}.")
-        elif miss.problem == "markup":
-            notes.append(f"'{miss.key}' is dressed in formatting: write the bare key, as {miss.allowed}=value.")
-        elif miss.problem == "table":
-            notes.append(f"a table row is not a declaration: write {miss.allowed}={miss.value}.")
-        elif miss.problem == "not alone":
-            notes.append(
-                f"'{miss.typed_shown}' has the words '{miss.words_before}' before '{miss.written}': {NOT_ALONE_RULE}."
-            )
-        elif miss.key not in unknown:
-            if not unknown:  # the one note on keys not allowed stands where the first of them is in the message
-                slot = len(notes)
-            unknown.append(miss.key)
+    repeated = dict(zip(repeated_keys(text), repeated_key_notes(text), strict=True))
+    for part in parts(text):  # near_misses and missing_marks read a message part by part: each part on its own
+        for miss in near_misses(part):
+            if note := _near_miss_note(miss):
+                notes.append(note)
+            elif miss.key not in unknown:
+                if not unknown:  # the one note on keys not allowed stands where the first of them is in the message
+                    slot = len(notes)
+                unknown.append(miss.key)
+        notes += missing_marks(part)  # '=Payroll' (no key), 'module Payroll' (no '=')
+        for declaration in _declarations(part):
+            if note := repeated.pop(declaration.key, ""):
+                notes.append(note)
     if unknown:
         names = and_listed([f"'{k}'" for k in unknown])
         verb = "is not an allowed key" if len(unknown) == 1 else "are not allowed keys"
         notes.insert(slot, f"{names} {verb} (allowed keys: {', '.join(ALLOWED_KEYS)}).")
-    notes.extend(repeated_key_notes(text))
-    notes += missing_marks(text)  # '=Payroll' (no key), 'module Payroll' (no '=')
     return [shorten_long_input(note) for note in notes]
+
+
+def _near_miss_note(miss: NearMiss) -> str:
+    """A near miss's note on a panel; ``""`` for a key that is not allowed (one note names every such key)."""
+    if miss.problem == "no value":
+        return f"'{miss.key}=' has no value: write the value after '='."
+    if miss.problem == "wrong case":
+        return case_note(miss.key, miss.allowed or "")
+    if miss.problem == "colon":
+        return f"'{miss.key}:' uses a colon: a declaration is written with '=', as {miss.allowed}=value."
+    if miss.problem == "markup" and miss.value is not None:
+        return f"'{miss.key}' is dressed in formatting: write it bare, as {miss.allowed}={miss.value}."
+    if miss.problem == "markup":
+        return f"'{miss.key}' is dressed in formatting: write the bare key, as {miss.allowed}=value."
+    if miss.problem == "table":
+        return f"a table row is not a declaration: write {miss.allowed}={miss.value}."
+    if miss.problem == "not alone":
+        return f"'{miss.typed_shown}' has the words '{miss.words_before}' before '{miss.written}': {NOT_ALONE_RULE}."
+    return ""
 
 
 _TIMES = {2: "twice", 3: "three times"}
@@ -709,11 +721,9 @@ def _fixed_width(box: widgets.Widget, width: str) -> None:
     box.layout = widgets.Layout(flex="0 0 auto", width=width, min_width="0", max_width="100%")
 
 
-TICKET_NOTE = (
-    "What the ticket guards: a write must hold the latest ticket, so a write begun before a newer message or "
-    "before a Forget is refused, and nothing forgotten comes back unless you declare it again."
-)
-"""The ticket line's meaning, in lesson 01's words: the epoch counts forgets, the turn counts messages."""
+TICKET_NOTE = "The ticket: a write begun before a newer message or a Forget is refused."
+"""What the ticket guards, in one short line under the ticket (lesson 01 and section 5 of lesson 03 show it at work):
+the epoch counts forgets, the turn counts messages, and a write that does not hold the latest ticket is refused."""
 NOTE_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3"
 """A note under a panel's line: grey, small, one compact paragraph."""
 
@@ -731,26 +741,21 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 """Why a message refused whole leaves the ticket's turn where it was (:func:`ticket_line`)."""
 
 
-SUBMIT_DISABLED_NOTE = (
-    "Submit stays off until the Message box holds a line. Then it stores each key=value declaration in the message; "
-    "a question, a greeting or a sentence stores nothing."
-)
-"""Beside a greyed-out Submit on a panel whose Message box only feeds the store (lessons 02 and 07): what Submit does
-with each kind of line. No model answers a question there (lesson 07's walk: "a question or key=value" read as an
-invitation to ask one)."""
-DESK_SUBMIT_DISABLED_NOTE = (
-    "Submit stays off until the Message box holds a line. Then it sends the line to the desks as Send does: a desk "
-    "replies in the chat, and each key=value declaration in the line is stored."
-)
-"""The same note on the desk panel (lesson 03), whose Message box goes through the desks' console: a question is
-answered there, in the chat."""
+SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line; it stores key=value, not a question."
+"""Beside a greyed-out Submit on a panel whose Message box only feeds the store (lessons 02 and 07), in one short line:
+what turns Submit on, and that only declarations are stored. No model answers a question there (lesson 07's walk: "a
+question or key=value" read as an invitation to ask one)."""
+DESK_SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line; it sends as Send does."
+"""The same note on the desk panel (lesson 03), whose Message box goes through the desks' console: a desk replies in
+the chat and the line's declarations are stored, as for a line sent from the You box (the lesson says so above the
+panel; a command typed there is answered by :func:`command_guidance`)."""
 EXAMPLE_DECLARATION = "module=Billing"
 """The declaration a memory panel shows as an example (its Message box's placeholder, its next step for a message
 that declares nothing); lesson 07's panel shows one its store does not hold yet."""
 MESSAGE_BOX_NOTE = "The Message box is sent with Submit; pressing Enter in it starts a new line."
 """Under the Message box: it is a many-line box, so Enter adds a line there, while the desk's You box sends on Enter
 (students pressed Enter in the Message box and waited)."""
-SEND_DISABLED_NOTE = "Send stays off until the You box holds a line (a question, key=value, mem or forget)."
+SEND_DISABLED_NOTE = "Send stays off until the You box holds a line."
 """The desk panel's Send, greyed out like Submit and for the same reason: a pale button with no word looked broken."""
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
 FORGET_KEY_NOTE = "Forget key waits for a key: choose one in the Key list."
@@ -1222,21 +1227,14 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.forget_note.value = _greyed_out(self.forget_key_button, reason)
 
 
-EMPTY_LINE_NOTE = "The box is empty: type a message for the desks, or mem, forget KEY or forget, then press Enter."
+EMPTY_LINE_NOTE = "The box is empty: type a message, mem or forget, then press Enter."
 """What Enter on the desk panel's empty box says (it sends nothing): the note under the box is about this Enter."""
 
-DESK_CHAT_CAPTION = _single_spaced(
-    "<b>The chat</b>: the router sends each line you type to one desk, and the desk's reply appears above the box."
-)
-DESK_MEMORY_CAPTION = _single_spaced(
-    "<b>The shared store</b>: the table has one row per fact both desks see, with its key, its value, its evidence "
-    "(the words it quotes from a message), the turn that stored it and the time it was recorded (UTC). The Message "
-    "box below sends a message to the desks as the You box does (the reply appears in the chat), but takes no command: "
-    "the Forget buttons forget."
-)
-"""What each side of the desk panel is for: it has two places to type, and a student should not have to guess which.
-Both go through the same console (``DeskPanel._submit_turn``); only the memory panel turns ``mem`` and ``forget`` away
-(:func:`command_guidance`)."""
+DESK_CHAT_CAPTION = _single_spaced("<b>The chat</b>: each line goes to the desk the router picks.")
+DESK_MEMORY_CAPTION = _single_spaced("<b>The shared store</b>: one row per fact both desks see.")
+"""What each side of the desk panel is for, one short line each: the lesson's text above the panel says what each box
+takes. Both boxes go through the same console (``DeskPanel._submit_turn``); only the memory panel turns ``mem`` and
+``forget`` away (:func:`command_guidance`), and its Submit note says it sends as Send does."""
 
 CHAT_GROWTH = 2
 """Side by side, the chat takes twice the store's share of the room past both bases: a reply (``mem``'s block) is long
@@ -1265,10 +1263,7 @@ wider than its column: a line with no space to break at (``you: module=xxxx… (
 rather than running past the column's right edge."""
 
 
-DESK_FORGET_NOTE = (
-    "The store is empty, so Forget key has no key to forget; Forget all still replaces every desk's session by a new, "
-    "empty one, as forget typed in the chat does."
-)
+DESK_FORGET_NOTE = "The store is empty; Forget all still gives every desk a new, empty session."
 """Beside the desk panel's Forget buttons while the store is empty: Forget all is the console's ``forget``, which
 still replaces the sessions (a desk's conversation may mention a value the store refused), so it stays on."""
 

@@ -89,13 +89,18 @@ async def test_a_stale_extraction_is_refused_in_words_that_are_true():
     assert "nothing said before a forget is written after it" in report.diagnostic
 
 
-def test_the_store_caption_says_in_one_sentence_what_the_table_shows():
-    """Walk 4: the sentence above the store's table did not say what its columns are."""
+async def test_the_store_caption_says_in_one_sentence_what_the_table_shows():
+    """Walk 4: the sentence above the store's table did not say what its columns are. Walk 21: the caption is one
+    short line (a row per fact), and the table's own header names the columns."""
+    from support.panels import submit, two_desks
+
     from course_lib.widgets import DESK_MEMORY_CAPTION
 
-    first = DESK_MEMORY_CAPTION.split("</b>: ", 1)[1].split(". ")[0]
-    for column in ("key", "value", "evidence", "turn", "time", "UTC"):
-        assert column in first
+    assert "one row per fact" in DESK_MEMORY_CAPTION
+    store = two_desks().memory_panel
+    await submit(store, "module=Billing")
+    for column in ("key", "value", "evidence", "turn", "recorded (UTC)"):
+        assert f">{column}</th>" in store.table.value
 
 
 def test_lesson_03_says_what_await_does_where_it_first_appears():

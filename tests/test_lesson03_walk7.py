@@ -3,7 +3,7 @@ with its reason, and the store's Message box says how it differs from the chat's
 
 import re
 
-from course_lib.widgets import DESK_MEMORY_CAPTION
+from course_lib.widgets import DESK_SUBMIT_DISABLED_NOTE
 from tests.support.panels import send, submit, two_desks
 
 
@@ -38,7 +38,7 @@ async def test_a_refused_over_long_line_is_recorded_shortened():
 
 
 async def test_the_message_box_says_it_takes_messages_but_no_command():
-    assert "as the You box does" in DESK_MEMORY_CAPTION and "no command" in DESK_MEMORY_CAPTION
+    assert "as Send does" in DESK_SUBMIT_DISABLED_NOTE  # walk 21: the caption is one line, Submit's note says it
     panel = two_desks()
     await submit(panel.memory_panel, "module=Billing")  # a message: the desk replies in the chat
     assert "[triage]" in panel.transcript[-1]

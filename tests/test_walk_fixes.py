@@ -275,7 +275,7 @@ async def test_the_desk_panel_shows_code_not_backticks_and_says_which_box_is_for
     assert "'forget KEY'" in last_in_chat(panel)  # printed text quotes a command (lesson 02 prints this rule too)
     shown = json.dumps([child.value for child in panel.children[0].children if hasattr(child, "value")])
     assert "The chat" in shown and DESK_CHAT_CAPTION.split(":")[0] in shown
-    assert panel.memory_panel.caption.value == DESK_MEMORY_CAPTION and "Forget buttons" in DESK_MEMORY_CAPTION
+    assert panel.memory_panel.caption.value == DESK_MEMORY_CAPTION and "shared store" in DESK_MEMORY_CAPTION
 
 
 MARKDOWN_MESSAGE = "**module**=Payments\n# database=Oracle\n- priority=P1"
