@@ -13,7 +13,11 @@ Dict answers (lesson 01's exercise 1, and any exercise whose answer is a dict) f
 is checked. The feedback may say what is wrong with the answer's FORM: it is not a dict, a key is not text, a key
 or a value hedges, a key is not an allowed key name at all (a slip, another case, spaces around it, words before
 it), a value is not text or holds an invisible character. Each form is said before any grading ("not checked
-yet"), in the same words whatever the rest of the dict holds, right or wrong. Past the form, a wrong dict is told
+yet"), in the same words whatever the rest of the dict holds, right or wrong. A key written exactly as the
+exercise's own message writes one (the text before a part's '=', trimmed as the contract trims:
+:attr:`Exercise.message_keys`) is never a form, whatever it is: the message plants it as a trap ('Database',
+'Hello! database'), and a note on its form would state the rule the trap tests. It is graded as content, counted
+among the keys that should not be there. Past the form, a wrong dict is told
 only HOW MANY keys are missing, extra, or hold a wrong value, always all three counts in one sentence of the same
 shape (:func:`_dict_hint`): never WHICH key or value is right or wrong, and no note said only of some wrong
 answers (a case slip in a value, spaces around a value) that would point at one.
@@ -64,6 +68,7 @@ __all__ = [
     "hedged_syntax_guidance",
     "key_value_hint",
     "literal_text_hint",
+    "message_keys",
     "near_miss_hint",
     "not_defined_yet",
     "number_form_hint",
@@ -168,6 +173,8 @@ class Exercise:
     one of them apart from its case, or a slip away from one, is told so, alike for each of them.
     ``said_alone`` are misses said without the hint: the hint asks of a step that answer got right (lesson 02's
     walk 6: 8 counts the writer's calls right and only the user turns wrong).
+    ``message`` is the message the exercise asks about (lesson 01's exercise 1), as the lesson's checking cell
+    builds it: the keys it writes (:attr:`message_keys`) are content to grade, never a form to fix.
     """
 
     lesson: str
@@ -180,6 +187,43 @@ class Exercise:
     answer_type: type = object
     known: tuple[str, ...] = ()
     said_alone: tuple[Any, ...] = ()
+    message: str = ""
+
+    @property
+    def message_keys(self) -> tuple[str, ...]:
+        """The keys as :attr:`message` writes them: the text before each part's first '=', trimmed as the contract
+        trims, once each in the message's order (``('database', 'version', 'log', 'Hello! database', 'Database')``).
+        An allowed key or not: a key the message itself writes is what the exercise asks the student to judge."""
+        return message_keys(self.message)
+
+
+_LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+"""Every character that ends a part of a message, as the contract reads one. A copy of
+``assertions.LINE_BREAKS`` (the checker imports nothing of the memory half); tests/test_lesson01_walk21.py keeps the
+two equal."""
+
+_PART_ENDS = re.compile("[;" + "".join(re.escape(char) for char in _LINE_BREAKS) + "]")
+
+
+def _contract_trimmed(text: str) -> str:
+    """``text`` without whitespace or invisible format characters at either end, as ``assertions.trim`` cuts it."""
+    start, end = 0, len(text)
+    while start < end and _edge(text[start]):
+        start += 1
+    while end > start and _edge(text[end - 1]):
+        end -= 1
+    return text[start:end]
+
+
+def _edge(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char) == "Cf"
+
+
+def message_keys(message: str) -> tuple[str, ...]:
+    """The keys ``message`` writes, as the contract reads a part: the text before its first '=', trimmed; a part
+    with no '=' or nothing before it writes none. Allowed or not, once each, in the message's order."""
+    keys = (_contract_trimmed(part.partition("=")[0]) for part in _PART_ENDS.split(message) if "=" in part)
+    return tuple(dict.fromkeys(key for key in keys if key))
 
 
 _KEYS = (
@@ -196,6 +240,11 @@ _KEYS = (
 )
 """The ten allowed keys, which an exercise asking for a key offers. A copy of ``assertions.ALLOWED_KEYS``: the loop
 lessons load the checker and nothing of the memory half (``tests/test_structure.py``); a test keeps the two equal."""
+
+_LESSON_01_MESSAGE = "database = SQL Server 2022 ; version=; log=a=b\nHello! database=Oracle; Database=MySQL"
+"""Lesson 01's exercise 1 asks what ``parse_assertions`` returns for this message: its checking cell builds
+``message_1`` from the same two lines (tests/test_lesson01_walk21.py runs the stored cell's lines and compares). Its
+keys ('Hello! database', 'Database' among them) are read from it by :func:`message_keys`, never listed by hand."""
 
 _LESSON_02_DECLARATIONS = (
     "module=Reporting; database=PostgreSQL",
@@ -307,6 +356,7 @@ EXERCISES: tuple[Exercise, ...] = (
         'never declared; "Database" is not one either (case matters); "version=" declares nothing; the one real '
         'database declaration gives "SQL Server 2022" (spaces trimmed); a value may itself contain "=".',
         answer_type=dict,
+        message=_LESSON_01_MESSAGE,
     ),
     Exercise(
         "01",
@@ -789,12 +839,13 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
     choices = named.choices if named else ()
     known = named.known if named else ()
     values = choices + known
+    written = named.message_keys if named else ()  # keys the exercise's message writes: content, never a form
     return (
         _empty(answer, expected)
         or hedge_hint(answer, expected, quoted=not bare)
-        or _dict_hedge(answer, expected)
+        or _dict_hedge(answer, expected, written)
         or _dict_key_form(answer, expected)
-        or _dict_key_not_allowed(answer, expected)
+        or _dict_key_not_allowed(answer, expected, written)
         or _dict_value_kind(answer, expected)
         or _dict_value_hidden(answer, expected)
         or several_numbers_hint(answer, expected)
@@ -876,7 +927,7 @@ def _dict_key_form(answer: Any, expected: Any) -> str:
     )
 
 
-def _dict_key_not_allowed(answer: Any, expected: Any) -> str:
+def _dict_key_not_allowed(answer: Any, expected: Any, written: tuple[str, ...] = ()) -> str:
     """What to say to a dict with a key that is not one of the ten allowed keys at all, or ``""``: a form.
 
     Where the answer is a dict of declarations (its keys are allowed keys), a key that is none of the ten can never be
@@ -886,16 +937,24 @@ def _dict_key_not_allowed(answer: Any, expected: Any) -> str:
     (``'Database'``) that keys are case-sensitive, spaces around an allowed key that they go, any other
     (``'Hello! database'``) that it is not an allowed key. An allowed key the answer does not hold is not a form: it
     is counted by :func:`_dict_hint`, never named.
+
+    ``written`` are the keys the exercise's own message writes (:attr:`Exercise.message_keys`). One of them is no
+    form at all: lesson 01's walk 21 found ``'Database'`` and ``'Hello! database'``, the traps of exercise 1's
+    message, told "keys are case-sensitive" and "not one of the ten allowed keys", the very point each trap tests,
+    before any grading. They are graded like any extra key. A true slip is still a form, but where the exercise has
+    a message the note names no rule the message tests: spaces around one of its keys are said as spaces, and a
+    slip (or another case) of one of its keys or of an allowed key is told the keys it reads as, case included.
     """
     if not (isinstance(answer, dict) and isinstance(expected, dict)) or not all(key in _KEYS for key in expected):
         return ""
     for key in answer:
-        if not isinstance(key, str) or key in _KEYS:
+        if not isinstance(key, str) or key in _KEYS or key in written:
             continue
-        if key.strip() in _KEYS:
+        if key.strip() in _KEYS or _contract_trimmed(key) in written:
             return f"The key {_shown(key)} has {_padding(key)}: write the key alone, without them."
-        lower = next((allowed for allowed in _KEYS if allowed.casefold() == key.strip().casefold()), "")
-        if lower:
+        if written:  # a note that names no rule the message tests
+            return _not_written(key, _closest_slips(key, written + _KEYS))
+        if next((allowed for allowed in _KEYS if allowed.casefold() == key.strip().casefold()), ""):
             return (
                 f"The key {_shown(key)} is not an allowed key: keys are case-sensitive, and the ten allowed keys are "
                 f"all lower case ({', '.join(_KEYS)})."
@@ -910,6 +969,28 @@ def _dict_key_not_allowed(answer: Any, expected: Any) -> str:
             "them, written exactly so."
         )
     return ""
+
+
+def _closest_slips(key: str, names: tuple[str, ...]) -> list[str]:
+    """The names ``key`` is a slip of (:func:`_slip`: case, spaces, a letter or two), the closest ones only, case
+    counted: ``'databse'`` reads as ``'database'`` (one letter), not also as the message's ``'Database'`` (two)."""
+    slips = [name for name in dict.fromkeys(names) if _slip(key, name)]
+    closest = min((_distance(key, name) for name in slips), default=0)
+    return [name for name in slips if _distance(key, name) == closest]
+
+
+def _not_written(key: str, read_as: list[str]) -> str:
+    """What to say to a key an exercise with a message finds neither in the message nor among the allowed keys: the
+    keys it is a slip (or another case) of, ``read_as``, or that it is none of them, and where keys are spelled."""
+    listed = f"the list of the ten allowed keys ({', '.join(_KEYS)})"
+    if read_as:
+        names = " or ".join(repr(name) for name in read_as)
+        spelled = f"the message or {listed} spells it"
+        return f"The key {_shown(key)} reads as {names}: write each key exactly as {spelled}, case included."
+    return (
+        f"The key {_shown(key)} is in neither the message nor {listed}: write each key exactly as one of them "
+        "spells it, case included."
+    )
 
 
 def _dict_value_kind(answer: Any, expected: Any) -> str:
@@ -1260,17 +1341,18 @@ def _hedge_free_kind(expected: Any) -> str:
     return _how_to_write_kind(expected)
 
 
-def _dict_hedge(answer: Any, expected: Any) -> str:
+def _dict_hedge(answer: Any, expected: Any, written: tuple[str, ...] = ()) -> str:
     """What to say to a dict answer with a hedge in a key or a value (``{'module': 'Billing?'}``), or ``""``.
 
     "The value of 'module' is not right" was said of ``'Reporting?'`` only, never of ``'Billing?'``, which told the
     student which value was right. The hedge is named in the same words for both; a key or value whose expected
-    text holds a '?' or a word of its own is no hedge.
+    text holds a '?' or a word of its own is no hedge, nor a key the exercise's message writes (``written``).
     """
     if not (isinstance(answer, dict) and isinstance(expected, dict)):
         return ""
     for key, value in answer.items():
-        if isinstance(key, str) and _HEDGES.search(key) and not any(_HEDGES.search(str(k)) for k in expected):
+        hedged = isinstance(key, str) and key not in written and _HEDGES.search(key)
+        if hedged and not any(_HEDGES.search(str(k)) for k in expected):
             return (
                 f"The key {_shown(key)} in your dict hedges (a '?' or a word of doubt): write each key on its own, "
                 "as sure as you can be; the check compares the exact text."

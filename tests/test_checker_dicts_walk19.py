@@ -95,10 +95,11 @@ def test_a_dict_of_other_keys_is_held_to_the_same_policy():
 @pytest.mark.parametrize(
     ("key", "words"),
     [
-        ("Database", "is not an allowed key: keys are case-sensitive"),
-        ("LOG", "is not an allowed key: keys are case-sensitive"),
-        ("Hello! database", "is not one of the ten allowed keys"),
-        ("databse", "reads as 'database', one of the ten allowed keys"),
+        # walk 21: 'Database' and 'Hello! database', keys the message writes, are graded (test_lesson01_walk21.py)
+        ("DATABASE", "reads as 'Database': write each key exactly as the message"),
+        ("LOG", "reads as 'log': write each key exactly as the message"),
+        ("owner", "is in neither the message nor the list of the ten allowed keys"),
+        ("databse", "reads as 'database': write each key exactly as the message"),
         (" log", "has spaces around it: write the key alone"),
     ],
 )

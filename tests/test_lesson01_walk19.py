@@ -134,7 +134,7 @@ def test_a_csharp_name_of_the_seed_is_introduced_where_it_first_appears(name, sa
     [
         ("epoch", "the store's epoch (how many times the store has forgotten the user's facts)"),
         ("stale", "a stale (out-of-date) write"),
-        ("UTC", "UTC, Coordinated Universal Time"),
+        ("UTC", "UTC (Coordinated Universal Time)"),
         ("provenance", "provenance (where it came from"),
         ("facts block", "the facts block (the text that carries the facts to a model)"),
         ("prompt", "prompt (the text a model is given)"),
