@@ -520,7 +520,9 @@ OPTION_NOTES: dict[str, str] = {
     "fresh_context_per_iteration": (
         "re-run on a fresh session (a new conversation history) with the task and one message listing all feedback"
     ),
-    "on_behalf_of_author_name": "the author name stamped on the messages the loop adds",
+    "on_behalf_of_author_name": (
+        "the name shown as the sender of the messages the loop adds (its feedback); none leaves them unnamed"
+    ),
     "exclude_on_behalf_of_messages": "leave the loop's own messages out of what the caller gets back",
     "non_streaming_returns_last_response_only": "return only the last response, not every response and feedback",
     "session_created_callback": "a function called with each new session the loop creates",
