@@ -46,6 +46,7 @@ __all__ = [
     "INDENT",
     "MENTION_GAP",
     "MESSAGE_COLUMNS",
+    "NO_BREAK",
     "NO_FEEDBACK_YET",
     "NO_REASON_RECORDED",
     "OPTIONS_COLUMNS",
@@ -71,6 +72,7 @@ __all__ = [
     "Section",
     "TraceStep",
     "call_input_frame",
+    "call_labels",
     "calls_sentence",
     "compare_with_seed",
     "counted_messages",
@@ -80,6 +82,7 @@ __all__ = [
     "flow_summary",
     "fold",
     "judge_criteria",
+    "kept_with_numbers",
     "marker_sentence",
     "messages_frame",
     "numbering_reminder",
@@ -213,7 +216,7 @@ class LoopTrace:
         """One model call: the messages it received and the reply it returned, and the session count at the call."""
         self.calls.append(list(incoming))
         sections = (("Incoming messages", tuple(incoming)),)
-        saw = recent_texts(incoming)
+        saw = kept_with_numbers(recent_texts(incoming))
         self.rows.append(
             TraceStep(len(self.rows) + 1, "LLM", len(self.calls), saw, outgoing, sections, session=self.sessions)
         )
@@ -225,6 +228,8 @@ class LoopTrace:
         (the first call's input), and listing them on every row would bury the two parts that change. Its four parts
         stand on lines of their own (a table shows them with ``lines=["saw"]``): a message ends in a full stop, and
         a ``;`` after it read as ``.;``; `` | `` keeps separating one message from the next, as in the model's rows.
+        Its "saw" and "did" keep each number on the line of the word before it (:func:`kept_with_numbers`): a narrow
+        column wrapped "continue: Feedback for iteration" and left the "1" alone on the next line.
         """
         initial = tuple(m.text for m in context.initial_messages)
         last = tuple(m.text for m in context.last_response.messages)
@@ -232,11 +237,11 @@ class LoopTrace:
         self.evaluation(
             context.iteration,
             (("Initial messages", initial), ("Last response", last), ("Previous feedback", previous)),
-            saw=(
+            saw=kept_with_numbers(
                 f"iteration {context.iteration}\nthe {len(initial)} initial messages\nlast response: "
                 f"{' | '.join(last)}\nprevious feedback: {' | '.join(previous) or 'none'}"
             ),
-            did="stop" if feedback is None else f"continue: {feedback}",
+            did="stop" if feedback is None else kept_with_numbers(f"continue: {feedback}"),
             feedback=feedback,
             unchanged=("Initial messages",),
         )
@@ -292,6 +297,22 @@ def call_input_frame(texts: Sequence[str]) -> pd.DataFrame:
 
 
 _NUMBER = re.compile(r"(?<![\w\]])(\[\d+\])(?=[A-Z])")
+
+NO_BREAK = "\u00a0"
+"""The no-break space: a browser never ends a line there, so the words on either side stay on one line."""
+
+_WORD_THEN_NUMBER = re.compile(r"(?<=[^\W\d_]) (?=\d)")
+
+
+def kept_with_numbers(text: str) -> str:
+    """``text`` for a table cell: each number stays on the line of the word before it.
+
+    The space between a word and the number after it becomes a :data:`NO_BREAK` space (``iteration 1``,
+    ``the 3 initial messages``): a narrow column wrapped "continue: Feedback for iteration" and put the "1" alone on
+    the next line. The text reads the same; only where a line may end changes. A message's own text, as the trace
+    and the loop's response carry it, keeps its plain spaces (it is compared with the seed's output).
+    """
+    return _WORD_THEN_NUMBER.sub(NO_BREAK, text)
 
 
 def spaced(text: str) -> str:
@@ -520,7 +541,9 @@ OPTION_NOTES: dict[str, str] = {
     "fresh_context_per_iteration": (
         "re-run on a fresh session (a new conversation history) with the task and one message listing all feedback"
     ),
-    "on_behalf_of_author_name": "the author name stamped on the messages the loop adds",
+    "on_behalf_of_author_name": (
+        "the name shown as the sender of the messages the loop adds (its feedback); none leaves them unnamed"
+    ),
     "exclude_on_behalf_of_messages": "leave the loop's own messages out of what the caller gets back",
     "non_streaming_returns_last_response_only": "return only the last response, not every response and feedback",
     "session_created_callback": "a function called with each new session the loop creates",
@@ -895,6 +918,24 @@ async def run_seed_demo(
     agent, messages = seed_loop(allowed, options, trace, inputs)
     session = agent.create_session() if caller_session else None
     return trace, await agent.run(messages, session=session)
+
+
+def call_labels(trace: LoopTrace) -> list[str]:
+    """A label for each model call of a traced run, for a chart: ``call 1`` and, below it, the iteration whose
+    evaluation came after that call (``(iteration 1)``), read from the trace.
+
+    Lesson 05's chart said "iteration 1/2/3" while the table beside it and the stepper counted "call 1/2/3": a
+    student could not tell the two counts were the same. A call no evaluation followed (a budget or the cap ended the
+    run) is labelled by its call alone.
+    """
+    labels = []
+    for index, row in enumerate(trace.rows):
+        if row.actor != "LLM":
+            continue
+        after = trace.rows[index + 1] if index + 1 < len(trace.rows) else None
+        evaluated = after is not None and after.actor == "Evaluator"
+        labels.append(f"call {row.call}\n(iteration {after.call})" if evaluated else f"call {row.call}")
+    return labels
 
 
 def calls_sentence(trace: LoopTrace) -> str:

@@ -33,6 +33,7 @@ __all__ = [
     "LoopStepper",
     "options_table",
     "session_words",
+    "steps_help",
     "steps_words",
     "verbatim",
 ]
@@ -42,8 +43,9 @@ class LoopStepper(PanelText, widgets.VBox):
     """Step or slide through a traced loop: what the model received and returned, what each evaluator saw.
 
     A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6"); a label beside the
-    slider says which steps there are ("steps 1 to 6"), since its number box moves a typed value into range
-    silently. It keeps no list of
+    slider says which steps there are ("steps 1 to 6"), and a line under the controls says what the number box does
+    with a step typed outside them (:func:`steps_help`), since the box moves a typed value into range silently.
+    It keeps no list of
     the feedback so far beside a step: a model call's feedback is in its incoming messages and an evaluator's in its
     "Previous feedback", so such a list only repeated them (at the last step, line for line).
     """
@@ -63,6 +65,7 @@ class LoopStepper(PanelText, widgets.VBox):
         self.trace = trace
         self.slider = widgets.IntSlider(value=1, min=1, max=len(trace.rows), description="Step")
         self.steps_label = widgets.Label(steps_words(self.slider))
+        self.help_label = widgets.Label(steps_help(self.slider))
         self.previous_button = widgets.Button(description="Previous")
         self.next_button = widgets.Button(description="Next")
         self.view = widgets.HTML()
@@ -70,7 +73,7 @@ class LoopStepper(PanelText, widgets.VBox):
         self.next_button.on_click(lambda _: self.step(+1))
         self.slider.observe(lambda _: self.render(), names="value")
         controls = [self.previous_button, self.slider, self.next_button, self.steps_label]
-        super().__init__([widgets.HBox(controls), self.view])
+        super().__init__([widgets.HBox(controls), self.help_label, self.view])
         self.render()
 
     def step(self, delta: int) -> None:
@@ -122,6 +125,21 @@ def steps_words(slider: widgets.IntSlider) -> str:
     got 6, 0 or text and got 1, 2.7 and got 2): the label says the range before one types, the same at every step.
     """
     return f"steps {slider.min} to {slider.max}"
+
+
+def steps_help(slider: widgets.IntSlider) -> str:
+    """What the slider's number box does with a typed step, in one line under the controls, read from the slider.
+
+    The box answers a typed value with no message (ipywidgets reads it with JavaScript's ``parseInt``, then moves it
+    into range): a number past either end goes to that end (0 to 1, 99 to 6), a decimal loses its fraction (1.7 to
+    1), and text that is no number leaves the step as it was. Said before one types, the same at every step, with its
+    ends and example computed from the slider (never a step it does not have).
+    """
+    first, last = slider.min, slider.max
+    return (
+        f"You can type a step into the number beside the slider: below {first} becomes {first}, above {last} "
+        f"becomes {last}, a decimal such as {first}.7 becomes {first}, and other text changes nothing."
+    )
 
 
 def _who(trace: LoopTrace, step: int) -> str:
