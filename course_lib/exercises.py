@@ -727,7 +727,7 @@ def _verdict(exercise: str, answer: Any, expected: Any, hint: str, why: str | No
         return f"{exercise}: not checked yet. {joined} Then run the cell again."
     if variable := _variable_hint(answer, expected, names):  # a name, never graded, even if its value is right
         return f"{exercise}: not checked yet. {variable} Then run the cell again."
-    if computed := _computed_answer_line(names):  # `answer_1 = parse_assertions(message_1)`: not a prediction
+    if computed := _computed_answer_line(names, expected):  # `answer_1 = parse_assertions(message_1)`: no prediction
         return f"{exercise}: not checked yet. {computed} Then run the cell again."
     if worked := _worked_out(names, answer):  # `answer_3 = 2 + 2`: graded by its value, said back right or wrong
         echo, answer = worked
@@ -1726,7 +1726,7 @@ _LAYOUT_TOKENS = frozenset(
 """Tokens that are layout, not code: two texts with only these between them are side by side."""
 
 
-def _computed_answer_line(names: Mapping[str, Any]) -> str:
+def _computed_answer_line(names: Mapping[str, Any], expected: Any) -> str:
     """What to say when the cell's answer line computes its value (``answer_1 = parse_assertions(message_1)``), or
     ``""``.
 
@@ -1736,6 +1736,10 @@ def _computed_answer_line(names: Mapping[str, Any]) -> str:
     Whys write it ("the desk and the writer (2 + 2)"), and it is graded by its value (:func:`_worked_out`; lesson
     02's walk 19 found ``answer_3 = 2 + 2`` refused). A lesson's name and ``or``/``and`` are said before, in words of
     their own. Said alike whatever the code computes.
+
+    The refusal states the rule for the exercise's kind of answer (:func:`_predicted_forms`): for a number, that plain
+    arithmetic is fine, so a graded ``1+3`` and a refused ``len([...])`` read as one rule (lesson 02's walk 21: "write
+    the value you predict, not code that computes it" read as a second rule beside the graded sum).
     """
     cell = _cell_text(names)
     try:
@@ -1754,11 +1758,39 @@ def _computed_answer_line(names: Mapping[str, Any]) -> str:
             if _arithmetic(node.value):  # the student's own sum: graded by its value
                 continue
             code = _clipped(ast.get_source_segment(cell, node.value) or "")
-            return (
-                f"Your answer line computes its value with code ({code}): write the value you predict, not code "
-                "that computes it."
-            )
+            return f"Your answer line computes its value with code ({code}). {_predicted_forms(expected)}"
     return ""
+
+
+def _predicted_forms(expected: Any) -> str:
+    """How to write a prediction of ``expected``'s kind instead of code, said after any refused code: a call, a
+    method, ``**``, texts joined with ``+``, a name in a sum.
+
+    Only what fits the kind is said: plain arithmetic for a number (it is graded, :func:`_worked_out`), never for
+    text, a truth value or a dict. The words depend on the expected value's kind only, never on the answer.
+    """
+    if _kind(expected) == _kind(True):
+        said = "Write True or False, as you predict"
+    elif _kind(expected) == "a number":
+        said = f"Write the number you predict, {_number_forms(expected)}"
+    elif isinstance(expected, str):
+        said = "Write the text you predict, in quotes"
+    elif isinstance(expected, dict):
+        said = "Write the dict you predict, each key and value in quotes"
+    else:
+        said = "Write the value you predict"
+    return f"{said}: no call, no name, no other code."
+
+
+_ARITHMETIC_EXAMPLES = (("2*20 + 2", 42), ("2*15 + 6", 36), ("2*10 + 7", 27))
+"""Sums an answer line may write, each with its value: neutral examples, as :func:`_value_forms`' numbers are."""
+
+
+def _number_forms(expected: Any) -> str:
+    """How a number may be written in an answer line: in digits, or as plain arithmetic on them (graded by its value,
+    :func:`_worked_out`). The example's value is never ``expected``: the next one stands in when it is."""
+    example = next(code for code, value in _ARITHMETIC_EXAMPLES if value != expected)
+    return f"in digits or as plain arithmetic with + - * / (for example {example})"
 
 
 _ARITHMETIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div)
@@ -1957,7 +1989,7 @@ def _how_to_write(expected: Any, word: str) -> str:
     if kind == _kind(True):
         return "write True or False (no quotes)."
     if kind == "a number":
-        return "write the number itself, in digits (no quotes)."
+        return f"write the number you predict, {_number_forms(expected)}, with no quotes."
     if isinstance(expected, dict):
         return "write the dict itself, e.g. {'key': 'value'}."
     return f"the answer is {kind}: write the value itself."
@@ -2381,7 +2413,7 @@ def _name_advice(name: str, expected: Any) -> str:
     if expected is _UNKNOWN:
         return f"If your answer is the text {name}, put it in quotes: '{name}'. Numbers and True/False take no quotes."
     if _kind(expected) == "a number":
-        return "The answer is a number: write it in digits, with no quotes."
+        return f"The answer is a number: write it {_number_forms(expected)}, with no quotes."
     if isinstance(expected, dict):
         return "The answer is a dict: write it with braces, e.g. {'key': 'value'}, each key and value in quotes."
     return f"If your answer is the text {name}, put it in quotes: '{name}'."

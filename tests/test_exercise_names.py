@@ -27,7 +27,11 @@ class Run:
     [
         ("repaired", "put your answer in quotes, e.g. 'repaired'."),  # lessons 00, 02, 03, 07: text
         (True, "write True or False (no quotes)."),  # lessons 01, 04, 07: a boolean
-        (3, "write the number itself, in digits (no quotes)."),  # lessons 02, 05, 06, 07: a number
+        (  # lessons 00, 02, 03, 05, 06, 07: a number, plain arithmetic allowed (walk 21)
+            3,
+            "write the number you predict, in digits or as plain arithmetic with + - * / (for example 2*20 + 2), "
+            "with no quotes.",
+        ),
         ({"log": "a=b"}, "write the dict itself, e.g. {'key': 'value'}."),  # lesson 01: a dict
     ],
 )

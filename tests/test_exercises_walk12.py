@@ -107,13 +107,13 @@ def test_an_answer_line_that_computes_its_value_is_not_graded(line, value):
     """Finding 5: ``answer_1 = parse_assertions(message_1)`` was graded "correct"."""
     text = said("01", "Exercise 1", value, EXPECTED_1, line)
     assert text.startswith("Exercise 1: not checked yet.") and "correct" not in text
-    assert "write the value you predict, not code that computes it" in text
+    assert "Write the dict you predict, each key and value in quotes: no call, no name, no other code." in text
 
 
 @pytest.mark.parametrize("line", ["answer_1 = 4", "answer_1 = -1", "answer_1 = {'log': 'a=b'}", "answer_1 = ..."])
 def test_a_value_written_out_is_still_graded(line):
     text = said("01", "Exercise 1", eval(line.partition("=")[2]), EXPECTED_1, line)
-    assert "code that computes" not in text
+    assert "computes its value with code" not in text
 
 
 def test_a_dict_missing_an_entry_is_not_told_which_entry():

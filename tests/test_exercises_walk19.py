@@ -76,7 +76,7 @@ def test_an_arithmetic_answer_line_is_graded_by_its_value_and_said_back_alike(li
     """Finding 2: ``answer_3 = 2 + 2``, the reasoning the Why itself writes, was refused as "code that computes it".
     Plain arithmetic on numbers is graded as its digits would be, and its value is said back, right or wrong alike."""
     text = said("02", "Exercise 3", value, expected, f"answer_1 = {line}")
-    assert "code that computes" not in text
+    assert "computes its value with code" not in text
     assert text.startswith("Exercise 3: correct." if value == expected else "Exercise 3: not quite.")
     echo = sum_said or f"Your calculation {line} is {value}."
     assert echo in text
@@ -103,7 +103,8 @@ def test_a_division_of_whole_numbers_is_graded_as_the_count_it_makes():
 )
 def test_code_that_is_no_plain_arithmetic_is_still_refused(line, value):
     text = said("02", "Exercise 3", value, 4, f"answer_1 = {line}")
-    assert text.startswith("Exercise 3: not checked yet.") and "code that computes it" in text
+    assert text.startswith("Exercise 3: not checked yet.") and "computes its value with code" in text
+    assert "plain arithmetic with + - * /" in text and "no call, no name, no other code" in text
 
 
 @pytest.mark.parametrize("line", ["answer_1 = rejected", "answer_1 =", "answer_1 = maybe 3"])
