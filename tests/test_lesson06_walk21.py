@@ -124,7 +124,7 @@ def test_the_other_options_say_what_a_non_streaming_run_is_before_the_table():
     assert ids.index("other-options") + 1 == ids.index("other-options-table")
     assert (
         "In non_streaming_returns_last_response_only, a non-streaming run is one called without stream=True, as "
-        "every run so far is; section 2 shows a run with it." in above
+        "every run so far is; section 2 shows a run with stream=True." in above
     )
     assert ids.index("other-options") < ids.index("cell-06")  # section 2, where streaming is explained
     table = html.unescape(cell_outputs("06", "other-options-table"))
