@@ -19,6 +19,9 @@ from .presentation import PanelText, html_lines, plain_table
 
 VERBATIM_STYLE = "white-space: pre-wrap; font-family: monospace; margin: 0"
 """How the stepper shows a message: its text as written (no Markdown, line breaks and blank lines kept)."""
+HELP_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3; white-space: normal; overflow-wrap: anywhere"
+"""How the stepper shows its note under the controls: grey and small like the memory panels' notes, and wrapping at
+the cell's edge (a Label never wraps: the note's end was cut in a cell beside JupyterLab's file browser)."""
 
 if TYPE_CHECKING:  # the stepper only reads a trace; pandas loads when a table is built
     import pandas as pd
@@ -28,6 +31,7 @@ if TYPE_CHECKING:  # the stepper only reads a trace; pandas loads when a table i
 
 
 __all__ = [
+    "HELP_STYLE",
     "VERBATIM_STYLE",
     "WORDS_WIDTHS",
     "LoopStepper",
@@ -43,9 +47,10 @@ class LoopStepper(PanelText, widgets.VBox):
     """Step or slide through a traced loop: what the model received and returned, what each evaluator saw.
 
     A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6"); a label beside the
-    slider says which steps there are ("steps 1 to 6"), and a line under the controls says what the number box does
+    slider says which steps there are ("steps 1 to 6"), and a note under the controls says what the number box does
     with a step typed outside them (:func:`steps_help`), since the box moves a typed value into range silently.
-    It keeps no list of
+    The note is an HTML widget that wraps (:data:`HELP_STYLE`), and the row of controls moves what does not fit onto
+    the next line: a Label never wraps, and a long one was cut at the cell's edge. It keeps no list of
     the feedback so far beside a step: a model call's feedback is in its incoming messages and an evaluator's in its
     "Previous feedback", so such a list only repeated them (at the last step, line for line).
     """
@@ -65,7 +70,7 @@ class LoopStepper(PanelText, widgets.VBox):
         self.trace = trace
         self.slider = widgets.IntSlider(value=1, min=1, max=len(trace.rows), description="Step")
         self.steps_label = widgets.Label(steps_words(self.slider))
-        self.help_label = widgets.Label(steps_help(self.slider))
+        self.help_note = widgets.HTML(f'<div style="{HELP_STYLE}">{html.escape(steps_help(self.slider))}</div>')
         self.previous_button = widgets.Button(description="Previous")
         self.next_button = widgets.Button(description="Next")
         self.view = widgets.HTML()
@@ -73,7 +78,8 @@ class LoopStepper(PanelText, widgets.VBox):
         self.next_button.on_click(lambda _: self.step(+1))
         self.slider.observe(lambda _: self.render(), names="value")
         controls = [self.previous_button, self.slider, self.next_button, self.steps_label]
-        super().__init__([widgets.HBox(controls), self.help_label, self.view])
+        row = widgets.HBox(controls, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        super().__init__([row, self.help_note, self.view])
         self.render()
 
     def step(self, delta: int) -> None:
@@ -128,17 +134,17 @@ def steps_words(slider: widgets.IntSlider) -> str:
 
 
 def steps_help(slider: widgets.IntSlider) -> str:
-    """What the slider's number box does with a typed step, in one line under the controls, read from the slider.
+    """What the slider's number box does with a typed step, in one short sentence under the controls.
 
     The box answers a typed value with no message (ipywidgets reads it with JavaScript's ``parseInt``, then moves it
     into range): a number past either end goes to that end (0 to 1, 99 to 6), a decimal loses its fraction (1.7 to
     1), and text that is no number leaves the step as it was. Said before one types, the same at every step, with its
-    ends and example computed from the slider (never a step it does not have).
+    ends and example computed from the slider (never a step it does not have); short, as a longer line was 1062 px
+    wide in an 864 px cell.
     """
     first, last = slider.min, slider.max
     return (
-        f"You can type a step into the number beside the slider: below {first} becomes {first}, above {last} "
-        f"becomes {last}, a decimal such as {first}.7 becomes {first}, and other text changes nothing."
+        f"Typed steps: below {first} → {first}, above {last} → {last}, {first}.7 → {first}; other text changes nothing."
     )
 
 
