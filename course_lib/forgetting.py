@@ -180,13 +180,18 @@ def _spans(text: Folded, rules: Sequence[_Rule], held: Sequence[_Rule]) -> list[
     """The folded spans of ``text`` that carry a forgotten fact (see the module docstring).
 
     A bare value inside a held value, or inside a held fact's own ``key=value`` (the held ``database=Oracle`` when
-    ``symptom=database`` was forgotten), is that held fact's, not the forgotten one.
+    ``symptom=database`` was forgotten), is that held fact's, not the forgotten one. So is a forgotten pair that is
+    exactly a held fact's own ``key=value`` read the other way round (the held ``database=module`` when
+    ``module=database`` was forgotten).
     """
     kept = [m.span() for rule in held for pattern in (rule.bare, rule.pair) for m in pattern.finditer(text.text)]
+    held_pairs = [m.span() for rule in held for m in rule.pair.finditer(text.text)]
     marks = [m.span() for m in re.finditer(re.escape(_FOLDED_MARK), text.text)]  # what a redaction already left
     found: list[tuple[int, int]] = []
     for rule in rules:
         for m in rule.pair.finditer(text.text):
+            if _inside(m.span(), held_pairs):  # held database=module reads as forgotten module=database reversed
+                continue
             found.append(m.span("v1") if m.group("v1") is not None else m.span("v2"))
         found += [m.span() for m in rule.bare.finditer(text.text) if not _inside(m.span(), kept)]
     return [span for span in found if not _inside(span, marks)]
@@ -243,7 +248,24 @@ def _said_at(memory: WorkingMemory, text: str) -> int | None:
     if said is not None or FORGOTTEN_MARK not in text:
         return said
     pattern = re.compile(".+?".join(map(re.escape, text.split(FORGOTTEN_MARK))), re.DOTALL)
-    return max((epoch for words, epoch in memory.said_texts().items() if pattern.fullmatch(words)), default=None)
+    held = _rules((f.key, f.value) for f in memory.facts)
+    copies = [
+        epoch
+        for words, epoch in memory.said_texts().items()
+        if pattern.fullmatch(words) and _redacted_copy(words, epoch, memory, held) == text
+    ]
+    return max(copies, default=None)
+
+
+def _redacted_copy(words: str, epoch: int, memory: WorkingMemory, held: Sequence[_Rule]) -> str:
+    """``words`` (said in ``epoch``) as a filter redacts them: only the facts forgotten after they were said apply.
+
+    A text holding the mark is a redacted copy of ``words`` only if it is exactly this; ``[forgotten]Billing`` is not
+    a copy of ``Now: Billing`` said after Billing was forgotten, so it keeps no exemption.
+    """
+    holds = {(f.key, f.value) for f in memory.facts}
+    later = _rules((f.key, f.value) for at, f in memory.forgotten if epoch < at and (f.key, f.value) not in holds)
+    return _redact(words, later, held)
 
 
 class Forgetting:

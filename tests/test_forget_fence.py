@@ -16,7 +16,7 @@ import pytest
 from agent_framework import AgentSession, Message
 
 from course_lib.extraction import ChatFactWriter, MemoryExtraction
-from course_lib.forgetting import carries_forgotten
+from course_lib.forgetting import Forgetting, carries_forgotten
 from course_lib.loop import AIJudgeLoopEvaluator, LoopAgent, LoopAgentOptions
 from course_lib.memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, FactCandidate, WorkingMemory, parse_prompt_block
 from course_lib.memory_models import OfflineAssistantClient, OfflineWriterClient
@@ -284,3 +284,29 @@ def test_redacting_twice_keeps_the_words_said_after_a_forget():
     once = held.redact_text(words)
     assert once == "database=Reporting; module=[forgotten]"
     assert held.redact_text(once) == once
+
+
+@pytest.mark.parametrize("path", PATHS)
+async def test_a_held_fact_whose_key_value_reads_as_a_forgotten_pair_reversed_keeps_its_line(path):
+    """Found by the redaction property: with ``module=database`` forgotten and ``database=module`` held, the held
+    line's evidence ``database=module`` also reads as the forgotten pair written value first. A held fact's own
+    ``key=value`` is the held fact's, so its line is sent whole."""
+    _, sent = await forget_then_ask(path, "module=database; database=module", "module", "Which one?")
+    assert parse_prompt_block(sent) == [("database", "module")]
+    assert '(evidence: "database=module"' in sent
+
+
+def test_a_text_holding_the_mark_is_exempt_only_as_an_exact_redacted_copy_of_later_words():
+    """Found by the redaction property: ``[forgotten]Billing`` read as a redacted copy of ``Now: Billing`` (said after
+    Billing was forgotten) kept that turn's exemption, so the forgotten value passed. A copy counts only if redacting
+    the later words gives exactly the text."""
+    memory = WorkingMemory()
+    memory.apply(
+        memory.begin_turn("database=Billing"),
+        [FactCandidate(key="database", value="Billing", evidence="database=Billing")],
+    )
+    memory.forget("database")
+    memory.begin_turn("Now: Billing")
+    rules = Forgetting.of(memory)
+    assert rules.text("Now: Billing") == "Now: Billing"  # the user's own later words
+    assert rules.text("[forgotten]Billing") == "[forgotten][forgotten]"
