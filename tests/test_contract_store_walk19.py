@@ -129,11 +129,11 @@ def test_a_refusal_that_names_no_candidate_has_none():
 
 
 def test_section_3_says_one_candidate_through_every_rule_and_its_cell_shows_it():
-    prose = _words(_cell("0f7eb014").source)
+    prose = _words(_cell("cell-10").source + " " + _cell("0f7eb014").source)
     assert "in the order of the rows, from the top of the table down" not in prose
-    assert (
-        "it takes candidate #1 through every rule, top to bottom in the order of the rows, then candidate #2" in prose
-    )
+    # walk 21 (polish): said once, leading section 3, then shown by the rule-order table
+    assert "then it takes candidate #1 through the other rules in the order of the rows, then #2, and so on" in prose
+    assert "because #1 goes through every rule before #2" in prose
     table = str(_cell("rule-order").outputs[-1]["data"]["text/plain"])
     row = next(line for line in table.splitlines() if "#2: unknown key" in line)
     assert row.rstrip().endswith("#1: value not in evidence"), row
