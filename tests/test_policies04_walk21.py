@@ -48,7 +48,7 @@ def test_policy_stopped_names_the_seeds_limit_not_the_budget():
 def test_the_budget_entry_says_it_stops_nothing_and_names_the_limit_apart():
     row = _glossary_row("budget")
     assert "the offline summarizer keeps its summary under" in row
-    assert f"it stops nothing: the seed's {MAX_SUMMARY_CHARS}-character limit" in row
+    assert f"it stops nothing: a summary over the seed's {MAX_SUMMARY_CHARS}-character limit" in row
 
 
 def test_the_lesson_shows_a_stop_over_the_limit_under_a_larger_budget():
