@@ -74,6 +74,7 @@ if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_fr
 __all__ = [
     "COMPARABLE_LOAD",
     "DATA",
+    "FACTS_TOKENS_COMMAND",
     "FACTS_TOKENS_FILE",
     "LOAD_ROW",
     "NOT_SENT",
