@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import html
+import json
 import os
 import platform
 import re
 import sys
 import time
+import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -28,7 +30,7 @@ from .assertions import MessageRefused, find_declarations
 from .clients import course_backends, make_chat_client
 from .extraction import WRITER_EXAMPLES, ExtractionStatus
 from .frames import rows_frame
-from .live import LOCAL_ROLE_SAMPLING, MAX_TOKENS_VAR, REUSE_VAR, LiveSettingsError
+from .live import LOCAL_ROLE_SAMPLING, MAX_TOKENS_VAR, REUSE_VAR, Backends, LiveSettingsError
 from .live_client import cut_advice
 from .local_model import LocalModelError, current_local_server
 from .memory import mark_invisible
@@ -53,16 +55,27 @@ from .qualify import (
     score_battery,
     summary,
 )
-from .tracing import EST_TOKENS, UNKNOWN, USAGE_FIELDS, CallLog, reported_label, reported_total, shown_count
+from .tracing import (
+    EST_TOKENS,
+    UNKNOWN,
+    USAGE_FIELDS,
+    CallLog,
+    ModelCall,
+    reported_label,
+    reported_total,
+    shown_count,
+)
 
 if TYPE_CHECKING:  # types only: a recording's tables are made by frames.rows_frame, which loads pandas
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     import pandas as pd
 
 __all__ = [
     "COMPARABLE_LOAD",
     "DATA",
+    "FACTS_TOKENS_COMMAND",
+    "FACTS_TOKENS_FILE",
     "LOAD_ROW",
     "NOT_SENT",
     "POLICY_COSTS_FILE",
@@ -77,6 +90,8 @@ __all__ = [
     "SCHEMAS",
     "STOP_CAUSES",
     "WRITER_REQUEST",
+    "CallTokens",
+    "FactsTokenCount",
     "Machine",
     "PolicyCostRecording",
     "PolicyRun",
@@ -87,12 +102,16 @@ __all__ = [
     "address_in_words",
     "command_lines",
     "compare_qualifications",
+    "count_facts_tokens",
     "declared_pairs",
+    "facts_gap_note",
+    "load_facts_tokens",
     "load_policy_costs",
     "load_qualification",
     "main",
     "misses_note",
     "qualification_steps",
+    "record_facts_tokens",
     "record_policy_costs",
     "record_qualification",
     "recorded_case",
@@ -136,6 +155,8 @@ WRITER_REQUEST = (
 )
 """How the writer is asked now (``course_lib.extraction``), in the words a recording keeps."""
 POLICY_COSTS_FILE = DATA / "policy_costs_local.json"
+FACTS_TOKENS_FILE = DATA / "facts_tokens_local.json"
+"""The facts policy's calls counted again with the local model's own tokenizer (:func:`record_facts_tokens`)."""
 RECORD_COMMAND = "make local && make record-local"
 
 
@@ -657,6 +678,170 @@ class PolicyCostRecording(Recording):
         )
 
 
+class CallTokens(BaseModel):
+    """One call of the facts policy, counted with the model's tokenizer: its text alone, then as the server sends it.
+
+    ``prompt_tokens`` is the call as the server's chat template lays it out (each message between the marks that say
+    who speaks), what a server reports as input tokens; ``text_tokens`` counts the instructions and messages alone,
+    each on its own, as *chars sent* counts their characters.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    client: str
+    messages: int
+    chars: int
+    text_tokens: int
+    prompt_tokens: int
+
+
+class FactsTokenCount(BaseModel):
+    """Lesson 04's facts policy (Demo170, rule ``latest``) replayed offline, each call counted by the local model's
+    tokenizer: the facts policy sends the same characters offline and live (no model answer is sent again), so
+    this is the text the recording's facts run sent, and its total can be checked against the reported tokens.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["facts_tokens"] = "facts_tokens"
+    model: str
+    command: str
+    timestamp: str
+    """A time as a fact carries it (``recorded 2026-12-02T02:15:18+00:00``), counted alone: ``timestamp_tokens``."""
+    timestamp_tokens: int
+    reader_times: int
+    """How many times (one per fact) the reader's calls carry, and ``reader_time_tokens`` the tokens they take."""
+    reader_time_tokens: int
+    calls: list[CallTokens]
+
+    def part(self, client: str) -> tuple[int, int, int, int]:
+        """``client``'s calls added up: characters, text tokens, template tokens, and the most messages in one call."""
+        mine = [c for c in self.calls if c.client == client]
+        return (
+            sum(c.chars for c in mine),
+            sum(c.text_tokens for c in mine),
+            sum(c.prompt_tokens - c.text_tokens for c in mine),
+            max((c.messages for c in mine), default=0),
+        )
+
+    @property
+    def total(self) -> int:
+        """The input tokens these calls come to as the server counts them (the chat template included)."""
+        return sum(c.prompt_tokens for c in self.calls)
+
+
+def count_facts_tokens(
+    calls: Iterable[ModelCall], tokens: Callable[[str], int], prompt: Callable[[list[dict[str, str]]], str]
+) -> list[CallTokens]:
+    """Each call counted: ``tokens`` counts a text's tokens, ``prompt`` lays messages out as the server's template.
+
+    The instructions go first, as a ``system`` message: where MAF puts them in the request.
+    """
+    counted = []
+    for call in calls:
+        texts = ([call.instructions] if call.instructions else []) + [m.text for m in call.messages]
+        roles = (["system"] if call.instructions else []) + [m.role for m in call.messages]
+        laid_out = prompt([{"role": role, "content": text} for role, text in zip(roles, texts, strict=True)])
+        counted.append(
+            CallTokens(
+                client=call.client,
+                messages=len(texts),
+                chars=call.chars_sent,
+                text_tokens=sum(tokens(text) for text in texts),
+                prompt_tokens=tokens(laid_out),
+            )
+        )
+    return counted
+
+
+FACTS_TOKENS_COMMAND = "make local && .venv/bin/python -m course_lib.recordings facts-tokens"
+
+
+async def record_facts_tokens() -> FactsTokenCount:
+    """The facts policy's calls replayed offline and counted by the running local model's tokenizer (its server's
+    ``/tokenize`` and ``/apply-template``): no model answers, so the count is the same on any machine."""
+    from .local_model import LocalServerSettings, start_local_server, threads_setting  # xllamacpp: local only
+
+    server = current_local_server() or start_local_server(LocalServerSettings(threads=threads_setting(None)))
+    root = server.base_url.removesuffix("/v1")
+
+    def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(
+            root + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=60) as reply:  # the local server, on 127.0.0.1
+            answer: dict[str, Any] = json.load(reply)
+        return answer
+
+    def tokens(text: str) -> int:
+        return len(post("/tokenize", {"content": text, "add_special": False})["tokens"]) if text else 0
+
+    log = CallLog()
+    facts = course_policies(backends=Backends(backend="offline"))["facts"]  # the text only: no model answers
+    await run_policy(load_timeline(), facts("latest", log), log, "latest")
+    reader_text = "\n".join(m.text for c in log.calls if c.client == "reader" for m in c.messages)
+    times = re.findall(r"; recorded (\S+?)\)", reader_text)
+    return FactsTokenCount(
+        model=server.model.alias,
+        command=FACTS_TOKENS_COMMAND,
+        timestamp=times[0] if times else "",
+        timestamp_tokens=tokens(times[0]) if times else 0,
+        reader_times=len(times),
+        reader_time_tokens=sum(tokens(time) for time in times),
+        calls=count_facts_tokens(
+            log.calls, tokens, lambda messages: post("/apply-template", {"messages": messages})["prompt"]
+        ),
+    )
+
+
+def load_facts_tokens(path: Path = FACTS_TOKENS_FILE) -> FactsTokenCount:
+    """The committed count of the facts policy's tokens (lesson 04 prints :func:`facts_gap_note` from it)."""
+    return FactsTokenCount.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def facts_gap_note(recording: PolicyCostRecording, counted: FactsTokenCount) -> str:
+    """Why the facts policy's reported tokens are the furthest from the chars/4 estimate, computed from the count.
+
+    Said only when the count reproduces the recording (same model, same characters, same reported input tokens):
+    otherwise the note says the course does not explain the gap, rather than explain another run's.
+    """
+    run = next((r for r in recording.runs if r.policy == "facts"), None)
+    if run is None or run.input_tokens is None:
+        return ""
+    ratio = f"{run.input_tokens / run.est_tokens:.2f}"
+    same = (
+        counted.model == recording.model.model
+        and sum(c.chars for c in counted.calls) == run.chars_sent
+        and counted.total == run.input_tokens
+    )
+    if not same:
+        return (
+            f"The facts policy's reported tokens are the furthest from the estimate ({ratio}); the course's own count "
+            "of its calls does not match this recording, so the course does not explain that gap here."
+        )
+    reader_chars, reader_tokens, reader_marks, _ = counted.part("reader")
+    writer_chars, writer_tokens, writer_marks, writer_messages = counted.part("writer")
+    example, each = counted.timestamp, counted.timestamp_tokens
+    stamp = (
+        "a token for each digit and sign" if each == len(example) else f"{each} tokens for {len(example)} characters"
+    )
+    times, time_tokens = counted.reader_times, counted.reader_time_tokens
+    time_chars = times * len(example)  # every time written the same way: an ISO date, time and offset
+    rest = (reader_chars - time_chars) / (reader_tokens - time_tokens)
+    return (
+        f"Why the facts policy is the furthest off ({ratio}): counted again with the model's own tokenizer (its rule "
+        f"for cutting text into tokens), its {len(counted.calls)} calls come to {counted.total} tokens, the number "
+        f"its server reported. Its reader's calls run {reader_chars / reader_tokens:.1f} characters a token, not 4 "
+        f"({reader_tokens} tokens for {reader_chars} characters), because each fact carries the time it was "
+        f"recorded, such as {example}, at {stamp}: {times} times, {time_tokens} tokens; the rest runs {rest:.1f}. "
+        f"Its writer's instructions, worked examples and messages run {writer_chars / writer_tokens:.1f} "
+        f"({writer_tokens} tokens for {writer_chars} characters). And the marks the server puts around every message "
+        "to say who speaks, which no character count sees, add "
+        f"{reader_marks + writer_marks} tokens, {writer_marks} of them in the writer's calls of {writer_messages} "
+        "messages each."
+    )
+
+
 RECORDED_ADDRESS = "the local model's address (its server stopped when the recording ended)"
 """What a recorded message says where it named the server's URL: a link there would lead nowhere."""
 
@@ -1085,12 +1270,19 @@ def main(argv: list[str]) -> int:
                 for path in QUALIFICATION_FILES:
                     save(relabelled(load_qualification(path)), path)
                     print(f"relabelled {path.name}")
+            elif name == "facts-tokens":  # the facts policy's calls counted by the local model's tokenizer
+                counted = asyncio.run(record_facts_tokens())
+                FACTS_TOKENS_FILE.write_text(counted.model_dump_json(indent=1) + "\n", encoding="utf-8")
+                print(f"{counted.total} tokens in {len(counted.calls)} calls: {FACTS_TOKENS_FILE.name}")
             elif name == "policies":
                 costs = asyncio.run(record_policy_costs())
                 save(costs, POLICY_COSTS_FILE)
                 print(costs.caption(), costs.table().to_string(), sep="\n\n")
             else:
-                print(f"Unknown recording {name!r}; choose qualification, policies or relabel.", file=sys.stderr)
+                print(
+                    f"Unknown recording {name!r}; choose qualification, policies, facts-tokens or relabel.",
+                    file=sys.stderr,
+                )
                 return 2
     except LiveSettingsError as error:
         print(error, file=sys.stderr)

@@ -1602,27 +1602,34 @@ def slider_takes(slider: widgets.IntSlider, typed: str) -> int:
 
 
 def slider_typing_hint(sliders: Sequence[widgets.IntSlider]) -> str:
-    """One line under the explorer's sliders: what to type in a slider's box, the range read from the sliders.
+    """One line under the explorer's sliders: what a slider's number box does with what is typed in it, its ends
+    and example read from the sliders (never a value one of them cannot take), the same whatever their values.
 
     The box reads the text in the browser (:func:`slider_reads`, then the slider's limits: :func:`slider_takes`)
-    and sends the kernel only a changed value, never the text: the panel cannot say "you typed 2.5, the slider took
-    2". So the line says what holds for every input; the line under Run shows each slider's value, which Run uses.
+    and sends the kernel only a changed value, never the text: the panel cannot say "you typed 3.7, the slider took
+    3", and the line under Run names only the value (and an end, :func:`slider_at_limit`). So this line says, before
+    one types, what happens to every kind of input: only the whole number at the start counts (a decimal is cut, not
+    rounded; "3e2" is 3), a number past an end goes to that end, and text that starts with no whole number (".5",
+    "abc") changes nothing.
     """
-    ranges = {(int(slider.min), int(slider.max)) for slider in sliders}
-    if len(ranges) == 1:
-        low, high = ranges.pop()
-        number = f"a whole number from {low} to {high}" if low < high else f"the number {low}"
-        typed = f"Type {number} in a slider's box"
-    else:
-        each = ", ".join(f"{slider.description} {_whole_range(slider)}" for slider in sliders)
-        typed = f"Type a whole number in a slider's box ({each})"
-    return f"{typed}; other text is ignored or changed, as the line under Run shows."
+    lows = {int(slider.min) for slider in sliders}
+    highs = {int(slider.max) for slider in sliders}
+    example = min(max(lows) + 2, min(highs)) if max(lows) <= min(highs) else int(sliders[0].min)
+    return (
+        f"Typed into the number beside a slider: {example}.7 or {example}e2 becomes {example} (only the whole number "
+        f"at the start counts), {_past_end(sliders, 'below', lows)}, {_past_end(sliders, 'above', highs)}, and text "
+        "that starts with no whole number (.5, abc) changes nothing."
+    )
 
 
-def _whole_range(slider: widgets.IntSlider) -> str:
-    """``slider``'s range for :func:`slider_typing_hint`: "from 1 to 7", or "10 only"."""
-    low, high = int(slider.min), int(slider.max)
-    return f"from {low} to {high}" if low < high else f"{low} only"
+def _past_end(sliders: Sequence[widgets.IntSlider], side: str, ends: set[int]) -> str:
+    """What :func:`slider_typing_hint` says of a number past the sliders' lowest (``side`` "below") or highest end."""
+    if len(ends) == 1:
+        end = next(iter(ends))
+        return f"{side} {end} becomes {end}"
+    which = "lowest" if side == "below" else "highest"
+    each = ", ".join(f"{s.description} {int(s.min if side == 'below' else s.max)}" for s in sliders)
+    return f"{side} a slider's {which} ({each}) becomes that {which}"
 
 
 def slider_at_limit(slider: widgets.IntSlider) -> str:

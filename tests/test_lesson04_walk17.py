@@ -69,26 +69,29 @@ def test_the_note_gives_the_sliders_range_read_from_them():
     explorer = PolicyExplorer(load_timeline())
     assert (explorer.window.min, explorer.window.max, explorer.max_facts.max) == (1, 10, 10)
     hint = slider_typing_hint([explorer.window, explorer.max_facts])
-    assert hint.startswith("Type a whole number from 1 to 10 in a slider's box;")
+    # walk 21: the line says what each kind of input becomes (tests/test_policies04_walk21.py)
+    assert (
+        hint.startswith("Typed into the number beside a slider:") and "below 1 becomes 1, above 10 becomes 10" in hint
+    )
     assert explorer.typing_hint.value == f"<i>{hint}</i>"
-    assert "\n" not in hint and len(hint) <= 130  # one line a student reads
+    assert "\n" not in hint and len(hint) <= 220  # one line a student reads
 
 
 def test_sliders_of_different_ranges_are_each_named_with_their_own():
     explorer = PolicyExplorer(generate_timeline(7))
     hint = slider_typing_hint([explorer.window, explorer.max_facts])
-    assert "Window from 1 to 7" in hint and "Fact bound from 1 to 10" in hint
+    assert "above a slider's highest (Window 7, Fact bound 10) becomes that highest" in hint
     assert explorer.typing_hint.value == f"<i>{hint}</i>"
 
 
 def test_the_note_follows_a_slider_whose_limits_change():
     explorer = PolicyExplorer(load_timeline())
     explorer.max_facts.max = 6
-    assert "Fact bound from 1 to 6" in explorer.typing_hint.value
+    assert "above a slider's highest (Window 10, Fact bound 6) becomes that highest" in explorer.typing_hint.value
     explorer.max_facts.max = 10
-    assert "from 1 to 10 in a slider's box" in explorer.typing_hint.value
+    assert "above 10 becomes 10" in explorer.typing_hint.value
     explorer.window.min = explorer.window.max = 10
-    assert "Window 10 only" in explorer.typing_hint.value
+    assert "below a slider's lowest (Window 10, Fact bound 1) becomes that lowest" in explorer.typing_hint.value
 
 
 def test_the_old_four_line_note_is_gone_from_the_panel_and_the_lesson():
@@ -98,9 +101,7 @@ def test_the_old_four_line_note_is_gone_from_the_panel_and_the_lesson():
     stored = cell_outputs("04", "cell-18") + cell_outputs("04", "cell-19")
     widget_state = str(stored_lesson("04")["metadata"].get("widgets", ""))
     assert "first character that is not a digit" not in stored + widget_state
-    assert "Type a whole number from 1 to 10 in a slider&#x27;s box" in widget_state or (
-        "Type a whole number from 1 to 10 in a slider's box" in widget_state
-    )
+    assert "Typed into the number beside a slider: 3.7 or 3e2 becomes 3" in widget_state
 
 
 @pytest.mark.parametrize("typed", ["abc", "2.5", "1e3", "999", "0", "-5", " 7 turns", "", "+4"])
