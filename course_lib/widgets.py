@@ -33,7 +33,6 @@ from .assertions import (
     find_declarations,
     left_out,
     missing_marks,
-    near_misses,
     nothing_declared_note,
     parts,
     repeated_keys,
@@ -42,6 +41,7 @@ from .assertions import (
 from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, report_in_words
 from .memory import MAX_FACTS, Fact, InvalidFacts, MemoryUpdateError, WorkingMemory, validate_batch
+from .memory_models import near_misses_by_part
 from .policies import (
     RULES,
     Comparison,
@@ -313,8 +313,8 @@ def declaration_notes(text: str) -> list[str]:
     unknown: list[str] = []
     slot = 0
     repeated = dict(zip(repeated_keys(text), repeated_key_notes(text), strict=True))
-    for part in parts(text):  # near_misses and missing_marks read a message part by part: each part on its own
-        for miss in near_misses(part):
+    for part, misses in near_misses_by_part(text):  # the desk's reply reads a message in this one order too
+        for miss in misses:
             if note := _near_miss_note(miss):
                 notes.append(note)
             elif miss.key not in unknown:
