@@ -22,6 +22,7 @@ from .assertions import (
     ALLOWED_KEYS,
     Declaration,
     MessageRefused,
+    NearMiss,
     check_message,
     find_declarations,
     is_keyless,
@@ -48,6 +49,7 @@ __all__ = [
     "abstractive_summary",
     "generalize",
     "infer_from_prose",
+    "near_misses_by_part",
     "refused_declarations",
     "resolve",
     "strip_prompt_block",
@@ -155,18 +157,28 @@ def refused_declarations(text: str) -> list[str]:
     except MessageRefused:
         return []
     reasons: list[str] = []
-    for miss in near_misses(text):
-        if miss.problem == "markup" and any(char.isspace() for char in miss.key):
-            continue  # a Markdown heading or list item ("- module = ...", a loop's feedback) is read as prose here
-        if miss.problem == "not alone" and len(parts(text)) > 1:
-            continue  # words around a declaration in a longer text (a loop's feedback) are prose here too
-        reason = miss.reason
-        if reason not in reasons:
-            reasons.append(reason)
-    for part in parts(text):
+    several = len(parts(text)) > 1
+    for part, misses in near_misses_by_part(text):  # each reason where its part is (walk 21: '=Payroll' came last)
+        for miss in misses:
+            if miss.problem == "markup" and any(char.isspace() for char in miss.key):
+                continue  # a Markdown heading or list item ("- module = ...", a loop's feedback) is read as prose
+            if miss.problem == "not alone" and several:
+                continue  # words around a declaration in a longer text (a loop's feedback) are prose here too
+            if (reason := miss.reason) not in reasons:
+                reasons.append(reason)
         if is_keyless(part) and (reason := keyless_reason(part)) not in reasons:
             reasons.append(reason)
     return reasons
+
+
+def near_misses_by_part(text: str) -> list[tuple[str, list[NearMiss]]]:
+    """Each part of ``text`` (:func:`~course_lib.assertions.parts`) with its near misses, in the message's order.
+
+    The one reading order of every reader that explains a message part by part: the desk's own reply
+    (:func:`refused_declarations`) and the panels' notes (:func:`course_lib.widgets.declaration_notes`), so a reason
+    stands where its part is, whatever its kind (walk 21: ``=Payroll; color=red`` named the missing key last).
+    """
+    return [(part, near_misses(part)) for part in parts(text)]
 
 
 def visible_mentions(messages: Sequence[Message | SeenMessage]) -> list[tuple[str, str]]:

@@ -33,7 +33,6 @@ from .assertions import (
     find_declarations,
     left_out,
     missing_marks,
-    near_misses,
     nothing_declared_note,
     parts,
     repeated_keys,
@@ -42,6 +41,7 @@ from .assertions import (
 from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, report_in_words
 from .memory import MAX_FACTS, Fact, InvalidFacts, MemoryUpdateError, WorkingMemory, validate_batch
+from .memory_models import near_misses_by_part
 from .policies import (
     RULES,
     Comparison,
@@ -72,6 +72,8 @@ __all__ = [
     "CHAT_GROWTH",
     "CHOSEN_STYLE",
     "CORRECT_IN_BOX_NOTE",
+    "DECLARES_NOTHING",
+    "DECLARES_NOTHING_IN_BOX_NOTE",
     "DECLARES_NOTHING_NOTE",
     "DESK_CHAT_CAPTION",
     "DESK_FORGET_NOTE",
@@ -93,7 +95,6 @@ __all__ = [
     "NO_KEY",
     "PICK_SEVERAL_HINT",
     "REFUSAL_IN_CHAT",
-    "REFUSED_IN_BOX_NOTE",
     "REFUSED_LABEL",
     "SEND_DISABLED_NOTE",
     "SHOWN_INPUT_CHARS",
@@ -313,8 +314,8 @@ def declaration_notes(text: str) -> list[str]:
     unknown: list[str] = []
     slot = 0
     repeated = dict(zip(repeated_keys(text), repeated_key_notes(text), strict=True))
-    for part in parts(text):  # near_misses and missing_marks read a message part by part: each part on its own
-        for miss in near_misses(part):
+    for part, misses in near_misses_by_part(text):  # the desk's reply reads a message in this one order too
+        for miss in misses:
             if note := _near_miss_note(miss):
                 notes.append(note)
             elif miss.key not in unknown:
@@ -620,7 +621,7 @@ def _error_html(text: str) -> str:
     Message refused: ..." would say it twice.
     """
     own = _SAYS_WHAT_REFUSED.match(text)
-    label, rest = (own.group(0), text[own.end() :].lstrip()) if own else ("Refused:", text)
+    label, rest = (own.group(0), text[own.end() :].lstrip()) if own else (REFUSED_LABEL, text)
     return f'<span style="color:crimson"><b>{_escape(label)}</b> {_code_spans(_escape(rest))}</span>'
 
 
@@ -817,21 +818,34 @@ _SPACED_CLOSE = "</section>"
 
 
 REFUSED_LABEL = "Refused:"
-"""The label of a part of a stored message that gave no fact: its own line, apart from the "Stored:" line."""
+"""The label of what the host really refuses: a line the console turns away, a rule a batch breaks. A part of a
+stored message is never labelled so: the host stored the batch, and that part gave it nothing to refuse."""
 NOT_READ_LABEL = "Not read:"
-"""The label of a declaration a later one of its key in the same message replaced: only the last one is read."""
+"""The label of a part of a stored message that gave no fact: one that declares nothing (:data:`DECLARES_NOTHING`
+follows the part), or a declaration a later one of its key in the same message replaced (only the last one is read).
+
+Walk 21: "Refused: 'Module=Reporting'" beside "Stored: module." made a student answer lesson 02's exercise 1
+"rejected"; the contract reads no declaration in that part, so the host checks the batch without it and accepts it."""
+
+DECLARES_NOTHING = "(declares nothing)"
+"""What :func:`refused_lines` puts after a part that is no declaration (a key not allowed, no '=', no key, no value):
+it is not read because there is nothing in it to read, not because a rule refused it."""
 
 _ONLY_THE_LAST = "is read."
-"""How every reason for a part marked :data:`NOT_READ_LABEL` ends (the contract reads only a key's last declaration
-in a message): the rule :func:`refused_lines` and :func:`box_note` both tell such a part from a refused one by."""
+"""How every reason for a part a later declaration of its key replaces ends (the contract reads only a key's last
+declaration in a message): the rule :func:`refused_lines` and :func:`box_note` both tell such a part by."""
 
-REFUSED_IN_BOX_NOTE = "A refused part is not kept there: type it again, corrected, and press Submit."
-"""What :func:`box_note` adds when a stored message had a refused part: it went with the message, and needs fixing."""
-NOT_READ_IN_BOX_NOTE = (
-    f"A part marked {NOT_READ_LABEL[:-1]} was skipped: when a message declares a key more than once, only the last "
-    "declaration is read, so there is nothing to correct (to store an earlier value instead, submit it on its own)."
+DECLARES_NOTHING_IN_BOX_NOTE = (
+    "A part that declares nothing is not kept there: to store it, type it again, corrected, and press Submit."
 )
-"""What :func:`box_note` adds when a stored message had a part not read: no rule refused it, so nothing is to correct.
+"""What :func:`box_note` adds when a stored message had a part that declares nothing: it went with the message, and
+needs fixing to store anything."""
+NOT_READ_IN_BOX_NOTE = (
+    "A part declared again later in the message was skipped: when a message declares a key more than once, only "
+    "the last declaration is read, so there is nothing to correct (to store an earlier value instead, submit it on "
+    "its own)."
+)
+"""What :func:`box_note` adds when a stored message had a declaration a later one replaced: nothing is to correct.
 
 The store's report names only what was admitted ("Admitted 1 fact: module."): the contract hands the store a key's
 last declaration in a message, and the earlier ones never reach it."""
@@ -839,6 +853,9 @@ last declaration in a message, and the earlier ones never reach it."""
 
 def refused_parts(text: str) -> list[tuple[str, str]]:
     """Each part of ``text`` that gave no fact though it looks like a declaration, with why, in order.
+
+    None of them is refused by the host (the name is older than walk 21): each declares nothing, or a later
+    declaration of its key is read instead, so a stored message's batch never holds it (:func:`refused_lines`).
 
     A part is what the contract reads between ``;`` or line breaks. A near miss (``colour=red``, ``Module=Billing``)
     gets the memory panel's own reasons (:func:`~course_lib.widgets.declaration_notes` of that part alone); a
@@ -872,16 +889,22 @@ def _declarations(part: str) -> list[Declaration]:
 
 
 def _not_read(why: str) -> bool:
-    """Whether a part :func:`refused_parts` names was skipped (a later declaration of its key is read), not refused."""
+    """Whether a part :func:`refused_parts` names was skipped (a later declaration of its key is read), rather than
+    one that declares nothing."""
     return why.endswith(_ONLY_THE_LAST)
 
 
 def refused_lines(refused: Sequence[tuple[str, str]]) -> list[str]:
-    """One line per refused part: its label, the part as typed (a long one cut, marked "…"), and why."""
+    """One line per part that gave no fact (:func:`refused_parts`): "Not read:", the part as typed (a long one cut,
+    marked "…"), :data:`DECLARES_NOTHING` unless a later declaration of its key was read instead, and why.
+
+    One label for every such part, right or wrong as the student meant it: the contract read nothing in it, and the
+    host refused no batch for it (walk 21), so "Refused" stays for what the host turns away.
+    """
     lines = []
     for part, why in refused:
-        label = NOT_READ_LABEL if _not_read(why) else REFUSED_LABEL
-        lines.append(f"{label} '{trim_line(part)}'. {WHY_LABEL} {why}")
+        kind = "" if _not_read(why) else f" {DECLARES_NOTHING}"
+        lines.append(f"{NOT_READ_LABEL} '{trim_line(part)}'{kind}. {WHY_LABEL} {why}")
     return lines
 
 
@@ -898,8 +921,8 @@ def box_note(
 
     ``box`` is the box's text now: if the student typed something else while the message was on its way, the box is
     theirs and nothing is said of it. ``refused``: the stored message's parts that gave no fact, with why
-    (:func:`refused_parts`), which went with it: a refused one is to type again, corrected; one not read (a later
-    declaration of its key was read) has nothing to correct, and the note says so rather than send it back. A message
+    (:func:`refused_parts`), which went with it: one that declares nothing is to type again, corrected; one a later
+    declaration of its key replaced has nothing to correct, and the note says so rather than send it back. A message
     that declares nothing gets the next step instead (:func:`declares_nothing_step`, ``example`` its declaration).
     """
     if report is None:
@@ -907,7 +930,7 @@ def box_note(
     if report.status == "accepted" and not box:
         kinds = {_not_read(why) for _, why in refused}
         notes = [
-            *([REFUSED_IN_BOX_NOTE] if False in kinds else []),
+            *([DECLARES_NOTHING_IN_BOX_NOTE] if False in kinds else []),
             *([NOT_READ_IN_BOX_NOTE] if True in kinds else []),
         ]
         return " ".join(["The Message box is empty again: the message was stored.", *notes])
@@ -1112,8 +1135,9 @@ class MemoryPanel(_Panel, widgets.VBox):
         Green means facts were stored. A line that stores nothing says so first: in amber when it looked
         like a declaration (the notes say why it is not one), in grey when it declared nothing (a greeting, a
         question, a sentence), with its one reason on that line and one next step under it.
-        A message that stored some parts and refused others shows "Stored: ..." and its notes, then one line per
-        refused part ("Refused: 'colour=red'. Why: ..."): a "Why:" under "Stored:" read as the stored fact's reason.
+        A message that stored some parts and not others shows "Stored: ..." and its notes, then one line per
+        part that gave no fact ("Not read: 'colour=red' (declares nothing). Why: ..."): a "Why:" under "Stored:" read
+        as the stored fact's reason.
         """
         if report is None:
             self.diagnostic.value = "No extraction ran for this line."

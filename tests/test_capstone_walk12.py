@@ -122,18 +122,19 @@ async def test_a_stored_line_and_a_refused_line_each_get_their_own_outcome():
     lines = await _submitted(panel, "module=Payroll\ncolour=red")
     assert lines[0] == "Stored: module."
     assert not any(line.startswith("Why:") for line in lines)  # no reason reads as the stored fact's
-    (refused,) = [line for line in lines if line.startswith(REFUSED_LABEL)]
-    assert refused.startswith("Refused: 'colour=red'. Why: 'colour' is not an allowed key")
-    assert lines.index(refused) > 0
+    # walk 21: a part that declares nothing is "Not read", never "Refused" (the host stored the batch)
+    (refused,) = [line for line in lines if line.startswith(NOT_READ_LABEL)]
+    assert refused.startswith("Not read: 'colour=red' (declares nothing). Why: 'colour' is not an allowed key")
+    assert lines.index(refused) > 0 and not any(line.startswith(REFUSED_LABEL) for line in lines)
     assert panel.message.value == ""
-    assert lines[-1].startswith("The Message box is empty again") and "refused part" in lines[-1]
+    assert lines[-1].startswith("The Message box is empty again") and "part that declares nothing" in lines[-1]
 
 
 async def test_every_refused_part_of_a_stored_message_is_named_once_whatever_its_rule():
     panel = await CapstonePanel.from_timeline(load_timeline())
     message = "module=Payroll; Module=Billing\ncolour=red\ndatabase=\nmodule: Inventory"
     lines = await _submitted(panel, message)
-    refused = [line for line in lines if line.startswith(REFUSED_LABEL)]
+    refused = [line for line in lines if line.startswith(f"{NOT_READ_LABEL}") and "(declares nothing)" in line]
     assert [line.split("'")[1] for line in refused] == [
         "Module=Billing",
         "colour=red",

@@ -36,7 +36,10 @@ async def _check(panel: CapstonePanel, answer: str) -> None:
     [
         ("colour=red", "Why: 'colour' is not an allowed key"),  # nothing stored: the box keeps the message
         ("Module=Billing", "(keys are case-sensitive): write 'module'"),
-        ("module=Payroll; colour=red", "Refused: 'colour=red'. Why: 'colour' is not an allowed key"),  # stored
+        (
+            "module=Payroll; colour=red",
+            "Not read: 'colour=red' (declares nothing). Why: 'colour' is not an allowed key",
+        ),
         ("priority:P1", "Why: 'priority:' uses a colon"),  # walk 16: 'hello there' declares nothing, not said again
     ],
 )

@@ -164,23 +164,29 @@ async def test_a_part_not_read_is_not_called_refused_nor_sent_back_to_correct(me
     box = _box(lines)
     assert box.startswith("The Message box is empty again: the message was stored.")
     assert "refused" not in box.lower() and "corrected" not in box
-    assert "Not read" in box and "only the last" in box and "nothing to correct" in box
+    # walk 21: every part that gives no fact is "Not read", so the note names this kind by what happened to it
+    assert "declared again later" in box and "only the last" in box and "nothing to correct" in box
 
 
 @pytest.mark.parametrize("message", REFUSED_ONLY)
 async def test_a_refused_part_is_sent_back_to_correct_and_no_part_not_read_is_spoken_of(message: str) -> None:
     lines = await _lines(memory_panel(), message)
-    assert any(line.startswith(REFUSED_LABEL) for line in lines)
+    # walk 21: a part that declares nothing is "Not read (declares nothing)", never "Refused"
+    assert any(line.startswith(NOT_READ_LABEL) and "(declares nothing)" in line for line in lines)
+    assert not any(line.startswith(REFUSED_LABEL) for line in lines)
     box = _box(lines)
-    assert "A refused part is not kept there: type it again, corrected, and press Submit." in box
-    assert "Not read" not in box
+    assert (
+        "A part that declares nothing is not kept there: to store it, type it again, corrected, and press Submit."
+        in box
+    )
+    assert "declared again later" not in box
 
 
 @pytest.mark.parametrize("message", BOTH)
 async def test_a_message_with_both_kinds_says_both(message: str) -> None:
     lines = await _lines(memory_panel(), message)
     box = _box(lines)
-    assert "A refused part is not kept there" in box and "Not read" in box
+    assert "A part that declares nothing is not kept there" in box and "declared again later" in box
 
 
 @pytest.mark.parametrize("message", NOT_READ_ONLY + REFUSED_ONLY + BOTH + ["module=Payroll"])
@@ -199,7 +205,8 @@ def test_the_box_note_is_the_rule_not_the_input() -> None:
     plain = box_note(Stored(), "module=B", "", refused=[])  # type: ignore[arg-type]
     assert plain == "The Message box is empty again: the message was stored."
     assert "refused" not in box_note(Stored(), "x", "", refused=skipped)  # type: ignore[arg-type]
-    assert "Not read" not in box_note(Stored(), "x", "", refused=wrong)  # type: ignore[arg-type]
+    assert "declares nothing" not in box_note(Stored(), "x", "", refused=skipped)  # type: ignore[arg-type]
+    assert "declared again later" not in box_note(Stored(), "x", "", refused=wrong)  # type: ignore[arg-type]
 
 
 def test_every_way_a_later_declaration_replaces_a_part_is_labelled_not_read() -> None:

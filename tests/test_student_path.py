@@ -69,6 +69,10 @@ PLATFORM_NAMED = "MAF for .NET (C#)"
 told "MAF for Python has none" asked which one has; the platform named in words is no port detail, and its names,
 rules and source stay under the hood."""
 
+EDITIONS_NAMED = "which exists for C# and for Python"
+"""How a lesson that names MAF says it has two editions, where it first names it (lesson 03, walk 21): words, not a
+port detail, so "the course runs on MAF Python" and the hood's "MAF for .NET (C#)" read as no contradiction."""
+
 RAW_REPR = {
     "a dict repr": re.compile(r"\{'[^'\n]*': "),
     "a dict or list of texts, opened": re.compile(r"\{'|\['"),
@@ -123,7 +127,7 @@ def forbidden_names(cells: list) -> list[tuple[int, str, str]]:
         shown = [text for output in cell.get("outputs", []) for text in shown_text(output)]
         for rule, pattern in FORBIDDEN_BEFORE_HOOD.items():
             for text in (cell.source, *shown):
-                if match := pattern.search(text.replace(PLATFORM_NAMED, "")):
+                if match := pattern.search(text.replace(PLATFORM_NAMED, "").replace(EDITIONS_NAMED, "")):
                     found.append((index, rule, match.group(0)))
                     break
     return found
