@@ -933,8 +933,10 @@ def call_labels(trace: LoopTrace) -> list[str]:
         if row.actor != "LLM":
             continue
         after = trace.rows[index + 1] if index + 1 < len(trace.rows) else None
-        evaluated = after is not None and after.actor == "Evaluator"
-        labels.append(f"call {row.call}\n(iteration {after.call})" if evaluated else f"call {row.call}")
+        if after is not None and after.actor == "Evaluator":
+            labels.append(f"call {row.call}\n(iteration {after.call})")
+        else:
+            labels.append(f"call {row.call}")
     return labels
 
 
