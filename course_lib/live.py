@@ -542,10 +542,31 @@ class LocalRequest(BaseModel):
     """The bounds ``COURSE_LLM_TIMEOUT``, ``_MAX_RETRIES`` and ``_MAX_TOKENS`` set, as :class:`LiveSettings` fields."""
 
 
-_NOT_LIVE = {True: "offline model", False: "the local model (started with the first client)"}
-"""A role's model in :meth:`Backends.table` when there are no live settings: offline, or local not started yet.
+OFFLINE_MODEL_WORDS = "offline model"
+LOCAL_MODEL_WORDS = "the local model (started with the first client)"
+LOCAL_MISSING_WORDS = "the local model (not installed yet: run `make local`)"
+"""A role's model in :meth:`Backends.table` when there are no live settings: offline, or local not started yet, or
+local with its packages missing.
 
-Plain words: a module path in every row told a newcomer nothing (lesson 00's walk, issue 32)."""
+Plain words: a module path in every row told a newcomer nothing (lesson 00's walk, issue 32). The table said "started
+with the first client" before ``make local`` had run, as if ready, while section 3's check said the server package
+was not installed (walk 21): :func:`local_model_words` now asks the same check."""
+
+
+def local_model_words() -> str:
+    """How :meth:`Backends.table` names the local model: ready to start, or not installed yet (and what to run).
+
+    The checks are the first two the server's start makes (:func:`course_lib.local_model.start_server`): the server
+    package's version, then the model's package. Neither loads anything; the file's hash is left to the start.
+    """
+    from . import local_model  # local_model imports this module
+
+    try:
+        local_model.server_version()
+        local_model.model_path()
+    except local_model.LocalModelError:
+        return LOCAL_MISSING_WORDS
+    return LOCAL_MODEL_WORDS
 
 
 class Backends(BaseModel):
@@ -564,11 +585,12 @@ class Backends(BaseModel):
 
         The first column is ``name``: a role's name, or ``numbering`` for the one model no setting switches.
         """
+        not_live = OFFLINE_MODEL_WORDS if self.local is None else local_model_words()
         rows = [
             {
                 "name": role,
                 "backend": self.backend,
-                "model": self.live.model_for(role) if self.live else _NOT_LIVE[self.local is None],
+                "model": self.live.model_for(role) if self.live else not_live,
                 "purpose": ROLE_PURPOSES[role],
             }
             for role in ROLES
