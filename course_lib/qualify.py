@@ -587,7 +587,7 @@ def main() -> int:
         return EXIT_SETTINGS
     settings = course_backends().live
     assert settings is not None
-    print(f"Qualification of the writer {settings.model_for('writer')!r} at {settings.endpoint}")  # key masked
+    print(f"Qualification of the writer {settings.model_for('writer')} at {settings.endpoint}")  # key masked
     print(card_in_words(card).to_string(index=False, max_colwidth=60))
     print()
     print(totals.to_string(max_colwidth=60))

@@ -15,13 +15,24 @@ from pathlib import Path
 import pytest
 
 from course_lib import local_model
+from course_lib.clients import make_chat_client, would_call_words
 from course_lib.live import (
     LOCAL_MISSING_WORDS,
     LOCAL_MODEL_WORDS,
     Backends,
+    LiveSettings,
     LocalRequest,
     load_course_settings,
 )
+
+
+def test_the_writer_sentence_writes_model_and_address_the_same_plain_way():
+    live = Backends(backend="openai", live=LiveSettings(model="llama3.2", api_key="k", base_url="http://h:1/v1"))
+    said = would_call_words(make_chat_client("writer", backends=live))
+    assert said == "The writer would call model llama3.2 at http://h:1/v1."
+    assert "'" not in said
+    offline = would_call_words(make_chat_client("writer", backends=Backends(backend="offline")))
+    assert offline == "The writer would use the course's offline model: nothing is sent."
 
 
 def _missing(*_args):
