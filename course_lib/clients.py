@@ -43,6 +43,7 @@ __all__ = [
     "make_chat_client",
     "models_in_words",
     "started",
+    "would_call_words",
 ]
 
 

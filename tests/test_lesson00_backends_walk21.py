@@ -10,8 +10,11 @@
   says it is not installed yet, from the same checks the server's start makes.
 """
 
+import importlib.metadata
+import importlib.util
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -19,7 +22,9 @@ from course_lib import local_model
 from course_lib.clients import make_chat_client, would_call_words
 from course_lib.live import (
     LOCAL_MISSING_WORDS,
+    LOCAL_MODEL_PACKAGE,
     LOCAL_MODEL_WORDS,
+    LOCAL_SERVER_DISTRIBUTION,
     Backends,
     LiveSettings,
     LocalRequest,
@@ -143,15 +148,36 @@ def test_lesson_00_prints_the_writer_sentence_from_the_library_without_quotes():
     assert "!r" not in text_of(cell)
 
 
-def _missing(*_args):
-    raise local_model.LocalModelError("not installed")
+def _no_distribution(_name):
+    raise importlib.metadata.PackageNotFoundError(_name)
 
 
-@pytest.mark.parametrize("which", ["server_version", "model_path"])
-def test_the_table_says_the_local_model_is_not_installed_when_a_package_is_missing(monkeypatch, which):
-    monkeypatch.setattr(local_model, "server_version", lambda: "1.0")
-    monkeypatch.setattr(local_model, "model_path", lambda *a: Path("/m.gguf"))
-    monkeypatch.setattr(local_model, which, _missing)
+def _installed(monkeypatch, server: bool, model: bool) -> None:
+    """Simulate what ``make local`` installs: the server's distribution and the model's package, each or not."""
+    version, find_spec = importlib.metadata.version, importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.metadata,
+        "version",
+        lambda name: (
+            ("1.0" if server else _no_distribution(name)) if name == LOCAL_SERVER_DISTRIBUTION else version(name)
+        ),
+    )
+    package = SimpleNamespace(submodule_search_locations=["/m"])
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: (package if model else None) if name == LOCAL_MODEL_PACKAGE else find_spec(name, *a),
+    )
+
+
+def test_the_package_names_are_the_local_models_own():
+    assert LOCAL_SERVER_DISTRIBUTION == local_model.SERVER_PACKAGE
+    assert local_model.SMOLLM2.package == LOCAL_MODEL_PACKAGE
+
+
+@pytest.mark.parametrize(("server", "model"), [(False, True), (True, False), (False, False)])
+def test_the_table_says_the_local_model_is_not_installed_when_a_package_is_missing(monkeypatch, server, model):
+    _installed(monkeypatch, server, model)
     monkeypatch.setenv("COURSE_LLM", "local")
     rows = load_course_settings().table()
     roles = [row for row in rows if row["name"] != "numbering"]
@@ -160,7 +186,6 @@ def test_the_table_says_the_local_model_is_not_installed_when_a_package_is_missi
 
 
 def test_the_table_says_started_with_the_first_client_when_both_packages_are_there(monkeypatch):
-    monkeypatch.setattr(local_model, "server_version", lambda: "1.0")
-    monkeypatch.setattr(local_model, "model_path", lambda *a: Path("/m.gguf"))
+    _installed(monkeypatch, True, True)
     rows = Backends(backend="local", local=LocalRequest()).table()
     assert {row["model"] for row in rows if row["name"] != "numbering"} == {LOCAL_MODEL_WORDS}
