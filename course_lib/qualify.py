@@ -19,6 +19,7 @@ says which run it was: :data:`EXIT_SCORED` (the model was reached and scored, wh
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import sys
@@ -26,12 +27,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from agent_framework import BaseChatClient
 from pydantic import ValidationError
 
-from .assertions import left_out, parse_assertions
+from .assertions import MessageRefused, left_out, parse_assertions
 from .clients import course_backends, make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
 from .frames import count_noun, rows_frame
@@ -46,6 +47,7 @@ if TYPE_CHECKING:  # types only: the scorecard's table is made by frames.rows_fr
 __all__ = [
     "BATTERY",
     "CAUSES",
+    "MISS_GROUPS",
     "NOT_A_BATCH",
     "NOT_DECLARED",
     "NOT_DECLARED_WORDS",
@@ -53,6 +55,7 @@ __all__ = [
     "STOP_AFTER",
     "Case",
     "CaseResult",
+    "MissedCase",
     "ScorecardRow",
     "StatedWriter",
     "Witness",
@@ -67,9 +70,11 @@ __all__ = [
     "exit_status",
     "facts_of",
     "main",
+    "misses_in_words",
     "offline_summary",
     "offline_view",
     "outcome",
+    "proposed_facts",
     "qualify",
     "reason",
     "reason_in_words",
@@ -587,7 +592,7 @@ def main() -> int:
         return EXIT_SETTINGS
     settings = course_backends().live
     assert settings is not None
-    print(f"Qualification of the writer {settings.model_for('writer')!r} at {settings.endpoint}")  # key masked
+    print(f"Qualification of the writer {settings.model_for('writer')} at {settings.endpoint}")  # key masked
     print(card_in_words(card).to_string(index=False, max_colwidth=60))
     print()
     print(totals.to_string(max_colwidth=60))
@@ -608,3 +613,92 @@ def main() -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+class MissedCase(Protocol):
+    """What :func:`misses_in_words` reads of a case: a recording's :class:`~course_lib.recordings.RecordedCase`."""
+
+    case: str
+    outcome: str
+    as_contract: bool
+    proposal: list[str]
+    calls: int
+
+
+MISS_GROUPS = {
+    "nothing": "Proposed no fact, though the message declares at least one",
+    "undeclared": "Proposed a fact, though the message declares none",
+    "other": "Proposed facts, but not exactly the declared ones",
+    "no proposal": "Gave no proposal the host could check (the call failed or its reply was cut)",
+    "not sent": "Refused before any call (the writer never saw the message)",
+}
+"""How :func:`misses_in_words` groups the missed cases: by what went wrong, each heading true of every case under it."""
+
+
+def proposed_facts(reply: str) -> list[dict[str, str]] | None:
+    """The facts a writer's raw reply proposes (``{"facts": [...]}``), or None when it is no such JSON."""
+    try:
+        facts = json.loads(reply)["facts"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(facts, list) or not all(isinstance(fact, dict) for fact in facts):
+        return None
+    return [{name: str(fact.get(name, "")) for name in ("key", "value", "evidence")} for fact in facts]
+
+
+def _miss_group(declared: Mapping[str, str], case: MissedCase) -> tuple[str, list[dict[str, str]] | None]:
+    if case.calls == 0:
+        return "not sent", None
+    facts = proposed_facts(case.proposal[-1]) if case.proposal and case.outcome != "writer_failed" else None
+    if facts is None:
+        return "no proposal", None
+    if declared and not facts:
+        return "nothing", facts
+    if not declared and facts:
+        return "undeclared", facts
+    return "other", facts
+
+
+def _declared_of(name: str, battery: tuple[Case, ...]) -> dict[str, str]:
+    text = next(case.text for case in battery if case.name == name)
+    try:
+        return parse_assertions(text)
+    except MessageRefused:
+        return {}
+
+
+def misses_in_words(cases: Iterable[MissedCase], battery: tuple[Case, ...] = BATTERY) -> str:
+    """The cases a run missed (not as the contract says), grouped by what went wrong, each with what its message
+    declares and what the writer proposed; first, the host's outcome of them.
+
+    Why: lesson 00 said of a run's five misses "a proposal with no fact counts as wrong here, since each of these
+    messages declares a fact", over a list holding a question that declares none, where the model proposed
+    ``priority=P1`` (walk 21, issue 32). Each group's heading is now computed to be true of every case under it.
+    """
+    missed = [case for case in cases if not case.as_contract]
+    if not missed:
+        return "No case was missed: every case came out as the contract says."
+    outcomes = Counter(case.outcome for case in missed)
+    if len(outcomes) == 1:
+        lines = [f"The host's outcome for each of the {len(missed)} missed cases: {next(iter(outcomes))}."]
+    else:
+        said = ", ".join(f"{count} {outcome}" for outcome, count in outcomes.most_common())
+        lines = [f"The host's outcomes for the {len(missed)} missed cases: {said}."]
+    groups: dict[str, list[str]] = {group: [] for group in MISS_GROUPS}
+    for case in missed:
+        declared = _declared_of(case.case, battery)
+        group, facts = _miss_group(declared, case)
+        entry = [f"  \N{LEFT DOUBLE QUOTATION MARK}{case.case}\N{RIGHT DOUBLE QUOTATION MARK}"]
+        entry.append("      declares: " + ("; ".join(f"{key}={value}" for key, value in declared.items()) or "nothing"))
+        if facts is not None:
+            proposed = "; ".join(
+                f"{f['key']}={f['value']}, quoting \N{LEFT DOUBLE QUOTATION MARK}{f['evidence']}"
+                "\N{RIGHT DOUBLE QUOTATION MARK}"
+                for f in facts
+            )
+            entry.append(f"      proposed: {proposed or 'nothing'}")
+        groups[group].append(mark_invisible("\n".join(entry)))
+    for group, entries in groups.items():
+        if entries:
+            lines += [f"{MISS_GROUPS[group]}:", *entries]
+    return "\n".join(lines)
