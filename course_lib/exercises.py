@@ -749,7 +749,7 @@ def _graded(
     """What :func:`_verdict` says of an answer the student wrote as a value: its form, then whether it is right."""
     if decimal := _decimal_count(answer, expected):  # 1.0, -1, 1.5 for a count: said alike
         return f"{exercise}: not checked yet. {decimal} Then run the cell again."
-    if doubt := _doubting_comment(names, expected, named):  # `9  # maybe 11?`: a hedge, right or wrong alike
+    if doubt := _doubting_comment(names, answer, expected, named):  # `9  # maybe 11?`: a hedge, right or wrong alike
         return f"{exercise}: not checked yet. {doubt} Then run the cell again."
     if _same(answer, expected):
         reason = (named.why if named else "") if why is None else why
@@ -769,23 +769,25 @@ def _graded(
     return f"{exercise}: not quite." + (f"\nHint: {said}" if said else "")
 
 
-def _doubting_comment(names: Mapping[str, Any], expected: Any, named: Exercise | None) -> str:
+def _doubting_comment(names: Mapping[str, Any], answer: Any, expected: Any, named: Exercise | None) -> str:
     """What to say when the answer line's comment doubts the answer (``answer_1 = 9  # maybe 11?``), or ``""``.
 
     ``9?`` was told it hedges while ``9  # maybe 11?`` was graded (lessons 05 and 06's walk 6): a comment holding a
     '?', a word of doubt, an 'or', or another value of the answer's kind (``# 11`` for a number, ``# False`` for a
     truth value, a listed name for a name) hedges too, said before any grading, alike for a right and a wrong value.
-    A plain comment (``# from section 3``, lesson 03's own ``# your prediction: ...``) is left alone.
+    A plain comment (``# from section 3``, lesson 03's own ``# your prediction: ...``) is left alone, and so is one
+    that says the student's own ``answer`` again (:func:`_restates`).
     """
     for line in _cell_text(names).splitlines():
-        if _ANSWER_LINE.match(line) and _doubts(_without_comment(line)[1].strip().lstrip("#").strip(), expected, named):
+        comment = _without_comment(line)[1].strip().lstrip("#").strip()
+        if _ANSWER_LINE.match(line) and _doubts(comment, expected, named, answer):
             return "Your comment doubts the answer: write one answer, as sure as you can be, or remove the comment."
     return ""
 
 
-def _doubts(comment: str, expected: Any, named: Exercise | None) -> bool:
-    """Does an answer line's ``comment`` (without its '#') doubt the answer? See :func:`_doubting_comment`."""
-    if not comment:
+def _doubts(comment: str, expected: Any, named: Exercise | None, answer: Any) -> bool:
+    """Does an answer line's ``comment`` (without its '#') doubt the ``answer``? See :func:`_doubting_comment`."""
+    if not comment or _restates(comment, answer):
         return False
     if _HEDGES.search(comment) or re.search(r"\bor\b", comment, re.IGNORECASE):
         return True
@@ -795,6 +797,34 @@ def _doubts(comment: str, expected: Any, named: Exercise | None) -> bool:
         return bool(re.search(r"\b(?:true|false)\b", comment, re.IGNORECASE))
     values = (named.choices + named.known) if named else ()
     return any(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", comment, re.IGNORECASE) for value in values)
+
+
+def _restates(comment: str, answer: Any) -> bool:
+    """Does ``comment`` say the student's own ``answer`` again, and nothing else (``answer_2 = 1  # one``)?
+
+    Lesson 07's walk 21: ``# one`` and ``# 1`` after ``1`` were told the comment doubts the answer; they doubt
+    nothing. The same number in digits or in words, the same truth value, or the same text apart from its case and
+    quotes, is the same answer. The comment is compared with what the student wrote, never with the expected value:
+    a right and a wrong answer with such a comment are graded as they are without it.
+    """
+    said = comment.strip().strip(_QUOTE_MARKS).strip().casefold()
+    if not said:
+        return False
+    if _kind(answer) == _kind(True):
+        return said == str(bool(answer)).casefold()
+    if _kind(answer) == "a number":
+        number = _comment_number(said)
+        return number is not None and bool(number == answer)
+    return isinstance(answer, str) and said == answer.strip().casefold()
+
+
+def _comment_number(text: str) -> float | None:
+    """The number a comment writes alone, in digits or in words (``1``, ``one``, ``once``), else None."""
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", text):
+        return float(text)
+    if text in _NUMBER_WORDS:
+        return float(_NUMBER_WORDS.index(text))
+    return float(_TIMES_WORDS[text]) if text in _TIMES_WORDS else None
 
 
 _COMMON_WORDS = frozenset(
