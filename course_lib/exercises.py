@@ -756,7 +756,7 @@ def _graded(
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
     specific = _miss(named, answer)
     if not specific and (
-        form := _form_words(answer, expected, named, _typed_bare(names))
+        form := _form_words(answer, expected, named, _typed_bare(names), _typed_value(names, answer))
     ):  # said alike, right or wrong
         return f"{exercise}: not checked yet. {form} Then run the cell again."
     if specific:  # the hint's sentences that the miss already says or asks are not said twice
@@ -857,7 +857,7 @@ def _not_said_in(hint: str, miss: str) -> str:
     return " ".join(kept)
 
 
-def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool = False) -> str:
+def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool = False, typed: str = "") -> str:
     """What to say to an answer whose form is wrong whatever its value, or ``""``: the form is fixed first.
 
     Empty, another kind than the answer's (text for a number, a number for text, None), a hedge, several numbers
@@ -865,6 +865,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
     slip from a listed name, a number or a truth value written as text. The words never depend on whether the value
     underneath is right, and the exercise's hint (about the reasoning) is not given: either would tell the student
     which they wrote. ``bare``: the student typed the answer line's value without quotes (:func:`_typed_bare`).
+    ``typed``: the answer line's value as the student typed it, when it is the answer (:func:`_typed_value`).
     """
     choices = named.choices if named else ()
     known = named.known if named else ()
@@ -894,10 +895,10 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or several_words_hint(answer, expected, values)
         or number_form_hint(answer, expected)
         or truth_form_hint(answer, expected)
-        or _one_item_off_the_list(answer, choices)
-        or one_item_hint(answer, expected)
+        or _one_item_off_the_list(answer, choices, typed)
+        or one_item_hint(answer, expected, typed)
         or _not_text_for_choice(answer, expected, choices)
-        or type_hint(answer, expected)
+        or type_hint(answer, expected, typed)
     )
 
 
@@ -921,12 +922,17 @@ _ONE_ITEM_MARKS = {list: "square brackets", tuple: "parentheses and the comma", 
 """What makes a one-item list, tuple or set of a value: what to remove to write the value on its own."""
 
 
-def one_item_hint(answer: Any, expected: Any) -> str:
+def one_item_hint(answer: Any, expected: Any, typed: str = "") -> str:
     """What to say to a list, tuple or set of one item of the answer's kind (``['accepted']``, ``[2]``), or ``""``.
 
     "Your answer is a list; the answer is text (a string). Write it between quotes." was said to ``['accepted']``,
     whose item has its quotes (lesson 02's walk): the brackets are what is wrong. The item is echoed as the student
     wrote it, in the same words whether it is right or wrong.
+
+    ``typed`` is the answer as the student typed it (:func:`_typed_value`), quoted with its item when known:
+    ``answer_1 = 9,`` was told "Your answer (9,) ...: remove the parentheses and the comma", parentheses that are
+    Python's display, not the student's (lesson 05's walk 21). A tuple typed without them is told to remove the
+    comma after its item; without the cell's text, the value is shown as Python shows it.
     """
     marks = next((said for kind, said in _ONE_ITEM_MARKS.items() if type(answer) is kind), "")
     if not marks or len(answer) != 1 or _kind(answer) == _kind(expected):
@@ -934,10 +940,52 @@ def one_item_hint(answer: Any, expected: Any) -> str:
     (item,) = answer
     if _kind(item) != _kind(expected):
         return ""
+    shown, (item_shown,), bare = _typed_items(typed, answer) or (_shown(answer), (_shown(item),), False)
+    if bare:  # `9,`: a comma, no parentheses
+        return (
+            f"Your answer {shown} (as typed) is a tuple holding one item (a comma after a value makes one): "
+            f"remove the comma after {item_shown}: write {item_shown} on its own."
+        )
     return (
-        f"Your answer {_shown(answer)} is {_kind(answer)} holding one item: remove the "
-        f"{marks}: write {_shown(item)} on its own."
+        f"Your answer {shown} is {_kind(answer)} holding one item: remove the {marks}: write {item_shown} on its own."
     )
+
+
+def _typed_items(typed: str, answer: Any) -> tuple[str, tuple[str, ...], bool] | None:
+    """A list, tuple or set as the student typed it (``typed``), when its value is ``answer``: the whole as typed,
+    each item as typed, and whether it is a tuple typed without parentheses (``9,``); else None."""
+    try:
+        node = ast.parse(typed.strip(), mode="eval").body
+        if not isinstance(node, ast.List | ast.Tuple | ast.Set) or not _same(ast.literal_eval(node), answer):
+            return None
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    code = typed.strip()
+    items = tuple(_clipped(ast.get_source_segment(code, item) or "") for item in node.elts)
+    bare = isinstance(node, ast.Tuple) and not (code.startswith("(") and code.endswith(")"))
+    return _clipped(code), items, bare
+
+
+def _typed_value(names: Mapping[str, Any], answer: Any) -> str:
+    """The value of the cell's answer line as the student typed it (``9,``, ``( 9, )``, ``"accepted",``), when that
+    value is ``answer``; else ``""`` (outside IPython, code that computes, or an answer another cell set)."""
+    cell = _cell_text(names)
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return ""
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id.startswith("answer") for target in node.targets)
+        ):
+            continue
+        try:
+            value = ast.literal_eval(node.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return ""
+        return (ast.get_source_segment(cell, node.value) or "") if _same(value, answer) else ""
+    return ""
 
 
 def _dict_key_form(answer: Any, expected: Any) -> str:
@@ -1079,11 +1127,11 @@ def _off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
     return f"{_shown(answer)} is not one of {_choices_in_words(choices)}: write one of them exactly as written."
 
 
-def _one_item_off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
+def _one_item_off_the_list(answer: Any, choices: tuple[str, ...], typed: str = "") -> str:
     """What to say to a one-item list, tuple or set whose item is text that is no name the question lists and no
     reading of one (``['first time']``), or ``""``: "remove the brackets: write 'first time' on its own" sent the
     student to another answer off the list. An item that is a name, or a slip or another case of one, is left to
-    :func:`one_item_hint`."""
+    :func:`one_item_hint`. The answer is quoted as typed when ``typed`` is known (``"first time",``, as typed)."""
     if not choices or type(answer) not in _ONE_ITEM_MARKS or len(answer) != 1:
         return ""
     (item,) = answer
@@ -1093,7 +1141,9 @@ def _one_item_off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
         return ""
     if _values_held(_phrase_words(item), choices):
         return ""
-    return f"Your answer {_shown(answer)} is not one of {_choices_in_words(choices)}: write one of them, in quotes."
+    shown, _, bare = _typed_items(typed, answer) or (_shown(answer), (), False)
+    shown = f"{shown} (as typed)" if bare else shown
+    return f"Your answer {shown} is not one of {_choices_in_words(choices)}: write one of them, in quotes."
 
 
 def _choices_in_words(choices: tuple[str, ...]) -> str:
@@ -2238,8 +2288,10 @@ def _names(keys: list[Any]) -> str:
     return " and ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 2 else shown)
 
 
-def type_hint(answer: Any, expected: Any) -> str:
-    """What is wrong with the answer's type, if anything: text for a number, a number for a boolean..."""
+def type_hint(answer: Any, expected: Any, typed: str = "") -> str:
+    """What is wrong with the answer's type, if anything: text for a number, a number for a boolean...
+
+    A decimal comma is quoted as the student typed it (``typed``, :func:`_typed_value`) when known."""
     got, want = _kind(answer), _kind(expected)
     if got == want:
         return ""
@@ -2251,7 +2303,11 @@ def type_hint(answer: Any, expected: Any) -> str:
         return f"You wrote None; the answer is {want}.{_how_to_write_kind(expected)}"
     if want == "a number" and isinstance(answer, tuple) and len(answer) == 2 and all(type(n) is int for n in answer):
         whole, part = answer  # 61,5: a decimal comma, which Python reads as two numbers
-        return f"Python reads {whole},{part} as a tuple of two numbers: use a dot for decimals ({whole}.{part})."
+        shown = _typed_items(typed, answer)
+        return (
+            f"Python reads {shown[0] if shown else f'{whole},{part}'} as a tuple of two numbers: use a dot for "
+            f"decimals ({whole}.{part})."
+        )
     if isinstance(answer, tuple):  # `{...}, 'maybe'`: a comma after the answer, which Python reads as a tuple
         return (
             f"Your answer is a tuple (a comma after a value makes one); the answer is {want}: keep one value, with "

@@ -14,7 +14,7 @@ as typed (and its item), and says "remove the comma after 9" when no parentheses
 import pytest
 from support.checker import run_in_shell, said
 
-from course_lib.exercises import EXERCISES
+from course_lib.exercises import EXERCISES, check, exercise
 
 DOUBT = "Your comment doubts the answer"
 
@@ -101,3 +101,96 @@ def test_lesson_07_exercise_2_in_a_shell_restating_comment(capsys, expected):
     out = run_in_shell(capsys, _cell("answer_1 = 1  # one", "07", "Exercise 2"), expected=expected)
     assert DOUBT not in out and out.startswith("Exercise 2: ")
     assert ("correct" in out) == (expected == 1)
+
+
+# Finding 2: a one-item tuple is told what the student typed
+
+
+@pytest.mark.parametrize("value", [9, 11])
+@pytest.mark.parametrize("ex", NUMERIC, ids=_id)
+def test_a_trailing_comma_is_told_to_go_alike_right_or_wrong(ex, value):
+    text = said(ex.lesson, ex.label, (value,), 9, line=f"answer_1 = {value},")
+    assert text == (
+        f"{ex.label}: not checked yet. Your answer {value}, (as typed) is a tuple holding one item (a comma after a "
+        f"value makes one): remove the comma after {value}: write {value} on its own. Then run the cell again."
+    )
+    assert "parentheses" not in text
+
+
+def test_the_comma_is_quoted_as_typed_with_its_spaces_and_comment():
+    text = said("05", "Exercise 1", (9,), 9, line="answer_1 = 9 ,  # from the trace")
+    assert "Your answer 9 , (as typed) is a tuple" in text and "remove the comma after 9: write 9 on" in text
+
+
+@pytest.mark.parametrize(("line", "item"), [("answer_1 = (9,)", "9"), ("answer_1 = ( 9, )", "9")])
+def test_typed_parentheses_keep_the_parentheses_words_and_are_quoted_as_typed(line, item):
+    typed = line.partition("= ")[2]
+    text = said("05", "Exercise 1", (9,), 9, line=line)
+    assert text == (
+        f"Exercise 1: not checked yet. Your answer {typed} is a tuple holding one item: remove the parentheses and "
+        f"the comma: write {item} on its own. Then run the cell again."
+    )
+
+
+def test_a_text_item_is_quoted_with_the_students_own_quotes():
+    text = said("02", "Exercise 1", ("accepted",), "accepted", line='answer_1 = "accepted",')
+    assert 'Your answer "accepted", (as typed) is a tuple' in text
+    assert 'remove the comma after "accepted": write "accepted" on its own.' in text
+
+
+@pytest.mark.parametrize("ex", TRUTH, ids=_id)
+def test_a_truth_value_with_a_comma_is_told_alike(ex):
+    right = said(ex.lesson, ex.label, (True,), True, line="answer_1 = True,")
+    wrong = said(ex.lesson, ex.label, (True,), False, line="answer_1 = True,")
+    assert right == wrong and "remove the comma after True: write True on its own." in right
+
+
+@pytest.mark.parametrize(
+    ("line", "answer", "echo"),
+    [
+        ('answer_1 = [ "accepted" ]', ["accepted"], 'Your answer [ "accepted" ] is a list holding one item'),
+        ('answer_1 = {"accepted"}', {"accepted"}, 'Your answer {"accepted"} is a set holding one item'),
+    ],
+)
+def test_lists_and_sets_are_quoted_as_typed(line, answer, echo):
+    text = said("02", "Exercise 1", answer, "rejected", line=line)
+    assert echo in text and 'write "accepted" on its own' in text
+
+
+def test_an_item_off_the_list_is_quoted_as_typed():
+    text = said("07", "Exercise 1", ("first time",), "repaired", line='answer_1 = "first time",')
+    assert text.startswith('Exercise 1: not checked yet. Your answer "first time", (as typed) is not one of')
+    assert "('first time',)" not in text
+
+
+@pytest.mark.parametrize("line", ["answer_1 = 61,5", "answer_1 = (61, 5)"])
+def test_a_decimal_comma_is_quoted_as_typed(line):
+    typed = line.partition("= ")[2]
+    text = said("00", "Exercise 1", (61, 5), 61.5, line=line)
+    assert f"Python reads {typed} as a tuple of two numbers: use a dot for decimals (61.5)." in text
+
+
+def test_several_items_are_never_shown_as_pythons_display():
+    for line, answer, expected in [
+        ("answer_1 = 9, 10", (9, 10), 9),
+        ('answer_1 = "accepted", "rejected"', ("accepted", "rejected"), "accepted"),
+    ]:
+        lesson, label = ("05", "Exercise 1") if expected == 9 else ("02", "Exercise 1")
+        assert repr(answer) not in said(lesson, label, answer, expected, line=line)
+
+
+def test_without_the_cells_text_the_value_is_shown_as_python_shows_it():
+    """Outside a notebook (no cell text to quote) the words are those of before: nothing typed is known."""
+    text = " ".join(check("Exercise 1", (4,), 4, exercise("05", "Exercise 1").hint, namespace={}).split())
+    assert "Your answer (4,) is a tuple holding one item: remove the parentheses and the comma: write 4 on" in text
+
+
+def test_a_cell_whose_answer_line_is_another_value_is_not_quoted():
+    """The answer checked is not the line's (an earlier cell set it): Python's display, never the wrong line."""
+    text = said("05", "Exercise 1", (4,), 4, line="answer_1 = 5,")
+    assert "Your answer (4,) is a tuple" in text and "5," not in text.replace("Exercise 1", "")
+
+
+def test_a_one_item_tuple_in_a_shell(capsys):
+    out = run_in_shell(capsys, _cell("answer_1 = 9,", "05", "Exercise 1"), expected=9)
+    assert "Your answer 9, (as typed) is a tuple holding one item" in out and "parentheses" not in out
