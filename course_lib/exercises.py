@@ -749,14 +749,14 @@ def _graded(
     """What :func:`_verdict` says of an answer the student wrote as a value: its form, then whether it is right."""
     if decimal := _decimal_count(answer, expected):  # 1.0, -1, 1.5 for a count: said alike
         return f"{exercise}: not checked yet. {decimal} Then run the cell again."
-    if doubt := _doubting_comment(names, expected, named):  # `9  # maybe 11?`: a hedge, right or wrong alike
+    if doubt := _doubting_comment(names, answer, expected, named):  # `9  # maybe 11?`: a hedge, right or wrong alike
         return f"{exercise}: not checked yet. {doubt} Then run the cell again."
     if _same(answer, expected):
         reason = (named.why if named else "") if why is None else why
         return f"{exercise}: correct." + (f"\nWhy: {reason}" if reason else "")
     specific = _miss(named, answer)
     if not specific and (
-        form := _form_words(answer, expected, named, _typed_bare(names))
+        form := _form_words(answer, expected, named, _typed_bare(names), _typed_value(names, answer))
     ):  # said alike, right or wrong
         return f"{exercise}: not checked yet. {form} Then run the cell again."
     if specific:  # the hint's sentences that the miss already says or asks are not said twice
@@ -769,23 +769,25 @@ def _graded(
     return f"{exercise}: not quite." + (f"\nHint: {said}" if said else "")
 
 
-def _doubting_comment(names: Mapping[str, Any], expected: Any, named: Exercise | None) -> str:
+def _doubting_comment(names: Mapping[str, Any], answer: Any, expected: Any, named: Exercise | None) -> str:
     """What to say when the answer line's comment doubts the answer (``answer_1 = 9  # maybe 11?``), or ``""``.
 
     ``9?`` was told it hedges while ``9  # maybe 11?`` was graded (lessons 05 and 06's walk 6): a comment holding a
     '?', a word of doubt, an 'or', or another value of the answer's kind (``# 11`` for a number, ``# False`` for a
     truth value, a listed name for a name) hedges too, said before any grading, alike for a right and a wrong value.
-    A plain comment (``# from section 3``, lesson 03's own ``# your prediction: ...``) is left alone.
+    A plain comment (``# from section 3``, lesson 03's own ``# your prediction: ...``) is left alone, and so is one
+    that says the student's own ``answer`` again (:func:`_restates`).
     """
     for line in _cell_text(names).splitlines():
-        if _ANSWER_LINE.match(line) and _doubts(_without_comment(line)[1].strip().lstrip("#").strip(), expected, named):
+        comment = _without_comment(line)[1].strip().lstrip("#").strip()
+        if _ANSWER_LINE.match(line) and _doubts(comment, expected, named, answer):
             return "Your comment doubts the answer: write one answer, as sure as you can be, or remove the comment."
     return ""
 
 
-def _doubts(comment: str, expected: Any, named: Exercise | None) -> bool:
-    """Does an answer line's ``comment`` (without its '#') doubt the answer? See :func:`_doubting_comment`."""
-    if not comment:
+def _doubts(comment: str, expected: Any, named: Exercise | None, answer: Any) -> bool:
+    """Does an answer line's ``comment`` (without its '#') doubt the ``answer``? See :func:`_doubting_comment`."""
+    if not comment or _restates(comment, answer):
         return False
     if _HEDGES.search(comment) or re.search(r"\bor\b", comment, re.IGNORECASE):
         return True
@@ -795,6 +797,34 @@ def _doubts(comment: str, expected: Any, named: Exercise | None) -> bool:
         return bool(re.search(r"\b(?:true|false)\b", comment, re.IGNORECASE))
     values = (named.choices + named.known) if named else ()
     return any(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", comment, re.IGNORECASE) for value in values)
+
+
+def _restates(comment: str, answer: Any) -> bool:
+    """Does ``comment`` say the student's own ``answer`` again, and nothing else (``answer_2 = 1  # one``)?
+
+    Lesson 07's walk 21: ``# one`` and ``# 1`` after ``1`` were told the comment doubts the answer; they doubt
+    nothing. The same number in digits or in words, the same truth value, or the same text apart from its case and
+    quotes, is the same answer. The comment is compared with what the student wrote, never with the expected value:
+    a right and a wrong answer with such a comment are graded as they are without it.
+    """
+    said = comment.strip().strip(_QUOTE_MARKS).strip().casefold()
+    if not said:
+        return False
+    if _kind(answer) == _kind(True):
+        return said == str(bool(answer)).casefold()
+    if _kind(answer) == "a number":
+        number = _comment_number(said)
+        return number is not None and bool(number == answer)
+    return isinstance(answer, str) and said == answer.strip().casefold()
+
+
+def _comment_number(text: str) -> float | None:
+    """The number a comment writes alone, in digits or in words (``1``, ``one``, ``once``), else None."""
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", text):
+        return float(text)
+    if text in _NUMBER_WORDS:
+        return float(_NUMBER_WORDS.index(text))
+    return float(_TIMES_WORDS[text]) if text in _TIMES_WORDS else None
 
 
 _COMMON_WORDS = frozenset(
@@ -827,7 +857,7 @@ def _not_said_in(hint: str, miss: str) -> str:
     return " ".join(kept)
 
 
-def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool = False) -> str:
+def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool = False, typed: str = "") -> str:
     """What to say to an answer whose form is wrong whatever its value, or ``""``: the form is fixed first.
 
     Empty, another kind than the answer's (text for a number, a number for text, None), a hedge, several numbers
@@ -835,6 +865,7 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
     slip from a listed name, a number or a truth value written as text. The words never depend on whether the value
     underneath is right, and the exercise's hint (about the reasoning) is not given: either would tell the student
     which they wrote. ``bare``: the student typed the answer line's value without quotes (:func:`_typed_bare`).
+    ``typed``: the answer line's value as the student typed it, when it is the answer (:func:`_typed_value`).
     """
     choices = named.choices if named else ()
     known = named.known if named else ()
@@ -864,10 +895,10 @@ def _form_words(answer: Any, expected: Any, named: Exercise | None, bare: bool =
         or several_words_hint(answer, expected, values)
         or number_form_hint(answer, expected)
         or truth_form_hint(answer, expected)
-        or _one_item_off_the_list(answer, choices)
-        or one_item_hint(answer, expected)
+        or _one_item_off_the_list(answer, choices, typed)
+        or one_item_hint(answer, expected, typed)
         or _not_text_for_choice(answer, expected, choices)
-        or type_hint(answer, expected)
+        or type_hint(answer, expected, typed)
     )
 
 
@@ -891,12 +922,17 @@ _ONE_ITEM_MARKS = {list: "square brackets", tuple: "parentheses and the comma", 
 """What makes a one-item list, tuple or set of a value: what to remove to write the value on its own."""
 
 
-def one_item_hint(answer: Any, expected: Any) -> str:
+def one_item_hint(answer: Any, expected: Any, typed: str = "") -> str:
     """What to say to a list, tuple or set of one item of the answer's kind (``['accepted']``, ``[2]``), or ``""``.
 
     "Your answer is a list; the answer is text (a string). Write it between quotes." was said to ``['accepted']``,
     whose item has its quotes (lesson 02's walk): the brackets are what is wrong. The item is echoed as the student
     wrote it, in the same words whether it is right or wrong.
+
+    ``typed`` is the answer as the student typed it (:func:`_typed_value`), quoted with its item when known:
+    ``answer_1 = 9,`` was told "Your answer (9,) ...: remove the parentheses and the comma", parentheses that are
+    Python's display, not the student's (lesson 05's walk 21). A tuple typed without them is told to remove the
+    comma after its item; without the cell's text, the value is shown as Python shows it.
     """
     marks = next((said for kind, said in _ONE_ITEM_MARKS.items() if type(answer) is kind), "")
     if not marks or len(answer) != 1 or _kind(answer) == _kind(expected):
@@ -904,10 +940,52 @@ def one_item_hint(answer: Any, expected: Any) -> str:
     (item,) = answer
     if _kind(item) != _kind(expected):
         return ""
+    shown, (item_shown,), bare = _typed_items(typed, answer) or (_shown(answer), (_shown(item),), False)
+    if bare:  # `9,`: a comma, no parentheses
+        return (
+            f"Your answer {shown} (as typed) is a tuple holding one item (a comma after a value makes one): "
+            f"remove the comma after {item_shown}: write {item_shown} on its own."
+        )
     return (
-        f"Your answer {_shown(answer)} is {_kind(answer)} holding one item: remove the "
-        f"{marks}: write {_shown(item)} on its own."
+        f"Your answer {shown} is {_kind(answer)} holding one item: remove the {marks}: write {item_shown} on its own."
     )
+
+
+def _typed_items(typed: str, answer: Any) -> tuple[str, tuple[str, ...], bool] | None:
+    """A list, tuple or set as the student typed it (``typed``), when its value is ``answer``: the whole as typed,
+    each item as typed, and whether it is a tuple typed without parentheses (``9,``); else None."""
+    try:
+        node = ast.parse(typed.strip(), mode="eval").body
+        if not isinstance(node, ast.List | ast.Tuple | ast.Set) or not _same(ast.literal_eval(node), answer):
+            return None
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    code = typed.strip()
+    items = tuple(_clipped(ast.get_source_segment(code, item) or "") for item in node.elts)
+    bare = isinstance(node, ast.Tuple) and not (code.startswith("(") and code.endswith(")"))
+    return _clipped(code), items, bare
+
+
+def _typed_value(names: Mapping[str, Any], answer: Any) -> str:
+    """The value of the cell's answer line as the student typed it (``9,``, ``( 9, )``, ``"accepted",``), when that
+    value is ``answer``; else ``""`` (outside IPython, code that computes, or an answer another cell set)."""
+    cell = _cell_text(names)
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return ""
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id.startswith("answer") for target in node.targets)
+        ):
+            continue
+        try:
+            value = ast.literal_eval(node.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return ""
+        return (ast.get_source_segment(cell, node.value) or "") if _same(value, answer) else ""
+    return ""
 
 
 def _dict_key_form(answer: Any, expected: Any) -> str:
@@ -1049,11 +1127,11 @@ def _off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
     return f"{_shown(answer)} is not one of {_choices_in_words(choices)}: write one of them exactly as written."
 
 
-def _one_item_off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
+def _one_item_off_the_list(answer: Any, choices: tuple[str, ...], typed: str = "") -> str:
     """What to say to a one-item list, tuple or set whose item is text that is no name the question lists and no
     reading of one (``['first time']``), or ``""``: "remove the brackets: write 'first time' on its own" sent the
     student to another answer off the list. An item that is a name, or a slip or another case of one, is left to
-    :func:`one_item_hint`."""
+    :func:`one_item_hint`. The answer is quoted as typed when ``typed`` is known (``"first time",``, as typed)."""
     if not choices or type(answer) not in _ONE_ITEM_MARKS or len(answer) != 1:
         return ""
     (item,) = answer
@@ -1063,7 +1141,9 @@ def _one_item_off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
         return ""
     if _values_held(_phrase_words(item), choices):
         return ""
-    return f"Your answer {_shown(answer)} is not one of {_choices_in_words(choices)}: write one of them, in quotes."
+    shown, _, bare = _typed_items(typed, answer) or (_shown(answer), (), False)
+    shown = f"{shown} (as typed)" if bare else shown
+    return f"Your answer {shown} is not one of {_choices_in_words(choices)}: write one of them, in quotes."
 
 
 def _choices_in_words(choices: tuple[str, ...]) -> str:
@@ -2208,8 +2288,10 @@ def _names(keys: list[Any]) -> str:
     return " and ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 2 else shown)
 
 
-def type_hint(answer: Any, expected: Any) -> str:
-    """What is wrong with the answer's type, if anything: text for a number, a number for a boolean..."""
+def type_hint(answer: Any, expected: Any, typed: str = "") -> str:
+    """What is wrong with the answer's type, if anything: text for a number, a number for a boolean...
+
+    A decimal comma is quoted as the student typed it (``typed``, :func:`_typed_value`) when known."""
     got, want = _kind(answer), _kind(expected)
     if got == want:
         return ""
@@ -2221,7 +2303,11 @@ def type_hint(answer: Any, expected: Any) -> str:
         return f"You wrote None; the answer is {want}.{_how_to_write_kind(expected)}"
     if want == "a number" and isinstance(answer, tuple) and len(answer) == 2 and all(type(n) is int for n in answer):
         whole, part = answer  # 61,5: a decimal comma, which Python reads as two numbers
-        return f"Python reads {whole},{part} as a tuple of two numbers: use a dot for decimals ({whole}.{part})."
+        shown = _typed_items(typed, answer)
+        return (
+            f"Python reads {shown[0] if shown else f'{whole},{part}'} as a tuple of two numbers: use a dot for "
+            f"decimals ({whole}.{part})."
+        )
     if isinstance(answer, tuple):  # `{...}, 'maybe'`: a comma after the answer, which Python reads as a tuple
         return (
             f"Your answer is a tuple (a comma after a value makes one); the answer is {want}: keep one value, with "
