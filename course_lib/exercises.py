@@ -1021,7 +1021,9 @@ def _dict_key_not_allowed(answer: Any, expected: Any, written: tuple[str, ...] =
     message, told "keys are case-sensitive" and "not one of the ten allowed keys", the very point each trap tests,
     before any grading. They are graded like any extra key. A true slip is still a form, but where the exercise has
     a message the note names no rule the message tests: spaces around one of its keys are said as spaces, and a
-    slip (or another case) of one of its keys or of an allowed key is told the keys it reads as, case included.
+    slip (or another case) of an allowed key is told the allowed key it reads as, case included. A slip is never
+    told it reads as a key only the message writes: the second walk of lesson 01 (walk 21) found ``'DATABASE'``
+    told it reads as ``'Database'``, the trap, which a student then wrote and was graded wrong for.
     """
     if not (isinstance(answer, dict) and isinstance(expected, dict)) or not all(key in _KEYS for key in expected):
         return ""
@@ -1030,8 +1032,8 @@ def _dict_key_not_allowed(answer: Any, expected: Any, written: tuple[str, ...] =
             continue
         if key.strip() in _KEYS or _contract_trimmed(key) in written:
             return f"The key {_shown(key)} has {_padding(key)}: write the key alone, without them."
-        if written:  # a note that names no rule the message tests
-            return _not_written(key, _closest_slips(key, written + _KEYS))
+        if written:  # a note that names no rule the message tests, and never points at one of its traps
+            return _not_written(key, _closest_slips(key, _KEYS))
         if next((allowed for allowed in _KEYS if allowed.casefold() == key.strip().casefold()), ""):
             return (
                 f"The key {_shown(key)} is not an allowed key: keys are case-sensitive, and the ten allowed keys are "

@@ -96,7 +96,7 @@ def test_a_dict_of_other_keys_is_held_to_the_same_policy():
     ("key", "words"),
     [
         # walk 21: 'Database' and 'Hello! database', keys the message writes, are graded (test_lesson01_walk21.py)
-        ("DATABASE", "reads as 'Database': write each key exactly as the message"),
+        ("DATABASE", "reads as 'database': write each key exactly as the message"),
         ("LOG", "reads as 'log': write each key exactly as the message"),
         ("owner", "is in neither the message nor the list of the ten allowed keys"),
         ("databse", "reads as 'database': write each key exactly as the message"),

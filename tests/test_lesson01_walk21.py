@@ -102,8 +102,8 @@ def test_a_true_slip_is_a_form_said_alike_that_names_no_rule_the_message_tests(k
     ("key", "words"),
     [
         ("databse", "reads as 'database':"),
-        ("DATABASE", "reads as 'Database':"),
-        ("hello! database", "reads as 'Hello! database':"),
+        ("DATABASE", "reads as 'database':"),  # an allowed key, never the message's trap 'Database'
+        ("hello! database", "is in neither the message nor the list of the ten allowed keys"),
         ("Log", "reads as 'log':"),
         ("Database ", "has spaces around it: write the key alone"),
         ("owner", "is in neither the message nor the list of the ten allowed keys"),
@@ -132,7 +132,7 @@ def test_the_rule_is_the_registrations_for_any_message(monkeypatch):
         assert text.startswith("Exercise 9: not quite. Hint: Compared key by key"), text
         assert "1 key in yours that should not be there" in text
     slip = " ".join(check("Exercise 9", {"PRIORITY": "P1"}, expected, ad_hoc.hint, namespace={}).split())
-    assert "not checked yet. The key 'PRIORITY' reads as 'Priority':" in slip and "case-sensitive" not in slip
+    assert "not checked yet. The key 'PRIORITY' reads as 'priority':" in slip and "case-sensitive" not in slip
 
 
 def test_an_exercise_without_a_message_keeps_the_notes_of_the_allowed_keys():
@@ -199,3 +199,11 @@ def test_the_seeds_stale_message_is_quoted_whole_as_the_claim_map_quotes_it():
     hood = _words(" ".join(c.source for c in _cells() if c.cell_type == "markdown"))
     assert f"throws *{message}*" in hood
     assert "*Memory update is stale*" not in hood
+
+
+@pytest.mark.parametrize("key", ["DATABASE", "DataBase", "hello! database", "HELLO! DATABASE", "Databse"])
+def test_a_slip_is_never_pointed_at_a_trap_the_message_writes(key):
+    """Walk 21 (second walk of lesson 01), [blocks]: 'DATABASE' was told it reads as 'Database', the trap of the
+    message's line 2; the student wrote 'Database' and was graded wrong. A slip names only allowed keys."""
+    text = said("01", "Exercise 1", {key: "x"}, EXPECTED)
+    assert "'Database'" not in text and "'Hello! database'" not in text, text
