@@ -1356,9 +1356,12 @@ def _number_words_only(text: str) -> bool:
 
 
 _HEDGES = re.compile(
-    r"\?|\b(?:maybe|perhaps|probably|possibly|i think|i guess|guess|i suppose|i believe|not sure)\b", re.IGNORECASE
+    r"\?|\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|i believe|not sure)\b", re.IGNORECASE
 )
-"""What makes a text answer a hedge: a question mark, or a word of doubt."""
+"""What makes a text answer a hedge: a question mark, or a word of doubt.
+
+A bare *guess* is not one: the exercises ask for a prediction, and ``# my guess`` beside a sure answer names it
+(lesson 05's walk 21); *I guess* still doubts."""
 
 _TRUTH_WORDS = {"true", "false", "yes", "no"}
 """The words a student writes for a yes/no prediction that Python spells True or False."""
