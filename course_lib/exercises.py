@@ -599,7 +599,11 @@ EXERCISES: tuple[Exercise, ...] = (
                 "Look again at section 3's first table: while the first evaluator asks to continue, is the second "
                 "one asked at all?",
             ),
-            (0, "Does a stop from A end the loop by itself? Look at iteration 3 in section 3's first table."),
+            (
+                0,
+                "Does a stop from A end the loop by itself? Look at iteration 2 in section 3's first table: the "
+                "first evaluator says stop there; is the second one still asked?",
+            ),
         ),
         answer_type=int,
     ),

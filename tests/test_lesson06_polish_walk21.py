@@ -5,7 +5,10 @@ saved stepper shows the line on typed steps."""
 
 from __future__ import annotations
 
+import html
+import re
 import warnings
+from pathlib import Path
 
 import ipywidgets as widgets
 from agent_framework import Agent
@@ -121,5 +124,22 @@ async def test_the_stop_sentence_comment_says_what_the_count_changes_and_it_does
 
 def test_lesson_06s_saved_stepper_shows_the_line_on_typed_steps():
     state = stored_lesson("06")["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    labels = [m["state"].get("value", "") for m in state.values() if m["model_name"] == "LabelModel"]
-    assert steps_help(widgets.IntSlider(min=1, max=6)) in labels
+    shown = [m["state"].get("value", "") for m in state.values() if m["model_name"] in ("LabelModel", "HTMLModel")]
+    help_line = html.escape(steps_help(widgets.IntSlider(min=1, max=6)), quote=False)
+    assert any(help_line in value for value in shown), shown  # an HTML note now, so it wraps (lesson 05's walk 21)
+
+
+def test_exercise_3s_hint_for_0_points_at_the_iteration_where_a_stop_does_not_end_the_loop():
+    """Walk 21 (third walk of lesson 06): the hint for 0 pointed at iteration 3, where both evaluators say stop and
+    the loop ends, which a student who answered 0 reads as a confirmation. Iteration 2 shows the point."""
+    import nbformat
+
+    from course_lib.exercises import check, exercise
+
+    text = " ".join(check("Exercise 3", 0, 1, exercise("06", "Exercise 3").hint, namespace={}).split())
+    assert "iteration 2 in section 3's first table" in text, text
+    cells = nbformat.read(next(Path("notebooks").glob("06_*.ipynb")), as_version=4).cells
+    heading = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## 3"))
+    html = next(o["data"]["text/html"] for o in cells[heading + 1].outputs if "text/html" in o.get("data", {}))
+    rows = re.findall(r"<td[^>]*>\s*(\w+)\s*</td>\s*<td[^>]*>\s*(\w+)\s*</td>\s*<td[^>]*>\s*(\w+)\s*</td>", html)
+    assert ("2", "first", "stop") in rows and ("2", "second", "continue") in rows, rows
