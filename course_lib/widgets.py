@@ -51,7 +51,6 @@ from .policies import (
     course_policies,
     rule_label,
 )
-from .presentation import PanelText as _Panel
 from .presentation import (
     LONGEST_WHOLE_WORD,
     facts_html,
@@ -62,6 +61,7 @@ from .presentation import (
     plot_prompt_sizes,
     rows_frame,
 )
+from .presentation import PanelText as _Panel
 from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks, case_note, console_command, memory_line, repeated_not_held
 

@@ -4,8 +4,8 @@ the value the store accepts, and the evaluator rows of the trace keep a number o
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
@@ -18,7 +18,6 @@ from course_lib.loop_demos import NO_BREAK, LoopTrace, kept_with_numbers
 from course_lib.memory import MAX_VALUE_CHARS, Fact
 from course_lib.presentation import LONGEST_WHOLE_WORD
 from course_lib.widgets import panel_table_html
-
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "07_loop_held_to_the_facts.ipynb"
 
@@ -53,7 +52,7 @@ async def test_the_verdict_table_keeps_the_key_whole_and_the_700_character_value
         p.check_button.click()
         await p.idle()
         rows = violation_rows(p.result)
-        assert rows and list(rows[0])[0] == "key", p.verdict.value
+        assert rows and next(iter(rows[0])) == "key", p.verdict.value
         assert 1 in _whole_columns(p.verdict.value, "capstone-violations"), p.verdict.value
         rules = re.findall(r"table\.capstone-violations td\s*\{([^}]*)\}", p.verdict.value)
         assert any("overflow-wrap: anywhere" in rule for rule in rules), p.verdict.value
