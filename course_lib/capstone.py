@@ -53,7 +53,7 @@ from .conventions import attribution_source
 from .extraction import FactBatch, FactWriter, MemoryExtraction, and_listed, make_extraction, make_fact_writer
 from .forgetting import FACT_LINE
 from .loop import AIJudgeLoopEvaluator, LoopAgent, LoopAgentOptions, LoopContext, LoopEvaluation, LoopEvaluator
-from .loop_demos import INDENT, LoopTrace, OfflineJudgeClient
+from .loop_demos import INDENT, LoopTrace, OfflineJudgeClient, kept_with_numbers
 from .memory import MAX_FACTS, Fact, FactCandidate, WorkingMemory, quote_for_prompt
 from .memory_models import (
     OfflineAssistantClient,
@@ -613,7 +613,11 @@ class CapstoneRun(BaseModel):
 
 
 def _trace_check(trace: LoopTrace, check: FactCheck) -> None:
-    """One evaluation in the trace: the store it held the answer to, the answer, the violations (or "none")."""
+    """One evaluation in the trace: the store it held the answer to, the answer, the violations (or "none").
+
+    Its "saw" and "did" keep each number on its word's line (:func:`~course_lib.loop_demos.kept_with_numbers`), as
+    lesson 05's rows do: a narrow column must not leave "2022" alone under "SQL Server".
+    """
     found = tuple(f"{v.fact.key}: {v.problem}" for v in check.violations)
     trace.evaluation(
         check.iteration,
@@ -622,8 +626,10 @@ def _trace_check(trace: LoopTrace, check: FactCheck) -> None:
             ("Last response", (check.answer,)),
             ("Violations", found or ("none",)),
         ),
-        saw=f"iteration {check.iteration}; store: {', '.join(f'{f.key}={f.value}' for f in check.facts)}",
-        did="stop" if check.feedback is None else f"continue: {problems(check.violations)}",
+        saw=kept_with_numbers(
+            f"iteration {check.iteration}; store: {', '.join(f'{f.key}={f.value}' for f in check.facts)}"
+        ),
+        did="stop" if check.feedback is None else kept_with_numbers(f"continue: {problems(check.violations)}"),
         feedback=check.feedback,
     )
 

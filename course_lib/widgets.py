@@ -51,8 +51,8 @@ from .policies import (
     course_policies,
     rule_label,
 )
-from .presentation import PanelText as _Panel
 from .presentation import (
+    LONGEST_WHOLE_WORD,
     facts_html,
     figure_png,
     graded_view_frame,
@@ -61,6 +61,7 @@ from .presentation import (
     plot_prompt_sizes,
     rows_frame,
 )
+from .presentation import PanelText as _Panel
 from .presentation import html_lines as _escape
 from .providers import DeskEvent, ProviderDesks, case_note, console_command, memory_line, repeated_not_held
 
@@ -774,10 +775,23 @@ def panel_table_html(frame: Any, css_class: str, *, escape: bool = True) -> str:
     """A panel's table (:func:`lesson_table_html`) whose cells wrap a long unbroken value rather than run past the
     panel's right edge and be cut (lesson 07's walk 19: ``module=`` and 700 Z's in the verdict's "why" cell).
 
-    Only ``overflow-wrap: anywhere`` is added: the cells keep their line breaks (one message per line).
+    Only ``overflow-wrap: anywhere`` is added: the cells keep their line breaks (one message per line). A column of
+    short words (:func:`_whole_columns`: a key, a turn) is kept on one line instead: ``anywhere`` lets a table size a
+    column below its words' width, and walk 21 saw "databa / se" beside a long "why" in lesson 07's panel.
     """
-    wrap = f"<style>table.{css_class} td {{ overflow-wrap: anywhere; }}</style>"
+    whole = "".join(f"table.{css_class} td:nth-child({n}) {{ white-space: nowrap; }}" for n in _whole_columns(frame))
+    wrap = f"<style>table.{css_class} td {{ overflow-wrap: anywhere; }}{whole}</style>"
     return lesson_table_html(frame, css_class, escape=escape).replace("<table ", f"{wrap}<table ", 1)
+
+
+def _whole_columns(frame: Any) -> list[int]:
+    """The columns (1-based, as CSS counts them) whose every cell is one word of at most
+    :data:`~course_lib.presentation.LONGEST_WHOLE_WORD` characters: short identifiers a panel never breaks."""
+    return [
+        number
+        for number, column in enumerate(frame.columns, start=1)
+        if all(re.fullmatch(rf"\S{{1,{LONGEST_WHOLE_WORD}}}", str(value)) for value in frame[column])
+    ]
 
 
 def _greyed_out(button: widgets.Button, reason: str) -> str:
