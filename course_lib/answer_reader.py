@@ -96,9 +96,9 @@ _UNDERSCORE_EMPHASIS = re.compile(r"(?<![^\W_])__?(?=[^\W_])|(?<=[^\W_])__?(?![^
 (``billing_worker.log``)."""
 _CLAUSE_END = re.compile(r"[;!?\n]+|[.:](?=\s|$)")
 _MAX_VALUE = 2 * MAX_VALUE_CHARS
-"""The longest stretch after a key that is read as its value in the contract's form: twice the longest value the store accepts,
-so a stored value stated word for word (in quotes, or with its spacing changed) is read whole. A stated value
-usually ends sooner, at a clause end, a comma or a connector; one that runs past this is cut, and marked
+"""The longest stretch after a key that is read as its value in the contract's form: twice the longest value the
+store accepts, so a stored value stated word for word (in quotes, or with its spacing changed) is read whole. A
+stated value usually ends sooner, at a clause end, a comma or a connector; one that runs past this is cut, and marked
 (:data:`CUT_MARK`)."""
 CUT_MARK = "\u2026"
 """What marks a stated value the rules read only in part ("Oracle0 Oracle1 … "): the answer goes on past the bound of
