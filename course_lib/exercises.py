@@ -2373,7 +2373,9 @@ _UNKNOWN: Any = object()
 """The expected answer when the checking cell's expected value cannot be read: any kind of answer is possible."""
 
 
-def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable: str = "") -> str:
+def unquoted_name_guidance(
+    error: NameError, expected: Any = _UNKNOWN, variable: str = "", names: Mapping[str, Any] | None = None
+) -> str:
     """What happened and what to do when an answer names something undefined, for the kind of answer ``expected`` is.
 
     Three lines, as for a message line (:func:`_message_guidance`): what happened in plain words (the word has no
@@ -2383,7 +2385,9 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
     not a Python value (:func:`_not_a_python_value`): "it has no quotes" sent the student to quote it, which gives
     another wrong answer. The word is said in quotes: a bare ``it is not a Python value`` read as the pronoun
     (lesson 01's walk 8). When the kind is unknown, a word spelled as True or False is told both ways. ``variable``
-    is the answer line's name (``answer_1``), when the error came from one.
+    is the answer line's name (``answer_1``), when the error came from one. ``names`` (the kernel's, with IPython's
+    ``In``) lets a deleted answer line that the cell sets under a slip (``answr_2 = 5``) be pointed at, as it is in a
+    kernel that ran the cell before (lesson 00's walk 21 saw the slip named only there).
     """
     name = error.name or str(error)
     if len(name) > _ECHO:  # a long word, echoed in its first letters, as every echo of the student's text
@@ -2394,8 +2398,9 @@ def unquoted_name_guidance(error: NameError, expected: Any = _UNKNOWN, variable:
             "... back where the cell had it. Then run the cell again."
         )
     if re.fullmatch(r"answer_\w*", name):  # the answer line itself was deleted, in a kernel that never ran it
+        slip = _set_instead(name, names or {})
         return (
-            f"{name} has no value yet: this cell does not set it.\n{_python_line(error)}\nWrite {name} = your "
+            f"{name} has no value yet: this cell does not set it.{slip}\n{_python_line(error)}\nWrite {name} = your "
             f"answer where the cell had it (or {name} = ... to leave it for later). Then run the cell again."
         )
     if _said_as_a_boolean(name, expected):
@@ -2608,7 +2613,7 @@ def _cell_error_guidance(
         typed = _without_comment((frame.line or "")[answer.end() :])[0].strip() if answer else ""
         if _two_numbers_or(typed, expected):  # `answer_3 = one or two`: a hedge, as the same words in quotes
             return readable_lines(f"{first}{hedge_hint(typed, expected, quoted=False)} Then run the cell again.")
-        return readable_lines(first + unquoted_name_guidance(error, expected, variable))
+        return readable_lines(first + unquoted_name_guidance(error, expected, variable, names))
     if isinstance(error, SyntaxError) and (guidance := _syntax_guidance(error)):
         # the dict examples stay whole on their lines: only the opening line is broken
         return f"{readable_lines(first + 'SyntaxError: this is not a dict yet.')}\n{guidance}"

@@ -323,3 +323,20 @@ def test_a_checking_cell_run_first_in_a_fresh_kernel_explains_an_unquoted_answer
     )
     said = shown.stdout + shown.stderr
     assert "sixty" in said and "quotes" in said and "Traceback" not in said, said
+
+
+@pytest.mark.parametrize("value", [5, 6])
+def test_a_misspelt_answer_name_is_pointed_at_in_a_fresh_kernel_too(capsys, value):
+    """Lesson 00's walk 21: after a restart, ``answr_2 = 5`` was told only that answer_2 has no value yet; in a kernel
+    that had run the cell it was asked "is that answer_2 misspelt?". Both now ask, alike right or wrong."""
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.user_ns.update(check=check)
+        shell.run_cell(f"answr_2 = {value}\nprint(check('Exercise 2', answer_2, 5))", store_history=True)
+        out = " ".join(capsys.readouterr().out.split())
+        assert "answer_2 has no value yet: this cell does not set it. The cell sets answr_2 instead" in out, out
+        assert "is that answer_2 misspelt?" in out and "Traceback" not in out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
