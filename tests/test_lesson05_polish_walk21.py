@@ -44,4 +44,5 @@ def test_the_layout_check_is_a_sentence_not_a_bare_true():
 def test_exercise_3_builds_its_loop_with_section_2s_keywords():
     source = _code(r"stop_at_5").source
     compact = "".join(source.split())
-    assert "LoopAgent(inner_agent=seeded.inner_agent,evaluators=DelegateLoopEvaluator(stop_at_5))" in compact, source
+    assert "evaluator=DelegateLoopEvaluator(stop_at_5)" in compact, source
+    assert "LoopAgent(inner_agent=seeded.inner_agent,evaluators=evaluator)" in compact, source

@@ -106,7 +106,7 @@ def test_exercise_3_says_plainly_what_seed_loop_returns_and_what_the_cell_reuses
     assert isinstance(loop, LoopAgent) and len(messages) == 3 and all(isinstance(m, Message) for m in messages)
     code = cell_source("05", "cell-26")
     assert "seeded, ex_messages = seed_loop(" in code
-    assert "LoopAgent(inner_agent=seeded.inner_agent,evaluators=DelegateLoopEvaluator(stop_at_5))" in "".join(
+    assert "LoopAgent(inner_agent=seeded.inner_agent,evaluators=evaluator)" in "".join(
         code.split()
     )
 
