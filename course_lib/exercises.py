@@ -2613,6 +2613,10 @@ def _cell_error_guidance(
         typed = _without_comment((frame.line or "")[answer.end() :])[0].strip() if answer else ""
         if _two_numbers_or(typed, expected):  # `answer_3 = one or two`: a hedge, as the same words in quotes
             return readable_lines(f"{first}{hedge_hint(typed, expected, quoted=False)} Then run the cell again.")
+        if words := _words_after_a_value(typed, error):  # `answer_1 = False, because`
+            return readable_lines(
+                f"{first}{variable} {words}\n{_python_line(error)}\nWrite your answer alone. Then run the cell again."
+            )
         return readable_lines(first + unquoted_name_guidance(error, expected, variable, names))
     if isinstance(error, SyntaxError) and (guidance := _syntax_guidance(error)):
         # the dict examples stay whole on their lines: only the opening line is broken
@@ -2644,6 +2648,29 @@ def _exercise_not_checked(filename: str | None) -> str:
     checked yet." a graded answer's form gets (lesson 04's walk: a typo began "answer_1 is not a value yet")."""
     found = _CHECKED_EXERCISE.search("".join(linecache.getlines(filename or "")))
     return f"{found.group(1)}: not checked yet. " if found else ""
+
+
+def _words_after_a_value(typed: str, error: NameError) -> str:
+    """What to say of an answer line that is a value, a comma, then words (``False, because``), or ``""``.
+
+    Python reads it as a tuple and stops at the first bare word; "put 'because' in quotes" (lesson 04's walk 21)
+    sent the student to quote it, which gives a tuple, another wrong kind. The words are extra: the advice is to
+    write the answer alone, said alike whatever the value is (it is never compared with the expected one).
+    """
+    try:
+        tree = ast.parse(typed, mode="eval").body
+    except SyntaxError:
+        return ""
+    if not (isinstance(tree, ast.Tuple) and len(tree.elts) > 1 and isinstance(tree.elts[0], ast.Constant)):
+        return ""
+    later = {node.id for item in tree.elts[1:] for node in ast.walk(item) if isinstance(node, ast.Name)}
+    if (error.name or "") not in later:
+        return ""
+    value = ast.get_source_segment(typed, tree.elts[0]) or ""
+    return (
+        f"holds more than an answer: your value {_clipped(value) if len(value) > _ECHO else value}, then a comma and "
+        f"other words, which Python read as a variable's name ('{error.name}'):"
+    )
 
 
 def _without_comment(line: str) -> tuple[str, str]:

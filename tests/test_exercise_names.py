@@ -340,3 +340,29 @@ def test_a_misspelt_answer_name_is_pointed_at_in_a_fresh_kernel_too(capsys, valu
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize(
+    ("line", "expected", "value"),
+    [
+        ("answer_1 = False, because", True, "False"),
+        ("answer_1 = True, seen", True, "True"),
+        ("answer_3 = 2, because", 2, "2"),
+        ("answer_2 = 'triage', since", "'triage'", "'triage'"),
+    ],
+)
+def test_a_value_then_a_comma_and_words_is_told_to_write_the_answer_alone(capsys, line, expected, value):
+    """Lesson 04's walk 21: ``answer_1 = False, because`` was told to put 'because' in quotes, which makes a tuple,
+    another wrong kind. The words are extra; the student's own value is echoed, alike right or wrong."""
+    shell = InteractiveShell.instance()
+    try:
+        explain_unquoted_names(shell)
+        shell.user_ns.update(check=check)
+        name = line.split()[0]
+        shell.run_cell(f"{line}\nprint(check('Exercise 1', {name}, {expected}))", store_history=True)
+        out = " ".join(capsys.readouterr().out.split())
+        assert f"{name} holds more than an answer: your value {value}, then a comma and other words" in out, out
+        assert "Write your answer alone." in out and "put it in quotes" not in out and "Traceback" not in out
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()
