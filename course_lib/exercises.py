@@ -556,14 +556,15 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (
                 5,
-                "Message [2], 'Original response from LLM.', is one of the caller's messages: a fresh context "
-                "sends it at every call. Does it also send the answers the model wrote in this loop (section 1)?",
+                "Does a fresh context send the answers the model wrote in this loop (section 1)? Message [2], "
+                "'Original response from LLM.', is not one of them: it is one of the caller's messages. What else is "
+                "sent with the caller's messages at every call?",
             ),
             (7, "That counts one message per feedback; the loop puts all the feedback into a single message."),
             (
                 2,
-                "2 is the count the stepper shows at its second and third calls, where its caller sends 1 message; "
-                "section 1's demo sends 3. What is sent with the caller's messages at each re-run, and is it more "
+                "2 is the count the stepper shows at its second and third calls, where its caller sends 1 message. "
+                "How many does section 1's caller send, what is sent with them at each re-run, and is it more "
                 "messages at a later re-run?",
             ),
         ),
@@ -1555,7 +1556,7 @@ def _case_note(answer: str) -> str:
         )
     return (
         f"Mind the case: Python compares text exactly, case included, and {_shown(answer)} is not written as the "
-        "lesson writes it. Write the word as the lesson writes it; whether the word itself is right is checked "
+        "lesson writes it. Write the word as the lesson writes it; whether the answer itself is right is checked "
         "after that."
     )
 
@@ -1733,7 +1734,7 @@ def _listed_case(answer: Any, expected: Any, choices: tuple[str, ...], known: tu
             )
         return (
             f"Mind the case: Python compares text exactly, case included ({_shown(answer)}). Write your answer "
-            f"{case}; whether the word itself is right is checked after that."
+            f"{case}; whether the answer itself is right is checked after that."
         )
     if word != answer:
         return f"Your answer has {_padding(answer)} ({_shown(answer)}): write only its words, {_shown(word)}."

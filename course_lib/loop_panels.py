@@ -144,7 +144,8 @@ def steps_help(slider: widgets.IntSlider) -> str:
     """
     first, last = slider.min, slider.max
     return (
-        f"Typed steps: below {first} → {first}, above {last} → {last}, {first}.7 → {first}; other text changes nothing."
+        f"Typed in the box by the slider: below {first} → {first}, above {last} → {last}, {first}.7 → {first}; "
+        "other text changes nothing."
     )
 
 

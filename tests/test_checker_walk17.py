@@ -118,7 +118,7 @@ def test_lesson_03_exercise_2_a_case_slip_is_told_to_write_lower_case(answer, ex
     text = said("03", "Exercise 2", answer, expected)
     assert text == (
         f"Exercise 2: not checked yet. Mind the case: Python compares text exactly, case included ({answer!r}). "
-        "Write your answer in lower case, as the question does; whether the word itself is right is checked after "
+        "Write your answer in lower case, as the question does; whether the answer itself is right is checked after "
         "that. "
         "Then run the cell again."
     )

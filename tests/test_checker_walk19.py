@@ -30,6 +30,6 @@ def test_lesson_03_case_note_is_one_sentence_for_right_and_wrong_names():
     }
     assert shapes == {
         "Exercise 2: not checked yet. Mind the case: Python compares text exactly, case included (ANSWER). Write "
-        "your answer in lower case, as the question does; whether the word itself is right is checked after that. "
+        "your answer in lower case, as the question does; whether the answer itself is right is checked after that. "
         "Then run the cell again."
     }

@@ -265,7 +265,7 @@ def test_a_case_note_says_the_word_itself_is_not_yet_judged(word):
     """Lesson 02's walk: "Mind the case … Write it with a capital first letter" for 'payments' read as "your value is
     right, only the case is wrong". The note, said alike for any word, now says the word is checked after."""
     told = " ".join(check("Exercise 9", word, "Billing", "HINT", namespace={}).split())
-    assert "whether the word itself is right is checked after that" in told
+    assert "whether the answer itself is right is checked after that" in told
 
 
 def test_a_word_all_in_capitals_is_not_told_it_has_no_capital():

@@ -173,7 +173,7 @@ async def test_lesson_06_calls_stop_sentence_one_way_and_every_loop_there_has_on
     _, response = await run_seed_demo(allowed=1)
     assert stop_sentence(response) == stop_sentence(response, evaluators=1)
     assert "all 2 evaluators" in stop_sentence(response, evaluators=2)
-    assert "evaluators=N" in cell_source("06", "cell-14")  # the comment says when to pass it
+    assert "evaluators=" not in cell_source("06", "cell-14")  # no cell passes it, so the comment names none
 
 
 # region 5 and 6. Lesson 05, section 2: what the loop sends, and what the printout's two numbers are

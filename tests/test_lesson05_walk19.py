@@ -106,9 +106,7 @@ def test_exercise_3_says_plainly_what_seed_loop_returns_and_what_the_cell_reuses
     assert isinstance(loop, LoopAgent) and len(messages) == 3 and all(isinstance(m, Message) for m in messages)
     code = cell_source("05", "cell-26")
     assert "seeded, ex_messages = seed_loop(" in code
-    assert "LoopAgent(inner_agent=seeded.inner_agent,evaluators=evaluator)" in "".join(
-        code.split()
-    )
+    assert "LoopAgent(inner_agent=seeded.inner_agent,evaluators=evaluator)" in "".join(code.split())
 
 
 # --- finding 6: the stepper's cell works on its own, so its note is the short required form and nothing more ---
