@@ -799,6 +799,26 @@ def load_facts_tokens(path: Path = FACTS_TOKENS_FILE) -> FactsTokenCount:
     return FactsTokenCount.model_validate_json(path.read_text(encoding="utf-8"))
 
 
+def example_on_the_recording_day(example: str, recorded_at: datetime) -> str:
+    """How the note shows a fact's time: "a timestamp such as ..." written like ``example``, at ``recorded_at``.
+
+    The count replays the facts policy later than the recording, so its own timestamp (``example``) can fall on
+    another day than the recording's: shown as is, a fact would seem recorded after the recording. The time shown is
+    the recording's own, in ``example``'s form (same length, so the same tokens a character); a form the course
+    cannot read is not shown at all.
+    """
+    try:
+        parsed = datetime.fromisoformat(example)
+    except ValueError:
+        return "a timestamp"
+    if parsed.tzinfo is None:
+        return "a timestamp"
+    moment = recorded_at if recorded_at.tzinfo else recorded_at.replace(tzinfo=UTC)
+    form = "microseconds" if "." in example else "seconds"
+    shown = moment.astimezone(parsed.tzinfo).isoformat(timespec=form)
+    return f"a timestamp such as {shown}" if len(shown) == len(example) else "a timestamp"
+
+
 def facts_gap_note(recording: PolicyCostRecording, counted: FactsTokenCount) -> str:
     """Why the facts policy's reported tokens are the furthest from the chars/4 estimate, computed from the count.
 
@@ -822,6 +842,7 @@ def facts_gap_note(recording: PolicyCostRecording, counted: FactsTokenCount) -> 
     reader_chars, reader_tokens, reader_marks, _ = counted.part("reader")
     writer_chars, writer_tokens, writer_marks, writer_messages = counted.part("writer")
     example, each = counted.timestamp, counted.timestamp_tokens
+    shown = example_on_the_recording_day(example, recording.recorded_at)
     stamp = (
         "a token for each digit and sign" if each == len(example) else f"{each} tokens for {len(example)} characters"
     )
@@ -833,7 +854,7 @@ def facts_gap_note(recording: PolicyCostRecording, counted: FactsTokenCount) -> 
         f"for cutting text into tokens), its {len(counted.calls)} calls come to {counted.total} tokens, the number "
         f"its server reported. Its reader's calls run {reader_chars / reader_tokens:.1f} characters a token, not 4 "
         f"({reader_tokens} tokens for {reader_chars} characters), because each fact carries the time it was "
-        f"recorded, such as {example}, at {stamp}: {times} times, {time_tokens} tokens; the rest runs {rest:.1f}. "
+        f"recorded, {shown}, at {stamp}: {times} times, {time_tokens} tokens; the rest runs {rest:.1f}. "
         f"Its writer's instructions, worked examples and messages run {writer_chars / writer_tokens:.1f} "
         f"({writer_tokens} tokens for {writer_chars} characters). And the marks the server puts around every message "
         "to say who speaks, which no character count sees, add "
