@@ -422,7 +422,7 @@ class WorkingMemory:
         if turn.number < self._first:
             raise NewerTurnBegan(
                 f"Memory update refused: turn {self._first} of the same run has already written (ticket turn "
-                f"{turn.number}); an earlier message may not overwrite a later one. Nothing was written."
+                f"{turn.number}); an earlier message of the same run may no longer write. Nothing was written."
             )
 
     def _seal_of(self, turn: MemoryTurn) -> bytes:

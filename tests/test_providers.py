@@ -326,7 +326,7 @@ def test_tickets_of_one_run_write_in_order_and_a_newer_turn_stops_them_all():
     memory = WorkingMemory()
     first, second = memory.begin_turns(["module=A", "database=B"])
     memory.apply(second, [FactCandidate(key="database", value="B", evidence="database=B")])
-    with pytest.raises(NewerTurnBegan):  # the later message wrote: the earlier one may not overwrite it afterwards
+    with pytest.raises(NewerTurnBegan):  # the later message wrote: the earlier one may no longer write
         memory.apply(first, [FactCandidate(key="module", value="A", evidence="module=A")])
     third, fourth = memory.begin_turns(["module=C", "priority=D"])
     memory.begin_turn("other desk")

@@ -122,7 +122,7 @@ def test_a_ticket_of_the_latest_run_writes_even_when_it_is_not_the_last_turn():
     memory.apply(first, [FactCandidate(key="module", value="Billing", evidence="module=Billing")])
     memory.apply(second, [FactCandidate(key="priority", value="P1", evidence="priority=P1")])
     assert [f.key for f in memory.facts] == ["module", "priority"]
-    with pytest.raises(NewerTurnBegan):  # once a later message wrote, an earlier one may not overwrite it
+    with pytest.raises(NewerTurnBegan):  # once a later message wrote, an earlier one may no longer write
         memory.apply(first, [FactCandidate(key="module", value="Billing", evidence="module=Billing")])
 
 
