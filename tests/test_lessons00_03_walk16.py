@@ -102,10 +102,10 @@ def test_lesson_00_spells_maf_out_at_its_first_use_and_only_there():
 # --- lesson 00, finding 5: the refusal comes at once; the timeout is for a silent server ---
 
 
-def test_lesson_00_says_why_the_dead_endpoint_refuses_at_once():
+def test_lesson_00_says_why_the_closed_port_refuses_at_once():
     text = said("00", "7be02f73")
     assert "Nothing listens there, so the connection is refused at once and the cell's `timeout=2` never acts" in text
-    assert "a timeout bounds a server that accepts the connection and then stays silent" in text
+    assert "a timeout bounds a silent endpoint, not a closed port" in text  # walk 21: one word for each case
 
 
 def test_a_refused_connection_is_said_in_words_wherever_it_is_printed():

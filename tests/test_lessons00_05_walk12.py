@@ -49,7 +49,7 @@ def test_each_rows_example_key_passes_and_the_placeholder_does_not(row):
 
 
 def dead_backends() -> Backends:
-    """Lesson 00's dead endpoint: a port where nothing listens."""
+    """Lesson 00's closed port: a port where nothing listens, so the connection is refused."""
     live = LiveSettings(
         model="llama3.2", api_key="not-needed", base_url="http://127.0.0.1:9/v1", timeout=2, max_retries=0
     )
@@ -76,7 +76,7 @@ async def test_any_other_writer_exception_keeps_its_words_and_says_the_fallback_
 
 
 def test_lesson00_prints_the_failed_writers_fallback_point_once():
-    [writer_cell] = [c["id"] for c in stored_lesson("00")["cells"] if "dead_writer = " in "".join(c["source"])]
+    [writer_cell] = [c["id"] for c in stored_lesson("00")["cells"] if "closed_writer = " in "".join(c["source"])]
     printed = cell_outputs("00", writer_cell)
     assert "status: writer_failed" in printed
     assert len(re.findall("fallback", printed, flags=re.IGNORECASE)) == 1
@@ -97,7 +97,10 @@ def test_lesson00_maps_each_variable_to_the_argument_it_becomes():
         k: v for k, v in mapping.items() if k.startswith("OPENAI_")
     }
     said = " ".join(words.split())
-    assert "Section 4 shows the report of a failed writer call (there, the endpoint is dead)." in said
+    assert (
+        "Section 4 shows the report of a failed writer call (there, the endpoint is a closed port: the connection is "
+        "refused)." in said
+    )
     assert "section 4 shows such a report" not in words
 
 
