@@ -340,7 +340,7 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (
                 "writer_failed",
-                "writer_failed is the status of a writer that gave no usable reply, as section 4's dead endpoint did. "
+                "writer_failed is the status of a writer that gave no usable reply, as section 4's closed port did. "
                 "Did this writer's call fail, or did it answer with a proposal for the host to judge?",
             ),
         ),

@@ -374,7 +374,7 @@ class WorkingMemory:
 
         A run that carries several caller messages (the seed's Demo160 extracts each on its own) takes all its
         tickets when it begins, so a ``forget`` during the run voids every one of them. They write in order:
-        once a message has written, the run's earlier messages can no longer overwrite it. A message the
+        once a message has written, the run's earlier messages can no longer write. A message the
         contract refuses raises :class:`~course_lib.assertions.MessageRefused` and begins no turn at all.
         """
         for text in user_texts:
@@ -450,7 +450,7 @@ class WorkingMemory:
                 self._facts[c.key] = Fact(
                     key=c.key, value=c.value, evidence=c.evidence, turn=turn.number, recorded_at=stamp
                 )
-            self._first = turn.number  # the run's earlier messages may no longer overwrite what this one said
+            self._first = turn.number  # the run's earlier messages may no longer write
             while len(self._facts) > self.max_facts:
                 del self._facts[_eviction_order(self._facts.values())[0].key]
             return _eviction_order(self._facts.values())
@@ -514,7 +514,7 @@ def prompt_block(facts: Iterable[Fact]) -> str:
 
     Every value and citation is written as a JSON string in which every character that is not
     printable -- each line break of the contract's rule, other control characters, bidi overrides,
-    zero-width and other invisible characters -- is shown as its ``\\uXXXX`` escape. So a value
+    zero-width and other invisible characters -- is shown as an escape (``\\n``, ``\\t``, ``\\uXXXX``). So a value
     cannot end its line, close the block, forge another fact line or hide text from the reader, and
     :func:`parse_prompt_block` reads back exactly the stored values.
     """
@@ -794,7 +794,7 @@ def mark_invisible(text: str) -> str:
 
 
 def quote_for_prompt(text: str) -> str:
-    """``text`` as a JSON string in which every invisible character is its ``\\uXXXX`` escape.
+    """``text`` as a JSON string in which every invisible character is an escape (``\\n``, ``\\t``, ``\\uXXXX``).
 
     The one quoting rule for every stored value or citation the course puts into a prompt (the facts block,
     the capstone's feedback): ``json.loads`` reads back exactly ``text``, and nothing in it is hidden from the

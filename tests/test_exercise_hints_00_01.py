@@ -71,7 +71,7 @@ def test_lesson_00_exercise_2_names_what_a_tempting_count_got_wrong():
 
 def test_lesson_00_exercise_3_tells_writer_failed_what_it_means_without_naming_the_answer():
     """``writer_failed`` got only the generic hint (issue 32, lesson 00's walk): it is told what the status means
-    (no usable reply: section 4's dead endpoint) and why this case is not one, never the right status."""
+    (no usable reply: section 4's closed port) and why this case is not one, never the right status."""
     told = feedback("00", "Exercise 3", "writer_failed", "accepted")
     assert "no usable reply" in told and "section 4" in told and "did it answer" in told
     assert "accepted" not in told
