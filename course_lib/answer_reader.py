@@ -89,6 +89,7 @@ __all__ = [
     "stated_values",
     "values_match",
     "verdict",
+    "without_html_tags",
 ]
 
 _MARKDOWN = str.maketrans({"*": " ", "`": " ", "#": " ", "|": " ", ">": " "})
@@ -174,6 +175,11 @@ def plain_text(text: str) -> str:
     if "_" in text:
         text = _UNDERSCORE_EMPHASIS.sub(lambda m: " " * len(m.group()), text)
     return text.translate(_MARKDOWN)
+
+
+def without_html_tags(text: str) -> str:
+    """``text`` with each HTML tag (:data:`_HTML_TAG`) taken out: ``<b>Billing</b>`` is ``Billing``."""
+    return _HTML_TAG.sub("", text) if "<" in text else text
 
 
 def _clauses_of(line: str, title: bool) -> Iterator[_Clause]:

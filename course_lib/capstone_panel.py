@@ -36,6 +36,7 @@ from .answer_reader import (
     planner,
     plans_action,
     values_match,
+    without_html_tags,
 )
 from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
@@ -489,6 +490,7 @@ _DIFFERENCES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("its capitals", str.casefold),
     ("its spacing", lambda text: " ".join(text.split())),
     ("its quotes or Markdown marks", lambda text: re.sub(r"[\"'`*_\u2018\u2019\u201c\u201d]", "", text)),
+    ("its HTML tags", without_html_tags),
     ("its final punctuation", lambda text: re.sub(r"[\s.!?;:,]+$", "", text)),
 )
 """What the evaluator sets aside when it compares two values (:func:`values_match`), each named as a student sees it."""

@@ -9,7 +9,7 @@ from support.capstone_battery import SUPERSEDED, lesson_store
 from support.lesson_cells import cell_outputs, cell_source
 
 from course_lib.capstone import capstone_policy, run_capstone
-from course_lib.capstone_panel import CapstonePanel, violation_rows
+from course_lib.capstone_panel import CapstonePanel, how_it_differs, violation_rows
 from course_lib.extraction import make_extraction
 from course_lib.policies import generate_timeline
 
@@ -90,3 +90,24 @@ async def test_a_stored_message_says_nothing_of_the_turn_it_counts_as():
     p = _panel()
     await _submit(p, "module=Payroll")
     assert "still counts as a turn" not in p.diagnostic.value
+
+
+# --- the same rule on a sibling path: a value stored between tags is the same value, and the note says why ---
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "want"),
+    [
+        ("Billing", "<b>Billing</b>", "its HTML tags"),
+        ("Payroll", "<i>payroll</i>", "its capitals and its HTML tags"),
+        ("Payroll", "**Payroll**", "its quotes or Markdown marks"),
+    ],
+)
+def test_how_a_value_differs_names_its_html_tags(one, other, want):
+    assert how_it_differs(one, other) == want
+
+
+async def test_a_value_stored_between_tags_is_said_to_differ_only_by_its_tags():
+    p = _panel()
+    await _submit(p, "module=<b>Billing</b>")
+    assert "only its HTML tags changed" in p.diagnostic.value, p.diagnostic.value
