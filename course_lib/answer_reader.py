@@ -5,7 +5,8 @@ The lesson calls these the evaluator's rules, never a "reader": the reader is th
 (lesson 04's word), and one word for two things had a newcomer mix the model and the evaluator.
 
 A real model writes prose: "The module is Billing and the database is Oracle.", "Billing module, Oracle database.",
-"For the database, use MySQL.", Markdown lists, bold, tables and headings, and histories ("moved off PostgreSQL").
+"For the database, use MySQL.", Markdown lists, bold, tables and headings, HTML tags (``<b>Billing</b>``), and
+histories ("moved off PostgreSQL"). Markdown marks and HTML tags are read as spaces (:func:`plain_text`).
 :func:`check_answer` holds such an answer to the store: for every stored key, a statement of any other value is a
 violation that names the key and what the answer said, whether or not the store ever held that value.
 
@@ -37,9 +38,9 @@ word that describes rather than names: "Production", "new"). A prose value that 
 Server" for "SQL Server 2022") contradicts nothing; one that is another stored key's value ("the Billing database")
 qualifies the key, not states it.
 
-**Comparing values.** A value read is compared with the stored ones up to case, spacing, quotes, Markdown marks and
-the sentence punctuation that ends it (``.``, ``?``, ``!``, ``,``, ``;``, ``:``): the contract stores ``Payroll.`` for
-``module=Payroll.``, and "The module is Payroll." states that value (:func:`values_match`).
+**Comparing values.** A value read is compared with the stored ones up to case, spacing, quotes, Markdown marks, HTML
+tags and the sentence punctuation that ends it (``.``, ``?``, ``!``, ``,``, ``;``, ``:``): the contract stores
+``Payroll.`` for ``module=Payroll.``, and "The module is Payroll." states that value (:func:`values_match`).
 
 **Not a claim.** A question (a clause ending in "?"), a negation or a history before the value ("no longer", "not",
 "was", "moved off", "instead of", "from ... to", "old") or after it ("... was replaced", "(old)"). A constraint said
@@ -88,12 +89,21 @@ __all__ = [
     "stated_values",
     "values_match",
     "verdict",
+    "without_html_tags",
 ]
 
 _MARKDOWN = str.maketrans({"*": " ", "`": " ", "#": " ", "|": " ", ">": " "})
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<![^\W_])__?(?=[^\W_])|(?<=[^\W_])__?(?![^\W_])")
 """``_never_`` and ``__never__``: underscores that open a word or close one. One inside a word stays
 (``billing_worker.log``)."""
+_HTML_ELEMENTS = (
+    "a abbr b big blockquote br cite code del details div em font h1 h2 h3 h4 h5 h6 hr i ins kbd li mark ol p pre q s "
+    "samp small span strike strong sub summary sup table tbody td th thead tr tt u ul var"
+)
+_HTML_TAG = re.compile(r"</?(?:" + "|".join(_HTML_ELEMENTS.split()) + r")\b[^<>]*>", re.IGNORECASE)
+"""An HTML tag a model or a student may write around a value (``<b>``, ``</b>``, ``<br/>``, ``<span style="...">``):
+a mark, as ``**`` is. Only the names of HTML elements: ``<Payroll>`` or ``count < 5`` is no tag. Linear: the part
+after the name stops at the next ``<`` or ``>``."""
 _CLAUSE_END = re.compile(r"[;!?\n]+|[.:](?=\s|$)")
 _MAX_VALUE = 2 * MAX_VALUE_CHARS
 """The longest stretch after a key that is read as its value in the contract's form: twice the longest value the
@@ -153,14 +163,23 @@ _TABLE_RULE = re.compile(r"\s*:?-{2,}:?\s*")
 
 
 def plain_text(text: str) -> str:
-    """The answer without Markdown marks (``*``, backticks, headings, quotes, table bars, ``_`` emphasis).
+    """The answer without Markdown marks (``*``, backticks, headings, quotes, table bars, ``_`` emphasis) or HTML
+    tags (``<b>``, ``</b>``, ``<br>``).
 
     Each mark becomes a space, so positions do not move; an underscore is a mark only where it opens or closes a
-    word (``_never_``), never inside one (``billing_worker.log``). Linear in the text's length.
+    word (``_never_``), never inside one (``billing_worker.log``); a tag is one only with the name of an HTML element
+    (:data:`_HTML_TAG`). Linear in the text's length.
     """
+    if "<" in text:
+        text = _HTML_TAG.sub(lambda m: " " * len(m.group()), text)
     if "_" in text:
         text = _UNDERSCORE_EMPHASIS.sub(lambda m: " " * len(m.group()), text)
     return text.translate(_MARKDOWN)
+
+
+def without_html_tags(text: str) -> str:
+    """``text`` with each HTML tag (:data:`_HTML_TAG`) taken out: ``<b>Billing</b>`` is ``Billing``."""
+    return _HTML_TAG.sub("", text) if "<" in text else text
 
 
 def _clauses_of(line: str, title: bool) -> Iterator[_Clause]:
@@ -212,7 +231,8 @@ def _ends_in_key(text: str, at: int) -> bool:
 def stated_values(text: str) -> list[tuple[str, str]]:
     """Every ``(key, value)`` the text states in the contract's form, ``key=value`` or ``key: value``, in order.
 
-    Any key case; Markdown bold or code around the key is ignored. Linear in the text's length.
+    Any key case; Markdown bold or code, or an HTML tag, around the key or the value is ignored. Linear in the
+    text's length.
     """
     plain = plain_text(text)
     return [
@@ -271,8 +291,8 @@ def _norm(text: str) -> str:
 
 
 def values_match(one: str, other: str) -> bool:
-    """Whether two values are the same for the evaluator: equal up to case, spacing, quotes, Markdown marks and the
-    sentence punctuation that ends them (``Payroll.`` is ``payroll``)."""
+    """Whether two values are the same for the evaluator: equal up to case, spacing, quotes, Markdown marks, HTML
+    tags and the sentence punctuation that ends them (``Payroll.`` is ``payroll``)."""
     return _norm(one) == _norm(other)
 
 

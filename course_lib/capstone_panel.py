@@ -36,6 +36,7 @@ from .answer_reader import (
     planner,
     plans_action,
     values_match,
+    without_html_tags,
 )
 from .assertions import value_core
 from .capstone import FEEDBACK_HEADER, FactCheck, FactsConsistencyEvaluator, Violation, record_superseded
@@ -69,6 +70,7 @@ from .widgets import (
 
 __all__ = [
     "ALL_FORGOTTEN",
+    "ANSWER_BOX_WIDTH",
     "ASK_TASK",
     "CORRECTION_EXAMPLE",
     "MAX_ANSWER_CHARS",
@@ -77,6 +79,7 @@ __all__ = [
     "PLAN_TASK",
     "REFUSED_LABEL",
     "STILL_IN_BOX",
+    "TURN_COUNTED",
     "AnswerCheck",
     "CapstonePanel",
     "GivenAnswerClient",
@@ -102,6 +105,13 @@ _PICK = "(pick an answer to fill the box)"
 _NOTHING_TO_TRY = "(nothing to try: the store is empty)"
 """The Try menu's only entry on an empty store: every answer passes, so no example would show anything."""
 _EMPTY = "<i>Check answer is off while the Answer box is empty: type an answer, or pick one under Try.</i>"
+
+ANSWER_BOX_WIDTH = "95%"
+"""The width of the Answer box, and of the Message box above it (one width for both boxes a student types in)."""
+
+TURN_COUNTED = "(a message that stores nothing still counts as a turn: this one was turn {turn})"
+"""Said on the line of a message that stored nothing, when the store counted it: a later "only its turn moved (from
+turn 10 to turn 16)" would otherwise count turns the student never saw stored (lesson 07's walk 21)."""
 
 MAX_ANSWER_CHARS = 20_000
 """The longest answer the panel checks. A model's answer is a few hundred characters; the check is linear in the
@@ -480,6 +490,7 @@ _DIFFERENCES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("its capitals", str.casefold),
     ("its spacing", lambda text: " ".join(text.split())),
     ("its quotes or Markdown marks", lambda text: re.sub(r"[\"'`*_\u2018\u2019\u201c\u201d]", "", text)),
+    ("its HTML tags", without_html_tags),
     ("its final punctuation", lambda text: re.sub(r"[\s.!?;:,]+$", "", text)),
 )
 """What the evaluator sets aside when it compares two values (:func:`values_match`), each named as a student sees it."""
@@ -594,7 +605,9 @@ class CapstonePanel(MemoryPanel):
         self.task = widgets.Dropdown(options=list(tasks), description="Task", layout=widgets.Layout(width="95%"))
         self.examples = widgets.Dropdown(description="Try", layout=widgets.Layout(width="95%"))
         self.answer = widgets.Textarea(
-            placeholder="Type an answer, or pick one above", description="Answer", layout=widgets.Layout(width="95%")
+            placeholder="Type an answer, or pick one above",
+            description="Answer",
+            layout=widgets.Layout(width=ANSWER_BOX_WIDTH),
         )
         self.check_button = widgets.Button(description="Check answer", button_style="primary", disabled=True)
         self.verdict = SingleSpacedHTML()  # a verdict's reason runs to two lines: single-spaced, as the notes
@@ -606,6 +619,10 @@ class CapstonePanel(MemoryPanel):
         super().__init__(extraction, submit=self._correct, on_forget=self._forget)  # shows the store: refresh()
         self.example_declaration = CORRECTION_EXAMPLE  # lesson 02's example would declare what the store holds
         self.message.placeholder = f"e.g. {CORRECTION_EXAMPLE}"
+        # as wide as the Answer box, its label as wide too: at the memory panel's width (about 150 px beside the
+        # Submit button's note) the placeholder wrapped onto a second line (lesson 07's walk 21)
+        self.message.layout = widgets.Layout(width=ANSWER_BOX_WIDTH, min_width="0")
+        self.message.style.description_width = self.answer.style.description_width
         self.add_class("capstone-panel")
         self.examples.observe(lambda _: self._example_chosen(), names="value")
         self.answer.observe(lambda _: self._answer_edited(), names="value")
@@ -726,6 +743,22 @@ class CapstonePanel(MemoryPanel):
         before it only by its case, spacing or final punctuation."""
         super().show_report(report, text, before)
         self._same_value_notes(report, before or ())
+        self._turn_counted(report)
+
+    def _turn_counted(self, report: ExtractionReport | None) -> None:
+        """On the line that says a message stored nothing, that it still counted as a turn (:data:`TURN_COUNTED`).
+
+        The ticket's turn counts every message the store read, stored or not; said on the status line itself (the
+        first bold run of the diagnostic), so the line stays one line, for every kind of message that stores nothing.
+        """
+        if report is None or report.status == "accepted" or report.turn is None:
+            return
+        said = html.escape(TURN_COUNTED.format(turn=report.turn))
+        status, bold_end, rest = self.diagnostic.value.partition("</b>")
+        if not bold_end:
+            return
+        status = f"{status[:-1]} {said}." if status.endswith(".") else f"{status} {said}"
+        self.diagnostic.value = f"{status}{bold_end}{rest}"
 
     def _more_notes(self, report: ExtractionReport) -> list[str]:
         """How the evaluator reads a value kept with its final punctuation: it matches the value without it."""
