@@ -971,20 +971,25 @@ def _typed_items(typed: str, answer: Any) -> tuple[str, tuple[str, ...], bool] |
     return _clipped(code), items, bare
 
 
+def _answer_assignments(cell: str) -> list[ast.Assign]:
+    """The lines of ``cell`` that set an answer (``answer_1 = ...``), as parsed; none when the cell does not parse."""
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return []
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(target, ast.Name) and target.id.startswith("answer") for target in node.targets)
+    ]
+
+
 def _typed_value(names: Mapping[str, Any], answer: Any) -> str:
     """The value of the cell's answer line as the student typed it (``9,``, ``( 9, )``, ``"accepted",``), when that
     value is ``answer``; else ``""`` (outside IPython, code that computes, or an answer another cell set)."""
     cell = _cell_text(names)
-    try:
-        tree = ast.parse(cell)
-    except SyntaxError:
-        return ""
-    for node in ast.walk(tree):
-        if not (
-            isinstance(node, ast.Assign)
-            and any(isinstance(target, ast.Name) and target.id.startswith("answer") for target in node.targets)
-        ):
-            continue
+    for node in _answer_assignments(cell):
         try:
             value = ast.literal_eval(node.value)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -1832,16 +1837,7 @@ def _computed_answer_line(names: Mapping[str, Any], expected: Any) -> str:
     the value you predict, not code that computes it" read as a second rule beside the graded sum).
     """
     cell = _cell_text(names)
-    try:
-        tree = ast.parse(cell)
-    except SyntaxError:
-        return ""
-    for node in ast.walk(tree):
-        if not (
-            isinstance(node, ast.Assign)
-            and any(isinstance(target, ast.Name) and target.id.startswith("answer") for target in node.targets)
-        ):
-            continue
+    for node in _answer_assignments(cell):
         try:
             ast.literal_eval(node.value)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
