@@ -104,6 +104,7 @@ __all__ = [
     "compare_qualifications",
     "count_facts_tokens",
     "declared_pairs",
+    "example_on_the_recording_day",
     "facts_gap_note",
     "load_facts_tokens",
     "load_policy_costs",
