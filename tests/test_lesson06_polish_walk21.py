@@ -11,15 +11,11 @@ import warnings
 from pathlib import Path
 
 import ipywidgets as widgets
-from agent_framework import Agent
 from agent_framework._harness._loop import AgentLoopMiddleware
 from support.lesson_cells import cell_source, stored_lesson
+from test_lesson06_polish_walk19 import _middleware_calls  # one runner for both walks' middleware tests
 
 from course_lib.loop_demos import (
-    SEED_INPUT,
-    LoopTrace,
-    MessageNumberer,
-    NumberingChatClient,
     run_seed_demo,
     stop_sentence,
 )
@@ -66,15 +62,6 @@ def test_the_hood_gives_the_middlewares_other_features_with_the_names_section_7_
         "entry in the progress log; the text reaches the model only through what they write. At the defaults, that "
         "text reaches the model nowhere." in hood
     )
-
-
-async def _middleware_calls(**options) -> list[list[str]]:
-    numberer, trace = MessageNumberer(), LoopTrace()
-    middleware = AgentLoopMiddleware(lambda *, iteration, **_: (iteration < 2, "name the owner"), **options)
-    agent = Agent(client=NumberingChatClient(numberer, trace), middleware=[middleware])
-    session = agent.create_session()
-    await agent.run([numberer.message(text, role) for text, role in SEED_INPUT], session=session)
-    return trace.calls
 
 
 async def test_what_the_hood_says_of_a_should_continues_feedback_is_what_the_middleware_does():
