@@ -531,7 +531,11 @@ EXERCISES: tuple[Exercise, ...] = (
         "The LLM answers [4], the evaluator asks again, the LLM answers [5]: stop, after two calls.",
         (
             (5, "[5] is the fifth numbered message, not the fifth call."),
-            (3, "The evaluator stops as soon as it sees [5]: no call comes after the answer [5]."),
+            (
+                3,
+                "Section 3's table shows the same run: find the first [5] in its 'did' column, and count the LLM "
+                "rows down to it.",
+            ),
         ),
         answer_type=int,
     ),
