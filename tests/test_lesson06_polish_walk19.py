@@ -114,9 +114,9 @@ async def test_with_a_fresh_context_and_no_callers_session_every_run_the_first_i
 def test_section_1_says_each_run_the_first_included_starts_on_a_new_session():
     bullet = _words(cell_source("06", "cell-02"))
     assert "each re-run starts on a new, empty session" not in bullet
-    assert (
-        "fresh_context_per_iteration: when True, each run, the first included, starts on a new, empty session "
-        "(where an agent keeps one conversation's history) when the caller passes no session" in bullet
+    assert (  # walk 22: in short sentences (tests/test_loop_lessons_walk22.py)
+        "With True, when the caller passes no session, each run, the first included, starts on a new, empty session."
+        in bullet
     )
     takeaway = _words(cell_source("06", "student-takeaways"))
     assert "each run on a new session (the first included, when the caller passes none)" in takeaway

@@ -172,5 +172,5 @@ def test_lesson_05s_saved_stepper_shows_the_new_words():
 
 
 def test_the_top_cell_links_async_await_and_section_2_says_a_cell_may_await():
-    assert "[`async`/`await`](../docs/glossary.md#async-await)" in markdown("05", "cell-00")
+    assert "[async and await](../docs/glossary.md#async-await)" in markdown("05", "cell-00")  # walk 22: plain words
     assert "Jupyter lets a cell use `await` directly" in markdown("05", "cell-06")
