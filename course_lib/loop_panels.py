@@ -48,7 +48,7 @@ class LoopStepper(PanelText, widgets.VBox):
 
     A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6"); a label beside the
     slider says which steps there are ("steps 1 to 6"), and a note under the controls says what the number box does
-    with a step typed outside them (:func:`steps_help`), since the box moves a typed value into range silently.
+    with a typed step (:func:`steps_help`), since the box reads and moves a typed value into range silently.
     The note is an HTML widget that wraps (:data:`HELP_STYLE`), and the row of controls moves what does not fit onto
     the next line: a Label never wraps, and a long one was cut at the cell's edge. It keeps no list of
     the feedback so far beside a step: a model call's feedback is in its incoming messages and an evaluator's in its
@@ -136,16 +136,18 @@ def steps_words(slider: widgets.IntSlider) -> str:
 def steps_help(slider: widgets.IntSlider) -> str:
     """What the slider's number box does with a typed step, in one short sentence under the controls.
 
-    The box answers a typed value with no message (ipywidgets reads it with JavaScript's ``parseInt``, then moves it
-    into range): a number past either end goes to that end (0 to 1, 99 to 6), a decimal loses its fraction (1.7 to
-    1), and text that is no number leaves the step as it was. Said before one types, the same at every step, with its
-    ends and example computed from the slider (never a step it does not have); short, as a longer line was 1062 px
-    wide in an 864 px cell.
+    The box answers a typed value with no message: ipywidgets reads it with JavaScript's ``parseInt``, then moves it
+    into range (the rule :func:`course_lib.widgets.slider_reads` and ``slider_takes`` write down for lesson 04's
+    sliders). So only the whole number at the start counts: a decimal loses its fraction (1.7 to 1) and "1e3" is 1,
+    not 1000 (a student typed it and landed on step 1); "2abc" is 2; a number past either end goes to that end (0 to
+    1, 99 to 6); text with no number at its start leaves the step as it was. Said before one types, the same at
+    every step, with its ends and examples computed from the slider (never a step it does not have); short, as a
+    longer line was 1062 px wide in an 864 px cell (it wraps now, in an HTML widget, to a line or two).
     """
     first, last = slider.min, slider.max
     return (
-        f"Typed in the box by the slider: below {first} → {first}, above {last} → {last}, {first}.7 → {first}; "
-        "other text changes nothing."
+        f"Typed in the box: only its leading whole number counts ({first}.7 or {first}e3 → {first}), "
+        f"below {first} → {first}, above {last} → {last}; text with no leading number changes nothing."
     )
 
 

@@ -164,8 +164,9 @@ async def test_the_stepper_says_under_its_controls_what_a_typed_step_becomes(all
     stepper = LoopStepper(trace)
     last = 2 * allowed
     line = steps_help(stepper.slider)
-    assert line == (
-        f"Typed in the box by the slider: below 1 → 1, above {last} → {last}, 1.7 → 1; other text changes nothing."
+    assert line == (  # walk 22: only the whole number at the start counts (tests/test_stepper_walk22.py)
+        f"Typed in the box: only its leading whole number counts (1.7 or 1e3 → 1), below 1 → 1, above {last} → {last}; "
+        "text with no leading number changes nothing."
     )
     assert stepper.children[1] is stepper.help_note and line in stepper.help_note.value  # walk 21 (2): wraps
     assert steps_words(stepper.slider) == f"steps 1 to {last}"  # the label beside the slider stays
