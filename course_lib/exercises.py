@@ -989,13 +989,33 @@ def _answer_assignments(cell: str) -> list[ast.Assign]:
     ]
 
 
+def _literal(node: ast.expr, names: Mapping[str, Any]) -> Any:
+    """The value an answer line writes out, read without running it: what ``ast.literal_eval`` reads, and a
+    ``dict(...)`` call whose arguments are all keyword arguments with such values (``dict(database="SQL Server
+    2022")``), which is the dict literal written another way (lesson 01's walk 22: it was refused as code).
+
+    Anything else raises ``ValueError``, as ``ast.literal_eval`` does: a positional argument, ``**``, a computed
+    value, a method (``dict.fromkeys``), or ``dict`` when the notebook gave that name another value.
+    """
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "dict"
+        and names.get("dict", dict) is dict
+        and not node.args
+        and all(keyword.arg is not None for keyword in node.keywords)
+    ):
+        return {keyword.arg: _literal(keyword.value, names) for keyword in node.keywords}
+    return ast.literal_eval(node)
+
+
 def _typed_value(names: Mapping[str, Any], answer: Any) -> str:
     """The value of the cell's answer line as the student typed it (``9,``, ``( 9, )``, ``"accepted",``), when that
     value is ``answer``; else ``""`` (outside IPython, code that computes, or an answer another cell set)."""
     cell = _cell_text(names)
     for node in _answer_assignments(cell):
         try:
-            value = ast.literal_eval(node.value)
+            value = _literal(node.value, names)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return ""
         return (ast.get_source_segment(cell, node.value) or "") if _same(value, answer) else ""
@@ -1469,14 +1489,40 @@ def truth_form_hint(answer: Any, expected: Any) -> str:
     """What to say to a yes/no prediction written as text (``'True'``, ``'true'``, ``'yes'``), or ``""``.
 
     One sentence for all of them, whichever the answer is: the student learns how Python writes a truth value, not
-    whether theirs is right.
+    whether theirs is right. A text that holds a truth word beside other words (``'yes, True'``, ``'True because
+    ...'``) is told in the same sentence that those words go too (:func:`_beside_truth_word`): told only about the
+    quotes, the student of lesson 04's walk 22 would have typed ``yes, True`` bare.
     """
     if _kind(expected) != _kind(True) or not isinstance(answer, str) or not answer.strip():
         return ""
+    if extra := _beside_truth_word(answer):
+        return (
+            f"You wrote the text {_shown(answer)}; the answer is {_kind(True)} and nothing else: write True or False "
+            f"alone, without quotes and without the other words ({_shown(extra)}), with a capital first letter."
+        )
     return (
         f"You wrote the text {_shown(answer)}; the answer is {_kind(True)}: write one of them without quotes, with "
         "a capital first letter."
     )
+
+
+_TRUTH_WORD = re.compile(r"(?<![^\W_])(?:true|false)(?![^\W_])", re.IGNORECASE)
+"""A truth word written as a word of a text: ``True``, ``false``, never part of ``untrue`` or ``True_``."""
+
+_AROUND_WORDS = " \t\n,.;:!-\u2013\u2014()'\"`"
+"""What is left around the other words of a text once its truth word is taken out: spacing and punctuation."""
+
+
+def _beside_truth_word(text: str) -> str:
+    """The other words of a text that holds a truth word (``'yes, True'`` -> ``'yes'``), or ``""`` when it holds no
+    truth word or nothing but it (``'True'``, ``'true.'``). Only the first truth word is taken out: the rest, a
+    second truth word included, are the words that do not belong."""
+    match = _TRUTH_WORD.search(text)
+    if match is None:
+        return ""
+    rest = f"{text[: match.start()].strip(_AROUND_WORDS)} {text[match.end() :].strip(_AROUND_WORDS)}"
+    rest = " ".join(rest.split())
+    return rest if any(char.isalnum() for char in rest) else ""
 
 
 def several_numbers_hint(answer: Any, expected: Any) -> str:
@@ -1830,7 +1876,7 @@ def _computed_answer_line(names: Mapping[str, Any], expected: Any) -> str:
     ``""``.
 
     The value is then the library's, not a prediction: graded, it was "correct" (lesson 01's walk). Any value
-    ``ast.literal_eval`` cannot read is code that computes (a call, an attribute, an operation), but for plain
+    :func:`_literal` cannot read is code that computes (a call, an attribute, an operation), but for plain
     arithmetic on numbers written out (``2 + 2``, ``3*20 + 0.5 + 1``): that is the student's own reasoning, as the
     Whys write it ("the desk and the writer (2 + 2)"), and it is graded by its value (:func:`_worked_out`; lesson
     02's walk 19 found ``answer_3 = 2 + 2`` refused). A lesson's name and ``or``/``and`` are said before, in words of
@@ -1843,7 +1889,7 @@ def _computed_answer_line(names: Mapping[str, Any], expected: Any) -> str:
     cell = _cell_text(names)
     for node in _answer_assignments(cell):
         try:
-            ast.literal_eval(node.value)
+            _literal(node.value, names)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             if _arithmetic(node.value):  # the student's own sum: graded by its value
                 continue

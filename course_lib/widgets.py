@@ -107,6 +107,7 @@ __all__ = [
     "TRANSCRIPT_LINES_STYLE",
     "TRANSCRIPT_STYLE",
     "TRANSCRIPT_TOP_FADE",
+    "TURNS_SKIPPED",
     "UNREAD_NOTE",
     "VERDICT_LABEL",
     "WHOLE_MESSAGE",
@@ -499,11 +500,17 @@ def correction_notes(before: Sequence[Fact], report: ExtractionReport | None) ->
     return [_correction_note(old[fact.key], fact) for fact in stored]
 
 
+TURNS_SKIPPED = "Every message counts as a turn, refused ones too."
+"""Said after "only its turn moved (from turn 2 to turn 4)" when the two turns are not consecutive: a student who
+saw a message refused in between did not know why the turn jumped by two (lessons 02 and 03's walk 22)."""
+
+
 def _correction_note(was: Fact, now: Fact) -> str:
     if was.value == now.value:
+        skipped = f" {TURNS_SKIPPED}" if now.turn - was.turn > 1 else ""
         return (
             f'{now.key}: "{shorten_long_input(now.value)}" is the same value as before: nothing was replaced, only '
-            f"its turn moved (from turn {was.turn} to turn {now.turn})."
+            f"its turn moved (from turn {was.turn} to turn {now.turn}).{skipped}"
         )
     return (
         f'{now.key}: "{shorten_long_input(now.value)}" replaced "{shorten_long_input(was.value)}" '

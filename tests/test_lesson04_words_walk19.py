@@ -63,7 +63,7 @@ def test_llm_is_spelled_out_before_the_offline_models_use_it():
 
 def test_section_2_says_the_explorer_names_the_facts_policy_with_its_bound():
     section_2 = next(words for _, words in _markdown() if "## 2. Run every policy under every rule" in words)
-    assert "*facts* the bounded store of lessons 01-02, at most 5 facts" in section_2
+    assert "*facts* sends the bounded store of lessons 01-02, at most 5 facts" in section_2  # walk 22: a bullet
     assert "*facts (5)*" in section_2 and "*facts (4)*" in section_2
     cells = _markdown()
     first = next(i for i, (_, words) in enumerate(cells) if "facts (5)" in words or "facts (4)" in words)
