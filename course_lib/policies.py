@@ -1425,8 +1425,9 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
     A policy whose turn took ``TIME_NOISE_RATIO`` times as long or more "grew"; one under it took "no noticeably
     longer" and is named in that group, whatever it stores (lesson 04's twenty-first walk: a keeper that grew 1.3-fold
     was listed with the growing ones, then said not to have slowed down 20-fold). The ratio shown, to one decimal,
-    decides the group, so a ratio shown as 1.5 is never called under 1.5. Why a ratio can fall below 1 (the start-up
-    work each replay's shortest timeline carries) is said once, by the lesson's markdown under this sentence.
+    decides the group, so a ratio shown as 1.5 is never called under 1.5. A ratio shown below 1 is said, in the same
+    sentence, to be less time per turn on average, and why: the replay's one-off start-up work is shared by more
+    turns (lesson 04's walk 22: "0.7 times as long" read as "faster", the reason being in the markdown below).
 
     A policy that keeps everything ends the longest timeline holding as many times more messages as the timeline is
     longer; its turns slow down less than that, because part of every turn's work is the same at any length. The
@@ -1469,13 +1470,21 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
 
     flat = [policy for policy in growth if policy not in grew]
     under = f"{_NO_LONGER} (under {TIME_NOISE_RATIO:g} times as long)"
+    below_one = (  # only a policy that took no noticeably longer can show a figure below 1
+        f"; below 1, a turn took less time on average, because the replay's one-off start-up work (setting the policy "
+        f"up) is shared by {longest} turns instead of {shortest}"
+        if any(growth[policy] < 1 for policy in flat)
+        else ""
+    )
     sentence = f"From {shortest} to {longest} turns ({longer:g} times as many), a turn "
     if grew:
         sentence += f"grew to {said(grew, 'to ')}"
         if flat:
-            sentence += f". A turn took {under}: {said(flat)}"
+            sentence += f". A turn took {under}: {said(flat)}{below_one}"
     else:
-        sentence += f"took {_NO_LONGER} for any policy (under {TIME_NOISE_RATIO:g} times as long): {said(flat)}"
+        sentence += (
+            f"took {_NO_LONGER} for any policy (under {TIME_NOISE_RATIO:g} times as long): {said(flat)}{below_one}"
+        )
     if slowed := [k for k in keepers if k in grew and growth[k] < longer]:
         who = and_listed(slowed)
         one = len(slowed) == 1

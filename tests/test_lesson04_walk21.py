@@ -3,7 +3,7 @@
 A policy whose turn took under ``TIME_NOISE_RATIO`` times as long is said to take "no noticeably longer" and is named
 in that group, whatever it stores; one at or above it "grew". "Did not slow down N-fold" is said only of the policies
 that keep everything and did grow. The figure shown decides the group, so a ratio shown as 1.5 is never called
-"under 1.5". Why a ratio can fall below 1 (the start-up work at 10 turns) is said once, in the lesson's markdown.
+"under 1.5". Why a ratio can fall below 1 (the start-up work at 10 turns) is said once (walk 22: in the sentence).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def test_keepers_above_the_noise_grew_and_the_others_took_no_noticeably_longer()
         "From 10 to 200 turns (20 times as many), a turn grew to 3.1 times as long for full history and 3.1 times as "
         "long for compaction (3 turns), which store every message"
     )
-    assert flat == (
+    assert flat.startswith(  # walk 22: then why a figure below 1 is no slower turn (test_lesson04_walk22)
         f"A turn took {NO_LONGER} (under {TIME_NOISE_RATIO:g} times as long): 0.8 times as long for the others, which "
         "store a capped amount at any length"
     )
@@ -153,15 +153,10 @@ def _cell(cell_id: str) -> str:
     return " ".join(next(c.source for c in lesson(LESSON).cells if c.get("id") == cell_id).split())
 
 
-def test_the_start_up_work_behind_a_ratio_below_1_is_said_once_in_plain_words_in_the_markdown():
+def test_the_markdown_says_what_no_noticeably_longer_means():
+    """Walk 22 moved why a figure can fall below 1 into the printed sentence itself (test_lesson04_walk22)."""
     words = _cell("24cbe9cf")
-    assert words.count("start-up") == 1 and words.count("below 1") == 1
-    sentence = next(s for s in re.split(r"(?<=\.) ", words) if "start-up" in s)
-    assert "10 turns" in sentence and "millisecond" in sentence and "not" in sentence and "faster" in sentence
     assert f"under {TIME_NOISE_RATIO:g}" in words and NO_LONGER in words
-    # said once: the printed sentence leaves the reason to the markdown
-    said = time_growth_sentence(rows({**dict.fromkeys(KEEPERS, 3.0), **dict.fromkeys(CAPPED, 0.7)}))
-    assert "start-up" not in said
 
 
 def test_the_time_sentences_output_stays_out_of_nbvals_comparison():

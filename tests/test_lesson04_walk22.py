@@ -50,3 +50,47 @@ def test_the_policy_paragraph_is_no_longer_one_block():
     before_bullets = _section_2().split("\n- ")[0]
     assert "*full history* sends" not in before_bullets
     assert "keeps no MAF session" in _section_2()  # walk 21's word stays (tests of walks 10 and 21)
+
+
+# Finding 1 (branch walk22-timing-policies: course_lib/policies.py): a ratio below 1 says what it means, in the
+# same sentence. A student read "0.7 times as long" as "faster" without knowing why; walk 21 had left the reason to
+# the markdown under the sentence, which the student had not reached.
+
+
+def test_a_ratio_below_1_is_explained_in_the_same_sentence():
+    from test_lesson04_walk21 import CAPPED, KEEPERS, parts, rows
+
+    from course_lib.policies import time_growth_sentence
+
+    said = time_growth_sentence(rows({**dict.fromkeys(KEEPERS, 3.0), **dict.fromkeys(CAPPED, 0.7)}))
+    _, flat, _ = parts(said)
+    assert flat.startswith("A turn took no noticeably longer (under 1.5 times as long): 0.7 times as long for the ")
+    assert flat.endswith(
+        "; below 1, a turn took less time on average, because the replay's one-off start-up work (setting the "
+        "policy up) is shared by 200 turns instead of 10"
+    )
+    assert said.count("start-up") == 1
+
+
+def test_no_ratio_below_1_no_explanation():
+    from test_lesson04_walk21 import CAPPED, KEEPERS, rows
+
+    from course_lib.policies import time_growth_sentence
+
+    said = time_growth_sentence(rows({**dict.fromkeys(KEEPERS, 3.0), **dict.fromkeys(CAPPED, 1.1)}))
+    assert "below 1" not in said and "start-up" not in said
+
+
+def test_the_explanation_is_read_from_the_timelines_lengths():
+    from course_lib.policies import ScalingRow, time_growth_sentence
+
+    rows = [ScalingRow(turns, "facts", 0, 0, turns, ms * turns / 1000) for turns, ms in ((50, 1.0), (100, 0.8))]
+    assert "is shared by 100 turns instead of 50" in time_growth_sentence(rows)
+
+
+def test_the_markdown_no_longer_says_the_reason_a_second_time():
+    from test_lesson04_walk21 import _cell
+
+    words = _cell("24cbe9cf")
+    assert "start-up" not in words  # the reason is the sentence's now
+    assert "what a figure below 1 means" in words  # the markdown points to it
