@@ -1620,7 +1620,9 @@ def key_value_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) ->
     to write the value, ``'C'``, a walk of three misleading replies).
 
     Said alike whether the value is right or wrong ("Right value" for the right one alone told the student which it
-    was, lesson 02's re-walk).
+    was, lesson 02's re-walk). Where the ``choices`` are other names (statuses, desks, outcomes), the question asks
+    for one of them, and they are listed as the other refusals list them: lesson 00's ``'module=Billing'`` for a
+    status was told to write the value alone, and ``'Billing'`` then was no status either (lesson 00's walk 22).
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or "=" in expected or not value_written(answer):
         return ""
@@ -1628,6 +1630,11 @@ def key_value_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) ->
         return (
             f"Your answer is written as key=value ({_shown(answer)}): the question asks for the key: write only "
             "the key."
+        )
+    if choices:
+        return (
+            f"Your answer is written as key=value ({_shown(answer)}), as a fact is written; the question asks for "
+            f"one of {_choices_in_words(choices)}: write one of them, exactly as written."
         )
     return (
         f"Your answer is written as key=value ({_shown(answer)}): the question asks for the value alone, write only it."

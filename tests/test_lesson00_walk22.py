@@ -1,0 +1,90 @@
+"""Lesson 00, walk 22 of issue 32: a new student's walk (score 4/5).
+
+1. ``answer_3 = "module=Billing"`` was told the question "asks for the value alone"; the value, ``'Billing'``, is
+   no status either. An answer written key=value to a question whose choices are names (statuses, desks, outcomes)
+   is now told the question asks for one of those names, all of them listed, in every lesson alike.
+2. After a restart, four cells run alone failed with a raw NameError. Each cell that reads a value another cell sets
+   now says so on its first line, naming the values and the cell.
+3. Section 6 said the 135M model "looped" inside the JSON: *loop* is the course's term for a model re-run until a
+   judge says done. It now says the model repeated itself.
+4. Exercise 2's hint pointed at "Section 3's table": section 3 has two. It now points at the configuration cell.
+5. The intro says what a seed is: a published article whose code and console session a lesson re-creates.
+6. The battery bullet no longer introduces *manual injection* only to rule it out.
+7. Exercise 1 answered with section 4's printed total for the default settings is told so, from a computed figure.
+"""
+
+import pytest
+from support.checker import exercise_cells, run_each_in_a_fresh_shell, said
+from test_lesson00_walk19 import source, words
+
+from course_lib.exercises import _KEYS, EXERCISES
+
+NAMED_CHOICES = [e for e in EXERCISES if e.choices and set(e.choices) != set(_KEYS)]
+"""The exercises whose answer is one of the names the question lists, other than the allowed keys."""
+
+
+def markdown(cell_id: str) -> str:
+    from test_lesson00_walk19 import cells
+
+    return words(source(next(c for c in cells() if c.get("id") == cell_id)))
+
+
+def printed_by(cell_id: str) -> str:
+    from test_lesson00_walk19 import cells, printed
+
+    return printed(next(c for c in cells() if c.get("id") == cell_id))
+
+
+# --- finding 1: a key=value answer to a question whose choices are names is told the names ---
+
+
+def test_every_lesson_with_named_choices_is_covered():
+    assert {(e.lesson, e.label) for e in NAMED_CHOICES} >= {("00", "Exercise 3"), ("02", "Exercise 1")}
+    assert ("07", "Exercise 1") in {(e.lesson, e.label) for e in NAMED_CHOICES}
+
+
+@pytest.mark.parametrize("answer", ["module=Billing", "status=rejected", "priority=P1", "desk=triage"])
+@pytest.mark.parametrize("named", NAMED_CHOICES, ids=lambda e: f"{e.lesson} {e.label}")
+def test_a_key_value_answer_is_told_the_question_asks_for_one_of_its_names_alike_for_each(named, answer):
+    told = {said(named.lesson, named.label, answer, expected) for expected in named.choices}
+    assert len(told) == 1, told  # the same words whichever name is right
+    (text,) = told
+    listed = f"the question asks for one of the names to choose from ({', '.join(named.choices)})"
+    if named.choice_noun and not any(choice in answer for choice in named.choices):
+        assert f"is not a {named.choice_noun} name" in text  # lesson 03's own refusal, which names them too
+        return
+    assert "not checked yet" in text and "written as key=value" in text
+    assert listed in text, text
+    assert "value alone" not in text and "write only it" not in text
+
+
+def test_a_key_value_answer_still_gets_the_key_sentence_where_the_choices_are_the_keys():
+    text = said("01", "Exercise 2", "customer=C", "customer")
+    assert "the question asks for the key: write only the key" in text
+
+
+def test_a_key_value_answer_still_gets_the_value_sentence_where_the_question_asks_for_a_value():
+    text = said("02", "Exercise 2", "module=Payments", "Payments")
+    assert "the question asks for the value alone" in text
+
+
+def test_the_stored_checking_cells_with_named_choices_say_the_names_to_module_billing_after_a_restart():
+    """Each such checking cell that says it works on its own, as stored, its answer line set to
+    ``"module=Billing"``, run as a restarted kernel's first cell (the walk's exact slip)."""
+    wanted = {(e.lesson, e.label): e for e in NAMED_CHOICES}
+    sources = []
+    for lesson, label, cell in exercise_cells():
+        if (lesson, label) in wanted and "works on its own" in cell.splitlines()[0]:
+            number = label.split()[-1]
+            line = f"answer_{number} = ..."
+            assert line in cell, (lesson, label)
+            sources.append((wanted[(lesson, label)], cell.replace(line, f'answer_{number} = "module=Billing"')))
+    assert {(e.lesson, e.label) for e, _ in sources} >= {("00", "Exercise 3"), ("02", "Exercise 1")}
+    for (named, _), out in zip(sources, run_each_in_a_fresh_shell([s for _, s in sources]), strict=True):
+        text = " ".join(out.split())
+        assert "Traceback" not in text, text
+        if named.choice_noun:
+            assert f"is not a {named.choice_noun} name" in text
+        else:
+            assert f"one of the names to choose from ({', '.join(named.choices)})" in text, text
+            assert "value alone" not in text
