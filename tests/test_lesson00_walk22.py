@@ -13,11 +13,14 @@
 7. Exercise 1 answered with section 4's printed total for the default settings is told so, from a computed figure.
 """
 
+import re
+
 import pytest
 from support.checker import exercise_cells, run_each_in_a_fresh_shell, said
-from test_lesson00_walk19 import source, words
+from test_lesson00_walk19 import code_cells, source, words
 
-from course_lib.exercises import _KEYS, EXERCISES
+from course_lib.exercises import _KEYS, EXERCISES, exercise
+from course_lib.live import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, LiveSettings
 
 NAMED_CHOICES = [e for e in EXERCISES if e.choices and set(e.choices) != set(_KEYS)]
 """The exercises whose answer is one of the names the question lists, other than the allowed keys."""
@@ -88,3 +91,43 @@ def test_the_stored_checking_cells_with_named_choices_say_the_names_to_module_bi
         else:
             assert f"one of the names to choose from ({', '.join(named.choices)})" in text, text
             assert "value alone" not in text
+
+
+# --- finding 4: exercise 2's hint points at the cell with a judge of its own ---
+
+
+def test_exercise_2_hint_points_at_section_3s_configuration_cell():
+    hint = exercise("00", "Exercise 2").hint
+    assert "section 3's configuration cell (Ollama, with a judge of its own)" in hint
+    assert "Section 3's table" not in hint
+    code = source(next(c for c in code_cells() if c["id"] == "2c06b4ad"))
+    assert "11434" in code and 'role_models={"judge"' in code
+
+
+# --- finding 7: section 4's printed total, given for exercise 1, is named as that ---
+
+
+def test_section_4s_printed_total_is_named_as_the_default_settings_total():
+    defaults = LiveSettings(model="gpt-4o-mini", api_key="sk-example")
+    assert (defaults.timeout, defaults.max_retries) == (DEFAULT_TIMEOUT, DEFAULT_MAX_RETRIES)
+    shown = re.search(r"at most (\d+(?:\.\d+)?) s per call", printed_by("c397b2e0"))
+    assert shown and float(shown.group(1)) == defaults.worst_case_wait
+    asked = LiveSettings(model="gpt-4o-mini", api_key="sk-example", timeout=20, max_retries=2).worst_case_wait
+    told = said("00", "Exercise 1", defaults.worst_case_wait, asked)
+    assert "not quite" in told
+    assert f"{defaults.worst_case_wait:g} s is section 4's total for the default settings" in told
+    assert f"a timeout of {DEFAULT_TIMEOUT:g} s and {DEFAULT_MAX_RETRIES} retry" in told
+
+
+def test_the_checkers_copy_of_the_default_settings_is_lives():
+    from course_lib import exercises
+
+    assert (exercises._DEFAULT_TIMEOUT, exercises._DEFAULT_MAX_RETRIES) == (DEFAULT_TIMEOUT, DEFAULT_MAX_RETRIES)
+    for timeout, retries in ((30, 1), (20, 2), (5, 5), (1, 0)):
+        settings = LiveSettings(model="m", api_key="k", timeout=timeout, max_retries=retries)
+        assert exercises._worst_case_wait(timeout, retries) == settings.worst_case_wait
+
+
+def test_another_wrong_total_still_gets_the_plain_hint():
+    told = said("00", "Exercise 1", 62.5, 61.5)
+    assert "section 4's total" not in told and "Section 4's cell prints this sum" in told
