@@ -13,11 +13,12 @@
 7. Exercise 1 answered with section 4's printed total for the default settings is told so, from a computed figure.
 """
 
+import builtins
 import re
 
 import pytest
 from support.checker import exercise_cells, run_each_in_a_fresh_shell, said
-from test_lesson00_walk19 import code_cells, source, words
+from test_lesson00_walk19 import NOTEBOOK_NAMES, code_cells, imported, read_and_assigned, source, words
 
 from course_lib.exercises import _KEYS, EXERCISES, exercise
 from course_lib.live import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, LiveSettings
@@ -93,6 +94,46 @@ def test_the_stored_checking_cells_with_named_choices_say_the_names_to_module_bi
             assert "value alone" not in text
 
 
+# --- finding 2: a cell that needs a value of another cell says so on its first line ---
+
+
+def needed(code: str) -> set[str]:
+    read, assigned = read_and_assigned(code)
+    return read - assigned - set(dir(builtins)) - NOTEBOOK_NAMES - imported(code)
+
+
+def test_each_cell_that_needs_another_cells_value_names_it_on_its_first_line():
+    cells = code_cells()
+    needing = []
+    for index, cell in enumerate(cells):
+        code = source(cell)
+        if not (names := needed(code)):
+            continue
+        needing.append(cell["id"])
+        first = code.splitlines()[0]
+        assert first.startswith("# needs "), (cell["id"], first)
+        for name in names:
+            assert re.search(rf"\b{name}\b", first), (cell["id"], name, first)
+        if "the cell above" in first:  # the nearest code cell above sets them all
+            assert names <= read_and_assigned(source(cells[index - 1]))[1], (cell["id"], first)
+        else:
+            setters = [c for c in cells[:index] if names & read_and_assigned(source(c))[1]]
+            assert setters, cell["id"]
+        assert len(first) <= 90
+    # the walk's four cells: section 4's closed writer, section 6's summary, misses and wrong proposals
+    assert set(needing) >= {"8d383239", "13f88556", "misses-middle-run", "b7d1e0a2"}, needing
+
+
+# --- finding 3: the 135M model repeated itself; "loop" is the course's term for something else ---
+
+
+def test_section_6_says_the_model_repeated_itself_not_that_it_looped():
+    prose = markdown("7e074104")
+    assert "On 9 cases it repeated itself inside the JSON until the output cap cut it." in prose
+    assert "stopped the repetition" in prose
+    assert "looped" not in prose and "the loops" not in prose
+
+
 # --- finding 4: exercise 2's hint points at the cell with a judge of its own ---
 
 
@@ -102,6 +143,24 @@ def test_exercise_2_hint_points_at_section_3s_configuration_cell():
     assert "Section 3's table" not in hint
     code = source(next(c for c in code_cells() if c["id"] == "2c06b4ad"))
     assert "11434" in code and 'role_models={"judge"' in code
+
+
+# --- finding 5: what a seed is, in one sentence ---
+
+
+def test_the_intro_says_a_seed_is_a_published_article_with_code_and_a_console_session():
+    intro = markdown("92605e2c")
+    assert "*The seed* is a published article whose code and console session a lesson re-creates in Python" in intro
+    assert "the article a lesson re-creates" not in intro
+
+
+# --- finding 6: the battery bullet does not introduce a term to rule it out ---
+
+
+def test_the_battery_bullet_defines_injection_without_manual_injection():
+    section = markdown("5a743185")
+    assert "*injection*: a message written to trick the writer into storing something it does not declare" in section
+    assert "manual injection" not in section
 
 
 # --- finding 7: section 4's printed total, given for exercise 1, is named as that ---
