@@ -274,6 +274,24 @@ _LESSON_02_MODULES = tuple(
 )
 """The module values lesson 02 declares: exercise 2 asks for one, and a slip from any of them is said alike."""
 
+_DEFAULT_TIMEOUT = 30.0
+_DEFAULT_MAX_RETRIES = 1
+"""Copies of ``live.DEFAULT_TIMEOUT`` and ``live.DEFAULT_MAX_RETRIES``, the settings lesson 00's section 4 prints the
+total of (the checker imports no other course_lib module); tests/test_lesson00_walk22.py keeps them equal."""
+
+
+def _worst_case_wait(timeout: float, retries: int) -> float:
+    """``live.LiveSettings.worst_case_wait`` for these settings: every attempt times out, plus the SDK's waits
+    between them (0.5 s, doubling up to 8 s); tests/test_lesson00_walk22.py compares the two."""
+    return float(timeout * (retries + 1) + sum(min(0.5 * 2**attempt, 8.0) for attempt in range(retries)))
+
+
+_DEFAULT_RETRIES_WORD = "retry" if _DEFAULT_MAX_RETRIES == 1 else "retries"
+_DEFAULTS_IN_WORDS = f"a timeout of {_DEFAULT_TIMEOUT:g} s and {_DEFAULT_MAX_RETRIES} {_DEFAULT_RETRIES_WORD}"
+_DEFAULTS_TOTAL = _worst_case_wait(_DEFAULT_TIMEOUT, _DEFAULT_MAX_RETRIES)
+"""The total section 4 prints for the default settings: lesson 00's exercise 1 answered with it is told whose it is
+(lesson 00's walk 22: 60.5 got the hint any wrong number gets)."""
+
 _DATABASE_VALUE = "That is a database value; the question asks for the module."
 """Lesson 02, exercise 2: said alike to every database value, so it never points at the right module."""
 
@@ -295,6 +313,11 @@ EXERCISES: tuple[Exercise, ...] = (
                 60,
                 "Does the next attempt start the very moment the last one gives up?",
             ),
+            (
+                _DEFAULTS_TOTAL,
+                f"{_DEFAULTS_TOTAL:g} s is section 4's total for the default settings ({_DEFAULTS_IN_WORDS}): "
+                "which of them does this exercise change?",
+            ),
         ),
         answer_type=float,
     ),
@@ -302,7 +325,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "00",
         "Exercise 2",
         "How many rows are roles, which of them gets a model of its own, and does the last row follow OPENAI_MODEL "
-        "at all? Section 3's table shows the same kind of set-up.",
+        "at all? See section 3's configuration cell (Ollama, with a judge of its own) for the same kind of set-up.",
         "Six roles follow OPENAI_MODEL unless a COURSE_<ROLE>_MODEL gives one its own: the writer says gpt-4o and "
         "the other five say gpt-4o-mini; the last row is the seed's fake numbering model, which no setting switches.",
         (
@@ -1670,7 +1693,9 @@ def key_value_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) ->
     to write the value, ``'C'``, a walk of three misleading replies).
 
     Said alike whether the value is right or wrong ("Right value" for the right one alone told the student which it
-    was, lesson 02's re-walk).
+    was, lesson 02's re-walk). Where the ``choices`` are other names (statuses, desks, outcomes), the question asks
+    for one of them, and they are listed as the other refusals list them: lesson 00's ``'module=Billing'`` for a
+    status was told to write the value alone, and ``'Billing'`` then was no status either (lesson 00's walk 22).
     """
     if not (isinstance(answer, str) and isinstance(expected, str)) or "=" in expected or not value_written(answer):
         return ""
@@ -1678,6 +1703,11 @@ def key_value_hint(answer: Any, expected: Any, choices: tuple[str, ...] = ()) ->
         return (
             f"Your answer is written as key=value ({_shown(answer)}): the question asks for the key: write only "
             "the key."
+        )
+    if choices:
+        return (
+            f"Your answer is written as key=value ({_shown(answer)}), as a fact is written; the question asks for "
+            f"one of {_choices_in_words(choices)}: write one of them, exactly as written."
         )
     return (
         f"Your answer is written as key=value ({_shown(answer)}): the question asks for the value alone, write only it."

@@ -120,7 +120,7 @@ def test_the_recorded_claims_section_6_states_match_the_recordings():
     rules = steps["the rules alone"]
     kept = [c.case for c in rules.cases if c.as_contract]
     assert "kept the contract in 1 case of 15: the over-long message" in prose and kept == ["over-long message"]
-    assert "On 9 cases it looped inside the JSON until the output cap cut it" in prose
+    assert "On 9 cases it repeated itself inside the JSON until the output cap cut it" in prose
     assert sum(map(rules.is_cut, rules.cases)) == 9
     assert "In every run, the host admitted no fact the user had not declared." in prose
     assert all(run.measures()["facts admitted that were not declared"] == 0 for run in steps.values())

@@ -52,7 +52,7 @@ def test_injection_is_defined_in_the_cell_that_introduces_the_battery_before_any
     defining = words(source(all_cells[first_shown]))
     assert "**battery**" in defining
     assert "*injection*: a message written to trick the writer into storing something it does not declare" in defining
-    assert "prompt injection" in defining and "manual injection" in defining
+    assert "prompt injection" in defining and "manual injection" not in defining  # walk 22: lesson 02 says it
     row = glossary_row("injection")
     assert "trick the writer" in row and "manual injection" in row
     assert row.rstrip(" |").endswith("lesson 00 (section 6)")
