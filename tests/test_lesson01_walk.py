@@ -18,7 +18,7 @@ from course_lib.memory import (
     InvalidFacts,
     WorkingMemory,
     edge_trim_sentence,
-    forget_key_sentence,
+    forget_sentence,
     update_sentence,
 )
 from course_lib.presentation import BLOCK_WIDTH
@@ -48,7 +48,9 @@ def test_forget_of_one_key_is_shown_starting_a_new_epoch():
             FactCandidate(key="database", value="SQL Server 2022", evidence="database=SQL Server 2022"),
         ],
     )
-    sentence = forget_key_sentence(memory, "module")
+    epoch_before, facts_before = memory.epoch, memory.facts
+    removed = memory.forget("module")
+    sentence = forget_sentence(memory, "module", removed, facts_before, epoch_before)
     assert memory.epoch == 1 and [f.key for f in memory.facts] == ["database"]
     assert sentence == (
         'forget("module") removed 1 fact (module=Billing); the epoch went from 0 to 1; '
