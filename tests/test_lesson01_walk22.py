@@ -110,6 +110,70 @@ def test_no_sentence_helper_of_the_store_runs_forget():
     assert not hasattr(memory, "forget_key_sentence")
 
 
+# 2. section 2 says why tickets exist
+
+
+def test_section_2_gives_the_reason_for_tickets():
+    words = " ".join(_cell("cell-08").source.split())
+    assert "Extraction by a model takes time" in words
+    assert "refuse a write that arrives too late" in words
+
+
+# 3. short sentences, one bracket level, through the student's path
+
+
+def test_no_sentence_of_the_students_path_is_long_or_nests_brackets():
+    bad = [s for src in _student_markdown() for s in sentences(src) if len(s.split()) > 35 or bracket_in_bracket(s)]
+    assert bad == []
+
+
+def test_the_objective_on_tickets_and_the_scenario_hold_one_bracket_at_most():
+    intro = _cell("cell-00").source
+    ticket_line = next(line for line in intro.splitlines() if "ticket" in line)
+    assert ticket_line.count("(") <= 1
+    scenario = intro[intro.index("Scenario") :]
+    for sentence in sentences(scenario):
+        assert sentence.count("(") <= 1, sentence
+
+
+def test_the_evidence_puzzle_is_said_in_short_sentences():
+    source = _cell("cell-20").source
+    assert all(len(s.split()) <= 25 for s in sentences(source.split("\n\n")[0])), source
+
+
+# 4. the order of the checks comes under the table
+
+
+def test_the_order_of_the_checks_is_said_once_under_the_first_table():
+    cells = _cells()
+    order = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and "order of the checks" in c.source]
+    table = next(i for i, c in enumerate(cells) if c.get("id") == "cell-11")
+    assert order and all(i > table for i in order)
+    assert "order of the checks" not in _cell("cell-10").source
+    text = " ".join(_cell("0f7eb014").source.split())
+    assert text.count("the table's last row") == 1
+
+
+# 5, 6. the word list
+
+
+def test_the_word_list_names_each_word_once():
+    source = _cell("8deb2299").source
+    heads = [h for line in source.splitlines() if (h := re.match(r"- \*\*(.+?)\*\*", line))]
+    words = [w.strip() for h in heads for w in h.group(1).split(",")]
+    assert len(words) == len(set(words)), words
+    maf = [line for line in source.splitlines() if "**MAF**" in line]
+    assert not maf or "(from lesson 02)" in maf[0]
+
+
+def test_the_word_list_points_to_the_glossary_plainly():
+    words = " ".join(_cell("8deb2299").source.split())
+    assert (
+        "The glossary has the full list, with translations of the French and Chinese passages the lessons quote."
+        in (_plain(words))
+    )
+
+
 # 7. the table shows a candidate as key=value
 
 
