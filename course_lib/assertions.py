@@ -27,6 +27,7 @@ text can carry) is refused before anything is parsed, by :class:`UnencodableMess
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -68,6 +69,7 @@ __all__ = [
     "repeated_keys",
     "require_text",
     "shown_pair",
+    "spelling_slip",
     "trim",
     "utf16_length",
     "value_core",
@@ -302,6 +304,8 @@ class NearMiss:
             return (
                 f"'{self.typed_shown}' has the words '{self.words_before}' before '{self.written}' ({NOT_ALONE_RULE})"
             )
+        if slip := spelling_slip(self.key):
+            return f"'{self.key}' is not an allowed key: write '{slip}'"
         return f"'{self.key}' is not an allowed key"
 
 
@@ -322,6 +326,26 @@ def allowed_in_other_case(key: str) -> str | None:
     if key in ALLOWED_KEYS:
         return None
     return next((allowed for allowed in ALLOWED_KEYS if allowed.casefold() == key.casefold()), None)
+
+
+def spelling_slip(key: str) -> str | None:
+    """The allowed key ``key`` is a slip of: one or two letters off it (``modul``, ``priorty``); None otherwise.
+
+    ``Module=`` was told the key it meant and ``modul=`` was not, though both are one keystroke from ``module``
+    (walk 22). Letters are compared in any case (``MODUL``), counted by :mod:`difflib` as the letters added, dropped
+    or changed; a short key allows fewer (one for ``log``), so a word is never read as a key it merely shares letters
+    with. An allowed key, or one in another case (:func:`allowed_in_other_case`), is no slip.
+    """
+    if key in ALLOWED_KEYS or allowed_in_other_case(key) is not None:
+        return None
+    typed = key.casefold()
+    best: tuple[int, str] | None = None
+    for allowed in ALLOWED_KEYS:
+        matcher = difflib.SequenceMatcher(a=typed, b=allowed, autojunk=False)
+        off = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
+        if off <= min(2, len(allowed) // 3) and (best is None or off < best[0]):
+            best = (off, allowed)
+    return best[1] if best else None
 
 
 def near_misses(text: str) -> list[NearMiss]:
@@ -505,10 +529,10 @@ def repeated_keys(text: str) -> dict[str, list[str]]:
 
 
 def case_note(key: str, allowed: str) -> str:
-    """``'Module' is not a key (keys are case-sensitive): write 'module'.``: the one note for a key typed in another
-    case, said alike by lesson 01's table (:attr:`NearMiss.reason`, as a clause), the console's ``forget``, the
+    """``'Module' is not an allowed key (keys are case-sensitive): write 'module'.``: the one note for a key typed in
+    another case, said alike by lesson 01's table (:attr:`NearMiss.reason`, as a clause), the console's ``forget``, the
     panels' notes and lesson 07's panel (one colon, one rule)."""
-    return f"'{key}' is not a key (keys are case-sensitive): write '{allowed}'."
+    return f"'{key}' is not an allowed key (keys are case-sensitive): write '{allowed}'."
 
 
 SHOWN_SEGMENT_CHARS = 40

@@ -39,6 +39,7 @@ from .assertions import (
     length_in_units,
     length_in_utf16_units,
     mark_line_breaks,
+    shown_pair,
     utf16_length,
 )
 
@@ -97,7 +98,7 @@ __all__ = [
     "UnknownTicket",
     "WorkingMemory",
     "edge_trim_sentence",
-    "forget_key_sentence",
+    "forget_sentence",
     "invisible",
     "keys_lost",
     "limits_summary",
@@ -107,6 +108,7 @@ __all__ = [
     "prompt_block",
     "quote_for_prompt",
     "recorded_words",
+    "refusal_words",
     "rules_broken",
     "split_prompt_block",
     "store_after",
@@ -887,19 +889,22 @@ def edge_trim_sentence(segment: str) -> str:
     return f"{mark_invisible(segment)} declares {declaration.key}={declaration.value}: the contract trimmed {what}."
 
 
-def forget_key_sentence(memory: WorkingMemory, key: str) -> str:
-    """Run ``memory.forget(key)`` and say what it did: the facts it removed, the epoch before and after, what is left.
+def forget_sentence(
+    memory: WorkingMemory, key: str | None, removed: int, before: Sequence[Fact], epoch_before: int
+) -> str:
+    """Say what a ``forget`` that already ran did: the facts it removed, the epoch before and after, what is left.
 
-    Why: lesson 01 states that ``forget(key)`` starts a new epoch as ``forget()`` does, but showed only ``forget()``;
-    this line shows the one-key case from the store itself, so the claim is computed, not asserted.
+    It only reads: the caller runs ``removed = memory.forget(key)`` itself, having kept ``before`` (the facts) and
+    ``epoch_before`` (the epoch) just before. A helper named for a sentence that ran the forget itself hid the one
+    call the lesson teaches, and surprised a reader who expects a describing function to change nothing (walk 22).
+    ``key`` None describes ``forget()``, which removes every fact.
     """
-    epoch = memory.epoch
-    gone = [f"{f.key}={f.value}" for f in memory.facts if f.key == key]
-    removed = memory.forget(key)
+    gone = [f"{f.key}={f.value}" for f in before if key is None or f.key == key]
     left = ", ".join(f"{f.key}={f.value}" for f in memory.facts) or "nothing"
     what = f" ({', '.join(gone)})" if gone else ""
+    call = "forget()" if key is None else f'forget("{key}")'
     return (
-        f'forget("{key}") removed {removed} fact{"" if removed == 1 else "s"}{what}; the epoch went from {epoch} to '
+        f"{call} removed {removed} fact{'' if removed == 1 else 's'}{what}; the epoch went from {epoch_before} to "
         f"{memory.epoch}; the store still holds {left}."
     )
 
@@ -948,6 +953,32 @@ def update_sentence(before: Sequence[Fact], after: Sequence[Fact]) -> str:
     parts += [f"added {key}" for key in new if key not in old]
     parts += [f"evicted {key} to make room" for key in old if key not in new]
     return f"The batch {_listed(parts)}." if parts else "The batch changed no value."
+
+
+def refusal_words(error: InvalidFacts, candidates: Sequence[object]) -> str:
+    """``error.reason`` with the refused candidate written as a student writes it: ``#2 (owner=alice)``.
+
+    The contract's message names the candidate as Python writes a pair (``('owner'='alice')``); tests, the claim map
+    and a live writer's scoring read that message, so it stays. A table a student reads (lesson 01, section 3) shows
+    the pair as a declaration instead, its value in quotes where its ends would not show (blank, spaces at an end,
+    or holding ``=``, ``,`` or ``;``) and a long one cut as the message cuts it (walk 22). A refusal that names no
+    candidate (the batch's size or shape) is its reason unchanged.
+    """
+    place = error.candidate
+    if not 0 < place <= len(candidates) or not isinstance(candidate := candidates[place - 1], FactCandidate):
+        return error.reason
+    named = f"Invalid fact #{place} ({_shown(candidate)}): "
+    if not error.reason.startswith(named):
+        return error.reason
+    value = mark_line_breaks(candidate.value)
+    if len(value) > _SHOWN_VALUE_CHARS + 20:
+        value = value[:_SHOWN_VALUE_CHARS] + "\u2026"
+    pair = (
+        f'{candidate.key}="{value}"'
+        if not value.strip() or value != value.strip()
+        else shown_pair(candidate.key, value)
+    )
+    return f"Invalid fact #{place} ({pair}): {error.reason.removeprefix(named)}"
 
 
 def value_in_marks(label: str, value: str) -> str:

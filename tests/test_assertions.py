@@ -141,7 +141,7 @@ def test_left_out_says_why_each_part_of_a_message_gives_no_fact():
     assert said == [
         "'module=Reporting' is replaced by a later module (the last one wins)",
         "'owner' is not an allowed key",
-        "'Module' is not a key (keys are case-sensitive): write 'module'",
+        "'Module' is not an allowed key (keys are case-sensitive): write 'module'",
         "'module=' has no value",
         "'Hello! log' is not an allowed key (the key is all the text before '=')",
         "'Where is it?' has no '=': a sentence or a question declares nothing",

@@ -97,7 +97,8 @@ def test_the_ticket_objective_nests_no_aside_and_the_word_list_defines_the_epoch
     asides = re.findall(r"\(([^()]*)\)", ticket)
     assert len(asides) == ticket.count("("), ticket  # no aside inside another
     assert not any(":" in aside for aside in asides), ticket  # and none holding a definition of its own
-    assert "a ticket (the pass a write needs) stops a stale (out-of-date) write" in ticket
+    # walk 22: one definition a sentence
+    assert "a ticket stops a stale (out-of-date) write. A ticket is the pass a write needs." in ticket
     assert "epoch" not in opening  # defined in the word list, where the student first reads it
     words = _words(_cell("8deb2299").source)
     assert "the store's epoch (how many times the store has forgotten the user's facts)" in words
@@ -131,8 +132,8 @@ def test_a_refusal_that_names_no_candidate_has_none():
 def test_section_3_says_one_candidate_through_every_rule_and_its_cell_shows_it():
     prose = _words(_cell("cell-10").source + " " + _cell("0f7eb014").source)
     assert "in the order of the rows, from the top of the table down" not in prose
-    # walk 21 (polish): said once, leading section 3, then shown by the rule-order table
-    assert "then it takes candidate #1 through the other rules in the order of the rows, then #2, and so on" in prose
+    # walk 22: said once, under section 3's first table, then shown by the rule-order table
+    assert "Then it takes candidate #1 through the other rules in the order of the rows, then #2, and so on" in prose
     assert "because #1 goes through every rule before #2" in prose
     table = str(_cell("rule-order").outputs[-1]["data"]["text/plain"])
     row = next(line for line in table.splitlines() if "#2: unknown key" in line)

@@ -14,7 +14,7 @@ from course_lib.widgets import declaration_notes
     [
         ("=Payroll; color=red", "'=Payroll' has no key", "'color' is not an allowed key"),
         ("color=red; =Payroll", "'color' is not an allowed key", "'=Payroll' has no key"),
-        ("= =; Module=X", "'= =' has no key", "'Module' is not a key"),
+        ("= =; Module=X", "'= =' has no key", "'Module' is not an allowed key"),
     ],
 )
 def test_the_desk_s_reply_follows_the_order_of_the_parts(message: str, first: str, second: str) -> None:

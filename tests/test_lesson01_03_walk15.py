@@ -86,7 +86,8 @@ async def test_the_desk_chat_says_the_case_note_once_for_forget_in_another_case(
 
 
 def test_an_error_that_says_the_case_note_gets_no_second_one_and_one_that_does_not_gets_it():
-    said = describe_error(ValueError("Cannot forget: 'Module' is not a key (keys are case-sensitive): write 'module'."))
+    note = "Cannot forget: 'Module' is not an allowed key (keys are case-sensitive): write 'module'."
+    said = describe_error(ValueError(note))
     assert said.lower().count("case-sensitive") == 1
     plain = describe_error(ValueError("'Module' is not one of the allowed keys."))
     assert "case-sensitive" in plain.lower() and "write 'module'" in plain
@@ -162,7 +163,7 @@ def test_the_case_note_is_one_function_and_the_contract_table_says_it_that_way()
     assert providers.case_note is assertions.case_note
     (miss,) = [m for m in near_misses("Module=Billing") if m.problem == "wrong case"]
     assert miss.reason + "." == assertions.case_note("Module", "module")
-    assert miss.reason == "'Module' is not a key (keys are case-sensitive): write 'module'"
+    assert miss.reason == "'Module' is not an allowed key (keys are case-sensitive): write 'module'"
 
 
 def test_lesson_01_prints_the_case_note_the_one_way():

@@ -64,23 +64,23 @@ def test_the_facts_tables_order_is_said_beside_the_table_and_is_true_of_it():
     rows = _rows(_cells()[table])
     keys, turns = [r[0] for r in rows], [int(r[3]) for r in rows]
     assert list(zip(turns, keys, strict=True)) == sorted(zip(turns, keys, strict=True))
-    assert set(turns) == {1} and "both facts here are from turn 1, so `database` comes before `module`" in words
+    assert set(turns) == {1} and "Both facts here are from turn 1, so `database` comes before `module`" in words
     assert keys == ["database", "module"]
 
 
 # --- finding 2: section 3 leads with the order of the checks, then examples true of the printed table ---
 
 RULE = (
-    "the store checks the batch's size first (the table's last row); then it takes candidate #1 through the other"
-    " rules in the order of the rows, then #2, and so on; the refusal names the first rule broken."
+    "**The order of the checks.** The store checks the batch's size first (the table's last row). Then it takes"
+    " candidate #1 through the other rules in the order of the rows, then #2, and so on. The refusal names the first"
+    " rule broken"
 )
 
 
-def test_section_3_leads_with_the_order_of_the_checks_in_one_sentence():
-    source = _cell("cell-10").source
-    first = _words(source.split("\n\n")[1])
-    assert first.endswith(RULE), first
-    assert first.count(". ") == 0  # one sentence
+def test_section_3_says_the_order_of_the_checks_under_its_first_table():
+    # walk 22: the order was said before the table it names; it now sits under it, beside the examples of it
+    assert "order of the checks" not in _cell("cell-10").source
+    assert RULE in _words(_cell("0f7eb014").source)
     rows = _rows(_cell("cell-11"))
     cases = [r[0] for r in rows]
     assert cases[-1] == "too many candidates"  # the size rule is the last row
@@ -103,7 +103,7 @@ def test_the_size_is_checked_before_any_candidate():
 
 def test_each_example_says_what_the_rule_order_table_prints():
     table = _rows(_cell("rule-order"))
-    examples = _bullets(_cell("0f7eb014").source.split("The order of the checks decides")[1])
+    examples = _bullets(_cell("0f7eb014").source.split("The order of the checks.")[1])
     assert len(examples) == len(table) == 4
     for example, (_batch, refused_under) in zip(examples, table, strict=True):
         where, _, rule = refused_under.partition(": ")

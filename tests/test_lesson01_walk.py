@@ -18,7 +18,7 @@ from course_lib.memory import (
     InvalidFacts,
     WorkingMemory,
     edge_trim_sentence,
-    forget_key_sentence,
+    forget_sentence,
     update_sentence,
 )
 from course_lib.presentation import BLOCK_WIDTH
@@ -48,7 +48,9 @@ def test_forget_of_one_key_is_shown_starting_a_new_epoch():
             FactCandidate(key="database", value="SQL Server 2022", evidence="database=SQL Server 2022"),
         ],
     )
-    sentence = forget_key_sentence(memory, "module")
+    epoch_before, facts_before = memory.epoch, memory.facts
+    removed = memory.forget("module")
+    sentence = forget_sentence(memory, "module", removed, facts_before, epoch_before)
     assert memory.epoch == 1 and [f.key for f in memory.facts] == ["database"]
     assert sentence == (
         'forget("module") removed 1 fact (module=Billing); the epoch went from 0 to 1; '
@@ -61,8 +63,8 @@ def test_forget_of_one_key_is_shown_starting_a_new_epoch():
 def test_the_exercise_and_the_rule_order_say_only_what_the_lesson_shows():
     words = _words()
     assert "as in section 1" not in words
-    # walk 21 (polish): section 3 now leads with the order of the checks in one sentence
-    assert "the store checks the batch's size first (the table's last row); then it takes candidate #1" in words
+    # walk 22: the order of the checks is said under section 3's first table, in short sentences
+    assert "The store checks the batch's size first (the table's last row). Then it takes candidate #1" in words
     assert "its size first (the last row), then each candidate" not in words
 
 

@@ -171,7 +171,7 @@ def test_the_demo_prints_the_declared_and_the_read_back_value_between_marks():
 
 def test_utc_is_glossed_once_and_the_seed_is_said_where_the_lesson_first_names_it():
     top = _words(_cells()[0].source)
-    assert "the time in UTC (Coordinated Universal Time)" in top
+    assert "time is in UTC (Coordinated Universal Time)" in top  # walk 22: a sentence of its own
     assert "the clock of no time zone" not in top
     first_seed = top.index("seed")
     assert top[first_seed:].startswith("seed**, one of the two source articles this workbook re-creates")

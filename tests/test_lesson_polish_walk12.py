@@ -62,7 +62,9 @@ def test_lesson_01_glosses_evicts_at_first_use_and_keeps_one_objective_per_bulle
     top = cells[0].source
     assert "evicts (removes to make room)" in top
     said = " ".join(top.split())  # the objective's line breaks moved when it became two bullets (walk 19)
-    assert "one begun before the user's facts are forgotten, and why a ticket made by hand writes nothing" in said
+    # walk 22: the objective is said in short sentences, one definition each
+    assert "A write is stale when it began before a newer turn, or before the user's facts were forgotten." in said
+    assert "Say why a ticket made by hand writes nothing (section 7)." in said
     assert "forget()` every fact" not in top  # the definition lives in the word list and section 7
     words = cell_with("01", "### Words used").source
     assert "forget" not in words and "section 7" in words  # walk 9: forget is defined in section 7 only

@@ -36,7 +36,7 @@ TWO_COLONS = re.compile(r"is not a key: keys are case-sensitive")
 )
 def test_the_case_note_has_one_colon_and_names_the_key_meant(typed, allowed):
     note = case_note(typed, allowed)
-    assert note == f"'{typed}' is not a key (keys are case-sensitive): write '{allowed}'."
+    assert note == f"'{typed}' is not an allowed key (keys are case-sensitive): write '{allowed}'."
     assert note.count(":") == 1
 
 

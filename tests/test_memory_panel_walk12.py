@@ -19,7 +19,7 @@ from course_lib.tracing import CallLog, log_after_forget
 from course_lib.widgets import MESSAGE_BOX_NOTE, command_guidance
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-CASE_HINT = "'Module' is not a key (keys are case-sensitive): write 'module'."
+CASE_HINT = "'Module' is not an allowed key (keys are case-sensitive): write 'module'."
 
 
 def lesson(prefix: str) -> dict:
@@ -41,7 +41,7 @@ def printed(cell: dict) -> str:
 @pytest.mark.parametrize("key", ["Module", "MODULE", "mOdUlE"])
 def test_a_key_to_forget_in_another_case_gets_the_case_hint_whatever_the_store_holds(key, stored):
     said_ = command_guidance(f"forget {key}", stored=stored)
-    assert f"'{key}' is not a key (keys are case-sensitive): write 'module'." in said_
+    assert f"'{key}' is not an allowed key (keys are case-sensitive): write 'module'." in said_
     assert "is not one of the allowed keys" not in said_  # 'module' is one: only its case is wrong
 
 
@@ -71,7 +71,7 @@ async def test_the_desk_panel_says_the_case_hint_in_its_message_box_and_its_chat
     assert CASE_HINT in said(panel.memory_panel)
     await send(panel, "forget Module")
     chat = last_in_chat(panel)
-    assert "Cannot forget: 'Module' is not a key (keys are case-sensitive): write 'module'." in chat
+    assert "Cannot forget: 'Module' is not an allowed key (keys are case-sensitive): write 'module'." in chat
     assert "is not one of the allowed keys" not in chat
     assert [f.key for f in panel.desks.memory.facts] == ["module"]  # nothing was forgotten
 
@@ -85,7 +85,7 @@ async def test_both_lessons_consoles_refuse_a_key_in_another_case_with_the_case_
     await desks.handle("module=Billing")
     event = await desks.handle("forget Module")
     assert event.kind == "refused"
-    assert "Cannot forget: 'Module' is not a key (keys are case-sensitive): write 'module'." in event.output
+    assert "Cannot forget: 'Module' is not an allowed key (keys are case-sensitive): write 'module'." in event.output
     assert [f.key for f in desks.memory.facts] == ["module"] and desks.memory.epoch == 0
     assert (await desks.handle("forget module")).kind == "forget" and not desks.memory.facts
 

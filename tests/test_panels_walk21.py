@@ -60,8 +60,8 @@ async def test_the_walk_s_message_is_not_read_with_the_case_rule() -> None:
     lines = await _panel_lines(memory_panel(), "module=Billing; Module=Reporting")
     assert lines[:2] == [
         "Stored: module.",
-        "Not read: 'Module=Reporting' (declares nothing). Why: 'Module' is not a key (keys are case-sensitive): "
-        "write 'module'.",
+        "Not read: 'Module=Reporting' (declares nothing). Why: 'Module' is not an allowed key "
+        "(keys are case-sensitive): write 'module'.",
     ]
 
 
@@ -107,7 +107,7 @@ async def test_lesson_03_s_desk_panel_says_not_read_under_its_box() -> None:
     desks = two_desks()
     await send(desks, "module=Billing; Module=Reporting")
     lines = said(desks.memory_panel).splitlines()
-    assert "Not read: 'Module=Reporting' (declares nothing). Why: 'Module' is not a key" in "\n".join(lines)
+    assert "Not read: 'Module=Reporting' (declares nothing). Why: 'Module' is not an allowed key" in "\n".join(lines)
     assert not any(line.startswith(REFUSED_LABEL) for line in lines)
 
 
