@@ -594,9 +594,26 @@ EXERCISES: tuple[Exercise, ...] = (
                 "How many does section 1's caller send, what is sent with them at each re-run, and is it more "
                 "messages at a later re-run?",
             ),
+            (
+                3,
+                "3 counts the caller's three messages, all that the first call receives. Section 1's table of the "
+                "third call lists what a re-run receives. What else is sent with the caller's three messages at "
+                "every re-run?",
+            ),
+            (
+                6,
+                "6 is the stepper's count, 2, times three. But only the caller's messages are three times as many "
+                "in section 1's run. In the stepper, what comes after the caller's one message at each re-run, and "
+                "does it grow with the caller's messages?",
+            ),
+            (
+                8,
+                "8 counts the model's earlier answers as sent again, with the caller's three messages and one "
+                "feedback message. With a fresh context, are the answers the model wrote in this loop sent again?",
+            ),
         ),
         answer_type=int,
-        said_alone=(2,),
+        said_alone=(2, 3, 6),
     ),
     Exercise(
         "06",

@@ -82,10 +82,7 @@ async def test_what_the_hood_says_of_a_should_continues_feedback_is_what_the_mid
 def test_section_1_says_which_run_section_2_shows():
     above = _words(cell_source("06", "other-options"))
     assert "section 2 shows a run with it" not in above
-    assert (
-        "a non-streaming run is one called without stream=True, as every run so far is; section 2 shows a run "
-        "with stream=True." in above
-    )
+    assert "Every run so far is one; section 2 shows a run with stream=True." in above  # walk 22: short sentences
 
 
 # region 3. The comment on stop_sentence says what its count changes

@@ -122,9 +122,9 @@ def test_the_other_options_say_what_a_non_streaming_run_is_before_the_table():
     ids = [c.get("id") for c in cells]
     above = _words(cell_source("06", "other-options"))
     assert ids.index("other-options") + 1 == ids.index("other-options-table")
-    assert (
-        "In non_streaming_returns_last_response_only, a non-streaming run is one called without stream=True, as "
-        "every run so far is; section 2 shows a run with stream=True." in above
+    assert (  # walk 22: what a non-streaming run is, then what the option does, in short sentences
+        "A non-streaming run is one called without stream=True. Every run so far is one; section 2 shows a run with "
+        "stream=True. The option non_streaming_returns_last_response_only changes only such runs" in above
     )
     assert ids.index("other-options") < ids.index("cell-06")  # section 2, where streaming is explained
     table = html.unescape(cell_outputs("06", "other-options-table"))
