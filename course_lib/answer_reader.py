@@ -911,8 +911,8 @@ def planner(task: str, answer: str, facts: Sequence[Fact] = ()) -> Planner | Non
 
 def _plans_beyond(text: str, constraints: Sequence[str]) -> bool:
     """Whether ``text`` plans an action in words of its own, not only in the words of one of ``constraints``."""
-    if not constraints:
-        return plans_action(text)
+    if not constraints:  # an action the text forbids is none it plans (:func:`_forbidden`)
+        return any(not _forbidden(text, m.start()) for m in _ACTION.finditer(text))
     prose, tables = _read_lines(text)
     for part in [c.text for c in prose] + [cell for table in tables for row in table for cell in row if cell]:
         for constraint in constraints:  # a constraint quoted word for word: its words are the user's, not a plan
@@ -920,7 +920,7 @@ def _plans_beyond(text: str, constraints: Sequence[str]) -> bool:
             if core:
                 phrase = re.escape(core).replace("\\ ", r"\s+")
                 part = re.sub(r"(?<![\w-])" + phrase + r"(?![\w-])", " ", part, flags=re.IGNORECASE)
-        found = [_stem(m.group().casefold()) for m in _ACTION.finditer(part)]
+        found = [_stem(m.group().casefold()) for m in _ACTION.finditer(part) if not _forbidden(part, m.start())]
         if not found:
             continue
         own = {  # a constraint in close words ("do not restart ..."): its action words are its own too
@@ -929,6 +929,16 @@ def _plans_beyond(text: str, constraints: Sequence[str]) -> bool:
         if any(stem not in own for stem in found):
             return True
     return False
+
+
+def _forbidden(text: str, at: int) -> bool:
+    """Whether the action word at ``at`` follows a negation of its own ("never restart", "do not restart", "don't
+    deploy", "not to patch"): it is forbidden, not planned (lesson 07's walk 22: "never restart prod DB" was read as
+    a plan). Only the word right before it counts, past a "to": "Don't forget to patch" still plans a patch."""
+    before = _words(text[max(0, at - 64) : at])[-2:]  # a bounded look back: the reading stays linear
+    if before[-1:] == ["to"]:
+        before = before[:-1]
+    return bool(before) and (before[-1] in _NEGATIVE or before[-1].endswith("n't"))
 
 
 class Violation(BaseModel):

@@ -47,7 +47,7 @@ from .answer_reader import (
     values_match,
     verdict,
 )
-from .assertions import find_declarations
+from .assertions import find_declarations, parse_assertions
 from .clients import course_backends, make_chat_client
 from .conventions import attribution_source
 from .extraction import FactBatch, FactWriter, MemoryExtraction, and_listed, make_extraction, make_fact_writer
@@ -111,6 +111,7 @@ __all__ = [
     "check_answer",
     "clauses",
     "compare_repairs",
+    "declare",
     "feedback_text",
     "judge_call_chars",
     "judge_call_report",
@@ -260,16 +261,27 @@ def misread_kinds() -> list[tuple[str, str]]:
     return [(tag, MISREAD_KINDS[tag]) for tag in dict.fromkeys(tags)]
 
 
+def declare(store: WorkingMemory, said: str, superseded: dict[str, list[str]]) -> list[tuple[str, Fact]]:
+    """Store what the user ``said`` (``"module=Billing"``), read by lesson 01's contract and cited by its own words,
+    and add to ``superseded`` each value it replaced (:func:`record_superseded`); return those values.
+
+    Lesson 07's first code cell is the story of a store: declare, declare, correct. Written out, it was lesson 01's
+    ticket plumbing (``begin_turn`` opens the turn a write belongs to, ``apply`` writes with that ticket) and the
+    host's bookkeeping of replaced values, which hid the point (lesson 07's walk 22): they happen here.
+    """
+    before = {f.key: f.value for f in store.facts}
+    declared = [FactCandidate(key=key, value=value, evidence=said) for key, value in parse_assertions(said).items()]
+    store.apply(store.begin_turn(said), declared)
+    return record_superseded(before, store.facts, superseded)
+
+
 def sample_store() -> tuple[WorkingMemory, dict[str, list[str]]]:
     """Section 1's store, built from :data:`SAMPLE_DECLARATIONS` as lesson 01 builds one, and the values its
     corrections replaced, computed as the host computes them (:func:`record_superseded`), not written by hand."""
     store = WorkingMemory(8)
     superseded: dict[str, list[str]] = {}
     for said in SAMPLE_DECLARATIONS:
-        before = {f.key: f.value for f in store.facts}
-        key, _, value = said.partition("=")
-        store.apply(store.begin_turn(said), [FactCandidate(key=key, value=value, evidence=said)])
-        record_superseded(before, store.facts, superseded)
+        declare(store, said, superseded)
     return store, superseded
 
 
@@ -629,7 +641,8 @@ def _trace_check(trace: LoopTrace, check: FactCheck) -> None:
         saw=kept_with_numbers(
             f"iteration {check.iteration}; store: {', '.join(f'{f.key}={f.value}' for f in check.facts)}"
         ),
-        did="stop" if check.feedback is None else kept_with_numbers(f"continue: {problems(check.violations)}"),
+        # the lesson's words: the loop sends the answer back (lesson 05's "continue" is MAF's name for it)
+        did="stop" if check.feedback is None else kept_with_numbers(f"send back: {problems(check.violations)}"),
         feedback=check.feedback,
     )
 

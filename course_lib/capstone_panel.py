@@ -630,7 +630,9 @@ class CapstonePanel(MemoryPanel):
         # a click checks what the box shows at the click, after the actions clicked before it
         # a double click checks once
         on_click_once(self.check_button, lambda: self._async.schedule(self._check(self.answer.value, self._edits)))
-        store = self.children  # the memory panel's table, message box, diagnostic and forget buttons
+        # the memory panel's table, message box, diagnostic and forget buttons; not lesson 01's ticket, which does
+        # not serve this lesson (walk 22): it still counts, unseen, and a message that stores nothing says its turn
+        store = [child for child in self.children if child not in (self.ticket, self.ticket_note)]
         self.set_trait(  # not "self.children = ...": mypy would take the type of that line for the one above
             "children",
             (

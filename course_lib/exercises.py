@@ -796,7 +796,7 @@ def _graded(
     named: Exercise | None,
 ) -> str:
     """What :func:`_verdict` says of an answer the student wrote as a value: its form, then whether it is right."""
-    if decimal := _decimal_count(answer, expected):  # 1.0, -1, 1.5 for a count: said alike
+    if decimal := _decimal_count(answer, expected, _typed_value(names, answer)):  # 1.0, -1, 1.5, 1e0 for a count
         return f"{exercise}: not checked yet. {decimal} Then run the cell again."
     if doubt := _doubting_comment(names, answer, expected, named):  # `9  # maybe 11?`: a hedge, right or wrong alike
         return f"{exercise}: not checked yet. {doubt} Then run the cell again."
@@ -1200,7 +1200,29 @@ def _off_the_list(answer: Any, choices: tuple[str, ...]) -> str:
     visible = "".join(char for char in answer if not _hidden(char) or char.isspace())
     if _folded(visible) in {_folded(choice) for choice in choices}:
         return ""
+    term = next((what for what, names in _COURSE_TERMS if _folded(visible) in map(_folded, names)), "")
+    if term:  # lesson 07's walk 22: "'stopped at the cap' is not one of the names" denied section 3's verdict
+        return (
+            f"{_shown(answer)} is {term}, but it is not one of this exercise's choices: write one of "
+            f"{_choices_in_words(choices)}, exactly as written."
+        )
     return f"{_shown(answer)} is not one of {_choices_in_words(choices)}: write one of them exactly as written."
+
+
+_COURSE_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "one of lesson 07's verdicts (section 3)",
+        ("right first time", "repaired", "partly repaired", "not repaired", "stopped at the cap"),
+    ),
+    (
+        "one of the host's statuses (lesson 02)",
+        ("accepted", "rejected", "nothing_to_extract", "writer_failed", "stale", "forgotten"),
+    ),
+    ("one of lesson 03's desks", ("triage", "operations")),
+    ("one of the ten allowed keys (lesson 01)", _KEYS),
+)
+"""Names the course defines, each with what it is and where: an answer that is one of them, where an exercise does
+not offer it, is told it is a real term, not a word the course never used (:func:`_off_the_list`)."""
 
 
 def _one_item_off_the_list(answer: Any, choices: tuple[str, ...], typed: str = "") -> str:
@@ -2032,28 +2054,33 @@ def _worked_out(names: Mapping[str, Any], answer: Any) -> tuple[str, Any] | None
     return None
 
 
-def _decimal_count(answer: Any, expected: Any) -> str:
+def _decimal_count(answer: Any, expected: Any, typed: str = "") -> str:
     """What to say to a number that is no count (``-1``, ``1.5``) or a count written with a decimal point (``1.0``)
     where the answer is a count, or ``""``.
 
     Python finds ``1.0 == 1``, so ``1.0`` was "correct" while ``1.5`` was told a count is whole (lesson 07's walk):
     the form is said first, alike for any such number. A negative number or a fraction is a form to fix too, as
     ``'9'`` or ``None`` are: graded "not quite" beside them, it told the student which forms the check had judged
-    (lesson 05's walk).
+    (lesson 05's walk). ``typed``: the answer as the student typed it (:func:`_typed_value`); a number typed with an
+    exponent (``1e0``) is quoted so and called the decimal number it is: "1.0 has a decimal point" named a point the
+    student never typed (lesson 07's walk 22).
     """
     if isinstance(expected, bool) or not isinstance(expected, numbers.Integral):
         return ""
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
         return ""
     whole = isinstance(answer, numbers.Integral) or float(answer).is_integer()  # a 400-digit int is no float
+    exponent = typed.strip() if "e" in typed.casefold() and isinstance(answer, float) else ""  # 1e0: no point typed
     if answer < 0 or not whole:
+        shown = f"{exponent}, the decimal number {_shown(answer)}," if exponent else _shown(answer)
         return (
-            f"A count is a whole number, 0 or more (how many), and {_shown(answer)} is not one: write the count you "
+            f"A count is a whole number, 0 or more (how many), and {shown} is not one: write the count you "
             "predict in digits, with no minus sign and no decimal point."
         )
     if not isinstance(answer, float):
         return ""
-    return f"{answer} has a decimal point, but the answer is a count: write it as a whole number, {int(answer)}."
+    said = f"{exponent} is the decimal number {answer}" if exponent else f"{answer} has a decimal point"
+    return f"{said}, but the answer is a count: write it as a whole number, {int(answer)}."
 
 
 def _set_instead(missing: str, names: Mapping[str, Any]) -> str:

@@ -97,7 +97,7 @@ def test_lesson_06_defines_the_feedback_log_and_both_roles_and_when_the_second_e
 
 def test_lesson_07_first_rule_cell_shows_each_way_its_prose_names():
     cell = cell_saying("07", 'rule = "never restart the production database during business hours"')
-    assert "record_superseded(before, store.facts, superseded)" in text_of(cell)
+    assert "declare(store, said, superseded)" in text_of(cell)  # walk 22: the replaced values kept by declare
     shown = printed(cell)
     assert "values a correction replaced: module was Reporting" in shown
     for answer in ("module=Reporting.", "The module is Reporting.", "You are on Reporting."):
