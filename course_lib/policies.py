@@ -1128,7 +1128,10 @@ async def measure_scaling(
 
     Each replay is run ``timings`` times, each from a fresh state after a garbage collection, in rounds that time
     every replay once, and its CPU time is the median: one timing per point made lesson 04's plot bump (full history
-    slower at 100 turns than at 200).
+    slower at 100 turns than at 200). The objects alive before the measurement are frozen out of those collections
+    (``gc.freeze``, undone at the end): a full collection walked the whole notebook's heap before each of lesson 04's
+    72 timed replays, most of its section 6 cell's CPU time (walk 22); now each collection walks only what the
+    replays made.
 
     By default on the offline models whatever ``COURSE_LLM`` says: what this measures is the policies' and the
     framework's work per turn, and a live model would need one call per turn and policy, plus one per turn for the
@@ -1145,16 +1148,21 @@ async def measure_scaling(
     timelines = {n: generate_timeline(n) for n in sizes}
     seconds: dict[tuple[int, str], list[float]] = {(n, name): [] for n in sizes for name in policies}
     replayed: dict[tuple[int, str], list[CallRow]] = {}
-    for round_ in range(timings):  # a round times every replay once: a busy spell slows all sizes alike
-        for n, timeline in timelines.items():
-            for name, factory in policies.items():  # from a fresh state each time: the same calls every round
-                log = CallLog()
-                gc.collect()  # a collection left over from the previous run is not charged to this one
-                started = time.process_time()
-                replayed[n, name], _ = await run_policy(timeline, factory(rule, log), log, rule)
-                seconds[n, name].append(time.process_time() - started)
-                if progress is not None and round_ == timings - 1:
-                    progress(f"{name}, {n} turns")
+    gc.collect()
+    gc.freeze()  # what the caller holds is not walked again by the collections below
+    try:
+        for round_ in range(timings):  # a round times every replay once: a busy spell slows all sizes alike
+            for n, timeline in timelines.items():
+                for name, factory in policies.items():  # from a fresh state each time: the same calls every round
+                    log = CallLog()
+                    gc.collect()  # a collection left over from the previous run is not charged to this one
+                    started = time.process_time()
+                    replayed[n, name], _ = await run_policy(timeline, factory(rule, log), log, rule)
+                    seconds[n, name].append(time.process_time() - started)
+                    if progress is not None and round_ == timings - 1:
+                        progress(f"{name}, {n} turns")
+    finally:
+        gc.unfreeze()
     rows = []
     for (n, name), calls in replayed.items():
         reader = [c for c in calls if c.call == "reader"]
