@@ -108,6 +108,7 @@ __all__ = [
     "calls_frame",
     "compare_policies",
     "comparison_rules",
+    "context_fit_sentence",
     "course_policies",
     "excluded_count_sentence",
     "footprint_sentence",
@@ -1128,12 +1129,16 @@ async def measure_scaling(
 
     Each replay is run ``timings`` times, each from a fresh state after a garbage collection, in rounds that time
     every replay once, and its CPU time is the median: one timing per point made lesson 04's plot bump (full history
-    slower at 100 turns than at 200).
+    slower at 100 turns than at 200). The objects alive before the measurement are frozen out of those collections
+    (``gc.freeze``, undone at the end): a full collection walked the whole notebook's heap before each of lesson 04's
+    72 timed replays, most of its section 6 cell's CPU time (walk 22); now each collection walks only what the
+    replays made.
 
     By default on the offline models whatever ``COURSE_LLM`` says: what this measures is the policies' and the
     framework's work per turn, and a live model would need one call per turn and policy, plus one per turn for the
-    facts' writer and the summarizer (2,880 for 10 to 200 turns, each once: the timing repeats are offline only)
-    while a 200-turn full history overflows a small model's context. Pass ``policies`` to replay on others.
+    facts' writer and the summarizer (2,880 for 10 to 200 turns, each once: the timing repeats are offline only),
+    and a 200-turn full history may not fit a small model's context (:func:`context_fit_sentence`). Pass
+    ``policies`` to replay on others.
     """
     policies = policies or course_policies(backends=OFFLINE)
     # untimed: a policy's first run pays one-off costs the shortest replay would carry
@@ -1145,16 +1150,21 @@ async def measure_scaling(
     timelines = {n: generate_timeline(n) for n in sizes}
     seconds: dict[tuple[int, str], list[float]] = {(n, name): [] for n in sizes for name in policies}
     replayed: dict[tuple[int, str], list[CallRow]] = {}
-    for round_ in range(timings):  # a round times every replay once: a busy spell slows all sizes alike
-        for n, timeline in timelines.items():
-            for name, factory in policies.items():  # from a fresh state each time: the same calls every round
-                log = CallLog()
-                gc.collect()  # a collection left over from the previous run is not charged to this one
-                started = time.process_time()
-                replayed[n, name], _ = await run_policy(timeline, factory(rule, log), log, rule)
-                seconds[n, name].append(time.process_time() - started)
-                if progress is not None and round_ == timings - 1:
-                    progress(f"{name}, {n} turns")
+    gc.collect()
+    gc.freeze()  # what the caller holds is not walked again by the collections below
+    try:
+        for round_ in range(timings):  # a round times every replay once: a busy spell slows all sizes alike
+            for n, timeline in timelines.items():
+                for name, factory in policies.items():  # from a fresh state each time: the same calls every round
+                    log = CallLog()
+                    gc.collect()  # a collection left over from the previous run is not charged to this one
+                    started = time.process_time()
+                    replayed[n, name], _ = await run_policy(timeline, factory(rule, log), log, rule)
+                    seconds[n, name].append(time.process_time() - started)
+                    if progress is not None and round_ == timings - 1:
+                        progress(f"{name}, {n} turns")
+    finally:
+        gc.unfreeze()
     rows = []
     for (n, name), calls in replayed.items():
         reader = [c for c in calls if c.call == "reader"]
@@ -1506,6 +1516,38 @@ def time_growth_sentence(rows: Sequence[ScalingRow]) -> str:
             "run the cell again"
         )
     return sentence + "."
+
+
+def context_fit_sentence(
+    rows: Sequence[ScalingRow], context_tokens: int, ratio: float, model: str, policy: str = "full history"
+) -> str:
+    """Would ``policy``'s last reader call on the longest replayed timeline fit a small model's context? Worked out
+    from the call's characters, the chars / 4 estimate, and ``ratio``, the reported tokens per estimated token that
+    ``model``'s server counted for ``policy`` in a recording (lesson 04, section 4): its ``context_tokens``.
+
+    Lesson 04 said "a 200-turn full history would overflow a small model's memory" with no number; a student found
+    15,523 characters / 4 = about 3,880 tokens, under the recorded 4,096-token context (walk 22). It only overflows at
+    the recorded ratio, so the sentence says both steps.
+    """
+    longest = max(r.turns for r in rows if r.policy == policy)
+    chars = next(r.last_reader_chars for r in rows if r.policy == policy and r.turns == longest)
+    estimate = chars // 4
+    start = (
+        f"At {longest} turns, {policy}'s last reader call sent {chars:,} characters: about {estimate:,} tokens by the "
+        "estimate (chars / 4), "
+    )
+    if estimate > context_tokens:
+        return start + (
+            f"already more than the {context_tokens:,}-token context of {model}, the small model recorded in section "
+            "4, so it would not fit."
+        )
+    counted = round(estimate * round(ratio, 2))  # the ratio as shown: a student's own product gives the same
+    fits = "more than its context holds, so it would not fit" if counted > context_tokens else "within its context"
+    return start + (
+        f"under the {context_tokens:,}-token context of {model}, the small model recorded in section 4. But for "
+        f"{policy} that model's server counted {ratio:.2f} tokens per estimated token, so the call would be about "
+        f"{counted:,} tokens: {fits}."
+    )
 
 
 def generated_rows_sentence(timeline: Timeline, n_turns: int) -> str:

@@ -115,6 +115,7 @@ __all__ = [
     "plot_scaling",
     "plot_time_per_turn",
     "presence_frame",
+    "prompt_sizes_note",
     "proposals_text",
     "readable_table",
     "recorded_time",
@@ -655,14 +656,15 @@ def label_line_ends(
 
 
 def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
-    """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded), and under
-    it the turns where lines meet (:func:`meeting_lines_note`)."""
+    """Characters the reader received at each turn, one line per policy (writer/summarizer calls excluded).
+
+    The turns where lines meet (:func:`prompt_sizes_note`) are not drawn in the figure: at a figure's font size that
+    note was tiny on a laptop screen (lesson 04's walk 22); the lesson prints it and the explorer shows it as text.
+    """
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(10, 3.6))
-    reader = calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
-    plot_policy_lines(ax, reader, "turn", "chars_sent")
-    note = meeting_lines_note(reader, "turn", "chars_sent")
+    plot_policy_lines(ax, _reader_calls(calls, rule), "turn", "chars_sent")
     integer_ticks(ax, "x")
     ax.set_xlabel("turn")
     ax.set_ylabel("characters sent to the reader")
@@ -671,14 +673,18 @@ def plot_prompt_sizes(calls: pd.DataFrame, rule: str = "latest") -> Figure:
         f"What the reader received at each turn\n(rule: {rule_label(rule)}; writer and summarizer not counted)"
     )
     legend_beside(ax)
-    if note:  # under the plot, wrapped to its width: the panel shows the picture alone, with no sentence under it
-        lines = textwrap.wrap(note, 150)
-        fig.text(0.01, 0.01, "\n".join(lines), fontsize=8, va="bottom")
-        fig.set_figheight(3.6 + 0.15 * len(lines))
-        fig.tight_layout(rect=(0, 0.04 * len(lines) + 0.02, 1, 1))
-    else:
-        fig.tight_layout()
+    fig.tight_layout()
     return fig
+
+
+def _reader_calls(calls: pd.DataFrame, rule: str) -> pd.DataFrame:
+    return calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
+
+
+def prompt_sizes_note(calls: pd.DataFrame, rule: str = "latest") -> str:
+    """The note for under :func:`plot_prompt_sizes`' plot, as normal-size text: the turns where lines meet or nearly
+    meet (:func:`meeting_lines_note`), or "" when none do."""
+    return meeting_lines_note(_reader_calls(calls, rule), "turn", "chars_sent")
 
 
 def plot_scaling(frame: pd.DataFrame) -> Figure:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -59,6 +59,7 @@ from .presentation import (
     left_aligned_style,
     lesson_table_html,
     plot_prompt_sizes,
+    prompt_sizes_note,
     rows_frame,
 )
 from .presentation import PanelText as _Panel
@@ -142,6 +143,7 @@ __all__ = [
     "on_click_once",
     "panel_table_html",
     "punctuation_notes",
+    "question_alone_notes",
     "refused_lines",
     "refused_parts",
     "repeated_key_notes",
@@ -1654,14 +1656,16 @@ def slider_typing_hint(sliders: Sequence[widgets.IntSlider]) -> str:
     and sends the kernel only a changed value, never the text: the panel cannot say "you typed 3.7, the slider took
     3", and the line under Run names only the value (and an end, :func:`slider_at_limit`). So this line says, before
     one types, what happens to every kind of input: only the whole number at the start counts (a decimal is cut, not
-    rounded; "3e2" is 3), a number past an end goes to that end, and text that starts with no whole number (".5",
+    rounded; "1e3" is 1), a number past an end goes to that end, and text that starts with no whole number (".5",
     "abc") changes nothing.
     """
     lows = {int(slider.min) for slider in sliders}
     highs = {int(slider.max) for slider in sliders}
-    example = min(max(lows) + 2, min(highs)) if max(lows) <= min(highs) else int(sliders[0].min)
+    # the lowest value every slider can take: "1e3 becomes 1" names the surprise (1e3 is 1000 to anyone), as lessons
+    # 05 and 06's stepper line does ("1.7 or 1e3 -> 1")
+    example = max(lows) if max(lows) <= min(highs) else int(sliders[0].min)
     return (
-        f"Typed into the number beside a slider: {example}.7 or {example}e2 becomes {example} (only the whole number "
+        f"Typed into the number beside a slider: {example}.7 or {example}e3 becomes {example} (only the whole number "
         f"at the start counts), {_past_end(sliders, 'below', lows)}, {_past_end(sliders, 'above', highs)}, and text "
         "that starts with no whole number (.5, abc) changes nothing."
     )
@@ -1769,6 +1773,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
         self.table = widgets.HTML()
         # the plot at its own size: stretched to the panel's width, its text would be half as large again
         self.plot = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start", max_width="100%"))
+        # the plot's note (lines that meet) in the panel's own text size: drawn in the figure it was tiny
+        self.plot_note = widgets.HTML()
         self.comparison: Comparison | None = None
         on_click_once(self.run_button, lambda: self._async.schedule(self.run()))  # a double click runs once
         for control in (self.policies, self.rule, self.window, self.max_facts):
@@ -1786,7 +1792,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
             ]
         )
         # the plot first: the table lists every graded answer and would push the picture out of sight
-        super().__init__([controls, self.message, self.plot, self.table, self.chosen_style])
+        super().__init__([controls, self.message, self.plot, self.plot_note, self.table, self.chosen_style])
         self._settings_changed()
 
     async def idle(self) -> None:
@@ -1872,17 +1878,45 @@ class PolicyExplorer(_Panel, widgets.VBox):
             return
         self.comparison = comparison
         stops = "".join(f"<br>{_escape(stop.in_words())}" for stop in comparison.stopped)  # why a "no" is a stop
-        self.message.value = f"<i>Computed with {settings}.</i>{stops}<br>{expectations_html(self.timeline)}"
+        alone_notes = question_alone_notes(comparison, self._kinds, self.window.value)  # window 1: the question only
+        alone = "".join(f"<br>{_escape(note)}" for note in alone_notes)
+        computed = f"<i>Computed with {settings}.</i>{stops}{alone}"
+        self.message.value = f"{computed}<br>{expectations_html(self.timeline)}"
         self.table.value = panel_table_html(
             graded_view_frame(comparison.answers, comparison.calls), "policy-correctness"
         )
         self.plot.value = figure_png(plot_prompt_sizes(comparison.calls, rule=self.rule.value))
         self.plot.layout.display = None
+        self.plot_note.value = _escape(prompt_sizes_note(comparison.calls, rule=self.rule.value))
 
     def _clear_result(self) -> None:
         """No comparison, table or plot on screen; the empty picture is hidden (a browser draws it as a broken icon)."""
-        self.comparison, self.table.value, self.plot.value = None, "", b""
+        self.comparison, self.table.value, self.plot.value, self.plot_note.value = None, "", b"", ""
         self.plot.layout.display = "none"
+
+
+def question_alone_notes(comparison: Comparison, kinds: Mapping[str, str], window: int) -> list[str]:
+    """One line per compaction policy (``kinds`` maps each label to its policy kind) whose reader could see no value
+    at any graded turn, saying why.
+
+    Compaction counts the question as one of its ``window`` turns (the seed's ``TurnsExceed`` over the whole
+    request): with a window of 1 it sends the question alone, and the explorer's table shows "(nothing)" under the
+    values the reader could see. Correct, but a student at Window 1 read it as a fault (lesson 04's walk 22). Read
+    from the run's own calls, so the line appears only when the table shows that.
+    """
+    calls = comparison.calls
+    if calls.empty:
+        return []
+    graded = calls[(calls["call"] == "reader") & (calls["visible"] != "")]
+    notes = []
+    for policy, rows in graded.groupby("policy", sort=False):
+        if kinds.get(str(policy)) != "compaction" or set(rows["visible"]) != {"(nothing)"}:
+            continue
+        notes.append(
+            f"{policy} counts the question as one of its turns: with a window of {window} it sends the question "
+            "alone, so its reader could see no earlier value (“(nothing)” in the table)."
+        )
+    return notes
 
 
 def _kinds_changed_by(*, window: int = 3, max_facts: int = 5) -> set[str]:

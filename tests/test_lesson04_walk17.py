@@ -41,7 +41,7 @@ def test_no_cell_before_section_4_names_the_recordings_output_cap():
 
 def test_section_3b_points_to_section_4_and_section_4_says_the_summary_was_cut_off():
     summarizer = _words(cell_source("04", "44536822"))
-    assert "Section 4 shows a small real model's attempt." in summarizer
+    assert "Section 4 shows a small real model's attempt stop at turn 1." in summarizer  # walk 22
     recording = _words(cell_outputs("04", "0dfdbc21"))
     assert "The summary policy stopped" in recording and "cut off at turn 1" in recording
 
@@ -101,7 +101,7 @@ def test_the_old_four_line_note_is_gone_from_the_panel_and_the_lesson():
     stored = cell_outputs("04", "cell-18") + cell_outputs("04", "cell-19")
     widget_state = str(stored_lesson("04")["metadata"].get("widgets", ""))
     assert "first character that is not a digit" not in stored + widget_state
-    assert "Typed into the number beside a slider: 3.7 or 3e2 becomes 3" in widget_state
+    assert "Typed into the number beside a slider: 1.7 or 1e3 becomes 1" in widget_state
 
 
 @pytest.mark.parametrize("typed", ["abc", "2.5", "1e3", "999", "0", "-5", " 7 turns", "", "+4"])
