@@ -543,7 +543,19 @@ EXERCISES: tuple[Exercise, ...] = (
         "Section 2 says what the loop's response holds, and what it leaves out.",
         "The evaluator stops after the first response, so it sends no feedback: the loop's response holds that "
         "one answer, one message.",
-        ((5, "That is section 2's run, where the evaluator allows 3 iterations; here it allows 1."),),
+        (
+            (5, "That is section 2's run, where the evaluator allows 3 iterations; here it allows 1."),
+            (
+                4,
+                "Does the loop's response repeat the caller's input messages? See which message opens section 2's "
+                "listing of the response.",
+            ),
+            (
+                2,
+                "Is there a feedback message after the last answer? Look at the last Evaluator block of section 2's "
+                "trace: what does the evaluator send when it says stop?",
+            ),
+        ),
         answer_type=int,
     ),
     Exercise(

@@ -498,6 +498,8 @@ def numbering_reminder(trace: LoopTrace) -> str:
     named are section 3's table's, walk 9). It does not state them: with both said, the answer was one addition away
     (walk 8).
     It is printed just above the check's message, so it is broken into lines as that message is (``readable_lines``).
+    The exercise passes its own run's trace (walk 22): :func:`seed_loop` numbers the seed's input as section 2 did, and
+    the cell then grades and reminds after only the imports cell has run, without section 2's ``trace``.
     """
     inputs = [int(found.group(1)) for text in trace.calls[0] if (found := _COUNTED.match(text))]
     numbered = f"[{inputs[0]}] to [{inputs[-1]}]" if len(inputs) > 1 else f"[{inputs[0]}]"  # the seed's input: 3

@@ -59,7 +59,8 @@ def test_section_1_says_the_iteration_counting_evaluator_is_the_courses_copy_of_
 
 def test_section_1s_bullet_points_to_the_demo_of_section_2_before_the_demo_is_introduced():
     bullets = words(cell_source("05", "cell-02"))
-    assert "the evaluator of the demo in section 2 reads four of its fields" in bullets
+    # walk 22: it decides from the iteration alone; its trace records the four fields
+    assert "The evaluator of the demo in section 2 decides from `iteration` alone" in bullets
     assert "the demo's evaluator" not in bullets
 
 

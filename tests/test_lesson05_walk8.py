@@ -46,7 +46,7 @@ def test_exercise_3_asks_in_short_sentences_and_gives_the_reminder_without_a_wri
     assert "[4]" not in question  # the number is printed from the trace, never typed
     code = _cell("cell-26").source
     # the reminder comes with a wrong answer only (tests/test_loop_lessons_walk12.py): never before a prediction
-    assert code.index('check("Exercise 3"') < code.index("reminder_if_wrong(said, numbering_reminder(trace))")
+    assert code.index('check("Exercise 3"') < code.index("reminder_if_wrong(said, numbering_reminder(ex_trace))")
 
 
 async def test_the_last_cell_s_two_numbers_differ_as_the_sentence_under_it_says():

@@ -122,10 +122,12 @@ def markdown(number: str, cell_id: str) -> str:
 
 
 def test_lesson_05_says_which_maf_has_a_loop_agent_before_the_hood():
-    assert "MAF for .NET (C#)" in markdown("05", "pieces-demo")
+    # walk 22: the path says MAF Python has none and the course provides one; the C# original is under the hood
+    assert "MAF for Python has no `LoopAgent` class; `course_lib.loop` provides one" in markdown("05", "pieces-demo")
     section_2 = markdown("05", "cell-06")
     assert "which has none" not in section_2
-    assert "the `LoopAgent` of MAF for .NET (C#) it describes" in section_2
+    assert "the `LoopAgent` it describes" in section_2 and "C#" not in section_2
+    assert "MAF for .NET, written in C#" in markdown("05", "hood-head")
 
 
 # --- finding 3: the session line says what its count means ---
