@@ -143,5 +143,5 @@ def test_the_note_above_the_panel_names_a_kernel_restart():
     said = " ".join(_markdown("capstone-panel-intro").replace("*", "").split())
     assert (
         "After a kernel restart, or when you reopen the notebook, run the cells above it first (Run > Run All Above "
-        "Selected Cell), then the panel's cell, below: the panel works only once its cell has run." in said
+        "Selected Cell), then the panel's cell, below." in said
     )

@@ -227,29 +227,26 @@ controls, which it names as the panel has them, and what to run, which depends o
 cells above it first" beside a cell whose first comment says it works on its own). "This cell" in a Markdown cell
 is the Markdown cell: the note says "the panel's cell, below"."""
 
-RELOAD = (
-    "If a page reload shows that picture again, run the panel's cell, below, again: it builds a new panel, which "
-    "starts afresh. "
+AFTER_ALONE = (
+    "After a kernel restart, a reopen, or a page reload that shows the picture again, run the panel's cell, below, "
+    "again: a new panel starts afresh."
 )
-"""A page reload: JupyterLab reconnects a saved notebook's panel to the running kernel, or shows the saved picture
-again (lesson 07's walk 22, checked in Chromium: "After a page reload, run the panel's cell again" was not always so,
-and running it again drops what the student did in the panel). One sentence true in both cases, in every lesson."""
-AFTER_RESTART_ALONE = (
-    "After a kernel restart, or when you reopen the notebook, run the panel's cell, below, again: the panel works "
-    "only once its cell has run."
-)
-AFTER_RESTART_WITH_CELLS_ABOVE = (
+AFTER_WITH_CELLS_ABOVE = (
+    "After a page reload that shows the picture again, run the panel's cell, below, again: a new panel starts afresh. "
     "After a kernel restart, or when you reopen the notebook, run the cells above it first (Run > Run All Above "
-    "Selected Cell), then the panel's cell, below: the panel works only once its cell has run."
+    "Selected Cell), then the panel's cell, below."
 )
+"""What to run again, as short as it can be said (lesson 06's walk 22: five sentences repeating "run the panel's cell,
+below, again"). A page reload: JupyterLab reconnects a saved notebook's panel to the running kernel, or shows the
+saved picture again (lesson 07's walk 22, checked in Chromium), so the note says what to do when it shows the picture;
+running the cell again drops what the student did in the panel, so it says a new panel starts afresh."""
 WORKS_ALONE = "# this cell works on its own, even after a restart"
 """The first line of a panel's cell that needs no cell above it (lessons 02 and 03)."""
 
 
 def panel_note(controls: str, *, alone: bool) -> str:
     """The note above a panel: its controls as the panel has them, and what to run again, as its cell needs."""
-    after = AFTER_RESTART_ALONE if alone else AFTER_RESTART_WITH_CELLS_ABOVE
-    return BEFORE_IT_RUNS.format(controls=controls) + RELOAD + after
+    return BEFORE_IT_RUNS.format(controls=controls) + (AFTER_ALONE if alone else AFTER_WITH_CELLS_ABOVE)
 
 
 PANEL_CONTROLS = {"LoopStepper": "buttons and slider", "PolicyExplorer": "list, menu, sliders and Run button"}
