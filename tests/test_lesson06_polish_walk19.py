@@ -115,7 +115,7 @@ def test_section_1_says_each_run_the_first_included_starts_on_a_new_session():
     bullet = _words(cell_source("06", "cell-02"))
     assert "each re-run starts on a new, empty session" not in bullet
     assert (  # walk 22: in short sentences (tests/test_loop_lessons_walk22.py)
-        "With True, when the caller passes no session, each run, the first included, starts on a new, empty session."
+        "With True, every run, including the first, starts on a new session when the caller passes no session."
         in bullet
     )
     takeaway = _words(cell_source("06", "student-takeaways"))

@@ -92,7 +92,7 @@ def test_lesson_06_defines_the_feedback_log_and_both_roles_and_when_the_second_e
     assert "the list of every feedback the loop has sent so far (the *feedback log*)" in section_4
     assert 'a *role* (who is speaking: "user" or "assistant")' in section_4
     section_5 = words(text_of(cell_saying("06", "## 5. A judge")))
-    assert "the course's job name for a model" in section_5 and "not the role a message carries" in section_5
+    assert "the course's job name for a model" in section_5 and "*role*" not in section_5  # walk 22: one meaning
 
 
 def test_lesson_07_first_rule_cell_shows_each_way_its_prose_names():
