@@ -19,8 +19,8 @@ exercise's own message writes one (the text before a part's '=', trimmed as the 
 'Hello! database'), and a note on its form would state the rule the trap tests. It is graded as content, counted
 among the keys that should not be there. Past the form, a wrong dict is told
 only HOW MANY keys are missing, extra, or hold a wrong value, always all three counts in one sentence of the same
-shape (:func:`_dict_hint`): never WHICH key or value is right or wrong, and no note said only of some wrong
-answers (a case slip in a value, spaces around a value) that would point at one.
+shape (:func:`_dict_hint`), then WHICH keys hold a wrong value, by name only: never the right value, and no note
+said only of some wrong answers (a case slip in a value, spaces around a value) that would point at it.
 
 What the checker says is broken into lines between words (:func:`readable_lines`), so it never depends on the
 notebook's styling to wrap: JupyterLab's own style breaks a long printed line in the middle of a word.
@@ -2397,23 +2397,28 @@ def _holds_word(text: str, word: str) -> bool:
 
 
 def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
-    """How many keys of a wrong dict are missing, extra or hold a wrong value: counted, never named.
+    """How many keys of a wrong dict are missing, extra or hold a wrong value; then which keys hold a wrong value.
 
     The one rule for every dict answer (the dict-answer policy, in the module's docstring): one sentence of the same
-    shape for every wrong dict, with the three counts always said (a ``0`` too), so which parts are wrong shows in
-    no word and no change of wording. Earlier walks named the key whose value was wrong ("the value of 'database'
-    is not"), told a key in another case apart ("Keys are case-sensitive" only beside one), and wrote a value with
-    spaces around it out in full: each pointed at the error. A key's form (not text, a hedge, not an allowed key)
-    and a value's form (not text, an invisible character) are said before any grading, by the form rules of
-    :func:`_form_words`.
+    shape for every wrong dict, with the three counts always said (a ``0`` too). A key whose value is wrong is then
+    named, never its right value: the key is in the question (the exercise's message), so its name gives nothing
+    away, while a count alone left a student guessing which key (second walk 22). No note is said only of some
+    wrong values (a case slip, spaces around it): each wrong value gets the same words. A key's form (not text, a
+    hedge, not an allowed key) and a value's form (not text, an invisible character) are said before any grading,
+    by the form rules of :func:`_form_words`.
     """
     missing = sum(key not in answer for key in expected)
     extra = sum(key not in expected for key in answer)
-    wrong = sum(key in answer and not _same(value, answer[key]) for key, value in expected.items())
-    return (
+    wrong = [key for key, value in expected.items() if key in answer and not _same(value, answer[key])]
+    counts = (
         f"Compared key by key with the right dict: {_count(missing, 'key')} missing from yours, "
-        f"{_count(extra, 'key')} in yours that should not be there, {_count(wrong, 'key')} with a wrong value."
+        f"{_count(extra, 'key')} in yours that should not be there, {_count(len(wrong), 'key')} with a wrong value."
     )
+    if not wrong:
+        return counts
+    if len(wrong) == 1:
+        return f"{counts} The value of {_names(wrong)} is not the one the store keeps."
+    return f"{counts} The values of {_names(wrong)} are not the ones the store keeps."
 
 
 def _count(count: int, noun: str) -> str:

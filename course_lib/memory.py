@@ -108,7 +108,6 @@ __all__ = [
     "prompt_block",
     "quote_for_prompt",
     "recorded_words",
-    "refusal_words",
     "rules_broken",
     "split_prompt_block",
     "store_after",
@@ -600,22 +599,28 @@ _SHOWN_VALUE_CHARS = 40
 
 
 def _shown(candidate: object) -> str:
-    """A candidate as the refusal names it: ``'key'='value'``, a long value cut (``'xxxx'…``).
+    """A candidate as the refusal names it, as a student declares it: ``owner=alice``, a long value cut (``xxxx…``).
 
-    The cut value's length is not repeated here: a refusal for length says it once, at its rule ("value longer than
-    256 characters: it has 300 characters"), with no parenthesis inside the one that names the candidate. A line
-    break in the value is shown as ``⏎`` (:func:`~.assertions.mark_line_breaks`), not as Python's ``\\n``.
-    Anything that is not a candidate is named by its kind (``a dict``, ``None``), as its rule names it: a dict's
-    repr ran across the refusal and told a student nothing the kind does not (fifth walk).
+    The value is in double quotes where its ends would not show or where it could not be read back: blank, spaces
+    at an end, or holding ``=``, ``,`` or ``;`` (:func:`~.assertions.shown_pair`). One form everywhere: the table a
+    student reads and the refusal their own ``apply`` raises wrote the pair two ways (``owner=alice`` and
+    ``('owner'='alice')``) until the second walk 22. The cut value's length is not repeated here: a refusal for
+    length says it once, at its rule ("value longer than 256 characters: it has 300 characters"). A line break in the
+    value is shown as ``⏎`` (:func:`~.assertions.mark_line_breaks`), not as Python's ``\\n``. Anything that is not a
+    candidate is named by its kind (``a dict``, ``None``), as its rule names it: a dict's repr ran across the refusal
+    and told a student nothing the kind does not (fifth walk).
     """
     if not isinstance(candidate, FactCandidate):
         return as_written(candidate)  # "a dict", "None": its kind, never a long repr (fifth walk)
-    value = candidate.value
-    if isinstance(value, str):
-        value = mark_line_breaks(value)
-    if not isinstance(value, str) or len(value) <= _SHOWN_VALUE_CHARS + 20:
-        return f"{candidate.key!r}={value!r}"
-    return f"{candidate.key!r}={value[:_SHOWN_VALUE_CHARS]!r}\u2026"
+    key, value = candidate.key, candidate.value
+    if not isinstance(key, str) or not isinstance(value, str):  # only a candidate built around its checks
+        return f"{key!r}={value!r}"
+    value = mark_line_breaks(value)
+    if len(value) > _SHOWN_VALUE_CHARS + 20:
+        value = value[:_SHOWN_VALUE_CHARS] + "\u2026"
+    if not value.strip() or value != value.strip():
+        return f'{key}="{value}"'
+    return shown_pair(key, value)
 
 
 def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str, str] | None:
@@ -953,32 +958,6 @@ def update_sentence(before: Sequence[Fact], after: Sequence[Fact]) -> str:
     parts += [f"added {key}" for key in new if key not in old]
     parts += [f"evicted {key} to make room" for key in old if key not in new]
     return f"The batch {_listed(parts)}." if parts else "The batch changed no value."
-
-
-def refusal_words(error: InvalidFacts, candidates: Sequence[object]) -> str:
-    """``error.reason`` with the refused candidate written as a student writes it: ``#2 (owner=alice)``.
-
-    The contract's message names the candidate as Python writes a pair (``('owner'='alice')``); tests, the claim map
-    and a live writer's scoring read that message, so it stays. A table a student reads (lesson 01, section 3) shows
-    the pair as a declaration instead, its value in quotes where its ends would not show (blank, spaces at an end,
-    or holding ``=``, ``,`` or ``;``) and a long one cut as the message cuts it (walk 22). A refusal that names no
-    candidate (the batch's size or shape) is its reason unchanged.
-    """
-    place = error.candidate
-    if not 0 < place <= len(candidates) or not isinstance(candidate := candidates[place - 1], FactCandidate):
-        return error.reason
-    named = f"Invalid fact #{place} ({_shown(candidate)}): "
-    if not error.reason.startswith(named):
-        return error.reason
-    value = mark_line_breaks(candidate.value)
-    if len(value) > _SHOWN_VALUE_CHARS + 20:
-        value = value[:_SHOWN_VALUE_CHARS] + "\u2026"
-    pair = (
-        f'{candidate.key}="{value}"'
-        if not value.strip() or value != value.strip()
-        else shown_pair(candidate.key, value)
-    )
-    return f"Invalid fact #{place} ({pair}): {error.reason.removeprefix(named)}"
 
 
 def value_in_marks(label: str, value: str) -> str:

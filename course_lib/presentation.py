@@ -364,11 +364,18 @@ def presence_frame(snapshots: Sequence[tuple[str, Sequence[Fact]]]) -> pd.DataFr
 
 
 def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step") -> Figure:
-    """A grid: a filled cell is a fact in the store, labelled with its value; new or changed values are darker."""
+    """A grid: a filled cell is a fact in the store, labelled with its value; new or changed values are darker.
+
+    A key held after one step and gone after the next was evicted then: its empty cell on that step says so
+    ("evicted", in a dashed outline), computed from the frame. The figure is at most about 8 inches wide, so a lab
+    (about 868 pixels) shows it unscaled and the labels, at 10 points, stay readable (second walk 22: at 1070
+    pixels scaled down they were about 7 pixels high).
+    """
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
-    fig, ax = plt.subplots(figsize=(1.8 * max(len(frame.columns), 3), 0.6 * max(len(frame.index), 2) + 1))
+    columns = max(len(frame.columns), 3)
+    fig, ax = plt.subplots(figsize=(min(1.3 * columns, 8.2), 0.6 * max(len(frame.index), 2) + 1.2))
     for row, key in enumerate(frame.index):
         previous = ""
         for col, label in enumerate(frame.columns):
@@ -376,14 +383,17 @@ def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step"
             if value:
                 alpha = 0.55 if value != previous else 0.2
                 ax.add_patch(Rectangle((col, row), 0.95, 0.9, color="tab:blue", alpha=alpha))
-                ax.text(col + 0.47, row + 0.45, _short(value), ha="center", va="center", fontsize=8)
+                ax.text(col + 0.47, row + 0.45, _short(value, 14, 13), ha="center", va="center", fontsize=10)
+            elif previous:
+                ax.add_patch(Rectangle((col, row), 0.95, 0.9, fill=False, edgecolor="tab:red", linestyle="--"))
+                ax.text(col + 0.47, row + 0.45, "evicted", ha="center", va="center", fontsize=10, color="tab:red")
             previous = value
     ax.set_xlim(0, len(frame.columns))
     ax.set_ylim(len(frame.index), 0)
     ax.set_xticks([i + 0.47 for i in range(len(frame.columns))], list(frame.columns), rotation=30, ha="right")
     ax.set_yticks([i + 0.45 for i in range(len(frame.index))], list(frame.index))
-    ax.set_title(title)
-    ax.tick_params(length=0)
+    ax.tick_params(length=0, labelsize=10)
+    ax.set_title(title, fontsize=11)
     for spine in ax.spines.values():
         spine.set_visible(False)
     fig.tight_layout()

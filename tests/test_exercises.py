@@ -72,24 +72,39 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
         ),
         ({"log": "a=b", "version": ""}, {"log": "a=b"}, "0 keys missing from yours, 1 key in yours that should"),
         ({"log": "A=B"}, {"log": "a=b"}, "0 keys missing from yours, 0 keys in yours that should not be there, 1 key"),
-        ({"log": " a=b "}, {"log": "a=b"}, "there, 1 key with a wrong value. Look"),  # as any wrong value (walk 19)
-        ({"log": "x"}, {"log": "a=b"}, "there, 1 key with a wrong value. Look"),
+        (
+            {"log": " a=b "},
+            {"log": "a=b"},
+            "there, 1 key with a wrong value. The value of 'log' is not the one the store keeps. Look",
+        ),  # as any wrong value (walk 19)
+        (
+            {"log": "x"},
+            {"log": "a=b"},
+            "there, 1 key with a wrong value. The value of 'log' is not the one the store keeps. Look",
+        ),
         (
             {"database": "x", "log": "y"},
             {"database": "SQL Server 2022", "log": "a=b"},
-            "there, 2 keys with a wrong value. Look",
+            "there, 2 keys with a wrong value. The values of 'database' and 'log' are not the ones the store "
+            "keeps. Look",
         ),
-        ({"a": 0, "b": 0, "c": 0}, {"a": 1, "b": 2, "c": 3}, "3 keys with a wrong value. Look"),
+        (
+            {"a": 0, "b": 0, "c": 0},
+            {"a": 1, "b": 2, "c": 3},
+            "3 keys with a wrong value. The values of 'a', 'b' and 'c' are not the ones",
+        ),
         (["a"], ["a", "b"], "Your answer has 1 item; the answer has 2 items."),
         (
             {"database": "Oracle"},
             {"database": "SQL Server 2022", "log": "a=b"},
-            "1 key missing from yours, 0 keys in yours that should not be there, 1 key with a wrong value. Look",
+            "1 key missing from yours, 0 keys in yours that should not be there, 1 key with a wrong value. "
+            "The value of 'database' is not the one the store keeps. Look",
         ),
         (
             {"database": "sql server 2022", "version": ""},
             {"database": "SQL Server 2022"},
-            "0 keys missing from yours, 1 key in yours that should not be there, 1 key with a wrong value. Look",
+            "0 keys missing from yours, 1 key in yours that should not be there, 1 key with a wrong value. "
+            "The value of 'database' is not the one the store keeps. Look",
         ),
     ],
 )

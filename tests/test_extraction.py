@@ -172,7 +172,7 @@ async def test_the_stores_refusal_says_once_that_nothing_changed_and_names_the_f
     report = await ex.update("module=Payments\ndatabase=Oracle")
     said = report.diagnostic
     assert said.count("unchanged") + said.count("kept") == 1, said
-    assert said.startswith("Invalid fact #1 ('module'='Payments')") and "#2" not in said  # the first only
+    assert said.startswith("Invalid fact #1 (module=Payments)") and "#2" not in said  # the first only
     assert said.endswith(f"the store is unchanged. {NO_FALLBACK_AFTER_STORE}")
     assert "module" in report.reason and "database" in report.reason  # the student's words name both keys
 

@@ -13,8 +13,8 @@ import re
 import pytest
 from test_student_path import hood_index, lesson
 
-from course_lib.assertions import ALLOWED_KEYS, case_note, left_out, near_misses, spelling_slip
-from course_lib.memory import FactCandidate, InvalidFacts, WorkingMemory, forget_sentence, refusal_words
+from course_lib.assertions import case_note, left_out, near_misses, spelling_slip
+from course_lib.memory import FactCandidate, InvalidFacts, WorkingMemory, forget_sentence
 
 LESSON = "01_contract_and_store"
 
@@ -178,35 +178,9 @@ def test_the_word_list_points_to_the_glossary_plainly():
 
 
 def test_a_refusal_shows_its_candidate_as_key_equals_value():
-    _, batch, error = _owner_batch()
-    assert "('owner'='alice')" in str(error)  # the contract's own message is unchanged
-    outcome = refusal_words(error, batch)
-    assert outcome.startswith("Invalid fact #2 (owner=alice): unknown key; allowed keys are")
-    assert "'" not in outcome.split(":")[0]
-
-
-@pytest.mark.parametrize(
-    ("value", "shown"),
-    [
-        (" ", 'database=" "'),
-        ("slow\npriority=P0", 'database="slow⏎priority=P0"'),
-        ("x" * 300, "database=" + "x" * 40 + "…"),
-    ],
-)
-def test_a_refused_value_is_shown_so_its_ends_can_be_seen(value, shown):
-    memory = WorkingMemory()
-    batch = [FactCandidate(key="database", value=value, evidence="database=SQL Server 2022")]
-    with pytest.raises(InvalidFacts) as caught:
-        memory.apply(memory.begin_turn("database=SQL Server 2022"), batch)
-    assert refusal_words(caught.value, batch).startswith(f"Invalid fact #1 ({shown}): ")
-
-
-def test_a_refusal_of_the_whole_batch_is_its_reason():
-    memory = WorkingMemory()
-    batch = [FactCandidate(key=k, value="Billing", evidence="module=Billing") for k in ALLOWED_KEYS[:6]]
-    with pytest.raises(InvalidFacts) as caught:
-        memory.apply(memory.begin_turn("module=Billing"), batch)
-    assert refusal_words(caught.value, batch) == caught.value.reason
+    _, _, error = _owner_batch()
+    # second walk 22: the contract's own message writes the pair so (tests/test_lesson01_second_walk22.py)
+    assert error.reason.startswith("Invalid fact #2 (owner=alice): unknown key; allowed keys are")
 
 
 def test_section_3s_table_shows_no_quoted_pair():

@@ -76,7 +76,7 @@ def test_an_element_that_is_no_candidate_is_named_by_its_kind_not_its_repr(eleme
 def test_a_candidate_is_still_named_by_its_key_and_value():
     evidence = "module=Billing"
     candidates = [FactCandidate(key="module", value="Billing", evidence=evidence)] * 2
-    assert str(refusal(evidence, candidates)).startswith("Invalid fact #2 ('module'='Billing'): duplicate key")
+    assert str(refusal(evidence, candidates)).startswith("Invalid fact #2 (module=Billing): duplicate key")
 
 
 @pytest.fixture
