@@ -60,7 +60,8 @@ def test_the_fresh_context_bullet_says_its_three_things_one_short_sentence_each(
     assert sentences == [
         "a *session* is where an agent keeps one conversation's history.",
         "With `True`, every run, including the first, starts on a new session when the caller passes no session.",
-        "The loop sends it the caller's input messages again, plus one message listing all the feedback so far.",
+        "At each re-run the model gets the caller's input messages again, plus one message listing all the "
+        "feedback so far.",
     ]
     assert all(len(s.split()) <= 20 for s in sentences)
 
