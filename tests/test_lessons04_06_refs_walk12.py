@@ -84,7 +84,9 @@ def test_lesson_04_links_the_course_map_where_it_names_it():
 # 4. The note above each panel names a kernel restart.
 
 KERNEL_RESTART = "After a kernel restart, or when you reopen the notebook, run the cells above it first"
-KERNEL_RESTART_ALONE = "After a kernel restart, a reopen, or a page reload that shows the picture again, run the panel's cell"
+KERNEL_RESTART_ALONE = (
+    "After a kernel restart, a reopen, or a page reload that shows the picture again, run the panel's cell"
+)
 """The note above a panel whose cell works on its own (lesson 05's stepper since walk 19) says to run that cell only."""
 
 

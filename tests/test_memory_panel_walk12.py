@@ -129,7 +129,10 @@ def test_the_note_above_each_panel_says_to_run_its_cell_again_after_a_kernel_res
     for note in notes:
         # the panel's cell works on its own (its first comment says so): the note says to run it alone (walk 17)
         said = " ".join(note.split())
-        assert "After a kernel restart, a reopen, or a page reload that shows the picture again, run the panel's cell" in said
+        assert (
+            "After a kernel restart, a reopen, or a page reload that shows the picture again, run the panel's cell"
+            in said
+        )
 
 
 # --- finding 4: the log's count is said of the forget it was taken at ---
