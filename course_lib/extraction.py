@@ -37,6 +37,7 @@ from .assertions import (
 from .clients import make_chat_client
 from .forgetting import hold_client
 from .frames import count_noun
+from .live import LiveModelError
 from .memory import (
     MAX_CANDIDATES,
     MAX_EVIDENCE_CHARS,
@@ -331,11 +332,13 @@ class MemoryExtraction:
             )
         except Exception as error:  # any writer failure is reported, never hidden
             said = str(error).removesuffix(NO_OFFLINE_FALLBACK).rstrip().rstrip(".")  # NO_FALLBACK says it
+            named = _class_named(error)
+            cls = f"{named.strip(' ()')}: " if named else ""
             return self._report(
                 "writer_failed",
-                f"Writer failed ({type(error).__name__}): {said}. {NO_FALLBACK}",
+                f"Writer failed{named}: {said}. {NO_FALLBACK}",
                 turn.number,
-                reason=f"the writer could not answer ({type(error).__name__}: {str(error).rstrip('.')})",
+                reason=f"the writer could not answer ({cls}{str(error).rstrip('.')})",
             )
         proposed = tuple(batch.facts)
         try:  # a forget or a newer turn during the writer's call is what happened, whatever the writer saw
@@ -636,3 +639,12 @@ def make_extraction(memory: WorkingMemory | None = None, *, log: CallLog | None 
     store = memory if memory is not None else WorkingMemory()
     writer = ChatFactWriter(hold_client(make_chat_client("writer", log=log), store))
     return MemoryExtraction(store, writer)
+
+
+def _class_named(error: BaseException) -> str:
+    """`` (RuntimeError)`` for an unforeseen failure, whose class is its only name; nothing for a live model's error.
+
+    A :class:`~course_lib.live.LiveModelError` already says its cause in words (role, model, endpoint, what failed,
+    what to check): "Writer failed (LiveModelError)" put a library class on the student's path (lesson 00's walk 22).
+    """
+    return "" if isinstance(error, LiveModelError) else f" ({type(error).__name__})"

@@ -679,8 +679,25 @@ def _unsupported_backend_words(backend: str) -> str:
         said.append(
             f"COURSE_LLM={value!r} is not supported; use 'offline' (default), 'openai' or 'local'{case}."
             + _server_hint(value)
+            + _unusual_characters(value)
         )
     return " ".join(said)
+
+
+def _unusual_characters(value: str) -> str:
+    """The characters of a refused value that are not printable ASCII, each named, or "" when it has none.
+
+    ``COURSE_LLM=\u043epenai`` (a Cyrillic "o", U+043E) was refused as ``'\u043epenai'``, which on screen looks
+    like the value suggested next to it (lesson 00's walk 22): a look-alike or invisible character is named with
+    its code point. The memory half's marker (:func:`course_lib.memory.mark_invisible`) sits on a floor this
+    shared module may not import.
+    """
+    odd = [c for c in dict.fromkeys(value) if not (c.isascii() and c.isprintable())]
+    if not odd:
+        return ""
+    named = [f"U+{ord(c):04X} {unicodedata.name(c, 'UNNAMED CHARACTER')}" for c in odd]
+    kind = "an invisible or non-ASCII character" if len(odd) == 1 else "invisible or non-ASCII characters"
+    return f" It holds {kind}: {', '.join(named)}; retype the value in plain ASCII."
 
 
 def _blank_backend_words(env_file: Path | None) -> str:

@@ -24,6 +24,7 @@ import asyncio
 import copy
 import json
 import logging
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Iterable, Mapping, Sequence
@@ -908,7 +909,15 @@ def explain(error: BaseException, settings: LiveSettings) -> tuple[str, str, Fai
 
 
 def _described(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error}"
+    """A connection error in words, for a student: its message, or its class said as words when it has none.
+
+    ``ConnectError: All connection attempts failed`` named a library class on the student's path (lesson 00's
+    walk 22); the class stays in the exception's ``__cause__`` for a maintainer.
+    """
+    said = str(error).strip().rstrip(".")
+    if not said:
+        return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", type(error).__name__).lower()
+    return said[0].lower() + said[1:] if len(said) < 2 or not said[1].isupper() else said
 
 
 def _connection_cause(error: BaseException) -> str:

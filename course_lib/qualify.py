@@ -305,9 +305,11 @@ def reason(report: ExtractionReport, error: BaseException | None = None) -> str:
         return ""
     if report.diagnostic.startswith(MISMATCH):
         return NOT_DECLARED_WORDS
-    # "Writer failed (LiveModelError): ..." (the class after the words, issue 32) reads "LiveModelError: ..." here
-    first = re.sub(r"^Writer failed \((\w+)\): ", r"\1: ", report.diagnostic.split(". ")[0])
-    live = re.match(r"LiveModelError: \w+ model '.*?' at \S+: (.*)", first)  # role, model, endpoint: in the title
+    # "Writer failed (RuntimeError): ..." reads "RuntimeError: ..." here; a live model's failure names no class
+    first = re.sub(
+        r"^Writer failed(?: \((\w+)\))?: ", lambda m: f"{m[1]}: " if m[1] else "", report.diagnostic.split(". ")[0]
+    )
+    live = re.match(r"\w+ model '.*?' at \S+: (.*)", first)  # role, model, endpoint: in the title
     detail = (live[1] if live else first)[:140]
     return f"{cause(error)} - {detail}" if report.status == "writer_failed" else detail
 

@@ -103,6 +103,7 @@ __all__ = [
     "command_lines",
     "compare_qualifications",
     "count_facts_tokens",
+    "cut_reply_note",
     "declared_pairs",
     "example_on_the_recording_day",
     "facts_gap_note",
@@ -1059,6 +1060,26 @@ def misses_note(recordings: dict[str, QualificationRecording]) -> str:
         else:
             lines.append(f"  {name}: {count}: {_quoted_list(missed)}.")
     return "\n".join(lines)
+
+
+def cut_reply_note(recordings: dict[str, QualificationRecording], chars: int = 150) -> str:
+    """The start of one reply cut at the output cap, from the first run that has one; "" when no run has one.
+
+    Lesson 00 said "it repeated itself inside the JSON until the output cap cut it" and showed only the count (walk
+    22): the first cut case of the first such run is shown, its first ``chars`` characters, runs of blanks made one
+    space and invisible characters marked (:func:`course_lib.memory.mark_invisible`).
+    """
+    for name, recording in recordings.items():
+        cut = next((c for c in recording.cases if recording.is_cut(c) and any(c.proposal)), None)
+        if cut is None:
+            continue
+        reply = " ".join(next(p for p in cut.proposal if p).split())
+        shown = mark_invisible(reply[:chars]) + ("..." if len(reply) > chars else "")
+        return (
+            f"One cut reply, for “{cut.case}” in the run “{name}”, its first {min(chars, len(reply))} of "
+            f"{len(reply)} characters (line breaks made spaces):\n  {shown}"
+        )
+    return ""
 
 
 def rejected_before_any_call(recording: QualificationRecording) -> list[RecordedCase]:

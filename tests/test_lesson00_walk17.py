@@ -147,7 +147,7 @@ def test_each_exercise_cell_works_alone_in_a_fresh_kernel_answered_or_not():
 
 
 def test_section_6s_four_words_each_say_where_they_are_taught():
-    intro = next(source(c) for c in cells() if source(c).startswith("## 6. What the tests do not tell you"))
+    intro = next(source(c) for c in cells() if source(c).startswith("## 6. After lesson 02: a real model, tested"))
     bullets = re.findall(r"^- \*\*(.+?)\*\* \((.+?)\):", intro, flags=re.M)
     assert [word for word, _ in bullets] == ["declared facts", "writer", "host check", "battery"]
     tags = dict(bullets)

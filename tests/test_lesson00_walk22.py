@@ -129,7 +129,7 @@ def test_each_cell_that_needs_another_cells_value_names_it_on_its_first_line():
 
 def test_section_6_says_the_model_repeated_itself_not_that_it_looped():
     prose = markdown("7e074104")
-    assert "On 9 cases it repeated itself inside the JSON until the output cap cut it." in prose
+    assert "On 9 cases it repeated itself inside the JSON until the output cap cut it" in " ".join(prose.split())
     assert "stopped the repetition" in prose
     assert "looped" not in prose and "the loops" not in prose
 
@@ -150,7 +150,7 @@ def test_exercise_2_hint_points_at_section_3s_configuration_cell():
 
 def test_the_intro_says_a_seed_is_a_published_article_with_code_and_a_console_session():
     intro = markdown("92605e2c")
-    assert "*The seed* is a published article whose code and console session a lesson re-creates in Python" in intro
+    assert "The seeds are two published articles whose code and console session a lesson re-creates in Python" in intro
     assert "the article a lesson re-creates" not in intro
 
 

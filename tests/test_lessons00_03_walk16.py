@@ -115,7 +115,9 @@ def test_a_refused_connection_is_said_in_words_wherever_it_is_printed():
         error = openai.APIConnectionError(request=request)
         error.__cause__ = httpx2.ConnectError(detail)
         cause, hint, kind = explain(error, settings)
-        assert cause == f"cannot connect (ConnectError: {detail}; 1 attempt)"
+        # in words, no class name (walk 22): "ConnectError" meant nothing to a student
+        said = detail if detail[1].isupper() else detail[0].lower() + detail[1:]
+        assert cause == f"cannot connect ({said}; 1 attempt)"
         assert hint.startswith("No connection to the endpoint could be opened, so no request was sent. Is the server")
         assert kind == "unreachable"
     # another cause of the same failure class keeps its own words: it may have opened the connection

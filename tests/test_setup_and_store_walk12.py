@@ -143,7 +143,7 @@ def test_lesson_00_says_what_it_uses_before_or_where_it_first_uses_it():
     status = next(i for i, c in enumerate(cells) if "status: writer_failed" in json.dumps(c.get("outputs", [])))
     assert "`writer_failed`: the writer gave no proposal" in "".join(cells[status - 1]["source"])
     markdown = text_of(cells)
-    assert "Three of them, and one of this lesson's" in markdown and "Four of them" not in markdown
+    assert "Three words of lessons 01 and 02, and one of\nthis lesson's" in markdown and "Four of them" not in markdown
     assert "appear in no\n  lesson's scenario" in markdown
 
 

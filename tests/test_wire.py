@@ -194,7 +194,7 @@ CAUSES = {
     "empty_choices": ("no choices", "carried no choices"),
     "refusal": 'the model refused: "I can\'t help with that."',
     "sse_cut": ("malformed JSON", "the stream was cut mid-way"),
-    "chunked_cut": "the connection was cut before the answer was complete (RemoteProtocolError",
+    "chunked_cut": "the connection was cut before the answer was complete (peer closed connection",
     "error_in_200": (
         "answered HTTP 200 with an error instead of an answer: The model is overloaded",
         "sent an error instead of an answer: The model is overloaded",
