@@ -568,8 +568,7 @@ EXERCISES: tuple[Exercise, ...] = (
             (5, "[5] is the fifth numbered message, not the fifth call."),
             (
                 3,
-                "Section 3's table shows the same run: find the first [5] in its 'did' column, and count the LLM "
-                "rows down to it.",
+                "Once the model has answered [5], what does stop_at_5 decide, and what does the loop do then?",
             ),
         ),
         answer_type=int,

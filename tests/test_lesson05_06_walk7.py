@@ -65,7 +65,8 @@ def test_lesson_05_leaves_the_csharp_origin_the_seeds_format_and_contradictions_
     # the path names the platform once, in the phrase tests/test_student_path.py allows (walk 19); C# names stay out
     assert "no `LoopAgent` class" in text and "C#" not in text.replace("MAF for .NET (C#)", "")
     assert "MAF for .NET, written in C#" in hood
-    assert "three places" not in text and "(#seed-contradictions)" in text
+    # walk 22: the contradictions are announced under the hood only, the path links them no more
+    assert "three places" not in text and "(#seed-contradictions)" not in text and "(#seed-contradictions)" in hood
     assert '"previous feedback: none"' not in text and "already the `Feedback:` line" not in text
     assert '"previous feedback: none"' in hood and "no empty message is sent" in hood
 
