@@ -26,7 +26,6 @@ from __future__ import annotations
 import gc
 import json
 import re
-import statistics
 import time
 import uuid
 from abc import ABC, abstractmethod
@@ -134,6 +133,7 @@ __all__ = [
     "summary_keys",
     "summary_shown",
     "summary_sizes",
+    "summary_trim_sentence",
     "superseded_sentence",
     "superseded_values",
     "time_growth_sentence",
@@ -1101,14 +1101,17 @@ class ScalingRow:
     calls: int
     """Model calls of the replay, every role."""
     cpu_seconds: float
-    """CPU seconds of the replay (the median of ``timings`` runs): they depend on the machine, the characters do not."""
+    """CPU seconds of the replay (the fastest of ``timings`` runs): they depend on the machine, the characters don't."""
     timings: int = 1
-    """How many times the replay was run and timed; ``cpu_seconds`` is the median of those times."""
+    """How many times the replay was run and timed; ``cpu_seconds`` is the fastest of those times."""
 
 
-TIMINGS = 3
-"""How many times :func:`measure_scaling` times each replay by default: the median of three drops one slow run (a
-busy machine, a garbage collection) that a single timing would show as a bump in lesson 04's time plot."""
+TIMINGS = 2
+"""How many times :func:`measure_scaling` times each replay by default: the fastest of two drops one slow run (a
+busy machine, a garbage collection: they only ever add time) that a single timing would show as a bump in lesson 04's
+time plot. Three timings (a median) cost lesson 04's section 6 cell about 3.3 s of CPU against 2.3 s for two, for the
+same words: in ten re-runs with two timings (walk 22), :func:`time_growth_sentence` put the same policies in the same
+groups every time (full history 3.9 to 4.9 times as long, compaction 2.9 to 4.1, the others 0.8 to 1.2)."""
 TIME_NOISE_RATIO = 1.5
 """The growth in time per turn under which a policy's turns did not really slow down. Sixteen re-runs of lesson 04's
 measurement (10 to 200 turns, medians of 3 timings, on a shared machine) gave the policies that store a capped
@@ -1128,11 +1131,11 @@ async def measure_scaling(
     (:func:`~course_lib.presentation.scaling_frame` shows them).
 
     Each replay is run ``timings`` times, each from a fresh state after a garbage collection, in rounds that time
-    every replay once, and its CPU time is the median: one timing per point made lesson 04's plot bump (full history
-    slower at 100 turns than at 200). The objects alive before the measurement are frozen out of those collections
-    (``gc.freeze``, undone at the end): a full collection walked the whole notebook's heap before each of lesson 04's
-    72 timed replays, most of its section 6 cell's CPU time (walk 22); now each collection walks only what the
-    replays made.
+    every replay once, and its CPU time is the fastest: one timing per point made lesson 04's plot bump (full history
+    slower at 100 turns than at 200); what else the machine does only ever adds time. The objects alive before the
+    measurement are frozen out of those collections (``gc.freeze``, undone at the end): a full collection walked the
+    whole notebook's heap before each of lesson 04's timed replays, most of its section 6 cell's CPU time (walk 22);
+    now each collection walks only what the replays made.
 
     By default on the offline models whatever ``COURSE_LLM`` says: what this measures is the policies' and the
     framework's work per turn, and a live model would need one call per turn and policy, plus one per turn for the
@@ -1169,8 +1172,8 @@ async def measure_scaling(
     for (n, name), calls in replayed.items():
         reader = [c for c in calls if c.call == "reader"]
         chars = sum(c.chars_sent for c in calls)
-        median = statistics.median(seconds[n, name])
-        rows.append(ScalingRow(n, name, reader[-1].chars_sent, chars, len(calls), median, timings))
+        fastest = min(seconds[n, name])
+        rows.append(ScalingRow(n, name, reader[-1].chars_sent, chars, len(calls), fastest, timings))
     return rows
 
 
@@ -1336,6 +1339,53 @@ async def summary_before_last_question(
 def summary_shown(summary: str, budget: int) -> str:
     """A summary as a student checks it by eye: its length against its budget, then the text, one line a line."""
     return f"The summary sent with the final question: {len(summary)} characters (budget {budget}):\n{summary}"
+
+
+async def summary_trim_sentence(timeline: Timeline, factory: PolicyFactory, rule: ResolutionRule = "latest") -> str:
+    """Why the summary sent with the timeline's last question is as far under its budget as it is, computed from its
+    rewrites: the last one that dropped lines says how far over its new lines took the summary and what dropping the
+    oldest whole lines left; the turns after it say what they added (lesson 04's exercise 3: "158 characters (budget
+    200)" read as if the budget had not mattered, walk 22).
+
+    Said only of a summary that keeps its lines whole (the extractive kind: each rewrite keeps the previous lines,
+    minus some of the oldest, then adds new ones); ``""`` when no rewrite dropped a line or one rewrote a line.
+    """
+    questions = timeline.questions
+    if not questions:
+        return ""
+    log = CallLog()
+    policy = factory(rule, log)
+    if not isinstance(policy, SummaryPolicy):
+        raise TypeError(f"summary_trim_sentence needs a summary policy, not {factory.label}.")
+    turns = timeline.turns[: questions[-1] - 1]
+    last_drop: tuple[int, int, list[str], int] | None = None  # turn, characters before dropping, lines dropped, added
+    for number, turn in enumerate(turns, start=1):
+        before = policy.summary.split("\n") if policy.summary else []
+        await policy.turn(turn.user)
+        after = policy.summary.split("\n") if policy.summary else []
+        added = [line for line in after if line not in before]
+        kept = after[: len(after) - len(added)]
+        dropped = before[: len(before) - len(kept)]
+        if before[len(dropped) :] != kept or kept + added != after or len(after) < 2:
+            return ""  # a rewritten line, or one line of merged declarations: not the whole-line kind
+        if dropped:
+            last_drop = (number, len("\n".join(before + added)), dropped, len(added))
+            trimmed = len(policy.summary)
+    if last_drop is None:
+        return ""
+    number, over, dropped, new = last_drop
+    lines = "the oldest line" if len(dropped) == 1 else f"the {len(dropped)} oldest lines"
+    new_lines = "new line" if new == 1 else "new lines"
+    cut = sum(len(line) + 1 for line in dropped)
+    sentence = (
+        f"Why {len(policy.summary)} characters: a line goes whole or not at all. At turn {number}, its {new_lines} "
+        f"took the summary to {over} characters, over its budget; dropping {lines}, {', '.join(dropped)} ({cut} "
+        f"characters with the line breaks), took it to {trimmed}"
+    )
+    if trimmed == len(policy.summary):
+        return f"{sentence}."
+    later = f"turn {len(turns)}" if number + 1 == len(turns) else f"turns {number + 1} to {len(turns)}"
+    return f"{sentence}; {later} added {len(policy.summary) - trimmed}: {len(policy.summary)}."
 
 
 def summary_keys(summary: str) -> list[str]:
@@ -1614,7 +1664,7 @@ def time_range_sentence(rows: Sequence[ScalingRow]) -> str:
     took = fastest if fastest == slowest else f"from {fastest} to {slowest}"
     timings = {r.timings for r in rows}
     each = (
-        f" Each time is the median of {timings.pop()} runs of the same replay."
+        f" Each time is the fastest of {timings.pop()} runs of the same replay."
         if len(timings) == 1 and 1 not in timings
         else ""
     )

@@ -1422,7 +1422,7 @@ def answers_by_rule(answers: pd.DataFrame, turn: int) -> str:
     policies = list(dict.fromkeys(rows["policy"]))
     if len(policies) != 1:
         raise ValueError(f"Answers by rule need one policy's answers at turn {turn}; these hold {policies}.")
-    lines = [f"The {policies[0]} answer at turn {turn}, rule by rule:"]
+    lines = [f"The '{policies[0]}' policy's answer at turn {turn}, rule by rule:"]  # a name, not words of the sentence
     for _, row in rows.iterrows():
         verdict = "correct" if row["correct"] else f"wrong: {what_was_wrong(row['missing'], row[FORBIDDEN_NAMED])}"
         lines.append(f"- {rule_label(row['rule'])}: {verdict}")

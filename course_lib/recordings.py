@@ -107,6 +107,7 @@ __all__ = [
     "declared_pairs",
     "example_on_the_recording_day",
     "facts_gap_note",
+    "facts_gap_sentence",
     "load_facts_tokens",
     "load_policy_costs",
     "load_qualification",
@@ -821,26 +822,59 @@ def example_on_the_recording_day(example: str, recorded_at: datetime) -> str:
     return f"a timestamp such as {shown}" if len(shown) == len(example) else "a timestamp"
 
 
+def _facts_gap_mismatch(recording: PolicyCostRecording, counted: FactsTokenCount) -> str | None:
+    """``None`` when the count reproduces the recording's facts run (same model, characters and reported tokens);
+    otherwise what :func:`facts_gap_note` and :func:`facts_gap_sentence` say instead ("" with no reported tokens)."""
+    run = next((r for r in recording.runs if r.policy == "facts"), None)
+    if run is None or run.input_tokens is None:
+        return ""
+    same = (
+        counted.model == recording.model.model
+        and sum(c.chars for c in counted.calls) == run.chars_sent
+        and counted.total == run.input_tokens
+    )
+    if same:
+        return None
+    return (
+        f"The facts policy's reported tokens are the furthest from the estimate "
+        f"({run.input_tokens / run.est_tokens:.2f}); the course's own count of its calls does not match this "
+        "recording, so the course does not explain that gap here."
+    )
+
+
+def facts_gap_sentence(recording: PolicyCostRecording, counted: FactsTokenCount) -> str:
+    """:func:`facts_gap_note` in one sentence, for lesson 04's path: the main cause (each fact's timestamp, about a
+    token a digit) and where the arithmetic is (the lesson's "Under the hood", which prints the note). Lesson 04's
+    walk 22: the note's arithmetic, on the path, was the hardest text of section 4.
+    """
+    mismatch = _facts_gap_mismatch(recording, counted)
+    if mismatch is not None:
+        return mismatch
+    run = next(r for r in recording.runs if r.policy == "facts")
+    ratio = f"{run.input_tokens / run.est_tokens:.2f}" if run.input_tokens is not None else ""
+    example, each = counted.timestamp, counted.timestamp_tokens
+    shown = example_on_the_recording_day(example, recording.recorded_at)
+    stamp = (
+        "a token for each digit and sign" if each == len(example) else f"{each} tokens for {len(example)} characters"
+    )
+    return (
+        f"Why the facts policy is the furthest off ({ratio}): each fact carries the time it was recorded, {shown}, "
+        f"which costs {stamp}, not one token for every 4 characters; the arithmetic, counted again with the model's "
+        "own tokenizer, is under the hood at the end of the lesson."
+    )
+
+
 def facts_gap_note(recording: PolicyCostRecording, counted: FactsTokenCount) -> str:
     """Why the facts policy's reported tokens are the furthest from the chars/4 estimate, computed from the count.
 
     Said only when the count reproduces the recording (same model, same characters, same reported input tokens):
     otherwise the note says the course does not explain the gap, rather than explain another run's.
     """
-    run = next((r for r in recording.runs if r.policy == "facts"), None)
-    if run is None or run.input_tokens is None:
-        return ""
-    ratio = f"{run.input_tokens / run.est_tokens:.2f}"
-    same = (
-        counted.model == recording.model.model
-        and sum(c.chars for c in counted.calls) == run.chars_sent
-        and counted.total == run.input_tokens
-    )
-    if not same:
-        return (
-            f"The facts policy's reported tokens are the furthest from the estimate ({ratio}); the course's own count "
-            "of its calls does not match this recording, so the course does not explain that gap here."
-        )
+    mismatch = _facts_gap_mismatch(recording, counted)
+    if mismatch is not None:
+        return mismatch
+    run = next(r for r in recording.runs if r.policy == "facts")
+    ratio = f"{run.input_tokens / run.est_tokens:.2f}" if run.input_tokens is not None else ""
     reader_chars, reader_tokens, reader_marks, _ = counted.part("reader")
     writer_chars, writer_tokens, writer_marks, writer_messages = counted.part("writer")
     example, each = counted.timestamp, counted.timestamp_tokens

@@ -31,7 +31,7 @@ def test_section_3b_says_the_real_model_s_attempt_stopped_at_the_recorded_turn()
     assert stopped
     turn = re.search(r"after turn (\d+)", stopped[0].stopped)
     assert turn
-    assert f"Section 4 shows a small real model's attempt stop at turn {turn.group(1)}." in text
+    assert f"Section 4 shows how a small real model's attempt stopped at turn {turn.group(1)}." in text
     assert "Section 4 shows a small real model's attempt." not in text
 
 

@@ -113,7 +113,7 @@ async def test_exercise_1s_why_says_the_wide_window_is_right_only_because_of_the
     assert all("module: Reporting, Billing; database: PostgreSQL, SQL Server 2022" in v for v in visible)
     lines = answers_by_rule(wide.answers, 10).split("\n")
     assert lines == [
-        "The last 9 turns answer at turn 10, rule by rule:",
+        "The 'last 9 turns' policy's answer at turn 10, rule by rule:",
         "- latest: correct",
         "- earliest: wrong: missing Billing, SQL Server 2022; names forbidden Reporting, PostgreSQL",
         "- most frequent: wrong: missing Billing, SQL Server 2022; names forbidden Reporting, PostgreSQL",

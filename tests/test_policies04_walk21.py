@@ -201,10 +201,12 @@ def test_a_count_that_does_not_match_the_recording_explains_nothing():
     assert "because" not in note
 
 
-def test_lesson_04_prints_the_note_under_the_recorded_table():
-    source = cell_source("04", "0dfdbc21")
+def test_lesson_04_prints_the_note_under_the_hood():
+    """Walk 22's second walk: one sentence under the recorded table, the arithmetic under the hood."""
+    source = cell_source("04", "hood-facts-tokens-code")
     assert "facts_gap_note(recorded_costs, load_facts_tokens())" in source
-    assert _words(facts_gap_note(load_policy_costs(), load_facts_tokens())) in _words(cell_outputs("04", "0dfdbc21"))
+    note = _words(facts_gap_note(load_policy_costs(), load_facts_tokens()))
+    assert note in _words(cell_outputs("04", "hood-facts-tokens-code"))
     bullet = _words(cell_source("04", "28c1a801"))
     assert "Yet its reported tokens are the furthest from the estimate: the note under the table says why" in bullet
 
