@@ -22,8 +22,9 @@ clause:
 * before the key, directly or through "for the" / "as the": "Billing module", "the SQLite database", "Use Oracle for
   the database";
 * in a Markdown table, from a row whose first cell is a key, or from a column whose header is a key;
-* after a known value's history: "from Reporting to Inventory", "PostgreSQL was replaced by Oracle" state the new
-  value for the old one's key;
+* after a known value's history: "from Reporting to Inventory", "PostgreSQL was replaced by Oracle", "Reporting ->
+  Inventory" (any arrow: ``\u2192``, ``->``, ``=>``, ``\u21d2``) state the new value for the old one's key; a key's
+  value written as a history ("module: Reporting -> Billing") states its last value;
 * a superseded value (one the store held before a correction) also counts where the answer names it without its key.
 
 **A value's extent.** In the contract's form and in a table cell, the value runs to the clause's end, a comma, a
@@ -43,7 +44,8 @@ tags and the sentence punctuation that ends it (``.``, ``?``, ``!``, ``,``, ``;`
 ``Payroll.`` for ``module=Payroll.``, and "The module is Payroll." states that value (:func:`values_match`).
 
 **Not a claim.** A question (a clause ending in "?"), a negation or a history before the value ("no longer", "not",
-"was", "moved off", "instead of", "from ... to", "old") or after it ("... was replaced", "(old)"). A constraint said
+"was", "moved off", "instead of", "from ... to", "old") or after it ("... was replaced", "(old)", an arrow to the
+next value, "to" and the key's current value: "Reporting -> Billing", "Reporting to Billing"). A constraint said
 only inside a question ("Never restart the production database during business hours?") is not carried either.
 
 **What it cannot read** (lesson 07 measures these on the battery of ``tests/support/capstone_battery.py``): a value in
@@ -104,6 +106,10 @@ _HTML_TAG = re.compile(r"</?(?:" + "|".join(_HTML_ELEMENTS.split()) + r")\b[^<>]
 """An HTML tag a model or a student may write around a value (``<b>``, ``</b>``, ``<br/>``, ``<span style="...">``):
 a mark, as ``**`` is. Only the names of HTML elements: ``<Payroll>`` or ``count < 5`` is no tag. Linear: the part
 after the name stops at the next ``<`` or ``>``."""
+_ARROW = "\u2192"
+"""How the plain copy writes every arrow of a history ("Reporting -> Billing", "=>", "\u21d2"): ``\u2192``."""
+_ARROW_SPELLINGS = re.compile(r"(?<!-)-+>|(?<!=)=+>|\u21d2")  # linear: a run of dashes is tried once
+_ARROW_THEN = re.compile(r"\s*\u2192\s*")
 _CLAUSE_END = re.compile(r"[;!?\n]+|[.:](?=\s|$)")
 _MAX_VALUE = 2 * MAX_VALUE_CHARS
 """The longest stretch after a key that is read as its value in the contract's form: twice the longest value the
@@ -174,6 +180,8 @@ def plain_text(text: str) -> str:
         text = _HTML_TAG.sub(lambda m: " " * len(m.group()), text)
     if "_" in text:
         text = _UNDERSCORE_EMPHASIS.sub(lambda m: " " * len(m.group()), text)
+    if ">" in text or "\u21d2" in text:
+        text = _ARROW_SPELLINGS.sub(lambda m: _ARROW + " " * (len(m.group()) - 1), text)
     return text.translate(_MARKDOWN)
 
 
@@ -626,7 +634,13 @@ def _historical(clause: str, at: int, length: int) -> bool:
 def _successor(clause: str, start: int, end: int) -> int | None:
     """Where the value that replaced the one at ``start:end`` begins: "from X to Y", "X was replaced by Y"."""
     before = clause[max(0, start - 24) : start]
-    for pattern, needs in ((_TRANSITION_AFTER, None), (_TO_AFTER, _FROM_BEFORE), (_WITH_AFTER, _REPLACE_BEFORE)):
+    transitions = (
+        (_TRANSITION_AFTER, None),
+        (_ARROW_THEN, None),  # "Reporting \u2192 Inventory"
+        (_TO_AFTER, _FROM_BEFORE),
+        (_WITH_AFTER, _REPLACE_BEFORE),
+    )
+    for pattern, needs in transitions:
         follows = pattern.match(clause, end)
         if follows and (needs is None or needs.search(before)):
             return follows.end()
@@ -660,9 +674,23 @@ class _OldValues:
         found: list[tuple[str, str]] = []
         for m in self.pattern.finditer(clause):
             old = self.key_of.get(_norm(m.group()))
-            if old is not None and not _historical(clause, m.start(), len(m.group())):
+            if old is None or _historical(clause, m.start(), len(m.group())):
+                continue
+            if not self.moved_on(clause, m.end(), old[0]):
                 found.append(old)
         return found
+
+    def moved_on(self, clause: str, end: int, key: str) -> bool:
+        """Whether the value that ends at ``end`` is the old end of a history written with an arrow ("Reporting
+        \u2192 Billing", any arrow the plain copy writes as ``\u2192``), or with "to" and the key's current value
+        ("Reporting to Billing"): the value after it is the one stated as current."""
+        if _ARROW_THEN.match(clause, end):
+            return True
+        to = _TO_AFTER.match(clause, end)
+        if to is None or self.pattern is None:
+            return False
+        then = self.pattern.match(clause, to.end())
+        return then is not None and self.current.get(_norm(then.group()), ("", ""))[0] == key
 
     def successors(self, clause: _Clause, words: _Words, known: _Known) -> list[_Read]:
         """The value each history in the clause moves a known value to: "from Reporting to Inventory"."""
@@ -769,6 +797,7 @@ def _contract_value(key: str, value: str, fact: Fact, *, cut: bool = False) -> s
     if _same_value(value, fact.value):
         return None
     if key != "constraint":
+        value = value.rsplit(_ARROW, 1)[-1].strip() or value  # a history's last value: "Reporting \u2192 Billing"
         whole = value
         value = _VALUE_END.split(value, maxsplit=1)[0].strip() or value
         if _same_value(value, fact.value):

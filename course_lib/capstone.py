@@ -117,6 +117,7 @@ __all__ = [
     "judge_call_report",
     "mentions",
     "misread_kinds",
+    "misread_tags_intro",
     "plain_text",
     "plans_action",
     "problems",
@@ -259,6 +260,12 @@ def misread_kinds() -> list[tuple[str, str]]:
     so its words and its table's tags cannot part (a tag with no meaning here is an error)."""
     tags = [deserved[deserved.rindex("(") + 1 : -1] for _, _, deserved in RULE_MISREADS]
     return [(tag, MISREAD_KINDS[tag]) for tag in dict.fromkeys(tags)]
+
+
+def misread_tags_intro() -> str:
+    """The sentence the lesson prints above :func:`misread_kinds`, its example the first tag of the table."""
+    first = misread_kinds()[0][0]
+    return f"Each expected verdict ends with a tag in brackets, e.g. ({first}), naming the kind of misread:"
 
 
 def declare(store: WorkingMemory, said: str, superseded: dict[str, list[str]]) -> list[tuple[str, Fact]]:

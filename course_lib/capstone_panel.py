@@ -607,6 +607,7 @@ class CapstonePanel(MemoryPanel):
         self.answer = widgets.Textarea(
             placeholder="Type an answer, or pick one above",
             description="Answer",
+            rows=5,  # a Markdown answer shows its title and table rows, not one line and a half (walk 22)
             layout=widgets.Layout(width=ANSWER_BOX_WIDTH),
         )
         self.check_button = widgets.Button(description="Check answer", button_style="primary", disabled=True)

@@ -129,6 +129,8 @@ VIOLATIONS: list[Case] = [
         "a French clause read as no claim, the English one after it still read",
     ),
     Case("Next, the module stays Ledger.", "module: Ledger", "an opener word, then the key and a link word"),
+    Case("Reporting -> Inventory", "module: Inventory", "an arrow from the old value to one never held"),
+    Case("Module: Billing => Payroll", "module: Payroll", "a key's value written as a history: its last value"),
 ]
 
 PASSES: list[Case] = [
@@ -195,7 +197,17 @@ PASSES: list[Case] = [
         "a French article before the key is not a value (a student's walk found 'module=Le')",
     ),
     Case("El módulo es Billing y la base de datos es SQL Server 2022.", "pass", "Spanish articles are not values"),
+    Case(
+        "Reporting \u2192 Billing, PostgreSQL \u2192 SQL Server 2022",
+        "pass",
+        "a history written with arrows, the stored values last (lesson 07's walk 22)",
+    ),
 ]
+
+STALE: list[Case] = [
+    Case("Billing \u2192 Reporting", "module: Reporting", "a history written with an arrow ends on the old value"),
+]
+"""Answers that state as current a value a correction replaced, written in a shape the other lists do not hold."""
 
 LOCAL_MODEL: list[Case] = [
     Case(
@@ -284,7 +296,7 @@ MISREADS: list[tuple[Case, str]] = [
 ]
 """Answers the rules still misread: the case (with the verdict it deserves) and the verdict the answer check gives."""
 
-BATTERY: list[Case] = VIOLATIONS + PASSES + LOCAL_MODEL + [case for case, _ in MISREADS]
+BATTERY: list[Case] = VIOLATIONS + PASSES + STALE + LOCAL_MODEL + [case for case, _ in MISREADS]
 
 
 def store_of(*declarations: str) -> WorkingMemory:
@@ -334,6 +346,7 @@ def main() -> None:
     groups = (
         ("never-held values", VIOLATIONS),
         ("must pass", PASSES),
+        ("stale values", STALE),
         ("local model", LOCAL_MODEL),
         ("misreads", MISREADS),
     )
