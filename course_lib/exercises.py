@@ -2074,7 +2074,8 @@ def _decimal_count(answer: Any, expected: Any, typed: str = "") -> str:
     ``'9'`` or ``None`` are: graded "not quite" beside them, it told the student which forms the check had judged
     (lesson 05's walk). ``typed``: the answer as the student typed it (:func:`_typed_value`); a number typed with an
     exponent (``1e0``) is quoted so and called the decimal number it is: "1.0 has a decimal point" named a point the
-    student never typed (lesson 07's walk 22).
+    student never typed (lesson 07's walk 22), and its whole number is not offered ("write it as a whole number,
+    1000" for ``1e3`` invited an answer the student never meant: lessons 00 and 05's third walks).
     """
     if isinstance(expected, bool) or not isinstance(expected, numbers.Integral):
         return ""
@@ -2090,8 +2091,12 @@ def _decimal_count(answer: Any, expected: Any, typed: str = "") -> str:
         )
     if not isinstance(answer, float):
         return ""
-    said = f"{exponent} is the decimal number {answer}" if exponent else f"{answer} has a decimal point"
-    return f"{said}, but the answer is a count: write it as a whole number, {int(answer)}."
+    if exponent:  # 1e3: its whole number (1000) is no guess the student made, so it is not offered (walk 22)
+        return (
+            f"{exponent} is the decimal number {answer}, but the answer is a count: write the count you predict as "
+            "a whole number in digits, with no e and no decimal point."
+        )
+    return f"{answer} has a decimal point, but the answer is a count: write it as a whole number, {int(answer)}."
 
 
 def _set_instead(missing: str, names: Mapping[str, Any]) -> str:

@@ -67,18 +67,31 @@ def test_every_exercise_with_choices_is_covered():
 
 # --- finding 3: a count typed with an exponent ---
 
+EXPONENT_WORDS = (
+    "but the answer is a count: write the count you predict as a whole number in digits, "
+    "with no e and no decimal point."
+)
+
 
 @pytest.mark.parametrize(
     ("typed", "value", "words"),
     [
-        ("1e0", 1e0, "1e0 is the decimal number 1.0, but the answer is a count: write it as a whole number, 1."),
-        ("1E3", 1e3, "1E3 is the decimal number 1000.0, but the answer is a count: write it as a whole number, 1000."),
+        (
+            "1e0",
+            1e0,
+            "1e0 is the decimal number 1.0, " + EXPONENT_WORDS,
+        ),
+        (
+            "1E3",
+            1e3,
+            "1E3 is the decimal number 1000.0, " + EXPONENT_WORDS,
+        ),
         ("10e-1", 1.0, "10e-1 is the decimal number 1.0, but the answer is a count"),
     ],
 )
 def test_a_whole_count_typed_with_an_exponent_is_quoted_as_typed(typed, value, words):
     line = said("07", "Exercise 2", value, 1, f"answer_1 = {typed}")
-    assert words in line and "has a decimal point" not in line
+    assert words in line and "has a decimal point" not in line and "whole number, 1" not in line
 
 
 @pytest.mark.parametrize(("typed", "value"), [("1e-1", 0.1), ("-1e0", -1.0), ("2.5e0", 2.5)])
@@ -96,4 +109,4 @@ def test_a_decimal_point_typed_is_still_called_one():
 def test_every_lesson_s_count_gets_the_same_words(lesson):
     label = next(e.label for e in EXERCISES if e.lesson == lesson and e.answer_type is int)
     line = said(lesson, label, 3e0, 3, "answer_1 = 3e0")
-    assert "3e0 is the decimal number 3.0, but the answer is a count: write it as a whole number, 3." in line
+    assert "3e0 is the decimal number 3.0, " + EXPONENT_WORDS in line
