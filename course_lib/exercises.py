@@ -2421,8 +2421,8 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
     if not wrong:
         return counts
     if len(wrong) == 1:
-        return f"{counts} The value of {_names(wrong)} is not the one the store keeps."
-    return f"{counts} The values of {_names(wrong)} are not the ones the store keeps."
+        return f"{counts} The value of {_names(wrong)} is not the right one."
+    return f"{counts} The values of {_names(wrong)} are not the right ones."
 
 
 def _count(count: int, noun: str) -> str:

@@ -34,7 +34,7 @@ WRONG_IN_CONTENT = [  # every key an allowed key, every value text: graded, neve
 ]
 
 
-WRONG_KEYS = re.compile(r" The values? of .*? (?:is|are) not the ones? the store keeps\.")
+WRONG_KEYS = re.compile(r" The values? of .*? (?:is|are) not the right ones?\.")
 
 
 def _shape(text: str) -> str:
@@ -98,7 +98,7 @@ def test_a_dict_of_other_keys_is_held_to_the_same_policy():
     text = near_miss_hint({"a": 0, "b": 2, "d": 4}, {"a": 1, "b": 2, "c": 3})
     assert text == (
         "Compared key by key with the right dict: 1 key missing from yours, 1 key in yours that should not be "
-        "there, 1 key with a wrong value. The value of 'a' is not the one the store keeps."
+        "there, 1 key with a wrong value. The value of 'a' is not the right one."
     )
 
 
@@ -133,5 +133,5 @@ def test_an_invisible_character_in_a_value_is_a_form_right_word_or_wrong(value):
 def test_a_right_dict_is_correct_and_the_same_dict_with_one_wrong_value_names_its_key_only():
     assert check("Exercise 1", dict(EXPECTED), EXPECTED, namespace={}).startswith("Exercise 1: correct.")
     wrong = " ".join(said("01", "Exercise 1", {**EXPECTED, "log": "a"}, EXPECTED).split())
-    assert "1 key with a wrong value. The value of 'log' is not the one the store keeps." in wrong
+    assert "1 key with a wrong value. The value of 'log' is not the right one." in wrong
     assert "'a=b'" not in wrong

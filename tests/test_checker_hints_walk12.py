@@ -99,7 +99,7 @@ def test_a_dict_answer_is_told_what_is_wrong_in_its_keys_never_the_values(answer
     assert f"{missing} key{'s' * (missing != 1)} missing from yours" in text  # counted, never named (walk 19)
     for key in answer:
         if key in EXPECTED_01_1 and answer[key] != EXPECTED_01_1[key]:  # second walk 22: a wrong value's key is named
-            assert f"of {key!r} is not the one the store keeps" in text or f"{key!r} and" in text, text
+            assert f"of {key!r} is not the right one" in text or f"{key!r} and" in text, text
         else:
             assert repr(key) not in text  # any other key is not named (walk 8)
 

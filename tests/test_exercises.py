@@ -75,36 +75,35 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
         (
             {"log": " a=b "},
             {"log": "a=b"},
-            "there, 1 key with a wrong value. The value of 'log' is not the one the store keeps. Look",
+            "there, 1 key with a wrong value. The value of 'log' is not the right one. Look",
         ),  # as any wrong value (walk 19)
         (
             {"log": "x"},
             {"log": "a=b"},
-            "there, 1 key with a wrong value. The value of 'log' is not the one the store keeps. Look",
+            "there, 1 key with a wrong value. The value of 'log' is not the right one. Look",
         ),
         (
             {"database": "x", "log": "y"},
             {"database": "SQL Server 2022", "log": "a=b"},
-            "there, 2 keys with a wrong value. The values of 'database' and 'log' are not the ones the store "
-            "keeps. Look",
+            "there, 2 keys with a wrong value. The values of 'database' and 'log' are not the right ones. Look",
         ),
         (
             {"a": 0, "b": 0, "c": 0},
             {"a": 1, "b": 2, "c": 3},
-            "3 keys with a wrong value. The values of 'a', 'b' and 'c' are not the ones",
+            "3 keys with a wrong value. The values of 'a', 'b' and 'c' are not the right ones",
         ),
         (["a"], ["a", "b"], "Your answer has 1 item; the answer has 2 items."),
         (
             {"database": "Oracle"},
             {"database": "SQL Server 2022", "log": "a=b"},
             "1 key missing from yours, 0 keys in yours that should not be there, 1 key with a wrong value. "
-            "The value of 'database' is not the one the store keeps. Look",
+            "The value of 'database' is not the right one. Look",
         ),
         (
             {"database": "sql server 2022", "version": ""},
             {"database": "SQL Server 2022"},
             "0 keys missing from yours, 1 key in yours that should not be there, 1 key with a wrong value. "
-            "The value of 'database' is not the one the store keeps. Look",
+            "The value of 'database' is not the right one. Look",
         ),
     ],
 )

@@ -81,13 +81,13 @@ def test_no_lesson_output_shows_the_quoted_pair_and_the_helper_is_gone():
 def test_a_half_right_dict_names_the_key_whose_value_is_wrong(value):
     text = " ".join(said("01", "Exercise 1", {"database": value, "log": "a=b"}, EXPECTED).split())
     assert "0 keys missing from yours, 0 keys in yours that should not be there, 1 key with a wrong value" in text
-    assert "The value of 'database' is not the one the store keeps." in text
+    assert "The value of 'database' is not the right one." in text
     assert "SQL Server 2022'" not in text.replace(repr(value), "")  # the right value is never shown
 
 
 def test_two_wrong_values_are_named_together_and_a_right_one_is_not():
     text = " ".join(said("01", "Exercise 1", {"database": "x", "log": "y"}, EXPECTED).split())
-    assert "The values of 'database' and 'log' are not the ones the store keeps." in text
+    assert "The values of 'database' and 'log' are not the right ones." in text
     right = " ".join(said("01", "Exercise 1", {"database": "SQL Server 2022"}, EXPECTED).split())
     assert "store keeps" not in right  # a key missing is counted, no value is wrong
 
