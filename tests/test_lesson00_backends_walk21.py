@@ -119,7 +119,8 @@ def test_the_recorded_claims_section_6_states_match_the_recordings():
     prose = " ".join(" ".join(text_of(c) for c in cells() if c["cell_type"] == "markdown").split())
     rules = steps["the rules alone"]
     kept = [c.case for c in rules.cases if c.as_contract]
-    assert "kept the contract in 1 case of 15: the over-long message" in prose and kept == ["over-long message"]
+    assert "only 1 case of 15 came out as the contract says, and the model never saw it" in prose  # third walk 22
+    assert "the host refused the over-long message before any call" in prose and kept == ["over-long message"]
     assert "On 9 cases it repeated itself inside the JSON until the output cap cut it" in prose
     assert sum(map(rules.is_cut, rules.cases)) == 9
     assert "In every run, the host admitted no fact the user had not declared." in prose

@@ -46,7 +46,7 @@ TRAPS = [key for key in EX1.message_keys if key not in exercises._KEYS]
 
 def _shape(text: str) -> str:
     """The feedback less its counts and the keys it names as holding a wrong value (second walk 22)."""
-    text = re.sub(r" The values? of .*? (?:is|are) not the ones? the store keeps\.", "", " ".join(text.split()))
+    text = re.sub(r" The values? of .*? (?:is|are) not the right ones?\.", "", " ".join(text.split()))
     return re.sub(r"\d+ keys?\b", "N keys", text)
 
 
