@@ -37,6 +37,7 @@ from .assertions import (
     parts,
     repeated_keys,
     shown_pair,
+    spelling_slip,
 )
 from .conventions import stored_messages
 from .extraction import ExtractionReport, MemoryExtraction, and_listed, report_in_words
@@ -353,6 +354,8 @@ def _near_miss_note(miss: NearMiss) -> str:
         return f"a table row is not a declaration: write {miss.allowed}={miss.value}."
     if miss.problem == "not alone":
         return f"'{miss.typed_shown}' has the words '{miss.words_before}' before '{miss.written}': {NOT_ALONE_RULE}."
+    if slip := spelling_slip(miss.key):  # 'moduel' is told the key it meant, as 'Module' is (lesson 02's walk 22)
+        return f"'{miss.key}' is not an allowed key: write '{slip}'."
     return ""
 
 
