@@ -46,6 +46,7 @@ from .assertions import (
     case_note,
     check_message,
     find_declarations,
+    spelling_slip,
     trim,
 )
 from .clients import make_chat_client
@@ -478,6 +479,8 @@ class DeskConsole(ABC):
         """
         if key is not None and (cased := allowed_in_other_case(key)):
             raise InvalidFacts(f"Cannot forget: {case_note(key, cased)}")
+        if key is not None and (slip := spelling_slip(key)):  # 'modul': the key meant, as a declaration's (walk 22)
+            raise InvalidFacts(f"Cannot forget: '{key}' is not an allowed key: write '{slip}'.")
         removed = forget_filter(self.memory).forget(key)  # every desk's later model calls are held to it
         self._replace_sessions()
         line = "forget" if key is None else f"forget {key}"

@@ -589,6 +589,8 @@ def command_guidance(text: str, *, stored: Collection[str] = ()) -> str:
         if key and key[0] not in ALLOWED_KEYS:  # as the desk's console says it: 'color' is no key at all
             if all(word in ALLOWED_KEYS for word in key[0].split()):  # 'forget database module': several keys
                 return f"{said} Forget takes one key at a time: choose each in the Key list below and click Forget key."
+            if slip := spelling_slip(key[0]):  # 'forget modul': the key meant, as the desk's console says it
+                return f"{said} '{trim_line(key[0])}' is not an allowed key: write '{slip}'."
             return f"{said} {trim_line(key[0])} is not one of the allowed keys ({', '.join(ALLOWED_KEYS)})."
         if not stored:
             return f"{said} The store holds no facts: there is nothing to forget."
