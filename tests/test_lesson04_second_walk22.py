@@ -15,7 +15,7 @@ import asyncio
 import re
 
 import pytest
-from support.lesson_cells import cell_outputs, cell_source, stored_lesson
+from support.lesson_cells import cell_outputs, cell_source, stored_lesson, words
 
 from course_lib import policies
 from course_lib.policies import (
@@ -31,10 +31,6 @@ from course_lib.policies import (
 )
 from course_lib.presentation import answers_by_rule
 from course_lib.recordings import facts_gap_note, facts_gap_sentence, load_facts_tokens, load_policy_costs
-
-
-def _words(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _ids() -> list[str]:
@@ -57,7 +53,7 @@ def test_the_time_range_and_the_markdown_say_the_faster_of_two():
     rows = [ScalingRow(10, "facts", 1, 1, 10, 0.01, 2), ScalingRow(200, "facts", 1, 1, 200, 0.2, 2)]
     assert "Each time is the fastest of 2 runs of the same replay." in time_range_sentence(rows)
     assert "median" not in time_range_sentence(rows)
-    assert "Each point is the faster of two timings of one replay" in _words(cell_source("04", "24cbe9cf"))
+    assert "Each point is the faster of two timings of one replay" in words(cell_source("04", "24cbe9cf"))
     printed = cell_outputs("04", "cell-14")
     assert "Each replay ran 2 times" in printed
 
@@ -67,7 +63,7 @@ def test_the_time_range_and_the_markdown_say_the_faster_of_two():
 
 
 def test_section_6_says_the_live_calls_as_a_hypothetical():
-    bullets = _words(cell_source("04", "e5bb8ddc").split("## 6.")[1])
+    bullets = words(cell_source("04", "e5bb8ddc").split("## 6.")[1])
     calls = re.search(r"([\d,]+) model calls in all", cell_outputs("04", "cell-14")).group(1)
     assert f"If these replays ran on a live model, that would be {calls} model calls (each answered once)" in bullets
     assert "here they never do" in bullets
@@ -83,11 +79,11 @@ def test_the_facts_gap_is_one_sentence_on_the_path_and_counted_out_under_the_hoo
     sentence, note = facts_gap_sentence(recording, counted), facts_gap_note(recording, counted)
     assert sentence.count(". ") == 0 and "a token for each digit and sign" in sentence
     assert "under the hood at the end of the lesson" in sentence
-    path = _words(cell_outputs("04", "0dfdbc21"))
-    assert _words(sentence) in path and "1050 tokens" not in path and _words(note) not in path
+    path = words(cell_outputs("04", "0dfdbc21"))
+    assert words(sentence) in path and "1050 tokens" not in path and words(note) not in path
     ids = _ids()
     assert ids.index("hood-facts-tokens-code") > ids.index("hood-reducer")
-    assert _words(note) in _words(cell_outputs("04", "hood-facts-tokens-code"))
+    assert words(note) in words(cell_outputs("04", "hood-facts-tokens-code"))
 
 
 def test_the_facts_gap_sentence_explains_nothing_for_another_count():
@@ -102,7 +98,7 @@ def test_the_facts_gap_sentence_explains_nothing_for_another_count():
 
 
 def test_section_2_names_facts_5_without_an_aside():
-    section_2 = _words(cell_source("04", "cell-02").split("## 2.")[1])
+    section_2 = words(cell_source("04", "cell-02").split("## 2.")[1])
     assert (
         "*facts* sends the bounded store of lessons 01-02, at most 5 facts; section 7's explorer lets you change "
         "the bound and names it *facts (5)*." in section_2
@@ -148,7 +144,7 @@ async def test_the_trim_sentence_is_computed_from_the_summarizers_rewrites():
 
 
 def test_section_3b_says_how_the_attempt_stopped():
-    text = _words(cell_source("04", "44536822"))
+    text = words(cell_source("04", "44536822"))
     assert "Section 4 shows how a small real model's attempt stopped at turn 1." in text
     assert "attempt stop at turn" not in text
 

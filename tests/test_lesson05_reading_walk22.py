@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 from support.lesson_cells import cell_source, stored_lesson
+from support.lesson_cells import plain_words as words
 from test_lesson05_walk22 import PANEL_NOTE, _markdown_of_path, _prose, _sentences
 
 from course_lib import loop
@@ -27,10 +28,6 @@ from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopEvaluation
 from course_lib.loop_demos import IterationCountEvaluator, seed_loop
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def words(text: str) -> str:
-    return " ".join(text.replace("*", "").split())
 
 
 def _path_ids() -> list[str]:

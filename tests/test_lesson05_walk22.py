@@ -19,13 +19,10 @@ import re
 
 from support.checker import run_each_in_a_fresh_shell, said
 from support.lesson_cells import cell_source, stored_lesson
+from support.lesson_cells import plain_words as words
 
 from course_lib.exercises import exercise
 from course_lib.loop_demos import SEED_INPUT, run_seed_demo
-
-
-def words(text: str) -> str:
-    return " ".join(text.replace("*", "").split())
 
 
 def _student_path() -> list[dict]:

@@ -13,13 +13,8 @@ from __future__ import annotations
 
 import re
 
-from support.lesson_cells import cell_source, stored_lesson
+from support.lesson_cells import cell_source, stored_lesson, words
 from test_anchor_links import ROOT, ids_everywhere
-
-
-def _words(text: str) -> str:
-    return " ".join(text.split())
-
 
 # region 2. The first cell says what MAF and the seed are, with glossary links that land
 
@@ -29,7 +24,7 @@ def _glossary_ids() -> set[str]:
 
 
 def test_the_first_cell_says_what_maf_and_the_seed_are():
-    top = _words(cell_source("06", "cell-00"))
+    top = words(cell_source("06", "cell-00"))
     assert "*MAF* is the Microsoft Agent Framework, the library whose loop, `LoopAgent`, this lesson re-creates" in top
     assert "*The seed* is the published article that lessons 05 and 06 re-create" in top
     links = re.findall(r"\]\(\.\./docs/glossary\.md#([\w-]+)\)", top)
@@ -52,7 +47,7 @@ def test_maf_and_the_seed_are_defined_before_any_section_uses_them():
 
 
 def test_section_4_says_context_is_the_loop_context_each_evaluator_is_handed():
-    section_4 = _words(cell_source("06", "cell-11"))
+    section_4 = words(cell_source("06", "cell-11"))
     said_context = section_4.index("the `LoopContext` each evaluator is handed")
     assert said_context < section_4.index("`context.feedback`")
     assert "[glossary](../docs/glossary.md#loopcontext)" in section_4 and "loopcontext" in _glossary_ids()
@@ -67,13 +62,13 @@ def test_section_4_says_context_is_the_loop_context_each_evaluator_is_handed():
 
 
 def test_section_5_says_what_stop_sentence_prints_in_plain_words():
-    section_5 = _words(cell_source("06", "8f908dd8"))
+    section_5 = words(cell_source("06", "8f908dd8"))
     assert "says either in a sentence" not in section_5
     assert "prints, in words, either the code or that none was recorded" in section_5
 
 
 def test_section_5_names_only_the_roles_its_code_asks_for():
-    section_5 = _words(cell_source("06", "8f908dd8"))
+    section_5 = words(cell_source("06", "8f908dd8"))
     assert "(here: worker and judge)" in section_5
     assert "writer" not in section_5 and "reader" not in section_5
     asked = set(re.findall(r'make_chat_client\("(\w+)"', cell_source("06", "cell-14")))
@@ -86,7 +81,7 @@ def test_section_5_names_only_the_roles_its_code_asks_for():
 
 
 def test_the_other_options_intro_says_a_non_streaming_run_and_its_option_in_short_sentences():
-    intro = _words(cell_source("06", "other-options"))
+    intro = words(cell_source("06", "other-options"))
     assert "In `non_streaming_returns_last_response_only`, a *non-streaming* run is" not in intro
     assert "A *non-streaming* run is one called without `stream=True`." in intro
     assert "`non_streaming_returns_last_response_only` changes only such runs" in intro
@@ -111,7 +106,7 @@ def _student_sentences() -> list[tuple[str, str]]:
             continue
         text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", "".join(cell["source"]))  # a link reads as its words
         for block in re.split(r"\n\s*\n|\n(?=[*-] )", text):
-            for sentence in re.split(r"(?<=[.?!])\s+(?=[A-Z*`(\[])", _words(block)):
+            for sentence in re.split(r"(?<=[.?!])\s+(?=[A-Z*`(\[])", words(block)):
                 if sentence and not sentence.startswith(PANEL_NOTE):
                     sentences.append((cell.get("id"), sentence))
     return sentences

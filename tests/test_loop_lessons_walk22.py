@@ -16,15 +16,10 @@ import re
 
 import pytest
 from support.checker import said
-from support.lesson_cells import cell_source, stored_lesson
+from support.lesson_cells import cell_source, stored_lesson, words
 
 from course_lib.exercises import exercise
 from course_lib.loop_demos import numbering_reminder, reminder_if_wrong, run_seed_demo
-
-
-def words(text: str) -> str:
-    return " ".join(text.split())
-
 
 # region Finding 3: a link's text is plain words
 

@@ -31,3 +31,13 @@ def cell_outputs(number: str, cell_id: str) -> str:
         for kind in ("text/plain", "text/html"):
             parts.append("".join(output.get("data", {}).get(kind, "")))
     return "\n".join(parts)
+
+
+def words(text: str) -> str:
+    """``text`` with every run of white space made one space: Markdown's line breaks do not split a phrase."""
+    return " ".join(text.split())
+
+
+def plain_words(text: str) -> str:
+    """:func:`words` of ``text`` without Markdown's emphasis marks (``*``)."""
+    return words(text.replace("*", ""))
