@@ -100,6 +100,7 @@ __all__ = [
     "SummaryAtQuestion",
     "SummaryPolicy",
     "SummaryRejected",
+    "SummaryReplay",
     "Superseded",
     "Timeline",
     "TimelineTurn",
@@ -117,6 +118,7 @@ __all__ = [
     "load_timeline",
     "measure_scaling",
     "replay_calls_sentence",
+    "replay_summary",
     "rule_label",
     "rules_note",
     "run_policy",
@@ -128,12 +130,10 @@ __all__ = [
     "stop_in_words",
     "stopped_frame",
     "summary_at_final_question",
-    "summary_before_last_question",
     "summary_call_sum",
     "summary_keys",
     "summary_shown",
     "summary_sizes",
-    "summary_trim_sentence",
     "superseded_sentence",
     "superseded_values",
     "time_growth_sentence",
@@ -1316,76 +1316,105 @@ def footprint_sentences(footprints: Sequence[SessionFootprint]) -> str:
     return "\n".join(lines)
 
 
-async def summary_before_last_question(
-    timeline: Timeline, factory: PolicyFactory, rule: ResolutionRule = "latest"
-) -> str:
-    """The summary a summary policy holds when the timeline's last question comes: the text sent with that question.
-
-    The policy replays every turn before the last graded one, from a fresh state, under ``rule``; a summary that
-    breaks the 700-character rule stops it, as in a comparison (:class:`SummaryRejected` is raised).
-    """
-    log = CallLog()
-    policy = factory(rule, log)
-    if not isinstance(policy, SummaryPolicy):
-        raise TypeError(f"summary_before_last_question needs a summary policy, not {factory.label}.")
-    questions = timeline.questions
-    if not questions:
-        raise ValueError(f"The timeline {timeline.name} asks no graded question: no summary is sent with one.")
-    for turn in timeline.turns[: questions[-1] - 1]:
-        await policy.turn(turn.user)
-    return policy.summary
-
-
 def summary_shown(summary: str, budget: int) -> str:
     """A summary as a student checks it by eye: its length against its budget, then the text, one line a line."""
     return f"The summary sent with the final question: {len(summary)} characters (budget {budget}):\n{summary}"
 
 
-async def summary_trim_sentence(timeline: Timeline, factory: PolicyFactory, rule: ResolutionRule = "latest") -> str:
-    """Why the summary sent with the timeline's last question is as far under its budget as it is, computed from its
-    rewrites: the last one that dropped lines says how far over its new lines took the summary and what dropping the
-    oldest whole lines left; the turns after it say what they added (lesson 04's exercise 3: "158 characters (budget
-    200)" read as if the budget had not mattered, walk 22).
+@dataclass(frozen=True)
+class SummaryReplay:
+    """A summary policy replayed once up to a timeline's last question: the summary sent with it, why it is that
+    long, the graded answer, and the policy's stop if its own rule stopped it.
+
+    A live summarizer can stop the policy (a 135M model cut at its output cap after turn 1): the stop is kept, in
+    the comparison's own :class:`PolicyStop`, not raised, so lesson 04's exercise 3 says it in words and goes on;
+    the final question is then not answered, and graded wrong, as :func:`run_policy` grades it.
+    """
+
+    summary: str
+    """The summary sent with the last question; ``""`` if the policy stopped before it."""
+    trim: str
+    """Why the summary is as far under its budget as it is (:func:`_trim_sentence`), or ``""``."""
+    question: int
+    """The last question's turn."""
+    correct: bool
+    """Whether the answer to the last question meets its expectation (False when the policy stopped)."""
+    stop: PolicyStop | None = None
+
+    def why(self, budget: int, answer_why: str) -> str:
+        """Exercise 3's "Why": the reason, the summary against its budget and the trim sentence; or, when the policy
+        stopped, the stop and what it means for the answer (the offline reason would be false of that run)."""
+        if self.stop is not None:
+            return (
+                f"{self.stop.in_words()} So the final question (turn {self.question}) got no answer: the comparison "
+                "counts it as not answered, which is wrong."
+            )
+        return "\n".join(part for part in (answer_why, summary_shown(self.summary, budget), self.trim) if part)
+
+
+async def replay_summary(timeline: Timeline, factory: PolicyFactory, rule: ResolutionRule = "latest") -> SummaryReplay:
+    """Replay a timeline through a fresh summary policy under ``rule``, once, up to its last graded question: each
+    rewrite's lines before it (for the trim sentence), the summary sent with it, and its graded answer; a stop of
+    the policy's own rule (:class:`SummaryRejected`) ends the replay, as in a comparison.
+    """
+    policy = factory(rule, CallLog())
+    if not isinstance(policy, SummaryPolicy):
+        raise TypeError(f"replay_summary needs a summary policy, not {factory.label}.")
+    if not timeline.questions:
+        raise ValueError(f"The timeline {timeline.name} asks no graded question: no summary is sent with one.")
+    question = timeline.questions[-1]
+    rewrites: list[tuple[list[str], list[str]]] = []  # each turn's lines before and after its rewrite
+    for number, turn in enumerate(timeline.turns[:question], start=1):
+        before = policy.summary.split("\n") if policy.summary else []
+        try:
+            answer = await policy.turn(turn.user)
+        except SummaryRejected as error:
+            stop = PolicyStop(policy.name, rule, number, str(error))
+            sent = policy.summary if number == question else ""
+            return SummaryReplay(sent, "", question, False, stop)
+        if number < question:
+            rewrites.append((before, policy.summary.split("\n") if policy.summary else []))
+    sent = "\n".join(rewrites[-1][1]) if rewrites else ""
+    expect = timeline.turns[question - 1].expect
+    assert expect is not None  # a question turn is one with an expectation
+    missing, forbidden = expect.unmet(answer)
+    return SummaryReplay(sent, _trim_sentence(rewrites), question, not missing and not forbidden)
+
+
+def _trim_sentence(rewrites: list[tuple[list[str], list[str]]]) -> str:
+    """Why the last summary is as far under its budget as it is, computed from its rewrites: the last one that
+    dropped lines says how far over its new lines took the summary and what dropping the oldest whole lines left;
+    the turns after it say what they added (lesson 04's exercise 3: "158 characters (budget 200)" read as if the
+    budget had not mattered, walk 22).
 
     Said only of a summary that keeps its lines whole (the extractive kind: each rewrite keeps the previous lines,
     minus some of the oldest, then adds new ones); ``""`` when no rewrite dropped a line or one rewrote a line.
     """
-    questions = timeline.questions
-    if not questions:
-        return ""
-    log = CallLog()
-    policy = factory(rule, log)
-    if not isinstance(policy, SummaryPolicy):
-        raise TypeError(f"summary_trim_sentence needs a summary policy, not {factory.label}.")
-    turns = timeline.turns[: questions[-1] - 1]
-    last_drop: tuple[int, int, list[str], int] | None = None  # turn, characters before dropping, lines dropped, added
-    for number, turn in enumerate(turns, start=1):
-        before = policy.summary.split("\n") if policy.summary else []
-        await policy.turn(turn.user)
-        after = policy.summary.split("\n") if policy.summary else []
+    last_drop: tuple[int, int, list[str], int, int] | None = None  # turn, over, dropped, added, length after
+    for number, (before, after) in enumerate(rewrites, start=1):
         added = [line for line in after if line not in before]
         kept = after[: len(after) - len(added)]
         dropped = before[: len(before) - len(kept)]
         if before[len(dropped) :] != kept or kept + added != after or len(after) < 2:
             return ""  # a rewritten line, or one line of merged declarations: not the whole-line kind
         if dropped:
-            last_drop = (number, len("\n".join(before + added)), dropped, len(added))
-            trimmed = len(policy.summary)
+            last_drop = (number, len("\n".join(before + added)), dropped, len(added), len("\n".join(after)))
     if last_drop is None:
         return ""
-    number, over, dropped, new = last_drop
+    number, over, dropped, new, trimmed = last_drop
+    final = len("\n".join(rewrites[-1][1]))
     lines = "the oldest line" if len(dropped) == 1 else f"the {len(dropped)} oldest lines"
     new_lines = "new line" if new == 1 else "new lines"
     cut = sum(len(line) + 1 for line in dropped)
     sentence = (
-        f"Why {len(policy.summary)} characters: a line goes whole or not at all. At turn {number}, its {new_lines} "
+        f"Why {final} characters: a line goes whole or not at all. At turn {number}, its {new_lines} "
         f"took the summary to {over} characters, over its budget; dropping {lines}, {', '.join(dropped)} ({cut} "
         f"characters with the line breaks), took it to {trimmed}"
     )
-    if trimmed == len(policy.summary):
+    if trimmed == final:
         return f"{sentence}."
-    later = f"turn {len(turns)}" if number + 1 == len(turns) else f"turns {number + 1} to {len(turns)}"
-    return f"{sentence}; {later} added {len(policy.summary) - trimmed}: {len(policy.summary)}."
+    later = f"turn {len(rewrites)}" if number + 1 == len(rewrites) else f"turns {number + 1} to {len(rewrites)}"
+    return f"{sentence}; {later} added {final - trimmed}: {final}."
 
 
 def summary_keys(summary: str) -> list[str]:

@@ -25,8 +25,7 @@ from course_lib.policies import (
     course_policies,
     load_timeline,
     measure_scaling,
-    summary_before_last_question,
-    summary_trim_sentence,
+    replay_summary,
     time_range_sentence,
 )
 from course_lib.presentation import answers_by_rule
@@ -124,8 +123,8 @@ async def test_answers_by_rule_names_the_policy_as_a_name():
 async def test_the_trim_sentence_is_computed_from_the_summarizers_rewrites():
     timeline = load_timeline()
     tight = course_policies(summary_budget=200, summary_mode="extractive")["summary"]
-    summary = await summary_before_last_question(timeline, tight)
-    said = await summary_trim_sentence(timeline, tight)
+    replay = await replay_summary(timeline, tight)
+    summary, said = replay.summary, replay.trim
     prohibition = "constraint=never restart the production database during business hours"
     assert said.startswith(f"Why {len(summary)} characters: a line goes whole or not at all.")
     over, trimmed = map(int, re.search(r"took the summary to (\d+) characters.*took it to (\d+)", said).groups())
@@ -133,10 +132,10 @@ async def test_the_trim_sentence_is_computed_from_the_summarizers_rewrites():
     assert over > 200 >= trimmed and over - cut == trimmed and prohibition in said
     assert said.endswith(f"added {len(summary) - trimmed}: {len(summary)}.")
     abstractive = course_policies(summary_budget=200)["summary"]
-    assert await summary_trim_sentence(timeline, abstractive) == ""  # one merged line: not the whole-line kind
+    assert (await replay_summary(timeline, abstractive)).trim == ""  # one merged line: not the whole-line kind
     with pytest.raises(TypeError, match="needs a summary policy"):
-        await summary_trim_sentence(timeline, course_policies()["facts"])
-    assert "summary_trim_sentence(timeline, budget_200[" in cell_source("04", "cell-25")
+        await replay_summary(timeline, course_policies()["facts"])
+    assert "replay_summary(timeline, budget_200[" in cell_source("04", "cell-25")
 
 
 # endregion

@@ -24,8 +24,8 @@ from course_lib.policies import (
     course_policies,
     footprint_sentence,
     load_timeline,
+    replay_summary,
     session_footprint,
-    summary_before_last_question,
     summary_shown,
 )
 from course_lib.presentation import ALL_CHARS, EXTRA_CHARS, READER_CHARS
@@ -74,18 +74,18 @@ async def test_full_history_says_why_it_sends_one_message_fewer_than_it_saves():
 
 async def test_exercise_3s_why_shows_the_summary_it_is_about_and_its_length():
     timeline = load_timeline()
-    tight = await summary_before_last_question(
-        timeline, course_policies(summary_budget=200, summary_mode="extractive")["summary"]
+    tight = await replay_summary(timeline, course_policies(summary_budget=200, summary_mode="extractive")["summary"])
+    roomy = await replay_summary(timeline, course_policies(summary_mode="extractive")["summary"])
+    assert "constraint=" not in tight.summary and "constraint=" in roomy.summary and len(tight.summary) <= 200
+    shown = summary_shown(tight.summary, budget=200)
+    assert shown.startswith(
+        f"The summary sent with the final question: {len(tight.summary)} characters (budget 200):\n"
     )
-    roomy = await summary_before_last_question(timeline, course_policies(summary_mode="extractive")["summary"])
-    assert "constraint=" not in tight and "constraint=" in roomy and len(tight) <= 200
-    shown = summary_shown(tight, budget=200)
-    assert shown.startswith(f"The summary sent with the final question: {len(tight)} characters (budget 200):\n")
-    assert shown.endswith(tight)
+    assert shown.endswith(tight.summary) and shown in tight.why(budget=200, answer_why="")
     with pytest.raises(TypeError, match="needs a summary policy"):
-        await summary_before_last_question(timeline, course_policies()["facts"])
+        await replay_summary(timeline, course_policies()["facts"])
     cell = next(c for c in lesson(LESSON).cells if c.get("id") == "cell-25")
-    assert "summary_shown(" in cell.source and "why=why" in cell.source
+    assert "replay.why(" in cell.source and "why=why" in cell.source
 
 
 def test_the_recordings_fold_speaks_plainly_and_its_exact_names_are_under_the_hood():
