@@ -24,6 +24,7 @@ other rows through :mod:`~course_lib.presentation` (the top floor, which this mo
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import re
 import time
@@ -1332,7 +1333,7 @@ class SummaryReplay:
     """
 
     summary: str
-    """The summary sent with the last question; ``""`` if the policy stopped before it."""
+    """The summary sent with the last question; ``""`` if the policy stopped."""
     trim: str
     """Why the summary is as far under its budget as it is (:func:`_trim_sentence`), or ``""``."""
     question: int
@@ -1353,32 +1354,26 @@ class SummaryReplay:
 
 
 async def replay_summary(timeline: Timeline, factory: PolicyFactory, rule: ResolutionRule = "latest") -> SummaryReplay:
-    """Replay a timeline through a fresh summary policy under ``rule``, once, up to its last graded question: each
-    rewrite's lines before it (for the trim sentence), the summary sent with it, and its graded answer; a stop of
-    the policy's own rule (:class:`SummaryRejected`) ends the replay, as in a comparison.
+    """Replay a timeline through a fresh summary policy under ``rule``, once, up to its last graded question, as a
+    comparison replays it (:func:`run_policy`, a stop kept): the summary sent with that question, each rewrite read
+    back from the summarizer's logged replies (for the trim sentence), and the question's graded answer.
     """
-    policy = factory(rule, CallLog())
+    log = CallLog()
+    policy = factory(rule, log)
     if not isinstance(policy, SummaryPolicy):
         raise TypeError(f"replay_summary needs a summary policy, not {factory.label}.")
     if not timeline.questions:
         raise ValueError(f"The timeline {timeline.name} asks no graded question: no summary is sent with one.")
     question = timeline.questions[-1]
-    rewrites: list[tuple[list[str], list[str]]] = []  # each turn's lines before and after its rewrite
-    for number, turn in enumerate(timeline.turns[:question], start=1):
-        before = policy.summary.split("\n") if policy.summary else []
-        try:
-            answer = await policy.turn(turn.user)
-        except SummaryRejected as error:
-            stop = PolicyStop(policy.name, rule, number, str(error))
-            sent = policy.summary if number == question else ""
-            return SummaryReplay(sent, "", question, False, stop)
-        if number < question:
-            rewrites.append((before, policy.summary.split("\n") if policy.summary else []))
-    sent = "\n".join(rewrites[-1][1]) if rewrites else ""
-    expect = timeline.turns[question - 1].expect
-    assert expect is not None  # a question turn is one with an expectation
-    missing, forbidden = expect.unmet(answer)
-    return SummaryReplay(sent, _trim_sentence(rewrites), question, not missing and not forbidden)
+    stops: list[PolicyStop] = []
+    asked = timeline.model_copy(update={"turns": timeline.turns[:question]})
+    _, graded = await run_policy(asked, policy, log, rule, stops=stops)
+    if stops:
+        return SummaryReplay("", "", question, False, stops[0])
+    summaries = [call.reply.strip() for call in log.calls if call.client == "summarizer"][: question - 1]
+    lines = [[], *(summary.split("\n") for summary in summaries)]
+    sent = summaries[-1] if summaries else ""
+    return SummaryReplay(sent, _trim_sentence(list(itertools.pairwise(lines))), question, graded[-1].correct)
 
 
 def _trim_sentence(rewrites: list[tuple[list[str], list[str]]]) -> str:

@@ -66,7 +66,7 @@ async def test_no_trim_sentence_leaves_no_empty_line():
 
 async def test_a_stopped_summary_policy_is_said_in_words_not_raised():
     replay = await replay_summary(QUESTION_LAST, _stopping_factory())
-    assert replay.stop is not None and replay.stop.turn == 1 and replay.summary == "" and replay.trim == ""
+    assert replay.stop is not None and replay.stop.turn == 1 and replay.summary == replay.trim == ""
     assert replay.correct is False and replay.question == 3
     why = replay.why(budget=240, answer_why=WHY)
     assert WHY not in why  # the offline reason would be false of a run that stopped
