@@ -44,10 +44,12 @@ def _new_words() -> str:
     return cell_source("04", "cell-00").split("New words:")[1].split("These and the other new words")[0]
 
 
-def test_prompt_and_instructions_are_in_the_new_words():
-    words = " ".join(_new_words().split())
-    assert "- the *prompt* is everything sent to a model in one call" in words
-    assert "- a model's *instructions* are" in words
+def test_prompt_and_instructions_are_defined_where_first_used():
+    section_4 = " ".join(cell_source("04", "21ec9618").split())
+    section_6 = " ".join(cell_source("04", "e5bb8ddc").split())
+    assert "Each model's *instructions* count too: the fixed text sent first in each of its calls" in section_4
+    assert "The *prompt* is everything sent to a model in one call" in section_6
+    assert section_6.index("The *prompt* is") < section_6.index("## 6.") + 60  # the section's first sentence
 
 
 def test_prompt_and_instructions_are_in_the_glossary():
@@ -129,10 +131,9 @@ def test_forbidden_and_superseded_values_are_in_the_memory_half():
 
 
 def test_cell_0_says_which_half_the_french_seed_is():
-    words = " ".join(_new_words().split())
+    words = " ".join(cell_source("04", "cell-00").split())
     assert "this half of the course" not in words
-    assert "the *seed* is the French article the memory half of the course (lessons 01-04) re-creates" in words
-    assert "(lesson 07 joins the two halves)" in words
+    assert "the *seed*, the French article that the memory half of the course (lessons 01-04) re-creates" in words
 
 
 # endregion

@@ -88,9 +88,9 @@ def test_the_lesson_defines_turn_and_session_where_it_first_uses_them_and_says_w
     objectives = " ".join(cells[0].source.split())
     assert "a *turn* is one user message and the answer that follows it" in objectives
     section_2 = " ".join(next(c.source for c in cells if c.get("id") == "cell-02").split())
-    new_words = objectives.split("New words:")[1]  # walk 21: defined in the list, not in a bracket of section 2
-    assert "a *session* is the object in which MAF keeps one conversation" in new_words
+    # walk 21: not in a bracket of section 2; walk 23: in a sentence of section 2, where it is first used
+    assert "MAF keeps one conversation in an object called a *session*" in section_2
     assert "keeps no MAF session" in section_2
     assert 'with nothing to click (its red broken-link marks mean "not connected yet")' in section_2
     later = " ".join(" ".join(c.source for c in cells[1:] if c.cell_type == "markdown").split())
-    assert "a *turn* is" not in later and "A *session* is" not in later  # one definition each, the first
+    assert "a *turn* is" not in later and later.count("a *session*") == 1  # one definition each, the first

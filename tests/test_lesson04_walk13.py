@@ -44,7 +44,7 @@ def test_the_glossary_defines_the_turn_and_the_graded_turn_for_lesson_04():
 
 def test_the_intro_does_not_say_graded_before_section_1_defines_it():
     intro = _prose("cell-00")
-    assert "graded" not in intro.split("New words:")[1].split("glossary")[0]
+    assert "graded" not in intro.split("New words")[1].split("glossary")[0]
     assert "the questions whose answers are checked" in intro
 
 

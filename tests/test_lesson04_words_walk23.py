@@ -1,0 +1,48 @@
+"""Lesson 04's walk 23 (issue 32): fourteen new words before any result.
+
+The opening listed fourteen definitions (seed, Demo170, MAF, session, token, prompt...) before the first table. It now
+says what Demo170 and the seed are in its first sentences, lists only the words sections 1-2 need, and defines every
+other term in a sentence of the section that first uses it, once.
+"""
+
+from __future__ import annotations
+
+import re
+
+from support.lesson_cells import cell_source, stored_lesson, words
+
+LATER = {  # a term, the cell that first uses it, and its definition there
+    "MAF": ("cell-02", "*MAF*, the Microsoft Agent Framework"),
+    "session": ("cell-02", "MAF keeps one conversation in an object called a *session*"),
+    "summarizer": ("cell-02", "another model, the *summarizer*, rewrites after each turn"),
+    "writer": ("21ec9618", "the facts policy's *writer*, the model of lessons 01-02 that proposes facts"),
+    "token": ("21ec9618", "A *token* is the unit a model's server counts"),
+    "instructions": ("21ec9618", "Each model's *instructions* count too: the fixed text"),
+    "prompt": ("e5bb8ddc", "The *prompt* is everything sent to a model in one call"),
+}
+
+
+def _markdown_before(cell_id: str) -> str:
+    """The student's words in every markdown cell before ``cell_id`` (code cells print nothing of these terms)."""
+    cells = stored_lesson("04")["cells"]
+    end = next(i for i, c in enumerate(cells) if c.get("id") == cell_id)
+    return words(" ".join("".join(c["source"]) for c in cells[:end] if c["cell_type"] == "markdown"))
+
+
+def test_the_opening_lists_only_the_words_the_first_sections_need():
+    opening = cell_source("04", "cell-00")
+    bullets = [line for line in opening.split("New words")[1].splitlines() if line.startswith("- ")]
+    assert len(bullets) == 5
+    for term in LATER:
+        assert f"*{term}*" not in opening, term
+
+
+def test_each_later_term_is_defined_in_the_section_that_first_uses_it_and_not_before():
+    for term, (cell_id, definition) in LATER.items():
+        assert definition in words(cell_source("04", cell_id)), term
+        assert not re.search(rf"\b{term}\b", _markdown_before(cell_id)), term
+
+
+def test_the_seed_and_demo170_are_said_before_the_objectives():
+    opening = words(cell_source("04", "cell-00"))
+    assert opening.index("*Demo170* is the third program of the *seed*") < opening.index("You will be able to")
