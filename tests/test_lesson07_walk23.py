@@ -119,3 +119,69 @@ def test_the_evaluator_is_defined_once_on_the_students_path():
 def test_window_policies_are_defined_where_the_lesson_uses_the_word():
     assert "window" not in text_of(1)
     assert "window policies (last 3 turns, compaction and the reducer" in text_of(4)
+
+
+# --- finding 2: the density pass ---
+
+
+def student_markdown() -> str:
+    return plain_words("\n".join("".join(c["source"]) for c in student_cells() if c["cell_type"] == "markdown"))
+
+
+def hood_text() -> str:
+    cells = stored_lesson("07")["cells"]
+    start = next(i for i, c in enumerate(cells) if c.get("id") == "under-the-hood")
+    return plain_words("\n".join("".join(c["source"]) for c in cells[start:]))
+
+
+SENTENCE_END = re.compile(r'(?<!e\.g)(?<!i\.e)[.!?]["*)]*\s+(?=[A-Z*"`(])')
+
+
+def paragraphs(source: str) -> list[str]:
+    """Each paragraph of a Markdown text, each list item one paragraph of its own."""
+    found = []
+    for block in re.split(r"\n\s*\n", source):
+        items: list[list[str]] = []
+        for line in block.split("\n"):
+            if items and not re.match(r"\s*(?:[*-]|\d+\.) ", line):
+                items[-1].append(line)
+            else:
+                items.append([line])
+        found += [" ".join(" ".join(item).split()) for item in items]
+    return [p for p in found if p]
+
+
+def test_no_paragraph_of_the_students_path_runs_past_four_sentences():
+    for cell in student_cells():
+        if cell["cell_type"] != "markdown":
+            continue
+        for paragraph in paragraphs("".join(cell["source"])):
+            assert len(SENTENCE_END.findall(paragraph)) + 1 <= 4, paragraph
+
+
+def test_the_cap_is_defined_once_and_live_mode_points_at_it():
+    said = student_markdown()
+    assert said.count("iterations it allows") == 1  # section 3's list of verdicts
+    live = plain_words("".join(sections()[10][0]["source"]))
+    assert "stopped at the cap` (section 3)" in live
+
+
+def test_compactions_setting_from_the_seed_is_porting_detail_under_the_hood():
+    said = student_markdown()
+    assert "French article" not in said and "seed" not in said
+    assert "Compaction saw only turns 8 and 9: it keeps at most 3 user turns in the request" in said
+    hood = hood_text()
+    assert "compaction's setting (at most 3 user turns in the request, the question included)" in hood
+
+
+def test_section_6_says_what_the_table_shows_before_how_to_read_its_saw_column():
+    intro = "".join(sections()[6][0]["source"])
+    first, second = intro.split("\n\n")[1:3]
+    assert "one row per step" in first and "*saw* column" not in first
+    assert second.startswith("In the *saw* column")
+
+
+def test_section_4_names_the_roomier_policy_once():
+    said = text_of(4)
+    assert "The picture after it names each bar's store in words" not in said
+    assert "`facts (8)` is the facts policy with its own store of 8 facts" in said
