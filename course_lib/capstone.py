@@ -982,7 +982,7 @@ async def compare_repairs(
     ]
 
 
-# region The feedback through lesson 03's provider path (lesson 07, section 6)
+# region The feedback through lesson 03's provider path (lesson 07, section 7)
 
 
 class RecordingWriter:

@@ -398,7 +398,7 @@ def _why(
     if violation.stated is None:
         return (
             f"{violation.action_planned}, so the stored constraint (said at turn {fact.turn}) must travel with it. "
-            "Said in other words? The rules read words, not meaning (section 1's last table)."
+            "Said in other words? The rules read words, not meaning (section 5's table)."
         )
     by = next((f for old, f in corrections.items() if values_match(old, violation.stated)), None)
     if by is not None and len(chain := _chain(by, corrections, fact)) > 1:

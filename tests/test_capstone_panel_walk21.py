@@ -13,7 +13,7 @@ from course_lib.capstone_panel import CapstonePanel, how_it_differs, violation_r
 from course_lib.extraction import make_extraction
 from course_lib.policies import generate_timeline
 
-SECTION_7 = "ef3b5c5e"  # "## 7. A generated timeline"
+SECTION_7 = "ef3b5c5e"  # "## 8. A generated timeline" (section 7 before walk 23)
 SECTION_7_TABLE = "099389f2"
 
 

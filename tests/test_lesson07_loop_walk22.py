@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from support.capstone_battery import BATTERY, MISREADS, SUPERSEDED, lesson_store
-from support.lesson_cells import cell_outputs, cell_source
+from support.lesson_cells import cell_outputs, cell_source, stored_lesson
 
 from course_lib.capstone_panel import CapstonePanel
 from course_lib.extraction import make_extraction
@@ -28,9 +28,13 @@ def test_the_answer_box_shows_a_markdown_answer_in_full_rows():
     assert len(markdown.splitlines()) > 2  # the box was two rows: "**Where we are**" and half a line
 
 
-def test_the_misread_section_says_a_first_read_may_skip_it():
+def test_the_misread_section_comes_after_the_loop_has_run():
+    """Walk 22 told a first read to skip the misreads, then in section 1; walk 23 moved them after section 4 (the
+    loop has run by then), so nothing is left to skip to."""
     said = _said(WHERE_RULES_FAIL)
-    assert "Skip this on a first read: it shows where the rules fail; section 3 shows the loop." in said
+    assert said.startswith("## 5. Where the evaluator's rules still fail") and "Skip this" not in said
+    ids = [c.get("id") for c in stored_lesson("07")["cells"]]
+    assert ids.index(VERDICTS) < ids.index(WHERE_RULES_FAIL) < ids.index(MISREAD_CELL)
     assert f"battery's {len(BATTERY)} answers" in said and f"gives {len(BATTERY) - len(MISREADS)} the verdict" in said
 
 
@@ -57,8 +61,8 @@ def test_the_cap_is_said_against_the_runs_and_no_offline_run_reaches_it():
     iterations = [int(n) for cell_id in RUN_TABLES for n in _column(cell_outputs("07", cell_id), "iterations")]
     assert len(iterations) == 6 + 6 + 12 and max(iterations) < 5  # the cap, max_iterations=5
     said = _said(VERDICTS)
-    assert "(5 here; no offline run in this lesson reaches it, a live model may: section 9)" in said
-    assert cell_source("07", "live-mode").startswith("## 9. Live mode")
+    assert "(5 here; no offline run in this lesson reaches it, a live model may: section 10)" in said
+    assert cell_source("07", "live-mode").startswith("## 10. Live mode")
 
 
 def test_controlled_facts_is_defined_in_the_intro():
