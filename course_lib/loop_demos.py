@@ -1069,7 +1069,8 @@ async def run_middleware_demo(
 ) -> tuple[LoopTrace, AgentResponse]:
     """The seed's input through MAF Python's ``AgentLoopMiddleware``.
 
-    It runs the agent again while ``iteration < allowed``.
+    Its ``should_continue`` is ``iteration < allowed``: the agent runs ``allowed`` times,
+    then the loop stops.
     """
     numberer, trace = MessageNumberer(), LoopTrace()
     middleware = AgentLoopMiddleware(lambda *, iteration, **_: iteration < allowed)

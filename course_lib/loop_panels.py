@@ -9,6 +9,7 @@ each call, what each evaluator saw and decided. It is kept apart from the memory
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,9 @@ from .presentation import PanelText, html_lines, plain_table
 
 VERBATIM_STYLE = "white-space: pre-wrap; font-family: monospace; margin: 0"
 """How the stepper shows a message: its text as written (no Markdown, line breaks and blank lines kept)."""
+REFUSED_STYLE = "color: #a35200; font-size: 85%; line-height: 1.3; white-space: normal; overflow-wrap: anywhere"
+"""How the stepper answers a typed step it did not take: small and wrapping as the note above it, in the memory
+panels' warning colour so it is not read as the note itself."""
 HELP_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3; white-space: normal; overflow-wrap: anywhere"
 """How the stepper shows its note under the controls: grey and small like the memory panels' notes, and wrapping at
 the cell's edge (a Label never wraps: the note's end was cut in a cell beside JupyterLab's file browser)."""
@@ -31,7 +35,9 @@ if TYPE_CHECKING:  # the stepper only reads a trace; pandas loads when a table i
 
 
 __all__ = [
+    "DIGITS",
     "HELP_STYLE",
+    "REFUSED_STYLE",
     "VERBATIM_STYLE",
     "WORDS_WIDTHS",
     "LoopStepper",
@@ -39,6 +45,7 @@ __all__ = [
     "session_words",
     "steps_help",
     "steps_words",
+    "typed_step_problem",
     "verbatim",
 ]
 
@@ -47,8 +54,11 @@ class LoopStepper(PanelText, widgets.VBox):
     """Step or slide through a traced loop: what the model received and returned, what each evaluator saw.
 
     A new stepper starts at step 1 and its heading says where it is in the run ("Step 3 of 6"); a label beside the
-    slider says which steps there are ("steps 1 to 6"), and a note under the controls says what the number box does
-    with a typed step (:func:`steps_help`), since the box reads and moves a typed value into range silently.
+    slider says which steps there are ("steps 1 to 6"), and a note under the controls says what its "Go to step" box
+    takes (:func:`steps_help`). The slider has no typed box of its own (``readout=False``): ipywidgets' box read typed
+    text in the browser with JavaScript's ``parseInt`` and moved it into range without a word ("0x10" is hexadecimal
+    16 there, so step 6). The stepper's box is read in the kernel: a whole number in digits within the run goes to
+    that step; anything else changes nothing and is answered under the note (:func:`typed_step_problem`).
     The note is an HTML widget that wraps (:data:`HELP_STYLE`), and the row of controls moves what does not fit onto
     the next line: a Label never wraps, and a long one was cut at the cell's edge. It keeps no list of
     the feedback so far beside a step: a model call's feedback is in its incoming messages and an evaluator's in its
@@ -68,19 +78,43 @@ class LoopStepper(PanelText, widgets.VBox):
         if not trace.rows:
             raise ValueError("The trace is empty: run a traced loop first. No stepper was made.")
         self.trace = trace
-        self.slider = widgets.IntSlider(value=1, min=1, max=len(trace.rows), description="Step")
+        self.slider = widgets.IntSlider(value=1, min=1, max=len(trace.rows), description="Step", readout=False)
         self.steps_label = widgets.Label(steps_words(self.slider))
+        self.step_box = widgets.Text(
+            value="1",
+            description="Go to step",
+            continuous_update=False,  # read once Enter is pressed (or the box is left), not at every key
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="9em"),
+        )
         self.help_note = widgets.HTML(f'<div style="{HELP_STYLE}">{html.escape(steps_help(self.slider))}</div>')
+        self.typed_note = widgets.HTML()
         self.previous_button = widgets.Button(description="Previous")
         self.next_button = widgets.Button(description="Next")
         self.view = widgets.HTML()
         self.previous_button.on_click(lambda _: self.step(-1))
         self.next_button.on_click(lambda _: self.step(+1))
         self.slider.observe(lambda _: self.render(), names="value")
-        controls = [self.previous_button, self.slider, self.next_button, self.steps_label]
+        self.step_box.observe(lambda change: self.go_to(change["new"]), names="value")
+        controls = [self.previous_button, self.slider, self.next_button, self.steps_label, self.step_box]
         row = widgets.HBox(controls, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        super().__init__([row, self.help_note, self.view])
+        super().__init__([row, self.help_note, self.typed_note, self.view])
         self.render()
+
+    def go_to(self, typed: str) -> None:
+        """Go to the step typed in the box, or, for anything but a step of the run in digits, stay and say why."""
+        now = self.slider.value
+        if typed == str(now):  # the box showing the step again (set below, or by render)
+            return
+        problem = typed_step_problem(typed, self.slider.min, self.slider.max, now=now)
+        if problem is None:
+            step = int(typed.strip())
+            if step == now:  # "04" at step 4: no move, but the box shows "4" again and an old answer goes
+                self.render()
+            self.slider.value = step
+            return
+        self.step_box.value = str(now)  # rejected input changes nothing: the box shows the step again
+        self.typed_note.value = f'<div style="{REFUSED_STYLE}">{html.escape(problem)}</div>'
 
     def step(self, delta: int) -> None:
         self.slider.value = min(max(self.slider.value + delta, 1), self.slider.max)
@@ -105,6 +139,8 @@ class LoopStepper(PanelText, widgets.VBox):
         )
         self.previous_button.disabled = step == 1
         self.next_button.disabled = step == self.slider.max
+        self.step_box.value = str(step)
+        self.typed_note.value = ""  # an answer to a typed step is about the step the student stood on
 
     def _section(self, step: int, title: str, items: Sequence[str]) -> str:
         """One titled list of what a step saw; a section the same at every evaluation is listed once, then named.
@@ -125,30 +161,38 @@ class LoopStepper(PanelText, widgets.VBox):
 
 
 def steps_words(slider: widgets.IntSlider) -> str:
-    """The steps a slider takes, for a label beside it ("steps 1 to 6"), read from the slider itself.
-
-    The slider's number box accepts any typed value and moves it into range without a word (a student typed 99 and
-    got 6, 0 or text and got 1, 2.7 and got 2): the label says the range before one types, the same at every step.
+    """The steps a slider takes, for a label beside it ("steps 1 to 6"), read from the slider itself: the range is
+    said before one types, the same at every step.
     """
     return f"steps {slider.min} to {slider.max}"
 
 
 def steps_help(slider: widgets.IntSlider) -> str:
-    """What the slider's number box does with a typed step, in one short sentence under the controls.
-
-    The box answers a typed value with no message: ipywidgets reads it with JavaScript's ``parseInt``, then moves it
-    into range (the rule :func:`course_lib.widgets.slider_reads` and ``slider_takes`` write down for lesson 04's
-    sliders). So only the whole number at the start counts: a decimal loses its fraction (1.7 to 1) and "1e3" is 1,
-    not 1000 (a student typed it and landed on step 1); "2abc" is 2; a number past either end goes to that end (0 to
-    1, 99 to 6); text with no number at its start leaves the step as it was. Said before one types, the same at
-    every step, with its ends and examples computed from the slider (never a step it does not have); short, as a
-    longer line was 1062 px wide in an 864 px cell (it wraps now, in an HTML widget, to a line or two).
+    """What the stepper's "Go to step" box takes, in one short sentence under the controls, its ends read from the
+    slider (never a step it does not have). The same at every step; short, as a longer line was 1062 px wide in an
+    864 px cell (it wraps now, in an HTML widget).
     """
-    first, last = slider.min, slider.max
-    return (
-        f"Typed in the box: only its leading whole number counts ({first}.7 or {first}e3 → {first}), "
-        f"below {first} → {first}, above {last} → {last}; text with no leading number changes nothing."
-    )
+    return f"Go to step: type a whole number in digits, {slider.min} to {slider.max}, then press Enter."
+
+
+DIGITS = re.compile(r"\s*([0-9]+)\s*")
+"""A typed step: digits 0-9 only (blanks around them allowed). Not a sign, a decimal point, an exponent, a "0x"
+prefix (hexadecimal, which JavaScript's ``parseInt`` would read) or another script's digits (Python's ``int`` would
+read a fullwidth 3 as 3)."""
+
+
+def typed_step_problem(typed: str, first: int, last: int, *, now: int) -> str | None:
+    """Why ``typed`` is not a step of a run whose steps are ``first`` to ``last``, in one sentence, or ``None`` when it
+    is one: a whole number in digits (:data:`DIGITS`) from ``first`` to ``last``. The sentence quotes what was typed,
+    says the rule it broke and that the stepper stays at step ``now``.
+    """
+    stays = f"(the stepper stays at step {now})."
+    match = DIGITS.fullmatch(typed)
+    if match is None:
+        return f"“{typed.strip()}” is not a step number: type a whole number in digits, {first} to {last} {stays}"
+    if not first <= int(match.group(1)) <= last:
+        return f"There is no step {match.group(1)}: the steps are {first} to {last} {stays}"
+    return None
 
 
 def _who(trace: LoopTrace, step: int) -> str:

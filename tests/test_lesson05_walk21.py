@@ -165,10 +165,8 @@ async def test_the_stepper_says_under_its_controls_what_a_typed_step_becomes(all
     stepper = LoopStepper(trace)
     last = 2 * allowed
     line = steps_help(stepper.slider)
-    assert line == (  # walk 22: only the whole number at the start counts (tests/test_stepper_walk22.py)
-        f"Typed in the box: only its leading whole number counts (1.7 or 1e3 → 1), below 1 → 1, above {last} → {last}; "
-        "text with no leading number changes nothing."
-    )
+    # walk 23: the stepper's own box takes a whole number in digits, within the run (tests/test_stepper_walk23.py)
+    assert line == f"Go to step: type a whole number in digits, 1 to {last}, then press Enter."
     assert stepper.children[1] is stepper.help_note and line in stepper.help_note.value  # walk 21 (2): wraps
     assert steps_words(stepper.slider) == f"steps 1 to {last}"  # the label beside the slider stays
     for value in range(1, last + 1):  # the same line at every step: it says nothing of where the student is
@@ -180,9 +178,9 @@ async def test_the_widget_does_what_the_stepper_line_says():
     trace, _ = await run_seed_demo()
     stepper = LoopStepper(trace)
     slider = stepper.slider
-    for typed, becomes in ((0, 1), (-3, 1), (99, 6), (7, 6), (1.7, 1), (3.7, 3)):
+    for typed, becomes in (("0", 4), ("-3", 4), ("99", 4), ("7", 4), ("1.7", 4), ("abc", 4), ("3", 3), ("6", 6)):
         slider.value = 4
-        slider.value = typed
+        stepper.step_box.value = typed  # walk 23: the stepper's box, read in the kernel
         assert slider.value == becomes, typed
     slider.value = 4
     with pytest.raises(traitlets.TraitError):

@@ -69,7 +69,8 @@ def test_section_5_says_what_stop_sentence_prints_in_plain_words():
 
 def test_section_5_names_only_the_roles_its_code_asks_for():
     section_5 = words(cell_source("06", "8f908dd8"))
-    assert "(here: worker and judge)" in section_5
+    # walk 23: one plain sentence, which says what each model it names does
+    assert '`"worker"` writes the note and `"judge"` judges it' in section_5
     assert "writer" not in section_5 and "reader" not in section_5
     asked = set(re.findall(r'make_chat_client\("(\w+)"', cell_source("06", "cell-14")))
     assert asked == {"worker", "judge"}

@@ -45,7 +45,8 @@ def every_widget(widget: widgets.Widget) -> list[widgets.Widget]:
 @pytest.mark.parametrize(("first", "last"), [(1, 6), (1, 2), (1, 19), (3, 40)])
 def test_the_typed_steps_line_is_one_short_sentence_read_from_the_slider(first, last):
     line = steps_help(widgets.IntSlider(min=first, max=last))
-    assert line.startswith("Typed in the box: ") and f"below {first} → {first}, above {last} → {last}" in line
+    # walk 23: the stepper's own box takes digits from the first step to the last (tests/test_stepper_walk23.py)
+    assert line.startswith("Go to step: ") and f"digits, {first} to {last}," in line
     assert len(line) <= 150  # the note wraps (an HTML widget); walk 22: what typed text counts (test_stepper_walk22)
 
 
