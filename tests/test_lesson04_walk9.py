@@ -72,7 +72,7 @@ def test_turn_5_forbids_every_value_the_correction_declares_and_the_text_says_so
     assert set(parse_assertions(correction.user).values()) <= set(first_question.expect.must_not_contain)
     words = " ".join(c.source for c in lesson(LESSON).cells if c.cell_type == "markdown")
     words = " ".join(words.split())
-    assert "at turn 5 they are `Billing` and `SQL Server 2022`: the user declares them only at turn 6" in words
+    assert "At turn 5 they are `Billing` and `SQL Server 2022`: the user declares them only at turn 6" in words
 
 
 def test_the_recorded_summary_is_said_to_be_cut_at_the_recordings_output_cap():

@@ -46,3 +46,30 @@ def test_each_later_term_is_defined_in_the_section_that_first_uses_it_and_not_be
 def test_the_seed_and_demo170_are_said_before_the_objectives():
     opening = words(cell_source("04", "cell-00"))
     assert opening.index("*Demo170* is the third program of the *seed*") < opening.index("You will be able to")
+
+
+def test_section_1_says_the_reader_never_reads_values_in_its_own_answers_and_it_is_so():
+    from agent_framework import Message
+
+    from course_lib.memory_models import visible_mentions
+
+    said = words(cell_source("04", "cell-02"))
+    assert "never in its own earlier answers" in said
+    seen = [
+        Message(role="user", contents=["module=Reporting"]),
+        Message(role="assistant", contents=["module=Reporting"]),  # the reader's own answer repeats it
+        Message(role="user", contents=["module=Billing"]),
+    ]
+    assert visible_mentions(seen) == [("module", "Reporting"), ("module", "Billing")]  # a tie, as the lesson says
+
+
+def test_section_1_reads_its_table_as_bullets_and_compactions_three_turns_count_the_question():
+    said = cell_source("04", "cell-02")
+    assert "How to read it:\n\n- A *graded* turn" in said and "\n- A *forbidden value* is" in said
+    assert "*compaction* sends a shortened view whose 3 turns count the new question" in words(said)
+
+
+def test_section_4_points_at_no_section_the_student_has_not_read():
+    cells = stored_lesson("04")["cells"]
+    prose = [words("".join(c["source"])) for c in cells if c["cell_type"] == "markdown"]
+    assert not any("its calls only, as in section 6" in p for p in prose)
