@@ -46,6 +46,7 @@ from .assertions import (
     case_note,
     check_message,
     find_declarations,
+    shown_pair,
     spelling_slip,
     trim,
 )
@@ -63,7 +64,7 @@ from .extraction import (
 from .forgetting import FORGOTTEN_MARK, ForgottenFactsFilter, forget_filter, hold_agent, hold_client
 from .frames import rows_frame
 from .live import Backends
-from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn
+from .memory import MAX_FACTS, PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn
 from .tracing import CallLog, ModelCall, SeenMessage
 
 if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks stays quick
@@ -107,6 +108,7 @@ __all__ = [
     "messages_compared",
     "program_note",
     "provider_agent",
+    "pushed_out_words",
     "repeated_not_held",
     "route_by_topic",
     "stored_messages",
@@ -331,7 +333,25 @@ def memory_line(report: ExtractionReport | None, line: str = "", message: str = 
     a cell wrote it, since "your" would be untrue there.
     """
     said = report_in_words(report, line, message, name_replaced=True) if report else "No extraction ran."
+    if report is not None and report.status == "accepted" and report.evicted:
+        said = f"{said} {pushed_out_words(report.evicted, len(report.facts))}"  # a store that evicts is full
     return f"[memory] {said}"
+
+
+def pushed_out_words(evicted: Sequence[Fact], max_facts: int = MAX_FACTS) -> str:
+    """The facts a turn pushed out of the full store, in the ``[memory]`` line's words (issue 32, walk 23: only the
+    store's side said a sixth fact had pushed one out, and the chat's verdict read as if nothing else had changed).
+
+    >>> from course_lib.memory import Fact
+    >>> from datetime import UTC, datetime
+    >>> gone = Fact(key="database", value="PostgreSQL", evidence="database=PostgreSQL", turn=1,
+    ...             recorded_at=datetime(2026, 1, 1, tzinfo=UTC))
+    >>> pushed_out_words([gone])
+    'The store holds at most 5 facts, so the oldest, database=PostgreSQL, was pushed out to make room.'
+    """
+    verb = "was" if len(evicted) == 1 else "were"
+    gone = and_listed([shown_pair(fact.key, fact.value) for fact in evicted])
+    return f"The store holds at most {max_facts} facts, so the oldest, {gone}, {verb} pushed out to make room."
 
 
 def forget_said(key: str | None, removed: int) -> str:

@@ -398,9 +398,14 @@ def log_after_forget(log: CallLog, value: str, forgotten_at: int, forget_line: s
         f"The call log still holds {value}: of the {forgotten_at} calls made before {forget}{counted}, {before} sent it"
     )
     if after:
-        return f"{said}, and {len(after)} of the {later} calls made since did: the user's own words sent it again."
+        since = "the one call made since did" if later == 1 else f"{len(after)} of the {later} calls made since did"
+        return f"{said}, and {since}: the user's own words sent it again."
+    # a cell re-run out of order can leave no call after the forget: said in words, never "none of the 0 calls"
+    since = {0: "no call has been made since", 1: "the one call made since did not"}.get(
+        max(later, 0), f"none of the {later} calls made since did"
+    )
     return (
-        f"{said}, and none of the {later} calls made since did. Forgetting reaches the store and the sessions, so "
+        f"{said}, and {since}. Forgetting reaches the store and the sessions, so "
         "no later call sends the value; the log is a record of past calls, and forgetting does not rewrite it."
     )
 

@@ -23,10 +23,12 @@ def _said(cell_id: str) -> str:
 
 
 def _said_section_5() -> str:
+    """Section 5's race, said after the gate is defined (walk 23: the gate and the ticket open section 5)."""
     cells = json.loads(LESSON_03.read_text(encoding="utf-8"))["cells"]
-    return next(
-        " ".join("".join(c["source"]).split()) for c in cells if "## 5. A slow extraction" in "".join(c["source"])
-    )
+    heading = next(i for i, c in enumerate(cells) if "## 5. A slow extraction" in "".join(c["source"]))
+    ids = [c.get("id") for c in cells]
+    assert heading < ids.index("race-md") < ids.index("cell-18")
+    return _said("race-md")
 
 
 def test_the_gate_is_defined_where_it_first_appears() -> None:
@@ -45,7 +47,9 @@ def test_the_instructions_are_said_to_go_apart_from_the_messages_in_plain_words(
     said = _said("correction-sources-read")
     assert "call's options" not in said
     assert "The desk's *instructions* (the rules the desk follows) are sent apart from these messages" in said
-    assert "(OpenAI's client sends them as the *system* message), so the table lists only the messages" in said
+    assert "sent apart from these messages, so the table lists only the messages" in said
+    # walk 23: which message a vendor's client makes of them is the hood's
+    assert "OpenAI's client sends them as the *system* message" in _said("under-the-hood")
 
 
 def test_the_routers_glossary_row_says_whole_words_as_the_router_reads() -> None:

@@ -1,11 +1,14 @@
-"""Lesson 03 walked again (issue 32, walk 21): MAF is named once where it first appears, with both its editions and the
-one the course runs on, and the hood speaks of "MAF for .NET (C#)", so the two no longer read as a contradiction."""
+"""Lesson 03 walked again (issue 32, walk 21): MAF is named once where it first appears, with the edition the course
+runs on (walk 23: the C# one waits for the hood), and the hood speaks of "MAF for .NET (C#)", so the two no longer
+read as a contradiction."""
 
 from __future__ import annotations
 
 from support.lesson_cells import stored_lesson
 
-FIRST_NAMED = "MAF (the Microsoft Agent Framework, which exists for C# and for Python; the course runs on MAF Python)"
+# walk 23: the C# edition is named under the hood only (MAF for .NET (C#)), so the first naming says the one the
+# course runs on
+FIRST_NAMED = "MAF (the Microsoft Agent Framework; the course runs on its Python edition)"
 
 
 def _markdown() -> list[str]:
