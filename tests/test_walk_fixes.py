@@ -56,7 +56,7 @@ def test_lesson_00_exercise_3_does_not_support_the_tempting_wrong_answer():
     said = " ".join(check("Exercise 3", "nothing_to_extract", "rejected", three.hint).split())
     assert "When does the host give that status?" in said and "rejected" not in said
     tempting = " ".join(check("Exercise 3", "accepted", "rejected", three.hint).split())
-    assert "Where does the value of module end in this message?" in tempting and "rejected" not in tempting
+    assert "Where does the value of module end in this message," in tempting and "rejected" not in tempting
     assert 'declares one fact, module="Billing, priority=P1"' in three.why and "rejects" in three.why
 
 
