@@ -68,7 +68,8 @@ def test_agent_is_defined_without_the_word_agent():
     cell = " ".join(_text("7be02f73").split())
     definition = cell[cell.index("`Agent`") :]
     definition = definition[: definition.index(".") + 1]
-    assert "object" in definition and "instructions" in definition and "tools" in definition
+    # walk 23: tools, which this Agent has none of, are no longer named (one term fewer on the screen)
+    assert "object" in definition and "instructions" in definition and "chat client" in definition
     assert "agent" not in definition.replace("`Agent`", "").lower()
 
 
