@@ -292,6 +292,59 @@ _DEFAULTS_TOTAL = _worst_case_wait(_DEFAULT_TIMEOUT, _DEFAULT_MAX_RETRIES)
 """The total section 4 prints for the default settings: lesson 00's exercise 1 answered with it is told whose it is
 (lesson 00's walk 22: 60.5 got the hint any wrong number gets)."""
 
+_EXERCISE_1_TIMEOUT = 20.0
+_EXERCISE_1_RETRIES = 2
+"""Lesson 00's exercise 1: the settings it asks about (``providers`` computes its answer from the same two)."""
+
+
+def _silent_wait_slips(timeout: float, retries: int) -> tuple[tuple[float, str], ...]:
+    """Each likely wrong count for ``timeout`` and ``retries``, with the slip behind it, computed from the sum.
+
+    The sum is every attempt's timeout (the first attempt and each retry) plus the SDK's wait before each retry
+    (:func:`_worst_case_wait`). A count that leaves out one of its parts names the part, never the total (lesson 00's
+    walk 23: 40 and 61 got the hint any wrong number gets). Section 4's total for the default settings is told whose it
+    is; the answer cut to whole seconds is told the question keeps the fraction. Counts two slips share say both.
+    """
+    attempts = retries + 1
+    waits = [min(0.5 * 2**attempt, 8.0) for attempt in range(retries)]
+    total = _worst_case_wait(timeout, retries)
+    retry_words = f"{retries} retr{'ies' if retries != 1 else 'y'}"
+    slips: dict[float, list[str]] = {}
+
+    def slip(count: float, words: str) -> None:
+        if count != total:
+            slips.setdefault(count, []).append(f"{count:g} s {words}")
+
+    slip(
+        _DEFAULTS_TOTAL,
+        f"is section 4's total for the default settings ({_DEFAULTS_IN_WORDS}): which of them does this exercise "
+        "change?",
+    )
+    slip(
+        timeout * retries,
+        f"counts the {retry_words} of {timeout:g} s: what about the first attempt, the one before any retry, and "
+        "the SDK's waits between attempts?",
+    )
+    slip(
+        timeout * retries + sum(waits),
+        f"counts the {retry_words} and the SDK's waits: what about the first attempt, the one before any retry?",
+    )
+    slip(
+        timeout * attempts,
+        f"counts {attempts} attempts of {timeout:g} s and no wait: does the next attempt start the very moment the "
+        "last one gives up?",
+    )
+    for wait in waits:
+        slip(
+            total - wait,
+            f"counts {attempts} attempts of {timeout:g} s and {retries - 1} of the SDK's {retries} waits: "
+            "the SDK waits once before each retry; how long is each wait?",
+        )
+    if total != int(total):  # the sum cut to whole seconds (rounded up, it would tell how near a guess is)
+        slip(float(int(total)), "is a whole number: does section 4's sum for this exercise have a fraction?")
+    return tuple((count, " Or: ".join(words)) for count, words in slips.items())
+
+
 _DATABASE_VALUE = "That is a database value; the question asks for the module."
 """Lesson 02, exercise 2: said alike to every database value, so it never points at the right module."""
 
@@ -308,17 +361,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "Section 4's cell prints this sum for the default settings: what does each of its terms become with the "
         "timeout and retries of this exercise?",
         "One attempt and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
-        (
-            (
-                60,
-                "Does the next attempt start the very moment the last one gives up?",
-            ),
-            (
-                _DEFAULTS_TOTAL,
-                f"{_DEFAULTS_TOTAL:g} s is section 4's total for the default settings ({_DEFAULTS_IN_WORDS}): "
-                "which of them does this exercise change?",
-            ),
-        ),
+        _silent_wait_slips(_EXERCISE_1_TIMEOUT, _EXERCISE_1_RETRIES),
         answer_type=float,
     ),
     Exercise(
@@ -345,20 +388,20 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 3",
-        "What does this message declare, read as section 6 reads its battery's messages, and what does section 6 say "
-        "the host does with a proposal, given what the message declares?",
+        "What does this message declare, by lesson 01's rule for where a value ends, and what does the host do with "
+        "a proposal that is not exactly the declared facts (section 4)?",
         "A value runs to the next ';' or line break, and a comma is neither: the message declares one fact, "
-        "module='Billing, priority=P1'. The writer proposed module=Billing and priority=P1 instead, so the host "
+        'module="Billing, priority=P1". '
+        "The writer proposed module=Billing and priority=P1 instead, so the host "
         "rejects the whole proposal and stores nothing.",
         (
             (
                 "accepted",
-                "Where does the value of module end in this message? Look again at the line section 6 prints under "
-                "the battery's messages: what ends a value?",
+                "Where does the value of module end in this message, and so how many facts does it declare?",
             ),
             (
                 "nothing_to_extract",
-                "When does the host give that status? Look again at section 6's list of outcomes: did this writer "
+                "When does the host give that status? Look again at the exercise's list of statuses: did this writer "
                 "propose nothing?",
             ),
             (

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 from agent_framework import BaseChatClient
 from pydantic import ValidationError
 
-from .assertions import MessageRefused, left_out, parse_assertions
+from .assertions import MessageRefused, left_out, parse_assertions, shown_pair
 from .clients import course_backends, make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
 from .frames import count_noun, rows_frame
@@ -42,6 +42,8 @@ from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_label, reported_total, shown_count
 
 if TYPE_CHECKING:  # types only: the scorecard's table is made by frames.rows_frame, which loads pandas
+    from datetime import datetime
+
     import pandas as pd
 
 __all__ = [
@@ -80,6 +82,7 @@ __all__ = [
     "reason_in_words",
     "rule_label",
     "run",
+    "run_in_words",
     "score_battery",
     "scorecard",
     "status_of_proposal",
@@ -177,7 +180,7 @@ def case_declares(name: str, battery: tuple[Case, ...] = BATTERY) -> str:
     """
     case = next(case for case in battery if case.name == name)
     declared = parse_assertions(case.text)
-    facts = ", ".join(f"{key}={value!r}" for key, value in declared.items())
+    facts = ", ".join(shown_pair(key, value) for key, value in declared.items())  # as every lesson shows a fact
     line = f"The case \N{LEFT DOUBLE QUOTATION MARK}{name}\N{RIGHT DOUBLE QUOTATION MARK} declares "
     line += f"{count_noun(len(declared), 'fact')}" + (f": {facts}{_kept_ending(declared)}." if declared else ".")
     reasons = left_out(case.text)
@@ -187,14 +190,14 @@ def case_declares(name: str, battery: tuple[Case, ...] = BATTERY) -> str:
 
 
 def _kept_ending(declared: dict[str, str]) -> str:
-    """Why a value ends in punctuation, when one does: ``environment='staging.'`` reads as a typo otherwise.
+    """Why a value ends in punctuation, when one does: ``environment=staging.`` reads as a typo otherwise.
 
     A value runs to the next ``;`` or line break (the contract's split), so a sentence's full stop stays in it.
     """
     ends = sorted({value[-1] for value in declared.values() if value and not value[-1].isalnum()})
     if not ends:
         return ""
-    marks = " and ".join(repr(end) for end in ends)
+    marks = " and ".join(f"'{end}'" for end in ends)  # a mark in quotes, as left_out quotes the parts it names
     return f" (a value runs to the next ';' or line break, so the {marks} is part of it)"
 
 
@@ -667,6 +670,19 @@ def _declared_of(name: str, battery: tuple[Case, ...]) -> dict[str, str]:
         return parse_assertions(text)
     except MessageRefused:
         return {}
+
+
+def run_in_words(model: str, cases: Iterable[MissedCase], recorded_at: datetime) -> str:
+    """A recorded run in one sentence: when, which model, and how many of its cases came out as the contract says.
+
+    Lesson 00's section 6 opens on it (walk 23: a dozen terms at once before the count a first read needs).
+    """
+    cases = list(cases)
+    kept = sum(case.as_contract for case in cases)
+    return (
+        f"Recorded on {recorded_at:%Y-%m-%d} (not run in this notebook): {model} got {kept} of {len(cases)} "
+        "cases as the contract says."
+    )
 
 
 def misses_in_words(cases: Iterable[MissedCase], battery: tuple[Case, ...] = BATTERY) -> str:

@@ -53,7 +53,8 @@ def test_declared_facts_are_given_the_rule_that_ends_a_pair_once_in_section_6():
     section_4 = words("3b3d8f4d")
     section_6 = words("5a743185")
     definition = section_4[section_4.index("declared facts") :][:200]
-    assert "section 6 gives the rule" in definition and "runs to" not in definition
+    # walk 23: the student's section 6 keeps no rule now; lesson 01 gives it
+    assert "lesson 01 gives the rule" in definition and "runs to" not in definition
     bullet = section_6[section_6.index("**declared facts**") : section_6.index("**writer**")]
     assert "`;`" in bullet and "line break" in bullet and "nowhere else" in bullet
     assert "before the first `=`" in bullet and "after it" in bullet
@@ -94,9 +95,10 @@ async def test_offline_summary_keeps_a_token_row_a_case_reported():
 
 
 def test_the_lesson_says_what_its_totals_print_and_builds_them_in_course_lib():
-    code = "".join(cell("13f88556")["source"])
+    code = "".join(cell("4e735d68")["source"])  # walk 23: the totals share the scorecard's cell
     assert "offline_summary(card)" in code and ".drop(" not in code
-    totals = printed("13f88556")
+    totals = "".join(cell("4e735d68")["outputs"][-1]["data"]["text/plain"])  # the last table: the totals
+    assert "measure" in totals and "as the contract says" in totals
     assert "latency" not in totals and "unknown" not in totals and "tokens" not in totals
     text = words("31b3deef")
     assert "The totals under it leave them out too: no latency total, no reported tokens." in text
@@ -108,7 +110,8 @@ def test_the_lesson_says_what_its_totals_print_and_builds_them_in_course_lib():
 def test_the_memo_link_opens_performance_md_at_the_paragraph_that_measured_29_of_32():
     hood = words("under-the-hood")
     # walk 21: the brackets first say whose log the link opens
-    link = re.search(r"29 of 32 \([^()\[]*\[docs/performance\.md\]\(\.\./docs/performance\.md#([\w-]+)\)\)", hood)
+    # walk 23: the link's text says what opens
+    link = re.search(r"29 of 32 \(\[the maintainers' log of that run\]\(\.\./docs/performance\.md#([\w-]+)\)", hood)
     assert link, "the 29 of 32 claim links no anchor of docs/performance.md"
     page = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
     anchor = f'<a id="{link[1]}"></a>'
@@ -127,8 +130,9 @@ def test_turn_is_defined_where_it_first_appears():
     ids = [c.get("id") for c in cells()]
     turn = re.compile(r"\bturns?\b", re.IGNORECASE)
     first = next(i for i, c in enumerate(cells()) if turn.search(printed(c.get("id") or "") + words_of(c)))
-    assert ids[first] == "5a743185", f"'turn' first appears in cell {ids[first]}"
-    assert "a *turn* is one user message and its reply" in words("5a743185").lower()
+    # walk 23: section 6's battery went under the hood, after the memo paragraph that now says "turns" first
+    assert ids[first] == "under-the-hood", f"'turn' first appears in cell {ids[first]}"
+    assert "a *turn* is one user message and its reply" in words("under-the-hood").lower()
     assert "earlier turns" not in printed("b712f3b9")
 
 

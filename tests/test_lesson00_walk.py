@@ -48,7 +48,7 @@ def test_the_sentence_case_says_why_the_full_stop_is_part_of_the_value():
     from course_lib.qualify import case_declares
 
     said = case_declares("words before a key")
-    assert "environment='staging.' (a value runs to the next ';' or line break, so the '.' is part of it)." in said
+    assert "environment=staging. (a value runs to the next ';' or line break, so the '.' is part of it)." in said
     assert "runs to the next" not in case_declares("one declaration")
 
 

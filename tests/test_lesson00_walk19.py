@@ -127,8 +127,10 @@ def test_section_5_says_how_many_roles_its_table_shows_and_which_as_its_output_s
     named = ", ".join(f"`{role}`" for role in roles[:-1]) + f" and `{roles[-1]}`"
     assert f"one row per role the cell called: here {NUMBER_WORDS[len(roles)]}, {named}" in text
     assert "lessons 04 and 06 show it for theirs" not in text
-    # the other lesson it points to shows the same table, per role, for its worker and judge
-    assert "Lesson 06's *Under the hood* shows the same table for its loop's worker and judge" in text
+    # the other lesson it points to shows the same table, per role, for its worker and judge (walk 23: the pointer
+    # moved under the hood)
+    hood_00 = " ".join(source(c) for c in all_cells if source(c).startswith("## Under the hood"))
+    assert "lesson 06's *Under the hood* shows it" in words(hood_00)
     lesson_06 = cells(next((ROOT / "notebooks").glob("06_*.ipynb")))
     hood = next(i for i, c in enumerate(lesson_06) if source(c).startswith("## Under the hood"))
     usage = [source(c) for c in lesson_06[hood:] if "usage_by_role()" in source(c)]
@@ -162,7 +164,7 @@ def test_the_host_check_is_lesson_02s_in_both_sections_that_name_it():
     text = [source(c) for c in cells() if c["cell_type"] == "markdown"]
     section_4 = next(t for t in text if "`MemoryExtraction` runs the writer, then the *host check*" in t)
     assert "the *host check* (lesson 02)" in section_4
-    section_6 = next(t for t in text if t.startswith("## 6. After lesson 02: a real model, tested"))
+    section_6 = next(t for t in text if t.startswith("### Section 6 in full"))  # walk 23: under the hood
     assert "- **host check** (lesson 02; section 4 gave it in short):" in section_6
     assert not re.search(r"host check\W+\(lessons", words(" ".join(text)))
     # lesson 01 names it and says it comes in lesson 02; lesson 02 teaches it

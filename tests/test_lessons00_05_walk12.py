@@ -97,10 +97,8 @@ def test_lesson00_maps_each_variable_to_the_argument_it_becomes():
         k: v for k, v in mapping.items() if k.startswith("OPENAI_")
     }
     said = " ".join(words.split())
-    assert (
-        "Section 4 shows the report of a failed writer call (there, the endpoint is a closed port: the connection is "
-        "refused)." in said
-    )
+    # walk 23: the forward pointer to section 4's report is cut (density); section 4 itself shows the report
+    assert "Section 4 shows the report of a failed writer call" not in said
     assert "section 4 shows such a report" not in words
 
 

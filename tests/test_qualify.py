@@ -244,9 +244,9 @@ def test_the_sentence_case_names_its_one_fact_and_why_the_database_part_is_none(
     """Lesson 00's walk: "We are on database=SQL Server 2022; environment=staging." read as two declarations; the
     lesson says which one it is and why the other part is not (its key is "We are on database")."""
     said = qualify.case_declares("words before a key")
-    assert "declares 1 fact: environment='staging.' (" in said  # the why of the full stop follows (issue 32)
+    assert "declares 1 fact: environment=staging. (" in said  # the why of the full stop follows (issue 32)
     assert "'We are on database' is not an allowed key" in said and "SQL Server" not in said.split("nothing:")[0]
-    assert qualify.case_declares("one declaration").endswith("declares 1 fact: module='Billing'.")
+    assert qualify.case_declares("one declaration").endswith("declares 1 fact: module=Billing.")
     assert qualify.case_declares("a question").startswith("The case “a question” declares 0 facts. Why: ")
 
 

@@ -26,10 +26,14 @@ def test_lesson_00_exercise_1_accepts_the_exact_wait_and_says_nothing_of_how_far
     """Lesson 00's walk: "Close: 61 is less than 1 away", said for 61 and 62, found the answer by trial."""
     one = exercise("00", "Exercise 1")
     assert check("Exercise 1", 61.5, 61.5, one.hint).startswith("Exercise 1: correct.")
-    told = {" ".join(check("Exercise 1", near, 61.5, one.hint).split()) for near in (61, 62, 61.4, 70.5)}
+    told = {" ".join(check("Exercise 1", near, 61.5, one.hint).split()) for near in (62, 61.4, 70.5)}
     assert told == {f"Exercise 1: not quite. Hint: {' '.join(one.hint.split())}"}
+    # 61 is a slip of the sum (a wait left out, or the answer cut to whole seconds): its hint names the slip, and
+    # still says nothing of how far it is (walk 23)
+    sixty_one = " ".join(check("Exercise 1", 61, 61.5, one.hint).split())
+    assert "wait" in sixty_one and not any(word in sixty_one for word in ("away", "close", "Close", "less than"))
     said = check("Exercise 1", 60, 61.5, one.hint).replace("\n", " ")  # the three attempts, no pause
-    assert "Does the next attempt start the very moment the last one gives up?" in said
+    assert "does the next attempt start the very moment the last one gives up?" in said
     assert "61.5 s" in one.why
 
 
@@ -52,8 +56,8 @@ def test_lesson_00_exercise_3_does_not_support_the_tempting_wrong_answer():
     said = " ".join(check("Exercise 3", "nothing_to_extract", "rejected", three.hint).split())
     assert "When does the host give that status?" in said and "rejected" not in said
     tempting = " ".join(check("Exercise 3", "accepted", "rejected", three.hint).split())
-    assert "Where does the value of module end in this message?" in tempting and "rejected" not in tempting
-    assert "declares one fact, module='Billing, priority=P1'" in three.why and "rejects" in three.why
+    assert "Where does the value of module end in this message," in tempting and "rejected" not in tempting
+    assert 'declares one fact, module="Billing, priority=P1"' in three.why and "rejects" in three.why
 
 
 def test_lesson_00_exercise_2_counts_and_names_its_tempting_counts():
