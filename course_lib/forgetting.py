@@ -61,6 +61,7 @@ __all__ = [
     "forget_filter",
     "hold_agent",
     "hold_client",
+    "whereabouts",
 ]
 
 
@@ -69,6 +70,25 @@ _Agent = TypeVar("_Agent", bound=Agent)
 
 FORGOTTEN_MARK = "[forgotten]"
 """What a forgotten value becomes in a message sent after the forget: "module=[forgotten]"."""
+
+
+def whereabouts(value: str, *, held: Iterable[str], history: Iterable[str], sent: Iterable[str] | None = None) -> str:
+    """Where ``value`` still is, in words (lesson 02's table of why ``forget`` replaces the session).
+
+    ``held`` are the values the store holds, ``history`` the texts of a desk's session, and ``sent``, when given,
+    the values one model call carried (:func:`course_lib.tracing.values_sent`). A value in the history that the
+    call did not carry was replaced by :data:`FORGOTTEN_MARK` on its way: the session is sent whole, and only the
+    forget filter rewrites it.
+    """
+    places = [name for name, texts in (("the store", held), ("the session", history)) if any(value in t for t in texts)]
+    where = " and ".join(places) or "nowhere"
+    if sent is None:
+        return where
+    if value in set(sent):
+        return f"{where}; the model is sent it"
+    if "the session" in places:
+        return f"{where}; the model is sent {FORGOTTEN_MARK} instead"
+    return f"{where}; the model is not sent it"
 
 
 # region Folding

@@ -90,6 +90,7 @@ __all__ = [
     "FORGET_KEY_NOTE",
     "KEY_LIST_WIDTH",
     "KEY_PLACEHOLDER",
+    "MESSAGE_BOX_BASIS",
     "MESSAGE_BOX_NOTE",
     "NEW_PANEL_NOTE",
     "NOTE_STYLE",
@@ -726,6 +727,20 @@ def _fit_to_width(*boxes: widgets.Widget) -> None:
         box.layout = widgets.Layout(flex="1 1 12em", width="auto", min_width="0", max_width="32em")
 
 
+MESSAGE_BOX_BASIS = "32em"
+"""The Message box's starting width, its label included: room for ``module=Billing; database=SQL Server 2022`` (the
+lessons' correction, about 314 px of text) on one line. A smaller start let the greyed-out Submit's note share the
+box's row and squeeze the box to 155 px in JupyterLab (lesson 02's walk 23); from this start, the note goes to the
+next line instead, and the box keeps one width whether the note shows or not."""
+
+
+def _message_box_width(box: widgets.Widget) -> None:
+    """The Message box: :data:`MESSAGE_BOX_BASIS` wide in any row (the note beside Submit wraps below it rather than
+    squeeze it); only a cell narrower than that shrinks it to the cell's width, Submit going below it."""
+    box.style.description_width = "initial"
+    box.layout = widgets.Layout(flex=f"0 1 {MESSAGE_BOX_BASIS}", width="auto", min_width="0")
+
+
 KEY_LIST_WIDTH = "18em"
 """The Key list's width, whatever it holds: a list that grew into the room the greyed-out note leaves (about 350 px
 on an empty store, 263 px on a filled one) moved the Forget buttons sideways between two clicks."""
@@ -1074,7 +1089,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         self.key.observe(lambda _: self._enable_forget(), names="value")
         for widget, name in ((self.table, "facts"), (self.message, "message"), (self.diagnostic, "diagnostic")):
             widget.add_class(f"memory-panel-{name}")
-        _fit_to_width(self.message)
+        _message_box_width(self.message)
         _fixed_width(self.key, KEY_LIST_WIDTH)
         super().__init__(
             [

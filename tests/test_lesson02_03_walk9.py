@@ -73,11 +73,15 @@ def test_exercise_2_says_the_same_words_to_every_database_value_and_never_names_
 
 
 def test_lesson_02s_objectives_define_the_writer_and_the_host_check_where_they_use_them() -> None:
+    # walk 23: the objectives say what the student will do and define nothing; the writer and the host check are
+    # defined once, in the cell that introduces them
     intro = _source(LESSON_02, "cell-00")
     assert "writer model" not in intro
     assert "course's own check" not in intro
-    assert "the *writer* (" in intro
-    assert "the *host check* (" in intro
+    assert "the *writer* (" not in intro and "the *host check* (" not in intro
+    writer = " ".join(_source(LESSON_02, "cell-02").split())
+    assert "The **writer** is a MAF agent too: it reads the user's message and proposes the facts it declares" in writer
+    assert "*host check*: the **host** (" in writer
 
 
 async def test_section_7s_comma_slip_is_said_as_the_panel_does_it() -> None:

@@ -4,6 +4,7 @@ model from the kept session. The lesson now prints which values that call carrie
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -38,15 +39,19 @@ async def test_with_the_session_kept_the_replaced_values_reach_the_model_and_the
 
 def test_the_lesson_prints_what_the_call_carried_and_says_why_forget_replaces_the_session():
     cells = nbformat.read(LESSON, as_version=4).cells
-    printed = next(
-        "".join(o.get("text", "") for o in c.outputs)
+    shown = next(
+        "".join("".join(o.get("data", {}).get("text/html", "")) for o in c.outputs)
         for c in cells
         if c.cell_type == "code" and "values_sent(" in c.source
     )
-    assert "values that call carried: Reporting, PostgreSQL" in printed
+    # walk 23: a table, one row per seed value; its "store emptied, session kept" column is read from the call
+    for value in ("Reporting", "PostgreSQL"):
+        assert re.search(
+            rf">{value}</td>\s*<td[^>]*>the session</td>\s*<td[^>]*>the session; the model is sent it<", shown
+        )
     text = " ".join(" ".join(c.source.split()) for c in cells if c.cell_type == "markdown")
     assert "Only the filter stands between the old words and the model" not in text
-    assert "the filter knows only the values the store forgot" in text
+    assert "knows only the values the store forgot" in text
 
 
 def test_a_client_with_its_own_chain_is_held_first_in_it_before_its_recorder():

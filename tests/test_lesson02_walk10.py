@@ -27,8 +27,9 @@ def _flat(cell_id: str) -> str:
 def test_the_objectives_say_three_failures_are_refused_and_a_fourth_stops_before_either_check() -> None:
     intro = _flat("cell-00")
     assert "four ways" not in intro
-    assert "refuse three mistakes of the *writer* (" in intro  # eleventh walk: two short bullets, not one
-    assert "a fourth mistake, a reply cut off before its end, stop before either check" in intro
+    # walk 23: the objective defines no term (the writer is defined where it first appears)
+    assert "refuse three wrong proposals of a model" in intro
+    assert "a fourth, a reply cut off before its end, stop before any check" in intro
     assert "no batch to check at all" in _flat("cell-20")  # section 5 says the same of broken_json
 
 
@@ -46,8 +47,9 @@ def test_no_code_line_of_the_lesson_is_wider_than_the_cell_shows() -> None:
 def test_why_forget_replaces_the_session_lists_one_api_a_bullet() -> None:
     # walk 21: the list sits right above the cell that makes the calls, in a cell of its own
     bullets = [line for line in _source("replay-calls").splitlines() if line.startswith("* ")]
-    starts = ["* `replay.ask(text)`", "* `.reply`", "* `replay.memory.forget()`", "* `replay.forget()`"]
-    assert [next((b for b in bullets if b.startswith(s)), None) is not None for s in starts] == [True] * 4
+    # walk 23: the cell shows a table of where each value is, and no reply: `.reply` is no longer called
+    starts = ["* `replay.ask(text)`", "* `replay.memory.forget()`", "* `replay.forget()`"]
+    assert [next((b for b in bullets if b.startswith(s)), None) is not None for s in starts] == [True] * 3
 
 
 def test_the_writer_paragraph_lists_one_term_a_bullet() -> None:

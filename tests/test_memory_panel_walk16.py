@@ -14,7 +14,7 @@ import asyncio
 import re
 
 import pytest
-from support.lesson_cells import cell_source, stored_lesson
+from support.lesson_cells import cell_source, stored_cell, stored_lesson
 from support.panels import forget, memory_panel, said, submit, two_desks
 
 from course_lib.memory import FactCandidate, WorkingMemory
@@ -175,7 +175,10 @@ def test_a_panel_cell_runs_alone_after_a_kernel_restart(lesson: str, cell: str, 
 def test_the_note_on_forget_s_filter_says_what_the_answer_does_not_show() -> None:
     said_ = " ".join(cell_source("02", "cell-18").split())
     assert "so its answer hides it" not in said_
-    assert "so its answer does not show the earlier values" in said_
+    # walk 23: the lesson no longer prints the offline desk's answer (which repeats only the latest declaration);
+    # its table says what the model was sent, read from the call itself
+    assert "values_sent(" in cell_source("02", "cell-17")
+    assert "You asked" not in "".join(o.get("text", "") for o in stored_cell("02", "cell-17").get("outputs", []))
 
 
 def test_lesson_02_prints_no_line_wider_than_a_block() -> None:
@@ -194,4 +197,7 @@ def test_lesson_02_prints_no_line_wider_than_a_block() -> None:
     printed = "\n".join(
         "".join(out.get("text", "")) for c in stored_lesson("02")["cells"] for out in c.get("outputs", [])
     )
-    assert "database=[forgotten]." in printed and "(messages read so far)" in printed
+    # walk 23: "database=[forgotten]." is no longer printed (a table says where each value is); the facts blocks
+    # still print lines broken at a space
+    assert 'database = "SQL Server 2022" (evidence: "database=SQL Server 2022"; turn 2; recorded\n    ' in printed
+    assert "(messages read so far)" in printed
