@@ -161,3 +161,18 @@ def test_the_ticket_and_stale_are_defined_where_they_first_appear_in_the_text():
 
 def test_the_notebook_is_stored_with_outputs():
     assert any(c.get("outputs") for c in stored_lesson("01")["cells"] if c["cell_type"] == "code")
+
+
+# the density pass: sections 4 and 5 in short paragraphs, "evicted" glossed once
+
+
+@pytest.mark.parametrize("number", [4, 5])
+def test_sections_4_and_5_have_paragraphs_of_four_sentences_at_most(number):
+    for block in _section(number):
+        for paragraph in re.split(r"\n\s*\n|\n- ", block.split("\n", 1)[1]):
+            assert len(_sentences(paragraph)) <= 4, paragraph
+
+
+def test_evicts_is_glossed_once_on_the_students_path():
+    student = words(" ".join(c.source for c in _student_cells() if c.cell_type == "markdown"))
+    assert student.count("removes to make room") + student.count("removed to make room") == 1
