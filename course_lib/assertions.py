@@ -41,6 +41,7 @@ __all__ = [
     "NOT_ALONE_RULE",
     "SENTENCE_END_MARKS",
     "SHOWN_SEGMENT_CHARS",
+    "SPACE_MARK",
     "Declaration",
     "MessageNotText",
     "MessageRefused",
@@ -97,6 +98,10 @@ LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 """Every character ``str.splitlines`` breaks on: each separates declarations, like ``;``."""
 LINE_BREAK_MARK = "\u23ce"
 """How a student reads a line break inside one value or one table cell: ``⏎``, not Python's ``\\n`` escape."""
+
+
+SPACE_MARK = "\u2423"
+"""How a table shows a space the eye would miss (``␣``): a space a refused value holds at either end."""
 
 
 def mark_line_breaks(text: str) -> str:

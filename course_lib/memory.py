@@ -31,6 +31,7 @@ from .assertions import (
     ALLOWED_KEYS,
     LINE_BREAKS,
     MAX_MESSAGE_CHARS,
+    SPACE_MARK,
     Declaration,
     as_written,
     check_message,
@@ -39,7 +40,6 @@ from .assertions import (
     length_in_units,
     length_in_utf16_units,
     mark_line_breaks,
-    shown_pair,
     utf16_length,
 )
 
@@ -97,6 +97,7 @@ __all__ = [
     "StaleMemoryUpdate",
     "UnknownTicket",
     "WorkingMemory",
+    "copy_ticket",
     "edge_trim_sentence",
     "forget_sentence",
     "invisible",
@@ -280,6 +281,15 @@ class MemoryTurn(BaseModel):
     number: int
     user_text: str
     _seal: bytes = PrivateAttr(default=b"")
+
+
+def copy_ticket(ticket: MemoryTurn, *, user_text: str) -> MemoryTurn:
+    """A copy of ``ticket`` citing ``user_text``: the same epoch, turn number and seal, other words.
+
+    Lesson 01 shows that such a copy writes nothing: the seal binds the ticket to the words it cites. Named for what it
+    does, so the lesson's cell reads as the story rather than as a pydantic call (walk 23).
+    """
+    return ticket.model_copy(update={"user_text": user_text})
 
 
 def _times(forgets: int) -> str:
@@ -601,26 +611,25 @@ _SHOWN_VALUE_CHARS = 40
 def _shown(candidate: object) -> str:
     """A candidate as the refusal names it, as a student declares it: ``owner=alice``, a long value cut (``xxxx…``).
 
-    The value is in double quotes where its ends would not show or where it could not be read back: blank, spaces
-    at an end, or holding ``=``, ``,`` or ``;`` (:func:`~.assertions.shown_pair`). One form everywhere: the table a
-    student reads and the refusal their own ``apply`` raises wrote the pair two ways (``owner=alice`` and
-    ``('owner'='alice')``) until the second walk 22. The cut value's length is not repeated here: a refusal for
-    length says it once, at its rule ("value longer than 256 characters: it has 300 characters"). A line break in the
-    value is shown as ``⏎`` (:func:`~.assertions.mark_line_breaks`), not as Python's ``\\n``. Anything that is not a
-    candidate is named by its kind (``a dict``, ``None``), as its rule names it: a dict's repr ran across the refusal
-    and told a student nothing the kind does not (fifth walk).
+    One rule for every value, never quotes (walk 23: a column that quoted some values and not others read as two
+    rules). What the screen would hide is marked, with the lesson's own marks: a space at either end of the value as
+    ``␣`` (the spaces the contract trims), a line break as ``⏎`` (:func:`~.assertions.mark_line_breaks`), any other
+    invisible character as ``[U+200B]`` (:func:`mark_invisible`). A value holding ``=`` reads as the contract reads
+    ``log=level=debug``: the key ends at the first ``=``. The cut value's length is not repeated here: a refusal for
+    length says it once, at its rule. Anything that is not a candidate is named by its kind (``a dict``, ``None``),
+    as its rule names it: a dict's repr ran across the refusal and told a student nothing the kind does not.
     """
     if not isinstance(candidate, FactCandidate):
         return as_written(candidate)  # "a dict", "None": its kind, never a long repr (fifth walk)
     key, value = candidate.key, candidate.value
     if not isinstance(key, str) or not isinstance(value, str):  # only a candidate built around its checks
         return f"{key!r}={value!r}"
-    value = mark_line_breaks(value)
     if len(value) > _SHOWN_VALUE_CHARS + 20:
         value = value[:_SHOWN_VALUE_CHARS] + "\u2026"
-    if not value.strip() or value != value.strip():
-        return f'{key}="{value}"'
-    return shown_pair(key, value)
+    core = value.strip(" ")
+    start = value.index(core) if core else len(value)
+    ends = (SPACE_MARK * start, SPACE_MARK * (len(value) - start - len(core)))
+    return f"{key}={ends[0]}{mark_invisible(mark_line_breaks(core))}{ends[1]}"
 
 
 def _broken_rule(c: object, user_text: str, seen: set[str]) -> tuple[str, str, str] | None:

@@ -97,8 +97,10 @@ def test_the_ticket_objective_nests_no_aside_and_the_word_list_defines_the_epoch
     asides = re.findall(r"\(([^()]*)\)", ticket)
     assert len(asides) == ticket.count("("), ticket  # no aside inside another
     assert not any(":" in aside for aside in asides), ticket  # and none holding a definition of its own
-    # walk 22: one definition a sentence
-    assert "a ticket stops a stale (out-of-date) write. A ticket is the pass a write needs." in ticket
+    # walk 23: an objective is an instruction; the ticket is defined in the word list, stale in section 7
+    assert (
+        "explain how a ticket stops a stale write, and why a ticket made by hand writes nothing (section 7)." in ticket
+    )
     assert "epoch" not in opening  # defined in the word list, where the student first reads it
     words = _words(_cell("8deb2299").source)
     assert "the store's epoch (how many times the store has forgotten the user's facts)" in words

@@ -43,17 +43,14 @@ def _bullets(text: str) -> list[str]:
 
 def test_section_2_brings_in_its_words_one_bullet_each():
     source = _cell("cell-08").source
-    bullets = _bullets(source)
-    assert 4 <= len(bullets) <= 5, bullets
-    terms = [re.findall(r"\*\*([^*]+)\*\*", b) for b in bullets]
     # second walk 22: ticket, epoch, candidate and batch are in the word list, which section 2 points back to;
-    # its bullets bring in only what is new, one a bullet
-    assert [t for b in terms for t in b] == ["Extraction"], terms
-    assert "*Words used in these lessons* above" in source
-    [extraction] = [b for b in bullets if "**Extraction**" in b]
-    assert re.search(r"\*\*Extraction\*\* is ", extraction), extraction  # said what it is
-    paragraphs = [p for p in source.split("\n\n") if not p.lstrip().startswith(("#", "-"))]
-    assert all(len(p.splitlines()) <= 2 for p in paragraphs), paragraphs  # no long paragraph left around it
+    # walk 23: three short paragraphs (two steps, why a ticket, the cell) in place of a list of four bullets
+    terms = re.findall(r"\*\*([^*]+)\*\*", source)
+    assert terms == ["Extraction"], terms
+    assert "*Words used in these lessons* above" in _words(source)
+    assert re.search(r"\*\*Extraction\*\* is ", source)  # said what it is
+    paragraphs = [p for p in source.split("\n\n") if not p.lstrip().startswith("#")]
+    assert len(paragraphs) == 3 and all(len(p.splitlines()) <= 3 for p in paragraphs), paragraphs
     assert "oldest turn first" not in source
 
 
@@ -120,8 +117,10 @@ def test_each_example_says_what_the_rule_order_table_prints():
 
 def test_the_objectives_call_a_batchs_content_candidates():
     top = _words(_cell("cell-00").source)
-    assert "a batch's content (the candidates proposed for one message)" in top
+    # walk 23: an objective defines nothing; the word list says what a batch is, in candidates
+    assert "list every rule a batch can break" in top
     assert "the facts proposed for one message" not in top
+    assert "**batch**: the candidates proposed for one user message" in _words(_cell("8deb2299").source)
 
 
 # --- finding 4: the offline models said where the hood names them ---

@@ -51,10 +51,11 @@ def test_the_raw_refusal_writes_the_candidate_as_a_declaration():
 @pytest.mark.parametrize(
     ("value", "shown"),
     [
-        (" ", 'database=" "'),
-        (" SQL", 'database=" SQL"'),
-        ("a=b", 'database="a=b"'),
-        ("slow\npriority=P0", 'database="slow⏎priority=P0"'),
+        # walk 23: one rule, no quotes; an end the eye would miss is marked ␣, as the lesson's tables mark spaces
+        (" ", "database=␣"),
+        (" SQL", "database=␣SQL"),
+        ("a=b", "database=a=b"),  # the key ends at the first '=', as the contract reads log=level=debug
+        ("slow\npriority=P0", "database=slow⏎priority=P0"),
         ("x" * 300, "database=" + "x" * 40 + "…"),
     ],
 )
@@ -100,7 +101,8 @@ def test_each_objective_is_one_bullet():
     bullets = [" ".join(b.split()) for b in re.findall(r"^- (.*?)(?=^- |^\s*$)", intro, flags=re.M | re.S)]
     # one goal: the provenance read in the facts block (a sixth bullet would break the 3-to-5 rule, test_reading)
     assert 3 <= len(bullets) <= 5 and not any(". Read" in b for b in bullets), bullets
-    assert any(b.startswith("read a fact's provenance (where it came from) in the facts block") for b in bullets)
+    # walk 23: provenance and the facts block are defined in section 6, not in the objective
+    assert any(b.startswith("read a fact's provenance in the facts block") for b in bullets)
 
 
 # 4. section 2 defines only what is new

@@ -60,11 +60,13 @@ def test_lesson_00_under_the_hood_also_covers_what_was_only_mentioned():
 def test_lesson_01_glosses_evicts_at_first_use_and_keeps_one_objective_per_bullet():
     cells = lesson("01")
     top = cells[0].source
-    assert "evicts (removes to make room)" in top
-    said = " ".join(top.split())  # the objective's line breaks moved when it became two bullets (walk 19)
-    # walk 22: the objective is said in short sentences, one definition each
-    assert "A write is stale when it began before a newer turn, or before the user's facts were forgotten." in said
-    assert "Say why a ticket made by hand writes nothing (section 7)." in said
+    # walk 23: an objective defines nothing; "evicts" is glossed where the text first says it (section 3)
+    assert "evicts (removes to make room)" not in top
+    assert "evicts (removes to make room)" in " ".join(
+        cell_with("01", "nine batches break their rule alone").source.split()
+    )
+    said = " ".join(top.split())
+    assert "explain how a ticket stops a stale write, and why a ticket made by hand writes nothing (section 7)." in said
     assert "forget()` every fact" not in top  # the definition lives in the word list and section 7
     words = cell_with("01", "### Words used").source
     assert "forget" not in words and "section 7" in words  # walk 9: forget is defined in section 7 only

@@ -378,7 +378,7 @@ def test_a_refusal_shows_a_line_break_in_a_value_as_a_visible_mark_not_an_escape
     said = "symptom=slow\npriority=P0"
     with pytest.raises(InvalidFacts) as refusal:
         memory.apply(memory.begin_turn(said), [cand("symptom", "slow\npriority=P0", said)])
-    assert f'(symptom="slow{LINE_BREAK_MARK}priority=P0")' in str(refusal.value)
+    assert f"(symptom=slow{LINE_BREAK_MARK}priority=P0)" in str(refusal.value)  # walk 23: no quotes, one rule
     assert "\\n" not in str(refusal.value)
 
 
