@@ -176,3 +176,11 @@ def test_sections_4_and_5_have_paragraphs_of_four_sentences_at_most(number):
 def test_evicts_is_glossed_once_on_the_students_path():
     student = words(" ".join(c.source for c in _student_cells() if c.cell_type == "markdown"))
     assert student.count("removes to make room") + student.count("removed to make room") == 1
+
+
+def test_the_refusals_space_mark_is_the_tables_visible_space():
+    # two constants, one mark: presentation (loaded by the loop half) may not import the memory half's assertions
+    from course_lib.assertions import SPACE_MARK
+    from course_lib.presentation import VISIBLE_SPACE
+
+    assert SPACE_MARK == VISIBLE_SPACE == "\u2423"
