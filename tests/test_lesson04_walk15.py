@@ -120,7 +120,7 @@ def _cells():
 
 def test_exercises_1_and_2_are_asked_before_the_explorer_and_checked_with_it_after():
     cells = _cells()
-    explorer = next(i for i, (kind, src) in enumerate(cells) if kind == "code" and "PolicyExplorer(timeline)" in src)
+    explorer = next(i for i, (kind, src) in enumerate(cells) if kind == "code" and "explorer = PolicyExplorer(" in src)
     section = next(i for i, (kind, src) in enumerate(cells) if src.startswith("## 7."))
     checking = {
         label: next(i for i, (kind, src) in enumerate(cells) if kind == "code" and f'check("{label}"' in src)

@@ -73,3 +73,20 @@ def test_section_4_points_at_no_section_the_student_has_not_read():
     cells = stored_lesson("04")["cells"]
     prose = [words("".join(c["source"])) for c in cells if c["cell_type"] == "markdown"]
     assert not any("its calls only, as in section 6" in p for p in prose)
+
+
+def test_the_explorer_cell_reads_no_name_another_cell_makes():
+    import ast
+
+    tree = ast.parse(cell_source("04", "cell-18"))
+    made = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    made |= {
+        t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)
+    }
+    read = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    assert read <= made  # after a restart the panel cell runs alone (walk 23: NameError 'timeline')
