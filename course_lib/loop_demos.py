@@ -154,6 +154,9 @@ class TraceStep:
     unchanged: tuple[str, ...] = ()
     """The titles of sections that are the same at every evaluation (the seed's initial messages): the stepper lists
     them at the first evaluation and names them at the later ones."""
+    roles: tuple[str, ...] = ()
+    """For an LLM call: the role of each message it received, in order (``user``, ``assistant``...); empty when the
+    call's maker recorded none."""
     session: int = 0
     """For an LLM call: how many sessions the loop had created when it was made (the latest is the one it ran on);
     0 when the loop created none (the caller's session, or a trace that does not count them)."""
@@ -188,6 +191,8 @@ class LoopTrace:
 
     rows: list[TraceStep] = field(default_factory=list)
     calls: list[list[str]] = field(default_factory=list)
+    roles: list[list[str]] = field(default_factory=list)
+    """Per call, as :attr:`calls`: the role of each message it received; an empty list when none was recorded."""
     sessions: int = 0
     """How many sessions the loop has created so far (:meth:`session_created`)."""
     model: str = "LLM"
@@ -212,13 +217,26 @@ class LoopTrace:
         """The loop created a session (its ``session_created_callback``): the next calls run on it."""
         self.sessions += 1
 
-    def llm(self, incoming: Sequence[str], outgoing: str) -> None:
-        """One model call: the messages it received and the reply it returned, and the session count at the call."""
+    def llm(self, incoming: Sequence[str], outgoing: str, roles: Sequence[str] = ()) -> None:
+        """One model call: the messages it received (their texts, and their roles when given) and the reply it
+        returned, and the session count at the call."""
+        if roles and len(roles) != len(incoming):
+            raise ValueError(f"one role per message: {len(roles)} roles for {len(incoming)} messages")
         self.calls.append(list(incoming))
+        self.roles.append(list(roles))
         sections = (("Incoming messages", tuple(incoming)),)
         saw = kept_with_numbers(recent_texts(incoming))
         self.rows.append(
-            TraceStep(len(self.rows) + 1, "LLM", len(self.calls), saw, outgoing, sections, session=self.sessions)
+            TraceStep(
+                len(self.rows) + 1,
+                "LLM",
+                len(self.calls),
+                saw,
+                outgoing,
+                sections,
+                roles=tuple(roles),
+                session=self.sessions,
+            )
         )
 
     def evaluator(self, context: LoopContext, feedback: str | None) -> None:
@@ -290,10 +308,19 @@ class LoopTrace:
         return rows_frame(rows, TRACE_COLUMNS)
 
 
-def call_input_frame(texts: Sequence[str]) -> pd.DataFrame:
-    """What one model call received (a trace's ``calls[i]``), one message per row, numbered from 1."""
-    rows = ({"message": number, "text": spaced(text)} for number, text in enumerate(texts, start=1))
-    return rows_frame(rows, ("message", "text"))  # a column, not a named index: one header row
+def call_input_frame(texts: Sequence[str], roles: Sequence[str] | None = None) -> pd.DataFrame:
+    """What one model call received (a trace's ``calls[i]``), one message per row, numbered from 1; with ``roles``
+    (the trace's ``roles[i]``), each message's role beside it."""
+    if roles is None:
+        rows = ({"message": number, "text": spaced(text)} for number, text in enumerate(texts, start=1))
+        return rows_frame(rows, ("message", "text"))  # a column, not a named index: one header row
+    if len(roles) != len(texts):
+        raise ValueError(f"one role per message: {len(roles)} roles for {len(texts)} messages")
+    rows = (
+        {"message": number, "role": role, "text": spaced(text)}
+        for number, (role, text) in enumerate(zip(roles, texts, strict=True), start=1)
+    )
+    return rows_frame(rows, ("message", "role", "text"))
 
 
 _NUMBER = re.compile(r"(?<![\w\]])(\[\d+\])(?=[A-Z])")
@@ -728,7 +755,7 @@ class NumberingChatClient(OfflineChatClient):
     def answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> str:
         reply = self.numberer.message("Response message from LLM.", "assistant").text
         if self.trace is not None:
-            self.trace.llm([m.text for m in messages], reply)
+            self.trace.llm([m.text for m in messages], reply, [m.role for m in messages])
         return reply
 
 

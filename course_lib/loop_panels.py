@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
+from .frames import shorten_at_word
 from .loop_demos import spaced
 from .presentation import PanelText, html_lines, plain_table
 
@@ -27,6 +28,14 @@ HELP_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3; white-space: nor
 """How the stepper shows its note under the controls: grey and small like the memory panels' notes, and wrapping at
 the cell's edge (a Label never wraps: the note's end was cut in a cell beside JupyterLab's file browser)."""
 
+BOX_WIDTH = "11em"
+"""The width of the "Go to step" box, its label included, and its least width: in a row that wraps, a box of 9em and
+no least width shrank to a sliver showing half a digit (the saved panel before its cell had run, after a restart)."""
+ECHO_CHARS = 40
+"""The most characters of a typed step the stepper quotes back: a 300-digit value was echoed whole."""
+ROLE_STYLE = "color: gray; font-size: 85%"
+"""How the stepper names an incoming message's role, above the message: small and grey, a label, not the text."""
+
 if TYPE_CHECKING:  # the stepper only reads a trace; pandas loads when a table is built
     import pandas as pd
     from pandas.io.formats.style import Styler
@@ -35,9 +44,12 @@ if TYPE_CHECKING:  # the stepper only reads a trace; pandas loads when a table i
 
 
 __all__ = [
+    "BOX_WIDTH",
     "DIGITS",
+    "ECHO_CHARS",
     "HELP_STYLE",
     "REFUSED_STYLE",
+    "ROLE_STYLE",
     "VERBATIM_STYLE",
     "WORDS_WIDTHS",
     "LoopStepper",
@@ -45,6 +57,7 @@ __all__ = [
     "session_words",
     "steps_help",
     "steps_words",
+    "typed_echo",
     "typed_step_problem",
     "verbatim",
 ]
@@ -85,7 +98,7 @@ class LoopStepper(PanelText, widgets.VBox):
             description="Go to step",
             continuous_update=False,  # read once Enter is pressed (or the box is left), not at every key
             style={"description_width": "initial"},
-            layout=widgets.Layout(width="9em"),
+            layout=widgets.Layout(width=BOX_WIDTH, min_width=BOX_WIDTH),  # never squeezed to a sliver
         )
         self.help_note = widgets.HTML(f'<div style="{HELP_STYLE}">{html.escape(steps_help(self.slider))}</div>')
         self.typed_note = widgets.HTML()
@@ -150,7 +163,7 @@ class LoopStepper(PanelText, widgets.VBox):
         """
         row = self.trace.rows[step - 1]
         if row.actor == "LLM":
-            return _section(title, items, counted=True)
+            return _section(title, items, counted=True, roles=row.roles)
         first = next(
             r.step for r in self.trace.rows[:step] if r.actor == "Evaluator" and (title, tuple(items)) in r.sections
         )
@@ -183,16 +196,31 @@ read a fullwidth 3 as 3)."""
 
 def typed_step_problem(typed: str, first: int, last: int, *, now: int) -> str | None:
     """Why ``typed`` is not a step of a run whose steps are ``first`` to ``last``, in one sentence, or ``None`` when it
-    is one: a whole number in digits (:data:`DIGITS`) from ``first`` to ``last``. The sentence quotes what was typed,
-    says the rule it broke and that the stepper stays at step ``now``.
+    is one: a whole number in digits (:data:`DIGITS`) from ``first`` to ``last``. The sentence says the rule it
+    broke and that the stepper stays at step ``now``; it quotes what was typed (:func:`typed_echo`), or, for a box
+    left empty or blank, says so (quoting nothing read as ``“”``, a typo).
     """
     stays = f"(the stepper stays at step {now})."
+    rule = f"type a whole number in digits, {first} to {last} {stays}"
+    if not typed.strip():
+        return f"The box is empty: {rule}"
     match = DIGITS.fullmatch(typed)
     if match is None:
-        return f"“{typed.strip()}” is not a step number: type a whole number in digits, {first} to {last} {stays}"
-    if not first <= int(match.group(1)) <= last:
-        return f"There is no step {match.group(1)}: the steps are {first} to {last} {stays}"
+        return f"“{typed_echo(typed.strip())}” is not a step number: {rule}"
+    digits = match.group(1)
+    # compared as text first: int() refuses more than 4300 digits, and no step has that many
+    if len(digits.lstrip("0")) > len(str(last)) or not first <= int(digits) <= last:
+        return f"There is no step {typed_echo(digits)}: the steps are {first} to {last} {stays}"
     return None
+
+
+def typed_echo(typed: str) -> str:
+    """What was typed, as the stepper quotes it back: whole, or, past :data:`ECHO_CHARS`, shortened
+    (:func:`~course_lib.frames.shorten_at_word`) and followed by its length, as the exercises' checker echoes a long
+    answer."""
+    if len(typed) <= ECHO_CHARS:
+        return typed
+    return f"{shorten_at_word(typed, ECHO_CHARS)} ({len(typed)} characters)"
 
 
 def _who(trace: LoopTrace, step: int) -> str:
@@ -240,17 +268,18 @@ def _outcome(row: TraceStep) -> str:
     One word "Did" for both read as if the evaluator answered the task; a raw ``continue: ...`` is a code.
     """
     if row.actor == "LLM":
-        return f"<b>The model answered</b>:{verbatim(spaced(row.did))}"
+        return f"<b>The model answered</b>:{_listed([row.did])}"
     if not row.continues:
         return "<div><b>The evaluator decided</b>: stop.</div>"
     sent = row.feedback if row.feedback is not None else row.did.removeprefix("continue:").strip()
-    return f"<b>The evaluator decided</b>: continue, with this feedback:{verbatim(spaced(sent))}"
+    return f"<b>The evaluator decided</b>: continue, with this feedback:{_listed([sent])}"
 
 
-def _section(title: str, items: Sequence[str], *, counted: bool) -> str:
-    """A titled list of what the step saw; ``counted`` adds how many messages (what the model received)."""
+def _section(title: str, items: Sequence[str], *, counted: bool, roles: Sequence[str] = ()) -> str:
+    """A titled list of what the step saw; ``counted`` adds how many messages (what the model received), ``roles``
+    each message's role (the trace's, when it recorded them)."""
     count = f" ({len(items)} message{'s' * (len(items) != 1)})" if counted else ""
-    return f"<b>{html_lines(title)}{count}</b>:{_listed(items)}"
+    return f"<b>{html_lines(title)}{count}</b>:{_listed(items, roles)}"
 
 
 def verbatim(text: str) -> str:
@@ -262,11 +291,20 @@ def verbatim(text: str) -> str:
     return f'<pre style="{VERBATIM_STYLE}">{html.escape(text, quote=False)}</pre>'
 
 
-def _listed(items: Sequence[str]) -> str:
-    """Items as a bulleted list, each verbatim with its message numbers spaced; ``(none)`` for no items."""
+def _listed(items: Sequence[str], roles: Sequence[str] = ()) -> str:
+    """Items as a bulleted list, each verbatim with its message numbers spaced; ``(none)`` for no items.
+
+    With ``roles`` (one per item), each item is headed by its role, ``role: user``: the lesson's "the loop sends the
+    feedback as a user-role message" is then read off the step itself.
+    """
     if not items:
         return verbatim("(none)")
-    return "<ul>" + "".join(f"<li>{verbatim(spaced(item))}</li>" for item in items) + "</ul>"
+    heads = [f'<div style="{ROLE_STYLE}">role: {html.escape(role)}</div>' for role in roles] or [""] * len(items)
+    return (
+        "<ul>"
+        + "".join(f"<li>{head}{verbatim(spaced(item))}</li>" for head, item in zip(heads, items, strict=True))
+        + "</ul>"
+    )
 
 
 WORDS_WIDTHS = {"what it does": "12em", "returned to the caller": "7em"}

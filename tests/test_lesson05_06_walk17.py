@@ -191,7 +191,7 @@ async def test_section_2_names_each_calls_feedback_and_the_session_as_the_trace_
 
 
 def test_section_2_says_what_message_n_and_n_are_before_the_printout():
-    said = _words(cell_source("05", "cell-08"))
+    said = _words(cell_source("05", "response-intro"))  # second walk 23: after call 2's roles table
     printed = cell_outputs("05", "cell-09")
     positions = re.findall(r"-Message(\d+)-+\n\[(\d+)\]", printed)
     assert positions[0] == ("1", "4")

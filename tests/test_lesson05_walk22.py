@@ -60,7 +60,10 @@ def test_under_the_hood_keeps_the_csharp_original_and_its_source_as_the_judge():
 
 def test_the_intro_says_what_the_seed_is_in_a_sentence_of_its_own():
     intro = words(cell_source("05", "cell-00"))
-    seed = "The seed is the article the loop lessons re-create: Loop Engineering in MAF, part 2, written in Chinese."
+    # second walk 23: with the link lesson 06 gives where the seed is first named
+    link = "([where it comes from](../docs/glossary.md#where-this-comes-from))"
+    article = "Loop Engineering in MAF, part 2, written in Chinese."
+    seed = f"The seed is the article the loop lessons re-create {link}: {article}"
     assert seed in intro
     bullet = intro.split("- reproduce")[1].split("The seed is")[0]
     assert "(" not in bullet and "seed" in bullet

@@ -15,7 +15,7 @@ import re
 
 from support.lesson_cells import cell_source, plain_words, stored_lesson, words
 
-from course_lib.loop import LoopAgent, LoopContext, LoopEvaluation, LoopEvaluator
+from course_lib.loop import LoopAgent, LoopEvaluator
 from course_lib.loop_demos import IterationCountEvaluator, LoopTrace, seed_loop
 
 
@@ -59,11 +59,14 @@ def test_section_1_shows_an_evaluator_in_three_lines_where_it_defines_one():
         "It is a `LoopEvaluator`: a class with one method, `evaluate(context)`, which returns a `LoopEvaluation`"
     )
     assert one_method in bullets
-    assert len(evaluator_code().strip().splitlines()) == 3
+    code = evaluator_code().strip().splitlines()
+    # the import the example needs (second walk 23: pasted without it, it was a NameError), then three lines
+    assert code[0] == "from course_lib.loop import LoopContext, LoopEvaluation, LoopEvaluator"
+    assert len([line for line in code[1:] if line.strip()]) == 3
 
 
 async def test_the_evaluator_shown_is_a_real_one_and_stops_after_the_first_answer():
-    namespace = {"LoopEvaluator": LoopEvaluator, "LoopContext": LoopContext, "LoopEvaluation": LoopEvaluation}
+    namespace: dict[str, object] = {}  # as shown: pasted into a cell of its own, it runs
     exec(evaluator_code(), namespace)
     evaluator = namespace["StopAtOnce"]()
     assert isinstance(evaluator, LoopEvaluator)
