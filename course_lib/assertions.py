@@ -550,8 +550,9 @@ def left_out(text: str) -> list[str]:
     A part is a segment between ``;`` or line breaks (the contract's own split). A near miss says the rule it broke
     (:attr:`NearMiss.reason`: ``'owner' is not an allowed key``); a key holding spaces (``Hello! module``) is named
     as the key it is; a segment with no ``=`` is prose, one with nothing before its ``=`` has an empty key; a
-    declaration a later one of its key replaces says so. A message the contract refuses whole is
-    :func:`check_message`'s business: this explains, it admits nothing.
+    declaration a later one of its key replaces says so. A declaration written after a comma inside a value
+    (``module = Billing, database = X``) is part of that value, and says so (:func:`_after_commas`). A message the
+    contract refuses whole is :func:`check_message`'s business: this explains, it admits nothing.
     """
     require_text(text)
     segments = [trim(segment) for segment in _SEPARATORS.split(text)]
@@ -564,8 +565,26 @@ def left_out(text: str) -> list[str]:
         if declaration is not None:
             if last[declaration.key] != i:
                 notes.append(f"'{_shown(segment)}' is replaced by a later {declaration.key} (the last one wins)")
+            notes += _after_commas(declaration)
             continue
         notes.append(_why_no_fact(segment))
+    return notes
+
+
+def _after_commas(declaration: Declaration) -> list[str]:
+    """Why each ``key = value`` written after a comma inside ``declaration``'s value is no declaration of its own.
+
+    Lesson 01's third walk 23: ``module = Billing, database = X`` gives ``{'module': 'Billing, database = X'}``, a
+    likely slip the table showed with nothing left out. Only a piece whose text before its '=' is an allowed key
+    counts, so a sentence with a comma (``symptom=slow, then fast``) gets no note.
+    """
+    notes = []
+    for piece in declaration.value.split(",")[1:]:
+        inner = _parse_segment(piece)
+        if inner is not None:
+            notes.append(
+                f"'{_shown(trim(piece))}' is part of {declaration.key}'s value: a comma does not end a declaration"
+            )
     return notes
 
 

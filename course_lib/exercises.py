@@ -20,7 +20,11 @@ exercise's own message writes one (the text before a part's '=', trimmed as the 
 among the keys that should not be there. Past the form, a wrong dict is told
 only HOW MANY keys are missing, extra, or hold a wrong value, always all three counts in one sentence of the same
 shape (:func:`_dict_hint`), then WHICH keys hold a wrong value, by name only: never the right value, and no note
-said only of some wrong answers (a case slip in a value, spaces around a value) that would point at it.
+said only of some wrong answers (a case slip in a value) that would point at it. One exception (lesson 01's third
+walk 23): a value that is the right one once its ends are trimmed as the contract trims them is told to check the
+spaces at its ends (section 1's rule), since "not the right one" sent the student looking for other words. A value
+of None is no form to fix: it is graded like any value (a key holding it should not be there, as one holding ''
+should not).
 
 What the checker says is broken into lines between words (:func:`readable_lines`), so it never depends on the
 notebook's styling to wrap: JupyterLab's own style breaks a long printed line in the middle of a word.
@@ -1208,13 +1212,17 @@ def _dict_value_kind(answer: Any, expected: Any) -> str:
     "The keys are right; the value of 'database' is not" was said of a list holding the right words (lesson 01's
     walk 9): the words were right, the kind wrong. The kind is a form, said before any grading, for any key of the
     dict, whatever the words inside.
+
+    None is no form: it is how Python says "no value", the very misconception exercise 1 tests (``version=``
+    declares a key with no value). Told "each value is text in quotes", a student wrote ``'version': ''`` (lesson
+    01's third walk 23); it is graded like any value, a key that should not be there, as ``''`` is.
     """
     if not (isinstance(answer, dict) and isinstance(expected, dict) and expected):
         return ""
     if not all(isinstance(value, str) for value in expected.values()):
         return ""
     for key, value in answer.items():
-        if not isinstance(value, str):
+        if not isinstance(value, str) and value is not None:
             return (
                 f"The value of {_shown(key)} is {_kind(value)}; each value is text in quotes, e.g. {{'key': 'value'}}."
             )
@@ -2463,9 +2471,26 @@ def _dict_hint(answer: dict[Any, Any], expected: dict[Any, Any]) -> str:
     )
     if not wrong:
         return counts
+    padded = [key for key in wrong if _padded(answer[key], expected[key])]
     if len(wrong) == 1:
-        return f"{counts} The value of {_names(wrong)} is not the right one."
-    return f"{counts} The values of {_names(wrong)} are not the right ones."
+        spaces = ": check the spaces at its ends (section 1)" if padded else ""
+        return f"{counts} The value of {_names(wrong)} is not the right one{spaces}."
+    its = "its" if len(padded) == 1 else "their"
+    spaces = f"; for {_names(padded)}, check the spaces at {its} ends (section 1)" if padded else ""
+    return f"{counts} The values of {_names(wrong)} are not the right ones{spaces}."
+
+
+def _padded(value: Any, expected: Any) -> bool:
+    """Is ``value`` the ``expected`` text once its ends are trimmed as the contract trims (``' SQL Server 2022 '``)?
+
+    Lesson 01's third walk 23: such a value was told "is not the right one", as 'Oracle' is, and the student looked
+    for other words. The spaces at its ends are what section 1's rule trims: said of that value, never its words."""
+    return (
+        isinstance(value, str)
+        and isinstance(expected, str)
+        and value != expected
+        and _contract_trimmed(value) == expected
+    )
 
 
 def _count(count: int, noun: str) -> str:

@@ -59,19 +59,17 @@ MAX_EVIDENCE_CHARS = 512
 
 
 def limits_summary() -> str:
-    """The store's bounds as lesson 01's first cell prints them, with the unit the three lengths count said once.
+    """The store's bounds as lesson 01's first cell prints them.
 
-    "256 characters in a value" alone was untrue of an emoji, which counts two (a UTF-16 pair): 128 of them already
-    reach the bound, as the refusals under the hood say (walk 9). The unit's name stays under the hood, with the other
-    port details: the student's path says what it counts. The batch's bound has a line of its own beside the store's:
-    both are 5, two separate rules (lesson 01's walk 19)."""
+    An emoji counts two characters against the length bounds (a UTF-16 pair, walk 9): lesson 01 says so under the
+    hood, beside the refusals that show it. The first printout said it too, before the student knew what a value is
+    (third walk 23), so it no longer does. The batch's bound has a line of its own beside the store's: both are 5,
+    two separate rules (lesson 01's walk 19)."""
     return (
         f"at most {MAX_FACTS} facts in the store\n"
         f"at most {MAX_CANDIDATES} candidates in one batch (a separate rule from the store's {MAX_FACTS} facts)\n"
         f"at most {MAX_VALUE_CHARS} characters in a value, {MAX_EVIDENCE_CHARS} in its evidence, "
-        f"{MAX_MESSAGE_CHARS} in a message\n"
-        "  (counted as the seed counts characters: most count one, an emoji counts two;\n"
-        "  see Under the hood)"
+        f"{MAX_MESSAGE_CHARS} in a message"
     )
 
 

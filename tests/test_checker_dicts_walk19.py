@@ -25,7 +25,7 @@ WRONG_IN_CONTENT = [  # every key an allowed key, every value text: graded, neve
     {"database": "Oracle", "log": "a=b"},
     {"database": "MySQL", "log": "a=b"},
     {"database": "SQL Server 2022", "log": "A=B"},  # a value right but for its case: no case note
-    {"database": "SQL Server 2022 ", "log": "a=b"},  # spaces kept around a value: no note that points at it
+    {"database": "SQL Server 2022", "log": "a=b", "version": None},  # third walk 23: None is graded, not a form
     {"database": "SQL Server 2022", "log": "a"},
     {"database": "SQL Server 2022", "log": "a=b", "version": ""},
     {"database": "SQL Server 2022", "log": "a=b", "module": "Billing"},

@@ -31,7 +31,8 @@ def test_lesson_01_exercise_2_says_nothing_about_which_step_was_right():
 
 @pytest.mark.parametrize("words", ["SQL Server 2022", "Oracle"])
 @pytest.mark.parametrize(
-    ("value", "kind"), [(["{}"], "a list"), (2022, "a number"), (None, "None (no value)"), (("{}",), "a tuple")]
+    ("value", "kind"),
+    [(["{}"], "a list"), (2022, "a number"), (("{}",), "a tuple")],  # None: graded (walk 23)
 )
 def test_lesson_01_exercise_1_a_value_of_another_kind_is_a_form_to_fix(words, value, kind):
     typed = value if not isinstance(value, list | tuple) else type(value)(v.format(words) for v in value)

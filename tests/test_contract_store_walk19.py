@@ -72,12 +72,8 @@ def test_sections_4_and_6_give_their_own_store_one_short_clause():
     assert "(`store_after`), so `store` stays the same when you re-run it" in path
 
 
-def test_the_reason_for_the_own_stores_is_under_the_hood():
-    hood = _words(_cell("hood-own-stores").source)
-    cells = _cells()
-    assert cells.index(_cell("hood-own-stores")) > cells.index(_cell("under-the-hood"))
-    assert "Every `begin_turn` opens a turn, even when the batch that follows is refused" in hood
-    # true of the code: a refused batch still used up the turn its ticket opened
+def test_a_refused_batch_still_uses_up_the_turn_its_ticket_opened():
+    # third walk 23: the hood's cell that said so repeated section 4 and is gone; the rule still holds
     store = WorkingMemory()
     ticket = store.begin_turn("owner=alice")
     with pytest.raises(InvalidFacts):
@@ -132,7 +128,7 @@ def test_a_refusal_that_names_no_candidate_has_none():
 
 
 def test_section_3_says_one_candidate_through_every_rule_and_its_cell_shows_it():
-    prose = _words(_cell("cell-10").source + " " + _cell("0f7eb014").source)
+    prose = _words(_cell("cell-10").source + " " + _cell("hood-rule-order").source)
     assert "in the order of the rows, from the top of the table down" not in prose
     # walk 22: said once, under section 3's first table, then shown by the rule-order table
     assert "Then it takes candidate #1 through the other rules in the order of the rows, then #2, and so on" in prose

@@ -69,17 +69,17 @@ def test_the_facts_tables_order_is_said_beside_the_table_and_is_true_of_it():
 
 # --- finding 2: section 3 leads with the order of the checks, then examples true of the printed table ---
 
-RULE = (
-    "**The order of the checks.** The store checks the batch's size first (the table's last row). Then it takes"
-    " candidate #1 through the other rules in the order of the rows, then #2, and so on. The refusal names the first"
-    " rule broken"
+RULE = (  # third walk 23: under the hood, under a heading of its own
+    "The store checks the batch's size first (the last row of section 3's first table). Then it takes"
+    " candidate #1 through the other rules in the order of that table's rows, then #2, and so on. The refusal names"
+    " the first rule broken"
 )
 
 
 def test_section_3_says_the_order_of_the_checks_under_its_first_table():
     # walk 22: the order was said before the table it names; it now sits under it, beside the examples of it
     assert "order of the checks" not in _cell("cell-10").source
-    assert RULE in _words(_cell("0f7eb014").source)
+    assert RULE in _words(_cell("hood-rule-order").source)
     rows = _rows(_cell("cell-11"))
     cases = [r[0] for r in rows]
     assert cases[-1] == "too many candidates"  # the size rule is the last row
@@ -102,7 +102,7 @@ def test_the_size_is_checked_before_any_candidate():
 
 def test_each_example_says_what_the_rule_order_table_prints():
     table = _rows(_cell("rule-order"))
-    examples = _bullets(_cell("0f7eb014").source.split("The order of the checks.")[1])
+    examples = _bullets(_cell("hood-rule-order").source)
     assert len(examples) == len(table) == 4
     for example, (_batch, refused_under) in zip(examples, table, strict=True):
         where, _, rule = refused_under.partition(": ")

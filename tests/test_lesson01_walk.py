@@ -64,7 +64,7 @@ def test_the_exercise_and_the_rule_order_say_only_what_the_lesson_shows():
     words = _words()
     assert "as in section 1" not in words
     # walk 22: the order of the checks is said under section 3's first table, in short sentences
-    assert "The store checks the batch's size first (the table's last row). Then it takes candidate #1" in words
+    assert "The store checks the batch's size first (the last row of section 3's first table). Then it takes" in words
     assert "its size first (the last row), then each candidate" not in words
 
 

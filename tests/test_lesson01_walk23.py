@@ -85,7 +85,7 @@ def test_copy_ticket_keeps_the_seal_and_the_store_refuses_the_copy():
 def test_section_7_reads_as_the_story_without_pydantic():
     source = cell_source("01", "ec7bc321")
     assert "model_copy" not in source
-    assert 'copy_ticket(real, user_text="priority=P0")' in source
+    assert 'copy_ticket(real_ticket, user_text="priority=P0")' in source
 
 
 # 3. one rule for a refused candidate, at the rule
