@@ -75,6 +75,7 @@ from .memory import MAX_VALUE_CHARS, Fact
 __all__ = [
     "CONNECTORS",
     "CUT_MARK",
+    "SHOWN_VALUE_CHARS",
     "Planner",
     "Violation",
     "action_planned",
@@ -88,6 +89,7 @@ __all__ = [
     "plans_action",
     "problems",
     "prose_values",
+    "shown_value",
     "stated_values",
     "values_match",
     "verdict",
@@ -982,8 +984,11 @@ class Violation(BaseModel):
 
     @property
     def problem(self) -> str:
+        """What the answer did wrong, in words a reader of the answer checks: the value it named ("your answer names
+        Reporting as the current module", whatever form the answer used, so no ``module=Reporting`` it never wrote),
+        a long one shortened (:func:`shown_value`), or the constraint it left out."""
         if self.stated is not None:
-            return f"your answer states {self.fact.key}={self.stated} as current."
+            return f"your answer names {shown_value(self.stated)} as the current {self.fact.key}."
         if self.planned_by == "your answer":
             return "your answer plans an action but does not carry this constraint."
         return f"{self.action_planned}, and your answer does not carry this constraint."
@@ -1006,14 +1011,37 @@ def verdict(violations: Sequence[Violation]) -> str:
     """A short verdict for a table: ``pass``, or each violation as ``key: stated`` / ``constraint missing``."""
     if not violations:
         return "pass"
-    return "; ".join(f"{v.fact.key} missing" if v.stated is None else f"{v.fact.key}: {v.stated}" for v in violations)
+    return "; ".join(
+        f"{v.fact.key} missing" if v.stated is None else f"{v.fact.key}: {shown_value(v.stated)}" for v in violations
+    )
+
+
+SHOWN_VALUE_CHARS = 40
+"""How much of a long stated value a quote of it shows: enough to recognise it, never a 500-character run."""
+
+
+def shown_value(stated: str) -> str:
+    """A stated value as every quote of it shows it (a verdict, the loop's feedback, lesson 07's panel): a short one
+    whole; a long one cut to its first :data:`SHOWN_VALUE_CHARS` characters and marked with :data:`CUT_MARK`, the
+    mark the rules put where they stopped reading kept too. A long unbroken run read whole also gives its length
+    ("ReportingReporting… (540 characters)"), as the panels shorten any long input. One rule, so the panel's table and
+    the feedback the loop sends back quote a value alike."""
+    before = CUT_MARK if stated.startswith(CUT_MARK) else ""
+    rest = stated[len(before) :]
+    after = CUT_MARK if rest.endswith(CUT_MARK) else ""
+    core = rest[: len(rest) - len(after)]
+    if len(core) <= 2 * SHOWN_VALUE_CHARS:
+        return stated
+    if after or " " in core:  # read in part, or words: the first ones, then the mark
+        return f"{before}{core[:SHOWN_VALUE_CHARS].rstrip()}{CUT_MARK}"
+    return f"{before}{core[:SHOWN_VALUE_CHARS]}{CUT_MARK} ({len(core)} characters)"  # one run read whole
 
 
 def problems(violations: Sequence[Violation]) -> str:
     """Each violation's key and problem in one sentence, joined by ``;`` without doubling a period (empty: none).
 
-    "module: your answer states module=Reporting as current; database: your answer states database=PostgreSQL as
-    current." A table cell or a trace line reads it as one sentence.
+    "module: your answer names Reporting as the current module; database: your answer names PostgreSQL as the
+    current database." A table cell or a trace line reads it as one sentence.
     """
     if not violations:
         return ""

@@ -92,6 +92,7 @@ __all__ = [
     "READER_OFFLINE",
     "RULE_MISREADS",
     "SAMPLE_DECLARATIONS",
+    "STORE_TURN_COLUMNS",
     "AnswerVerdict",
     "CapstoneRun",
     "DeskLoopRun",
@@ -129,6 +130,7 @@ __all__ = [
     "run_desk_in_loop",
     "sample_store",
     "stated_values",
+    "store_turns",
     "task_text",
     "verdict",
     "verdicts",
@@ -408,7 +410,7 @@ class FactsConsistencyEvaluator(LoopEvaluator):
 
 
 def task_text(messages: Sequence[Message]) -> str:
-    """The caller's request: its User messages without any controlled-facts block."""
+    """The caller's request: its user-role messages without any controlled-facts block."""
     return "\n".join(strip_prompt_block(m.text) for m in messages if m.role == "user").strip()
 
 
@@ -420,7 +422,7 @@ class DriftProneAssistantClient(OfflineAssistantClient):
 
     Like :class:`~course_lib.memory_models.OfflineAssistantClient` it answers only from what it receives and
     resolves each key by its rule (``earliest`` and ``most_frequent`` drift back to a superseded value
-    when both are visible). A User message that quotes facts in the facts-check format overrides what
+    when both are visible). A user-role message that quotes facts in the facts-check format overrides what
     it resolved for those keys (a later quote wins), and is never read as the question or as a declaration.
     """
 
@@ -764,6 +766,40 @@ def _track_evictions(
     for key in keys:
         held.setdefault(key, turn)
         evicted.pop(key, None)
+
+
+STORE_TURN_COLUMNS = ("turn", "the turn declared", "pushed out", "the store after it")
+"""The columns of :func:`store_turns`: what each turn stored, what the bound pushed out for it, the keys left."""
+
+
+async def store_turns(
+    timeline: Timeline, max_facts: int = MAX_FACTS, writer: FactWriter | None = None
+) -> list[dict[str, str | int]]:
+    """The host's store turn by turn over ``timeline``'s turns before its final question (:data:`STORE_TURN_COLUMNS`).
+
+    The same store :func:`run_capstone` holds the answers to, fed the same way: each turn's facts as the store keeps
+    them (a correction moves its fact to the correction's turn), the keys the bound pushed out at that turn, and the
+    keys the store holds after it, oldest turn first. A lesson that walks the evictions turn by turn shows this table.
+    """
+    extraction = _host_store(max_facts, writer)
+    memory = extraction.memory
+    held: dict[str, int] = {}
+    evictions: list[Eviction] = []
+    rows: list[dict[str, str | int]] = []
+    *earlier, _final = timeline.turns
+    for number, turn in enumerate(earlier, start=1):
+        await extraction.update(turn.user)
+        _track_evictions(memory, number, held, {}, evictions)
+        declared = [f"{f.key}={f.value}" for f in memory.facts if f.turn == number]
+        pushed = [e.key for e in evictions if e.turn == number]
+        cells = (
+            number,
+            ", ".join(declared) or "nothing",
+            and_listed(pushed) if pushed else "nothing",
+            ", ".join(f.key for f in memory.facts),
+        )
+        rows.append(dict(zip(STORE_TURN_COLUMNS, cells, strict=True)))
+    return rows
 
 
 async def _ask_in_loop(policy: MemoryPolicy, question: str, evaluator: LoopEvaluator, max_iterations: int) -> str:

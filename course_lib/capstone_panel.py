@@ -35,6 +35,7 @@ from .answer_reader import (
     plain_text,
     planner,
     plans_action,
+    shown_value,
     values_match,
     without_html_tags,
 )
@@ -53,7 +54,6 @@ from .widgets import (
     NOT_READ_LABEL,
     NOTE_STYLE,
     REFUSED_LABEL,
-    SHOWN_INPUT_CHARS,
     STILL_IN_BOX,
     MemoryPanel,
     SingleSpacedHTML,
@@ -338,32 +338,14 @@ def violation_rows(result: AnswerCheck) -> list[dict[str, str]]:
 
 
 def said_in_answer(stated: str, answer: str) -> str:
-    """A stated value as the panel quotes it: as the answer spells it, a long one cut, and every cut marked "…".
-
-    The rules mark a value they read only in part (:data:`~course_lib.answer_reader.CUT_MARK`: the answer goes on past
-    it); the panel keeps that mark, and cuts a long value to its first characters with the mark too, so no value is
-    shown clipped as if it ended there. A long unbroken run read whole is shortened with its length, as every panel
-    shortens input (:func:`~course_lib.widgets.shorten_long_input`).
+    """A stated value as the panel quotes it: as the answer spells it, shortened by the rule every quote of a stated
+    value follows (:func:`~course_lib.answer_reader.shown_value`: a long one cut and marked "…"), so the table and the
+    feedback the loop sends back quote it alike and no value is shown clipped as if it ended there.
     """
-    before, core, after = _split_marks(stated)
-    written = _as_written(core, answer)
-    if len(written) > _SHOWN_STATED_CHARS:
-        if after or " " in written:  # read in part, or words: the first ones, then the mark
-            return f"{before}{written[:SHOWN_INPUT_CHARS].rstrip()}{CUT_MARK}"
-        return f"{before}{shorten_long_input(written)}"  # one run read whole: its start and its length
-    return f"{before}{written}{after}"
-
-
-_SHOWN_STATED_CHARS = 2 * SHOWN_INPUT_CHARS
-"""A stated value longer than this is quoted by its first :data:`~course_lib.widgets.SHOWN_INPUT_CHARS` characters."""
-
-
-def _split_marks(stated: str) -> tuple[str, str, str]:
-    """``stated`` as (the cut mark before it, the value, the cut mark after it), each mark "" when absent."""
     before = CUT_MARK if stated.startswith(CUT_MARK) else ""
-    rest = stated[len(before) :]
-    after = CUT_MARK if rest.endswith(CUT_MARK) else ""
-    return before, rest[: len(rest) - len(after)], after
+    after = CUT_MARK if stated.endswith(CUT_MARK) and len(stated) > len(before) else ""
+    core = stated[len(before) : len(stated) - len(after)]
+    return shown_value(f"{before}{_as_written(core, answer)}{after}")
 
 
 def _as_written(stated: str, answer: str) -> str:
@@ -964,7 +946,7 @@ def feedback_html(result: AnswerCheck) -> str:
         return "<i>The loop sends nothing back: it stopped after this answer.</i>"
     added_by = attribution_source(message) or "the caller"
     return (
-        f"<b>What the loop sends back</b> (a User message added by <code>{html_lines(added_by)}</code>, so the "
+        f"<b>What the loop sends back</b> (a user-role message added by <code>{html_lines(added_by)}</code>, so the "
         "store never takes it for the user's words):"
         f'<pre class="capstone-feedback-text" style="{_WRAP}; background: #f6f6f6; padding: 6px; line-height: 1.3">'
         f"{html.escape(message.text)}</pre>"

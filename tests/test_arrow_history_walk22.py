@@ -21,7 +21,7 @@ def test_an_old_value_then_an_arrow_then_the_current_one_is_a_history(arrow):
 
 @pytest.mark.parametrize("arrow", ARROWS)
 def test_the_current_value_then_an_arrow_then_an_old_one_states_the_old_one(arrow):
-    assert "module=Reporting" in _verdict(f"Billing {arrow} Reporting")
+    assert "names Reporting as the current module" in _verdict(f"Billing {arrow} Reporting")
 
 
 @pytest.mark.parametrize("arrow", ["\u2192", "->", "=>", "\u21d2"])
@@ -37,7 +37,7 @@ def test_a_key_s_value_written_as_a_history_states_its_last_value(arrow):
 
 def test_to_without_the_current_value_after_it_is_no_history():
     # "to" alone is a common word: only "old value to the current value" is read as a history
-    assert "module=Reporting" in _verdict("Reporting to the team: done.")
+    assert "names Reporting as the current module" in _verdict("Reporting to the team: done.")
 
 
 def test_the_battery_holds_both_directions_of_the_arrow_history():

@@ -66,7 +66,7 @@ def test_a_violation_names_the_key_what_the_answer_said_and_what_the_store_holds
     memory = lesson_store()
     [violation] = check_answer(memory.facts, "Billing module, Oracle database.", "", SUPERSEDED)
     assert (violation.fact.key, violation.stated, violation.fact.value) == ("database", "Oracle", "SQL Server 2022")
-    assert violation.problem == "your answer states database=Oracle as current."
+    assert violation.problem == "your answer names Oracle as the current database."
 
 
 @pytest.mark.parametrize(

@@ -183,7 +183,7 @@ async def test_the_evaluator_learns_a_superseded_value_when_it_sees_the_store_co
     response = AgentResponse(messages=[Message(role="assistant", contents=["You are on Reporting."])])
     context = LoopContext(_Inner(), AgentSession(), [Message(role="user", contents=["Which module?"])], response)
     evaluation = await evaluator.evaluate(context)
-    assert evaluation.should_reinvoke and "module=Reporting as current" in evaluation.feedback
+    assert evaluation.should_reinvoke and "names Reporting as the current module" in evaluation.feedback
     assert evaluator.superseded == {"module": ["Reporting"]}
 
 

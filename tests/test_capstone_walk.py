@@ -125,7 +125,7 @@ def test_the_traces_decision_joins_problems_without_doubling_the_punctuation():
     check = FactCheck(iteration=1, facts=facts, answer="x", violations=violations, feedback="f")
     _trace_check(trace, check)
     did = trace.rows[0].did
-    assert ".;" not in did and did.endswith("as current.") and did.count("; ") == 1
+    assert ".;" not in did and did.endswith("as the current database.") and did.count("; ") == 1
 
 
 def test_a_title_in_underscore_bold_names_a_topic_as_one_in_star_bold_does():

@@ -107,7 +107,7 @@ def test_section_1_s_first_code_cell_declares_without_the_ticket_plumbing():
 
 def test_the_trace_says_send_back_where_the_evaluator_sent_the_answer_back():
     shown = cell_outputs("07", TRACE)
-    assert "send back: module: your answer states module=Reporting as current" in shown
+    assert "send back: module: your answer names Reporting as the current module" in shown
     assert "continue:" not in shown and "continue" not in " ".join(_words(c) for c in ("2107000a",))
 
 

@@ -103,7 +103,7 @@ def test_lesson_07_first_rule_cell_shows_each_way_its_prose_names():
     for answer in ("module=Reporting.", "The module is Reporting.", "You are on Reporting."):
         assert answer in shown, answer
     # one violation per way: the contract's form, a sentence, the replaced value named without its key
-    assert shown.count("your answer states module=Reporting as current.") == 3
+    assert shown.count("your answer names Reporting as the current module.") == 3
 
 
 def test_lesson_07_quotes_the_mysql_row_as_written_and_exercise_1_does_not_answer_itself():
