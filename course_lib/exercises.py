@@ -306,8 +306,9 @@ def _silent_wait_slips(timeout: float, retries: int) -> tuple[tuple[float, str],
 
     The sum is every attempt's timeout (the first attempt and each retry) plus the SDK's wait before each retry
     (:func:`_worst_case_wait`). A count that leaves out one of its parts names the part, never the total (lesson 00's
-    walk 23: 40 and 61 got the hint any wrong number gets). Section 4's total for the default settings is told whose it
-    is; the answer cut to whole seconds is told the question keeps the fraction. Counts two slips share say both.
+    walk 23: 40 and 61 got the hint any wrong number gets; its second walk: 40.5, the retries taken for the attempts in
+    all). Section 4's total for the default settings is told whose it is; the answer cut to whole seconds is told the
+    question keeps the fraction. Counts two slips share say both.
     """
     attempts = retries + 1
     waits = [min(0.5 * 2**attempt, 8.0) for attempt in range(retries)]
@@ -333,6 +334,13 @@ def _silent_wait_slips(timeout: float, retries: int) -> tuple[tuple[float, str],
         timeout * retries + sum(waits),
         f"counts the {retry_words} and the SDK's waits: what about the first attempt, the one before any retry?",
     )
+    if retries > 1:  # the retries taken for the attempts in all (with one retry, that is the retries-alone count)
+        waits_words = f"{retries - 1} wait{'s' if retries > 2 else ''}"
+        slip(
+            _worst_case_wait(timeout, retries - 1),
+            f"counts {retries} attempts of {timeout:g} s and {waits_words} between them: are the {retry_words} the "
+            "attempts in all, or do they come after the first attempt?",
+        )
     slip(
         timeout * attempts,
         f"counts {attempts} attempts of {timeout:g} s and no wait: does the next attempt start the very moment the "
@@ -392,8 +400,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 3",
-        "What does this message declare, by lesson 01's rule for where a value ends, and what does the host do with "
-        "a proposal that is not exactly the declared facts (section 4)?",
+        "Under the hood, 'Section 6 in full' states both rules: what does this message declare, by lesson 01's rule "
+        "for where a value ends, and what does the host do with a proposal that is not exactly the declared facts?",
         "A value runs to the next ';' or line break, and a comma is neither: the message declares one fact, "
         'module="Billing, priority=P1". '
         "The writer proposed module=Billing and priority=P1 instead, so the host "

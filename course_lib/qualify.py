@@ -73,6 +73,7 @@ __all__ = [
     "facts_of",
     "main",
     "misses_in_words",
+    "model_in_words",
     "offline_summary",
     "offline_view",
     "outcome",
@@ -672,16 +673,31 @@ def _declared_of(name: str, battery: tuple[Case, ...]) -> dict[str, str]:
         return {}
 
 
+_QUANTIZATION = re.compile(r"[-.](?:I?Q\d+(?:_[0-9A-Z]+)*|BF16|F16|F32)$", flags=re.IGNORECASE)
+"""The end of a model file's name that says how its numbers were compressed (``-Q4_1``, ``.Q8_0``, ``-Q4_K_M``,
+``-F16``): llama.cpp's *quantization* label, a detail of the file, not of the model."""
+
+
+def model_in_words(model: str) -> str:
+    """The model's name as a student's sentence says it: without its file's quantization label.
+
+    Why: lesson 00's section 6 said "SmolLM2-135M-Instruct-Q4_1 got 12 of 15", a file's name where the student asks
+    which model (walk 23, issue 32); the exact name stays in the recording's caption, under the hood.
+    """
+    return _QUANTIZATION.sub("", model)
+
+
 def run_in_words(model: str, cases: Iterable[MissedCase], recorded_at: datetime) -> str:
     """A recorded run in one sentence: when, which model, and how many of its cases came out as the contract says.
 
-    Lesson 00's section 6 opens on it (walk 23: a dozen terms at once before the count a first read needs).
+    Lesson 00's section 6 opens on it (walk 23: a dozen terms at once before the count a first read needs). The model
+    is named as :func:`model_in_words` says it.
     """
     cases = list(cases)
     kept = sum(case.as_contract for case in cases)
     return (
-        f"Recorded on {recorded_at:%Y-%m-%d} (not run in this notebook): {model} got {kept} of {len(cases)} "
-        "cases as the contract says."
+        f"Recorded on {recorded_at:%Y-%m-%d} (not run in this notebook): {model_in_words(model)} got {kept} of "
+        f"{len(cases)} cases as the contract says."
     )
 
 

@@ -164,8 +164,8 @@ def test_the_host_check_is_lesson_02s_in_both_sections_that_name_it():
     text = [source(c) for c in cells() if c["cell_type"] == "markdown"]
     section_4 = next(t for t in text if "`MemoryExtraction` runs the writer, then the *host check*" in t)
     assert "the *host check* (lesson 02)" in section_4
-    section_6 = next(t for t in text if t.startswith("### Section 6 in full"))  # walk 23: under the hood
-    assert "- **host check** (lesson 02; section 4 gave it in short):" in section_6
+    section_6 = next(t for t in text if "### Section 6 in full" in t)  # walk 23: under the hood
+    assert "- **host check** (lesson 02; the fact writer's cell above gave it in short):" in section_6
     assert not re.search(r"host check\W+\(lessons", words(" ".join(text)))
     # lesson 01 names it and says it comes in lesson 02; lesson 02 teaches it
     lesson_01 = words(" ".join(source(c) for c in cells(next((ROOT / "notebooks").glob("01_*.ipynb")))))
