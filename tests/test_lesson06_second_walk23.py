@@ -16,7 +16,12 @@ from __future__ import annotations
 import html
 import re
 
+from support.checker import said
 from support.lesson_cells import cell_outputs, cell_source, plain_words, stored_lesson, words
+
+from course_lib.exercises import exercise
+from course_lib.loop import LoopAgentOptions
+from course_lib.loop_demos import SEED_INPUT, run_seed_demo
 
 
 def _rows(cell_id: str) -> list[list[str]]:
@@ -105,6 +110,43 @@ def test_section_2_says_a_bar_separates_the_pieces_before_its_table():
     pieces = header.index("the pieces, as they arrived")
     assert first[pieces].split(" | ") == ["[4] Response", "message", "from", "LLM."]
     assert int(first[header.index("pieces")]) == len(first[pieces].split(" | "))
+
+
+# endregion
+
+# region 5. Exercise 1's hint for 5
+
+
+async def test_exercise_1_hint_for_5_names_the_default_flows_second_call_computed_never_the_answer():
+    miss = dict(exercise("06", "Exercise 1").misses)[5]
+    assert "[2]" not in miss and "is not one of them" not in miss
+    default, _ = await run_seed_demo(allowed=5)
+    fresh, _ = await run_seed_demo(allowed=5, options=LoopAgentOptions(fresh_context_per_iteration=True))
+    assert len(default.calls[1]) == 5 == len(SEED_INPUT) + 1 + 1  # the caller's 3, the first answer, one feedback
+    assert miss.startswith(
+        "5 is what the default flow's second call receives (section 1's table: 3, 5, 7): the caller's three "
+        "messages, the model's latest answer and one feedback message."
+    )
+    assert not any("Response message from LLM." in text for text in fresh.calls[4])  # no answer is sent again
+    assert miss.endswith("?") and not re.search(r"\b4\b", miss)
+    text = said("06", "Exercise 1", 5, 4)
+    assert text.startswith("Exercise 1: not quite. Hint: 5 is what") and " 4 " not in f" {text} "
+
+
+# endregion
+
+# region 6. Exercise 2's hint for 1
+
+
+def test_exercise_2_hint_for_1_keeps_one_misconception_and_the_sessions_created_column():
+    miss = dict(exercise("06", "Exercise 2").misses)[1]
+    assert miss.startswith("One session for the whole loop is the default flow.")
+    assert "per re-run" not in miss and "count the runs" not in miss and ";" not in miss
+    assert miss.endswith("?") and not re.search(r"\b2\b|\btwo\b", miss, flags=re.I)
+    text = said("06", "Exercise 2", 1, 2)
+    assert text.startswith(f"Exercise 2: not quite. Hint: {miss} ")
+    assert text.count('column "sessions created"') == 1  # the hint's pointer, named once
+    assert text.count("new session") == 1 and " 2 " not in text.replace("max_iterations=2", "")
 
 
 # endregion
