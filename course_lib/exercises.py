@@ -649,9 +649,9 @@ EXERCISES: tuple[Exercise, ...] = (
             ),
             (
                 5,
-                "Does a fresh context send the answers the model wrote in this loop (section 1)? Message [2], "
-                "'Original response from LLM.', is not one of them: it is one of the caller's messages. What else is "
-                "sent with the caller's messages at every call?",
+                "5 is what the default flow's second call receives (section 1's table: 3, 5, 7): the caller's three "
+                "messages, the model's latest answer and one feedback message. With a fresh context, is any of the "
+                "answers the model wrote in this loop sent again, the latest included?",
             ),
             (7, "That counts one message per feedback; the loop puts all the feedback into a single message."),
             (
@@ -690,9 +690,8 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             (
                 1,
-                "One session for the whole loop is the default flow; if you counted a session per re-run, count the "
-                "runs: with a fresh context and no session from the caller, does the first run also start on a "
-                "session the loop creates?",
+                "One session for the whole loop is the default flow. Does the loop keep one session with a fresh "
+                "context?",
             ),
             (3, "That counts three runs."),
         ),

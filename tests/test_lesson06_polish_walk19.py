@@ -122,13 +122,15 @@ def test_section_1_says_each_run_the_first_included_starts_on_a_new_session():
     assert "each run on a new session (the first included, when the caller passes none)" in takeaway
 
 
-def test_exercise_2s_miss_for_1_asks_whether_the_first_run_is_on_a_session_the_loop_creates_without_the_number():
+def test_exercise_2s_feedback_for_1_asks_which_runs_start_on_a_new_session_without_the_number():
+    # walk 23 (tests/test_lesson06_second_walk23.py): the miss keeps one misconception, one session for everything;
+    # the hint after it asks the reader who counted only the re-runs which runs start on a new session
     miss = dict(exercise("06", "Exercise 2").misses)[1]
-    assert "does the first run also start on a session the loop creates?" in miss
-    assert "re-run" in miss  # the reader who counted only the re-runs is spoken to, not only one who forgot the option
+    assert miss.startswith("One session for the whole loop is the default flow.") and "re-run" not in miss
     assert not re.search(r"\b2\b|\btwo\b", miss, flags=re.I)
     shown = said("06", "Exercise 2", 1, 2)
     assert miss in shown and "not quite" in shown
+    assert "which of them start on a new session?" in shown
 
 
 # region 3. No variable of the lesson is named like a number word: `answer_2 = two` is read as the word it is
