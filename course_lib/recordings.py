@@ -51,6 +51,7 @@ from .qualify import (
     CaseResult,
     ScorecardRow,
     facts_of,
+    model_in_words,
     reason_in_words,
     score_battery,
     summary,
@@ -311,8 +312,8 @@ class Recording(BaseModel):
             settings += f"; and {len(others)} more sampling settings, kept only to reproduce the run"
         fixed = f"\nIts own settings, {_SERVER_OWN_WORDS}: {'; '.join(named(own))}." if own else ""
         return (
-            f"RECORDING (not run in this notebook): the model {self.model.model.split('-Q')[0]}, answered by the local "
-            "server (the "
+            f"RECORDING (not run in this notebook): the model {model_in_words(self.model.model)}, answered by the "
+            "local server (the "
             "program on the recording machine that loads the model file and answers the course's requests).\n"
             f"Its default settings, for every request that asks for no other: {settings}{asked}.{fixed}"
         )
@@ -558,7 +559,7 @@ class PolicyCostRecording(Recording):
         """The one sentence a student reads above the table: which model, when, and what the table shows."""
         return (
             f"A recording made on {self.recorded_at:%Y-%m-%d} (not run here) of the {len(self.runs)} policies on a "
-            f"small real model, {self.model.model.split('-Q')[0]}: the tokens its server reported beside the "
+            f"small real model, {model_in_words(self.model.model)}: the tokens its server reported beside the "
             "estimate, and the seconds each policy took."
         )
 
@@ -1023,7 +1024,8 @@ def steps_headline(recordings: dict[str, QualificationRecording]) -> str:
     count = _COUNT_WORDS.get(len(recordings), str(len(recordings)))
     return (
         f"{count} recordings, one per column below, made {when} (not run here) of make qualify on a small real model, "
-        f"{last.model.model.split('-Q')[0]}.\n{command_lines(last.command, 'To run the last one again, in a terminal')}"
+        f"{model_in_words(last.model.model)}.\n"
+        f"{command_lines(last.command, 'To run the last one again, in a terminal')}"
     )
 
 
