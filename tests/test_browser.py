@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -143,12 +144,28 @@ def chromium_page(url: str, ready: str, seconds: float = 120):
             browser.close()
 
 
+def write_notebook(folder: Path, name: str, cells: Sequence[str]) -> None:
+    """A notebook of ``cells`` (code), with the python3 kernel, written to ``folder / name`` for Voila to serve."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, folder / name)
+
+
+@contextmanager
+def voila_cell_page(folder: Path, cell: str, ready: str):
+    """One code cell served by Voila from ``folder`` and opened in headless Chromium, yielded once ``ready`` shows
+    (the stepper walks' fixtures: one panel, its own server). Skips when no Chromium is installed."""
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)")
+    write_notebook(folder, "cell.ipynb", [cell])
+    with voila(folder, "cell.ipynb") as url, chromium_page(url, ready) as page:
+        yield page
+
+
 @pytest.fixture(scope="module")
 def voila_url(tmp_path_factory):
     folder = tmp_path_factory.mktemp("voila")
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in PANEL_CELLS])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(notebook, folder / "panels.ipynb")
+    write_notebook(folder, "panels.ipynb", PANEL_CELLS)
     with voila(folder, "panels.ipynb") as url:
         yield url
 

@@ -103,15 +103,7 @@ stepper"""
 def stepper_page(tmp_path_factory):
     import test_browser as browser
 
-    if browser.CHROMIUM is None:
-        pytest.skip("no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)")
-    import nbformat
-
-    folder = tmp_path_factory.mktemp("voila_walk22")
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(STEPPER_CELL)])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(notebook, folder / "stepper.ipynb")
-    with browser.voila(folder, "stepper.ipynb") as url, browser.chromium_page(url, ".walk22-stepper h4") as page:
+    with browser.voila_cell_page(tmp_path_factory.mktemp("voila_walk22"), STEPPER_CELL, ".walk22-stepper h4") as page:
         yield page
 
 
