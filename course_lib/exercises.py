@@ -511,7 +511,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 1",
-        "Which parts of your message are declarations of their own, as the contract reads them (section 8's cell "
+        "Which parts of your message are declarations of their own, as the contract reads them (section 9's cell "
         "shows where a value ends), and how many facts do they leave in the store? mem lists what the store holds, "
         'whatever the desk said "Noted" for.',
         'The store holds one fact per key your message declared. The desk\'s "Noted" quotes each value it read whole, '
@@ -2133,7 +2133,10 @@ def _decimal_count(answer: Any, expected: Any, typed: str = "") -> str:
     (lesson 05's walk). ``typed``: the answer as the student typed it (:func:`_typed_value`); a number typed with an
     exponent (``1e0``) is quoted so and called the decimal number it is: "1.0 has a decimal point" named a point the
     student never typed (lesson 07's walk 22), and its whole number is not offered ("write it as a whole number,
-    1000" for ``1e3`` invited an answer the student never meant: lessons 00 and 05's third walks).
+    1000" for ``1e3`` invited an answer the student never meant: lessons 00 and 05's third walks). Where the typed
+    text is unknown (no IPython history), the value may have been typed either way: it is said as the decimal number
+    Python shows, with neither a point claimed nor its whole number offered (lesson 03's walk 23: ``1e3`` was told
+    "1000.0 has a decimal point ... write it as a whole number, 1000").
     """
     if isinstance(expected, bool) or not isinstance(expected, numbers.Integral):
         return ""
@@ -2153,6 +2156,11 @@ def _decimal_count(answer: Any, expected: Any, typed: str = "") -> str:
         return (
             f"{exponent} is the decimal number {answer}, but the answer is a count: write the count you predict as "
             "a whole number in digits, with no e and no decimal point."
+        )
+    if not typed.strip():  # out of sight: 1000.0 may have been typed 1e3, so neither a point nor 1000 is said
+        return (
+            f"Your answer is the decimal number {answer}, but the answer is a count: write the count you predict "
+            "as a whole number in digits, with no decimal point and no e."
         )
     return f"{answer} has a decimal point, but the answer is a count: write it as a whole number, {int(answer)}."
 

@@ -79,6 +79,7 @@ __all__ = [
     "FORGOTTEN_MARK",
     "INJECTION_COLUMNS",
     "LESSON_00_EXERCISE_3_MESSAGE",
+    "NOTES_COMPARED_COLUMNS",
     "NO_GATE",
     "OPERATIONS_WORDS",
     "SEED_SCRIPT",
@@ -106,6 +107,7 @@ __all__ = [
     "injected_words",
     "memory_line",
     "messages_compared",
+    "notes_compared",
     "program_note",
     "provider_agent",
     "pushed_out_words",
@@ -145,6 +147,36 @@ def program_note(text: str, source: str) -> Message:
     User messages), so a ``key=value`` line in a note cannot become a fact.
     """
     return Message("user", [text], additional_properties={"_attribution": {"source_id": source}})
+
+
+NOTES_COMPARED_COLUMNS = ("the note sent as", "read for facts", "facts stored")
+"""The columns of :func:`notes_compared`'s table."""
+
+
+async def notes_compared(caller: str, note: str, source: str) -> pd.DataFrame:
+    """The same ``note`` sent beside the caller's message twice, each run on a fresh desk and store: once labelled by
+    :func:`program_note` (as ``source``'s), once as a plain user ``Message``; what each store holds afterwards.
+
+    Lesson 03, section 7: the plain message carries no label, so the provider reads it as the caller's words and a
+    ``key=value`` line in it becomes a fact; the labelled note never does.
+    """
+    rows: list[dict[str, object]] = []
+    for sent_as, message in (
+        ("program_note (labelled)", program_note(note, source=source)),
+        ("a plain user Message (no label)", Message("user", [note])),
+    ):
+        extraction = make_extraction()
+        desk = provider_agent(
+            make_chat_client("assistant"),
+            FactsContextProvider(extraction),
+            name="desk",
+            instructions="You are the desk.",
+        )
+        await desk.run([Message("user", [caller]), message], session=desk.create_session())
+        read = "yes" if caller_user_messages([message]) else "no"
+        held = ", ".join(f'{f.key} = "{f.value}"' for f in extraction.memory.facts)
+        rows.append(dict(zip(NOTES_COMPARED_COLUMNS, (sent_as, read, held or "none"), strict=True)))
+    return rows_frame(rows, NOTES_COMPARED_COLUMNS)
 
 
 NO_GATE = (
@@ -643,7 +675,7 @@ _OFFLINE = Backends(backend="offline")
 _NOTED = "Noted what you declared:"
 """How the offline desk opens its reply to a message it reads as declarations (``OfflineAssistantClient``)."""
 SMUGGLE_HINT = (
-    "Hint: reread the rule section 8 prints on where a value ends, then look at what the desk quotes in its reply."
+    "Hint: reread the rule section 9 prints on where a value ends, then look at what the desk quotes in its reply."
 )
 """What exercise 1 says to a message whose reply does not note ``priority=P0``: where to look, not the message."""
 

@@ -752,8 +752,8 @@ def _fixed_width(box: widgets.Widget, width: str) -> None:
     box.layout = widgets.Layout(flex="0 0 auto", width=width, min_width="0", max_width="100%")
 
 
-TICKET_NOTE = "The ticket: a write begun before a newer message or a Forget is refused."
-"""What the ticket guards, in one short line under the ticket (lesson 01 and section 5 of lesson 03 show it at work):
+TICKET_NOTE = "Ticket: any write begun before a newer message or a Forget is refused."
+"""What the ticket guards, in one short line under the ticket (lesson 01 and section 6 of lesson 03 show it at work):
 the epoch counts forgets, the turn counts messages, and a write that does not hold the latest ticket is refused."""
 NOTE_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3"
 """A note under a panel's line: grey, small, one compact paragraph."""
@@ -1360,11 +1360,10 @@ class _DeskMemoryPanel(MemoryPanel):
             super().forget(key)  # refused there: a key the Key list does not offer
             return
         try:
-            event = self._forget_desks(key)
+            self._forget_desks(key)  # the desk panel says what it did here, as for a typed forget
         except EXPECTED_ERRORS as error:
             self._say_of_forget(_error_html(describe_error(error)))
             return
-        self._say_of_forget(_escape(event.output))
         self.refresh()
 
     def _enable_forget(self) -> None:
@@ -1543,6 +1542,8 @@ class DeskPanel(_Panel, widgets.HBox):
         self.transcript.append(said)
         self._render()
         self.memory_panel.refresh()
+        if event.kind == "forget":  # typed or clicked, the store's side says what the forget did, in the same words
+            self.memory_panel._say_of_forget(_escape(event.output or ""))
 
     def _not_held(self, event: DeskEvent) -> list[str]:
         """A note naming the values the desk's reply repeats from earlier lines that the store does not hold.

@@ -45,7 +45,10 @@ def test_a_whole_number_with_a_decimal_point_for_a_count_is_a_form_to_fix_alike_
     """Lesson 07's walk: ``answer_2 = 1.0`` was "correct" while ``1.5`` was told a count is whole."""
     from course_lib.exercises import check
 
-    told = " ".join(check("Exercise 2", answer, 1, "HINT", namespace={}).split())
+    typed = {
+        "In": ["", f"answer_2 = {answer}"]
+    }  # typed with its point (out of sight: tests/test_checker_exponent_walk23.py)
+    told = " ".join(check("Exercise 2", answer, 1, "HINT", namespace=typed).split())
     assert told == (
         f"Exercise 2: not checked yet. {answer} has a decimal point, but the answer is a count: write it as a whole "
         f"number, {int(answer)}. Then run the cell again."

@@ -23,7 +23,7 @@ def test_check_minds_types_and_says_which_one_is_wrong():
         "Ex: not checked yet. Your answer is a number; the answer is a boolean (True or False).\nWrite True or "
         "False, without quotes, with a capital first letter. Then run the cell\nagain."
     )  # broken into lines between words (tests/test_lesson06_walk4.py); the kind first, without the hint
-    assert check("Ex", 9, 9) == "Ex: correct." and "has a decimal point" in check("Ex", 2.0, 2)  # a count is whole
+    assert check("Ex", 9, 9) == "Ex: correct." and "decimal number 2.0" in check("Ex", 2.0, 2)  # a count is whole
     assert check("Ex", 3, numpy.int64(3)) == "Ex: correct." and check("Ex", True, numpy.bool_(True)) == "Ex: correct."
     assert check("Ex", 8, 9, "Count again.") == "Ex: not quite.\nHint: Count again."
 

@@ -104,7 +104,7 @@ def test_lesson_03_says_why_the_block_is_a_user_message_where_it_first_shows_it(
     shown = _output_text(LESSON_03, "correction-sources")
     assert any(line.split()[1:3] == ["user", "FactsContextProvider"] for line in shown.splitlines() if line.split())
     said = " ".join(_source(LESSON_03, "correction-sources-read").split())
-    assert "the block is `user`, like your words, and it is not put in the desk's instructions" in said
+    assert "The block's role is `user`, like your words, and it is not put in the desk's instructions" in said
     assert "they get no more say than the user's own words" in said
 
 

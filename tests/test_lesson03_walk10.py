@@ -32,7 +32,9 @@ def test_the_gate_is_said_to_run_before_the_providers_add_their_messages() -> No
 
 def test_a_session_holds_the_history_the_history_provider_saves() -> None:
     assert "the conversation it keeps" not in _said("cell-00")
-    assert "the container MAF keeps for one conversation, where the desk's history is saved" in _said("cell-00")
+    assert "A *session* is the container MAF keeps for one conversation; the desk's history is saved there." in _said(
+        "cell-00"
+    )
     assert "in that desk's session: those saved messages are the desk's *history*" in _said("da89f784")
 
 

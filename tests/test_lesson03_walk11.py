@@ -23,11 +23,11 @@ def _said(cell_id: str) -> str:
 
 
 def _said_section_5() -> str:
-    """Section 5's race, said after the gate is defined (walk 23: the gate and the ticket open section 5)."""
+    """Section 6's race, said after the gate is defined in section 5 (walk 23: attaching is a section of its own)."""
     cells = json.loads(LESSON_03.read_text(encoding="utf-8"))["cells"]
-    heading = next(i for i, c in enumerate(cells) if "## 5. A slow extraction" in "".join(c["source"]))
+    heading = next(i for i, c in enumerate(cells) if "## 6. A slow extraction" in "".join(c["source"]))
     ids = [c.get("id") for c in cells]
-    assert heading < ids.index("race-md") < ids.index("cell-18")
+    assert heading == ids.index("race-md") < ids.index("cell-18")  # walk 23: the race opens section 6
     return _said("race-md")
 
 
@@ -46,7 +46,7 @@ def test_the_gate_is_defined_where_it_first_appears() -> None:
 def test_the_instructions_are_said_to_go_apart_from_the_messages_in_plain_words() -> None:
     said = _said("correction-sources-read")
     assert "call's options" not in said
-    assert "The desk's *instructions* (the rules the desk follows) are sent apart from these messages" in said
+    assert "The desk's *instructions* are the rules the desk follows. They are sent apart from these messages" in said
     assert "sent apart from these messages, so the table lists only the messages" in said
     # walk 23: which message a vendor's client makes of them is the hood's
     assert "OpenAI's client sends them as the *system* message" in _said("under-the-hood")
@@ -60,6 +60,6 @@ def test_the_routers_glossary_row_says_whole_words_as_the_router_reads() -> None
 
 def test_the_loops_echo_is_explained_by_where_a_value_ends() -> None:
     said = _said("72291c68-hood")
-    assert "up to the end of the line (section 8's rule)" in said
+    assert "up to the end of the line (section 9's rule)" in said
     printed = json.dumps(_cell("d6f79827")["outputs"])
     assert re.search(r"Noted what you declared: priority=P0\. Please continue", printed)  # the rest of the line

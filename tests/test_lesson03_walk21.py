@@ -8,7 +8,7 @@ from support.lesson_cells import stored_lesson
 
 # walk 23: the C# edition is named under the hood only (MAF for .NET (C#)), so the first naming says the one the
 # course runs on
-FIRST_NAMED = "MAF (the Microsoft Agent Framework; the course runs on its Python edition)"
+FIRST_NAMED = "MAF is the Microsoft Agent Framework. The course runs on its Python edition"  # walk 23: its own sentence
 
 
 def _markdown() -> list[str]:

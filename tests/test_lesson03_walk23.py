@@ -54,7 +54,7 @@ def test_section_2_brings_no_middleware_gate_or_ticket_and_section_5_brings_them
     section_2 = " ".join(_text(c) for c in _section("## 2. Two desks, one store") if c["cell_type"] == "markdown")
     for word in ("middleware", "gate", "ticket", "context_providers"):
         assert word not in section_2, word
-    section_5 = _section("## 5. A slow extraction racing `forget`")
+    section_5 = _section("## 5. Attaching the provider yourself")
     said = " ".join(_text(c) for c in section_5 if c["cell_type"] == "markdown")
     assert "*middleware*" in said and "*gate*" in said and "*ticket*" in said
     assert said.index("*middleware*") < said.index("*gate*") < said.index("*ticket*")
@@ -101,7 +101,8 @@ async def test_the_desk_chat_says_the_pushed_out_fact_under_the_reply() -> None:
 def test_controlled_facts_is_defined_where_it_first_appears() -> None:
     first = next(_text(c) for c in _cells() if c["cell_type"] == "markdown" and "controlled facts" in _text(c))
     after = first[first.index("controlled facts") :]
-    assert after.startswith("controlled facts* (the facts lesson 01's store admits:")
+    assert after.startswith("controlled facts* to a MAF agent")  # a goal: defined by the sentence below it
+    assert "*Controlled facts* are the facts lesson 01's store admits:" in first
 
 
 def test_the_student_path_names_no_csharp_and_the_hood_does() -> None:

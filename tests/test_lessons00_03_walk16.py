@@ -38,19 +38,19 @@ def test_the_gate_is_said_to_take_the_ticket_so_a_forget_during_the_run_wins():
     assert "it takes the store's *ticket* for the caller's messages" in text
     # the ticket is defined in a clause where it first appears, and section 5 is named as the place that shows it
     # walk 23: the gate and the ticket moved into section 5 itself, so the race below is named, not section 5
-    assert text.index("*ticket*") < text.index("a `forget` during the run still wins (the race below shows it)")
-    ticket = text[text.index("*ticket*") :]
-    assert "(lesson 01:" in ticket.split(")")[0]
+    assert text.index("*ticket*") < text.index("a `forget` during the run still wins (section 6's race shows it)")
+    # walk 23 (second round): the ticket is defined by a sentence of its own, not in brackets
+    assert "The ticket is lesson 01's stamp that every write to the store must carry." in text
     before = " ".join(said("03", c) for c in ("cell-00", "cell-02", "live-writer-limit", "da89f784"))
     assert "ticket" not in before, "the ticket appears before the place that defines it"
 
 
-# --- lesson 03, finding 2: section 6's heading says what its text says ---
+# --- lesson 03, finding 2: section 7's heading (section 6 until walk 23) says what its text says ---
 
 
 def test_section_6_heading_says_the_programs_words_must_never_be_read_as_the_users():
     heading = cell_source("03", "72291c68").splitlines()[0]
-    assert heading == "## 6. Words the program adds must never be read as the user's"
+    assert heading == "## 7. Words the program adds must never be read as the user's"
     assert not any("are never the user's words" in text for text in markdown("03"))
 
 

@@ -114,7 +114,7 @@ def test_the_message_box_of_every_memory_panel_says_it_is_sent_with_submit(lesso
 
 
 def test_lesson_03_says_the_message_box_is_sent_with_submit_where_it_says_you_sends_on_enter():
-    section_8 = next(text_of(c) for c in lesson("03")["cells"] if text_of(c).startswith("## 8. Try it"))
+    section_8 = next(text_of(c) for c in lesson("03")["cells"] if text_of(c).startswith("## 9. Try it"))
     assert "press Enter" in section_8 and "sent with Submit only" in section_8 and "new line" in section_8
 
 

@@ -53,7 +53,8 @@ async def test_the_key_list_keeps_one_width_so_the_forget_buttons_stay_put():
 def test_the_ticket_line_says_what_its_numbers_count_and_what_it_guards():
     """A bare "epoch 0, turn 9" means nothing to a student: the line names what each counts, as lesson 01 taught."""
     panel = memory_panel()
-    assert "ticket" in panel.ticket_note.value and "refused" in panel.ticket_note.value
+    note = panel.ticket_note.value.casefold()
+    assert "ticket" in note and "refused" in note
     assert "Forget" in panel.ticket_note.value and "newer message" in panel.ticket_note.value
     assert panel.ticket.tooltip == re.sub(r"<[^>]+>", "", panel.ticket_note.value)
     assert panel.children.index(panel.ticket_note) == panel.children.index(panel.ticket) + 1
