@@ -54,6 +54,8 @@ __all__ = [
     "case_note",
     "check_message",
     "check_message_length",
+    "declarations_inside",
+    "declared_inside_reason",
     "find_declarations",
     "has_lone_surrogate",
     "is_keyless",
@@ -551,7 +553,7 @@ def left_out(text: str) -> list[str]:
     (:attr:`NearMiss.reason`: ``'owner' is not an allowed key``); a key holding spaces (``Hello! module``) is named
     as the key it is; a segment with no ``=`` is prose, one with nothing before its ``=`` has an empty key; a
     declaration a later one of its key replaces says so. A declaration written after a comma inside a value
-    (``module = Billing, database = X``) is part of that value, and says so (:func:`_after_commas`). A message the
+    (``module = Billing, database = X``) is part of that value, and says so (:func:`declared_inside_reason`). A message the
     contract refuses whole is :func:`check_message`'s business: this explains, it admits nothing.
     """
     require_text(text)
@@ -565,27 +567,76 @@ def left_out(text: str) -> list[str]:
         if declaration is not None:
             if last[declaration.key] != i:
                 notes.append(f"'{_shown(segment)}' is replaced by a later {declaration.key} (the last one wins)")
-            notes += _after_commas(declaration)
+            elif inside := declared_inside_reason(declaration.key, declaration.value):
+                notes.append(inside)  # 'module=Billing database=Oracle': database went into module's value
             continue
         notes.append(_why_no_fact(segment))
     return notes
 
 
-def _after_commas(declaration: Declaration) -> list[str]:
-    """Why each ``key = value`` written after a comma inside ``declaration``'s value is no declaration of its own.
+_INSIDE_DECLARATION = re.compile(r"(?<![\w=])(\w+)\s*=")
+"""A word and '=' inside a value, the word not glued to an earlier word or '=': a key typed where a value goes on."""
 
-    Lesson 01's third walk 23: ``module = Billing, database = X`` gives ``{'module': 'Billing, database = X'}``, a
-    likely slip the table showed with nothing left out. Only a piece whose text before its '=' is an allowed key
-    counts, so a sentence with a comma (``symptom=slow, then fast``) gets no note.
+_AND_WORDS = {"and": "'and'", "&": "'&'"}
+
+
+def declarations_inside(value: str) -> list[tuple[str, str]]:
+    """Each allowed key declared inside ``value`` after other words, with what stood before it, in words.
+
+    A value runs to ';' or the end of the line, so ``module=Billing database=Oracle`` (a space where ';' belongs),
+    ``module=Billing and database=Oracle``, ``module=Billing. database=Oracle`` and ``module=Billing, database=Oracle``
+    each store one fact, ``module``, with ``database=Oracle`` inside its value. This finds that second declaration
+    and names the mark that did not separate it: "a space", "a comma", "a period", "'and'", or the mark itself in
+    quotes. Only an allowed key counts (``Contoso, owner=dana`` and ``level=debug`` are values), and only after
+    other words: ``log=module=x`` puts nothing between the two to blame.
+
+    >>> declarations_inside("Billing, database=Oracle"), declarations_inside("slow, then stuck")
+    ([('database', 'a comma')], [])
     """
-    notes = []
-    for piece in declaration.value.split(",")[1:]:
-        inner = _parse_segment(piece)
-        if inner is not None:
-            notes.append(
-                f"'{_shown(trim(piece))}' is part of {declaration.key}'s value: a comma does not end a declaration"
-            )
-    return notes
+    found: list[tuple[str, str]] = []
+    for match in _INSIDE_DECLARATION.finditer(value):
+        before = value[: match.start()].rstrip()
+        if match.group(1) in ALLOWED_KEYS and before:
+            found.append((match.group(1), _mark_in_words(before)))
+    return found
+
+
+def _mark_in_words(before: str) -> str:
+    """What ends ``before`` (the value's words before a declaration inside it), as a sentence names it."""
+    last_word = before.split()[-1]
+    if last_word.casefold() in _AND_WORDS:
+        return _AND_WORDS[last_word.casefold()]
+    last = before[-1]
+    if last.isalnum() or last == "_":
+        return "a space"
+    return {",": "a comma", ".": "a period"}.get(last, f"'{last}'")
+
+
+def declared_inside_reason(key: str, value: str) -> str:
+    """Why a declaration typed inside ``key``'s ``value`` is not one, and how to separate it; ``""`` when none is.
+
+    The one wording of :func:`declarations_inside` for every reader (lesson 01's "left out, and why", the panels'
+    notes), as a clause: ``the declaration of database is part of module's value, since a space does not separate
+    declarations; use ';' or a new line to declare database too``.
+    """
+    inside = declarations_inside(value)
+    if not inside:
+        return ""
+    keys = list(dict.fromkeys(k for k, _ in inside))
+    marks = list(dict.fromkeys(mark for _, mark in inside))
+    some = f"the declaration of {keys[0]} is" if len(keys) == 1 else f"the declarations of {_and_joined(keys)} are"
+    verb = "does" if len(marks) == 1 else "do"
+    # module=Billing module=Payroll: declaring module "too" would read as a second module
+    own = "on its own" if len(keys) == 1 else "on their own"
+    step = f"declare {_and_joined(keys)} {own if key in keys else 'too'}"
+    return (
+        f"{some} part of {key}'s value, since {_and_joined(marks)} {verb} not separate declarations; "
+        f"use ';' or a new line to {step}"
+    )
+
+
+def _and_joined(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def shown_pair(key: str, value: str) -> str:

@@ -30,6 +30,7 @@ from .assertions import (
     MessageRefused,
     NearMiss,
     allowed_in_other_case,
+    declared_inside_reason,
     find_declarations,
     left_out,
     missing_marks,
@@ -129,6 +130,7 @@ __all__ = [
     "command_guidance",
     "correction_notes",
     "declaration_notes",
+    "declared_inside_notes",
     "declares_nothing",
     "declares_nothing_step",
     "describe_error",
@@ -426,30 +428,34 @@ def punctuation_notes(report: ExtractionReport) -> list[str]:
     ]
 
 
-def comma_notes(report: ExtractionReport) -> list[str]:
-    """A note for each value an accepted turn stored with another declaration inside it after a comma.
+def declared_inside_notes(report: ExtractionReport) -> list[str]:
+    """A note for each value an accepted turn stored with another declaration inside it.
 
-    ``module=Billing, database=Oracle`` is one declaration: the value runs to ';' or the end of the line, so module is
-    stored as ``Billing, database=Oracle`` and the panel's "Stored: module." alone does not say where database went.
+    ``module=Billing, database=Oracle`` is one declaration, and so are ``module=Billing database=Oracle``,
+    ``module=Billing and database=Oracle`` and ``module=Billing. database=Oracle``: the value runs to ';' or the end of
+    the line, so module is stored with ``database=Oracle`` in its value and the panel's "Stored: module." alone does
+    not say where database went. The rule and its words are :func:`course_lib.assertions.declared_inside_reason`'s,
+    which lesson 01's "left out, and why" says too.
     """
     if report.status != "accepted":
         return []
-    notes = []
-    for fact in report.facts:
-        inside = [m.group(1) for m in _COMMA_DECLARATION.finditer(fact.value) if m.group(1) in ALLOWED_KEYS]
-        if fact.turn == report.turn and inside:
-            notes.append(
-                f'{fact.key} is stored as "{shorten_long_input(fact.value)}": a comma does not separate declarations; '
-                f"use ';' or a new line to declare {and_listed(list(dict.fromkeys(inside)))} too."
-            )
-    return notes
+    return [
+        f'{fact.key} is stored as "{shorten_long_input(fact.value)}": {reason}.'
+        for fact in report.facts
+        if fact.turn == report.turn and (reason := declared_inside_reason(fact.key, fact.value))
+    ]
+
+
+comma_notes = declared_inside_notes
+"""The name this rule had when only a comma was read (lesson 02's walk 5); the same function."""
 
 
 def double_equals_notes(report: ExtractionReport) -> list[str]:
     """A note for each value an accepted turn stored that begins with '=' (``module==X`` stores ``=X``).
 
     The value is everything after the first '=', so a second '=' is part of it, and "Stored: module." alone does not
-    say so: the note asks whether one '=' was meant, as :func:`comma_notes` says where a comma's declaration went.
+    say so: the note asks whether one '=' was meant, as :func:`declared_inside_notes` says where a declaration typed
+    inside a value went.
     """
     if report.status != "accepted":
         return []
@@ -459,10 +465,6 @@ def double_equals_notes(report: ExtractionReport) -> list[str]:
         for fact in report.facts
         if fact.turn == report.turn and fact.value.startswith("=")
     ]
-
-
-_COMMA_DECLARATION = re.compile(r",\s*(\w+)\s*=")
-"""A comma, then a word and '=' in a stored value: a declaration the student meant to separate with the comma."""
 
 
 def eviction_notes(before: tuple[Fact, ...], report: ExtractionReport, max_facts: int = MAX_FACTS) -> list[str]:
@@ -1206,7 +1208,7 @@ class MemoryPanel(_Panel, widgets.VBox):
         lines += "".join(f"<br>{_escape(note)}" for note in correction_notes(before or (), report))
         lines += "".join(f"<br>{_escape(note)}" for note in eviction_notes(before or (), report, self.memory.max_facts))
         lines += "".join(f"<br>{_escape(note)}" for note in punctuation_notes(report))
-        lines += "".join(f"<br>{_escape(note)}" for note in comma_notes(report))
+        lines += "".join(f"<br>{_escape(note)}" for note in declared_inside_notes(report))
         lines += "".join(f"<br>{_escape(note)}" for note in double_equals_notes(report))
         lines += "".join(f"<br>{_escape(line)}" for line in refused_lines(refused))
         lines += "".join(f"<br>{note}" for note in self._more_notes(report))

@@ -28,8 +28,9 @@ def test_the_objectives_say_three_failures_are_refused_and_a_fourth_stops_before
     intro = _flat("cell-00")
     assert "four ways" not in intro
     # walk 23: the objective defines no term (the writer is defined where it first appears)
-    assert "refuse three wrong proposals of a model" in intro
-    assert "a fourth, a reply cut off before its end, stop before any check" in intro
+    # second walk 23: two plain bullets, the refusals, then the reply cut off before its end
+    assert "refuse three wrong proposals from a model" in intro
+    assert "see what a reply cut off before its end does: nothing is checked" in intro
     assert "no batch to check at all" in _flat("cell-20")  # section 5 says the same of broken_json
 
 

@@ -55,7 +55,11 @@ async def test_a_comma_between_declarations_is_named_where_the_value_swallowed_t
     panel = memory_panel()
     await submit(panel, "module=Billing, database=Oracle")
     assert [f.value for f in panel.memory.facts] == ["Billing, database=Oracle"]
-    said = "a comma does not separate declarations; use ';' or a new line to declare database too."
+    # walk 23: the note names the declaration inside the value, as it does for a space, 'and' or a period
+    said = (
+        "the declaration of database is part of module's value, since a comma does not separate declarations; "
+        "use ';' or a new line to declare database too."
+    )
     assert f'module is stored as "Billing, database=Oracle": {said}' in panel.diagnostic.value
     await submit(panel, "symptom=slow, then stuck")  # a comma in prose: no allowed key after it, no note
     assert "comma" not in panel.diagnostic.value

@@ -56,7 +56,8 @@ def test_the_panels_of_lessons_02_and_03_work_alone_and_their_notes_say_so():
 
 def test_lesson_02_compares_with_section_1_s_own_event_not_the_latest():
     nb = cells("02")
-    first = next(c for c in nb if 'desk.handle("module=Reporting; database=PostgreSQL")' in source(c))
+    # second walk 23: the console is named console on the student's path
+    first = next(c for c in nb if 'console.handle("module=Reporting; database=PostgreSQL")' in source(c))
     assert "first_turn = event" in source(first)
     four_steps = next(c for c in nb if "The four steps of one user turn" in source(c))
     assert "first_turn.sent" in source(four_steps) and "event.sent" not in source(four_steps)
