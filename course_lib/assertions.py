@@ -552,9 +552,10 @@ def left_out(text: str) -> list[str]:
     A part is a segment between ``;`` or line breaks (the contract's own split). A near miss says the rule it broke
     (:attr:`NearMiss.reason`: ``'owner' is not an allowed key``); a key holding spaces (``Hello! module``) is named
     as the key it is; a segment with no ``=`` is prose, one with nothing before its ``=`` has an empty key; a
-    declaration a later one of its key replaces says so. A declaration written after a comma inside a value
-    (``module = Billing, database = X``) is part of that value, and says so (:func:`declared_inside_reason`). A message the
-    contract refuses whole is :func:`check_message`'s business: this explains, it admits nothing.
+    declaration a later one of its key replaces says so. A declaration typed inside a value after a space, a comma,
+    'and' or a period (``module = Billing, database = X``) is part of that value, and says so
+    (:func:`declared_inside_reason`). A message the contract refuses whole is :func:`check_message`'s business:
+    this explains, it admits nothing.
     """
     require_text(text)
     segments = [trim(segment) for segment in _SEPARATORS.split(text)]
