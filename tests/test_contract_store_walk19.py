@@ -131,7 +131,10 @@ def test_section_3_says_one_candidate_through_every_rule_and_its_cell_shows_it()
     prose = _words(_cell("cell-10").source + " " + _cell("hood-rule-order").source)
     assert "in the order of the rows, from the top of the table down" not in prose
     # walk 22: said once, under section 3's first table, then shown by the rule-order table
-    assert "Then it takes candidate #1 through the other rules in the order of the rows, then #2, and so on" in prose
+    assert (
+        "Then it takes candidate #1 through the other rules in the order of that table's rows, then #2, and so on"
+        in prose
+    )
     assert "because #1 goes through every rule before #2" in prose
     table = str(_cell("rule-order").outputs[-1]["data"]["text/plain"])
     row = next(line for line in table.splitlines() if "#2: unknown key" in line)

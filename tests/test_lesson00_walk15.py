@@ -176,6 +176,9 @@ def test_every_lessons_colab_cell_opens_folded_in_jupyterlab(lab):  # noqa: F811
             panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
             cell = panel.first.locator(".jp-CodeCell").first
             cell.wait_for(timeout=120_000)
+            # folded or not, the cell's input is drawn once the notebook has rendered: on a busy machine a second
+            # was not always enough (the input was not drawn yet, and the check read it as unfolded)
+            cell.locator(".jp-InputPlaceholder, .cm-editor").first.wait_for(timeout=60_000)
             page.wait_for_timeout(1000)
             assert panel.count() == 1, f"{lesson.name}: another lesson's tab is open beside it"
             tab = page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current").first
