@@ -91,10 +91,9 @@ def test_two_wrong_values_name_the_spaces_only_for_the_one_right_once_trimmed():
 
 def test_the_opening_says_to_run_the_imports_first_after_a_restart():
     opening = words(cell_source("01", "cell-00"))
-    assert (
-        "After a restart, run the imports cell (the first code cell after the Colab set-up) before any other."
-        in opening
-    )
+    assert "After a restart, run the imports cell (the first code cell after the Colab set-up) before any other" in (
+        opening
+    )  # the whole line, the same in every lesson: tests/test_restart_line_walk23.py
 
 
 # 4. the ticket variables are called tickets on the student's path

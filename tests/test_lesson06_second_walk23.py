@@ -161,5 +161,6 @@ def test_the_intro_says_to_run_the_imports_cell_first_after_a_restart():
     assert "run_seed_demo," in "".join(code[1]["source"])  # the name a middle cell run first would miss
     top = words(cell_source("06", "cell-00"))
     assert top.endswith(
-        "*After a restart, run the imports cell (the first code cell after the Colab set-up) before any other.*"
+        "*After a restart, run the imports cell (the first code cell after the Colab set-up) before any other, then "
+        "the cells in order: each builds on the ones above it.*"
     )
