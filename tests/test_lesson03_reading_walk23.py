@@ -211,3 +211,14 @@ def test_each_cell_that_reads_section_2_s_names_says_so_on_its_first_line() -> N
             assert first.startswith("# needs section 2's cell ("), cell.get("id")
             assert all(name in first for name in used), (cell.get("id"), first)
     assert {"correction-sources", "cell-10"} <= set(needing)
+
+
+def test_lesson_03_says_how_the_router_splits_words_and_it_is_so():
+    # lesson 03's last walk 23: 'log-in' went to operations and 'deployments' to triage, neither said
+    from course_lib.providers import route_by_topic
+
+    said = words(cell_source("03", "da89f784"))
+    assert "A word is a run of letters, so anything else splits words (`log-in` holds the word `log`)" in said
+    assert "only the exact forms on the list count (`deployments` is not `deployment`)" in said
+    assert route_by_topic("log-in page broken") == "operations"
+    assert route_by_topic("deployments failed") == "triage" and route_by_topic("deployment failed") == "operations"
