@@ -80,7 +80,11 @@ def test_the_port_9_demo_is_a_closed_port_and_its_cells_print_a_refusal():
 def test_exercise_1_asks_about_a_silent_endpoint():
     question = words(next(c for c in cells() if c["source"] and "**Exercise 1.**" in "".join(c["source"])))
     question = question[question.index("**Exercise 1.**") :]
-    assert "silent endpoint" in question and "accepts the connection" in question
+    assert "silent endpoint" in question
+    # walk 24: the term is defined once on the student's path, before the exercise (not again in it)
+    at = next(i for i, c in enumerate(cells()) if "**Exercise 1.**" in "".join(c["source"]))
+    before = " ".join(words(c) for c in cells()[:at] if c["cell_type"] == "markdown")
+    assert "*silent endpoint*, one that accepts the connection and then never answers" in before
 
 
 def test_the_glossary_says_silent_endpoint_and_closed_port_as_the_lesson_does():

@@ -85,13 +85,17 @@ def test_lesson00_prints_the_failed_writers_fallback_point_once():
 def test_lesson00_maps_each_variable_to_the_argument_it_becomes():
     cells = stored_lesson("00")["cells"]
     [words] = ["".join(c["source"]) for c in cells if "Any OpenAI-compatible endpoint" in "".join(c["source"])]
-    mapping = dict(re.findall(r"- `(\w+)` becomes `([^`]+)`", words))
+    # walk 24: the map is the comment beside each argument of the configuration cell the words point at
+    assert "one argument per variable of `.env` (the comments name them)" in " ".join(words.split())
+    [code] = ["".join(c["source"]) for c in cells if "ollama = LiveSettings(" in "".join(c["source"])]
+    mapping = {var: arg for arg, var in re.findall(r"^\s+(\w+)=.*# in \.env: (\w+)=", code, flags=re.M)}
     assert mapping == {
         "OPENAI_MODEL": "model",
         "OPENAI_API_KEY": "api_key",
         "OPENAI_BASE_URL": "base_url",
-        "COURSE_JUDGE_MODEL": 'role_models={"judge": ...}',
+        "COURSE_JUDGE_MODEL": "role_models",
     }
+    assert 'role_models={"judge": "qwen2.5:7b"},  # in .env: COURSE_JUDGE_MODEL=qwen2.5:7b' in code
     # FIELD_VARS is the rule load_course_settings reads .env by
     assert {FIELD_VARS[argument]: argument for argument in ("model", "api_key", "base_url")} == {
         k: v for k, v in mapping.items() if k.startswith("OPENAI_")
