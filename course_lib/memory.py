@@ -64,12 +64,13 @@ def limits_summary() -> str:
     An emoji counts two characters against the length bounds (a UTF-16 pair, walk 9): lesson 01 says so under the
     hood, beside the refusals that show it. The first printout said it too, before the student knew what a value is
     (third walk 23), so it no longer does. The batch's bound has a line of its own beside the store's: both are 5,
-    two separate rules (lesson 01's walk 19)."""
+    two separate rules (lesson 01's walk 19). Walk 24: "256 characters" alone is untrue of an emoji, so the line says,
+    in plain words, that one may count as two, and leaves the unit's name (UTF-16 code units) under the hood."""
     return (
         f"at most {MAX_FACTS} facts in the store\n"
         f"at most {MAX_CANDIDATES} candidates in one batch (a separate rule from the store's {MAX_FACTS} facts)\n"
         f"at most {MAX_VALUE_CHARS} characters in a value, {MAX_EVIDENCE_CHARS} in its evidence, "
-        f"{MAX_MESSAGE_CHARS} in a message"
+        f"{MAX_MESSAGE_CHARS} in a message (an emoji may count as two; see Under the hood)"
     )
 
 
@@ -97,6 +98,7 @@ __all__ = [
     "WorkingMemory",
     "copy_ticket",
     "edge_trim_sentence",
+    "evidence_openings",
     "forget_sentence",
     "invisible",
     "keys_lost",
@@ -854,6 +856,43 @@ def parse_prompt_block(text: str) -> list[tuple[str, str]]:
         elif block is not None and (match := _BLOCK_LINE.match(line)):
             block.append((match["key"], json.loads(match["value"])))
     return pairs
+
+
+_EVIDENCE_OPENING = "(evidence:"
+_OPENING_PLACES = (  # where an opening stands, by the quoted text around it: none, the value's, the citation's
+    ("outside every quote", "yes"),
+    ("inside the value's quotes", "no: part of the value"),
+    ("inside the citation's quotes", "no: the user's words, quoted"),
+)
+_OPENING_SHOWN = 36
+
+
+def evidence_openings(line: str) -> list[dict[str, str]]:
+    """One row for each ``(evidence:`` on one fact line of the facts block: where it stands, and whether it cites.
+
+    Why: a value that forges its own provenance puts two more ``(evidence:`` on its line (lesson 01, section 6),
+    and the student must see which one the block wrote. The line is read as the block writes it: a fact's value is
+    its first JSON string, its citation the second, and inside a JSON string every quote is escaped (``\\"``), so an
+    opening inside either is text, and the one outside every quote is the block's own. Each row shows the
+    line from that opening on, cut at :data:`_OPENING_SHOWN` characters.
+    """
+    rows: list[dict[str, str]] = []
+    inside, strings, index = False, 0, 0
+    while index < len(line):
+        if line.startswith(_EVIDENCE_OPENING, index):
+            place, cites = _OPENING_PLACES[min(strings, 1) + 1 if inside else 0]
+            shown = line[index : index + _OPENING_SHOWN]
+            shown += "…" if index + _OPENING_SHOWN < len(line) else ""
+            rows.append({"text from there": shown, "where it stands": place, "is it the citation?": cites})
+        char = line[index]
+        if inside and char == "\\":
+            index += 2
+            continue
+        if char == '"':
+            strings += 1 if inside else 0
+            inside = not inside
+        index += 1
+    return rows
 
 
 def split_prompt_block(text: str) -> tuple[str, str]:

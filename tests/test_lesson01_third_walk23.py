@@ -116,7 +116,8 @@ def test_every_ticket_on_the_students_path_is_named_a_ticket():
 def test_section_2_says_the_ticket_also_holds_a_seal():
     text = words(cell_source("01", "cell-08"))
     assert "The first line shows what the ticket holds." not in text
-    assert "it also holds a seal (section 7)" in text
+    # walk 24: the seal is defined where it is first named, not only pointed at section 7
+    assert "it also holds a **seal**, a signature made with a secret only this store knows (section 7 uses it)" in text
 
 
 # 6. the word list defines the writer
@@ -190,8 +191,10 @@ def test_section_1s_table_shows_the_comma_row():
 
 
 def test_the_first_printout_says_no_unit_before_the_student_knows_a_value():
-    assert "emoji" not in limits_summary() and "Under the hood" not in limits_summary()
-    assert "emoji" not in cell_outputs("01", "cell-01")
+    # walk 24: the emoji is named in plain words (a length in characters must stay true of it), the unit is not
+    assert "UTF-16" not in limits_summary() and "code unit" not in limits_summary()
+    assert "UTF-16" not in cell_outputs("01", "cell-01")
+    assert "(an emoji may count as two; see Under the hood)" in limits_summary()
     hood = words(" ".join(c.source for c in _hood_cells()))
     assert "an emoji, is two units" in hood
 
