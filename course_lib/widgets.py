@@ -791,7 +791,9 @@ MESSAGE_BOX_NOTE = "The Message box is sent with Submit; pressing Enter in it st
 SEND_DISABLED_NOTE = "Send stays off until the You box holds a line."
 """The desk panel's Send, greyed out like Submit and for the same reason: a pale button with no word looked broken."""
 FORGET_DISABLED_NOTE = "The store is empty: nothing to forget."
-FORGET_KEY_NOTE = "Forget key waits for a key: choose one in the Key list."
+FORGET_KEY_NOTE = "Pick a key in the Key list, then click Forget key."
+"""Beside the greyed-out Forget key before any click: the step to take, worded as an instruction (a new student
+read "waits for a key" as an error, lesson 02's walk 24)."""
 KEY_PLACEHOLDER = "choose a key"
 NO_KEY = ""
 """The Key list's value while it shows :data:`KEY_PLACEHOLDER`: no key is preselected, so Forget key never forgets

@@ -198,7 +198,7 @@ def test_memory_panel_forgets_one_key_and_explains_a_refused_declaration(page):
     expect(panel.locator("select")).to_have_value("choose a key")  # nothing preselected
     expect(panel.locator("select option").first).to_have_text("choose a key")
     expect(forget_key).to_be_disabled()  # until a key is chosen
-    expect(panel).to_contain_text("choose one in the Key list")
+    expect(panel).to_contain_text("Pick a key in the Key list, then click Forget key")  # an instruction (walk 24)
     panel.locator("select").select_option("module")
     expect(forget_key).to_be_enabled()
     forget_key.click()

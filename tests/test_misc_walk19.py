@@ -68,7 +68,7 @@ def test_what_a_lesson_says_wrapped_block_keeps_whole_is_whole_in_every_printout
 def test_lesson_02_says_a_spaced_value_may_go_on_and_its_printout_shows_one():
     said = _words(_cell("02_correct_then_forget", "display-note").source)  # walk 23: after the first printout
     assert "so no word or date is cut" in said
-    assert "a value holding a space, such as `SQL Server 2022`, may go on over the next line" in said
+    assert "a value holding a space, such as `sql server 2022`, may go on over the next line" in said.lower()
     printed = "\n".join(_printed(c) for c in lesson("02_correct_then_forget").cells if c.cell_type == "code")
     assert f"database=SQL\n{BLOCK_INDENT}Server 2022" in printed  # the case the sentence names, printed
 

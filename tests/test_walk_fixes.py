@@ -224,7 +224,7 @@ async def test_a_greyed_out_button_says_why():
     await submit(panel, "module=Billing")
     assert not panel.forget_all_button.disabled and panel.forget_all_button.tooltip is None
     assert panel.forget_all_button.button_style == "warning"
-    assert panel.forget_key_button.disabled and "choose one in the Key list" in panel.forget_note.value
+    assert panel.forget_key_button.disabled and "Pick a key in the Key list" in panel.forget_note.value  # walk 24
     panel.key.value = "module"
     assert not panel.forget_key_button.disabled and panel.forget_note.value == ""
     panel.message.value = "priority=P1"
