@@ -126,6 +126,7 @@ __all__ = [
     "as_pasted",
     "box_note",
     "case_hint",
+    "chat_times_whole",
     "comma_notes",
     "command_guidance",
     "correction_notes",
@@ -1530,7 +1531,7 @@ class DeskPanel(_Panel, widgets.HBox):
         # what the student typed is shortened where long, in the "you:" line and wherever the reply repeats it; the
         # course's own words (mem's block of at most five facts, a desk's list of the allowed keys) are shown whole
         typed, answer = you_line(event.line), shown_reply(answer or "", event.line)
-        said = f"<b>you:</b> {_escape(typed)}<br><b>{_escape(who)}</b>{_escape(answer)}"
+        said = f"<b>you:</b> {_escape(typed)}<br><b>{_escape(who)}</b>{chat_times_whole(_escape(answer))}"
         if event.kind == "turn":  # the store's verdict under the reply: a desk may say "Noted" for a refused batch
             line = memory_line(event.report, event.line)
             # why a line that looked like facts stored none; a reason the [memory] line says already is not repeated
@@ -1586,6 +1587,17 @@ class DeskPanel(_Panel, widgets.HBox):
 
 TRANSCRIPT_LINES_STYLE = f"min-width: 0; max-width: 100%; {WRAPPING_TEXT}"
 """The transcript's lines inside its box: they wrap, at a space or anywhere in a long run, within the column."""
+
+_CHAT_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[+-]\d{2}:\d{2}|Z)?")
+
+
+def chat_times_whole(shown: str) -> str:
+    """``shown`` (HTML) with each time it holds (``2026-12-04T19:35:52+00:00``) kept on one line in the chat.
+
+    The transcript wraps anywhere in a long run, so a fact's recorded time after ``mem`` broke across two lines (walk
+    24); a time is short enough to move to the next line whole.
+    """
+    return _CHAT_TIME.sub(lambda m: f'<span style="white-space: nowrap">{m.group(0)}</span>', shown)
 
 
 VERDICT_LABEL = "Last verdict (chat or Message box):"

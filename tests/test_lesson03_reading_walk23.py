@@ -7,7 +7,8 @@
 * Attaching the provider is section 5 of its own; the race is section 6, and every "section N" follows.
 * The forget filter note says in one clause why a desk that forgets still needs it after section 4.
 * Section 7 shows, computed, what the same note becomes when sent as a plain user ``Message``.
-* The cells that read section 2's ``desks`` or ``log`` say so on their first line (a restart left a bare NameError).
+* After a restart, every cell needs the cells above it (a restart left a bare NameError): the restart line at the top
+  says so once (walk 24 dropped the per-cell "needs section 2's cell" comments), each name a cell reads is made above.
 """
 
 from __future__ import annotations
@@ -110,7 +111,9 @@ def test_no_term_on_the_student_s_path_is_defined_in_brackets_mid_sentence() -> 
 def test_the_role_and_the_instructions_each_get_a_sentence_of_their_own() -> None:
     said = _text(next(c for c in _cells() if c.get("id") == "correction-sources-read"))
     assert "The desk's *instructions* are the rules the desk follows." in said
-    assert "A message's *role* says who it speaks as: `user` or `assistant`." in said
+    # walk 24: the role is defined just above the first table with a role column, all three roles named
+    above = _text(next(c for c in _cells() if c.get("id") == "cell-09"))
+    assert "A message's *role* says who it speaks as: `user` (the person at the desk), `assistant`" in above
 
 
 # --- finding 3: attaching the provider is section 5; the race is section 6 ---
@@ -147,7 +150,7 @@ def test_every_section_named_is_the_one_meant() -> None:
     assert "(section 7 shows how your program labels its own)" in lesson
     assert "Section 7's note, as the course's `LoopAgent` writes it." in lesson
     assert "Section 9's panel is a widget" in lesson and "so the one in section 9 stays yours" in lesson
-    assert "(section 9's rule)" in lesson
+    assert "(section 7's rule)" in lesson  # walk 24: the value rule is said where section 7's table shows "P0."
     for stale in ("section 8's rule", "Section 8's panel", "Section 6's note", "section 6 shows how"):
         assert stale not in lesson, stale
     assert "section 9's stays fresh" in cell_source("03", "cell-25")
@@ -187,7 +190,8 @@ def test_section_7_shows_the_two_ways_side_by_side() -> None:
     assert "a plain user `Message` has none, and would be read as the caller's words" in section
 
 
-# --- finding 8: a cell that needs section 2's names says so first ---
+# --- finding 8: a cell that needs section 2's names says so first (walk 24: the restart line at the top says it for
+# every cell, the comments went: each name a cell reads is made by a cell above it, run in order) ---
 
 
 def _loaded_names(source: str) -> set[str]:
@@ -197,19 +201,37 @@ def _loaded_names(source: str) -> set[str]:
     return loaded - stored
 
 
-def test_each_cell_that_reads_section_2_s_names_says_so_on_its_first_line() -> None:
-    start = next(i for i, c in enumerate(_cells()) if c.get("id") == "cell-05") + 1
+def _made_names(source: str) -> set[str]:
+    tree = ast.parse(source)
+    made = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    made |= {
+        (a.asname or a.name).split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    made |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+    return made
+
+
+def test_the_restart_line_covers_every_cell_each_name_read_is_made_above_run_in_order() -> None:
+    import builtins
+
+    opening = words(cell_source("03", "cell-00"))
+    assert "After a restart, run the imports cell" in opening and "then the cells in order" in opening
+    made: set[str] = set(dir(builtins))
     needing = []
-    for cell in _student_path()[start:]:
-        if cell["cell_type"] != "code":
+    for cell in _student_path():
+        if cell["cell_type"] != "code" or "colab-setup" in cell.get("metadata", {}).get("tags", []):
             continue
         source = "".join(cell["source"])
-        used = _loaded_names(source.replace("await ", "")) & {"desks", "log"}
-        if used:
+        assert "# needs " not in source, cell.get("id")  # no comment per cell: the restart line says it once
+        code = source.replace("await ", "")
+        if _loaded_names(code) & {"desks", "log"}:
             needing.append(cell.get("id"))
-            first = source.splitlines()[0]
-            assert first.startswith("# needs section 2's cell ("), cell.get("id")
-            assert all(name in first for name in used), (cell.get("id"), first)
+        missing = _loaded_names(code) - made - _made_names(code)
+        assert not missing, (cell.get("id"), missing)
+        made |= _made_names(code)
     assert {"correction-sources", "cell-10"} <= set(needing)
 
 

@@ -109,6 +109,6 @@ async def test_the_offline_desk_treats_a_keyless_line_as_a_failed_declaration():
 def test_exercise_1_s_why_says_the_store_refused_the_entire_message():
     why = _smuggle_why([], None)
     assert "refused the entire message" in why and "refused your message whole" not in why
-    question = next(source(c) for c in cells("03") if "the cell sends it to a fresh desk" in source(c))
+    question = next(source(c) for c in cells("03") if "the cell sends it to a fresh desk" in source(c).lower())
     assert "checks both" not in question
     assert re.search(r"checks that the reply begins so\s+and that you did not declare", question)
