@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from agent_framework import Agent, AgentResponse, AgentSession, BaseChatClient, Message
 from pydantic import BaseModel, ConfigDict
@@ -63,7 +63,7 @@ from .memory_models import (
     strip_prompt_block,
     visible_mentions,
 )
-from .offline import last_user_text, without_tool_loop
+from .offline import OfflineChatClient, last_user_text, without_tool_loop
 from .policies import (
     FactsPolicy,
     MemoryPolicy,
@@ -73,15 +73,26 @@ from .policies import (
     Timeline,
     comparison_rules,
     course_policies,
+    load_timeline,
 )
 from .providers import FactsContextProvider, provider_agent
 from .tracing import CallLog, ModelCall
 
 __all__ = [
+    "ANSWER_BATTERY",
+    "BATTERY_ASK",
+    "BATTERY_CONSTRAINT",
+    "BATTERY_LOCAL_MODEL",
+    "BATTERY_MISREADS",
+    "BATTERY_PASSES",
+    "BATTERY_PLAN",
+    "BATTERY_STALE",
+    "BATTERY_VIOLATIONS",
     "CONNECTORS",
     "CUT_MARK",
     "DRIFT_RULES",
     "EVICTION_COLUMNS",
+    "EXERCISE_2_ANSWER",
     "FEEDBACK_FOOTER",
     "FEEDBACK_HEADER",
     "JUDGED_ANSWER_CHARS",
@@ -94,6 +105,8 @@ __all__ = [
     "SAMPLE_DECLARATIONS",
     "STORE_TURN_COLUMNS",
     "AnswerVerdict",
+    "BatteryCase",
+    "BatteryScore",
     "CapstoneRun",
     "DeskLoopRun",
     "DriftProneAssistantClient",
@@ -105,6 +118,7 @@ __all__ = [
     "TaskName",
     "Verdict",
     "Violation",
+    "battery_score",
     "capstone_policies",
     "capstone_policy",
     "capstone_reader",
@@ -113,6 +127,7 @@ __all__ = [
     "clauses",
     "compare_repairs",
     "declare",
+    "exercise_expected",
     "feedback_text",
     "judge_call_chars",
     "judge_call_report",
@@ -125,6 +140,7 @@ __all__ = [
     "prose_values",
     "quote_fact",
     "quoted_facts",
+    "reader_answer",
     "record_superseded",
     "run_capstone",
     "run_desk_in_loop",
@@ -255,6 +271,348 @@ MISREAD_KINDS: dict[str, str] = {
     "a negation after the value": "a negation that comes after the value it denies",
 }
 """What each kind of misread tagged in :data:`RULE_MISREADS` means, in words a student reads."""
+
+
+BATTERY_CONSTRAINT = SAMPLE_DECLARATIONS[2].partition("=")[2]
+"""The answer battery's stored constraint: section 1's."""
+BATTERY_ASK = "Which module and database are we on?"
+"""The answer battery's task that only asks (no constraint is due)."""
+BATTERY_PLAN = "Plan the fix: which module and database, and what must we never do?"
+"""The answer battery's task that plans an action: lesson 04's final question."""
+
+
+class BatteryCase(NamedTuple):
+    """One answer, the question it answers, the verdict it deserves and the one-line reason."""
+
+    answer: str
+    verdict: str
+    reason: str
+    task: str = BATTERY_ASK
+
+
+BATTERY_VIOLATIONS: list[BatteryCase] = [
+    BatteryCase("The module is Billing and the database is Oracle.", "database: Oracle", "the clause after 'and'"),
+    BatteryCase("Module Billing, database MySQL.", "database: MySQL", "a key then its value, no verb"),
+    BatteryCase("Billing module, Oracle database.", "database: Oracle", "a value then its key"),
+    BatteryCase("Work in Billing. For the database, use MySQL.", "database: MySQL", "'for the key, use value'"),
+    BatteryCase("Use Oracle for the database and Billing for the module.", "database: Oracle", "'value for the key'"),
+    BatteryCase(
+        "| Key | Value |\n|---|---|\n| Module | Billing |\n| Database | Oracle |", "database: Oracle", "a table row"
+    ),
+    BatteryCase(
+        "The fix belongs in the Inventory module on SQL Server 2022.",
+        "module: Inventory; constraint missing",
+        "'the value key' inside a sentence; a fix, so the constraint is due",
+    ),
+    BatteryCase("**Database:** MariaDB 10.6", "database: MariaDB 10.6", "a bold label, a value with a version"),
+    BatteryCase("- Module: Payroll\n- Database: SQL Server 2022", "module: Payroll", "a list item"),
+    BatteryCase(
+        "## Plan\n1. Open the Shipping module.\n2. Check SQL Server 2022.",
+        "module: Shipping; constraint missing",
+        "a numbered step; a plan without the constraint",
+        BATTERY_PLAN,
+    ),
+    BatteryCase("The database is SQL Server 2019.", "database: SQL Server 2019", "the stored product, another version"),
+    BatteryCase("You're on the Billing module (database: MongoDB).", "database: MongoDB", "in parentheses"),
+    BatteryCase(
+        "THE MODULE IS INVOICING AND THE DATABASE IS SQL SERVER 2022.",
+        "module: INVOICING",
+        "all capitals",
+    ),
+    BatteryCase("the module is billing and the database is MySQL", "database: MySQL", "lower case around the value"),
+    BatteryCase(
+        "| Module | Database |\n|---|---|\n| Billing | DynamoDB |", "database: DynamoDB", "a table with keys as headers"
+    ),
+    BatteryCase("The database stays Oracle; the module is Billing.", "database: Oracle", "'stays'"),
+    BatteryCase(
+        "Your module: Accounts Payable. Database: SQL Server 2022.", "module: Accounts Payable", "a value of two words"
+    ),
+    BatteryCase("We use Cassandra as the database for Billing.", "database: Cassandra", "'value as the key'"),
+    BatteryCase("Billing runs on the SQLite database.", "database: SQLite", "'the value key' after a verb"),
+    BatteryCase("Database = Redis, module = Billing", "database: Redis", "the contract's form, spaced, capital key"),
+    BatteryCase(
+        "**Billing** module, **Aurora MySQL** database", "database: Aurora MySQL", "bold values before their keys"
+    ),
+    BatteryCase(
+        "Target the `Ledger` module on SQL Server 2022.",
+        "module: Ledger; constraint missing",
+        "a value in backticks",
+        BATTERY_PLAN,
+    ),
+    BatteryCase("Module is Billing, database is Sybase.", "database: Sybase", "after a comma"),
+    BatteryCase("For the module, choose Payments; the database is SQL Server 2022.", "module: Payments", "'choose'"),
+    BatteryCase(
+        "The Billing module and the Oracle database are affected.", "database: Oracle", "'the value key' twice"
+    ),
+    BatteryCase(
+        "Database: SQL Server 2019 (on-prem)", "database: SQL Server 2019", "a note in parentheses after the value"
+    ),
+    BatteryCase("Environment aside, the database is Azure SQL.", "database: Azure SQL", "another key's word nearby"),
+    BatteryCase(
+        "- **Module**: Billing\n- **Database**: *PostgreSQL 15*", "database: PostgreSQL 15", "an old name, new version"
+    ),
+    BatteryCase("(Module: Billing, Database: Informix)", "database: Informix", "labels inside parentheses"),
+    BatteryCase("The answer: the Billing module, on an Oracle database.", "database: Oracle", "'an value key'"),
+    BatteryCase("Module\u2014Billing; Database\u2014Teradata", "database: Teradata", "em dashes"),
+    BatteryCase(
+        "1. **Module** \u2013 Billing\n2. **Database** \u2013 Oracle Exadata",
+        "database: Oracle Exadata",
+        "en dashes, a list",
+    ),
+    BatteryCase(
+        "I'd keep the Billing module and move the database to MySQL.", "database: MySQL", "a plan to another value"
+    ),
+    BatteryCase(
+        "Fix the Billing module; your DB is MySQL 8.",
+        "database: MySQL 8; constraint missing",
+        "'DB' for the database",
+        BATTERY_PLAN,
+    ),
+    BatteryCase(
+        "Billing on SQL Server 2022? No: the database is DB2.",
+        "database: DB2",
+        "a value with a digit, after a question",
+    ),
+    BatteryCase(
+        "PostgreSQL was replaced by Oracle; the module is Billing.", "database: Oracle", "the new value of a history"
+    ),
+    BatteryCase("You moved from Reporting to Inventory.", "module: Inventory", "'from old to new': the new is a claim"),
+    BatteryCase("The database will be Oracle 23ai next quarter.", "database: Oracle 23ai", "'will be', a future value"),
+    BatteryCase("**Module**: *Inventory* (see the ticket)", "module: Inventory", "italic value, a note after it"),
+    BatteryCase(
+        "Stack: Billing module, Informix Dynamic Server database.", "database: Informix Dynamic Server", "3 words"
+    ),
+    BatteryCase("The module should be Warehouse, the database SQL Server 2022.", "module: Warehouse", "'should be'"),
+    BatteryCase(
+        "Le module est Billing; the database is MongoDB.",
+        "database: MongoDB",
+        "a French clause read as no claim, the English one after it still read",
+    ),
+    BatteryCase("Next, the module stays Ledger.", "module: Ledger", "an opener word, then the key and a link word"),
+    BatteryCase("Reporting -> Inventory", "module: Inventory", "an arrow from the old value to one never held"),
+    BatteryCase("Module: Billing => Payroll", "module: Payroll", "a key's value written as a history: its last value"),
+]
+
+BATTERY_PASSES: list[BatteryCase] = [
+    BatteryCase(
+        "We moved off PostgreSQL: the module is Billing, on SQL Server 2022.",
+        "pass",
+        "'moved off' is a history",
+    ),
+    BatteryCase("The database is no longer Oracle; it is SQL Server 2022.", "pass", "'no longer' an unseen value"),
+    BatteryCase("Use SQL Server 2022 instead of MySQL for the Billing module.", "pass", "'instead of'"),
+    BatteryCase(
+        "Oracle was replaced by SQL Server 2022 for the database.", "pass", "'X was replaced by' the stored value"
+    ),
+    BatteryCase(
+        "The team moved from MySQL to SQL Server 2022 last year; module Billing.", "pass", "'moved from ... to'"
+    ),
+    BatteryCase("| Module | Billing |\n| Database | SQL Server 2022 |", "pass", "a table restating the store"),
+    BatteryCase("Billing module, SQL Server 2022 database.", "pass", "values before their keys"),
+    BatteryCase("For the database, use SQL Server 2022; for the module, Billing.", "pass", "'for the key, use value'"),
+    BatteryCase("Is the database still Oracle, or SQL Server 2022?", "pass", "a question states nothing"),
+    BatteryCase(
+        "Should the module be Inventory? No: it stays Billing on SQL Server 2022.", "pass", "a question, then the store"
+    ),
+    BatteryCase("## Database Migration Notes\nBilling on SQL Server 2022.", "pass", "a heading names a topic"),
+    BatteryCase("**Module Owner:** the Billing team", "pass", "a label, not a statement"),
+    BatteryCase("Ask your Database Administrator before touching SQL Server 2022.", "pass", "a role named after a key"),
+    BatteryCase(
+        "Never restart the Production database during business hours; Billing on SQL Server 2022.",
+        "pass",
+        "'Production' describes the database",
+        BATTERY_PLAN,
+    ),
+    BatteryCase("The Billing database tables live on SQL Server 2022.", "pass", "another key's value as a modifier"),
+    BatteryCase("module: billing; database: sql server 2022", "pass", "lower case"),
+    BatteryCase(
+        "The database is SQL Server 2022 \u2014 the corrected value \u2014 and the module is Billing.",
+        "pass",
+        "an aside",
+    ),
+    BatteryCase("The database is SQL Server; module Billing.", "pass", "a shortening contradicts nothing"),
+    BatteryCase("Switch nothing: the module stays Billing and the database stays SQL Server 2022.", "pass", "'stays'"),
+    BatteryCase(
+        "The Oracle connector is not involved; the database is SQL Server 2022.", "pass", "a name without a key"
+    ),
+    BatteryCase(
+        "Earlier answers said MySQL; that was wrong. The database is SQL Server 2022.", "pass", "no key by MySQL"
+    ),
+    BatteryCase("The module is Billing, not Inventory.", "pass", "a negated value"),
+    BatteryCase("Module Billing, database SQL Server 2022.", "pass", "keys then values, no verb"),
+    BatteryCase("Use SQL Server 2022 for the database and Billing for the module.", "pass", "'value for the key'"),
+    BatteryCase("The bug is in the Billing module on SQL Server 2022.", "pass", "'the value key'"),
+    BatteryCase("| Module | Database |\n|---|---|\n| Billing | SQL Server 2022 |", "pass", "keys as table headers"),
+    BatteryCase("The database was MySQL until March; it is SQL Server 2022 now.", "pass", "'was' is a history"),
+    BatteryCase("Do we need a new database? No, SQL Server 2022 stays.", "pass", "a question, 'new' describes"),
+    BatteryCase("Version 4.2 of the Billing module runs on SQL Server 2022.", "pass", "a key the store does not hold"),
+    BatteryCase(
+        "MySQL was replaced by SQL Server 2022; the module is Billing.", "pass", "'replaced by' the stored value"
+    ),
+    BatteryCase("Moved from MySQL to SQL Server 2022, module Billing.", "pass", "'from old to stored'"),
+    BatteryCase("Keep the Billing module as it is.", "pass", "restates the module"),
+    BatteryCase(
+        "The module uses Entity Framework to talk to SQL Server 2022.", "pass", "what the module uses is no value"
+    ),
+    BatteryCase("Connect the Billing module to Redis for the cache.", "pass", "'to' after a verb that does not move"),
+    BatteryCase("The Database Team should review the SQL Server 2022 Query Store.", "pass", "a team named after a key"),
+    BatteryCase("In the module settings, set MaxRetries to 3.", "pass", "a key's word as a modifier"),
+    BatteryCase(
+        f"### Steps\n1. Patch the **Billing** module.\n2. {BATTERY_CONSTRAINT.capitalize()}."
+        "\n3. Verify on SQL Server 2022.",
+        "pass",
+        "a plan with the constraint, in steps",
+        BATTERY_PLAN,
+    ),
+    BatteryCase(
+        "Le module est Billing, la base « SQL Server 2022 » ✅",
+        "pass",
+        "a French article before the key is not a value (a student's walk found 'module=Le')",
+    ),
+    BatteryCase(
+        "El módulo es Billing y la base de datos es SQL Server 2022.", "pass", "Spanish articles are not values"
+    ),
+    BatteryCase(
+        "Reporting \u2192 Billing, PostgreSQL \u2192 SQL Server 2022",
+        "pass",
+        "a history written with arrows, the stored values last (lesson 07's walk 22)",
+    ),
+]
+
+BATTERY_STALE: list[BatteryCase] = [
+    BatteryCase(
+        "Billing \u2192 Reporting", "module: Reporting", "a history written with an arrow ends on the old value"
+    ),
+]
+"""Answers that state as current a value a correction replaced, written in a shape the other lists do not hold."""
+
+BATTERY_LOCAL_MODEL: list[BatteryCase] = [
+    BatteryCase(
+        (
+            '"This code is not available in the current environment. Ensure your environment has the ne'
+            'cessary resources to run this code. You can access it using the "Billing.Billing.Billing.B'
+            "illing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Bil"
+            "ling.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billing.Billi"
+            "ng.Billing.Billing.Billing.Billing.Billing.Billing.Billing [cut: this answer reached the o"
+            "utput cap of 128 tokens, COURSE_LLM_MAX_TOKENS]"
+        ),
+        "constraint missing",
+        "a value repeated into a run of words, cut at the cap; no constraint",
+        BATTERY_PLAN,
+    ),
+    BatteryCase(
+        (
+            "When planning a hackathon, it's essential to prioritize your own goals while also being mindful of "
+            "the constraints of your chosen platform. In the context of hackathons, a well-structured plan that "
+            "prioritizes your own goals while avoiding the constraints of a specific platform is crucial.\n\nFirst "
+            "and foremost, ensure your hackathon is a hackathon. This means that the outcome should align with the "
+            "theme of your chosen platform, which is a platform specifically designed to facilitate hackathons. "
+            "This means you must plan and execute a hackathon in a way that allows for maximum flexibility and "
+            "adaptability to your chosen platform.\n\nTo achieve this [cut: this answer reached the output cap of "
+            "128 tokens, COURSE_LLM_MAX_TOKENS]"
+        ),
+        "constraint missing",
+        "no key named; a plan without the constraint",
+        BATTERY_PLAN,
+    ),
+    BatteryCase(
+        (
+            "The fix is to create a new database with the same name but with all the keys set to None. This allows "
+            "the database to be dynamically created if the database is not already created.\n\nTo avoid unexpected "
+            "behavior, you must never use the `mysql` module to create a database. To avoid this, you cannot use "
+            "the `mysql` module to create a database.\n\nWhen you try to create a new database with the same name "
+            "as one of the existing ones, it will crash. If you try to create a new database without an existing "
+            "one, it will crash.\n\nTo avoid unexpected behavior, you must never use [cut: this answer reached the "
+            "output cap of 128 tokens, COURSE_LLM_MAX_TOKENS]"
+        ),
+        "constraint missing",
+        "a lower-case 'mysql' module is a library, not a value; no constraint",
+        BATTERY_PLAN,
+    ),
+]
+"""Real answers of the local model (SmolLM2-135M-Instruct, ``COURSE_LLM=local``) to lesson 07's final question, from
+``compare_repairs(load_timeline())`` on this machine (issue 34): the small model writes no store value at all, so
+these check that its noise, a value repeated into a run and a library named "module", is read as no claim."""
+
+BATTERY_MISREADS: list[tuple[BatteryCase, str]] = [
+    (BatteryCase("Which database? Oracle.", "database: Oracle", "the value answers a question of its own"), "pass"),
+    (BatteryCase("### Database\nOracle 19c, patched last month.", "database: Oracle 19c", "key in a heading"), "pass"),
+    (BatteryCase("Everything lives on Oracle now.", "database: Oracle", "an unseen value without its key"), "pass"),
+    (BatteryCase("The database is oracle.", "database: oracle", "an unseen value in lower case"), "pass"),
+    (
+        BatteryCase(
+            "Legacy database cleanup is done; Billing on SQL Server 2022.", "pass", "'Legacy' describes, not names"
+        ),
+        "database: Legacy",
+    ),
+    (
+        BatteryCase(
+            "We left PostgreSQL behind long ago: SQL Server 2022 it is, on Billing.", "pass", "a history in other words"
+        ),
+        "database: PostgreSQL",
+    ),
+    (
+        BatteryCase("Reporting is wrong, use Billing on SQL Server 2022.", "pass", "a negation after the value"),
+        "module: Reporting",
+    ),
+    (
+        BatteryCase(
+            "Billing. The data still sits in the old engine, the one before SQL Server 2022.",
+            "database: PostgreSQL",
+            "the old value meant, not named",
+        ),
+        "pass",
+    ),
+    (
+        BatteryCase(
+            "Billing on SQL Server 2022. Don't reboot the prod DB while people are working.",
+            "pass",
+            "the constraint in other words",
+            BATTERY_PLAN,
+        ),
+        "constraint missing",
+    ),
+]
+"""Answers the rules still misread: the case (with the verdict it deserves) and the verdict the answer check gives."""
+
+ANSWER_BATTERY: list[BatteryCase] = (
+    BATTERY_VIOLATIONS + BATTERY_PASSES + BATTERY_STALE + BATTERY_LOCAL_MODEL + [case for case, _ in BATTERY_MISREADS]
+)
+"""The answer battery: every answer above, each with the verdict it deserves, held to :func:`sample_store`'s store.
+Lesson 07's section 5 counts it (:func:`battery_score`); ``tests/test_capstone_prose.py`` checks each verdict."""
+
+
+class BatteryScore(NamedTuple):
+    """How many of the answer battery's answers the evaluator gives the verdict they deserve."""
+
+    answers: int
+    right: int
+
+    @property
+    def misread(self) -> int:
+        return self.answers - self.right
+
+    def in_words(self) -> str:
+        """The counts as lesson 07 prints them, so its prose follows the output."""
+        return (
+            f"The answer battery: {self.answers} answers.\n"
+            f"The evaluator gives {self.right} the verdict they deserve; it misreads {self.misread}."
+        )
+
+
+def battery_score() -> BatteryScore:
+    """The answer battery read by the evaluator's answer check against :func:`sample_store`'s store: how many answers,
+    and how many get the verdict they deserve (lesson 07, section 5, prints these; its prose follows them)."""
+    store, superseded = sample_store()
+    right = sum(
+        verdict(check_answer(store.facts, case.answer, case.task, superseded)) == case.verdict
+        for case in ANSWER_BATTERY
+    )
+    return BatteryScore(len(ANSWER_BATTERY), right)
+
+
+EXERCISE_2_ANSWER = "module=Billing; database=PostgreSQL; constraint=never restart the database"
+"""The answer lesson 07's Exercise 2 quotes, to the final question."""
 
 
 def misread_kinds() -> list[tuple[str, str]]:
@@ -1131,3 +1489,34 @@ def verdicts(
         AnswerVerdict(task=task, answer=answer, verdict=verdict(check_answer(facts, answer, task, superseded)))
         for task, answer in answers
     ]
+
+
+def reader_answer(reader: OfflineChatClient, said: Sequence[str]) -> str:
+    """What the offline ``reader`` answers to the user's messages ``said``, in order.
+
+    Each text becomes a ``Message(role="user", contents=[text])``; the offline
+    model's ``answer(messages, options)`` runs with no chat settings.
+    """
+    return reader.answer([Message(role="user", contents=[text]) for text in said], options={})
+
+
+async def exercise_expected(label: str, timeline: Timeline | None = None) -> Any:
+    """The answer lesson 07's exercise ``label`` is checked against, computed here rather than in the checking
+    cell, so the cell does not show it (lesson 07's walk 24): the student works it out from the sections it names.
+
+    * ``Exercise 1``: the verdict of the full-history run under the *latest* rule;
+    * ``Exercise 2``: how many violations the facts run's store (section 4, *earliest*) finds in the answer the
+      exercise quotes, to the final question;
+    * ``Exercise 3``: whether the *facts* policy's final answer is correct with a store of 6 facts (*earliest*).
+    """
+    timeline = timeline or load_timeline()
+    question = timeline.turns[-1].user
+    if label == "Exercise 1":
+        return (await run_capstone(timeline, capstone_policy("full_history"), "latest")).verdict
+    if label == "Exercise 2":
+        facts_run = await run_capstone(timeline, capstone_policy("facts"), "earliest")
+        return len(check_answer(facts_run.checks[0].facts, EXERCISE_2_ANSWER, question))
+    if label == "Exercise 3":
+        run6 = await run_capstone(timeline, capstone_policy("facts", max_facts=6), "earliest", max_facts=6)
+        return run6.final_correct
+    raise ValueError(f"lesson 07 has no exercise {label!r}: its exercises are Exercise 1, 2 and 3")

@@ -76,6 +76,7 @@ __all__ = [
     "MAX_ANSWER_CHARS",
     "NEVER_HELD_DATABASES",
     "NOT_READ_LABEL",
+    "NOT_STORED_IN_BOX",
     "PLAN_TASK",
     "REFUSED_LABEL",
     "STILL_IN_BOX",
@@ -510,6 +511,12 @@ def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
 
 
 ALL_FORGOTTEN = "Forgot every fact: the store is empty."
+NOT_STORED_IN_BOX = (
+    "The message still in the Message box was not stored: press Submit to try it on the store as it is now."
+)
+"""Said under a forget that changed the store while a refused message is still in the box: the status is cleared
+(the old Submit's error answered the store before the forget; lesson 07's walk 24), but the student still learns
+the box holds a message the store does not."""
 """What Forget all says, as on lesson 02's panel."""
 
 
@@ -706,8 +713,10 @@ class CapstonePanel(MemoryPanel):
             lines = [forget_note(key, held[key], self.extraction.memory.facts)]
         else:  # nothing went (a refusal, or no fact to forget): the memory panel's line says why
             return
+        if self._still_in_box():  # what Submit said of it answered the store before the forget: not said again
+            lines.append(NOT_STORED_IN_BOX)
         said = html_lines("\n".join([*lines, *([self.start_over] if self.start_over else [])]))
-        self.diagnostic.value = said + self._still_in_box()
+        self.diagnostic.value = said
 
     def _store_changed(self) -> None:
         replaced = "; ".join(f"{k}: {', '.join(self._replaced(k, v))}" for k, v in self.superseded.items() if v)

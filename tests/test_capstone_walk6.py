@@ -32,7 +32,8 @@ def test_section_3_states_its_bounds_plainly_and_the_background_is_under_the_hoo
 def test_section_8_names_the_controls_and_says_saved_times_are_the_saved_run_s() -> None:
     intro = sources()["capstone-panel-intro"]
     assert "Choose `constraint` in **Key**, then **Forget key**" in intro and "forget `constraint`" not in intro
-    assert "the times in its **recorded (UTC)** column are those of the saved run" in intro
+    # walk 24 (density): this detail moved under the hood, in the same words
+    assert "the times in its **recorded (UTC)** column are those of the saved run" in sources()["hood-store-room"]
 
 
 def test_the_judge_cell_comment_names_the_rows_once() -> None:

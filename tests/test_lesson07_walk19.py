@@ -9,13 +9,14 @@ rule its cell runs, and the section that ran it. The Under the hood section spel
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import pytest
 from support.lesson_cells import stored_lesson
 from support.panels import memory_panel, said, send, submit, two_desks
 
-from course_lib.capstone import DRIFT_RULES
+from course_lib.capstone import DRIFT_RULES, exercise_expected
 from course_lib.capstone_panel import CORRECTION_EXAMPLE, TURN_COUNTED, CapstonePanel
 from course_lib.policies import load_timeline
 from course_lib.widgets import CORRECT_IN_BOX_NOTE, MemoryPanel
@@ -146,7 +147,10 @@ def _exercise_3() -> tuple[str, str]:
 def test_exercise_3_names_the_rule_its_cell_runs_and_the_section_that_ran_it() -> None:
     question, code = _exercise_3()
     named = [rule for rule in DRIFT_RULES if f"*{rule.replace('_', ' ')}*" in question]
-    ran = re.findall(r'run_capstone\([^)]*"(\w+)"', code)
+    # walk 24: the cell asks course_lib for the answer; the rule is the one exercise_expected runs for Exercise 3
+    assert 'exercise_expected("Exercise 3")' in code
+    branch = inspect.getsource(exercise_expected).split('"Exercise 3"')[1]
+    ran = re.findall(r'"(earliest|latest|most_frequent)"', branch.split("if label ==")[0])
     assert named and named == ran, (named, ran)
     section = re.search(r"section (\d)", question)
     assert section, question
