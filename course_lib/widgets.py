@@ -1692,19 +1692,19 @@ def slider_typing_hint(sliders: Sequence[widgets.IntSlider]) -> str:
     The box reads the text in the browser (:func:`slider_reads`, then the slider's limits: :func:`slider_takes`)
     and sends the kernel only a changed value, never the text: the panel cannot say "you typed 3.7, the slider took
     3", and the line under Run names only the value (and an end, :func:`slider_at_limit`). So this line says, before
-    one types, what happens to every kind of input: only the whole number at the start counts (a decimal is cut, not
-    rounded; "1e3" is 1), a number past an end goes to that end, and text that starts with no whole number (".5",
-    "abc") changes nothing.
+    one types, what happens to every kind of input: the rule first (a whole number in digits, read up to the first
+    other character: a decimal is cut, not rounded, and "1e3" is read as 1), a number past an end goes to that end,
+    and text that starts with no whole number (".5", "abc") changes nothing.
     """
     lows = {int(slider.min) for slider in sliders}
     highs = {int(slider.max) for slider in sliders}
-    # the lowest value every slider can take: "1e3 becomes 1" names the surprise (1e3 is 1000 to anyone), as lessons
-    # 05 and 06's stepper line does ("1.7 or 1e3 -> 1")
+    # the lowest value every slider can take. 1e3 (1000 to anyone) read as 1 looked like a mistake when said alone
+    # (lesson 04's walk 24): the rule comes first, in words, and 1.7 and 1e3 are what it reads
     example = max(lows) if max(lows) <= min(highs) else int(sliders[0].min)
     return (
-        f"Typed into the number beside a slider: {example}.7 or {example}e3 becomes {example} (only the whole number "
-        f"at the start counts), {_past_end(sliders, 'below', lows)}, {_past_end(sliders, 'above', highs)}, and text "
-        "that starts with no whole number (.5, abc) changes nothing."
+        "A slider's number box reads a whole number in digits, up to the first other character (so "
+        f"{example}.7 and {example}e3 are read as {example}); {_past_end(sliders, 'below', lows)}, "
+        f"{_past_end(sliders, 'above', highs)}; text with no whole number first (.5, abc) changes nothing."
     )
 
 

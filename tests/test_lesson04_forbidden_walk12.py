@@ -139,6 +139,6 @@ def test_a_typed_number_is_read_as_the_browser_reads_it(typed, read):
 def test_the_panel_says_how_a_typed_1e3_is_read_and_where_the_value_shows():
     explorer = PolicyExplorer(load_timeline())
     hint = slider_typing_hint([explorer.window, explorer.max_facts])  # one line since walk 17
-    assert "1e3 becomes 1 (only the whole number at the start counts)" in hint  # walk 22: 1e3 itself
+    assert "up to the first other character (so 1.7 and 1e3 are read as 1)" in hint  # walk 22: 1e3; walk 24: the rule
     explorer.window.value = slider_reads("1e3")  # what the browser sends for 1e3
     assert "window 1 (the smallest it can be)," in explorer.message.value  # the value read, at its limit

@@ -64,7 +64,7 @@ def test_the_hint_says_what_the_box_does_in_the_words_checked_above():
     # walk 17 cut the four-line rule to one line: a whole number in range is taken, other text ignored or changed
     hint = slider_typing_hint(_sliders())
     assert "below 1 becomes 1, above 10 becomes 10" in hint  # walk 21: each kind of input, what it becomes
-    assert "text that starts with no whole number (.5, abc) changes nothing" in hint
+    assert "text with no whole number first (.5, abc) changes nothing" in hint  # walk 24
     assert "does not start with a digit" not in hint  # "-5" does not, and it is not ignored
 
 

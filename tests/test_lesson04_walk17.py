@@ -70,9 +70,7 @@ def test_the_note_gives_the_sliders_range_read_from_them():
     assert (explorer.window.min, explorer.window.max, explorer.max_facts.max) == (1, 10, 10)
     hint = slider_typing_hint([explorer.window, explorer.max_facts])
     # walk 21: the line says what each kind of input becomes (tests/test_policies04_walk21.py)
-    assert (
-        hint.startswith("Typed into the number beside a slider:") and "below 1 becomes 1, above 10 becomes 10" in hint
-    )
+    assert hint.startswith("A slider's number box reads") and "below 1 becomes 1, above 10 becomes 10" in hint
     assert explorer.typing_hint.value == f"<i>{hint}</i>"
     assert "\n" not in hint and len(hint) <= 220  # one line a student reads
 
@@ -101,7 +99,7 @@ def test_the_old_four_line_note_is_gone_from_the_panel_and_the_lesson():
     stored = cell_outputs("04", "cell-18") + cell_outputs("04", "cell-19")
     widget_state = str(stored_lesson("04")["metadata"].get("widgets", ""))
     assert "first character that is not a digit" not in stored + widget_state
-    assert "Typed into the number beside a slider: 1.7 or 1e3 becomes 1" in widget_state
+    assert "A slider's number box reads a whole number in digits" in widget_state  # walk 24's wording
 
 
 @pytest.mark.parametrize("typed", ["abc", "2.5", "1e3", "999", "0", "-5", " 7 turns", "", "+4"])

@@ -130,7 +130,7 @@ def test_the_lesson_says_what_a_generated_timelines_turns_hold():
     assert turns[1].startswith("constraint=") and turns[19] == "module=Billing; database=SQL Server 2022"
     assert turns[2:4] == ["symptom=symptom value 3", "log=log value 4"] and turns[8] == "symptom=symptom value 9"
     assert turns[-1].startswith("Plan the fix")
-    words = _words("b4954903")
+    words = _words("l04-hood-summary-stop")  # walk 24: the stopped summary moved under the hood
     for said in ("turn 20 the correction", "turn 40 asks the final question", "`symptom=symptom value 3`"):
         assert said in words
     assert "`log=log value 4`" in words and "every six turns" in words

@@ -133,7 +133,7 @@ def test_the_lesson_prints_only_the_current_advice():
 def test_the_call_count_says_the_repeats_are_offline_timing_only():
     thrice = [ScalingRow(10, p, 0, 0, 10, 0.0, 3) for p in ("full history", "summary")]
     sentence = replay_calls_sentence(thrice)
-    assert "Each replay ran 3 times, for the times in the next section: 3 \u00d7 20 = 60 calls." in sentence
+    assert "Each replay ran 3 times, for the times under the hood: 3 \u00d7 20 = 60 calls." in sentence
     assert "Only the offline models ran the repeats: a live model would answer each of the 20 calls once." in sentence
     once = replay_calls_sentence([ScalingRow(10, "full history", 0, 0, 10, 0.0)])
     assert "once" not in once

@@ -70,8 +70,8 @@ def _explorer_sliders(timeline=None) -> list[widgets.IntSlider]:
 def test_the_line_names_the_ends_a_cut_decimal_and_text_that_changes_nothing():
     hint = slider_typing_hint(_explorer_sliders())
     assert hint == (
-        "Typed into the number beside a slider: 1.7 or 1e3 becomes 1 (only the whole number at the start counts), "
-        "below 1 becomes 1, above 10 becomes 10, and text that starts with no whole number (.5, abc) changes nothing."
+        "A slider's number box reads a whole number in digits, up to the first other character (so 1.7 and 1e3 are "
+        "read as 1); below 1 becomes 1, above 10 becomes 10; text with no whole number first (.5, abc) changes nothing."
     )
     assert "ignored or changed" not in hint and "under Run shows" not in hint
 
@@ -79,13 +79,13 @@ def test_the_line_names_the_ends_a_cut_decimal_and_text_that_changes_nothing():
 def _claims(hint: str) -> list[tuple[str, int | None]]:
     """Each (typed, becomes) the line states, read back from its words; None: the slider keeps its value."""
     claims = []
-    decimal = re.search(r"(\d+)\.7 or (\d+)e3 becomes (\d+)", hint)
+    decimal = re.search(r"(\d+)\.7 and (\d+)e3 are read as (\d+)", hint)
     assert decimal
     claims += [(f"{decimal.group(1)}.7", int(decimal.group(3))), (f"{decimal.group(2)}e3", int(decimal.group(3)))]
     for side, end in re.findall(r"(below|above) (\d+) becomes \2", hint):
         claims.append((str(int(end) - 1 if side == "below" else int(end) + 1), int(end)))
         claims.append((str(int(end) - 100 if side == "below" else int(end) + 100), int(end)))
-    nothing = re.search(r"no whole number \(([^)]*)\) changes nothing", hint)
+    nothing = re.search(r"no whole number first \(([^)]*)\) changes nothing", hint)
     assert nothing
     claims += [(typed.strip(), None) for typed in nothing.group(1).split(",")]
     return claims
@@ -113,12 +113,12 @@ def test_sliders_of_different_ranges_each_name_their_end_and_the_example_fits_bo
     explorer = PolicyExplorer(generate_timeline(7))
     hint = explorer.typing_hint.value
     assert "above a slider's highest (Window 7, Fact bound 10) becomes that highest" in hint
-    assert "below 1 becomes 1" in hint and "1.7 or 1e3 becomes 1" in hint  # walk 22: 1e3, as lessons 05-06
+    assert "below 1 becomes 1" in hint and "1.7 and 1e3 are read as 1" in hint  # walk 22: 1e3; walk 24: "read as"
     explorer = PolicyExplorer(load_timeline())
     explorer.window.min = explorer.window.max = 10
     hint = explorer.typing_hint.value
     assert "below a slider's lowest (Window 10, Fact bound 1) becomes that lowest" in hint
-    assert "10.7 or 10e3 becomes 10" in hint  # the only value Window can take, so true of both
+    assert "10.7 and 10e3 are read as 10" in hint  # the only value Window can take, so true of both
 
 
 def test_the_installed_frontend_reads_a_typed_value_as_slider_reads_does():

@@ -62,7 +62,7 @@ def test_no_note_when_compaction_is_not_chosen():
 def test_the_typing_line_names_1e3_becoming_1():
     explorer = PolicyExplorer(load_timeline())
     hint = slider_typing_hint([explorer.window, explorer.max_facts])
-    assert hint.startswith("Typed into the number beside a slider: 1.7 or 1e3 becomes 1 (only the whole number")
+    assert "up to the first other character (so 1.7 and 1e3 are read as 1)" in hint  # walk 24: the rule, then 1e3
     for slider in (explorer.window, explorer.max_facts):
         assert slider_takes(slider, "1e3") == 1 and slider_takes(slider, "1.7") == 1
 
@@ -71,7 +71,7 @@ def test_the_example_stays_a_value_every_slider_can_take():
     explorer = PolicyExplorer(load_timeline())
     explorer.window.min = explorer.window.max = 10
     hint = explorer.typing_hint.value
-    assert "10.7 or 10e3 becomes 10" in hint
+    assert "10.7 and 10e3 are read as 10" in hint
     assert slider_takes(explorer.window, "10e3") == 10
 
 

@@ -1,0 +1,96 @@
+"""Lesson 04's walk 24 (issue 32): the lesson scored 4/5 for density, not errors.
+
+- The stored explorer's note follows lessons 02 and 05: the explorer's cell works on its own, and the note above it
+  says in its first sentence that the saved picture's red broken-link marks mean "not connected yet".
+- The first imports cell no longer brings 39 names: it brings what section 1 uses, in groups with a comment each;
+  every later section imports what it uses.
+- Section 6 is one idea per paragraph; its time measurement and the stopped summary (a departure) are under the hood.
+- The student's path is at most 3200 words, no paragraph over 4 sentences, no sentence over 30 words (but the
+  first sentence of the panel note every lesson shares word for word, left to a change of all lessons at once).
+"""
+
+from __future__ import annotations
+
+import re
+
+from test_reading import WORKS_ALONE, panel_note
+from test_student_path import lesson
+
+LESSON = "04_memory_policies_compared"
+HOOD = "## Under the hood"
+
+
+def _plain(md: str) -> str:
+    md = re.sub(r"```.*?```", " ", md, flags=re.S)
+    md = re.sub(r"<[^>]+>", " ", md)
+    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", md)
+
+
+def _paragraphs(md: str) -> list[str]:
+    said = []
+    for block in re.split(r"\n\s*\n|\n(?=\s*[-*] )|\n(?=\s*\d+\. )|\n(?=#)", _plain(md)):
+        text = " ".join(block.split())
+        if text and not text.startswith(("#", "|")):
+            said.append(text)
+    return said
+
+
+def _sentences(paragraph: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z*(\"'`])", paragraph) if s]
+
+
+def _student_path() -> list:
+    cells = lesson(LESSON).cells
+    end = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.lstrip().startswith(HOOD))
+    return cells[:end]
+
+
+def test_the_student_path_is_at_most_3200_words_in_short_paragraphs_and_sentences():
+    paragraphs = [p for c in _student_path() if c.cell_type == "markdown" for p in _paragraphs(c.source)]
+    assert sum(len(p.split()) for p in paragraphs) <= 3200
+    assert [p for p in paragraphs if len(_sentences(p)) > 4] == []
+    # the note above a stored panel is one wording in every lesson (tests/test_reading.py): its first sentence is
+    # the course's, to shorten everywhere at once, not here alone
+    shared = " ".join(panel_note("list, menu, sliders and Run button", alone=True).split())
+    long = [s for p in paragraphs for s in _sentences(p) if len(s.split()) > 30]
+    assert [s for s in long if s.replace("*", "") not in shared] == []
+
+
+def test_the_explorer_works_on_its_own_and_its_note_says_what_the_red_marks_are_first():
+    cells = lesson(LESSON).cells
+    i = next(i for i, c in enumerate(cells) if c.cell_type == "code" and "PolicyExplorer(load_timeline())" in c.source)
+    assert cells[i].source.startswith(WORKS_ALONE)
+    note = " ".join(cells[i - 1].source.split("\n\n")[-1].replace("*", "").split())  # the note: its last paragraph
+    assert note == panel_note("list, menu, sliders and Run button", alone=True)
+    first = note.split(": its list")[0]  # its first sentence says what the picture and its red marks are
+    assert 'the panel is only a saved picture (its red broken-link marks mean "not connected yet")' in first
+
+
+def test_the_first_imports_cell_brings_what_section_1_uses_in_commented_groups():
+    first = next(c for c in lesson(LESSON).cells if c.cell_type == "code" and "setup_display()" in c.source)
+    names = re.findall(r"^\s+(\w+),$", first.source, flags=re.M)
+    names += [
+        n
+        for line in re.findall(r"^(?:from \S+ )?import ([\w, ]+)$", first.source, flags=re.M)
+        for n in line.split(", ")
+    ]
+    assert len(names) <= 12, names
+    groups = [line for line in first.source.splitlines() if line.startswith("# ")]
+    assert len(groups) >= 2  # a one-line comment per group
+
+
+def test_the_time_per_turn_and_the_stopped_summary_are_under_the_hood():
+    path = " ".join(c.source for c in _student_path())
+    for moved in ("plot_time_per_turn", "time_growth_sentence", "SummaryRejected", "## 3c"):
+        assert moved not in path
+    hood = " ".join(c.source for c in lesson(LESSON).cells[len(_student_path()) :])
+    for moved in ("plot_time_per_turn", "time_growth_sentence", "SummaryRejected", "no substitute summary"):
+        assert moved in hood
+
+
+def test_the_replay_count_points_to_the_times_where_they_now_are():
+    from course_lib.policies import ScalingRow, replay_calls_sentence
+
+    sentence = replay_calls_sentence([ScalingRow(10, p, 0, 0, 10, 0.0, 2) for p in ("full history", "facts")])
+    assert "Each replay ran 2 times, for the times under the hood: 2 \u00d7 20 = 40 calls." in sentence
+    assert "next section" not in sentence
