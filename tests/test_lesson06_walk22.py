@@ -25,8 +25,9 @@ def _glossary_ids() -> set[str]:
 
 def test_the_first_cell_says_what_maf_and_the_seed_are():
     top = words(cell_source("06", "cell-00"))
-    assert "*MAF* is the Microsoft Agent Framework, the library whose loop, `LoopAgent`, this lesson re-creates" in top
-    assert "*The seed* is the published article that lessons 05 and 06 re-create" in top
+    # walk 24: said in two short sentences, still each a definition where the word first appears
+    assert "*MAF Python* is the Python edition of the Microsoft Agent Framework" in top
+    assert "*The seed* is the Chinese article on loop engineering that lessons 05 and 06 re-create" in top
     links = re.findall(r"\]\(\.\./docs/glossary\.md#([\w-]+)\)", top)
     assert {"words-every-lesson-uses", "where-this-comes-from"} <= set(links)
     assert set(links) <= _glossary_ids()

@@ -128,9 +128,10 @@ def test_lesson05_counts_the_seeds_contradictions_from_its_rows():
         for c in stored_lesson("05")["cells"]
         if "### Where the seed contradicts itself" in "".join(c["source"])
     ]
-    rows = [line for line in words.splitlines() if line.startswith('| "') or line.startswith("| `")]
-    also = [line.split(" | ")[1] for line in rows]
-    itself = sum(cell.startswith('"') for cell in also)  # the seed quoted against the seed
+    table = [line for line in words.splitlines() if line.startswith("|")]
+    assert table[0].split(" | ")[2] == "and in another"  # walk 24: what the seed says in one place, in another
+    also = [line.split(" | ")[2] for line in table[2:]]
+    itself = sum(cell != "—" for cell in also)  # the seed said against the seed
     against_source = len(also) - itself  # the seed against the .NET source only
     numbers = {1: "once", 2: "twice", 3: "three times"}
     assert (itself, against_source) == (2, 1)

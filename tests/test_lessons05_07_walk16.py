@@ -82,7 +82,7 @@ def test_lesson_05_names_the_given_evaluator_and_says_what_the_fresh_option_keep
 def test_lesson_05_hood_row_3_has_no_second_quote_and_its_intro_says_why():
     table = text_of(cell_saying("05", "### Where the seed contradicts itself"))
     (row_3,) = [line for line in table.splitlines() if line.startswith("| `MaxIterations`")]
-    assert row_3.split(" | ")[1] == "—"
+    assert row_3.split(" | ")[2] == "—"  # walk 24: the column "and in another"
     assert "its demo never sets the option, so its output cannot show the difference" in words(table)
 
 
