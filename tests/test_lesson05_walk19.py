@@ -119,7 +119,7 @@ def test_the_stepper_cell_works_alone_and_the_note_above_it_is_the_short_require
     assert panel.startswith(WORKS_ALONE) and "LoopStepper(" in panel
     above = "".join(cells[index - 1]["source"])
     notes = re.findall(r"^\*(.+?)\*$", above, flags=re.M | re.S)
-    assert [words(note) for note in notes] == [panel_note(PANEL_CONTROLS["LoopStepper"], alone=True, short=True)]
+    assert [words(note) for note in notes] == [panel_note(PANEL_CONTROLS["LoopStepper"], alone=True)]
 
 
 def test_the_stepper_cell_runs_in_a_fresh_kernel_and_shows_section_2s_run():

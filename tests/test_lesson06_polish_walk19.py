@@ -213,9 +213,7 @@ def test_the_stepper_cell_works_alone_and_the_note_above_it_is_the_short_require
     assert panel.startswith(WORKS_ALONE) and "LoopStepper(" in panel
     above = "".join(cells[index - 1]["source"])
     notes = [part for part in above.split("\n\n") if part.startswith("*") and part.endswith("*")]  # italic paragraphs
-    assert [_words(note) for note in notes] == [
-        _words(panel_note(PANEL_CONTROLS["LoopStepper"], alone=True, short=True))
-    ]
+    assert [_words(note) for note in notes] == [_words(panel_note(PANEL_CONTROLS["LoopStepper"], alone=True))]
     assert "The panel's cell runs section 1's fresh-context run again, so it works on its own." in _words(above)
 
 

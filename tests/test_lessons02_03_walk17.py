@@ -36,8 +36,8 @@ def test_the_note_for_a_cell_that_works_alone_says_to_run_that_cell_only():
     for note in (alone, other):
         assert '"Error displaying widget: model not found"' in note and "this cell" not in note
         assert "the panel's cell, below" in note
-    assert "Run All Above" not in alone and "a kernel restart" in alone and "a page reload" in alone
-    assert "run the cells above it first (Run > Run All Above Selected Cell), then the panel's cell, below" in other
+    assert "Run All Above" not in alone and "a kernel restart" in alone and "a reload" in alone
+    assert "run the cells above it first (Run > Run All Above Selected Cell)" in other
 
 
 def test_the_panels_of_lessons_02_and_03_work_alone_and_their_notes_say_so():

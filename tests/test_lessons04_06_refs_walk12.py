@@ -83,15 +83,12 @@ def test_lesson_04_links_the_course_map_where_it_names_it():
 
 # 4. The note above each panel names a kernel restart.
 
-KERNEL_RESTART = "After a kernel restart, or when you reopen the notebook, run the cells above it first"
+KERNEL_RESTART = "After a kernel restart or a reopen, run the cells above it first"
 KERNEL_RESTART_ALONE = (
-    "After a kernel restart, a reopen, or a page reload that shows the picture again, run the panel's cell"
-)
-KERNEL_RESTART_SHORT = (
     "After a kernel restart, a reopen, or a reload that shows the picture again, run the panel's cell"
 )
-"""The short note (walk 24, lessons 05 and 06: tests/test_reading.py's ``SHORT_LESSONS``)."""
-"""The note above a panel whose cell works on its own (lesson 05's stepper since walk 19) says to run that cell only."""
+"""The note above a panel whose cell works on its own (lesson 05's stepper since walk 19) says to run that cell only;
+both in the short sentences every lesson's note has had since walk 24."""
 
 
 @pytest.mark.parametrize("lesson", OWNED, ids=lambda p: p.name[:2])
@@ -102,7 +99,7 @@ def test_the_note_above_each_panel_names_a_kernel_restart(lesson):
     assert notes, lesson.name
     for note in notes:
         said = _words(note.source)
-        assert any(words in said for words in (KERNEL_RESTART, KERNEL_RESTART_ALONE, KERNEL_RESTART_SHORT)), lesson.name
+        assert any(words in said for words in (KERNEL_RESTART, KERNEL_RESTART_ALONE)), lesson.name
 
 
 # 3. Lesson 06's hood says where the clones it counts come from, and the count is the table's.

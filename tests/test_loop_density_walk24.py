@@ -16,7 +16,7 @@ import re
 
 import pytest
 from support.lesson_cells import stored_lesson
-from test_reading import PANEL_CONTROLS, SHORT_LESSONS, panel_note
+from test_reading import PANEL_CONTROLS, panel_note
 
 BUDGET = {"05": 1600, "06": 2100}
 
@@ -115,7 +115,7 @@ def test_the_note_above_the_stepper_is_three_short_sentences_saying_all_it_said(
     above = _source(cells[index - 1])
     (note,) = [part for part in above.split("\n\n") if part.startswith("*Until")]
     said = " ".join(note.replace("*", "").split())
-    assert said == panel_note(PANEL_CONTROLS["LoopStepper"], alone=True, short=number in SHORT_LESSONS)
+    assert said == panel_note(PANEL_CONTROLS["LoopStepper"], alone=True)
     sentences = _sentences(said)
     assert len(sentences) <= 3 and all(len(s.split()) <= 25 for s in sentences), sentences
     for kept in (

@@ -215,26 +215,25 @@ def test_a_panel_the_student_sees_starts_fresh_after_run_all(name):
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 BEFORE_IT_RUNS = (
-    "Until the panel's cell, below, has run (Run > Run All Cells), the panel is only a saved picture (its red "
-    'broken-link marks mean "not connected yet"), or the words "Error displaying widget: model not found": its '
-    "{controls} do nothing yet. "
+    "Until the panel's cell, below, has run (Run > Run All Cells), it is only a saved picture: its {controls} "
+    'do nothing yet. Red broken-link marks, or the words "Error displaying widget: model not found", mean it is not '
+    "connected yet. "
 )
 """Before Run All, JupyterLab draws a panel from its saved state, dead, or says "model not found": students took
 either for a broken lesson, so the text just above every panel says what they are looking at, in JupyterLab's own
 words (lesson 07's walk 9). A reload or a reopened notebook shows the dead picture again (lessons 03 and 07's walks),
 and so does a kernel restart (the fifth walks): the same note says so, in one wording everywhere but the panel's
-controls, which it names as the panel has them, and what to run, which depends on the panel's cell (walk 9: "run the
-cells above it first" beside a cell whose first comment says it works on its own). "This cell" in a Markdown cell
-is the Markdown cell: the note says "the panel's cell, below"."""
+controls, which it names as the panel has them, and what to run, which depends on the panel's cell (walk 9). "This
+cell" in a Markdown cell is the Markdown cell: the note says "the panel's cell, below". Walk 24 of lessons 05 and 06
+found its sentences of 43 and 26 words dense: every lesson now says the same facts in sentences of at most 25 words."""
 
 AFTER_ALONE = (
-    "After a kernel restart, a reopen, or a page reload that shows the picture again, run the panel's cell, below, "
-    "again: a new panel starts afresh."
+    "After a kernel restart, a reopen, or a reload that shows the picture again, run the panel's cell again: a new "
+    "panel starts afresh."
 )
 AFTER_WITH_CELLS_ABOVE = (
-    "After a page reload that shows the picture again, run the panel's cell, below, again: a new panel starts afresh. "
-    "After a kernel restart, or when you reopen the notebook, run the cells above it first (Run > Run All Above "
-    "Selected Cell), then the panel's cell, below."
+    "After a reload that shows the picture again, run the panel's cell again: a new panel starts afresh. After a "
+    "kernel restart or a reopen, run the cells above it first (Run > Run All Above Selected Cell)."
 )
 """What to run again, as short as it can be said (lesson 06's walk 22: five sentences repeating "run the panel's cell,
 below, again"). A page reload: JupyterLab reconnects a saved notebook's panel to the running kernel, or shows the
@@ -244,34 +243,8 @@ WORKS_ALONE = "# this cell works on its own, even after a restart"
 """The first line of a panel's cell that needs no cell above it (lessons 02 and 03)."""
 
 
-SHORT_BEFORE_IT_RUNS = (
-    "Until the panel's cell, below, has run (Run > Run All Cells), it is only a saved picture: its {controls} "
-    'do nothing yet. Red broken-link marks, or the words "Error displaying widget: model not found", mean it is not '
-    "connected yet. "
-)
-SHORT_AFTER_ALONE = (
-    "After a kernel restart, a reopen, or a reload that shows the picture again, run the panel's cell again: a new "
-    "panel starts afresh."
-)
-SHORT_AFTER_WITH_CELLS_ABOVE = (
-    "After a reload that shows the picture again, run the panel's cell again: a new panel starts afresh. After a "
-    "kernel restart or a reopen, run the cells above it first (Run > Run All Above Selected Cell)."
-)
-"""The same note in short sentences (walk 24 of lessons 05 and 06: two sentences of 43 and 26 words were "dense"):
-the same facts, each sentence at most 25 words. Lessons move to it one by one (:data:`SHORT_LESSONS`); every lesson
-keeps one of the two wordings, the same in each of its panels."""
-SHORT_LESSONS = frozenset({"05", "06"})
-"""The lessons whose notes are the short form (walk 24): the others keep the long one until their own walk moves
-them."""
-
-
-def panel_note(controls: str, *, alone: bool, short: bool = False) -> str:
-    """The note above a panel: its controls as the panel has them, and what to run again, as its cell needs; the
-    short form (``short``) says the same in sentences of at most 25 words."""
-    if short:
-        return SHORT_BEFORE_IT_RUNS.format(controls=controls) + (
-            SHORT_AFTER_ALONE if alone else SHORT_AFTER_WITH_CELLS_ABOVE
-        )
+def panel_note(controls: str, *, alone: bool) -> str:
+    """The note above a panel: its controls as the panel has them, and what to run again, as its cell needs."""
     return BEFORE_IT_RUNS.format(controls=controls) + (AFTER_ALONE if alone else AFTER_WITH_CELLS_ABOVE)
 
 
@@ -295,7 +268,7 @@ def test_the_text_above_a_stored_panel_says_it_does_nothing_until_its_cell_runs(
             above = cells[i - 1]
             said = " ".join(above.source.replace("*", "").split())
             controls, alone = panel_controls(cell.source), cell.source.startswith(WORKS_ALONE)
-            note = panel_note(controls, alone=alone, short=name[:2] in SHORT_LESSONS)
+            note = panel_note(controls, alone=alone)
             assert above.cell_type == "markdown" and note in said, f"{name}: cell {i} is a panel"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent.parent / "notebooks"
@@ -41,3 +42,40 @@ def words(text: str) -> str:
 def plain_words(text: str) -> str:
     """:func:`words` of ``text`` without Markdown's emphasis marks (``*``)."""
     return words(text.replace("*", ""))
+
+
+HOOD = "## Under the hood"
+
+
+def student_path(number: str) -> list[str]:
+    """The markdown a student reads before lesson ``number``'s "Under the hood" section, one text per cell."""
+    said = []
+    for cell in stored_lesson(number)["cells"]:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and text.lstrip().startswith(HOOD):
+            break
+        if cell["cell_type"] == "markdown":
+            said.append(text)
+    return said
+
+
+def _prose(markdown: str) -> str:
+    """``markdown`` without code blocks, HTML tags, link targets and tables: the words a student reads as prose."""
+    markdown = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    markdown = re.sub(r"<[^>]+>", " ", markdown)
+    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)
+
+
+def paragraphs(markdown: str) -> list[str]:
+    """The paragraphs and list items of a markdown cell, each as one line; headings and table rows left out."""
+    found = []
+    for block in re.split(r"\n\s*\n|\n(?=\s*[-*] )|\n(?=\s*\d+\. )|\n(?=#)", _prose(markdown)):
+        said = words(block)
+        if said and not said.startswith(("#", "|")):
+            found.append(said)
+    return found
+
+
+def sentences(paragraph: str) -> list[str]:
+    """A paragraph's sentences: split after ``.``, ``?`` or ``!`` before a capital, a quote, a bracket or code."""
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z*(\"'`])", paragraph) if s]
