@@ -47,9 +47,9 @@ def _words(cell_id: str) -> str:
 def test_the_note_says_a_page_reload_keeps_the_panel_and_when_to_run_its_cell_again():
     said = _words(PANEL_INTRO)
     assert "After a page reload, run the panel's cell" not in said
-    assert "After a page reload that shows the picture again, run the panel's cell, below, again" in said
+    assert "After a reload that shows the picture again, run the panel's cell again" in said
     assert "a new panel starts afresh" in said
-    assert "After a kernel restart, or when you reopen the notebook, run the cells above it first" in said
+    assert "After a kernel restart or a reopen, run the cells above it first" in said
 
 
 # --- finding 5: the constraint rule checks that the constraint is carried ---

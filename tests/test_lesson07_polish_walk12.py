@@ -142,6 +142,5 @@ def test_section_8_s_first_bullet_is_short_and_the_panel_says_what_happened():
 def test_the_note_above_the_panel_names_a_kernel_restart():
     said = " ".join(_markdown("capstone-panel-intro").replace("*", "").split())
     assert (
-        "After a kernel restart, or when you reopen the notebook, run the cells above it first (Run > Run All Above "
-        "Selected Cell), then the panel's cell, below." in said
+        "After a kernel restart or a reopen, run the cells above it first (Run > Run All Above Selected Cell)." in said
     )

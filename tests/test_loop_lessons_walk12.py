@@ -152,8 +152,8 @@ def test_every_chinese_quote_of_lessons_05_and_06_is_labelled_as_the_chinese_ori
 
 
 def test_section_1_says_the_from_example_is_outside_the_battery():
-    said = _words(_cell("07", "06effe55").source)
-    assert f"not one of the {len(BATTERY)}" in said  # the battery's count, as the lesson says it
+    said = _words(_cell("07", "under-the-hood").source)  # the "from" answers moved under the hood (walk 24)
+    assert f"(neither is one of the {len(BATTERY)})" in said  # the battery's count, as the lesson says it
 
 
 async def test_a_value_said_again_with_another_final_mark_is_the_same_value_for_the_evaluator():

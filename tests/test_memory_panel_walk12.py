@@ -130,8 +130,7 @@ def test_the_note_above_each_panel_says_to_run_its_cell_again_after_a_kernel_res
         # the panel's cell works on its own (its first comment says so): the note says to run it alone (walk 17)
         said = " ".join(note.split())
         assert (
-            "After a kernel restart, a reopen, or a page reload that shows the picture again, run the panel's cell"
-            in said
+            "After a kernel restart, a reopen, or a reload that shows the picture again, run the panel's cell" in said
         )
 
 
