@@ -53,6 +53,7 @@ if TYPE_CHECKING:  # IPython loads when a notebook installs the guidance: the te
 __all__ = [
     "EXERCISES",
     "FEEDBACK_WIDTH",
+    "LESSON_01_EVICTION_TURNS",
     "NOT_A_PYTHON_VALUE",
     "RIGHT_VALUE",
     "RUN_ALL_STOPS",
@@ -366,6 +367,19 @@ _ROUTER_RULE = (
 )
 """Lesson 03, exercise 2: said alike to either desk answered wrong, so it points at the rule, never at a word."""
 
+LESSON_01_EVICTION_TURNS = ("product=P; customer=C", "module=M", "database=D; version=V", "symptom=timeout")
+"""Lesson 01, exercise 2: the turns its checking cell replays into a fresh store (a test keeps the cell's equal)."""
+
+_NEW_FACT_MISSES = tuple(
+    (
+        key,
+        f"The new fact is never the one pushed out: {key} arrives at turn {len(LESSON_01_EVICTION_TURNS)}, and the "
+        "store makes room for it among the facts it already holds.",
+    )
+    for key in message_keys(LESSON_01_EVICTION_TURNS[-1])
+)
+"""Lesson 01, exercise 2: the last turn's keys, each told that the fact it brings is the one the store keeps."""
+
 EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
@@ -444,8 +458,10 @@ EXERCISES: tuple[Exercise, ...] = (
         "Six keys for five places, so one goes: the oldest turn (1) holds two, product and customer. The tie is "
         'decided by comparing the keys as Python compares text: "customer" < "product" (c comes before p), so '
         "customer, the smaller, is evicted.",
-        # No misses: every wrong key gets the hint alone, one form (walk 9: "apply both steps" after 'product'
-        # told its first step was right, and 'symptom' alone got a sentence of its own).
+        # 'product' and the others get the hint alone, one form (walk 9: "apply both steps" after 'product'
+        # told its first step was right). The new fact's key alone is told why it cannot be the answer, a
+        # step before the rule the hint asks about (second walk 24), computed from the exercise's turns.
+        _NEW_FACT_MISSES,
         choices=_KEYS,
         answer_type=str,
     ),

@@ -23,7 +23,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, PrivateAttr, field_validator
 
@@ -64,11 +64,12 @@ def limits_summary() -> str:
     An emoji counts two characters against the length bounds (a UTF-16 pair, walk 9): lesson 01 says so under the
     hood, beside the refusals that show it. The first printout said it too, before the student knew what a value is
     (third walk 23), so it no longer does. The batch's bound has a line of its own beside the store's: both are 5,
-    two separate rules (lesson 01's walk 19). Walk 24: "256 characters" alone is untrue of an emoji, so the line says,
-    in plain words, that one may count as two, and leaves the unit's name (UTF-16 code units) under the hood."""
+    two separate rules (lesson 01's walk 19), why said once, under section 3's table (second walk 24). Walk 24:
+    "256 characters" alone is untrue of an emoji, so the line says, in plain words, that one may count as two, and
+    leaves the unit's name (UTF-16 code units) under the hood."""
     return (
         f"at most {MAX_FACTS} facts in the store\n"
-        f"at most {MAX_CANDIDATES} candidates in one batch (a separate rule from the store's {MAX_FACTS} facts)\n"
+        f"at most {MAX_CANDIDATES} candidates in one batch\n"
         f"at most {MAX_VALUE_CHARS} characters in a value, {MAX_EVIDENCE_CHARS} in its evidence, "
         f"{MAX_MESSAGE_CHARS} in a message (an emoji may count as two; see Under the hood)"
     )
@@ -96,6 +97,7 @@ __all__ = [
     "StaleMemoryUpdate",
     "UnknownTicket",
     "WorkingMemory",
+    "WrittenAndReadBack",
     "copy_ticket",
     "edge_trim_sentence",
     "evidence_openings",
@@ -115,6 +117,7 @@ __all__ = [
     "update_sentence",
     "validate_batch",
     "value_in_marks",
+    "write_and_read_back",
 ]
 
 
@@ -558,9 +561,10 @@ def validate_batch(user_text: str, candidates: Sequence[FactCandidate] | None) -
         )
     if len(candidates) > MAX_CANDIDATES:
         raise InvalidFacts(
+            # the count and the limit; lesson 01 says once, under its table, the seed's words and why this
+            # is not the store's bound of 5 facts (second walk 24: the row had said it a third time)
             f"Too many candidates: this batch has {len(candidates)}, and one batch may carry at most "
-            f"{MAX_CANDIDATES} (a limit on one batch, apart from how many facts the store keeps; the seed's "
-            f"rule: Extraction must contain at most {MAX_CANDIDATES} facts). {BATCH_REJECTED}",
+            f"{MAX_CANDIDATES}. {BATCH_REJECTED}",
             plain=f"one message may declare at most {MAX_CANDIDATES} facts, and this one declares {len(candidates)}",
             rule="too many candidates",
         )
@@ -1019,3 +1023,42 @@ def value_in_marks(label: str, value: str) -> str:
         said = f'{label}, as a JSON string (between double quotes, each " inside written \\"):'
         return f"{said}\n{quote_for_prompt(value)}"
     return f"{label}, between « and » (they mark where it starts and ends):\n«{mark_invisible(value)}»"
+
+
+class WrittenAndReadBack(NamedTuple):
+    """What :func:`write_and_read_back` saw, in three parts a cell prints in order."""
+
+    admitted: str
+    """The declared value between marks, then what the admitted batch replaced."""
+    block: str
+    """The store's facts block after the write, whole (a cell wraps its long lines for reading)."""
+    read_back: str
+    """What a reader of the block gets back: how many facts, what the written key's line gives, its value."""
+
+
+def write_and_read_back(store: WorkingMemory, message: str) -> WrittenAndReadBack:
+    """Admit ``message``'s one declaration into ``store`` as written, then read the facts block back.
+
+    Why: lesson 01's attack demo (section 6) wrote a value that tries to close its quotes and forge a citation and a
+    second fact; its cell was twenty lines of helper calls before the point (second walk 24). Here the steps are
+    one call: the value as declared, what the batch replaced, the block, and what a reader of the block gets back,
+    the count of facts against the store's, whether the written line gives one fact, and the value it gives.
+    """
+    [declared] = find_declarations(message)
+    before = store.facts
+    store.apply(store.begin_turn(message), [FactCandidate.from_declaration(declared)])
+    marked = value_in_marks("declared value, as one text", declared.value)
+    admitted = f"{marked}\n{update_sentence(before, store.facts)}"
+    block = store.to_prompt_block()
+    read = parse_prompt_block(block)  # every (key, value) a reader gets back
+    from_line = [(key, value) for key, value in read if key == declared.key]
+    others = [key for key, _ in read if key not in {f.key for f in store.facts}]
+    got = f"{len(read)} fact{'' if len(read) == 1 else 's'}"
+    line = f"{len(from_line)} fact{'' if len(from_line) == 1 else 's'}"
+    forged = "yes" if others else "no"
+    said = [
+        f"what a reader of the block gets back: {got} (the store holds {len(store.facts)}).",
+        f"From the {declared.key} line: {line}; a fact the store does not hold: {forged}.",
+    ]
+    said += [value_in_marks(f"The value of {key}", value) for key, value in from_line]
+    return WrittenAndReadBack(admitted, block, "\n".join(said))

@@ -58,10 +58,12 @@ def test_lesson_01_exercise_1_gives_each_misconception_its_own_wrong_answer(beli
     assert all(json.dumps(line)[1:-1] in lesson for line in MESSAGE_1.splitlines()), "the lesson asks another message"
 
 
-def test_lesson_01_exercise_2_the_new_key_gets_the_hint_as_every_wrong_key_does():
-    """Walk 9 (test_checker_walk17): 'symptom' alone got a sentence of its own; every wrong key gets one form."""
+def test_lesson_01_exercise_2_the_new_key_gets_the_hint_after_a_sentence_of_its_own():
+    """Walk 9 gave 'symptom' the hint alone; the second walk 24 asks it be told the new fact is never evicted,
+    a step before the rule, never the answer: the hint follows, as every other wrong key gets it."""
     told = feedback("01", "Exercise 2", "symptom", "customer")
-    assert told == feedback("01", "Exercise 2", "module", "customer") and "customer" not in told
+    hint = feedback("01", "Exercise 2", "module", "customer").partition("Hint: ")[2]
+    assert "The new fact is never the one pushed out" in told and told.endswith(hint) and "customer" not in told
 
 
 def test_lesson_00_exercise_2_names_what_a_tempting_count_got_wrong():

@@ -125,7 +125,7 @@ def test_model_is_defined_in_the_sentence_where_the_path_first_says_it():
     sentence_end = path.find(". ", first.end())
     sentence = path[first.start() - 2 : sentence_end]
     assert sentence.startswith("**model**"), sentence
-    assert "large language model" in sentence and "writes the replies" in sentence and "offline" in sentence
+    assert "large language model" in sentence and "writes replies" in sentence and "offline" in sentence
 
 
 # 4. section 6's evidence texts, one row each

@@ -69,7 +69,7 @@ def test_lesson_01_glosses_evicts_at_first_use_and_keeps_one_objective_per_bulle
     assert "explain how a ticket stops a stale write, and why a ticket made by hand writes nothing (section 7)." in said
     assert "forget()` every fact" not in top  # the definition lives in the word list and section 7
     words = cell_with("01", "### Words used").source
-    assert "forget" not in words and "section 7" in words  # walk 9: forget is defined in section 7 only
+    assert "forget" not in words and "sections 2 and 7" in words  # walk 9: forget is defined in section 7 only
     batch_rule = cell_with("01", "The last row is a limit on **one batch**").source
     assert "evicts (removes to make room)" in batch_rule
     section_7 = cell_with("01", "## 7. Tickets").source
