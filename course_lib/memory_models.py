@@ -54,6 +54,7 @@ __all__ = [
     "resolve",
     "strip_prompt_block",
     "visible_mentions",
+    "you_said",
 ]
 
 
@@ -137,9 +138,19 @@ class OfflineAssistantClient(OfflineChatClient):
             )
         resolved = resolve(visible_mentions(messages), self.resolution)
         if not resolved:
-            return f"You asked: {question.strip()!r}. I see no facts about your setup; state them as key=value."
+            return f"{you_said(question)} I see no facts about your setup; state them as key=value."
         known = "; ".join(f"{k}={v}" for k, v in resolved.items())
-        return f"You asked: {question.strip()!r}. From what I can see: {known}."
+        return f"{you_said(question)} From what I can see: {known}."
+
+
+def you_said(text: str) -> str:
+    """The offline desk's echo of the user's line: "You asked: '…'." for a question, "You wrote: '…'." otherwise.
+
+    A question is a line that ends with ``?``, as the store's verdict reads it ("it is a question"): a statement such
+    as ``deployments failed`` was answered "You asked" (walk 24 of lesson 03).
+    """
+    said = text.strip()
+    return f"You {'asked' if said.endswith('?') else 'wrote'}: {said!r}."
 
 
 def refused_declarations(text: str) -> list[str]:

@@ -108,6 +108,7 @@ __all__ = [
     "memory_line",
     "messages_compared",
     "notes_compared",
+    "one_desk_note",
     "program_note",
     "provider_agent",
     "pushed_out_words",
@@ -952,6 +953,20 @@ def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole,
         sum(PROMPT_BLOCK_HEADER in m.text for m in history),
     )
     return dict(zip(INJECTION_COLUMNS, values, strict=True))
+
+
+def one_desk_note(comparison: pd.DataFrame, line: str = "Where can I find logs?") -> str:
+    """Why the logs question's history is longer here than in section 3, computed from :func:`compare_injection`.
+
+    The seed's script sends ``line`` to the other desk; the comparison runs one desk per path, so the line reaches
+    the desk that answered the lines before it, and that desk's history grows (walk 24 of lesson 03).
+    """
+    grown = sorted({int(n) for n in comparison.loc[comparison["line"] == line, "history messages after"]})
+    counts = " and ".join(str(n) for n in grown)
+    return (
+        f"One desk per path: the seed sends {line!r} for the other desk, but here there is none, so the logs question "
+        f"reaches the same desk, and its history grows to {counts} messages on both paths."
+    )
 
 
 def messages_compared(comparison: pd.DataFrame) -> str:

@@ -108,7 +108,9 @@ __all__ = [
     "SUBMIT_DISABLED_NOTE",
     "TICKET_NOTE",
     "TRANSCRIPT_FADE",
+    "TRANSCRIPT_LINES",
     "TRANSCRIPT_LINES_STYLE",
+    "TRANSCRIPT_RULE",
     "TRANSCRIPT_STYLE",
     "TRANSCRIPT_TOP_FADE",
     "TURNS_SKIPPED",
@@ -1326,13 +1328,28 @@ The box opens at its newest line, so its top line is wherever the older text hap
 the middle. The fade covers one line at the box's top edge; the padding of the same height means that when the
 transcript is short (or scrolled to its start) the faded band holds only empty space, never the first line."""
 
+TRANSCRIPT_LINES = 21
+"""The desk transcript's height in lines (about 420 px at the notebook's 14 px font)."""
+
 TRANSCRIPT_STYLE = (
-    "max-height: 420px; overflow-y: auto; display: flex; flex-direction: column-reverse; "
-    f"min-width: 0; max-width: 100%; {WRAPPING_TEXT}; {TRANSCRIPT_TOP_FADE}; {SINGLE_SPACED}"
+    f"max-height: calc({TRANSCRIPT_LINES} * {TRANSCRIPT_FADE}); overflow-y: auto; "
+    "display: flex; flex-direction: column-reverse; "
+    f"min-width: 0; max-width: 100%; {WRAPPING_TEXT}; {TRANSCRIPT_TOP_FADE}; {SINGLE_SPACED}; "
+    f"line-height: {TRANSCRIPT_FADE}"  # single-spaced, as a length every line inherits whatever its font
 )
 """The desk transcript's box: bounded, scrolling, laid out from its newest line (see ``DeskPanel._render``), never
 wider than its column: a line with no space to break at (``you: module=xxxx… (400 characters)``) wraps anywhere
-rather than running past the column's right edge."""
+rather than running past the column's right edge.
+
+Its height is a whole number of lines, its padding one line and the rule between turns one line
+(:data:`TRANSCRIPT_RULE`): the box opens at its newest line, so its top edge then falls between two lines, never through
+one (walk 24 saw the top line half cut)."""
+
+TRANSCRIPT_RULE = (
+    f'<hr style="box-sizing: border-box; height: {TRANSCRIPT_FADE}; margin: 0; border: 0; '
+    f'background: linear-gradient(transparent 50%, #ccc 50%, #ccc calc(50% + 1px), transparent calc(50% + 1px))">'
+)
+"""The line between two turns of the desk transcript: a thin rule in the middle of one line's height."""
 
 
 DESK_FORGET_NOTE = "The store is empty; Forget all still gives every desk a new, empty session."
@@ -1576,7 +1593,7 @@ class DeskPanel(_Panel, widgets.HBox):
         and keeps it, at its end, so the reply to the latest line is always in view and older lines scroll up.
         Each render replaces the box, so no script has to remember to scroll it.
         """
-        body = "<hr>".join(self.transcript) or (
+        body = TRANSCRIPT_RULE.join(self.transcript) or (
             "<i>Type a message and press Enter, or <code>mem</code>, <code>forget KEY</code>, <code>forget</code>.</i>"
         )
         self.chat.value = (

@@ -165,7 +165,8 @@ def test_the_filter_note_says_why_a_desk_that_forgets_still_needs_it() -> None:
     said = words(cell_source("03", "attach-filter-md"))
     assert "lesson 02's *forget filter*" in said
     assert "The filter writes `[forgotten]` in place of each value a `forget` removed." in said
-    assert "section 4" in said.lower() and "a run already under way" in said
+    # walk 24 (second): what a new session cannot clean, said plainly; the hypothetical loop is under the hood
+    assert "section 4" in said.lower() and "A new session can't clean a run that has already started" in said
     assert "This desk never forgets, so it needs none." in said
 
 
