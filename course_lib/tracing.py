@@ -32,7 +32,9 @@ __all__ = [
     "CallLog",
     "ModelCall",
     "RecordingMiddleware",
+    "RunCellsAboveFirst",
     "SeenMessage",
+    "calls_needed",
     "chars_sent_sum",
     "count_of",
     "log_after_forget",
@@ -128,6 +130,28 @@ def chars_sent_sum(call: ModelCall) -> str:
     if call.messages:
         parts.append(f"{len(call.messages[-1].text)} of the last message")
     return f"{call.chars_sent} = " + " + ".join(parts)
+
+
+class RunCellsAboveFirst(RuntimeError):
+    """A lesson cell reached before the cells it reads have run (after a restart): shown as its one sentence.
+
+    IPython shows what ``_render_traceback_`` returns in place of a traceback, so the student reads one line saying
+    what to run, not ``ValueError: not enough values to unpack`` (lesson 02's walk 24). The cell still ends in an
+    error, so Run All stops there, as with the course's other "run the cells above first" lines.
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
+def calls_needed(log: CallLog, count: int, sections: str) -> None:
+    """Raise :class:`RunCellsAboveFirst` when ``log`` holds fewer than ``count`` calls: ``sections`` make them."""
+    if len(log) < count:
+        held = "none" if not len(log) else f"only {len(log)}"
+        raise RunCellsAboveFirst(
+            f"This cell reads the first {count} model calls, and this kernel has logged {held} yet: run {sections} "
+            "first (Run > Run All Above Selected Cell), then this cell again."
+        )
 
 
 REUSED_COLUMN = "answered again (memo)"

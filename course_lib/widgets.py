@@ -97,6 +97,7 @@ __all__ = [
     "NOTE_STYLE",
     "NOT_READ_IN_BOX_NOTE",
     "NOT_READ_LABEL",
+    "NOT_STORED_IN_BOX",
     "NO_KEY",
     "PICK_SEVERAL_HINT",
     "REFUSAL_IN_CHAT",
@@ -757,7 +758,7 @@ def _fixed_width(box: widgets.Widget, width: str) -> None:
     box.layout = widgets.Layout(flex="0 0 auto", width=width, min_width="0", max_width="100%")
 
 
-TICKET_NOTE = "Ticket: any write begun before a newer message or a Forget is refused."
+TICKET_NOTE = "Ticket: any write begun before a newer message or a Forget is refused (lesson 01)."
 """What the ticket guards, in one short line under the ticket (lesson 01 and section 6 of lesson 03 show it at work):
 the epoch counts forgets, the turn counts messages, and a write that does not hold the latest ticket is refused."""
 NOTE_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3"
@@ -1027,6 +1028,13 @@ NEW_PANEL_NOTE = (
 store, not the facts that went. Lesson 07's panel says instead that its cell replays the conversation
 (``capstone_panel.start_over_note``)."""
 
+NOT_STORED_IN_BOX = (
+    "The message still in the Message box was not stored: press Submit to try it on the store as it is now."
+)
+"""Said under a forget that changed the store while a refused message is still in the box, in place of what Submit
+said of it: that answered the store before the forget (lesson 02's and lesson 07's walk 24; lesson 07's panel says
+the same words). A forget that changes nothing says Submit's lines again (:data:`STILL_IN_BOX`)."""
+
 STILL_IN_BOX = "What Submit said of the message still in the Message box:"
 """The label over the last Submit's lines, said again under a forget's while that message is still in the box (the
 same words as lesson 07's panel). Only lines that explain why a declaration was refused are said again: a command's
@@ -1258,9 +1266,11 @@ class MemoryPanel(_Panel, widgets.VBox):
             self._say_of_forget(_error_html(describe_error(error)))
             return
         done = "Forgot every fact: the store is empty." if key is None else f"Forgot {key}: it is gone from the store."
+        if self._still_in_box():  # Submit's lines answered the store before the forget: one line says what is left
+            done += f"\n{NOT_STORED_IN_BOX}"
         if key is None and self.start_over:
             done += f"\n{self.start_over}"
-        self._say_of_forget(_escape(done))
+        self.diagnostic.value = _escape(done)
         self.refresh()
 
     def _say_of_forget(self, said: str) -> None:

@@ -17,7 +17,7 @@ def _text(value: str) -> str:
 
 
 def test_the_ticket_caption_is_a_sentence():
-    assert TICKET_NOTE == "Ticket: any write begun before a newer message or a Forget is refused."
+    assert TICKET_NOTE == "Ticket: any write begun before a newer message or a Forget is refused (lesson 01)."
     panel = two_desks()
     assert TICKET_NOTE in panel.memory_panel.ticket_note.value
 

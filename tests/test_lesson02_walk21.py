@@ -104,8 +104,10 @@ def test_no_sentence_about_the_replay_cells_is_read_before_the_wrong_cell() -> N
 def test_the_writer_paragraph_says_why_a_model_is_asked_at_all() -> None:
     said = _words(_source(_cell("cell-02")))
     assert "Why ask a model" in said
-    assert "only after plain code has checked it" in said  # the seed's rule, in plain words
-    assert "so that the host can check every key and value exactly" in said
+    # walk 24: the reason, not only the seed's rule: real messages are free text only a model can read, and this
+    # course keeps key=value text so that plain code can check the model (tests/test_lesson02_five_walk24.py)
+    assert "only a model can read the facts in them" in said
+    assert "so that plain code can check the model's every proposal exactly" in said
 
 
 def test_the_side_note_says_the_count_is_the_hosts_own_and_decides_nothing() -> None:
