@@ -54,6 +54,7 @@ __all__ = [
     "NOT_DECLARED",
     "NOT_DECLARED_WORDS",
     "SCORECARD_COLUMNS",
+    "SENTENCE_MARKS",
     "STOP_AFTER",
     "Case",
     "CaseResult",
@@ -71,6 +72,7 @@ __all__ = [
     "endpoint_failures",
     "exit_status",
     "facts_of",
+    "final_marks_note",
     "main",
     "misses_in_words",
     "model_in_words",
@@ -735,4 +737,26 @@ def misses_in_words(cases: Iterable[MissedCase], battery: tuple[Case, ...] = BAT
     for group, entries in groups.items():
         if entries:
             lines += [f"{MISS_GROUPS[group]}:", *entries]
-    return "\n".join(lines)
+    ending = final_marks_note(pair for case in missed for pair in _declared_of(case.case, battery).items())
+    return "\n".join([*lines, ending] if ending else lines)
+
+
+SENTENCE_MARKS = ".!?,:"
+"""Marks a reader takes for the end of a sentence or clause when they end a value (``environment=staging.``)."""
+
+
+def final_marks_note(pairs: Iterable[tuple[str, str]]) -> str:
+    """One sentence saying that the mark ending a declared value is part of it, or "" when no value ends in one.
+
+    Why: lesson 00's misses read ``declares: environment=staging.``, and a newcomer took the ``.`` for the end of
+    the line's sentence (walk 24, issue 32). A value runs to the next ``;`` or line break (the contract's split).
+    """
+    ending = [(value[-1], f"{key}={value}") for key, value in pairs if value and value[-1] in SENTENCE_MARKS]
+    if not ending:
+        return ""
+    quote = "\N{LEFT DOUBLE QUOTATION MARK}{}\N{RIGHT DOUBLE QUOTATION MARK}".format
+    each = [f"the {quote(mark)} ending {quote(pair)}" for mark, pair in dict.fromkeys(ending)]
+    said = each[0] if len(each) == 1 else ", ".join(each[:-1]) + " and " + each[-1]
+    verb = "is part of the value" if len(each) == 1 else "are part of the values"
+    split = f"a value runs to the next {quote(';')} or line break"
+    return mark_invisible(f"{said[0].upper()}{said[1:]} {verb}: {split}.")

@@ -121,6 +121,7 @@ __all__ = [
     "recorded_case",
     "rejected_before_any_call",
     "relabelled",
+    "rows_overlap_note",
     "save",
     "steps_details_html",
     "steps_headline",
@@ -141,8 +142,10 @@ QUALIFICATION_EXAMPLES_FILE = DATA / "qualification_local_examples.json"
 """The recording of the writer's earlier request (rules only, an unbounded schema), kept to compare (lesson 00)."""
 
 
-LOAD_ROW = "how busy the machine was (1.0: one core's worth of work)"
-"""The load average in words a student reads: a busier machine makes the same run take longer (lesson 00)."""
+LOAD_ROW = "how busy the machine was at the start (1.0: one core's worth of work)"
+"""The load average in words a student reads: a busier machine makes the same run take longer (lesson 00). The row
+shows each run's load at its start; the fold above the table gives it from start to end ("1.0 to 1.7"), so the row
+says which of the two it shows (walk 24, issue 32)."""
 
 
 def _sampling_words(sampling: dict[str, float] | dict[str, float | int]) -> str:
@@ -1118,6 +1121,60 @@ def cut_reply_note(recordings: dict[str, QualificationRecording], chars: int = 1
     return ""
 
 
+def rows_overlap_note(recordings: dict[str, QualificationRecording]) -> str:
+    """The lines right under lesson 00's comparison: why its counts of cases need not add up, and what a cut reply's
+    outcome is; "" when no row overlaps another and no reply was cut.
+
+    Why: the first run's column read 1 of 15 as the contract says, 9 cut at the output cap and 6 rejected, 16 in all,
+    and nothing said that the 9 cut replies are ``writer_failed`` (walk 24, issue 32). A case the contract expects
+    rejected counts both as the contract says and as rejected; a cut reply is a writer failure, never a rejection.
+    Both are computed from the recordings.
+    """
+    both = {
+        name: [c.case for c in run.cases if c.as_contract and c.outcome == "rejected"]
+        for name, run in recordings.items()
+    }
+    cut = {name: sum(map(run.is_cut, run.cases)) for name, run in recordings.items()}
+    items = []
+    if any(both.values()):
+        if len({tuple(cases) for cases in both.values()}) == 1:
+            cases = next(iter(both.values()))
+            where = " in every run" if len(recordings) > 1 else ""
+            one = len(cases) == 1
+            items.append(
+                f"{_quoted_list(cases)} {'counts' if one else 'count'}{where} both as the contract says and as "
+                f"rejected by the host: the contract expects the host to reject {'it' if one else 'them'}"
+            )
+        else:
+            items += [
+                f"in \N{LEFT DOUBLE QUOTATION MARK}{name}\N{RIGHT DOUBLE QUOTATION MARK}, {_quoted_list(cases)} "
+                "counts both as the contract says and as rejected by the host (the contract expects it rejected)"
+                for name, cases in both.items()
+                if cases
+            ]
+    with_cuts = {name: count for name, count in cut.items() if count}
+    failed = "writer_failed: the writer gave no proposal to check, so nothing was stored"
+    if len(with_cuts) == 1:
+        ((name, count),) = with_cuts.items()
+        replies = "the reply" if count == 1 else f"the {count} replies"
+        where = f"in \N{LEFT DOUBLE QUOTATION MARK}{name}\N{RIGHT DOUBLE QUOTATION MARK}"
+        items.append(f"{replies} cut at the output cap {where} {'is' if count == 1 else 'are'} {failed}")
+    elif with_cuts:
+        counts = _spoken(
+            f"{count} in \N{LEFT DOUBLE QUOTATION MARK}{name}\N{RIGHT DOUBLE QUOTATION MARK}"
+            for name, count in with_cuts.items()
+        )
+        items.append(f"the replies cut at the output cap ({counts}) are {failed}")
+    if not items:
+        return ""
+    if not any(both.values()):
+        return "\n".join(f"{item[0].upper()}{item[1:]}." for item in items)
+    sizes = {len(run.cases) for run in recordings.values()}
+    total = f" to {next(iter(sizes))}" if len(sizes) == 1 else ""
+    lead = f"The rows overlap, so their counts need not add up{total}: a case counts in every row it fits."
+    return "\n".join([lead, *(f"  {item};" for item in items[:-1]), f"  {items[-1]}."])
+
+
 def rejected_before_any_call(recording: QualificationRecording) -> list[RecordedCase]:
     """The cases the host rejected without calling the writer: the contract refused the message whole."""
     return [c for c in recording.cases if c.outcome == "rejected" and c.calls == 0]
@@ -1181,7 +1238,7 @@ def times_note(recordings: dict[str, QualificationRecording]) -> str:
     busy = f"load {_spoken(f'{load:.1f}' for load in loads)}"
     lines = [
         "The seconds are not comparable. They mix two causes:",
-        f"  how busy the machine was: {busy} (a busier machine makes the same work slower);",
+        f"  how busy the machine was at the start: {busy} (a busier machine works slower);",
     ]
     wrote = "(a model takes time for every token it writes)."
     counts = [count for count in tokens if count is not None]

@@ -126,7 +126,7 @@ def test_the_recorded_claims_section_6_states_match_the_recordings():
     assert "In every run, the host admitted no fact the user had not declared." in prose
     assert all(run.measures()["facts admitted that were not declared"] == 0 for run in steps.values())
     last = steps["+ the declared count (now)"]
-    said = "The host rejected each one. Each time, the model proposed one fact, but not exactly the declared one"
+    said = "The host rejected each one. Each time, the model proposed one fact, but not exactly the declared one:"
     assert said in prose
     assert all(len(json.loads(c.proposal[-1])["facts"]) == 1 for c in last.cases if not c.as_contract)
     assert set(groups_of(misses_in_words(last.cases))) == {"other"}

@@ -216,7 +216,7 @@ def test_the_times_note_gives_each_cause_its_own_short_line_with_or_without_toke
     for note in (times_note(steps), times_note(without_counts)):
         lines = note.splitlines()
         assert lines[0] == "The seconds are not comparable. They mix two causes:"
-        assert lines[1].startswith("  how busy the machine was: load 1.0, 10.3, then 7.9")
+        assert lines[1].startswith("  how busy the machine was at the start: load 1.0, 10.3, then 7.9")
         assert lines[2].startswith("  how much the model wrote")
         assert lines[-1].startswith("So judge each change by the rows of cases")
         assert max(len(line.split()) for line in lines) <= 20, note
