@@ -1429,6 +1429,16 @@ class DeskLoopRun(BaseModel):
         return self.writer_texts == self.user_turns
 
     @property
+    def writer_read(self) -> str:
+        """How many texts the writer read and, when they are the caller's first turns in order, which: "10 (turns 1
+        to 10, the final question included)" (lesson 07's walk 24: a bare 10 beside "turns 1 to 9" read as a slip)."""
+        count = len(self.writer_texts)
+        if not count or self.writer_texts != self.user_turns[:count]:
+            return str(count)
+        final = ", the final question included" if count == len(self.user_turns) else ""
+        return f"{count} (turns 1 to {count}{final})"
+
+    @property
     def store_unchanged(self) -> bool:
         return self.store_after == self.store_before
 

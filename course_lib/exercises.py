@@ -2178,7 +2178,11 @@ def _decimal_count(answer: Any, expected: Any, typed: str = "") -> str:
             f"Your answer is the decimal number {answer}, but the answer is a count: write the count you predict "
             "as a whole number in digits, with no decimal point and no e."
         )
-    return f"{answer} has a decimal point, but the answer is a count: write it as a whole number, {int(answer)}."
+    # its whole number is not offered: it may be the answer itself (1.0 for 1: lesson 07's walk 24)
+    return (
+        f"{answer} has a decimal point, but the answer is a count: write it as a whole number, without the "
+        "decimal point."
+    )
 
 
 def _set_instead(missing: str, names: Mapping[str, Any]) -> str:

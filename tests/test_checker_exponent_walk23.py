@@ -5,7 +5,7 @@ no answer the student meant.
 Where the cell's text is unknown (no IPython history), the float may have been typed with a point or with an exponent:
 the note says what the value is, as Python shows it, and names both forms to avoid, without claiming either and
 without offering a whole number. Where the text is known, the exponent rule of walk 22 quotes it as typed, in every
-lesson; a point typed is still called one, with its whole number.
+lesson; a point typed is still called one (its whole number no longer offered: lesson 07's walk 24).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ def test_every_count_exercise_says_the_same_out_of_sight(item):
     assert UNKNOWN_WORDS.format(shown=1000.0) in told
 
 
-def test_a_point_typed_is_still_called_one_with_its_whole_number():
+def test_a_point_typed_is_still_called_one():
+    """Its whole number is no longer offered: it may be the answer itself (lesson 07's walk 24)."""
     told = said("03", "Exercise 3", 1.0, 2, "answer_1 = 1.0")
-    assert "1.0 has a decimal point, but the answer is a count: write it as a whole number, 1." in told
+    assert "1.0 has a decimal point, but the answer is a count: write it as a whole number, without the decimal" in told

@@ -51,5 +51,5 @@ def test_a_whole_number_with_a_decimal_point_for_a_count_is_a_form_to_fix_alike_
     told = " ".join(check("Exercise 2", answer, 1, "HINT", namespace=typed).split())
     assert told == (
         f"Exercise 2: not checked yet. {answer} has a decimal point, but the answer is a count: write it as a whole "
-        f"number, {int(answer)}. Then run the cell again."
+        "number, without the decimal point. Then run the cell again."
     )
