@@ -573,7 +573,7 @@ OPTION_NOTES: dict[str, str] = {
     "on_behalf_of_author_name": (
         "the name shown as the sender of the messages the loop adds (its feedback); none leaves them unnamed"
     ),
-    "exclude_on_behalf_of_messages": "leave the loop's own messages out of what the caller gets back",
+    "exclude_on_behalf_of_messages": "leave the loop's own messages (its feedback) out of what the caller gets back",
     "non_streaming_returns_last_response_only": "return only the last response, not every response and feedback",
     "session_created_callback": "a function called with each new session the loop creates",
     "max_tokens": "a budget of tokens (pieces of words, as the model counts them); the loop stops once it is spent",

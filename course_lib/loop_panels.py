@@ -71,7 +71,8 @@ class LoopStepper(PanelText, widgets.VBox):
     takes (:func:`steps_help`). The slider has no typed box of its own (``readout=False``): ipywidgets' box read typed
     text in the browser with JavaScript's ``parseInt`` and moved it into range without a word ("0x10" is hexadecimal
     16 there, so step 6). The stepper's box is read in the kernel: a whole number in digits within the run goes to
-    that step; anything else changes nothing and is answered under the note (:func:`typed_step_problem`).
+    that step; anything else (a whole number out of the run, ``-1`` included, or text that is no whole number)
+    changes nothing and is answered under the note (:func:`typed_step_problem`).
     The note is an HTML widget that wraps (:data:`HELP_STYLE`), and the row of controls moves what does not fit onto
     the next line: a Label never wraps, and a long one was cut at the cell's edge. It keeps no list of
     the feedback so far beside a step: a model call's feedback is in its incoming messages and an evaluator's in its
@@ -188,15 +189,17 @@ def steps_help(slider: widgets.IntSlider) -> str:
     return f"Go to step: type a whole number in digits, {slider.min} to {slider.max}, then press Enter."
 
 
-DIGITS = re.compile(r"\s*([0-9]+)\s*")
-"""A typed step: digits 0-9 only (blanks around them allowed). Not a sign, a decimal point, an exponent, a "0x"
-prefix (hexadecimal, which JavaScript's ``parseInt`` would read) or another script's digits (Python's ``int`` would
-read a fullwidth 3 as 3)."""
+DIGITS = re.compile(r"\s*(-?[0-9]+)\s*")
+"""A typed whole number: an optional minus sign (ASCII ``-``) then digits 0-9 only (blanks around them allowed). Not
+a plus sign, a decimal point, an exponent, a "0x" prefix (hexadecimal, which JavaScript's ``parseInt`` would read) or
+another script's digits (Python's ``int`` would read a fullwidth 3 as 3). ``-1`` is a whole number, only not a step:
+it is answered as 0 and 7 are (walk 24), not as text that is no number."""
 
 
 def typed_step_problem(typed: str, first: int, last: int, *, now: int) -> str | None:
     """Why ``typed`` is not a step of a run whose steps are ``first`` to ``last``, in one sentence, or ``None`` when it
-    is one: a whole number in digits (:data:`DIGITS`) from ``first`` to ``last``. The sentence says the rule it
+    is one: a whole number in digits (:data:`DIGITS`) from ``first`` to ``last``. A whole number out of the
+    run, a negative one included, is "no step"; anything else is "not a step number". The sentence says the rule it
     broke and that the stepper stays at step ``now``; it quotes what was typed (:func:`typed_echo`), or, for a box
     left empty or blank, says so (quoting nothing read as ``“”``, a typo).
     """
@@ -207,10 +210,12 @@ def typed_step_problem(typed: str, first: int, last: int, *, now: int) -> str | 
     match = DIGITS.fullmatch(typed)
     if match is None:
         return f"“{typed_echo(typed.strip())}” is not a step number: {rule}"
-    digits = match.group(1)
+    number = match.group(1)
+    digits = number.removeprefix("-")
     # compared as text first: int() refuses more than 4300 digits, and no step has that many
-    if len(digits.lstrip("0")) > len(str(last)) or not first <= int(digits) <= last:
-        return f"There is no step {typed_echo(digits)}: the steps are {first} to {last} {stays}"
+    longest = max(len(str(abs(first))), len(str(abs(last))))
+    if len(digits.lstrip("0")) > longest or not first <= int(number) <= last:
+        return f"There is no step {typed_echo(number)}: the steps are {first} to {last} {stays}"
     return None
 
 

@@ -41,7 +41,9 @@ def _path_ids() -> list[str]:
 
 def test_the_demo_is_the_courses_copy_and_no_middleware_name_is_left_unexplained():
     said = words(cell_source("05", "pieces-demo"))
-    assert "The course's copy of the seed's demo is not part of MAF either" in said
+    # walk 24 (tests/test_lesson05_06_second_walk24.py): "The course's copy of the seed's demo... The course's
+    # copy of the seed's evaluator" is said once, plainly
+    assert "The demo's fake model and its evaluator are the course's own code, in `course_lib.loop_demos`." in said
     assert "The seed's demo is not part of MAF at all" not in said
     assert "AgentLoopMiddleware" not in said and "middleware" not in said.lower()
     assert "lesson 06 compares" in said

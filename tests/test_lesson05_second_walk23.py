@@ -210,7 +210,9 @@ def test_the_glossary_and_the_lesson_say_feedback_one_way():
     [row] = [line for line in glossary.splitlines() if line.startswith("| **feedback** |")]
     assert FEEDBACK in row and "the message an evaluator adds" not in row
     lesson = words(cell_source("05", "cell-08"))
-    assert f"a feedback message is {FEEDBACK}" in lesson and "wrapping the evaluator's text" not in lesson
+    # walk 24: the lesson's bullet on unnumbered feedback gives its reason now; the role is said in the first bullet
+    assert "sends only the latest feedback as a new user-role message" in lesson
+    assert "wrapping the evaluator's text" not in lesson
 
 
 async def test_the_feedback_message_is_what_the_wording_says():

@@ -76,7 +76,9 @@ def test_the_lesson_says_maf_python_has_no_loop_agent_and_uses_no_jargon_for_its
 def test_the_lesson_says_why_feedback_is_not_numbered_and_leaves_the_seeds_format_under_the_hood():
     path = _path_cells()
     text = "\n".join(c.source for c in path if c.cell_type == "markdown")
-    assert "not numbered" in text and "`Feedback:Feedback for iteration 1`" not in text
+    # walk 24: the reason, not a restatement ("not numbered: a feedback message is a user-role message...")
+    assert "The feedback has no `[n]`: only the counter numbers messages" in " ".join(text.split())
+    assert "`Feedback:Feedback for iteration 1`" not in text
     hood = nbformat.read(LESSON, as_version=4).cells[len(path) :]
     assert any("`Feedback:Feedback for iteration 1`" in c.source for c in hood if c.cell_type == "markdown")
 

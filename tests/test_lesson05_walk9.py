@@ -43,7 +43,10 @@ def test_the_demos_model_has_one_name_defined_in_section_1_as_the_glossary_has_i
     defining = _cell("pieces-demo").source
     assert "is the *numbering model* ([glossary](../docs/glossary.md#numbering-model))" in defining
     text = " ".join(" ".join(c.source.split()) for c in _cells() if c.cell_type == "markdown")
-    assert len(re.findall(r"fake (?:LLM|model)", text)) == 1  # only in the sentence that names it
+    # one "fake model": walk 24's "The demo's fake model and its evaluator are the course's own code", just above
+    # the sentence that names it the numbering model
+    assert len(re.findall(r"fake (?:LLM|model)", text)) == 1
+    assert text.index("The demo's fake model") < text.index("is the *numbering model*")
     # walk 23: exercise 3 asks for model calls and names the numbering model in its set-up
     assert text.index("*numbering model*") < text.index("`seeded.inner_agent` (the numbering model)")
 

@@ -115,11 +115,11 @@ def test_section_1_says_each_run_the_first_included_starts_on_a_new_session():
     bullet = _words(cell_source("06", "cell-02"))
     assert "each re-run starts on a new, empty session" not in bullet
     assert (  # walk 22: in short sentences (tests/test_loop_lessons_walk22.py)
-        "With True, every run, including the first, starts on a new session when the caller passes no session."
+        "With True, every iteration, including the first, starts on a new session when the caller passes no session."
         in bullet
     )
     takeaway = _words(cell_source("06", "student-takeaways"))
-    assert "each run on a new session (the first included, when the caller passes none)" in takeaway
+    assert "each iteration on a new session (the first included, when the caller passes none)" in takeaway
 
 
 def test_exercise_2s_feedback_for_1_asks_which_runs_start_on_a_new_session_without_the_number():

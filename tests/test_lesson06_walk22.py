@@ -48,11 +48,12 @@ def test_maf_and_the_seed_are_defined_before_any_section_uses_them():
 
 
 def test_section_4_says_context_is_the_loop_context_each_evaluator_is_handed():
+    # walk 24 (tests/test_lesson05_06_second_walk24.py): said in section 3, where `decide(context)` first uses it
+    section_3 = words(cell_source("06", "cell-09"))
     section_4 = words(cell_source("06", "cell-11"))
-    said_context = section_4.index("the `LoopContext` each evaluator is handed")
-    assert said_context < section_4.index("`context.feedback`")
-    assert "[glossary](../docs/glossary.md#loopcontext)" in section_4 and "loopcontext" in _glossary_ids()
-    assert "section 3's `decide` receives it" in section_4
+    assert "`context` is the `LoopContext` each evaluator is handed" in section_3
+    assert "[glossary](../docs/glossary.md#loopcontext)" in section_3 and "loopcontext" in _glossary_ids()
+    assert "In the same `context` (section 3), `context.feedback`" in section_4
     assert "def decide(context):" in cell_source("06", "cell-10")
     assert "the list of every feedback the loop has sent so far (the *feedback log*)" in section_4
 

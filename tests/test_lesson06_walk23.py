@@ -61,7 +61,8 @@ def test_section_5_says_in_one_plain_sentence_what_make_chat_client_gives():
 
 async def test_section_7_says_what_stops_the_middlewares_loop_and_it_is_true():
     said = words(cell_source("06", "cell-15"))
-    assert "Here that function is `iteration < 3`" in said and "after the third run it returns false" in said
+    # walk 24 (tests/test_lesson05_06_second_walk24.py): a pass of the agent is an iteration
+    assert "Here `should_continue` is `iteration < 3`" in said and "after the third iteration it returns false" in said
     assert "here it stops after three runs" not in said
     code = cell_source("06", "cell-16")
     assert "# run_middleware_demo: the middleware's should_continue is iteration < 3,\n" in code
@@ -79,7 +80,7 @@ async def test_section_7_says_what_stops_the_middlewares_loop_and_it_is_true():
 def test_the_intro_says_what_the_options_are_before_linking_their_glossary_entry():
     top = words(cell_source("06", "cell-00"))
     defined = top.index("The loop's *options* are its settings")
-    linked = top.index("[the glossary's LoopAgentOptions entry](../docs/glossary.md#loopagentoptions)")
+    linked = top.index("[LoopAgentOptions entry](../docs/glossary.md#loopagentoptions)")  # walk 24's words
     assert defined < linked
     assert "`LoopAgentOptions` holds them all." in top  # walk 24: lesson 05's first table is not named again
 
@@ -97,7 +98,7 @@ def test_under_make_lab_the_link_opens_the_glossary_at_the_loop_agent_options_ro
         page = browser.new_page(viewport=VIEWPORT)
         page.goto(f"{url}/lab/tree/notebooks/06_loop_options_compared.ipynb", timeout=120_000)
         lesson = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)", has_text="Lesson 06").first
-        link = lesson.locator(".jp-RenderedMarkdown a", has_text="the glossary's LoopAgentOptions entry").first
+        link = lesson.locator(".jp-RenderedMarkdown a", has_text="LoopAgentOptions entry").first
         link.wait_for(timeout=120_000)
         link.click()
         viewer = page.locator(".jp-MarkdownViewer:not(.lm-mod-hidden)").first

@@ -34,8 +34,9 @@ def test_no_link_of_the_loop_lessons_has_code_in_its_text(lesson):
 
 def test_lesson_06_links_the_glossarys_loop_agent_options_entry_in_words():
     top = words(cell_source("06", "cell-00"))
-    assert "[the glossary's LoopAgentOptions entry](../docs/glossary.md#loopagentoptions)" in top
-    assert "[glossary of the loop half](../docs/glossary.md#the-loop-half)" in top
+    # walk 24: "New words are in the glossary's loop-half table, starting at its LoopAgentOptions entry"
+    assert "starting at its [LoopAgentOptions entry](../docs/glossary.md#loopagentoptions)" in top
+    assert "the glossary's [loop-half table](../docs/glossary.md#the-loop-half)" in top
 
 
 def test_lesson_05_links_async_and_await_in_words():
@@ -54,9 +55,9 @@ def test_the_fresh_context_bullet_says_its_three_things_one_short_sentence_each(
     sentences = [s for s in re.split(r"(?<=[.;])\s+", bullet) if s]
     assert sentences == [
         "a *session* is where an agent keeps one conversation's history.",
-        "With `True`, every run, including the first, starts on a new session when the caller passes no session.",
-        "At each re-run the model gets the caller's input messages again, plus one message listing all the "
-        "feedback so far.",
+        "With `True`, every iteration, including the first, starts on a new session when the caller passes no session.",
+        "At each later iteration the model gets the caller's input again, plus one message listing all "
+        "the feedback so far.",
     ]
     assert all(len(s.split()) <= 20 for s in sentences)
 

@@ -21,9 +21,10 @@ from support.lesson_cells import stored_lesson
 from course_lib.loop_demos import run_seed_demo
 from course_lib.loop_panels import LoopStepper, steps_help, typed_step_problem
 
-REFUSED = ["0x10", "0X1F", "1e3", "2abc", "1.7", "abc", ".5", "-2", "+3", "\uff13", "\u0663", "1 2", "", "  ", "0b11"]
+REFUSED = ["0x10", "0X1F", "1e3", "2abc", "1.7", "abc", ".5", "+3", "\uff13", "\u0663", "1 2", "", "  ", "0b11"]
 """Inputs that are not a whole number in digits 0-9 (a blank around the number is allowed); the last-but-four are
-a fullwidth 3 and an Arabic-Indic 3, which Python's ``int`` would read."""
+a fullwidth 3 and an Arabic-Indic 3, which Python's ``int`` would read. "-2" left the list in walk 24: it is a
+whole number, answered "There is no step -2" as 0 and 7 are (tests/test_lesson05_06_second_walk24.py)."""
 
 
 def shown_text(markup: str) -> str:
