@@ -1721,7 +1721,7 @@ def replay_calls_sentence(rows: Sequence[ScalingRow]) -> str:
     timings = max(r.timings for r in rows)
     if timings > 1:  # measure_scaling runs every replay that many times, to time it
         sentence += (
-            f" Each replay ran {timings} times, for the times under the hood: {timings} \u00d7 "
+            f" Each replay ran {timings} times, to time it (the time per turn, below): {timings} \u00d7 "
             f"{reader + extra:,} = {timings * (reader + extra):,} calls. Only the offline models ran the repeats: "
             f"a live model would answer each of the {reader + extra:,} calls once."
         )

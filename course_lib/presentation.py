@@ -104,6 +104,7 @@ __all__ = [
     "lines_named",
     "meeting_lines",
     "meeting_lines_note",
+    "near_lines_said",
     "near_meetings",
     "no_winner_sentence",
     "one_row_per_policy",
@@ -581,6 +582,55 @@ def near_meetings(frame: pd.DataFrame, x: str, y: str, within: int = NEAR_CHARS)
     return found
 
 
+def near_lines_said(frame: pd.DataFrame, x: str, y: str, every: Sequence[str]) -> list[str]:
+    """The near meetings (:func:`near_meetings`) said once per ``x``, one entry a turn, each group of lines by value.
+
+    Pairs alone said one turn twice with overlapping pairs (Window 9: "full history (857) and facts (5) (858); facts
+    (5) (858) and compaction (9 turns) (857)") and left out the other lines at 857 (lesson 04's walk 24). At each turn,
+    the lines joined by near pairs form clusters; each cluster is said by value, every line at that value named
+    (twins too): the smallest group first, "facts (5) at 858 against 857 for the other lines except summary".
+    """
+    by_turn: dict[int, list[tuple[str, str]]] = {}
+    for meeting in near_meetings(frame, x, y):
+        by_turn.setdefault(meeting.turn, []).append(meeting.policies)
+    said = []
+    for turn, pairs in sorted(by_turn.items()):
+        rows = frame[frame[x] == turn]
+        values = {str(row["policy"]): int(row[y]) for _, row in rows.iterrows()}
+        clusters: list[set[int]] = []
+        for first, second in pairs:
+            joined = {values[first], values[second]}
+            touching = [c for c in clusters if c & joined]
+            for cluster in touching:
+                joined |= cluster
+                clusters.remove(cluster)
+            clusters.append(joined)
+        parts = []
+        for cluster in sorted(clusters, key=min):
+            groups = {v: [p for p in every if values.get(p) == v] for v in sorted(cluster, reverse=True)}
+            lead = min(groups, key=lambda v: (len(groups[v]), -v))
+            others = [v for v in groups if v != lead]
+            rest = [p for p in every if p in values and p not in groups[lead]]
+            if len(clusters) == 1 and len(others) == 1:
+                against = f"{others[0]} for {_other_lines(groups[others[0]], rest)}"
+            else:
+                against = ", ".join(f"{v} for {_joined(groups[v])}" for v in others)
+            parts.append(f"{_joined(groups[lead])} at {lead} against {against}")
+        said.append(f"at {turns_in_words([turn])}, " + ", and ".join(parts))
+    return said
+
+
+def _other_lines(side: Sequence[str], rest: Sequence[str]) -> str:
+    """``side`` among ``rest`` (every line but the lead group) in the fewest words: named, "the other lines", or "the
+    other lines except summary" when it leaves out fewer lines than it holds."""
+    left_out = [name for name in rest if name not in side]
+    if len(side) > 1 and not left_out:
+        return "the other lines"
+    if 0 < len(left_out) < len(side):
+        return f"the other lines except {_joined(left_out)}"
+    return _joined(side)
+
+
 def meeting_lines_note(frame: pd.DataFrame, x: str, y: str) -> str:
     """The note under :func:`plot_prompt_sizes`: where lines meet for some turns, so one hides another, and where two
     come within :data:`NEAR_CHARS` characters, so they look as if they meet ("" if neither).
@@ -590,10 +640,7 @@ def meeting_lines_note(frame: pd.DataFrame, x: str, y: str) -> str:
     every = [str(p) for p in frame["policy"].unique()]
     meetings = meeting_lines(frame, x, y)
     said = [f"at {turns_in_words(at)}, {lines_named(group, every)}" for group, at in meetings]
-    near = [
-        f"at {turns_in_words([m.turn])}, {m.policies[0]} ({m.values[0]}) and {m.policies[1]} ({m.values[1]})"
-        for m in near_meetings(frame, x, y)
-    ]
+    near = near_lines_said(frame, x, y, every)
     notes = ["Lines that meet hide one another: " + "; ".join(said) + "."] if said else []
     if near:
         notes.append(

@@ -91,6 +91,7 @@ __all__ = [
     "FORGET_KEY_NOTE",
     "KEY_LIST_WIDTH",
     "KEY_PLACEHOLDER",
+    "LEADING_DIGITS",
     "MESSAGE_BOX_BASIS",
     "MESSAGE_BOX_NOTE",
     "NEW_PANEL_NOTE",
@@ -1692,20 +1693,28 @@ PICK_SEVERAL_HINT = "Ctrl-click (Cmd-click on a Mac) to pick several policies, o
 
 
 def slider_reads(typed: str) -> int | None:
-    """The whole number a slider's box reads from ``typed``: the browser's ``parseInt``, which ipywidgets applies.
+    """The whole number the explorer's box beside a slider reads from ``typed``, in the kernel: the leading run of
+    ASCII digits 0-9 (:data:`LEADING_DIGITS`), blanks before it skipped, up to the first other character.
 
-    It skips leading blanks, takes a sign and the digits after it, and stops at the first other character: "1e3"
-    reads as 1 (not 1000), "2.5" as 2, "7 turns" as 7; text that starts with no digit reads as nothing (``None``)
-    and the slider keeps its value. The panel's hint is written from this function, so what it says is the rule.
+    "1e3" reads as 1 (not 1000), "2.5" as 2, "7 turns" as 7, and "0x5", "0xA", "0b1" and "0o7" as 0, "1_000" as 1;
+    text that starts with no digit ("-5", "+3", ".5", "abc", a fullwidth 3) reads as nothing (``None``) and the slider
+    keeps its value. The slider's own box read in the browser with JavaScript's ``parseInt``, which took "0x5" as 5 and
+    "0xA" as 10 against the rule its note states (lesson 04's walk 24): it is hidden (``readout=False``). The panel's
+    hint is written from this function, so what it says is the rule.
     """
-    match = re.match(r"\s*([+-]?\d+)", typed)
+    match = LEADING_DIGITS.match(typed)
     return int(match.group(1)) if match else None
 
 
+LEADING_DIGITS = re.compile(r"\s*([0-9]+)")
+"""What the explorer's number box reads: ASCII digits only (never a sign, a "0x" prefix, an underscore or another
+script's digits, which Python's ``int`` would take), after any blanks, up to the first other character."""
+
+
 def slider_takes(slider: widgets.IntSlider, typed: str) -> int:
-    """The value ``slider`` holds once ``typed`` is entered in its box, as the browser's slider sets it: the number
-    :func:`slider_reads` finds, moved inside the slider's limits ("-5" and "0" give its lowest value, "999" its
-    highest), or the slider's own value when the text reads as nothing.
+    """The value ``slider`` holds once ``typed`` is entered in its box, as the explorer sets it: the number
+    :func:`slider_reads` finds, moved inside the slider's limits ("0" and "0x5" give its lowest value, "999" its
+    highest), or the slider's own value when the text reads as nothing ("-5", "abc").
     """
     read = slider_reads(typed)
     low, high, value = int(slider.min), int(slider.max), int(slider.value)
@@ -1716,12 +1725,12 @@ def slider_typing_hint(sliders: Sequence[widgets.IntSlider]) -> str:
     """One line under the explorer's sliders: what a slider's number box does with what is typed in it, its ends
     and example read from the sliders (never a value one of them cannot take), the same whatever their values.
 
-    The box reads the text in the browser (:func:`slider_reads`, then the slider's limits: :func:`slider_takes`)
-    and sends the kernel only a changed value, never the text: the panel cannot say "you typed 3.7, the slider took
-    3", and the line under Run names only the value (and an end, :func:`slider_at_limit`). So this line says, before
-    one types, what happens to every kind of input: the rule first (a whole number in digits, read up to the first
-    other character: a decimal is cut, not rounded, and "1e3" is read as 1), a number past an end goes to that end,
-    and text that starts with no whole number (".5", "abc") changes nothing.
+    The box beside each slider is read in the kernel (:func:`slider_reads`, then the slider's limits:
+    :func:`slider_takes`) and then shows the value taken; the line under Run names only the value (and an end,
+    :func:`slider_at_limit`). So this line says, before one types, what happens to every kind of input: the rule
+    first (a whole number in digits, read up to the first other character: a decimal is cut, not rounded, and "1e3"
+    is read as 1), a number past an end goes to that end,
+    and text that starts with no whole number in digits ("-5", ".5", "abc") changes nothing: the box reads no sign.
     """
     lows = {int(slider.min) for slider in sliders}
     highs = {int(slider.max) for slider in sliders}
@@ -1731,7 +1740,7 @@ def slider_typing_hint(sliders: Sequence[widgets.IntSlider]) -> str:
     return (
         "A slider's number box reads a whole number in digits, up to the first other character (so "
         f"{example}.7 and {example}e3 are read as {example}); {_past_end(sliders, 'below', lows)}, "
-        f"{_past_end(sliders, 'above', highs)}; text with no whole number first (.5, abc) changes nothing."
+        f"{_past_end(sliders, 'above', highs)}; text with no whole number first (-5, .5, abc) changes nothing."
     )
 
 
@@ -1775,6 +1784,29 @@ def _show_limits(slider: widgets.IntSlider, limits: widgets.HTML, unit: str, _ch
     limits.value = f"<i>{slider_limits(slider, unit)}</i>"
 
 
+def _number_box(slider: widgets.IntSlider) -> widgets.Text:
+    """The box beside ``slider``, read in the kernel once Enter is pressed (or the box is left): what it reads
+    (:func:`slider_takes`) moves the slider, and the box then shows the slider's value, so "0x5" reads as 0 and shows
+    1 (the lowest), and text with no digit first shows the unchanged value again. A dragged slider shows its value.
+    """
+    box = widgets.Text(
+        value=str(slider.value),
+        continuous_update=False,
+        layout=widgets.Layout(width="5em", min_width="5em"),
+    )
+
+    def typed(change: Mapping[str, object]) -> None:
+        slider.value = slider_takes(slider, str(change["new"]))
+        box.value = str(slider.value)
+
+    def moved(change: Mapping[str, object]) -> None:
+        box.value = str(change["new"])
+
+    box.observe(typed, names="value")
+    slider.observe(moved, names="value")
+    return box
+
+
 CHOSEN_STYLE = (
     "<style>.course-policy-list select option:checked "
     "{ background: #1976d2 linear-gradient(0deg, #1976d2 0%, #1976d2 100%); color: #fff; }</style>"
@@ -1816,8 +1848,11 @@ class PolicyExplorer(_Panel, widgets.VBox):
         # a list box picks one name per click unless a key is held: a newcomer would never find out which
         self.pick_hint = widgets.HTML(f"<i>{PICK_SEVERAL_HINT}</i>")
         self.rule = widgets.Dropdown(options=[(rule_label(r), r) for r in RULES], value="latest", description="Rule")
-        self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window")
-        self.max_facts = widgets.IntSlider(value=5, min=1, max=10, description="Fact bound")
+        # no box of the slider's own: it read typed text with JavaScript's parseInt ("0x5" as 5); each slider has a
+        # box beside it read in the kernel, by the rule the typing hint states (slider_reads)
+        self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window", readout=False)
+        self.max_facts = widgets.IntSlider(value=5, min=1, max=10, description="Fact bound", readout=False)
+        self.window_box, self.max_facts_box = (_number_box(self.window), _number_box(self.max_facts))
         # a slider changes a typed number without a word: its limits stand beside it, read from the slider
         self.window_limits, self.max_facts_limits = widgets.HTML(), widgets.HTML()
         for slider, limits, unit in (
@@ -1848,8 +1883,8 @@ class PolicyExplorer(_Panel, widgets.VBox):
                 self.policies,
                 self.pick_hint,
                 self.rule,
-                widgets.HBox([self.window, self.window_limits]),
-                widgets.HBox([self.max_facts, self.max_facts_limits]),
+                widgets.HBox([self.window, self.window_box, self.window_limits]),
+                widgets.HBox([self.max_facts, self.max_facts_box, self.max_facts_limits]),
                 self.typing_hint,
                 self.notes,
                 self.run_button,

@@ -409,6 +409,27 @@ def test_policy_explorer_labels_follow_the_window_and_a_moved_slider_clears_the_
 
 
 @pytest.mark.timeout(240)
+def test_the_explorers_number_box_reads_only_leading_digits_in_a_real_browser(page):
+    """Lesson 04's walk 24: the slider's own box read "0x5" with JavaScript's parseInt, as 5. The box beside it is
+    read in the kernel by the rule the note states: "0x5" reads as 0, so the lowest value, 1, which the box shows."""
+    from playwright.sync_api import expect
+
+    panel = page.locator(".browser-explorer")
+    assert (
+        panel.locator(".widget-slider .widget-readout").count() == 0
+        or not panel.locator(".widget-slider .widget-readout").first.is_visible()
+    )
+    box = panel.locator(".widget-text input").first
+    box.fill("0x5")
+    box.press("Enter")
+    expect(box).to_have_value("1", timeout=60_000)
+    expect(panel).to_contain_text("window 1 (the smallest it can be)", timeout=60_000)
+    box.fill("3")
+    box.press("Enter")
+    expect(panel).to_contain_text("window 3,", timeout=60_000)
+
+
+@pytest.mark.timeout(240)
 def test_the_full_page_screenshot_holds_every_panel_whole(page):
     """Runs last, when every panel has been used: the page at its longest."""
     import struct

@@ -87,5 +87,5 @@ def test_the_replay_count_points_to_the_times_where_they_now_are():
     from course_lib.policies import ScalingRow, replay_calls_sentence
 
     sentence = replay_calls_sentence([ScalingRow(10, p, 0, 0, 10, 0.0, 2) for p in ("full history", "facts")])
-    assert "Each replay ran 2 times, for the times under the hood: 2 \u00d7 20 = 40 calls." in sentence
+    assert "Each replay ran 2 times, to time it (the time per turn, below): 2 \u00d7 20 = 40 calls." in sentence
     assert "next section" not in sentence

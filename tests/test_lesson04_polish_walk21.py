@@ -99,7 +99,7 @@ def test_the_summary_cell_keeps_no_note_on_a_live_summarizer_and_3c_says_it():
 def test_exercise_3_does_not_repeat_why_the_extractive_summary_kept_the_prohibition():
     prompt = _markdown("cell-24")
     assert "oldest" not in prompt
-    assert "it drops the oldest lines first, from the top" in _markdown("44536822")  # still taught in 3b
+    assert "drops its oldest lines first, from the top" in _markdown("44536822")  # still taught in 3b (walk 24)
 
 
 def test_the_time_estimate_fits_the_lesson_and_marks_the_optional_reading():

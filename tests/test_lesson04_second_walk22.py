@@ -53,7 +53,7 @@ def test_the_time_range_and_the_markdown_say_the_faster_of_two():
     assert "Each time is the fastest of 2 runs of the same replay." in time_range_sentence(rows)
     assert "median" not in time_range_sentence(rows)
     assert "Each point is the faster of two timings of one replay" in words(cell_source("04", "24cbe9cf"))
-    printed = cell_outputs("04", "cell-14")
+    printed = cell_outputs("04", "hood-replay-calls-code")  # walk 24: under the hood
     assert "Each replay ran 2 times" in printed
 
 
@@ -62,11 +62,12 @@ def test_the_time_range_and_the_markdown_say_the_faster_of_two():
 
 
 def test_section_6_says_the_live_calls_as_a_hypothetical():
+    # walk 24: the student's path says only that the replays use the offline models; the count is under the hood
     bullets = words(cell_source("04", "e5bb8ddc").split("## 6.")[1])
-    calls = re.search(r"([\d,]+) model calls in all", cell_outputs("04", "cell-14")).group(1)
-    assert f"If these replays ran on a live model, that would be {calls} model calls (each answered once)" in bullets
-    assert "here they never do" in bullets
-    assert "A live model would answer each call once" not in bullets
+    assert "These replays always use the offline models." in bullets and "live model" not in bullets
+    printed = cell_outputs("04", "hood-replay-calls-code")
+    calls = re.search(r"([\d,]+) model calls in all", printed).group(1)
+    assert f"a live model would answer each of the {calls} calls once" in printed
 
 
 # endregion

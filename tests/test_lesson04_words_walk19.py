@@ -133,24 +133,23 @@ def test_the_lesson_prints_only_the_current_advice():
 def test_the_call_count_says_the_repeats_are_offline_timing_only():
     thrice = [ScalingRow(10, p, 0, 0, 10, 0.0, 3) for p in ("full history", "summary")]
     sentence = replay_calls_sentence(thrice)
-    assert "Each replay ran 3 times, for the times under the hood: 3 \u00d7 20 = 60 calls." in sentence
+    assert "Each replay ran 3 times, to time it (the time per turn, below): 3 \u00d7 20 = 60 calls." in sentence
     assert "Only the offline models ran the repeats: a live model would answer each of the 20 calls once." in sentence
     once = replay_calls_sentence([ScalingRow(10, "full history", 0, 0, 10, 0.0)])
     assert "once" not in once
 
 
 def test_section_6_says_a_live_model_answers_each_call_once():
+    # walk 24: section 6 says only that the replays use the offline models; the count is printed under the hood
     section_6 = next(words for _, words in _markdown() if "## 6. How the prompt grows" in words)
+    assert "These replays always use the offline models." in section_6 and "2,880" not in section_6
     printed = next(
         cell_outputs("04", c["id"])
         for c in stored_lesson("04")["cells"]
         if "replay_calls_sentence(replays)" in "".join(c["source"])
     )
     calls = re.search(r"([\d,]+) model calls in all", printed).group(1)
-    repeats = re.search(r"Each replay ran (\d+) times", printed).group(1)
-    # a hypothetical since walk 22's second walk: the replays never run on a live model
-    assert f"If these replays ran on a live model, that would be {calls} model calls (each answered once)" in section_6
-    assert f"the {repeats} timing runs are on the offline models too" in section_6
+    assert f"a live model would answer each of the {calls} calls once" in printed
 
 
 # endregion

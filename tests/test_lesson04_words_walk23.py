@@ -54,7 +54,7 @@ def test_section_1_says_the_reader_never_reads_values_in_its_own_answers_and_it_
     from course_lib.memory_models import visible_mentions
 
     said = words(cell_source("04", "cell-02"))
-    assert "never in its own earlier answers" in said
+    assert "never from its own earlier answers" in said  # walk 24: "from"
     seen = [
         Message(role="user", contents=["module=Reporting"]),
         Message(role="assistant", contents=["module=Reporting"]),  # the reader's own answer repeats it
@@ -66,7 +66,8 @@ def test_section_1_says_the_reader_never_reads_values_in_its_own_answers_and_it_
 def test_section_1_reads_its_table_as_bullets_and_compactions_three_turns_count_the_question():
     said = cell_source("04", "cell-02")
     assert "How to read it:\n\n- A *graded* turn" in said and "\n- A *forbidden value* is" in said
-    assert "*compaction* sends a shortened view whose 3 turns count the new question" in words(said)
+    # walk 24: what the code sends, said outright
+    assert "*compaction* sends only the last 3 user turns, the new question being one of them" in words(said)
 
 
 def test_section_4_points_at_no_section_the_student_has_not_read():

@@ -100,8 +100,8 @@ def test_each_slider_shows_its_limits_beside_it_read_from_its_own_min_and_max():
     assert explorer.max_facts_limits.value == f"<i>1 to {explorer.max_facts.max} facts</i>"
     controls = explorer.children[0].children
     beside = {tuple(box.children) for box in controls if hasattr(box, "children")}
-    assert (explorer.window, explorer.window_limits) in beside
-    assert (explorer.max_facts, explorer.max_facts_limits) in beside
+    assert (explorer.window, explorer.window_box, explorer.window_limits) in beside  # walk 24: a box of its own
+    assert (explorer.max_facts, explorer.max_facts_box, explorer.max_facts_limits) in beside
     hint = slider_typing_hint([explorer.window, explorer.max_facts])
     assert explorer.typing_hint.value == f"<i>{hint}</i>" and explorer.typing_hint in controls
 

@@ -71,7 +71,8 @@ def test_the_line_names_the_ends_a_cut_decimal_and_text_that_changes_nothing():
     hint = slider_typing_hint(_explorer_sliders())
     assert hint == (
         "A slider's number box reads a whole number in digits, up to the first other character (so 1.7 and 1e3 are "
-        "read as 1); below 1 becomes 1, above 10 becomes 10; text with no whole number first (.5, abc) changes nothing."
+        "read as 1); below 1 becomes 1, above 10 becomes 10; text with no whole number first (-5, .5, abc) changes "
+        "nothing."
     )
     assert "ignored or changed" not in hint and "under Run shows" not in hint
 
@@ -84,7 +85,8 @@ def _claims(hint: str) -> list[tuple[str, int | None]]:
     claims += [(f"{decimal.group(1)}.7", int(decimal.group(3))), (f"{decimal.group(2)}e3", int(decimal.group(3)))]
     for side, end in re.findall(r"(below|above) (\d+) becomes \2", hint):
         claims.append((str(int(end) - 1 if side == "below" else int(end) + 1), int(end)))
-        claims.append((str(int(end) - 100 if side == "below" else int(end) + 100), int(end)))
+        # walk 24: the box reads no sign, so the furthest below an end is 0 ("-99" is text with no number first)
+        claims.append(("0" if side == "below" else str(int(end) + 100), int(end)))
     nothing = re.search(r"no whole number first \(([^)]*)\) changes nothing", hint)
     assert nothing
     claims += [(typed.strip(), None) for typed in nothing.group(1).split(",")]
@@ -96,7 +98,7 @@ def test_every_example_the_line_gives_is_what_the_box_does(start):
     sliders = _explorer_sliders()
     hint = slider_typing_hint(sliders)
     claims = _claims(hint)
-    assert len(claims) == 8
+    assert len(claims) == 9
     for slider in sliders:
         slider.value = start
         for typed, becomes in claims:
@@ -121,10 +123,13 @@ def test_sliders_of_different_ranges_each_name_their_end_and_the_example_fits_bo
     assert "10.7 and 10e3 are read as 10" in hint  # the only value Window can take, so true of both
 
 
-def test_the_installed_frontend_reads_a_typed_value_as_slider_reads_does():
-    """The browser side, read from the installed ipywidgets bundle: an IntSlider's box parses with ``parseInt``,
-    keeps the value when that gives NaN, and otherwise moves the number between min and max (:func:`slider_takes`).
+def test_the_installed_frontend_reads_with_parseint_so_the_explorer_hides_the_sliders_own_box():
+    """The browser side, read from the installed ipywidgets bundle: an IntSlider's box parses with ``parseInt``, which
+    reads "0x5" as 5 and "-5" as -5. Walk 24: the explorer hides that box (``readout=False``) and reads its own box
+    in the kernel, by the rule its line states (:func:`slider_reads`, digits 0-9 only).
     """
+    explorer = PolicyExplorer(load_timeline())
+    assert explorer.window.readout is False and explorer.max_facts.readout is False
     static = ROOT / ".venv" / "share" / "jupyter" / "labextensions" / "@jupyter-widgets" / "jupyterlab-manager"
     bundles = [p.read_text(encoding="utf-8", errors="replace") for p in (static / "static").glob("*.js")]
     if not bundles:
@@ -138,8 +143,8 @@ def test_the_installed_frontend_reads_a_typed_value_as_slider_reads_does():
         r"isNaN\((\w)\)\?this\.readout\.textContent=this\.valueToString\(this\.model\.get\(\"value\"\)\)", body
     )
     assert re.search(r"Math\.max\(Math\.min\((\w),(\w)\),(\w)\)", body)
-    for typed, read in (("3.7", 3), ("3e2", 3), (".5", None), ("abc", None), ("-5", -5), (" 7", 7)):
-        assert slider_reads(typed) == read  # JavaScript's parseInt on these inputs
+    for typed, read in (("3.7", 3), ("3e2", 3), (".5", None), ("abc", None), ("-5", None), (" 7", 7), ("0x5", 0)):
+        assert slider_reads(typed) == read  # parseInt differs on "-5" (-5) and "0x5" (5): its box is hidden
 
 
 # endregion
