@@ -1032,8 +1032,8 @@ NOT_STORED_IN_BOX = (
     "The message still in the Message box was not stored: press Submit to try it on the store as it is now."
 )
 """Said under a forget that changed the store while a refused message is still in the box, in place of what Submit
-said of it: that answered the store before the forget (walk 24 of lessons 02, 03 and 07; lesson 07's panel says
-the same words). A forget that changes nothing says Submit's lines again (:data:`STILL_IN_BOX`)."""
+said of it: that answered the store before the forget (walk 24 of lessons 02, 03 and 07; defined here once, lesson
+07's panel imports it). A forget that changes nothing says Submit's lines again (:data:`STILL_IN_BOX`)."""
 
 STILL_IN_BOX = "What Submit said of the message still in the Message box:"
 """The label over the last Submit's lines, said again under a forget's while that message is still in the box (the

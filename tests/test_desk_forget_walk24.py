@@ -4,7 +4,7 @@ A forget that changes the store (Forget key, Forget all, or ``forget KEY`` typed
 repeats what the last Submit said: that answered the store before the forget. If the message Submit refused is still
 in the Message box, one line says it was not stored (:data:`NOT_STORED_IN_BOX`, the words of lessons 02 and 07).
 A forget that changes nothing (a key the store does not hold) leaves the store as Submit's lines answered it, so they
-are said again.
+are said again. The sentence is defined once, beside :data:`STILL_IN_BOX`, and lesson 07's panel imports it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from support.panels import forget, said, send, submit, two_desks
 
+from course_lib import capstone_panel
 from course_lib.widgets import NOT_STORED_IN_BOX, STILL_IN_BOX, DeskPanel
 
 REFUSED = "colour=red"
@@ -91,3 +92,9 @@ async def test_forget_all_on_an_empty_store_still_says_the_error() -> None:
     now = said(p.memory_panel)
     assert now.startswith("Forgot all facts: the store held no facts")
     assert now.endswith(f"\n{STILL_IN_BOX}\n{error}") and NOT_STORED_IN_BOX not in now
+
+
+def test_the_sentence_is_defined_once_and_lesson_07_uses_it() -> None:
+    assert capstone_panel.NOT_STORED_IN_BOX is NOT_STORED_IN_BOX
+    source = capstone_panel.__loader__.get_source(capstone_panel.__name__) or ""  # type: ignore[union-attr]
+    assert "NOT_STORED_IN_BOX = " not in source
