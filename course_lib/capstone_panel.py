@@ -52,6 +52,7 @@ from .presentation import RECORDED, html_lines, recorded_time
 from .widgets import (
     EXPECTED_ERRORS,
     NOT_READ_LABEL,
+    NOT_STORED_IN_BOX,
     NOTE_STYLE,
     REFUSED_LABEL,
     STILL_IN_BOX,
@@ -511,12 +512,6 @@ def forget_note(key: str, value: str, facts: Sequence[Fact]) -> str:
 
 
 ALL_FORGOTTEN = "Forgot every fact: the store is empty."
-NOT_STORED_IN_BOX = (
-    "The message still in the Message box was not stored: press Submit to try it on the store as it is now."
-)
-"""Said under a forget that changed the store while a refused message is still in the box: the status is cleared
-(the old Submit's error answered the store before the forget; lesson 07's walk 24), but the student still learns
-the box holds a message the store does not."""
 """What Forget all says, as on lesson 02's panel."""
 
 

@@ -1033,8 +1033,8 @@ NOT_STORED_IN_BOX = (
     "The message still in the Message box was not stored: press Submit to try it on the store as it is now."
 )
 """Said under a forget that changed the store while a refused message is still in the box, in place of what Submit
-said of it: that answered the store before the forget (lesson 02's and lesson 07's walk 24; lesson 07's panel says
-the same words). A forget that changes nothing says Submit's lines again (:data:`STILL_IN_BOX`)."""
+said of it: that answered the store before the forget (walk 24 of lessons 02, 03 and 07; defined here once, lesson
+07's panel imports it). A forget that changes nothing says Submit's lines again (:data:`STILL_IN_BOX`)."""
 
 STILL_IN_BOX = "What Submit said of the message still in the Message box:"
 """The label over the last Submit's lines, said again under a forget's while that message is still in the box (the
@@ -1408,6 +1408,17 @@ class _DeskMemoryPanel(MemoryPanel):
         if not self.memory.facts:
             self.forget_note.value = _greyed_out(self.forget_key_button, DESK_FORGET_NOTE)
 
+    def say_forgot(self, said: str, *, changed: bool) -> None:
+        """What a forget (a button's, or ``forget`` typed in the chat) said, under the memory panel's rule: one that
+        changed the store does not say the last Submit's lines again (they answered the store before it), only, while
+        that message is still in the box, that it was not stored (:data:`NOT_STORED_IN_BOX`); one that changed no
+        fact says them again, as :meth:`MemoryPanel.forget` does."""
+        if not changed:
+            self._say_of_forget(_escape(said))
+            return
+        left = f"\n{NOT_STORED_IN_BOX}" if self._still_in_box() else ""
+        self.diagnostic.value = _escape(said + left)
+
 
 class DeskPanel(_Panel, widgets.HBox):
     """The two-desk conversation (provider path) with ``mem`` / ``forget``, and the memory panel beside it."""
@@ -1506,8 +1517,9 @@ class DeskPanel(_Panel, widgets.HBox):
     def _forget(self, key: str | None) -> DeskEvent:
         """A Forget button's click: the console's ``forget``, shown in the chat as the typed command is."""
         self._clear_status()
+        before = self.desks.extraction.memory.facts
         event = self.desks.forget(key)
-        self._record(event)
+        self._record(event, before)
         return event
 
     async def send(self, line: str | None = None) -> None:
@@ -1530,11 +1542,12 @@ class DeskPanel(_Panel, widgets.HBox):
     async def _handle(self, line: str) -> DeskEvent:
         """One console line; a line the console refused is shown as an error and kept in the chat with its reason."""
         self._clear_status()
+        before = self.desks.extraction.memory.facts
         event = await self.desks.handle(line)
         if event.kind == "refused":
             self._record_refusal(event)
             raise ConsoleRefusal(REFUSAL_IN_CHAT)
-        self._record(event)
+        self._record(event, before)
         return event
 
     def _record_refusal(self, event: DeskEvent) -> None:
@@ -1552,7 +1565,9 @@ class DeskPanel(_Panel, widgets.HBox):
         )
         self._render()
 
-    def _record(self, event: DeskEvent) -> None:
+    def _record(self, event: DeskEvent, before: tuple[Fact, ...]) -> None:
+        """One event in the chat; a forget's words on the store's side too, where ``before`` (the facts held before
+        it) tells whether it changed the store (:meth:`_DeskMemoryPanel.say_forgot`)."""
         self.events.append(event)
         who = f"[{event.desk}] " if event.desk else ""
         answer = event.reply if event.kind == "turn" else event.output
@@ -1576,7 +1591,8 @@ class DeskPanel(_Panel, widgets.HBox):
         self._render()
         self.memory_panel.refresh()
         if event.kind == "forget":  # typed or clicked, the store's side says what the forget did, in the same words
-            self.memory_panel._say_of_forget(_escape(event.output or ""))
+            changed = before != self.desks.extraction.memory.facts
+            self.memory_panel.say_forgot(event.output or "", changed=changed)
 
     def _not_held(self, event: DeskEvent) -> list[str]:
         """A note naming the values the desk's reply repeats from earlier lines that the store does not hold.

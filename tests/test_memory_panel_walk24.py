@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 from support.panels import forget, memory_panel, said, submit
 
-from course_lib import capstone_panel
 from course_lib.widgets import NOT_STORED_IN_BOX, STILL_IN_BOX, TICKET_NOTE
 
 # region 6. the ticket's caption names the lesson that teaches tickets
@@ -57,7 +56,3 @@ async def test_a_forget_that_changes_nothing_still_says_the_error() -> None:
     p.forget_key(None)
     assert said(p).endswith(f"\n{STILL_IN_BOX}\n{error}")  # the store is as the error answered it
     assert NOT_STORED_IN_BOX not in said(p)
-
-
-def test_both_panels_say_it_in_the_same_words() -> None:
-    assert capstone_panel.NOT_STORED_IN_BOX == NOT_STORED_IN_BOX
