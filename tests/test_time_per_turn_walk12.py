@@ -85,7 +85,7 @@ def test_the_calls_sentence_counts_the_runs_made_to_time_each_replay():
     from course_lib.policies import replay_calls_sentence
 
     thrice = [ScalingRow(10, p, 0, 0, 10, 0.0, 3) for p in ("full history", "summary")]
-    assert "Each replay ran 3 times, for the times under the hood: 3 \u00d7 20 = 60 calls." in (
+    assert "Each replay ran 3 times, to time it (the time per turn, below): 3 \u00d7 20 = 60 calls." in (
         replay_calls_sentence(thrice)
     )
     assert "ran" not in replay_calls_sentence([ScalingRow(10, "full history", 0, 0, 10, 0.0)])
