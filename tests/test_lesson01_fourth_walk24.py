@@ -180,3 +180,40 @@ def test_section_7_cells_use_no_formatting_helper_and_say_what_the_copy_changes(
     line = next(x for x in copying.splitlines() if "copy_ticket(real_ticket" in x)
     before = copying.splitlines()[copying.splitlines().index(line) - 1]
     assert "user_text" in before and "only" in before
+
+
+# 7. after a restart, the checker's note names the cell that makes a lesson-01 name
+
+
+def _said_for(name: str, source: str) -> str:
+    import linecache
+    import traceback
+
+    from course_lib.exercises import _cell_error_guidance
+
+    filename = f"<cell-walk24-{name}>"
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    line = next(i for i, x in enumerate(lines, 1) if name in x and "answer" not in x)
+    frame = traceback.FrameSummary(filename, line, "<module>", line=lines[line - 1].strip())
+    error = NameError(f"name '{name}' is not defined", name=name)  # as Python raises it in that cell
+    return _cell_error_guidance(error, frame, {})
+
+
+def test_exercise_3s_note_names_the_cell_that_makes_c():
+    [cell] = [c for c in _path() if c.cell_type == "code" and 'exercise("01", "Exercise 3")' in c.source]
+    said = words(_said_for("C", cell.source))
+    assert "C is not defined in this kernel yet: section 3's first code cell makes it (C = FactCandidate)." in said
+
+
+def test_a_name_the_exercise_does_not_map_keeps_the_general_note():
+    [cell] = [c for c in _path() if c.cell_type == "code" and 'exercise("01", "Exercise 3")' in c.source]
+    said = words(_said_for("WorkingMemory", cell.source))
+    assert "WorkingMemory is not defined in this kernel yet: a cell above imports or creates it." in said
+
+
+def test_the_cell_that_makes_c_is_section_3s_first_code_cell():
+    path = _path()
+    start = next(i for i, c in enumerate(path) if c.source.startswith("## 3."))
+    first_code = next(c for c in path[start:] if c.cell_type == "code")
+    assert "C = FactCandidate" in first_code.source
