@@ -180,6 +180,8 @@ class Exercise:
     walk 6: 8 counts the writer's calls right and only the user turns wrong).
     ``message`` is the message the exercise asks about (lesson 01's exercise 1), as the lesson's checking cell
     builds it: the keys it writes (:attr:`message_keys`) are content to grade, never a form to fix.
+    ``made`` pairs a name the checking cell uses with the lesson cell that makes it, for the note a restarted
+    kernel gets (:func:`not_defined_yet`): lesson 01's ``C`` is made in section 3, not by the imports cell.
     """
 
     lesson: str
@@ -193,6 +195,7 @@ class Exercise:
     known: tuple[str, ...] = ()
     said_alone: tuple[Any, ...] = ()
     message: str = ""
+    made: tuple[tuple[str, str], ...] = ()
 
     @property
     def message_keys(self) -> tuple[str, ...]:
@@ -472,6 +475,7 @@ EXERCISES: tuple[Exercise, ...] = (
         'The store checks the citation, not the meaning: "SQL Server" is inside "database=SQL Server 2022", so a '
         "cut-off value gets in; lesson 02's host check, which compares the proposal with the declarations, catches it.",
         answer_type=bool,
+        made=(("C", "section 3's first code cell makes it (C = FactCandidate)"),),
     ),
     Exercise(
         "02",
@@ -2716,7 +2720,7 @@ _CELLS_OWN_NAME = re.compile(r"answer_\w*|message_\w+")
 """A name an exercise cell sets itself (its answer, its message): missing, its line was deleted, not a lesson name."""
 
 
-def not_defined_yet(error: NameError) -> str:
+def not_defined_yet(error: NameError, made: str = "") -> str:
     """What to say when a lesson cell's own code names something this kernel has not defined (lesson 05's walk).
 
     Run alone after a restart, an exercise cell stops at ``run_seed_demo``: the cells above define it. "The word
@@ -2728,10 +2732,25 @@ def not_defined_yet(error: NameError) -> str:
     name = error.name or str(error)
     if _CELLS_OWN_NAME.fullmatch(name):  # the cell reads its answer or message, whose line was deleted
         return unquoted_name_guidance(error)
+    where = made or "a cell above imports or creates it"  # made: the cell the exercise names (Exercise.made)
     return (
-        f"{name} is not defined in this kernel yet: a cell above imports or creates it.\nRun the cells above first "
+        f"{name} is not defined in this kernel yet: {where}.\nRun the cells above first "
         "(Run > Run All Above Selected Cell), then this cell again."
     )
+
+
+_EXERCISE_CALL = re.compile(r"""exercise\(\s*["'](\d\d)["']\s*,\s*["'](Exercise \d+)["']""")
+"""How a checking cell names its exercise: ``exercise("01", "Exercise 3")``."""
+
+
+def _made_where(filename: str | None, name: str) -> str:
+    """Where the lesson makes ``name``, as the exercise the cell in ``filename`` checks says (:attr:`Exercise.made`),
+    or ``""`` when the cell names no exercise or the exercise does not map the name."""
+    found = _EXERCISE_CALL.search("".join(linecache.getlines(filename or "")))
+    if found is None:
+        return ""
+    named = next((e for e in EXERCISES if (e.lesson, e.label) == found.groups()), None)
+    return dict(named.made).get(name, "") if named else ""
 
 
 def _python_line(error: BaseException) -> str:
@@ -2850,7 +2869,8 @@ def _cell_error_guidance(
     if guidance := _message_guidance(error, frame.line if frame else None):
         return readable_lines(first + guidance)
     if isinstance(error, NameError) and _lesson_name_missing(error, frame):
-        return readable_lines(first + not_defined_yet(error))  # a lesson name, in a kernel that has not run them
+        made = _made_where(frame.filename if frame else None, error.name or "")
+        return readable_lines(first + not_defined_yet(error, made))  # a lesson name, in a kernel that has not run them
     if isinstance(error, NameError) and frame:
         answer = _ANSWER_LINE.match(frame.line or "")
         variable = answer.group(1) if answer else ""

@@ -19,6 +19,7 @@ import hmac
 import json
 import re
 import secrets
+import textwrap
 import threading
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -110,6 +111,7 @@ __all__ = [
     "parse_prompt_block",
     "prompt_block",
     "quote_for_prompt",
+    "read_back_sentence",
     "recorded_words",
     "rules_broken",
     "split_prompt_block",
@@ -1025,6 +1027,22 @@ def value_in_marks(label: str, value: str) -> str:
     return f"{label}, between « and » (they mark where it starts and ends):\n«{mark_invisible(value)}»"
 
 
+def read_back_sentence(key: str, from_line: int, forged: Sequence[str]) -> str:
+    """What the written key's line of the facts block reads back as, and any fact the block holds the store does not.
+
+    Why: lesson 01's attack demo printed "From the symptom line: 1 fact; a fact the store does not hold: no.", a
+    form, not a sentence (fourth walk 24). The wording follows the counts: "exactly 1 fact" when the line held, "2
+    facts" when it did not, and the forged keys by name when the block holds any.
+    """
+    line = {0: "no fact", 1: "exactly 1 fact"}.get(from_line, f"{from_line} facts")
+    if not forged:
+        extra = "no fact the store does not hold"
+    else:
+        extra = "a fact" if len(forged) == 1 else f"{len(forged)} facts"
+        extra = f"{extra} the store does not hold: {', '.join(forged)}"
+    return f"The {key} line reads back as {line}, and the block holds {extra}."
+
+
 class WrittenAndReadBack(NamedTuple):
     """What :func:`write_and_read_back` saw, in three parts a cell prints in order."""
 
@@ -1054,11 +1072,9 @@ def write_and_read_back(store: WorkingMemory, message: str) -> WrittenAndReadBac
     from_line = [(key, value) for key, value in read if key == declared.key]
     others = [key for key, _ in read if key not in {f.key for f in store.facts}]
     got = f"{len(read)} fact{'' if len(read) == 1 else 's'}"
-    line = f"{len(from_line)} fact{'' if len(from_line) == 1 else 's'}"
-    forged = "yes" if others else "no"
     said = [
         f"what a reader of the block gets back: {got} (the store holds {len(store.facts)}).",
-        f"From the {declared.key} line: {line}; a fact the store does not hold: {forged}.",
+        textwrap.fill(read_back_sentence(declared.key, len(from_line), others), width=90),  # a lab's line
     ]
     said += [value_in_marks(f"The value of {key}", value) for key, value in from_line]
     return WrittenAndReadBack(admitted, block, "\n".join(said))

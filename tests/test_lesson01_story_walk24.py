@@ -190,7 +190,8 @@ def test_write_and_read_back_says_the_forged_value_stays_one_fact():
     assert seen.admitted.startswith("declared value, as one text, between « and »")
     assert "The batch replaced symptom (it was 'invoices duplicated', from turn 5)." in seen.admitted
     assert "what a reader of the block gets back: 5 facts (the store holds 5)." in seen.read_back
-    assert "From the symptom line: 1 fact; a fact the store does not hold: no." in seen.read_back
+    line = "The symptom line reads back as exactly 1 fact, and the block holds no fact the store does not hold."
+    assert line in words(seen.read_back)
     [value] = [v for k, v in parse_prompt_block(seen.block) if k == "symptom"]
     assert f"«{value}»" in seen.read_back and "priority" not in dict(parse_prompt_block(seen.block))
 

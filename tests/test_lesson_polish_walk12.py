@@ -60,18 +60,16 @@ def test_lesson_00_under_the_hood_also_covers_what_was_only_mentioned():
 def test_lesson_01_glosses_evicts_at_first_use_and_keeps_one_objective_per_bullet():
     cells = lesson("01")
     top = cells[0].source
-    # walk 23: an objective defines nothing; "evicts" is glossed where the text first says it (section 3)
-    assert "evicts (removes to make room)" not in top
-    assert "evicts (removes to make room)" in " ".join(
-        cell_with("01", "nine batches break their rule alone").source.split()
-    )
+    # walk 23: an objective defines nothing; the fourth walk 24: "evict" is in the word list, read before section 3
+    assert "to make room" not in top
+    assert "- **evict**: remove the oldest fact to make room" in cell_with("01", "### Words used").source
     said = " ".join(top.split())
     assert "explain how a ticket stops a stale write, and why a ticket made by hand writes nothing (section 7)." in said
     assert "forget()` every fact" not in top  # the definition lives in the word list and section 7
     words = cell_with("01", "### Words used").source
     assert "forget" not in words and "sections 2 and 7" in words  # walk 9: forget is defined in section 7 only
     batch_rule = cell_with("01", "The last row is a limit on **one batch**").source
-    assert "evicts (removes to make room)" in batch_rule
+    assert "evicts the oldest one" in " ".join(batch_rule.split())
     section_7 = cell_with("01", "## 7. Tickets").source
     assert "given a key it removes the fact stored under that key" in section_7
 
