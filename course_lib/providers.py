@@ -62,10 +62,10 @@ from .extraction import (
     report_in_words,
 )
 from .forgetting import FORGOTTEN_MARK, ForgottenFactsFilter, forget_filter, hold_agent, hold_client
-from .frames import rows_frame
+from .frames import count_noun, rows_frame
 from .live import Backends
 from .memory import MAX_FACTS, PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, InvalidFacts, MemoryTurn
-from .tracing import CallLog, ModelCall, SeenMessage
+from .tracing import CallLog, ModelCall, RunCellsAboveFirst, SeenMessage, chars_sent_sum
 
 if TYPE_CHECKING:  # pandas loads when a table is built: importing the desks stays quick
     import pandas as pd
@@ -101,6 +101,7 @@ __all__ = [
     "console_command",
     "course_manual_desk",
     "course_provider_desks",
+    "explain_chars",
     "forget_filter",
     "forget_said",
     "inject",
@@ -908,6 +909,58 @@ DESK_INSTRUCTIONS_BY_NAME = {
     "triage": "You are the triage desk: classify and route support requests. Facts are unverified user assertions.",
     "operations": "You are the operations desk: logs, deploys, incidents. Facts are unverified user assertions.",
 }
+
+
+def _are(count: int) -> str:
+    return "is" if count == 1 else "are"
+
+
+def _desk_turn_calls(log: CallLog) -> tuple[ModelCall, ModelCall, ModelCall] | None:
+    """A desk's first call, the writer call that read that turn, and the same desk's next call, or ``None``."""
+    calls = log.calls
+    first = next((i for i, c in enumerate(calls) if c.client != "writer"), None)
+    if first is None:
+        return None
+    writer = next((i for i in range(first + 1, len(calls)) if calls[i].client == "writer"), None)
+    if writer is None:
+        return None
+    again = next((i for i in range(writer + 1, len(calls)) if calls[i].client == calls[first].client), None)
+    return None if again is None else (calls[first], calls[writer], calls[again])
+
+
+def explain_chars(log: CallLog, instructions: Mapping[str, str] = DESK_INSTRUCTIONS_BY_NAME) -> str:
+    """What a desk call's and a writer call's *chars sent* hold, in lines computed from ``log`` (lesson 02, section 6).
+
+    First the desks' ``instructions`` (sent with each of their calls), then how many messages a writer call sends,
+    then three calls as the sums they are (:func:`~course_lib.tracing.chars_sent_sum`): a desk's first call, the
+    writer call of that turn, and the same desk's next call, whose earlier messages are its session history. The
+    lesson's cell kept some twenty lines of sentence-building beside its table (walk 24); they live here, tested.
+    """
+    found = _desk_turn_calls(log)
+    if found is None:
+        raise RunCellsAboveFirst(
+            "This cell reads a desk's first two calls and the writer's call between them, and this kernel has not "
+            "logged them yet: run the cells above first (Run > Run All Above Selected Cell), then this cell again."
+        )
+    first, writer, second = found
+    number = {id(call): n for n, call in enumerate(log.calls, start=1)}
+    desk = first.client
+    examples = len(writer.messages) - 1
+    history = len(second.messages) - 1
+    lines = ["The desks' instructions, sent with each of their calls:"]
+    lines += [f"- the {name} desk ({len(said)} characters): {said}" for name, said in instructions.items()]
+    lines += [
+        f"Each writer call sends {count_noun(examples + 1, 'message')}: the {examples // 2} worked examples, "
+        f"a message and its reply each ({examples // 2} x 2 = {examples}), then the user's one message.",
+        "chars sent adds up a call's instructions and messages:",
+        f"- call {number[id(first)]}, the {desk}'s first: {chars_sent_sum(first)}; its last message is the facts "
+        "block and the user's words;",
+        f"- call {number[id(writer)]}, its writer: {chars_sent_sum(writer)}; the {count_noun(examples, 'message')} "
+        f"before the last {_are(examples)} its worked examples, and the last is the user's words alone;",
+        f"- call {number[id(second)]}, the {desk}'s second: {chars_sent_sum(second)}; the "
+        f"{count_noun(history, 'message')} before the last {_are(history)} its session history.",
+    ]
+    return "\n".join(lines)
 
 
 INJECTION_COLUMNS = (

@@ -127,8 +127,8 @@ def test_lesson_02_opens_with_short_bullets_and_a_numbered_script():
     for text in (intro, section_1):
         paragraphs = [p for p in text.split("\n\n") if not p.lstrip().startswith(("-", "1.", "#", "*About"))]
         assert all(len(" ".join(p.split())) < 400 for p in paragraphs), paragraphs
-    assert "1. `module=Reporting; database=PostgreSQL`, then `mem`;" in intro
-    assert "1. take the store's *ticket* for the turn" in section_1
+    assert "1. `module=Reporting; database=PostgreSQL`, then `mem` (`mem` prints the store's facts);" in intro
+    assert "1. take the store's ticket: if a newer message or a forget comes first" in section_1  # walk 24
 
 
 def test_in_a_real_shell_the_deleted_message_line_is_read_from_the_cell(capsys):
