@@ -73,6 +73,7 @@ __all__ = [
     "hedged_syntax_guidance",
     "key_value_hint",
     "literal_text_hint",
+    "load_ipython_extension",
     "message_keys",
     "near_miss_hint",
     "not_defined_yet",
@@ -2842,6 +2843,18 @@ def explain_unquoted_names(shell: InteractiveShell | None = None) -> bool:
     if hedged_answer_lines not in shell.input_transformers_cleanup:
         shell.input_transformers_cleanup.append(hedged_answer_lines)
     return True
+
+
+def load_ipython_extension(shell: InteractiveShell) -> None:
+    """``course_lib.exercises`` as an IPython extension: a kernel started with it says the guidance from its first cell.
+
+    The guidance is installed by ``setup_display()`` in each lesson's imports cell, and by an exercise cell's import of
+    this module. A cell run first after a restart (lesson 03's walk 24: section 3's ``desks.handle``) runs neither, so
+    Python's own NameError traceback showed there, while the same mistake after the imports cell got the guidance. A
+    kernel that loads this extension at its start (``--ext=course_lib.exercises``, or ``InteractiveShellApp.extensions``
+    in the kernel's config) has it before any cell runs; the imports cell installs the same handler again, harmlessly.
+    """
+    explain_unquoted_names(shell)
 
 
 def _lesson_name_missing(error: BaseException, frame: traceback.FrameSummary | None) -> bool:
