@@ -12,6 +12,11 @@ in, below any setting the user changed. The course sets there what a student sho
 * a notebook scrolls no further than its last cell (``scrollPastEnd`` off): with it on, scrolling to the end of a
   lesson pushes the last cell off the top and leaves the student an empty panel.
 
+* every kernel the environment starts loads ``course_lib.exercises`` as an IPython extension
+  (``<prefix>/etc/ipython/ipython_kernel_config.json``): a cell run first after a restart, before the imports cell,
+  says "X is not defined in this kernel yet: … run the cells above first" rather than Python's raw traceback
+  (lesson 03's walk 24).
+
 The file belongs to the environment (``.venv`` for ``make lab``, the image's for Binder, the container's for the
 dev container), never to the student's home. Settings already in the file are kept: only these keys are set.
 Idempotent.
@@ -57,11 +62,36 @@ def write(prefix: Path) -> Path:
     return path
 
 
+KERNEL_EXTENSION = "course_lib.exercises"
+"""The IPython extension every kernel of the environment loads at its start."""
+
+
+def kernel_config_path(prefix: Path) -> Path:
+    """Where IPython kernels run from the environment at ``prefix`` read their configuration (``sys.prefix``)."""
+    return prefix / "etc" / "ipython" / "ipython_kernel_config.json"
+
+
+def write_kernel_config(prefix: Path) -> Path:
+    """Add the course's extension to the kernels' configuration at ``prefix``, every other setting kept."""
+    path = kernel_config_path(prefix)
+    existing: object = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    if not isinstance(existing, dict):
+        raise SystemExit(f"{path}: IPython's kernel configuration must be a JSON object; fix or remove the file")
+    app = existing.get("InteractiveShellApp")
+    app = dict(app) if isinstance(app, dict) else {}
+    extensions = [e for e in app.get("extensions", []) if e != KERNEL_EXTENSION] + [KERNEL_EXTENSION]
+    config = {**existing, "InteractiveShellApp": {**app, "extensions": extensions}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prefix", type=Path, default=Path(sys.prefix), help="the environment (default: this one)")
     args = parser.parse_args(argv)
     print(f"JupyterLab settings for the course written to {write(args.prefix)}")
+    print(f"Kernels load {KERNEL_EXTENSION} at start: {write_kernel_config(args.prefix)}")
     return 0
 
 
