@@ -180,6 +180,8 @@ class Exercise:
     walk 6: 8 counts the writer's calls right and only the user turns wrong).
     ``message`` is the message the exercise asks about (lesson 01's exercise 1), as the lesson's checking cell
     builds it: the keys it writes (:attr:`message_keys`) are content to grade, never a form to fix.
+    ``floor`` is the least value the answer can have and what is said of a number below it (lesson 00's exercise 1:
+    a wait cannot be negative; walk 24: ``-61.5`` got the hint any wrong number gets).
     """
 
     lesson: str
@@ -193,6 +195,7 @@ class Exercise:
     known: tuple[str, ...] = ()
     said_alone: tuple[Any, ...] = ()
     message: str = ""
+    floor: tuple[float, str] | None = None
 
     @property
     def message_keys(self) -> tuple[str, ...]:
@@ -389,6 +392,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "One attempt and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
         _silent_wait_slips(_EXERCISE_1_TIMEOUT, _EXERCISE_1_RETRIES),
         answer_type=float,
+        floor=(0.0, "A wait cannot be negative: each attempt and each wait between them adds seconds."),
     ),
     Exercise(
         "00",
@@ -783,7 +787,14 @@ def _miss(named: Exercise | None, answer: Any) -> str:
     """What is wrong with a tempting wrong answer the exercise foresaw, or ``""``."""
     if named is None:
         return ""
+    if named.floor is not None and _below(answer, named.floor[0]):
+        return named.floor[1]
     return next((said for wrong, said in named.misses if _same(wrong, answer)), "")
+
+
+def _below(answer: Any, floor: float) -> bool:
+    """``answer`` is a number (never a bool) less than ``floor``."""
+    return isinstance(answer, int | float) and not isinstance(answer, bool) and answer < floor
 
 
 def _same(wrong: Any, answer: Any) -> bool:

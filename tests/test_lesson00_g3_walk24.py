@@ -92,3 +92,16 @@ def test_the_lesson_and_the_glossary_say_contract_in_lesson_01s_words():
     glossary = Path("docs/glossary.md").read_text(encoding="utf-8").splitlines()
     row = next(line for line in glossary if line.startswith("| **contract** |"))
     assert row.startswith(f"| **contract** | {CONTRACT} (a *declaration*)")
+
+
+# --- 6. exercise 1: a negative wait is told it cannot be one ---
+
+
+def test_a_negative_wait_is_told_a_wait_cannot_be_negative():
+    from tests.support.checker import said
+
+    for negative in (-61.5, -1, -0.5, -60):
+        told = said("00", "Exercise 1", negative, 61.5)
+        assert "not quite" in told and "a wait cannot be negative" in told.lower(), told
+    for other in (62.5, 0, 40):
+        assert "cannot be negative" not in said("00", "Exercise 1", other, 61.5)
