@@ -183,6 +183,8 @@ class Exercise:
     builds it: the keys it writes (:attr:`message_keys`) are content to grade, never a form to fix.
     ``made`` pairs a name the checking cell uses with the lesson cell that makes it, for the note a restarted
     kernel gets (:func:`not_defined_yet`): lesson 01's ``C`` is made in section 3, not by the imports cell.
+    ``floor`` is the least value the answer can have and what is said of a number below it (lesson 00's exercise 1:
+    a wait cannot be negative; walk 24: ``-61.5`` got the hint any wrong number gets).
     """
 
     lesson: str
@@ -197,6 +199,7 @@ class Exercise:
     said_alone: tuple[Any, ...] = ()
     message: str = ""
     made: tuple[tuple[str, str], ...] = ()
+    floor: tuple[float, str] | None = None
 
     @property
     def message_keys(self) -> tuple[str, ...]:
@@ -393,6 +396,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "One attempt and two retries of 20 s each (60 s), plus the SDK's waits of 0.5 s and 1 s between them: 61.5 s.",
         _silent_wait_slips(_EXERCISE_1_TIMEOUT, _EXERCISE_1_RETRIES),
         answer_type=float,
+        floor=(0.0, "A wait cannot be negative: each attempt and each wait between them adds seconds."),
     ),
     Exercise(
         "00",
@@ -788,7 +792,14 @@ def _miss(named: Exercise | None, answer: Any) -> str:
     """What is wrong with a tempting wrong answer the exercise foresaw, or ``""``."""
     if named is None:
         return ""
+    if named.floor is not None and _below(answer, named.floor[0]):
+        return named.floor[1]
     return next((said for wrong, said in named.misses if _same(wrong, answer)), "")
+
+
+def _below(answer: Any, floor: float) -> bool:
+    """``answer`` is a number (never a bool) less than ``floor``."""
+    return isinstance(answer, int | float) and not isinstance(answer, bool) and answer < floor
 
 
 def _same(wrong: Any, answer: Any) -> bool:

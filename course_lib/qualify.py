@@ -667,8 +667,23 @@ def _miss_group(declared: Mapping[str, str], case: MissedCase) -> tuple[str, lis
     return "other", facts
 
 
+def _text_of(name: str, battery: tuple[Case, ...]) -> str:
+    return next(case.text for case in battery if case.name == name)
+
+
+_MESSAGE_SHOWN_CHARS = 90
+"""How much of a missed case's message :func:`misses_in_words` shows: past it, the start and the length."""
+
+
+def _message_as_typed(text: str, limit: int = _MESSAGE_SHOWN_CHARS) -> str:
+    """A case's message as the user typed it, for a reader: hidden characters made visible, each typed line on a
+    line of its own under the first (never a ``\\n``), a long message cut to its start and its length."""
+    shown = _shortened(mark_invisible(text), len(text), limit)
+    return ("\n" + " " * len("      message: ")).join(shown.splitlines())
+
+
 def _declared_of(name: str, battery: tuple[Case, ...]) -> dict[str, str]:
-    text = next(case.text for case in battery if case.name == name)
+    text = _text_of(name, battery)
     try:
         return parse_assertions(text)
     except MessageRefused:
@@ -704,8 +719,11 @@ def run_in_words(model: str, cases: Iterable[MissedCase], recorded_at: datetime)
 
 
 def misses_in_words(cases: Iterable[MissedCase], battery: tuple[Case, ...] = BATTERY) -> str:
-    """The cases a run missed (not as the contract says), grouped by what went wrong, each with what its message
-    declares and what the writer proposed; first, the host's outcome of them.
+    """The cases a run missed (not as the contract says), grouped by what went wrong, each with its message (as
+    typed, shortened if long), what it declares and what the writer proposed; first, the host's outcome of them.
+
+    The message is there because ``declares: environment=staging.`` alone does not say why ``database`` is not
+    declared: its message, ``We are on database=SQL Server 2022; ...``, does (walk 24, issue 32).
 
     Why: lesson 00 said of a run's five misses "a proposal with no fact counts as wrong here, since each of these
     messages declares a fact", over a list holding a question that declares none, where the model proposed
@@ -725,6 +743,7 @@ def misses_in_words(cases: Iterable[MissedCase], battery: tuple[Case, ...] = BAT
         declared = _declared_of(case.case, battery)
         group, facts = _miss_group(declared, case)
         entry = [f"  \N{LEFT DOUBLE QUOTATION MARK}{case.case}\N{RIGHT DOUBLE QUOTATION MARK}"]
+        entry.append("      message: " + _message_as_typed(_text_of(case.case, battery)))
         entry.append("      declares: " + ("; ".join(f"{key}={value}" for key, value in declared.items()) or "nothing"))
         if facts is not None:
             proposed = "; ".join(

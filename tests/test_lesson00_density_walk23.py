@@ -124,7 +124,7 @@ def test_the_intro_says_what_the_seeds_are_in_order_with_no_bracket():
 def test_section_6_defines_the_contract_where_it_first_uses_it():
     prose = plain_words("\n".join(source(c) for c in section(6) if c["cell_type"] == "markdown"))
     first = prose.index("contract")
-    assert "the rule that only the facts a message declares are stored" in prose[first : first + 120], prose[first:]
+    assert "the rule for which words of a message count as a fact" in prose[first : first + 120], prose[first:]
 
 
 def test_the_student_path_shows_no_quantization_and_the_exact_caption_keeps_it():
