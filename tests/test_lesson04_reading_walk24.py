@@ -5,13 +5,20 @@
 4. Section 2's compaction bullet did not say that compaction sends one earlier exchange fewer than *last 3 turns*,
    though both are called "3 turns".
 6. Section 4's token column used the word *token* before defining it in the same bullet.
+3. Cell-10's printed note listed every turn where lines meet, line by line, and the student read it three times: the
+   lesson prints one short sentence (``prompt_sizes_note(..., brief=True)``), the explorer keeps the full list.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 
-from support.lesson_cells import cell_source, plain_words, stored_lesson
+import pandas as pd
+from support.lesson_cells import cell_outputs, cell_source, plain_words, stored_lesson
+
+from course_lib.policies import compare_policies, course_policies, load_timeline
+from course_lib.presentation import NEAR_CHARS, prompt_sizes_note
 
 
 def _markdown_with(phrase: str) -> str:
@@ -64,6 +71,68 @@ def test_the_token_bullet_defines_token_first():
     bullet = section.split("estimated tokens (chars / 4)", 1)[1].split("reported input", 1)[0]
     assert bullet.index("token is the unit") < bullet.index("tokens under")
     assert bullet.index("token is the unit") < bullet.index("summed per call")
+
+
+# endregion
+
+# region Finding 3: cell-10's note is one short sentence; the per-turn list stays in the explorer
+
+
+def _lesson_calls() -> pd.DataFrame:
+    return asyncio.run(compare_policies(load_timeline(), course_policies(), rules=["latest"])).calls
+
+
+def test_the_brief_note_is_one_short_sentence_from_the_same_data():
+    calls = _lesson_calls()
+    brief = prompt_sizes_note(calls, rule="latest", brief=True)
+    assert brief == (
+        f"Some lines meet at turns 1 to 4, and come within {NEAR_CHARS} characters at turn 6: "
+        "the explorer below names them under its plot."
+    )
+    assert len(brief.split()) <= 30 and brief.count(".") == 1
+
+
+def test_the_full_note_stays_the_explorers():
+    calls = _lesson_calls()
+    full = prompt_sizes_note(calls, rule="latest")
+    assert full.startswith("Lines that meet hide one another: at turn 1, every line except facts;")
+
+
+def _frame(values: dict[str, list[int]]) -> pd.DataFrame:
+    rows = [
+        {"policy": policy, "rule": "latest", "call": "reader", "turn": turn, "chars_sent": value}
+        for policy, line in values.items()
+        for turn, value in enumerate(line, start=1)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_the_brief_note_says_only_what_happens():
+    meet_only = _frame({"a": [100, 200, 300], "b": [100, 250, 400]})
+    assert prompt_sizes_note(meet_only, brief=True) == (
+        "Some lines meet at turn 1: the explorer below names them under its plot."
+    )
+    near_only = _frame({"a": [100, 200, 300], "b": [102, 250, 400]})
+    assert prompt_sizes_note(near_only, brief=True) == (
+        f"Some lines come within {NEAR_CHARS} characters of each other at turn 1: "
+        "the explorer below names them under its plot."
+    )
+    apart = _frame({"a": [100, 200, 300], "b": [150, 250, 400]})
+    assert prompt_sizes_note(apart, brief=True) == prompt_sizes_note(apart) == ""
+
+
+def test_cell_10_prints_the_brief_note():
+    code = cell_source("04", "cell-10")
+    assert 'prompt_sizes_note(calls, rule="latest", brief=True)' in code
+    shown = cell_outputs("04", "cell-10")
+    assert "Some lines meet at turns 1 to 4" in shown
+    assert "Lines that meet hide one another" not in shown
+
+
+def test_the_markdown_after_the_plot_quotes_the_brief_note():
+    said = plain_words(cell_source("04", "l04-after-prompt-plot"))
+    assert "begins 'Some lines meet'" in said
+    assert "Lines that meet" not in said
 
 
 # endregion
