@@ -15,6 +15,7 @@ import asyncio
 import re
 
 import pandas as pd
+import pytest
 from support.lesson_cells import cell_outputs, cell_source, plain_words, stored_lesson
 
 from course_lib.policies import compare_policies, course_policies, load_timeline
@@ -133,6 +134,36 @@ def test_the_markdown_after_the_plot_quotes_the_brief_note():
     said = plain_words(cell_source("04", "l04-after-prompt-plot"))
     assert "begins 'Some lines meet'" in said
     assert "Lines that meet" not in said
+
+
+# endregion
+
+# region Finding 7: after a restart, cell-03 shows no dead bar above its friendly line
+
+
+def _run_cell_03(namespace: dict) -> None:
+    import ast
+
+    code = compile(cell_source("04", "cell-03"), "cell-03", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    result = eval(code, namespace)
+    if asyncio.iscoroutine(result):
+        asyncio.run(result)
+
+
+def test_after_a_restart_cell_03_stops_before_its_bar_shows():
+    shown: list[object] = []
+    with pytest.raises(NameError, match="timeline"):
+        _run_cell_03({"display": shown.append})  # the imports cell ran, section 1's cell did not
+    assert shown == []
+
+
+def test_with_the_timeline_the_bar_shows_and_counts_every_replay():
+    shown: list[object] = []
+    namespace = {"display": shown.append, "timeline": load_timeline()}
+    _run_cell_03(namespace)
+    (bar,) = shown
+    assert bar is namespace["bar"]
+    assert namespace["comparison"].answers["rule"].nunique() == 3
 
 
 # endregion
