@@ -738,10 +738,28 @@ def _reader_calls(calls: pd.DataFrame, rule: str) -> pd.DataFrame:
     return calls[(calls["rule"] == rule) & (calls["call"] == "reader")]
 
 
-def prompt_sizes_note(calls: pd.DataFrame, rule: str = "latest") -> str:
-    """The note for under :func:`plot_prompt_sizes`' plot, as normal-size text: the turns where lines meet or nearly
-    meet (:func:`meeting_lines_note`), or "" when none do."""
-    return meeting_lines_note(_reader_calls(calls, rule), "turn", "chars_sent")
+def prompt_sizes_note(calls: pd.DataFrame, rule: str = "latest", *, brief: bool = False) -> str:
+    """The note for :func:`plot_prompt_sizes`' plot, as normal-size text: the turns where lines meet or nearly
+    meet (:func:`meeting_lines_note`), or "" when none do.
+
+    ``brief=True`` says only the turns, in one short sentence, from the same data: the lesson prints that one (its
+    student read the per-turn list three times, walk 24); the explorer shows the full list under its own plot.
+    """
+    reader = _reader_calls(calls, rule)
+    if not brief:
+        return meeting_lines_note(reader, "turn", "chars_sent")
+    meet = sorted({turn for _, turns in meeting_lines(reader, "turn", "chars_sent") for turn in turns})
+    near = sorted({meeting.turn for meeting in near_meetings(reader, "turn", "chars_sent")})
+    if meet and near:
+        said = f"Some lines meet at {turns_in_words(meet)}, and come within {NEAR_CHARS} characters at "
+        said += turns_in_words(near)
+    elif meet:
+        said = f"Some lines meet at {turns_in_words(meet)}"
+    elif near:
+        said = f"Some lines come within {NEAR_CHARS} characters of each other at {turns_in_words(near)}"
+    else:
+        return ""
+    return f"{said}: the explorer below names them under its plot."
 
 
 def plot_scaling(frame: pd.DataFrame) -> Figure:
