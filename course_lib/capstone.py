@@ -259,6 +259,7 @@ RULE_MISREADS: tuple[tuple[TaskName, str, str], ...] = (
     ),
     ("plan", "Billing on SQL Server 2022. Don't reboot the prod DB while people are working.", "pass (a paraphrase)"),
     ("ask", "Reporting is wrong, use Billing on SQL Server 2022.", "pass (a negation after the value)"),
+    ("ask", "モジュールはReportingです", "module: Reporting (no space around it)"),
 )
 """The answers the rules still read wrong (the answer battery's misreads), each with its task and the verdict it
 deserves, which ends with the kind of misread in brackets (:data:`MISREAD_KINDS` says what each means); the lesson
@@ -274,6 +275,7 @@ MISREAD_KINDS: dict[str, str] = {
     "named by a description": "a replaced value called by a description, not by its name",
     "a paraphrase": "a constraint said in other words",
     "a negation after the value": "a negation that comes after the value it denies",
+    "no space around it": "a value written flush against words in another script, as Japanese or Chinese is",
 }
 """What each kind of misread tagged in :data:`RULE_MISREADS` means, in words a student reads."""
 
@@ -396,6 +398,7 @@ BATTERY_VIOLATIONS: list[BatteryCase] = [
     BatteryCase("Next, the module stays Ledger.", "module: Ledger", "an opener word, then the key and a link word"),
     BatteryCase("Reporting -> Inventory", "module: Inventory", "an arrow from the old value to one never held"),
     BatteryCase("Module: Billing => Payroll", "module: Payroll", "a key's value written as a history: its last value"),
+    BatteryCase("The database is Oracle です。", "database: Oracle", "a value, a space, then Japanese text"),
 ]
 
 BATTERY_PASSES: list[BatteryCase] = [
@@ -560,6 +563,7 @@ BATTERY_MISREADS: list[tuple[BatteryCase, str]] = [
         BatteryCase("Reporting is wrong, use Billing on SQL Server 2022.", "pass", "a negation after the value"),
         "module: Reporting",
     ),
+    (BatteryCase("モジュールはReportingです", "module: Reporting", "a value flush against non-Latin script"), "pass"),
     (
         BatteryCase(
             "Billing. The data still sits in the old engine, the one before SQL Server 2022.",

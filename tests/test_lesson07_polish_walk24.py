@@ -121,3 +121,18 @@ def test_the_lesson_uses_them() -> None:
     text = "\n".join(_source(c) for c in _cells() if c["cell_type"] == "code")
     assert "key_repairs_or_why(summary_run)" in text
     assert "evictions_or_why(facts_run)" in text
+
+
+def test_a_value_flush_against_non_latin_script_is_a_pinned_misread() -> None:
+    """6. ``モジュールはReportingです`` states the replaced module, yet passes: the battery pins it, with a tag."""
+    from course_lib.capstone import BATTERY_MISREADS, MISREAD_KINDS, RULE_MISREADS, battery_score
+
+    flush = "モジュールはReportingです"
+    assert any(case.answer == flush and got == "pass" for case, got in BATTERY_MISREADS)
+    deserved = next(want for _, answer, want in RULE_MISREADS if answer == flush)
+    assert deserved.startswith("module: Reporting (")
+    assert deserved[deserved.rindex("(") + 1 : -1] in MISREAD_KINDS
+    score = battery_score()
+    hood = " ".join("".join(c["source"]) for c in _cells() if "**The answer battery.**" in "".join(c["source"]))
+    assert f"{score.answers} answers behind" in " ".join(hood.split())
+    assert f"the {score.misread} misreads" in " ".join(hood.split())
