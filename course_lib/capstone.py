@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from agent_framework import Agent, AgentResponse, AgentSession, BaseChatClient, Message
 from pydantic import BaseModel, ConfigDict
@@ -78,6 +78,9 @@ from .policies import (
 from .providers import FactsContextProvider, provider_agent
 from .tracing import CallLog, ModelCall
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "ANSWER_BATTERY",
     "BATTERY_ASK",
@@ -127,10 +130,12 @@ __all__ = [
     "clauses",
     "compare_repairs",
     "declare",
+    "evictions_or_why",
     "exercise_expected",
     "feedback_text",
     "judge_call_chars",
     "judge_call_report",
+    "key_repairs_or_why",
     "mentions",
     "misread_kinds",
     "misread_tags_intro",
@@ -254,6 +259,7 @@ RULE_MISREADS: tuple[tuple[TaskName, str, str], ...] = (
     ),
     ("plan", "Billing on SQL Server 2022. Don't reboot the prod DB while people are working.", "pass (a paraphrase)"),
     ("ask", "Reporting is wrong, use Billing on SQL Server 2022.", "pass (a negation after the value)"),
+    ("ask", "モジュールはReportingです", "module: Reporting (no space around it)"),
 )
 """The answers the rules still read wrong (the answer battery's misreads), each with its task and the verdict it
 deserves, which ends with the kind of misread in brackets (:data:`MISREAD_KINDS` says what each means); the lesson
@@ -269,6 +275,7 @@ MISREAD_KINDS: dict[str, str] = {
     "named by a description": "a replaced value called by a description, not by its name",
     "a paraphrase": "a constraint said in other words",
     "a negation after the value": "a negation that comes after the value it denies",
+    "no space around it": "a value written flush against words in another script, as Japanese or Chinese is",
 }
 """What each kind of misread tagged in :data:`RULE_MISREADS` means, in words a student reads."""
 
@@ -391,6 +398,7 @@ BATTERY_VIOLATIONS: list[BatteryCase] = [
     BatteryCase("Next, the module stays Ledger.", "module: Ledger", "an opener word, then the key and a link word"),
     BatteryCase("Reporting -> Inventory", "module: Inventory", "an arrow from the old value to one never held"),
     BatteryCase("Module: Billing => Payroll", "module: Payroll", "a key's value written as a history: its last value"),
+    BatteryCase("The database is Oracle です。", "database: Oracle", "a value, a space, then Japanese text"),
 ]
 
 BATTERY_PASSES: list[BatteryCase] = [
@@ -555,6 +563,7 @@ BATTERY_MISREADS: list[tuple[BatteryCase, str]] = [
         BatteryCase("Reporting is wrong, use Billing on SQL Server 2022.", "pass", "a negation after the value"),
         "module: Reporting",
     ),
+    (BatteryCase("モジュールはReportingです", "module: Reporting", "a value flush against non-Latin script"), "pass"),
     (
         BatteryCase(
             "Billing. The data still sits in the old engine, the one before SQL Server 2022.",
@@ -1077,6 +1086,38 @@ async def run_capstone(
     )
     # the reader capstone_reader built
     return run.model_copy(update={"live": course_backends().live is not None, "evictions": evictions})
+
+
+def key_repairs_or_why(run: CapstoneRun) -> pd.DataFrame | str:
+    """``run``'s key-by-key table (:data:`KEY_REPAIR_COLUMNS`), or, when it has no rows, one sentence saying why.
+
+    A run whose reader made no call, or whose evaluator found no key wrong or missing (a live model's answer the
+    rules read no value in, say), has nothing to follow key by key: an empty table would show only its headings.
+    """
+    from .frames import rows_frame
+
+    rows = run.key_repairs()
+    if rows:
+        return rows_frame(rows, KEY_REPAIR_COLUMNS)
+    if not run.reader_calls:
+        return f"No key to follow: the {run.policy} run made no reader call, so it has no answer to compare."
+    return (
+        f"No key to follow: the evaluator found no key wrong or missing in the {run.policy} run's answers, "
+        "so the loop had nothing to fix."
+    )
+
+
+def evictions_or_why(run: CapstoneRun) -> pd.DataFrame | str:
+    """``run``'s lost keys (:data:`EVICTION_COLUMNS`), or, when the store lost none, one sentence saying so."""
+    from .frames import rows_frame
+
+    rows = run.eviction_rows()
+    if rows:
+        return rows_frame(rows, EVICTION_COLUMNS)
+    return (
+        f"The {run.policy} run's store lost no key for good: every key it was given found room "
+        f"within its bound of {run.max_facts} facts, or came back."
+    )
 
 
 def _host_store(max_facts: int, writer: FactWriter | None = None) -> MemoryExtraction:

@@ -528,7 +528,7 @@ def start_over_note(turns: int) -> str:
 
 
 def shared_second_note(facts: Sequence[Fact], replayed: Collection[int] = ()) -> str:
-    """What the table's time column cannot say: facts of several turns stored within one second show one time.
+    """What the table's time column cannot say: facts of several turns stored within one second share one time.
 
     The panel replays the conversation's turns into its store when its cell runs, all within a second, so its
     ``recorded (UTC)`` column shows one time for most rows; a student reading it as "when each turn happened" would
@@ -541,7 +541,7 @@ def shared_second_note(facts: Sequence[Fact], replayed: Collection[int] = ()) ->
     shared = [(time, sorted(turns)) for time, turns in turns_at.items() if len(turns) > 1]
     if not shared:
         return ""
-    groups = "; ".join(f"turns {and_listed([str(t) for t in turns])} show one time, {time}" for time, turns in shared)
+    groups = "; ".join(f"turns {and_listed([str(t) for t in turns])} share one time, {time}" for time, turns in shared)
     together = all(set(turns) <= set(replayed) for _, turns in shared)
     why = "the panel stored them together when its cell ran" if together else "they were stored in the same second"
     return (

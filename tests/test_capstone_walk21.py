@@ -80,7 +80,10 @@ def test_the_first_table_is_read_in_a_list_right_under_it():
     under = _cells()[ids.index(FIRST_TABLE) + 1]
     assert under["cell_type"] == "markdown"
     said = "".join(under["source"])
-    assert said.startswith("**How to read the table**")
+    # walk 24 (second round): one sentence saying why each policy is shown once comes first
+    why_once, _, rest = said.partition("\n\n")
+    assert why_once.startswith("That is why each policy is shown once:")
+    assert rest.startswith("**How to read the table**")
     headers = re.findall(r"<th [^>]*col_heading[^>]*>([^<]+)</th>", cell_outputs("07", FIRST_TABLE))
     columns = [name for name in headers if name != "policy"]
     assert len(columns) >= 6
