@@ -625,6 +625,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "one answer, one message.",
         (
             (5, "That is section 2's run, where the evaluator allows 3 iterations; here it allows 1."),
+            (3, "Did you count the messages you sent? The response leaves out your three input messages."),
             (
                 4,
                 "Does the loop's response repeat the caller's input messages? See which message opens section 2's "

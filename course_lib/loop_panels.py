@@ -73,8 +73,9 @@ class LoopStepper(PanelText, widgets.VBox):
     16 there, so step 6). The stepper's box is read in the kernel: a whole number in digits within the run goes to
     that step; anything else (a whole number out of the run, ``-1`` included, or text that is no whole number)
     changes nothing and is answered under the note (:func:`typed_step_problem`).
-    The note is an HTML widget that wraps (:data:`HELP_STYLE`), and the row of controls moves what does not fit onto
-    the next line: a Label never wraps, and a long one was cut at the cell's edge. It keeps no list of
+    The box has a row of its own, under the controls and above its note. The note is an HTML widget that wraps
+    (:data:`HELP_STYLE`), and the row of controls moves what does not fit onto the next line: a Label never wraps,
+    and a long one was cut at the cell's edge. It keeps no list of
     the feedback so far beside a step: a model call's feedback is in its incoming messages and an evaluator's in its
     "Previous feedback", so such a list only repeated them (at the last step, line for line).
     """
@@ -110,9 +111,11 @@ class LoopStepper(PanelText, widgets.VBox):
         self.next_button.on_click(lambda _: self.step(+1))
         self.slider.observe(lambda _: self.render(), names="value")
         self.step_box.observe(lambda change: self.go_to(change["new"]), names="value")
-        controls = [self.previous_button, self.slider, self.next_button, self.steps_label, self.step_box]
+        controls = [self.previous_button, self.slider, self.next_button, self.steps_label]
         row = widgets.HBox(controls, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        super().__init__([row, self.help_note, self.typed_note, self.view])
+        # the box on a row of its own, before and after the cell runs: beside "steps 1 to 6" the two read as one
+        # phrase, and the saved picture wrapped it onto a second row, so the panel changed shape (walk 24)
+        super().__init__([row, self.step_box, self.help_note, self.typed_note, self.view])
         self.render()
 
     def go_to(self, typed: str) -> None:

@@ -67,7 +67,8 @@ def test_05_exercise_code_runs_what_the_words_name():
 
 def test_05_the_options_table_points_to_where_sessions_and_streaming_are_explained():
     after_table = words(cell_source("05", "pieces-demo"))
-    assert after_table.startswith("Sessions: section 2; streaming: section 4.")  # a sentence of its own
+    # a sentence of its own, since walk 24's third round (tests/test_lesson05_06_third_walk24.py)
+    assert after_table.startswith("Two words in this table come later: a *session*")
     table = words(cell_outputs("05", "options-table"))
     assert "leave the loop's own messages (its feedback) out of what the caller gets back" in table
 
@@ -149,10 +150,8 @@ def test_06_the_other_options_cell_says_each_row_changes_one_option_from_the_def
     said = words(cell_source("06", "other-options"))
     assert "Each row changes one option from the defaults" in said
     assert "one more option" not in said
-    assert (
-        "Of these, only `on_behalf_of_author_name` comes back later (section 5); *Under the hood* runs "
-        "`exclude_on_behalf_of_messages` once." in said
-    )
+    # the third round says all the hood runs (tests/test_lesson05_06_third_walk24.py)
+    assert "Section 5 uses `on_behalf_of_author_name`." in said
     assert "The lesson's sections use only" not in said
 
 
@@ -165,7 +164,7 @@ def test_06_opening_points_to_the_loop_half_table_and_writes_llm_out():
     assert "New words are in the glossary's loop-half table, starting at its LoopAgentOptions entry." in said
     assert "from the glossary's LoopAgentOptions entry on" not in said
     section_1 = words(cell_source("06", "cell-02"))
-    assert "the seed's *LLM* (a large language model: the AI model that writes the answers)" in section_1
+    assert "The seed's *LLM* (large language model) is the numbering fake model" in section_1  # third round
 
 
 def test_06_section_7_quotes_the_middleware_s_one_line_wiring():

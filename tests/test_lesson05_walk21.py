@@ -169,7 +169,7 @@ async def test_the_stepper_says_under_its_controls_what_a_typed_step_becomes(all
     line = steps_help(stepper.slider)
     # walk 23: the stepper's own box takes a whole number in digits, within the run (tests/test_stepper_walk23.py)
     assert line == f"Go to step: type a whole number in digits, 1 to {last}, then press Enter."
-    assert stepper.children[1] is stepper.help_note and line in stepper.help_note.value  # walk 21 (2): wraps
+    assert stepper.children[2] is stepper.help_note and line in stepper.help_note.value  # walk 21 (2): wraps
     assert steps_words(stepper.slider) == f"steps 1 to {last}"  # the label beside the slider stays
     for value in range(1, last + 1):  # the same line at every step: it says nothing of where the student is
         stepper.slider.value = value

@@ -47,7 +47,7 @@ def test_section_4_says_the_explicit_re_runs_log_entry_in_two_sentences_quoting_
     assert "so the log's entry for that re-run holds no text" not in said_
     assert "At iteration 1 this evaluator sends messages instead of a feedback text." in said_
     quoted = re.search(
-        r"The feedback log still gets an entry for that re-run, with no text; the first table shows it at "
+        r"The feedback log still gets an entry for that iteration, with no text; the first table shows it at "
         r'iteration 2 as "([^"]+)"\.',
         said_,
     )
