@@ -1052,8 +1052,8 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
     "fresh_context_per_iteration=True + the caller's session": (
         LoopAgentOptions(fresh_context_per_iteration=True),
         True,
-        "the first run uses the caller's session; each re-run starts on a fresh copy of it, "
-        "as it was before the first run",
+        "the first iteration uses the caller's session; each later iteration starts on a fresh copy of it, "
+        "as it was before the first",
     ),
 }
 """Lesson 06's second table: each other option (or a caller's session), whether the caller passes a session, and
