@@ -16,27 +16,14 @@ import re
 from test_reading import WORKS_ALONE, panel_note
 from test_student_path import lesson
 
+from tests.support.lesson_cells import paragraphs, sentences
+
 LESSON = "04_memory_policies_compared"
 HOOD = "## Under the hood"
 
 
-def _plain(md: str) -> str:
-    md = re.sub(r"```.*?```", " ", md, flags=re.S)
-    md = re.sub(r"<[^>]+>", " ", md)
-    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", md)
-
-
-def _paragraphs(md: str) -> list[str]:
-    said = []
-    for block in re.split(r"\n\s*\n|\n(?=\s*[-*] )|\n(?=\s*\d+\. )|\n(?=#)", _plain(md)):
-        text = " ".join(block.split())
-        if text and not text.startswith(("#", "|")):
-            said.append(text)
-    return said
-
-
-def _sentences(paragraph: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z*(\"'`])", paragraph) if s]
+_paragraphs = paragraphs  # the shared splitter (tests/support/lesson_cells.py), as the density rule reads
+_sentences = sentences
 
 
 def _student_path() -> list:

@@ -18,6 +18,8 @@ import pytest
 from support.lesson_cells import stored_lesson
 from test_reading import PANEL_CONTROLS, panel_note
 
+from tests.support.lesson_cells import paragraphs, sentences
+
 BUDGET = {"05": 1600, "06": 2100}
 
 
@@ -25,24 +27,8 @@ def _source(cell: dict) -> str:
     return "".join(cell["source"])
 
 
-def _plain(md: str) -> str:
-    md = re.sub(r"```.*?```", " ", md, flags=re.S)
-    md = re.sub(r"<[^>]+>", " ", md)
-    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", md)
-
-
-def _paragraphs(md: str) -> list[str]:
-    """Paragraphs and list items as the walks' measure splits them; headings and table rows are not prose."""
-    said = []
-    for block in re.split(r"\n\s*\n|\n(?=\s*[-*] )|\n(?=\s*\d+\. )|\n(?=#)", _plain(md)):
-        text = " ".join(block.split())
-        if text and not text.startswith(("#", "|")):
-            said.append(text)
-    return said
-
-
-def _sentences(paragraph: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z*(\"'`])", paragraph) if s]
+_paragraphs = paragraphs  # the shared splitter (tests/support/lesson_cells.py), as the density rule reads
+_sentences = sentences
 
 
 def _student_markdown(number: str) -> list[str]:
