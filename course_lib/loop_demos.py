@@ -568,7 +568,8 @@ def same_run_sentence(first: tuple[LoopTrace, AgentResponse], second: tuple[Loop
 OPTION_NOTES: dict[str, str] = {
     "max_iterations": "the most times the agent runs (set to None, it falls back to 10)",
     "fresh_context_per_iteration": (
-        "re-run on a fresh session (a new conversation history) with the task and one message listing all feedback"
+        "run each iteration after the first on a fresh session (a new conversation history), with the task and one "
+        "message listing all feedback"
     ),
     "on_behalf_of_author_name": (
         "the name shown as the sender of the messages the loop adds (its feedback); none leaves them unnamed"
