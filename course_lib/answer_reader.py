@@ -43,6 +43,11 @@ qualifies the key, not states it.
 tags and the sentence punctuation that ends it (``.``, ``?``, ``!``, ``,``, ``;``, ``:``): the contract stores
 ``Payroll.`` for ``module=Payroll.``, and "The module is Payroll." states that value (:func:`values_match`).
 
+**Chinese and Japanese.** They write no space between words, so a model answering in them writes a Latin value or
+key flush against their characters ("Reporting模块", "モジュールはReportingです"): where the script changes, a word
+ends, as at a space (:data:`_SPACELESS`); their full-width commas, colons and full stops are read as ASCII ones. Their
+own words for a key ("模块") are not read.
+
 **Not a claim.** A question (a clause ending in "?"), a negation or a history before the value ("no longer", "not",
 "was", "moved off", "instead of", "from ... to", "old") or after it ("... was replaced", "(old)", an arrow to the
 next value, "to" and the key's current value: "Reporting -> Billing", "Reporting to Billing"). A constraint said
@@ -96,6 +101,21 @@ __all__ = [
     "without_html_tags",
 ]
 
+_SPACELESS = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+"""The letters of the scripts written without spaces between words: Japanese kana and Chinese (or Japanese) Han
+characters. A model answering in them writes a Latin value flush against them (``Reporting模块``,
+``モジュールはReportingです``): where one of these meets a Latin letter or a digit, a word ends, as at a space."""
+_LETTER = f"[^\\W{_SPACELESS}]"
+"""A letter, digit or ``_`` of a script written with spaces (a ``\\w`` that is not :data:`_SPACELESS`)."""
+_SCRIPT_CHANGE = f"(?<=[{_SPACELESS}])(?={_LETTER})|(?<={_LETTER})(?=[{_SPACELESS}])"
+_STARTS = f"(?:(?<![\\w-])|{_SCRIPT_CHANGE})"
+"""Where a word may start: after no letter, digit, ``-`` or ``_``, or where the script changes."""
+_ENDS = f"(?:(?![\\w-])|{_SCRIPT_CHANGE})"
+"""Where a word may end: before no letter, digit, ``-`` or ``_``, or where the script changes."""
+_FULL_WIDTH = str.maketrans("\uff0c\u3001\uff1b\u3002\uff01\uff1f\uff1a\uff1d\uff08\uff09", ",,;;!?:=()")
+"""The punctuation of Chinese and Japanese text read as its ASCII counterpart, one character for one: the full-width
+comma and the enumeration comma are commas, the ideographic full stop ends a clause (as ``;``: it needs no space after
+it), and the full-width colon, semicolon, marks and brackets are their ASCII selves."""
 _MARKDOWN = str.maketrans({"*": " ", "`": " ", "#": " ", "|": " ", ">": " "})
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<![^\W_])__?(?=[^\W_])|(?<=[^\W_])__?(?![^\W_])")
 """``_never_`` and ``__never__``: underscores that open a word or close one. One inside a word stays
@@ -122,11 +142,11 @@ CUT_MARK = "\u2026"
 """What marks a stated value the rules read only in part ("Oracle0 Oracle1 … "): the answer goes on past the bound of
 a value in the contract's form (:data:`_MAX_VALUE` characters) or of a name in prose (six name words). A value read in
 part is shown with this mark wherever it is quoted (a verdict, the feedback, a panel), never as if it were whole."""
-_NEXT_STATEMENT = re.compile(r"(?<![\w-])(?:" + "|".join(ALLOWED_KEYS) + r")[ \t]*=", re.IGNORECASE)
+_NEXT_STATEMENT = re.compile(_STARTS + "(?:" + "|".join(ALLOWED_KEYS) + r")[ \t]*=", re.IGNORECASE)
 """Where the next statement in the contract's form begins (``module=``, ``database =``): a value before it ends
 there, so "module=Reporting module=Reporting" is two statements of ``Reporting``, not one value."""
 _STATEMENT = re.compile(
-    r"(?<![\w-])(?P<key>" + "|".join(ALLOWED_KEYS) + r")[ \t]*[=:][ \t]*"
+    _STARTS + "(?P<key>" + "|".join(ALLOWED_KEYS) + r")[ \t]*[=:][ \t]*"
     r"(?P<value>(?:(?!" + _NEXT_STATEMENT.pattern + r")(?:[^;\n.,]|[.,](?=\S))){1," + str(_MAX_VALUE) + "})",
     re.IGNORECASE,
 )
@@ -184,7 +204,7 @@ def plain_text(text: str) -> str:
         text = _UNDERSCORE_EMPHASIS.sub(lambda m: " " * len(m.group()), text)
     if ">" in text or "\u21d2" in text:
         text = _ARROW_SPELLINGS.sub(lambda m: _ARROW + " " * (len(m.group()) - 1), text)
-    return text.translate(_MARKDOWN)
+    return text.translate(_MARKDOWN).translate(_FULL_WIDTH)
 
 
 def without_html_tags(text: str) -> str:
@@ -234,7 +254,7 @@ def clauses(text: str) -> list[str]:
 
 def _ends_in_key(text: str, at: int) -> bool:
     """Whether the word before position ``at`` is an allowed key (``module: Billing`` is one statement)."""
-    word = re.search(r"(\w+)\W*$", text[max(0, at - 24) : at])
+    word = re.search(f"({_LETTER}+)\\W*$", text[max(0, at - 24) : at])
     return word is not None and word[1].lower() in ALLOWED_KEYS
 
 
@@ -313,7 +333,7 @@ def _same_value(stated: str, current: str) -> bool:
 
 def _carried(value: str, said: str) -> bool:
     """Whether the normalized answer ``said`` contains ``value`` as a whole phrase (not inside a longer word)."""
-    return re.search(r"(?<!\w)" + re.escape(_norm(value)) + r"(?!\w)", said) is not None
+    return re.search(_STARTS + re.escape(_norm(value)) + _ENDS, said) is not None
 
 
 def mentions(value: str, clause: str) -> list[int]:
@@ -325,23 +345,31 @@ def mentions(value: str, clause: str) -> list[int]:
         end = at + len(want)
         before = said[at - 1] if at else " "
         after = said[end] if end < len(said) else " "
-        if not _word_char(before) and not _word_char(after):
+        if not _joins(before, said[at]) and not _joins(after, said[end - 1]):
             found.append(at)
         at = said.find(want, at + 1)
     return found
 
 
-def _word_char(char: str) -> bool:
-    """Letters, digits, ``-`` and ``_`` continue a word: "Reporting-free" does not mention ``Reporting``."""
-    return char.isalnum() or char in "-_"
+def _joins(outside: str, edge: str) -> bool:
+    """Whether ``outside``, next to a phrase's ``edge`` character, continues its word: a letter, a digit, ``-`` or
+    ``_`` does ("Reporting-free" does not mention ``Reporting``), unless the script changes between them
+    (``Reporting模块`` does: :data:`_SPACELESS`)."""
+    if not (outside.isalnum() or outside in "-_"):
+        return False
+    return _spaceless(outside) == _spaceless(edge)
+
+
+def _spaceless(char: str) -> bool:
+    return re.match(f"[{_SPACELESS}]", char) is not None
 
 
 # region Prose: a value next to a word of its key
 
 _KEY_OF = {k: k for k in ALLOWED_KEYS} | {k + "s": k for k in ALLOWED_KEYS} | {"db": "database", "dbs": "database"}
 """The words that name a key: the key, its plural, and ``DB`` for the database."""
-_KEY_WORD = re.compile(r"(?<![\w-])(?:" + "|".join(_KEY_OF) + r")(?![\w-])", re.IGNORECASE)
-_WORD = re.compile(r"\w(?:[\w'\u2019+#]|[./-](?=\w))*\+*")
+_KEY_WORD = re.compile(_STARTS + "(?:" + "|".join(_KEY_OF) + ")" + _ENDS, re.IGNORECASE)
+_WORD = re.compile(f"[{_SPACELESS}]+|{_LETTER}(?:{_LETTER}|['\u2019+#]|[./-](?={_LETTER}))*\\+*")
 """A word, with the marks a name keeps inside it: ``10.6``, ``billing-worker.log``, ``C#``, ``C++``, ``Billing's``."""
 _LINKS_TEXT = (
     "is are stays remain remains will would be should must becomes become set to still now currently use choose pick "
@@ -497,7 +525,8 @@ def _phrase_at(text: str, start: int, value: str) -> bool:
     end = start + len(want)
     if start < 0 or end > len(text) or text[start:end].casefold() != want.casefold():
         return False
-    return (start == 0 or not _word_char(text[start - 1])) and (end == len(text) or not _word_char(text[end]))
+    before = start > 0 and _joins(text[start - 1], text[start])
+    return not before and not (end < len(text) and _joins(text[end], text[end - 1]))
 
 
 def _value_at(words: _Words, i: int, key: str, known: _Known, step: int) -> _Read | None:
@@ -661,7 +690,7 @@ class _OldValues:
         self.current = {_norm(v): (key, v) for key, v in current.items() if key != "constraint" and _norm(v)}
         names = sorted(self.key_of.keys() | self.current.keys(), key=len, reverse=True)
         alternatives = "|".join(re.escape(n).replace("\\ ", r"\s+") for n in names)
-        self.pattern = re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.IGNORECASE) if names else None
+        self.pattern = re.compile(_STARTS + "(?:" + alternatives + ")" + _ENDS, re.IGNORECASE) if names else None
 
     def search(self, clause: str) -> bool:
         return self.pattern is not None and self.pattern.search(clause) is not None
@@ -950,7 +979,7 @@ def _plans_beyond(text: str, constraints: Sequence[str]) -> bool:
             core = _norm(constraint)
             if core:
                 phrase = re.escape(core).replace("\\ ", r"\s+")
-                part = re.sub(r"(?<![\w-])" + phrase + r"(?![\w-])", " ", part, flags=re.IGNORECASE)
+                part = re.sub(_STARTS + phrase + _ENDS, " ", part, flags=re.IGNORECASE)
         found = [_stem(m.group().casefold()) for m in _ACTION.finditer(part) if not _forbidden(part, m.start())]
         if not found:
             continue

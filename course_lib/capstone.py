@@ -259,7 +259,6 @@ RULE_MISREADS: tuple[tuple[TaskName, str, str], ...] = (
     ),
     ("plan", "Billing on SQL Server 2022. Don't reboot the prod DB while people are working.", "pass (a paraphrase)"),
     ("ask", "Reporting is wrong, use Billing on SQL Server 2022.", "pass (a negation after the value)"),
-    ("ask", "モジュールはReportingです", "module: Reporting (no space around it)"),
 )
 """The answers the rules still read wrong (the answer battery's misreads), each with its task and the verdict it
 deserves, which ends with the kind of misread in brackets (:data:`MISREAD_KINDS` says what each means); the lesson
@@ -275,7 +274,6 @@ MISREAD_KINDS: dict[str, str] = {
     "named by a description": "a replaced value called by a description, not by its name",
     "a paraphrase": "a constraint said in other words",
     "a negation after the value": "a negation that comes after the value it denies",
-    "no space around it": "a value written flush against words in another script, as Japanese or Chinese is",
 }
 """What each kind of misread tagged in :data:`RULE_MISREADS` means, in words a student reads."""
 
@@ -399,6 +397,10 @@ BATTERY_VIOLATIONS: list[BatteryCase] = [
     BatteryCase("Reporting -> Inventory", "module: Inventory", "an arrow from the old value to one never held"),
     BatteryCase("Module: Billing => Payroll", "module: Payroll", "a key's value written as a history: its last value"),
     BatteryCase("The database is Oracle です。", "database: Oracle", "a value, a space, then Japanese text"),
+    BatteryCase(
+        "database\uff1aOracle\uff0c模块是Billing。", "database: Oracle", "a key, a full-width colon, a new value"
+    ),
+    BatteryCase("这个module=Payroll", "module: Payroll", "a key flush against Chinese, then a value never held"),
 ]
 
 BATTERY_PASSES: list[BatteryCase] = [
@@ -491,8 +493,18 @@ BATTERY_STALE: list[BatteryCase] = [
     BatteryCase(
         "Billing \u2192 Reporting", "module: Reporting", "a history written with an arrow ends on the old value"
     ),
+    BatteryCase("モジュールはReportingです", "module: Reporting", "a replaced value flush against Japanese text"),
+    BatteryCase(
+        "Reporting模块\uff0cSQL Server 2022数据库。", "module: Reporting", "a replaced value flush against Chinese"
+    ),
+    BatteryCase(
+        "模块\uff1aBilling\uff0c数据库\uff1aSQL Server 2022。",
+        "pass",
+        "the stored values after Chinese keys and colons",
+    ),
 ]
-"""Answers that state as current a value a correction replaced, written in a shape the other lists do not hold."""
+"""Answers that state as current a value a correction replaced, written in a shape the other lists do not hold; and
+answers in Chinese or Japanese, which write no space between a Latin value and the words around it."""
 
 BATTERY_LOCAL_MODEL: list[BatteryCase] = [
     BatteryCase(
@@ -563,7 +575,6 @@ BATTERY_MISREADS: list[tuple[BatteryCase, str]] = [
         BatteryCase("Reporting is wrong, use Billing on SQL Server 2022.", "pass", "a negation after the value"),
         "module: Reporting",
     ),
-    (BatteryCase("モジュールはReportingです", "module: Reporting", "a value flush against non-Latin script"), "pass"),
     (
         BatteryCase(
             "Billing. The data still sits in the old engine, the one before SQL Server 2022.",
