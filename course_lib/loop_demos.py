@@ -522,8 +522,9 @@ def numbering_reminder(trace: LoopTrace) -> str:
     the feedback took a number). A student who reads the exercise far below section 2 has lost where they are, so the
     reminder gives the input's numbers, read from the trace so it cannot drift from the run, and points at the lines
     of section 2's printed trace that hold the two facts, by their headings there (the 'saw' and 'did' columns it
-    named are section 3's table's, walk 9). It does not state them: with both said, the answer was one addition away
-    (walk 8).
+    named are section 3's table's, walk 9). It states the second plainly ("feedback messages get no number": walk 25
+    read "and whether the feedback got one" as one more question) and never the first: with both said, the answer was
+    one addition away (walk 8).
     It is printed just above the check's message, so it is broken into lines as that message is (``readable_lines``).
     The exercise passes its own run's trace (walk 22): :func:`seed_loop` numbers the seed's input as section 2 did, and
     the cell then grades and reminds after only the imports cell has run, without section 2's ``trace``.
@@ -532,8 +533,8 @@ def numbering_reminder(trace: LoopTrace) -> str:
     numbered = f"[{inputs[0]}] to [{inputs[-1]}]" if len(inputs) > 1 else f"[{inputs[0]}]"  # the seed's input: 3
     return readable_lines(
         f"From section 2: the input messages were numbered {numbered}. Its printed trace (the lines under "
-        "'Incoming messages' and 'Outgoing response') shows the number of each answer the model gave, and whether "
-        "the feedback got one."
+        "'Incoming messages' and 'Outgoing response') shows the number of each answer the model gave; feedback "
+        "messages get no number."
     )
 
 

@@ -262,12 +262,20 @@ def breakable_code(value: object) -> str:
     return re.sub(r"([(.,])(?=[^\s])", r"\1<wbr>", html.escape(str(value)))
 
 
-def plain_table(frame: pd.DataFrame, *, lines: Sequence[str] = (), code: Sequence[str] = ()) -> Styler:
+def plain_table(
+    frame: pd.DataFrame, *, lines: Sequence[str] = (), code: Sequence[str] = (), title: str | None = None
+) -> Styler:
     """:func:`readable_table` without pandas' row numbers: for a table whose own columns say what each row is.
 
     A column of 0, 1, 2 beside a "message" or "option" column is one more number a student must learn to ignore.
+    ``title`` is printed by this call, just before it returns the table, so a title never shows without its table:
+    ``print(title)`` on a line of its own printed it even when the table's line then failed (lesson 05's walk 25, a
+    cell run after a kernel restart printed a title over "plain_table is not defined in this kernel yet").
     """
-    return readable_table(frame, lines=lines, index=False, code=code)
+    table = readable_table(frame, lines=lines, index=False, code=code)
+    if title is not None:
+        print(title)
+    return table
 
 
 NO_INDEX = "course_no_index"

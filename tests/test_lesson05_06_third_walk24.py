@@ -81,9 +81,10 @@ def test_lesson_05_says_when_the_tables_later_words_come():
 
 
 def test_lesson_05s_exercise_3_says_why_it_calls_seed_loop():
-    assert "seed_loop gives a fresh counter and the three input messages in one call." in _said(LESSON_05).replace(
-        "`", ""
-    )
+    # walk 25 (tests/test_lesson05_walk25.py): what seed_loop sets up afresh says why the cell calls it
+    assert "seed_loop(...) sets up section 2's demo afresh: a new counter, the numbering model" in _said(
+        LESSON_05
+    ).replace("`", "")
 
 
 # 4. Lesson 06 says what the hood runs, all of it.

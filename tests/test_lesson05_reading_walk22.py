@@ -42,11 +42,13 @@ def _path_ids() -> list[str]:
 def test_the_demo_is_the_courses_copy_and_no_middleware_name_is_left_unexplained():
     said = words(cell_source("05", "pieces-demo"))
     # walk 24 (tests/test_lesson05_06_second_walk24.py): "The course's copy of the seed's demo... The course's
-    # copy of the seed's evaluator" is said once, plainly
-    assert "The demo's fake model and its evaluator are the course's own code, in `course_lib.loop_demos`." in said
+    # copy of the seed's evaluator" is said once, plainly; walk 25 (tests/test_lesson05_walk25.py) says it under the
+    # hood, with the pointer to lesson 06
+    hood = words(cell_source("05", "hood-code")) + " " + words(cell_source("05", "hood-head"))
+    assert "The demo's fake model and its evaluator are the course's own code, in `course_lib.loop_demos`." in hood
     assert "The seed's demo is not part of MAF at all" not in said
-    assert "AgentLoopMiddleware" not in said and "middleware" not in said.lower()
-    assert "lesson 06 compares" in said
+    assert "AgentLoopMiddleware" not in said + hood and "middleware" not in (said + hood).lower()
+    assert "lesson 06 compares" in hood
 
 
 # --- 2, 3, 4 ---

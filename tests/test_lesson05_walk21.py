@@ -51,7 +51,8 @@ def words(text: str) -> str:
 def test_section_1_says_the_iteration_counting_evaluator_is_the_courses_copy_of_the_seeds():
     said = words(cell_source("05", "pieces-demo"))
     # walk 24 (tests/test_lesson05_06_second_walk24.py): the demo's model and evaluator, said once to be the course's
-    assert "The demo's fake model and its evaluator are the course's own code" in said
+    # (under the hood since walk 25)
+    assert "The demo's fake model and its evaluator are the course's own code" in words(cell_source("05", "hood-code"))
     assert "The evaluator, `IterationCountEvaluator(allowed)`," in said
     assert "The seed's evaluator, `IterationCountEvaluator" not in said
 

@@ -43,12 +43,13 @@ def test_the_demos_model_has_one_name_defined_in_section_1_as_the_glossary_has_i
     defining = _cell("pieces-demo").source
     assert "is the *numbering model* ([glossary](../docs/glossary.md#numbering-model))" in defining
     text = " ".join(" ".join(c.source.split()) for c in _cells() if c.cell_type == "markdown")
-    # one "fake model": walk 24's "The demo's fake model and its evaluator are the course's own code", just above
-    # the sentence that names it the numbering model
+    # one "fake model": walk 24's "The demo's fake model and its evaluator are the course's own code", under the
+    # hood since walk 25, after the sentence that names it the numbering model
     assert len(re.findall(r"fake (?:LLM|model)", text)) == 1
-    assert text.index("The demo's fake model") < text.index("is the *numbering model*")
-    # walk 23: exercise 3 asks for model calls and names the numbering model in its set-up
-    assert text.index("*numbering model*") < text.index("`seeded.inner_agent` (the numbering model)")
+    assert text.index("is the *numbering model*") < text.index("The demo's fake model")
+    assert "The demo's fake model" in " ".join(_cell("hood-code").source.split())
+    # walk 23: exercise 3 asks for model calls and names the numbering model in its set-up (walk 25's words)
+    assert text.index("*numbering model*") < text.index("a new counter, the numbering model and")
 
 
 async def test_exercise_3s_reminder_is_broken_into_lines_as_the_check_message_is():

@@ -87,7 +87,9 @@ def test_lesson_05s_saved_stepper_shows_the_short_line_in_a_wrapping_widget_and_
 def test_section_1_names_the_loop_maf_for_python_offers():
     said = words(cell_source("05", "pieces-demo"))
     # walk 22: the middleware's name was unexplained there; the sentence says what it is, lesson 06 names it
-    assert "lesson 06 compares the loop helper MAF Python does offer" in said and "Middleware" not in said
+    # walk 25: that sentence is under the hood now (tests/test_lesson05_walk25.py)
+    hood = words(cell_source("05", "hood-head"))
+    assert "lesson 06 compares the loop helper MAF Python does offer" in hood and "Middleware" not in said + hood
 
 
 # --- finding 3: "this lesson (section 4)", the section that streams the demo ---
