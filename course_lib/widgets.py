@@ -759,9 +759,11 @@ def _fixed_width(box: widgets.Widget, width: str) -> None:
     box.layout = widgets.Layout(flex="0 0 auto", width=width, min_width="0", max_width="100%")
 
 
-TICKET_NOTE = "Ticket: any write begun before a newer message or a Forget is refused (lesson 01)."
+TICKET_NOTE = "A turn's facts are refused by its ticket after a newer message or a Forget (lesson 01)."
 """What the ticket guards, in one short line under the ticket (lesson 01 and section 6 of lesson 03 show it at work):
-the epoch counts forgets, the turn counts messages, and a write that does not hold the latest ticket is refused."""
+the epoch counts forgets, the turn counts messages, and a write that does not hold the latest ticket is refused. It
+does not start with "Ticket:" as the ticket's own line does: two "Ticket:" lines read as two tickets (lesson 02's walk
+25), and "any write begun before" leaned on lesson 01's words."""
 NOTE_STYLE = "color: dimgray; font-size: 85%; line-height: 1.3"
 """A note under a panel's line: grey, small, one compact paragraph."""
 
@@ -779,10 +781,11 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 """Why a message refused whole leaves the ticket's turn where it was (:func:`ticket_line`)."""
 
 
-SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line; it stores key=value, not a question."
+SUBMIT_DISABLED_NOTE = "Submit stays off while the Message box is empty."
 """Beside a greyed-out Submit on a panel whose Message box only feeds the store (lessons 02 and 07), in one short line:
-what turns Submit on, and that only declarations are stored. No model answers a question there (lesson 07's walk: "a
-question or key=value" read as an invitation to ask one)."""
+what turns Submit on, and nothing more. A question turns Submit on too, so the note says no rule about what a line must
+hold (lesson 02's walk 25 read "it stores key=value, not a question" as a rule Submit enforces); the line under the box
+says what a question stored (nothing) once it is submitted."""
 DESK_SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line; it sends as Send does."
 """The same note on the desk panel (lesson 03), whose Message box goes through the desks' console: a desk replies in
 the chat and the line's declarations are stored, as for a line sent from the You box (the lesson says so above the
@@ -1020,14 +1023,11 @@ def declares_nothing(report: ExtractionReport | None, text: str) -> bool:
     return report is not None and report.status == "nothing_to_extract" and not declaration_notes(text)
 
 
-NEW_PANEL_NOTE = (
-    "Running the panel's cell again builds it anew on an empty store, as it began: no forgotten fact comes back; "
-    "to store one again, submit its declaration again."
-)
+NEW_PANEL_NOTE = "A forgotten fact comes back only if you submit it again."
 """What Forget all adds on a panel of its own built on a new store (lesson 02's cell: a new panel on
-``make_extraction()``): a forget cannot be undone, and running that cell again gives a new panel on a new, empty
-store, not the facts that went. Lesson 07's panel says instead that its cell replays the conversation
-(``capstone_panel.start_over_note``)."""
+``make_extraction()``): a forget cannot be undone. Running that cell again gives a new panel on a new, empty store, not
+the facts that went; the lesson says so above the panel, so the note keeps one short line (lesson 02's walk 25). Lesson
+07's panel says instead that its cell replays the conversation (``capstone_panel.start_over_note``)."""
 
 NOT_STORED_IN_BOX = (
     "The message still in the Message box was not stored: press Submit to try it on the store as it is now."

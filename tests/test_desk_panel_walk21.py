@@ -109,7 +109,7 @@ def test_each_note_around_the_panel_is_one_short_sentence(note):
 
 def test_the_ticket_note_still_says_what_the_ticket_refuses():
     assert "Forget" in TICKET_NOTE and "newer message" in TICKET_NOTE and "refused" in TICKET_NOTE
-    assert "as Send does" in DESK_SUBMIT_DISABLED_NOTE and "key=value" in SUBMIT_DISABLED_NOTE
+    assert "as Send does" in DESK_SUBMIT_DISABLED_NOTE and "while the Message box is empty" in SUBMIT_DISABLED_NOTE
 
 
 async def test_the_desk_panel_shows_the_short_notes():

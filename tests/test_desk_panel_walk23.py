@@ -17,7 +17,9 @@ def _text(value: str) -> str:
 
 
 def test_the_ticket_caption_is_a_sentence():
-    assert TICKET_NOTE == "Ticket: any write begun before a newer message or a Forget is refused (lesson 01)."
+    assert TICKET_NOTE == (
+        "A turn's facts are refused by its ticket after a newer message or a Forget (lesson 01)."
+    )  # lesson 02's walk 25: one "Ticket:" line in the panel, this note under it
     panel = two_desks()
     assert TICKET_NOTE in panel.memory_panel.ticket_note.value
 

@@ -43,7 +43,7 @@ def test_why_ask_a_model_gives_the_reason() -> None:
     why = said[said.index("Why ask a model at all?") :]
     assert "free text" in why and "only a model" in why
     assert "plain code can check" in why and "exactly" in why
-    assert "what gets checked" in why
+    assert "the thing under test" in why  # walk 25
 
 
 # region 2. a session stores both sides of each turn
@@ -51,7 +51,7 @@ def test_why_ask_a_model_gives_the_reason() -> None:
 
 def test_the_session_note_counts_both_sides_of_each_turn() -> None:
     cells = _cells()
-    at = next(i for i, c in enumerate(cells) if "The seed says to check `mem` after this call" in _source(c))
+    at = next(i for i, c in enumerate(cells) if "Check `mem` after a question:" in _source(c))
     said = plain_words(_source(cells[at]))
     assert "both sides of each turn" in said
     assert "two turns make 4 messages" in said

@@ -63,9 +63,11 @@ def test_the_intro_says_the_block_goes_before_each_desk_call():
 
 def test_the_forget_filter_is_started_and_defined_in_the_bullets_before_the_table():
     bullets = words(cell_source("02", "replay-calls"))
-    assert "`replay.memory.forget()` empties only the store and starts the *forget filter* (" in bullets
+    # walk 25: the filter is named after the sentence that says what it does, and what escapes it is said there
+    assert "`replay.memory.forget()` empties only the store." in bullets and "(the *forget filter*)" in bullets
+    assert "Values a correction had already replaced were never forgotten, so they are not filtered." in bullets
     after = words(cell_source("02", "cell-18"))
-    assert "*forget filter* (" not in after and "knows only the values the store forgot" in after
+    assert "*forget filter*" not in after and "replaced by the correction, still reach the model" in after
 
 
 # --- finding 5: one piece writes a fact, said alike in the lesson and the glossary ---
@@ -105,11 +107,11 @@ def test_a_desk_is_defined_once():
 
 
 def test_the_desks_instructions_are_printed_where_their_count_is_first_used():
-    printed = words(cell_outputs("02", "cell-21"))
+    printed = words(cell_outputs("02", "hood-chars-sent"))  # walk 25: the sums went under the hood
     triage = DESK_INSTRUCTIONS_BY_NAME["triage"]
     assert f"triage desk ({len(triage)} characters): {triage}" in printed
     assert printed.index(triage) < printed.index(f"{len(triage)} of instructions")
-    earlier = " ".join(cell_outputs("02", c["id"]) for c in _cells()[: _ids().index("cell-21")] if c.get("id"))
+    earlier = " ".join(cell_outputs("02", c["id"]) for c in _cells()[: _ids().index("hood-chars-sent")] if c.get("id"))
     assert f"{len(triage)} of instructions" not in earlier
 
 

@@ -45,9 +45,10 @@ def test_the_scripts_first_mem_says_what_mem_prints() -> None:
 
 def test_step_1_says_what_the_ticket_refuses() -> None:
     said = plain_words(cell_source("02", "cell-04"))
+    # walk 25: what the ticket is, said in a clause, with a link to lesson 01
     assert (
-        "take the store's ticket: if a newer message or a forget comes first, this turn's facts are refused "
-        "(lesson 01)" in said
+        "take the store's ticket, which counts messages and forgets ([lesson 01](01_contract_and_store.ipynb)): "
+        "after a newer message or a forget, this turn's facts are refused" in said
     )
     assert "only this turn's extraction may then write" not in said
 
@@ -118,10 +119,12 @@ def test_section_6_cell_keeps_the_table_and_one_call() -> None:
     cell = next(c for c in _cells() if "calls = log.to_frame()" in _source(c))
     source = _source(cell)
     assert "calls_needed(log, 3," in source and "student_table(calls)" in source
-    assert "explain_chars(log)" in source
     assert "printed = [" not in source and 'f"' not in source
     assert len(source.splitlines()) <= 12
-    printed = words(cell_outputs("02", cell["id"]))
+    # walk 25: the sums are printed under the hood, by one call of the helper
+    hood = next(c for c in _cells() if "explain_chars(log)" in _source(c))
+    assert _cells().index(hood) > _cells().index(cell)
+    printed = words(cell_outputs("02", hood["id"]))
     assert "The desks' instructions, sent with each of their calls:" in printed
     assert "call 3, the triage desk's second:" in printed
 

@@ -76,8 +76,9 @@ def test_one_sentence_follows_the_table_and_the_forget_filter_is_defined_in_it()
     sentences = re.split(r"(?<=[.!?])\s+", words(first))
     assert len(sentences) == 2 and all(len(s.split()) <= 30 for s in sentences), first
     # second walk 23: the filter is defined in the bullets before the table, which already uses it
-    assert "*forget filter* (" in words(cell_source("02", "replay-calls"))
-    assert "knows only the values the store forgot" in words(first)
+    assert "(the *forget filter*)" in words(cell_source("02", "replay-calls"))
+    # walk 25: the sentence names the column to read and says why its two pairs of rows differ
+    assert "Look at the column" in words(first) and "replaced by the correction, still reach the model" in words(first)
     assert "sessions of both desks" in said  # claim F49 stays in this cell
     assert said.count("\n\n") <= 1  # the sentence, and claim F49's
 
@@ -121,7 +122,7 @@ def test_the_chars_sent_sums_are_said_once_under_the_table():
     student = _student_markdown()
     assert "add it up" not in student and "In those sums" not in student
     assert "last message" not in student  # the printed lines say what a call's last message is
-    printed = words(cell_outputs("02", "cell-21"))
+    printed = words(cell_outputs("02", "hood-chars-sent"))  # walk 25: printed under the hood
     assert "its last message is the facts block and the user's words" in printed
     assert "the 12 messages before the last are its worked examples" in printed
     assert "the 2 messages before the last are its session history" in printed

@@ -215,7 +215,7 @@ async def test_the_memory_panel_says_why_a_table_row_stored_nothing_in_words():
 
 async def test_a_greyed_out_button_says_why():
     panel = memory_panel()
-    assert panel.submit_button.disabled and "Submit stays off until the Message box" in panel.submit_note.value
+    assert panel.submit_button.disabled and "Submit stays off while the Message box is empty" in panel.submit_note.value
     assert panel.forget_all_button.disabled and "store is empty" in panel.forget_note.value
     assert panel.forget_all_button.button_style == ""  # greyed, not a bright warning that does nothing
     assert (
