@@ -85,6 +85,7 @@ __all__ = [
     "kept_with_numbers",
     "marker_sentence",
     "messages_frame",
+    "numbered_messages",
     "numbering_reminder",
     "option_value",
     "options_frame",
@@ -1110,13 +1111,18 @@ async def run_middleware_demo(
     return trace, response
 
 
-def counted_messages(texts: Sequence[str]) -> str:
-    """Messages for one table cell, told apart: their count, then each numbered ``1)``, ``2)``.
+def numbered_messages(texts: Sequence[str]) -> str:
+    """Messages for one table cell, told apart: each numbered ``1)``, ``2)``, one to a line.
 
     Joined by line breaks alone, a progress log and the nudge after it read as one message.
     """
+    return "\n".join(f"{number}) {spaced(text)}" for number, text in enumerate(texts, start=1))
+
+
+def counted_messages(texts: Sequence[str]) -> str:
+    """:func:`numbered_messages` after their count in brackets, for a cell that has no count column beside it."""
     count = f"({len(texts)} message{'s' * (len(texts) != 1)})"
-    return "\n".join([count, *(f"{number}) {spaced(text)}" for number, text in enumerate(texts, start=1))])
+    return "\n".join([count, numbered_messages(texts)]) if texts else count
 
 
 def flow_summary(name: str, trace: LoopTrace, response: AgentResponse) -> dict[str, object]:
@@ -1128,6 +1134,9 @@ def flow_summary(name: str, trace: LoopTrace, response: AgentResponse) -> dict[s
         "loop": name,
         "messages sent per call": ", ".join(str(len(c)) for c in trace.calls),
         "history kept": "yes" if kept_history else "no",
-        "added before the second call": counted_messages(added),
+        # the count is a column of its own, named in the lesson's list of columns (walk 25: a bracketed
+        # "(2 messages)" inside the text column was never explained)
+        "messages added before call 2": len(added),
+        "what was added": numbered_messages(added),
         "messages returned": len(response.messages),
     }

@@ -152,8 +152,8 @@ def test_06_the_other_options_cell_says_each_row_changes_one_option_from_the_def
     said = words(cell_source("06", "other-options"))
     assert "Each row changes one option from the defaults" in said
     assert "one more option" not in said
-    # the third round says all the hood runs (tests/test_lesson05_06_third_walk24.py)
-    assert "Section 5 uses `on_behalf_of_author_name`." in said
+    # walk 25 (tests/test_lesson06_walk25.py) cut the cross-reference to what section 5 and the hood run
+    assert "Section 5 uses" not in said
     assert "The lesson's sections use only" not in said
 
 

@@ -64,9 +64,12 @@ def test_section_4_says_context_is_the_loop_context_each_evaluator_is_handed():
 
 
 def test_section_5_says_what_stop_sentence_prints_in_plain_words():
+    # walk 25 (tests/test_lesson06_walk25.py): loop_exit_reason and what stop_sentence prints moved to section 6
     section_5 = words(cell_source("06", "8f908dd8"))
     assert "says either in a sentence" not in section_5
-    assert "prints, in words, either the code or that none was recorded" in section_5
+    assert "`stop_sentence` says in words why the loop stopped" in section_5
+    section_6 = words(cell_source("06", "a5908b9f"))
+    assert "prints, in words, either the code or that none was recorded" in section_6
 
 
 def test_section_5_names_only_the_roles_its_code_asks_for():

@@ -416,7 +416,7 @@ async def test_the_loop_comparison_says_yes_or_no_and_the_table_hides_the_index_
     plain_trace, plain_response = await run_middleware_demo(with_session=False)
     rows = [flow_summary("loop", trace, response), flow_summary("middleware", plain_trace, plain_response)]
     assert [row["history kept"] for row in rows] == ["yes", "no"]
-    assert "- [4] Response" in str(rows[1]["added before the second call"])
+    assert "- [4] Response" in str(rows[1]["what was added"])
     html = plain_table(pd.DataFrame([{"text": "emit 'TASK_COMPLETE: <summary>'", "n": 1}])).to_html()
     assert "&lt;summary&gt;" in html and "<summary>" not in html and "row_heading" not in html
 
