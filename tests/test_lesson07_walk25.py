@@ -12,12 +12,16 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
-from support.lesson_cells import cell_outputs, cell_source, stored_lesson, student_path, words
+from support.lesson_cells import cell_outputs, cell_source, paragraphs, sentences, stored_lesson, student_path, words
+from support.panels import said, submit
 
 from course_lib.assertions import parse_assertions
 from course_lib.capstone import DRIFT_RULES
+from course_lib.capstone_panel import CORRECTION_EXAMPLE, CapstonePanel, example_answers
+from course_lib.memory import Fact
 from course_lib.memory_models import resolve
 from course_lib.policies import load_timeline
 
@@ -66,3 +70,29 @@ def test_the_reason_is_true_of_the_conversation_and_the_readers_rules() -> None:
     assert resolve(mentions, "most_frequent") == resolve(mentions, "earliest")
     # said twice, a value wins under most frequent: the note's reason is what makes the rules agree
     assert resolve([("module", "A"), ("module", "B"), ("module", "B")], "most_frequent") == {"module": "B"}
+
+
+# region 2. and 3. Section 1's words
+
+
+def test_the_prose_sample_is_held_to_a_small_store_and_sample_store_is_under_the_hood() -> None:
+    assert "held to a small store like the conversation's" in _path()
+    assert "sample_store" not in _path()
+    hood = " ".join(
+        "".join(c["source"])
+        for c in _cells()[[c.get("id") for c in _cells()].index("under-the-hood") :]
+        if c["cell_type"] == "markdown"
+    )
+    assert "`sample_store()` builds their store" in words(hood)
+
+
+def test_a_task_is_defined_in_its_own_short_sentence_right_before_the_first_table() -> None:
+    cells = _cells()
+    table = next(i for i, c in enumerate(cells) if c["cell_type"] == "code" and "examples = [" in "".join(c["source"]))
+    before = "".join(cells[table - 1]["source"])
+    assert cells[table - 1]["cell_type"] == "markdown"
+    last = paragraphs(before)[-1]
+    definition = sentences(last)[0]
+    assert definition == "A **task** is the user's message that an answer replies to.", definition
+    assert len(definition.split()) <= 12
+    assert "*Which module?* only asks" in last and "*Plan the fix.* asks for an action" in last
