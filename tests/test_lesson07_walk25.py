@@ -16,12 +16,9 @@ import re
 from datetime import UTC, datetime
 
 from support.lesson_cells import cell_outputs, cell_source, paragraphs, sentences, stored_lesson, student_path, words
-from support.panels import said, submit
 
 from course_lib.assertions import parse_assertions
 from course_lib.capstone import DRIFT_RULES
-from course_lib.capstone_panel import CORRECTION_EXAMPLE, CapstonePanel, example_answers
-from course_lib.memory import Fact
 from course_lib.memory_models import resolve
 from course_lib.policies import load_timeline
 
@@ -96,3 +93,14 @@ def test_a_task_is_defined_in_its_own_short_sentence_right_before_the_first_tabl
     assert definition == "A **task** is the user's message that an answer replies to.", definition
     assert len(definition.split()) <= 12
     assert "*Which module?* only asks" in last and "*Plan the fix.* asks for an action" in last
+
+
+# region 7. Section 10
+
+
+def test_section_10_makes_no_claim_about_the_local_writer_without_its_reason() -> None:
+    live = words(cell_source("07", "live-mode"))
+    assert "both keys of the correction" not in live or "how many facts each message declares" in live
+    hood = words(cell_source("07", "hood-store-room"))
+    assert "Told how many facts each message declares" in hood and "both keys of the correction" in hood
+    assert re.search(r"does not follow the feedback", live)
