@@ -16,9 +16,12 @@ import re
 from datetime import UTC, datetime
 
 from support.lesson_cells import cell_outputs, cell_source, paragraphs, sentences, stored_lesson, student_path, words
+from support.panels import said, submit
 
 from course_lib.assertions import parse_assertions
 from course_lib.capstone import DRIFT_RULES
+from course_lib.capstone_panel import CORRECTION_EXAMPLE, CapstonePanel, example_answers
+from course_lib.memory import Fact
 from course_lib.memory_models import resolve
 from course_lib.policies import load_timeline
 
@@ -93,6 +96,33 @@ def test_a_task_is_defined_in_its_own_short_sentence_right_before_the_first_tabl
     assert definition == "A **task** is the user's message that an answer replies to.", definition
     assert len(definition.split()) <= 12
     assert "*Which module?* only asks" in last and "*Plan the fix.* asks for an action" in last
+
+
+# region 5. and 6. Section 9
+
+
+async def test_section_9_says_each_submitted_message_uses_a_turn_as_the_panel_does() -> None:
+    intro = words(cell_source("07", "capstone-panel-intro"))
+    assert "Every message you submit uses up a turn, even a question or a refused one." in intro
+    p = await CapstonePanel.from_timeline(load_timeline())
+    first = p.memory.turn
+    for typed in ("What is the module?", "role=admin"):  # a question, then a key the contract refuses
+        await submit(p, typed)
+        assert said(p).startswith("Nothing stored: ")
+        assert f"still counts as a turn: this one was turn {p.memory.turn})" in said(p)
+    await submit(p, CORRECTION_EXAMPLE)
+    assert p.memory.turn == first + 3  # the correction's turn skips the two that stored nothing
+    assert next(f.turn for f in p.memory.facts if f.key == "module") == first + 3
+
+
+def test_the_first_thing_to_try_says_why_the_stale_answer_now_states_billing() -> None:
+    intro = words(cell_source("07", "capstone-panel-intro"))
+    assert "*a stale one* now states `Billing`, the value your correction replaced" in intro
+    # true of the panel's rule: the stale answer states the latest value a correction replaced
+    now = {"module": "Payroll", "database": "SQL Server 2022"}
+    facts = [Fact(key=k, value=v, evidence=f"{k}={v}", turn=10, recorded_at=NOON) for k, v in now.items()]
+    superseded = {"module": ["Reporting", "Billing"], "database": ["PostgreSQL"]}
+    assert example_answers(facts, superseded)["a stale one"].startswith("The module is Billing")
 
 
 # region 7. Section 10
