@@ -80,9 +80,9 @@ def test_the_first_table_is_read_in_a_list_right_under_it():
     under = _cells()[ids.index(FIRST_TABLE) + 1]
     assert under["cell_type"] == "markdown"
     said = "".join(under["source"])
-    # walk 24 (second round): one sentence saying why each policy is shown once comes first
+    # walk 24 (second round): why each policy is shown once comes first; walk 25: in its own words, not "That is why"
     why_once, _, rest = said.partition("\n\n")
-    assert why_once.startswith("That is why each policy is shown once:")
+    assert why_once.startswith("Both drifting rules give the same rows.")
     assert rest.startswith("**How to read the table**")
     headers = re.findall(r"<th [^>]*col_heading[^>]*>([^<]+)</th>", cell_outputs("07", FIRST_TABLE))
     columns = [name for name in headers if name != "policy"]
