@@ -422,8 +422,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "00",
         "Exercise 3",
-        "Under the hood, 'Section 6 in full' states both rules: what does this message declare, by lesson 01's rule "
-        "for where a value ends, and what does the host do with a proposal that is not exactly the declared facts?",
+        "The exercise states where a value ends, and section 6 what the host does: what does this message declare, "
+        "and what does the host do with a proposal that is not exactly the declared facts?",
         "A value runs to the next ';' or line break, and a comma is neither: the message declares one fact, "
         'module="Billing, priority=P1". '
         "The writer proposed module=Billing and priority=P1 instead, so the host "

@@ -42,6 +42,7 @@ from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 from agent_framework import SecretString, load_settings
 from agent_framework.exceptions import ChatClientException
 from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .environment import optional_course_file
@@ -333,7 +334,23 @@ def read_settings(settings_type: type[Any], prefix: str, env_file: Path | None =
                 f"{var} in {path.name} holds a ${{...}} reference; .env values are read literally (nothing "
                 "is expanded), so write the value itself."
             )
+    for name, var in variables.items():
+        if name in values and values[name].strip() and values[name] != values[name].strip():
+            raise LiveSettingsError(_padded_words(var, values[name], "the shell" if var in os.environ else path.name))
     return load_settings(settings_type, env_prefix=prefix, **values)
+
+
+def _padded_words(variable: str, value: str, where: str) -> str:
+    """Why a value with spaces (or tabs) at either end is refused: the one rule of every setting, shell or ``.env``.
+
+    Lesson 00 says a padded setting is refused; ``COURSE_LLM= offline `` in ``.env`` was read as ``offline`` (the
+    ``.env`` reader strips an unquoted value) while a padded ``OPENAI_MODEL`` in the shell was refused, and a padded
+    ``COURSE_LLM_TIMEOUT`` was read as a number (lesson 00's walk 25). A padded ``COURSE_LLM`` keeps its other hints.
+    """
+    if variable == "COURSE_LLM":
+        said = _unsupported_backend_words(value)
+        return said.replace("remove them.", f"remove them (in {where}).", 1)
+    return f"{variable} has leading or trailing spaces; remove them (in {where})."
 
 
 _EXPANSION = re.compile(r"\$\{[^}]*\}")
@@ -346,7 +363,29 @@ def _dotenv(path: Path) -> dict[str, str]:
     name, and that variable would be silently unread.
     """
     values = dotenv_values(path, interpolate=False, encoding="utf-8-sig")
-    return {k: v for k, v in values.items() if v is not None}
+    read = {k: v for k, v in values.items() if v is not None}
+    return read | _padded_as_written(path, read)
+
+
+def _padded_as_written(path: Path, values: Mapping[str, str]) -> dict[str, str]:
+    """The unquoted ``.env`` values written with spaces at either end, as written: the reader strips them, and a
+    padded setting must be refused from ``.env`` as from the shell (:func:`_padded_words`).
+
+    A quoted value keeps its spaces already; a comment after spaces (``KEY=value  # note``) is no part of the value.
+    """
+    with path.open(encoding="utf-8-sig") as stream:
+        bindings = list(parse_stream(stream))
+    padded = {}
+    for binding in bindings:
+        if binding.key is None or binding.error or binding.key not in values or "=" not in binding.original.string:
+            continue
+        written = binding.original.string.split("=", 1)[1].rstrip("\r\n")
+        if written.lstrip()[:1] in ("'", '"'):
+            continue
+        written = re.sub(r"\s+#.*", "", written)  # the reader's own rule for a comment after an unquoted value
+        if written.strip() and written != written.strip() and written.strip() == values[binding.key]:
+            padded[binding.key] = written
+    return padded
 
 
 class LiveSettings(BaseModel):

@@ -110,9 +110,10 @@ def test_section_5_says_where_its_writer_names_come_from():
 
 
 def test_the_intro_says_what_the_seeds_are_in_order_with_no_bracket():
-    intro = words(source(cells()[0]))
+    intro = words(source(cells()[hood_index()]))  # walk 25: the seeds' sentence is under the hood
     assert "whose code, and the output it prints, a lesson re-creates" not in intro
     sentence = next(s for s in re.split(r"(?<=[.:])\s+", intro) if "re-creates" in s)
+    sentence = sentence.removeprefix("**Where the course comes from.** ")  # the hood's run-in heading
     assert sentence.startswith("The course re-creates in Python"), sentence
     assert "(" not in sentence, sentence
     assert "*seeds*" in intro
@@ -139,22 +140,22 @@ def test_the_student_path_shows_no_quantization_and_the_exact_caption_keeps_it()
 # 4. Exercise 3 says where the rule is, with a link that lands --------------------------------------------------------
 
 
-def test_exercise_3_says_where_to_read_lesson_01s_rule_with_a_working_link():
-    question = words(next(source(c) for c in cells() if "**Exercise 3**" in source(c)))
-    question = question[question.index("**Exercise 3**") :]
-    assert "Section 6 in full" in question
-    link = re.search(r"\]\(#([^)]+)\)", question)
-    assert link, question
-    anchor = f'<a id="{link.group(1)}"></a>'
-    target = next(c for c in cells() if anchor in source(c))
-    text = words(source(target))
+def test_exercise_3_states_lesson_01s_rule_itself():
+    """Walk 25: the link sent a beginner under the hood for the rule; the exercise now states it where it needs it
+    (the hood's "Section 6 in full" still states it in full, with its anchor)."""
+    question = words(next(source(c) for c in cells() if "**Exercise 3." in source(c)))
+    question = question[question.index("**Exercise 3.") :]
+    assert "a value runs to the next `;` or line break, so a comma does not end it" in question
+    assert "](#" not in question
+    anchor = '<a id="section-6-in-full"></a>'
+    text = words(source(next(c for c in cells() if anchor in source(c))))
     assert text.index(anchor) < text.index("### Section 6 in full"), "the anchor sits on the heading"
-    assert "runs to the next `;` or line break" in text, "the rule is stated where the link lands"
+    assert "runs to the next `;` or line break" in text
 
 
 def test_exercise_3s_hint_points_where_the_hosts_rule_is_stated():
     hint = exercise("00", "Exercise 3").hint
     assert "(section 4)" not in hint
-    assert "Section 6 in full" in hint
-    target = words(next(source(c) for c in cells() if "### Section 6 in full" in source(c)))
-    assert "rejects the whole proposal otherwise" in target
+    assert "section 6 what the host does" in hint  # walk 25: section 6, on the student's path, states it
+    target = words(next(source(c) for c in cells() if source(c).startswith("## 6.")))
+    assert "only if it is exactly the declared facts, and rejects all of it otherwise" in target

@@ -109,7 +109,7 @@ def test_json_schema_is_defined_once_under_the_hood_and_pointed_at():
     assert len(defining) == 1 and defining[0].startswith("## Under the hood")
     assert "makes every writer call fail, and the writer's report says so" in defining[0]
     later = next(text for text in hood if "a *bounded schema* is a JSON schema" in text)
-    pointer = "a JSON schema (JSON schema: see the failure list at the top of Under the hood)"
+    pointer = "a JSON schema (a description of the exact JSON shape the reply must have)"  # walk 25: said in place
     assert "a JSON schema (section 3)" not in later and pointer in later
 
 

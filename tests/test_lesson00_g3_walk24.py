@@ -79,7 +79,7 @@ def test_the_hoods_recording_paragraph_points_back_to_section_6_and_to_the_failu
     hood = words(cell_source("00", "22bec7af"))
     assert "So far every model was offline" not in hood
     assert hood.startswith("Four rows") and "Section 6 showed the last of these recordings." in hood
-    assert "(JSON schema: see the failure list at the top of Under the hood)" in hood
+    assert "(a description of the exact JSON shape the reply must have)" in hood  # walk 25: said where it is used
 
 
 CONTRACT = "the rule for which words of a message count as a fact"

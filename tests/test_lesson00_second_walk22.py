@@ -92,7 +92,9 @@ def test_the_host_is_defined_where_first_used():
 
 def test_the_intro_says_the_seeds_are_two_articles_and_names_maf():
     intro = markdown()[0]
-    assert "articles are the *seeds*" in " ".join(intro.split()) and "*The seed* is" not in intro
+    hood = next(t for t in markdown() if t.startswith("## Under the hood"))  # walk 25: the seeds moved there
+    assert "articles are the *seeds*" in " ".join(hood.split()) and "*The seed* is" not in intro
+    assert "*seed* (one of the two articles the course re-creates)" in " ".join(intro.split())
     assert "MAF (the Microsoft Agent Framework)" in intro
     assert "MAF (the Microsoft Agent Framework)" not in section("4")
 
@@ -141,7 +143,7 @@ def test_a_plain_refused_backend_names_no_character(tmp_path, monkeypatch):
 
 
 def test_section6_is_its_own_part_after_lesson_02():
-    heading = "## 6. After lesson 02: a real model, recorded"  # walk 23: the rest of it is under the hood
+    heading = "## 6. A real model, recorded"  # walk 23: the rest is under the hood; walk 25: for day 0 too
     assert heading in section("6")
     # walk 24: the heading says "after lesson 02"; the section no longer says it again in its first sentence
     assert re.search(r"best read after lesson 02", section("6"), re.I) is None

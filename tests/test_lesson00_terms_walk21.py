@@ -108,17 +108,17 @@ def test_course_llm_is_said_to_be_a_setting_where_it_first_appears():
 
 
 def test_the_comma_is_not_named_before_exercise_3_but_the_general_rule_is():
-    before = markdown_before("**Exercise 3**")
+    before = markdown_before("**Exercise 3.")
     assert "comma" not in before
     section_6 = words(cell("5a743185"))
     bullet = section_6[section_6.index("**declared facts**") : section_6.index("**writer**")]
     assert "at each `;` and each line break, and nowhere else" in bullet
     assert "before the first `=`" in bullet and "after it" in bullet
-    # walk 23: the rule is lesson 01's; the student's path points at it and states it nowhere, under the hood once
-    exercise_3 = next(words(c) for c in cells() if "**Exercise 3**" in "".join(c["source"]))
-    assert before.count("runs to the next `;`") == 0 and "lesson 01's rule for where a value ends" in exercise_3
+    # walk 25: the student's path states the rule once, in Exercise 3 itself (comma included), and the hood once
+    exercise_3 = next(words(c) for c in cells() if "**Exercise 3." in "".join(c["source"]))
+    assert before.count("runs to the next `;`") == 0 and "The rule for where a value ends" in exercise_3
     every = " ".join(words(c) for c in cells() if c["cell_type"] == "markdown")
-    assert every.count("runs to the next `;`") == 1
+    assert every.count("runs to the next `;`") == 2
 
 
 def test_section_4_points_at_lesson_01_for_the_rule_instead_of_stating_it():

@@ -111,7 +111,7 @@ def test_exercise_3_asks_to_apply_section_6_s_rule_not_to_recall_its_printed_cas
         "".join(output.get("text", "")) for c in cells() if c["cell_type"] == "code" for output in c["outputs"]
     )
     assert message not in printed
-    question = next(source(c) for c in cells() if source(c).startswith("**Exercise 3**"))
+    question = next(source(c) for c in cells() if source(c).startswith("**Exercise 3."))
     assert f"`{message}`" in question
     from course_lib.assertions import parse_assertions
     from course_lib.qualify import BATTERY

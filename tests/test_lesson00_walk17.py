@@ -129,7 +129,7 @@ async def test_the_worked_out_values_come_from_the_course_code_the_questions_nam
         FactCandidate(key="priority", value="P1", evidence="priority=P1"),
     ]
     assert await worked_out("00", "Exercise 3") == await status_of_proposal(LESSON_00_EXERCISE_3_MESSAGE, proposal)
-    question = next(words(source(c)) for c in cells() if source(c).startswith("**Exercise 3**"))
+    question = next(words(source(c)) for c in cells() if source(c).startswith("**Exercise 3."))
     assert f"`{LESSON_00_EXERCISE_3_MESSAGE}`" in question
 
 

@@ -22,15 +22,18 @@ def outputs(cell: nbformat.NotebookNode) -> str:
 
 def test_lesson_00_names_the_loop_lessons_as_the_course_map_does():
     top = lesson("00").cells[0].source
-    assert "one in Chinese on loops\n(lessons 05-06; lesson 07 joins both)." in top
-    assert "05-07" not in top
+    # walk 25: the seeds' sentence moved under the hood; it names the loop lessons the same way there
+    hood = " ".join(next(c.source for c in lesson("00").cells if c.source.startswith("## Under the hood")).split())
+    assert "one in Chinese on loops (lessons 05-06; lesson 07 joins both)." in hood
+    assert "05-07" not in top and "05-07" not in hood
 
 
-def test_lesson_00_exercise_3_says_it_is_best_after_lesson_02_like_section_6():
+def test_lesson_00_exercise_3_and_section_6_are_for_day_0_like_the_rest():
+    # walk 25: section 6 and Exercise 3 now state what they need; neither is sent after lesson 02
     cells = lesson("00").cells
-    assert "section 6 and Exercise 3, **best done after lesson 02**" in " ".join(cells[0].source.split())
+    assert "best done after lesson 02" not in cells[0].source
     exercise = next(c.source for c in cells if c.source.startswith("**Exercise 3"))
-    assert exercise.startswith("**Exercise 3** (best after lesson 02, like section 6).")
+    assert exercise.startswith("**Exercise 3.** A live writer") and "lesson 02" not in exercise
 
 
 def test_lesson_01_labels_the_value_and_evidence_pairs_it_prints():

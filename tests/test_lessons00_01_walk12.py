@@ -34,8 +34,8 @@ def test_the_time_line_names_each_part_and_why_the_lesson_is_optional():
     opening = _text("92605e2c")
     assert "and optional:*" not in opening
     time_line = " ".join(opening.split("**Time.**")[1].split("\n\n")[0].split())
-    assert time_line.startswith("About 20 minutes for sections 1-5 and Exercises 1-2.")
-    assert "About 10 more minutes for section 6 and Exercise 3" in time_line
+    # walk 25: one time for the whole lesson, every section and exercise named
+    assert time_line.startswith("About 30 minutes for sections 1-6 and Exercises 1-3.")
     assert "optional" in opening and "offline" in opening
 
 
