@@ -101,8 +101,9 @@ async def test_section_8_says_the_logs_question_reaches_the_same_desk() -> None:
     grown = {int(n) for n in logs["history messages after"]}
     assert len(grown) == 1
     (n,) = grown
-    assert f"so the logs question reaches the same desk, and its history grows to {n}" in note
-    assert "for the other desk" in note
+    assert f"so the logs question goes to the same desk, and its history grows to {n}" in note
+    # walk 25: the seed's other desk is said under the hood, not in the note
+    assert "seed" not in note and "the seed sends `Where can I find logs?` to the other desk" in _hood()
     assert note in words(cell_outputs("03", "cell-20"))
     assert "one_desk_note(comparison)" in cell_source("03", "cell-20")
 

@@ -1,0 +1,59 @@
+"""Lesson 03's walk 25 (issue 32): section 8's printed note said the lesson against the seed on the student's path.
+
+3. Section 8's printed note says the lesson's own fact (each path has one desk) without checking it against the seed;
+   the seed's other desk is said under the hood. No output on the student path compares the lesson with the seed.
+"""
+
+from __future__ import annotations
+
+from support.lesson_cells import cell_outputs, stored_lesson, words
+
+from course_lib.providers import compare_injection, one_desk_note
+
+
+def _cells() -> list[dict]:
+    return stored_lesson("03")["cells"]
+
+
+def _hood_index() -> int:
+    return next(i for i, c in enumerate(_cells()) if "".join(c["source"]).startswith("## Under the hood"))
+
+
+def _hood() -> str:
+    return " ".join(words("".join(c["source"])) for c in _cells()[_hood_index() :] if c["cell_type"] == "markdown")
+
+
+def _student_outputs() -> str:
+    return "\n".join(cell_outputs("03", c["id"]) for c in _cells()[: _hood_index()] if c["cell_type"] == "code")
+
+
+# --- finding 3 ---
+
+
+async def test_section_8_s_note_says_one_desk_per_path_without_the_seed() -> None:
+    comparison = await compare_injection()
+    note = one_desk_note(comparison)
+    logs = comparison[comparison["line"] == "Where can I find logs?"]
+    (n,) = {int(k) for k in logs["history messages after"]}
+    assert note == (
+        f"Each path has one desk, so the logs question goes to the same desk, and its history grows to {n} "
+        "messages on both paths."
+    )
+    assert note in words(cell_outputs("03", "cell-20"))
+
+
+async def test_a_script_whose_logs_line_reaches_a_history_of_another_size_is_said_with_it() -> None:
+    """The note is computed from the table for whatever script it is given, not written for the seed's."""
+    script = ("module=Billing", "Where can I find logs?")
+    note = one_desk_note(await compare_injection(script))
+    assert note.endswith("its history grows to 4 messages on both paths.")
+
+
+def test_no_output_on_the_student_path_compares_the_lesson_with_the_seed() -> None:
+    assert "seed" not in _student_outputs().lower()
+
+
+def test_the_seed_s_other_desk_is_said_under_the_hood() -> None:
+    hood = _hood()
+    assert "the seed sends `Where can I find logs?` to the other desk" in hood
+    assert "section 8" in hood.lower()
