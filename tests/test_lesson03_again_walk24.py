@@ -35,11 +35,12 @@ def _hood() -> str:
 
 def test_the_filter_paragraph_says_what_a_new_session_cannot_clean() -> None:
     said = words(cell_source("03", "attach-filter-md"))
-    assert "A new session can't clean a run that has already started: that run still holds the old messages." in said
-    assert "The forget filter replaces each forgotten value in whatever is about to be sent." in said
-    assert "Here it is applied to the operations desk's old reply" in said
+    assert "in place of a forgotten value in anything still about to be sent." in said
+    assert "Here it is on the operations desk's old reply" in said
     assert "Say a *loop*" not in said and "lesson 05" not in said
     hood = _hood()
+    # walk 25: what a new session cannot clean moved under the hood, beside the loop that shows it
+    assert "A new session can't clean a run that has already started: that run still holds the old messages." in hood
     assert "re-runs an agent until a check is met" in hood and "module=[forgotten]" in hood
 
 

@@ -164,10 +164,11 @@ def test_every_section_named_is_the_one_meant() -> None:
 def test_the_filter_note_says_why_a_desk_that_forgets_still_needs_it() -> None:
     said = words(cell_source("03", "attach-filter-md"))
     assert "lesson 02's *forget filter*" in said
-    assert "The filter writes `[forgotten]` in place of each value a `forget` removed." in said
-    # walk 24 (second): what a new session cannot clean, said plainly; the hypothetical loop is under the hood
-    assert "section 4" in said.lower() and "A new session can't clean a run that has already started" in said
-    assert "This desk never forgets, so it needs none." in said
+    assert "writes `[forgotten]` in place of a forgotten value in anything still about to be sent" in said
+    # walk 24 (second): what a new session cannot clean, said plainly; walk 25 moved it under the hood, beside the
+    # loop that shows it (tests/test_lesson03_walk25.py)
+    hood = words(cell_source("03", "hood-filter-loop"))
+    assert "section 4" in hood.lower() and "A new session can't clean a run that has already started" in hood
 
 
 # --- finding 6: the same note sent as a plain user Message ---

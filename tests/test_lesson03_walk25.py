@@ -1,12 +1,15 @@
-"""Lesson 03's walk 25 (issue 32): section 8's printed note said the lesson against the seed on the student's path.
+"""Lesson 03's walk 25 (issue 32): passages before "Under the hood" that explained the port or ran ahead.
 
+1. Section 5 says the forget filter in one sentence and shows it; why a desk that forgets still needs it (a run under
+   way, a loop) is under the hood, where the loop example already was.
+2. The student path no longer names a *loop* it does not define: section 7 drops "and so does a loop (section 5)".
 3. Section 8's printed note says the lesson's own fact (each path has one desk) without checking it against the seed;
    the seed's other desk is said under the hood. No output on the student path compares the lesson with the seed.
 """
 
 from __future__ import annotations
 
-from support.lesson_cells import cell_outputs, stored_lesson, words
+from support.lesson_cells import cell_outputs, cell_source, stored_lesson, student_path, words
 
 from course_lib.providers import compare_injection, one_desk_note
 
@@ -25,6 +28,36 @@ def _hood() -> str:
 
 def _student_outputs() -> str:
     return "\n".join(cell_outputs("03", c["id"]) for c in _cells()[: _hood_index()] if c["cell_type"] == "code")
+
+
+# --- finding 1 ---
+
+
+def test_section_5_says_the_forget_filter_in_one_sentence_and_shows_it() -> None:
+    said = words(cell_source("03", "attach-filter-md"))
+    assert said == (
+        "`ProviderDesks.build` also adds lesson 02's *forget filter*, which writes `[forgotten]` in place of a "
+        "forgotten value in anything still about to be sent. Here it is on the operations desk's old reply:"
+    )
+    assert "module=[forgotten]" in cell_outputs("03", "attach-filter")  # what the sentence says it does
+
+
+def test_why_a_desk_that_forgets_needs_the_filter_is_under_the_hood() -> None:
+    hood = words(cell_source("03", "hood-filter-loop"))
+    assert "even after section 4 gave them new sessions" in hood
+    assert "A new session can't clean a run that has already started: that run still holds the old messages." in hood
+    assert "A *loop* is code that re-runs an agent until a check is met" in hood
+    assert "with it, the call sends `module=[forgotten]`" in hood
+
+
+# --- finding 2 ---
+
+
+def test_the_student_path_names_no_loop_it_does_not_define() -> None:
+    path = [words(cell) for cell in student_path("03")]
+    assert not [cell[:80] for cell in path if "loop" in cell.lower()]
+    assert "so does a loop" not in words(cell_source("03", "72291c68"))
+    assert "MAF's history provider and the facts provider label theirs for you." in words(cell_source("03", "72291c68"))
 
 
 # --- finding 3 ---
