@@ -242,7 +242,9 @@ def test_lesson_03_says_how_the_router_splits_words_and_it_is_so():
     from course_lib.providers import route_by_topic
 
     said = words(cell_source("03", "da89f784"))
-    assert "A word is a run of letters, so anything else splits words (`log-in` holds the word `log`)" in said
-    assert "only the exact forms on the list count (`deployments` is not `deployment`)" in said
+    # walk 25: whole words, said with a word that holds the letters log (not exercise 2's own words)
+    assert "Only whole words count: `login` holds the letters `log` but is not the word `log`" in said
+    assert "`log-in` is the two words `log` and `in`" in said
+    assert "Only the exact forms on the list count (`deployments` is not `deployment`)" in said
     assert route_by_topic("log-in page broken") == "operations"
     assert route_by_topic("deployments failed") == "triage" and route_by_topic("deployment failed") == "operations"

@@ -1,17 +1,22 @@
-"""Lesson 03's walk 25 (issue 32): passages before "Under the hood" that explained the port or ran ahead.
+"""Lesson 03's walk 25 (issue 32): passages before "Under the hood" that explained the port or ran ahead, and two
+wordings a new student read twice.
 
 1. Section 5 says the forget filter in one sentence and shows it; why a desk that forgets still needs it (a run under
    way, a loop) is under the hood, where the loop example already was.
 2. The student path no longer names a *loop* it does not define: section 7 drops "and so does a loop (section 5)".
 3. Section 8's printed note says the lesson's own fact (each path has one desk) without checking it against the seed;
    the seed's other desk is said under the hood. No output on the student path compares the lesson with the seed.
+4. Section 2 says the router's case and whole-word rules plainly, with an example of the letters ``log`` inside a word
+   that is not the word (not exercise 2's own words, which would give its answer away).
+5. Section 3 says in one point why the facts block is a user message.
+6. The intro's list of terms is headed "New words in these goals:".
 """
 
 from __future__ import annotations
 
 from support.lesson_cells import cell_outputs, cell_source, stored_lesson, student_path, words
 
-from course_lib.providers import compare_injection, one_desk_note
+from course_lib.providers import compare_injection, one_desk_note, route_by_topic
 
 
 def _cells() -> list[dict]:
@@ -90,3 +95,41 @@ def test_the_seed_s_other_desk_is_said_under_the_hood() -> None:
     hood = _hood()
     assert "the seed sends `Where can I find logs?` to the other desk" in hood
     assert "section 8" in hood.lower()
+
+
+# --- finding 4 ---
+
+
+def test_section_2_says_the_router_s_rules_plainly() -> None:
+    said = words(cell_source("03", "da89f784"))
+    assert "Case does not matter: `LOGS` counts as `logs`." in said
+    assert "Only whole words count: `login` holds the letters `log` but is not the word `log`" in said
+    assert "`log-in` is the two words `log` and `in`" in said
+    assert "(`deployments` is not `deployment`)" in said
+    assert "capitals or not alike" not in said and "run of letters" not in said
+    # exercise 2 stays an exercise: section 2 does not say its question's words
+    assert "catalog" not in said and "blog" not in said
+    assert route_by_topic("LOGS please") == "operations"
+    assert route_by_topic("login page broken") == "triage"
+    assert route_by_topic("log-in page broken") == "operations"
+    assert route_by_topic("deployments failed") == "triage" and route_by_topic("deployment failed") == "operations"
+
+
+# --- finding 5 ---
+
+
+def test_section_3_says_why_the_block_is_a_user_message_in_one_point() -> None:
+    said = words(cell_source("03", "correction-sources-read"))
+    assert (
+        "The block's facts are only what the user said, unchecked, so it is sent as a user message, never as "
+        "instructions." in said
+    )
+    assert "no more say" not in said
+
+
+# --- finding 6 ---
+
+
+def test_the_intro_heads_its_terms_as_new_words() -> None:
+    top = words(cell_source("03", "cell-00"))
+    assert "New words in these goals:" in top and "The goals' words:" not in top
