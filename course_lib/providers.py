@@ -1011,14 +1011,15 @@ def _comparison_row(path: str, line: str, call: ModelCall, console: DeskConsole,
 def one_desk_note(comparison: pd.DataFrame, line: str = "Where can I find logs?") -> str:
     """Why the logs question's history is longer here than in section 3, computed from :func:`compare_injection`.
 
-    The seed's script sends ``line`` to the other desk; the comparison runs one desk per path, so the line reaches
-    the desk that answered the lines before it, and that desk's history grows (walk 24 of lesson 03).
+    The comparison runs one desk per path, so the line reaches the desk that answered the lines before it, and that
+    desk's history grows (walk 24 of lesson 03). The seed's script sends ``line`` to the other desk; the note says
+    only the lesson's own fact, and the lesson says the seed's under the hood (walk 25).
     """
     grown = sorted({int(n) for n in comparison.loc[comparison["line"] == line, "history messages after"]})
     counts = " and ".join(str(n) for n in grown)
     return (
-        f"One desk per path: the seed sends {line!r} for the other desk, but here there is none, so the logs question "
-        f"reaches the same desk, and its history grows to {counts} messages on both paths."
+        f"Each path has one desk, so the logs question goes to the same desk, and its history grows to {counts} "
+        "messages on both paths."
     )
 
 

@@ -106,8 +106,8 @@ def test_lesson_03_says_why_the_block_is_a_user_message_where_it_first_shows_it(
     shown = _output_text(LESSON_03, "correction-sources")
     assert any(line.split()[1:3] == ["user", "FactsContextProvider"] for line in shown.splitlines() if line.split())
     said = " ".join(_source(LESSON_03, "correction-sources-read").split())
-    assert "The block's role is `user`, like your words, and it is not put in the desk's instructions" in said
-    assert "they get no more say than the user's own words" in said
+    # walk 25: one point, the block is a user message on purpose
+    assert "so it is sent as a user message, never as instructions" in said
 
 
 def test_lesson_03s_first_epoch_links_to_the_glossarys_epoch_row() -> None:

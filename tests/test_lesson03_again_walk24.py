@@ -35,11 +35,12 @@ def _hood() -> str:
 
 def test_the_filter_paragraph_says_what_a_new_session_cannot_clean() -> None:
     said = words(cell_source("03", "attach-filter-md"))
-    assert "A new session can't clean a run that has already started: that run still holds the old messages." in said
-    assert "The forget filter replaces each forgotten value in whatever is about to be sent." in said
-    assert "Here it is applied to the operations desk's old reply" in said
+    assert "in place of a forgotten value in anything still about to be sent." in said
+    assert "Here it is on the operations desk's old reply" in said
     assert "Say a *loop*" not in said and "lesson 05" not in said
     hood = _hood()
+    # walk 25: what a new session cannot clean moved under the hood, beside the loop that shows it
+    assert "A new session can't clean a run that has already started: that run still holds the old messages." in hood
     assert "re-runs an agent until a check is met" in hood and "module=[forgotten]" in hood
 
 
@@ -101,8 +102,9 @@ async def test_section_8_says_the_logs_question_reaches_the_same_desk() -> None:
     grown = {int(n) for n in logs["history messages after"]}
     assert len(grown) == 1
     (n,) = grown
-    assert f"so the logs question reaches the same desk, and its history grows to {n}" in note
-    assert "for the other desk" in note
+    assert f"so the logs question goes to the same desk, and its history grows to {n}" in note
+    # walk 25: the seed's other desk is said under the hood, not in the note
+    assert "seed" not in note and "the seed sends `Where can I find logs?` to the other desk" in _hood()
     assert note in words(cell_outputs("03", "cell-20"))
     assert "one_desk_note(comparison)" in cell_source("03", "cell-20")
 

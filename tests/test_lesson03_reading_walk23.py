@@ -164,10 +164,11 @@ def test_every_section_named_is_the_one_meant() -> None:
 def test_the_filter_note_says_why_a_desk_that_forgets_still_needs_it() -> None:
     said = words(cell_source("03", "attach-filter-md"))
     assert "lesson 02's *forget filter*" in said
-    assert "The filter writes `[forgotten]` in place of each value a `forget` removed." in said
-    # walk 24 (second): what a new session cannot clean, said plainly; the hypothetical loop is under the hood
-    assert "section 4" in said.lower() and "A new session can't clean a run that has already started" in said
-    assert "This desk never forgets, so it needs none." in said
+    assert "writes `[forgotten]` in place of a forgotten value in anything still about to be sent" in said
+    # walk 24 (second): what a new session cannot clean, said plainly; walk 25 moved it under the hood, beside the
+    # loop that shows it (tests/test_lesson03_walk25.py)
+    hood = words(cell_source("03", "hood-filter-loop"))
+    assert "section 4" in hood.lower() and "A new session can't clean a run that has already started" in hood
 
 
 # --- finding 6: the same note sent as a plain user Message ---
@@ -241,7 +242,9 @@ def test_lesson_03_says_how_the_router_splits_words_and_it_is_so():
     from course_lib.providers import route_by_topic
 
     said = words(cell_source("03", "da89f784"))
-    assert "A word is a run of letters, so anything else splits words (`log-in` holds the word `log`)" in said
-    assert "only the exact forms on the list count (`deployments` is not `deployment`)" in said
+    # walk 25: whole words, said with a word that holds the letters log (not exercise 2's own words)
+    assert "Only whole words count: `login` holds the letters `log` but is not the word `log`" in said
+    assert "`log-in` is the two words `log` and `in`" in said
+    assert "Only the exact forms on the list count (`deployments` is not `deployment`)" in said
     assert route_by_topic("log-in page broken") == "operations"
     assert route_by_topic("deployments failed") == "triage" and route_by_topic("deployment failed") == "operations"

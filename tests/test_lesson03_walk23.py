@@ -161,7 +161,7 @@ def test_no_call_since_the_forget_is_said_in_words() -> None:
 
 def test_the_router_is_said_to_ignore_capitals_where_it_is_shown() -> None:
     section_2 = " ".join(_text(c) for c in _section("## 2. Two desks, one store") if c["cell_type"] == "markdown")
-    assert "capitals or not" in section_2
+    assert "Case does not matter: `LOGS` counts as `logs`." in section_2  # walk 25: said plainly
     assert route_by_topic("Where are the LOGS?") == "operations" == route_by_topic("Logs please")
 
 

@@ -77,7 +77,7 @@ def test_role_is_defined_before_the_first_table_with_a_role_column() -> None:
 
 def test_the_forget_filter_is_shown_on_the_operations_desk_s_old_reply() -> None:
     said = words(cell_source("03", "attach-filter-md"))
-    assert "applied to the operations desk's old reply" in said  # walk 24 (second): the loop moved under the hood
+    assert "Here it is on the operations desk's old reply" in said  # walk 24 (second): the loop moved under the hood
     source = cell_source("03", "attach-filter")
     assert "redact_text" in source and 'before["operations"]' in source
     shown = cell_outputs("03", "attach-filter")
