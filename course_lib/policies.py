@@ -75,6 +75,7 @@ __all__ = [
     "OFFLINE",
     "READER_INSTRUCTIONS",
     "RULES",
+    "STOP_BRIEFLY",
     "STOP_CAUSES",
     "SUMMARIZER_INSTRUCTIONS",
     "SUMMARY_HEADING",
@@ -129,6 +130,7 @@ __all__ = [
     "session_footprint",
     "stop_cause",
     "stop_in_words",
+    "stop_line",
     "stopped_frame",
     "summary_at_final_question",
     "summary_call_sum",
@@ -808,17 +810,43 @@ def _known_cause(reason: str) -> tuple[str, str] | None:
     return None
 
 
-def stop_cause(reason: str) -> str:
+def stop_cause(reason: str, *, brief: bool = False) -> str:
     """A policy's stop in a few words for a table cell, with the turn; the sentence under the table says where the
     full message is (a "see below" in the cell pointed at that sentence, which repeats the cell, not at the message).
 
     ``The summarizer failed after turn 4: ... the answer was cut at the output cap of 256 tokens ...`` reads
     ``summary cut at the 256-token output cap (turn 4)``; a message no pattern knows reads ``stopped (turn 4)``,
-    never a guess at its cause.
+    never a guess at its cause. ``brief=True`` names no cap (:data:`STOP_BRIEFLY`): ``summary cut off (turn 4)``,
+    as lesson 04's recorded table says it (the cap is under the hood).
     """
     turn, known = _stop_turn(reason), _known_cause(reason)
     where = f" (turn {turn})" if turn else ""
+    if brief:
+        short = next((cell for pattern, (cell, _) in STOP_BRIEFLY.items() if re.search(pattern, reason)), None)
+        known = (short, "") if short else known
     return f"{known[0] if known else 'stopped'}{where}"
+
+
+STOP_BRIEFLY = {STOP_CAUSES[0][0]: ("summary cut off", "{model}'s summary was too long and was cut off")}
+"""A cause's table words and sentence without its numbers, where a student's path states no cap (:func:`stop_line`,
+``stop_cause(..., brief=True)``), by the :data:`STOP_CAUSES` pattern it shortens; a cause not here reads as its
+words and sentence (their numbers are the student's)."""
+
+
+def stop_line(policy: str, reason: str, model: str = "the model") -> str:
+    """A policy's stop as the one sentence lesson 04's recording prints: which policy, at which turn, and what went
+    wrong, with no cap, address or setting: ``The summary policy stopped at turn 1: the small model's summary was too
+    long and was cut off.`` (``model`` "the small model"). The cap is in the full message (lesson 04's walk 25: the
+    256-token cap was server detail on a student's path; the hood prints the message, cap included).
+    """
+    turn = _stop_turn(reason)
+    where = f" at turn {turn}" if turn else ""
+    for pattern, _, sentence in STOP_CAUSES:
+        found = re.search(pattern, reason)
+        if found:
+            said = STOP_BRIEFLY.get(pattern, ("", sentence))[1].format(model=model, **found.groupdict())
+            return f"The {policy} policy stopped{where}: {said}."
+    return f"The {policy} policy stopped{where} (the full message is under the hood)."
 
 
 def stop_in_words(reason: str) -> str:

@@ -43,6 +43,7 @@ from .policies import (
     run_policy,
     stop_cause,
     stop_in_words,
+    stop_line,
 )
 from .qualify import (
     BATTERY,
@@ -128,6 +129,7 @@ __all__ = [
     "steps_plain_caption",
     "stop_cause",
     "stop_in_words",
+    "stop_line",
     "times_note",
     "unsent_note",
     "wrong_admitted",
@@ -552,7 +554,7 @@ class PolicyCostRecording(Recording):
                 "reported / estimate": UNKNOWN if r.input_tokens is None else f"{r.input_tokens / r.est_tokens:.2f}",
                 "seconds": r.seconds,
                 "correct answers": f"{r.graded_correct} of {r.graded}",
-                "stopped": stop_cause(r.stopped) if r.stopped else "no",
+                "stopped": stop_cause(r.stopped, brief=True) if r.stopped else "no",
             }
             for r in self.runs
         ]
@@ -584,21 +586,35 @@ class PolicyCostRecording(Recording):
         )
 
     def reading_notes(self) -> str:
-        """How to read the table, under it, one note a paragraph: what the answers are worth, and why the window and
-        the reducer differ here (:meth:`same_turns_note`). The columns are said above the table (:meth:`columns_note`).
-
-        The first sentence is computed: when the small model got every graded answer wrong under every policy,
-        the recording says something about cost only, and the student is told so instead of comparing zeros.
+        """How to read the table, under it, one note a paragraph: what the answers are worth (:meth:`answers_note`),
+        and why the window and the reducer differ here (:meth:`same_turns_note`). The columns are said by
+        :meth:`columns_note`.
         """
+        return "\n\n".join(note for note in (self.answers_note(), self.same_turns_note()) if note)
+
+    def answers_note(self) -> str:
+        """What the recording's answers are worth, in one sentence, computed: when the small model got every graded
+        answer wrong under every policy, the recording says something about cost only, and the student is told so
+        instead of comparing zeros."""
         right = sum(r.graded_correct for r in self.runs)
         if right == 0:
-            answers = (
+            return (
                 "The small model got every graded answer wrong under every policy here: read this recording for "
                 "cost only, not for which policy answers best."
             )
-        else:
-            answers = f"The small model got {right} of {sum(r.graded for r in self.runs)} graded answers right in all."
-        return "\n\n".join(note for note in (answers, self.same_turns_note()) if note)
+        return f"The small model got {right} of {sum(r.graded for r in self.runs)} graded answers right in all."
+
+    def notes_html(self, *more: str) -> str:
+        """The notes on the table folded away: :meth:`columns_note`, :meth:`same_turns_note`, then ``more`` (lesson
+        04 adds why the facts policy is the furthest off), in a ``<details>`` a student may open.
+
+        Lesson 04's walk 25: printed in full, the recording's cell was about 1000 pixels tall; in view stay only what
+        the lesson's prose uses (the table, what its answers are worth, the stop), and these notes are one click away.
+        Escaped without quotes (``quote=False``), so a note reads the same in the fold as printed.
+        """
+        notes = "\n\n".join(note for note in (self.columns_note(), self.same_turns_note(), *more) if note)
+        summary = "Notes on this table (its columns, and why some policies' tokens differ)"
+        return f"<details><summary>{summary}</summary><pre>{html.escape(notes, quote=False)}</pre></details>"
 
     def same_turns_note(self) -> str:
         """Why the window and the reducer, which send the same turns offline, cost differently here: one sentence.
@@ -633,13 +649,12 @@ class PolicyCostRecording(Recording):
     def stop_notes(self) -> str:
         """Each stopped policy in one plain sentence, for below the table ("" if none).
 
-        The full message names the server's local address and the operator's setting, which mean nothing to a
-        student and are dead by the time one reads them; :meth:`stop_details` keeps it for "Under the hood", and the
-        sentence says so (the table's cell gives only the cause).
+        The full message names the server's local address, the operator's setting and the server's output cap,
+        which mean nothing to a student and are dead by the time one reads them; :meth:`stop_details` keeps it for
+        "Under the hood" (:func:`~course_lib.policies.stop_line`: lesson 04's walk 25 moved the cap there too).
         """
         return "\n".join(
-            f"The {r.policy} policy stopped: {stop_in_words(r.stopped)} (its full message is under the hood, at the "
-            f"end of the lesson). {self._partial_estimate(r)}"
+            f"{stop_line(r.policy, r.stopped, 'the small model')} {self._partial_estimate(r)}"
             for r in self.runs
             if r.stopped
         )

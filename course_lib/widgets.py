@@ -149,6 +149,7 @@ __all__ = [
     "left_aligned_style",
     "lesson_table_html",
     "nothing_stored_why",
+    "number_box_note",
     "on_click_once",
     "panel_table_html",
     "punctuation_notes",
@@ -1800,10 +1801,29 @@ def _show_limits(slider: widgets.IntSlider, limits: widgets.HTML, unit: str, _ch
     limits.value = f"<i>{slider_limits(slider, unit)}</i>"
 
 
-def _number_box(slider: widgets.IntSlider) -> widgets.Text:
+def number_box_note(slider: widgets.IntSlider, typed: str) -> str:
+    """One line on what ``slider``'s number box did with ``typed`` when it read no number (:func:`slider_reads`), so
+    the slider kept its value: ``'nine' is not a whole number: window kept at 3.``; "" when a number was read.
+
+    Lesson 04's walk 25: an empty box, blanks or "nine" put the old value back without a word, and a student could
+    not tell a refusal from a lost keystroke. A sign is named as such ("-5" is a whole number, but the box reads none).
+    """
+    if slider_reads(typed) is not None:
+        return ""
+    kept = f"{slider.description.lower()} kept at {int(slider.value)}."
+    text = typed.strip()
+    if not text:
+        return f"Nothing typed: {kept}"
+    if text[0] in "+-":
+        return f"'{text}' has a sign, and the box reads none: {kept}"
+    return f"'{text}' is not a whole number: {kept}"
+
+
+def _number_box(slider: widgets.IntSlider, note: widgets.HTML) -> widgets.Text:
     """The box beside ``slider``, read in the kernel once Enter is pressed (or the box is left): what it reads
     (:func:`slider_takes`) moves the slider, and the box then shows the slider's value, so "0x5" reads as 0 and shows
-    1 (the lowest), and text with no digit first shows the unchanged value again. A dragged slider shows its value.
+    1 (the lowest), and text with no digit first shows the unchanged value again, ``note`` saying why in one line
+    (:func:`number_box_note`); a number read, or a dragged slider, clears it. A dragged slider shows its value.
     """
     box = widgets.Text(
         value=str(slider.value),
@@ -1812,8 +1832,11 @@ def _number_box(slider: widgets.IntSlider) -> widgets.Text:
     )
 
     def typed(change: Mapping[str, object]) -> None:
-        slider.value = slider_takes(slider, str(change["new"]))
-        box.value = str(slider.value)
+        text = str(change["new"])
+        said = number_box_note(slider, text)
+        slider.value = slider_takes(slider, text)
+        box.value = str(slider.value)  # when it changes, this runs again on the digits and clears the note first
+        note.value = f"<i>{_escape(said)}</i>" if said else ""
 
     def moved(change: Mapping[str, object]) -> None:
         box.value = str(change["new"])
@@ -1868,7 +1891,10 @@ class PolicyExplorer(_Panel, widgets.VBox):
         # box beside it read in the kernel, by the rule the typing hint states (slider_reads)
         self.window = widgets.IntSlider(value=3, min=1, max=len(timeline.turns), description="Window", readout=False)
         self.max_facts = widgets.IntSlider(value=5, min=1, max=10, description="Fact bound", readout=False)
-        self.window_box, self.max_facts_box = (_number_box(self.window), _number_box(self.max_facts))
+        # one line under the boxes when typed text read as no number (the box then shows the kept value)
+        self.number_note = widgets.HTML()
+        self.window_box = _number_box(self.window, self.number_note)
+        self.max_facts_box = _number_box(self.max_facts, self.number_note)
         # a slider changes a typed number without a word: its limits stand beside it, read from the slider
         self.window_limits, self.max_facts_limits = widgets.HTML(), widgets.HTML()
         for slider, limits, unit in (
@@ -1901,6 +1927,7 @@ class PolicyExplorer(_Panel, widgets.VBox):
                 self.rule,
                 widgets.HBox([self.window, self.window_box, self.window_limits]),
                 widgets.HBox([self.max_facts, self.max_facts_box, self.max_facts_limits]),
+                self.number_note,
                 self.typing_hint,
                 self.notes,
                 self.run_button,

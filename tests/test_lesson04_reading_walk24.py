@@ -48,12 +48,14 @@ def test_cell_10_still_prints_before_the_figure_shows():
 # region Finding 4: compaction sends one earlier exchange fewer
 
 
-def test_right_under_the_compaction_bullet_it_sends_one_exchange_fewer_than_the_window():
-    # a sentence of its own under the list: each policy bullet stays one short sentence (walk 22's test)
-    section = cell_source("04", "cell-02")
-    under_the_list = section.split("- the *reducer* shortens", 1)[1].split("\n\n", 2)[1]
-    said = plain_words(under_the_list)
-    assert said == "So compaction sends one earlier exchange fewer than last 3 turns, though both are called '3 turns'."
+def test_the_compaction_bullet_says_it_sends_one_exchange_fewer_than_the_window():
+    # walk 25: said in exchanges before the question, in the compaction bullet (tests/test_lesson04_walk25.py
+    # checks its numbers against a replay)
+    section = plain_words(cell_source("04", "cell-02"))
+    assert (
+        "compaction sends the question plus the 2 exchanges before it (3 user messages in all); last 3 turns sends "
+        "the question plus the 3 exchanges before it." in section
+    )
 
 
 def test_section_2_sentences_stay_under_31_words():

@@ -75,9 +75,10 @@ def test_the_compaction_bullet_says_what_the_code_sends():
     said = _said(_path_text())
     assert "count the new question" not in said
     assert (
-        "*compaction* sends only the last 3 user turns, the new question being one of them, so 2 earlier exchanges; "
-        "everything stays stored."
+        "*compaction* sends the question plus the 2 exchanges before it (3 user messages in all); *last 3 turns* "
+        "sends the question plus the 3 exchanges before it."
     ) in said
+    assert "Everything stays stored under compaction." in said  # walk 25: a sentence under the list
 
 
 def test_the_three_sentences_read_as_the_walker_asked():

@@ -61,4 +61,6 @@ def test_sections_3b_and_4_nest_no_parenthesis_and_keep_their_facts():
     costs = _prose("21ec9618")
     assert "letters, digits, spaces and signs" in costs and "about 4 characters of English" in costs
     episode = _prose("d28c1efa")
-    assert "the article does not include it" in episode and "oublier une interdiction ancienne" in episode
+    assert "oublier une interdiction ancienne" in episode and "glossary entry" in episode
+    # walk 25: the episode's provenance is said under the hood
+    assert "the article does not include it" in _prose("hood-reducer")

@@ -43,7 +43,7 @@ def test_section_3b_points_to_section_4_and_section_4_says_the_summary_was_cut_o
     summarizer = _words(cell_source("04", "44536822"))
     assert "Section 4 shows how a small real model's attempt stopped at turn 1." in summarizer  # walk 22, second
     recording = _words(cell_outputs("04", "0dfdbc21"))
-    assert "The summary policy stopped" in recording and "cut off at turn 1" in recording
+    assert "The summary policy stopped at turn 1" in recording and "was cut off" in recording
 
 
 # endregion

@@ -41,7 +41,7 @@ def test_the_opening_lists_its_new_words_one_bullet_each():
     for term in ("*turn*", "*timeline*", "*reader*", "*LLM*", "*offline*"):
         assert sum(term in b for b in bullets) == 1, term
     assert len(bullets) <= 6  # walk 23: only the words the first sections need; the others where first used
-    assert "*Demo170* is the third program of the *seed*, the French article" in " ".join(intro.split())
+    assert "re-creates *Demo170*, one of the three demo programs in a French article" in " ".join(intro.split())
     assert all(b.count("*") == 2 or "`" in b for b in bullets), "one new word per line"
     assert ";" not in words  # no run-on sentence joined by semicolons
 

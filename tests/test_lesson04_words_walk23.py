@@ -45,7 +45,10 @@ def test_each_later_term_is_defined_in_the_section_that_first_uses_it_and_not_be
 
 def test_the_seed_and_demo170_are_said_before_the_objectives():
     opening = words(cell_source("04", "cell-00"))
-    assert opening.index("*Demo170* is the third program of the *seed*") < opening.index("You will be able to")
+    # walk 25: what Demo170 is in plain words, then the seed as the course's name for the article
+    said = "This lesson re-creates *Demo170*, one of the three demo programs in a French article on agent memory"
+    seed = opening.index("(the course calls it *the seed*)")
+    assert opening.index(said) < seed < opening.index("You will be able to")
 
 
 def test_section_1_says_the_reader_never_reads_values_in_its_own_answers_and_it_is_so():
@@ -67,7 +70,7 @@ def test_section_1_reads_its_table_as_bullets_and_compactions_three_turns_count_
     said = cell_source("04", "cell-02")
     assert "How to read it:\n\n- A *graded* turn" in said and "\n- A *forbidden value* is" in said
     # walk 24: what the code sends, said outright
-    assert "*compaction* sends only the last 3 user turns, the new question being one of them" in words(said)
+    assert "*compaction* sends the question plus the 2 exchanges before it (3 user messages in all)" in words(said)
 
 
 def test_section_4_points_at_no_section_the_student_has_not_read():

@@ -213,7 +213,7 @@ def test_lesson_04_prints_the_note_under_the_hood():
     note = _words(facts_gap_note(load_policy_costs(), load_facts_tokens()))
     assert note in _words(cell_outputs("04", "hood-facts-tokens-code"))
     bullet = _words(cell_source("04", "28c1a801"))
-    assert "Yet its reported tokens are the furthest from the estimate: the note under the table says why" in bullet
+    assert "Yet its reported tokens are the furthest from the estimate: the fold under the table says why" in bullet
 
 
 # endregion

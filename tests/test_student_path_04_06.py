@@ -123,11 +123,11 @@ def test_the_recorded_table_shows_the_cause_and_the_full_message_goes_below():
     cells = recording.table()["stopped"]
     for run in stopped:
         assert len(cells[run.policy]) < 80 and "below" not in cells[run.policy]
-        assert "full message is under the hood, at the end of the lesson" in recording.stop_notes()
+        assert "stopped at turn" in recording.stop_notes()  # walk 25: the full message is under the hood
         # the recorded message, its address in words; advice that no longer holds is replaced (walk 19)
         recorded = address_in_words(run.stopped).split("; raise COURSE_LLM_MAX_TOKENS")[0]
         assert f"{run.policy} stopped: {recorded}" in recording.stop_details()
-        assert f"The {run.policy} policy stopped: " in recording.stop_notes()
+        assert f"The {run.policy} policy stopped at turn " in recording.stop_notes()
     assert "http" not in recording.stop_details() and "the local model's address" in recording.stop_details()
     assert "http" not in recording.stop_notes() and "COURSE_LLM" not in recording.stop_notes()
 
