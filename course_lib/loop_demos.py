@@ -1055,8 +1055,8 @@ OTHER_OPTIONS: dict[str, tuple[LoopAgentOptions, bool, str]] = {
     "fresh_context_per_iteration=True + the caller's session": (
         LoopAgentOptions(fresh_context_per_iteration=True),
         True,
-        "the first iteration uses the caller's session; each later iteration starts on a fresh copy of it, "
-        "as it was before the first",
+        "the first iteration uses the caller's session; each later iteration starts on a copy of the caller's "
+        "session taken before the first iteration, so the copy does not hold the first exchange",
     ),
 }
 """Lesson 06's second table: each other option (or a caller's session), whether the caller passes a session, and

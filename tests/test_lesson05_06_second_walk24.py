@@ -163,7 +163,7 @@ def test_06_the_hood_does_run_exclude_on_behalf_of_messages_once():
 
 def test_06_opening_points_to_the_loop_half_table_and_writes_llm_out():
     said = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", words(cell_source("06", "cell-00")))  # a link's words only
-    assert "New words are in the glossary's loop-half table, starting at its LoopAgentOptions entry." in said
+    assert "New words are in the glossary's table for lessons 05-07, starting at its LoopAgentOptions entry." in said
     assert "from the glossary's LoopAgentOptions entry on" not in said
     section_1 = words(cell_source("06", "cell-02"))
     assert "The seed's *LLM* (large language model) is the numbering fake model" in section_1  # third round

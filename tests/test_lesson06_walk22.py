@@ -53,7 +53,7 @@ def test_section_4_says_context_is_the_loop_context_each_evaluator_is_handed():
     section_4 = words(cell_source("06", "cell-11"))
     assert "`context` is the `LoopContext` each evaluator is handed" in section_3
     assert "[glossary](../docs/glossary.md#loopcontext)" in section_3 and "loopcontext" in _glossary_ids()
-    assert "In the same `context` (section 3), `context.feedback`" in section_4
+    assert "The evaluator's `context` (section 3) also has `context.feedback`" in section_4
     assert "def decide(context):" in cell_source("06", "cell-10")
     assert "the list of every feedback the loop has sent so far (the *feedback log*)" in section_4
 

@@ -173,8 +173,8 @@ async def test_the_fresh_context_row_states_the_rule_and_leaves_the_figures_to_t
     option = "fresh_context_per_iteration=True + the caller's session"
     what = OTHER_OPTIONS[option][2]
     assert what == (
-        "the first iteration uses the caller's session; each later iteration starts on a fresh copy of it, "
-        "as it was before the first"
+        "the first iteration uses the caller's session; each later iteration starts on a copy of the caller's "
+        "session taken before the first iteration, so the copy does not hold the first exchange"
     )
     frame = await options_frame(OTHER_OPTIONS)
     assert dict(zip(frame["option"], frame["sessions created"], strict=True))[option] == 2
