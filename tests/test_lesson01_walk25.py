@@ -14,13 +14,14 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import matplotlib.pyplot as plt
 from hypothesis import given
 from hypothesis import strategies as st
 from matplotlib.patches import Rectangle
-from support.lesson_cells import plain_words, stored_lesson, student_path
+from support.lesson_cells import cell_outputs, cell_source, plain_words, stored_lesson, student_path, words
 from test_lesson01_walk24 import SCRIPT, SNEAKY
 
 from course_lib.assertions import find_declarations
@@ -29,7 +30,9 @@ from course_lib.memory import (
     FactCandidate,
     WorkingMemory,
     evidence_openings,
+    limits_summary,
     prompt_block,
+    recorded_words,
     store_after,
     write_and_read_back,
 )
@@ -55,7 +58,31 @@ def _hood() -> str:
 # 1. the attack cell's words stand right above it
 
 
+def test_the_attack_cells_words_stand_between_the_block_and_the_attack():
+    ids = _ids()
+    block, attack = ids.index("cell-18"), ids.index("cell-19")
+    assert attack == block + 2, "one markdown cell between the block and the attack"
+    between = stored_lesson("01")["cells"][block + 1]
+    assert between["cell_type"] == "markdown"
+    said = words("".join(between["source"]))
+    assert said.startswith("The next cell shows a value that tries to break out")
+    assert "`demo`" in said and "`store_after`" in said
+    before_block = words(cell_source("01", "cell-17"))
+    assert "demo" not in before_block and "The cell after the block" not in before_block
+
+
 # 2. the line under the block explains how to read the date and time
+
+
+def test_the_line_under_the_block_is_said_to_explain_how_to_read_its_date_and_time():
+    said = words(cell_source("01", "cell-17"))
+    assert "The line under the block explains how to read its date and time." in said
+    assert "reads its full date and time" not in said
+    printed = cell_outputs("01", "cell-18").splitlines()
+    [line] = [x for x in printed if x.startswith("The block's time for ")]
+    assert "reads: the date (year-month-day), then T, then the time of day (hours:minutes:seconds)" in line
+    store = store_after(SCRIPT)
+    assert recorded_words(store.facts[0]).startswith(f"The block's time for {store.facts[0].key}, ")
 
 
 # 3. the openings table tells its rows apart
@@ -64,6 +91,17 @@ def _hood() -> str:
 def _sneaky_line() -> str:
     seen = write_and_read_back(store_after(SCRIPT), SNEAKY)
     return next(x for x in seen.block.splitlines() if x.startswith("- symptom ="))
+
+
+def test_rows_1_and_3_of_the_openings_table_show_different_texts():
+    rows = evidence_openings(_sneaky_line())
+    shown = [r["text from there"] for r in rows]
+    assert len(set(shown)) == 3, shown
+    # each runs on past the point where the two copies of the value part: what follows the value's \"P0"
+    assert '\\"P0" (evidence' in shown[0] and '\\"P0"; turn 7' in shown[2]
+    table = html.unescape(cell_outputs("01", "evidence-openings"))
+    for text in shown:
+        assert text in table
 
 
 def test_a_row_text_is_short_when_it_already_differs():
@@ -153,13 +191,56 @@ def test_a_value_declared_again_unchanged_is_darker_on_the_turn_that_renewed_it(
     assert "product" not in {f.key for f in store.facts} and "module" in {f.key for f in store.facts}
 
 
+def test_section_5_says_a_darker_box_is_the_turn_a_value_was_written():
+    said = words(cell_source("01", "cell-14"))
+    assert (
+        "A darker box marks the turn a value was written or changed; that turn number is the fact's age, "
+        "and the oldest goes first." in said
+    )
+    assert "first appears" not in said
+    assert "darker = value written that turn" in cell_source("01", "cell-16")
+
+
 # 5. the seed's wording of the batch rule is under the hood
+
+
+def test_the_seeds_wording_of_the_batch_rule_is_quoted_under_the_hood_only():
+    assert "Extraction must contain" not in _path()
+    assert "The last row is a limit on one batch" in _path()
+    tagged = [c for c in stored_lesson("01")["cells"] if "claim-F15" in c.get("metadata", {}).get("tags", [])]
+    assert [c.get("id") for c in tagged] == ["58114097"]
+    assert _ids().index("58114097") > _ids().index("under-the-hood")
+    assert "Extraction must contain at most 5 facts" in cell_outputs("01", "58114097")
 
 
 # 6. forget said where section 2 first names it
 
 
+def test_section_2_says_what_a_forget_is_where_it_names_it():
+    said = words(cell_source("01", "cell-08"))
+    assert "or after the user asks the store to forget (`forget`, section 7)" in said
+    assert "or a forget (section 7)" not in said
+    first = re.search(r"\bforget", _path())
+    assert first and _path()[first.start() - 30 : first.start()].endswith("the user asks the store to ")
+
+
 # 7. one word for the length limits
 
 
+def test_the_length_limits_are_characters_where_an_emoji_may_count_as_two_everywhere():
+    assert "(an emoji may count as two; see Under the hood)" in limits_summary()
+    section_3 = words(cell_source("01", "cell-10"))
+    assert "lengths are in characters (an emoji may count as two)" in section_3
+    assert "UTF-16" not in _path()
+    assert "These code units are what the lesson calls characters in its limits" in _hood()
+
+
 # 8. lesson 00 and the course map are linked
+
+
+def test_the_opening_links_lesson_00_and_the_course_map():
+    opening = cell_source("01", "cell-00")
+    assert "[lesson 00](00_setup_and_backends.ipynb)" in opening
+    assert f"[course map]({ROOT_DOCS}course_map.png)" in opening
+    # the French title is provenance: it moved under the hood, the seed is still defined where first said
+    assert "Faits contrôlés" not in opening and "Faits contrôlés et dérive du contexte" in _hood()
