@@ -76,6 +76,7 @@ __all__ = [
     "WHOLE_CELL",
     "WRAPPED_FACT_COLUMNS",
     "WRAPPING_CELL",
+    "WRITTEN",
     "NearMeeting",
     "PanelText",
     "answers_by_rule",
