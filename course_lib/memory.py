@@ -871,6 +871,25 @@ _OPENING_PLACES = (  # where an opening stands, by the quoted text around it: no
     ("inside the citation's quotes", "no: the user's words, quoted"),
 )
 _OPENING_SHOWN = 36
+_OPENING_PAST = 12
+"""Characters a row's text shows past the first one where it parts from another row's: enough to see how."""
+
+
+def _opening_text(line: str, at: int, others: list[int]) -> str:
+    """The line from the opening at ``at``, cut where no other opening's text could be mistaken for it.
+
+    At least :data:`_OPENING_SHOWN` characters, and :data:`_OPENING_PAST` past the point where it parts from the
+    text after any other opening: a citation that repeats a forged value holds the same words after its opening as
+    the value does (lesson 01's walk 25 saw two rows cut to the same 36 characters), so its row runs on to where the
+    two differ.
+    """
+    rest = line[at:]
+    length = _OPENING_SHOWN
+    for other in others:
+        shared = next((i for i, (a, b) in enumerate(zip(rest, line[other:], strict=False)) if a != b), None)
+        shared = min(len(rest), len(line) - other) if shared is None else shared
+        length = max(length, shared + _OPENING_PAST)
+    return rest[:length] + ("…" if length < len(rest) else "")
 
 
 def evidence_openings(line: str) -> list[dict[str, str]]:
@@ -880,16 +899,14 @@ def evidence_openings(line: str) -> list[dict[str, str]]:
     and the student must see which one the block wrote. The line is read as the block writes it: a fact's value is
     its first JSON string, its citation the second, and inside a JSON string every quote is escaped (``\\"``), so an
     opening inside either is text, and the one outside every quote is the block's own. Each row shows the
-    line from that opening on, cut at :data:`_OPENING_SHOWN` characters.
+    line from that opening on, cut where it no longer reads like another row's (:func:`_opening_text`).
     """
-    rows: list[dict[str, str]] = []
+    found: list[tuple[int, str, str]] = []
     inside, strings, index = False, 0, 0
     while index < len(line):
         if line.startswith(_EVIDENCE_OPENING, index):
             place, cites = _OPENING_PLACES[min(strings, 1) + 1 if inside else 0]
-            shown = line[index : index + _OPENING_SHOWN]
-            shown += "…" if index + _OPENING_SHOWN < len(line) else ""
-            rows.append({"text from there": shown, "where it stands": place, "is it the citation?": cites})
+            found.append((index, place, cites))
         char = line[index]
         if inside and char == "\\":
             index += 2
@@ -898,7 +915,15 @@ def evidence_openings(line: str) -> list[dict[str, str]]:
             strings += 1 if inside else 0
             inside = not inside
         index += 1
-    return rows
+    starts = [at for at, _, _ in found]
+    return [
+        {
+            "text from there": _opening_text(line, at, [other for other in starts if other != at]),
+            "where it stands": place,
+            "is it the citation?": cites,
+        }
+        for at, place, cites in found
+    ]
 
 
 def split_prompt_block(text: str) -> tuple[str, str]:

@@ -76,6 +76,7 @@ __all__ = [
     "WHOLE_CELL",
     "WRAPPED_FACT_COLUMNS",
     "WRAPPING_CELL",
+    "WRITTEN",
     "NearMeeting",
     "PanelText",
     "answers_by_rule",
@@ -369,11 +370,27 @@ def presence_frame(snapshots: Sequence[tuple[str, Sequence[Fact]]]) -> pd.DataFr
     keys = [k for k in ALLOWED_KEYS if any(k in values for values in columns.values())]
     frame = pd.DataFrame(columns, index=keys).fillna("")
     frame.index.name = "key"
+    # the cells whose fact that step wrote: new, or not the same fact as the step before (a value declared again
+    # unchanged is written again, with a new turn: lesson 01's walk 25); plot_presence draws them darker
+    written: set[tuple[str, str]] = set()
+    before: dict[str, Fact] = {}
+    for label, facts in snapshots:
+        now = {f.key: f for f in facts}
+        written |= {(key, label) for key, fact in now.items() if before.get(key) != fact}
+        before = now
+    frame.attrs[WRITTEN] = frozenset(written)
     return frame
 
 
+WRITTEN = "course_written"
+"""The :func:`presence_frame` attribute naming its ``(key, step)`` cells whose fact that step wrote."""
+
+
 def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step") -> Figure:
-    """A grid: a filled cell is a fact in the store, labelled with its value; new or changed values are darker.
+    """A grid: a filled cell is a fact in the store, labelled with its value; a fact written that step is darker.
+
+    Written means new, changed, or declared again unchanged (its turn renewed): what :func:`presence_frame` records
+    from the facts themselves. A frame without that record (made by hand) marks a new or changed value instead.
 
     A key held after one step and gone after the next was evicted then: its empty cell on that step says so
     ("evicted", in a dashed outline), computed from the frame. The figure is at most about 8 inches wide, so a lab
@@ -383,6 +400,7 @@ def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step"
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
+    written = frame.attrs.get(WRITTEN)
     columns = max(len(frame.columns), 3)
     fig, ax = plt.subplots(figsize=(min(1.3 * columns, 8.2), 0.6 * max(len(frame.index), 2) + 1.2))
     for row, key in enumerate(frame.index):
@@ -390,7 +408,8 @@ def plot_presence(frame: pd.DataFrame, title: str = "Facts held after each step"
         for col, label in enumerate(frame.columns):
             value = str(frame.loc[key, label])
             if value:
-                alpha = 0.55 if value != previous else 0.2
+                fresh = (key, label) in written if written is not None else value != previous
+                alpha = 0.55 if fresh else 0.2
                 ax.add_patch(Rectangle((col, row), 0.95, 0.9, color="tab:blue", alpha=alpha))
                 ax.text(col + 0.47, row + 0.45, _short(value, 14, 13), ha="center", va="center", fontsize=10)
             elif previous:
