@@ -37,7 +37,7 @@ from .assertions import (
 from .clients import make_chat_client
 from .forgetting import hold_client
 from .frames import count_noun
-from .live import LiveModelError
+from .live import Backends, LiveModelError
 from .memory import (
     MAX_CANDIDATES,
     MAX_EVIDENCE_CHARS,
@@ -76,6 +76,7 @@ __all__ = [
     "MemoryExtraction",
     "NoBatch",
     "and_listed",
+    "ask_fact_writer",
     "careful_batch",
     "counted",
     "counted_batch",
@@ -639,6 +640,20 @@ def make_extraction(memory: WorkingMemory | None = None, *, log: CallLog | None 
     store = memory if memory is not None else WorkingMemory()
     writer = ChatFactWriter(hold_client(make_chat_client("writer", log=log), store))
     return MemoryExtraction(store, writer)
+
+
+async def ask_fact_writer(
+    message: str, *, log: CallLog | None = None, backends: Backends | None = None
+) -> ExtractionReport:
+    """Lesson 02's fact writer asked once about ``message``, from an empty store: the report of that one extraction.
+
+    It builds what lesson 02 names one by one (a :class:`~course_lib.memory.WorkingMemory`, a :class:`ChatFactWriter`
+    on the ``writer`` role's model, a :class:`MemoryExtraction`), so a lesson that only needs the writer's call, such
+    as lesson 00's usage table, shows one plain call instead of lesson 02's names on a first-day student's path.
+    ``log`` records the writer's call; ``backends`` chooses its model (the settings' choice by default).
+    """
+    writer = ChatFactWriter(make_chat_client("writer", log=log, backends=backends))
+    return await MemoryExtraction(WorkingMemory(), writer).update(message)
 
 
 def _class_named(error: BaseException) -> str:

@@ -102,8 +102,8 @@ def test_the_fact_writer_cell_is_under_the_hood_with_its_names_and_printed_lines
 
 
 def test_section_5_says_where_its_writer_names_come_from():
-    code = next(source(c) for c in section(5) if c["cell_type"] == "code" and "ChatFactWriter" in source(c))
-    assert "lesson 02" in code, "the fact writer's names are lesson 02's, said at their first use"
+    code = next(source(c) for c in section(5) if c["cell_type"] == "code" and "ask_fact_writer" in source(c))
+    assert "lesson 02" in code, "the fact writer is lesson 02's, said at its first use"
 
 
 # 2. The intro's sentence on the seeds --------------------------------------------------------------------------------

@@ -88,14 +88,8 @@ def test_every_class_a_student_path_cell_builds_is_named_in_the_words_before_it(
 
 def test_the_rule_reads_every_class_a_cell_builds():
     code = cell_source("00", "e9786665")
-    assert built_classes(code) == {
-        "Agent",
-        "Backends",
-        "CallLog",
-        "ChatFactWriter",
-        "MemoryExtraction",
-        "WorkingMemory",
-    }
+    # walk 25's second walk: lesson 02's classes are built inside one call, ask_fact_writer
+    assert built_classes(code) == {"Agent", "Backends", "CallLog"}
 
 
 def test_section_5_says_what_each_memory_name_does_where_the_code_uses_it():
@@ -103,10 +97,10 @@ def test_section_5_says_what_each_memory_name_does_where_the_code_uses_it():
     before_cell = words(cell_source("00", "787bc88b"))
     assert "WorkingMemory" not in before_cell and "You need none of these names" not in before_cell
     code = cell_source("00", "e9786665")
-    assert "WorkingMemory()  # an empty fact store (lesson 01)" in code
-    assert "ChatFactWriter wraps the writer's model" in code
-    assert "MemoryExtraction sends it one message and checks its reply" in code
-    assert "MemoryExtraction(store, logged_writer).update(" in code  # the call the sentence names, by its names
+    # walk 25's second walk: one call, whose comment says what it is, in place of lesson 02's three names
+    assert "# lesson 02's fact writer, asked once (an empty store)" in code
+    assert 'await ask_fact_writer("module=Billing"' in code  # the call the comment names, by its name
+    assert "WorkingMemory" not in code and "ChatFactWriter" not in code and "MemoryExtraction" not in code
     assert all(len(line) <= 90 for line in code.splitlines())
 
 

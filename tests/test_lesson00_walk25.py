@@ -64,7 +64,7 @@ def test_the_student_path_opens_on_running_offline():
 
 def test_the_seeds_and_maf_history_are_under_the_hood_and_the_path_defines_seed_once_with_the_glossary():
     path = path_text()
-    assert "published articles" not in path and "re-creates in Python" not in path
+    assert "published articles, and the output" not in path and "re-creates in Python" not in path
     assert "The course re-creates in Python the code of two published articles" in hood_text()
     intro = words(student_path("00")[0])
     clause = re.search(r"\*seed\* \([^)]*\)", intro)
