@@ -17,8 +17,17 @@ from datetime import UTC, datetime, timedelta
 from support.lesson_cells import cell_source, words
 from support.panels import submit
 
+from course_lib.answer_reader import check_answer
+from course_lib.capstone import (
+    FEEDBACK_HEADER,
+    DriftProneAssistantClient,
+    declare,
+    feedback_text,
+    reader_answer,
+    sample_store,
+)
 from course_lib.capstone_panel import CapstonePanel, shared_second_note
-from course_lib.memory import Fact
+from course_lib.memory import Fact, WorkingMemory
 from course_lib.policies import load_timeline
 
 NOON = datetime(2026, 1, 1, 12, tzinfo=UTC)
@@ -35,6 +44,31 @@ def _facts(*turns_at: tuple[int, int]) -> list[Fact]:
         Fact(key=f"k{turn}", value="v", evidence=f"k{turn}=v", turn=turn, recorded_at=NOON + timedelta(seconds=second))
         for turn, second in turns_at
     ]
+
+
+# region 1. What the reader takes from feedback
+
+
+def test_section_2_says_the_reader_takes_the_values_of_a_facts_check_message_sent_as_the_users() -> None:
+    said = _said("27df2e29")
+    assert (
+        "Like a model that listens to feedback, it takes the values given in a `[facts check]` message, "
+        "which the loop sends as if the user wrote it." in said
+    )
+    assert "facts-check format" not in said
+    assert FEEDBACK_HEADER.startswith("[facts check] ")  # the marker, spelled as the prose spells it
+
+
+def test_the_reader_takes_the_values_a_facts_check_gives() -> None:
+    said = ["module=Reporting", "module=Billing", "Which module?"]
+    reader = DriftProneAssistantClient("earliest")
+    assert "module=Reporting" in reader_answer(reader, said)  # it drifts
+    store = WorkingMemory()
+    for text in said[:2]:
+        declare(store, text, {})
+    feedback = feedback_text(check_answer(store.facts, "module=Reporting."))
+    assert feedback.startswith("[facts check]")
+    assert "module=Billing" in reader_answer(reader, [*said, feedback])  # the value the message gives
 
 
 # region 2. The panel's note on its time column
@@ -76,3 +110,50 @@ async def test_the_panel_on_the_conversation_says_every_row_shows_when_its_cell_
         assert CELL_RAN.replace("'", "&#x27;") in panel.times.value
     await submit(panel, "module=Payroll")  # a row the student added: not one the cell's run stored
     assert "Every row" not in panel.times.value or len(panel.extraction.memory.facts) == 1
+
+
+# region 3. What to look for after forgetting the constraint
+
+
+async def test_a_stale_one_loses_its_constraint_line_once_the_constraint_is_forgotten() -> None:
+    intro = _said("capstone-panel-intro")
+    assert (
+        "Then *a stale one* no longer gets the constraint line: the loop cannot ask for a fact the store lost "
+        "(section 3)." in intro
+    )
+    panel = await CapstonePanel.from_timeline(load_timeline())
+    stale = dict(panel.examples.options)["a stale one"]
+
+    async def keys() -> list[str]:
+        panel.answer.value = stale
+        panel.check_button.click()
+        await panel.idle()
+        assert panel.result is not None
+        return [v.fact.key for v in panel.result.violations]
+
+    assert "constraint" in await keys()
+    panel.key.value = "constraint"
+    panel.forget_key_button.click()
+    await panel.idle()
+    after = await keys()
+    assert after and "constraint" not in after
+    assert "constraint" not in panel.feedback.value.split("[facts check]", 1)[-1]
+
+
+# region 4 and 5. Section 1's *fix* row, section 3's cap
+
+
+def test_the_fix_row_says_the_rule_reads_words_not_grammar() -> None:
+    said = _said("prose-why-pass")
+    assert "Its word *fix*, even used as a noun, counts as an action word: the rule reads words, not grammar." in said
+    assert "*fix* plans an action" not in said
+    store, superseded = sample_store()
+    answer = "The fix belongs in the Inventory module on SQL Server 2022."
+    found = check_answer(store.facts, answer, "Which module and database are we on?", superseded)
+    assert "constraint" in [v.fact.key for v in found]  # the noun counts as an action
+
+
+def test_the_cap_verdict_is_one_clause_then_its_pointer() -> None:
+    said = _said("10ead7db")
+    assert "No offline run in this lesson reaches it; a live model may (section 10)." in said
+    assert "it, a live model may:" not in said
