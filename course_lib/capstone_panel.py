@@ -48,7 +48,7 @@ from .loop import LoopAgent, LoopAgentOptions
 from .memory import PROMPT_BLOCK_FOOTER, PROMPT_BLOCK_HEADER, Fact, WorkingMemory
 from .offline import OfflineChatClient
 from .policies import Timeline
-from .presentation import RECORDED, html_lines, recorded_time
+from .presentation import html_lines, recorded_time
 from .widgets import (
     EXPECTED_ERRORS,
     NOT_READ_LABEL,
@@ -528,12 +528,14 @@ def start_over_note(turns: int) -> str:
 
 
 def shared_second_note(facts: Sequence[Fact], replayed: Collection[int] = ()) -> str:
-    """What the table's time column cannot say: facts of several turns stored within one second share one time.
+    """What the table's time column cannot say: the panel's own replay stored most rows at one time, when its cell ran.
 
-    The panel replays the conversation's turns into its store when its cell runs, all within a second, so its
-    ``recorded (UTC)`` column shows one time for most rows; a student reading it as "when each turn happened" would
-    be misled. The note names the turns that share a second, says why when the panel replayed them (``replayed``:
-    their turn numbers), and points at the turn column for their order. Empty when every turn has its own time.
+    The panel replays the conversation's turns into its store when its cell runs, all within a second or two, so its
+    ``recorded (UTC)`` column shows one time for those rows; a student reading it as "when each turn happened" would
+    be misled (walk 25: "to the second" and a list of turns was read twice). The note says which rows show the time
+    the cell ran (``replayed``: their turn numbers; "every row" while the store holds no other), names any other
+    turns stored within one second, and points at the turn column for the order. It is said only when two turns
+    share a second, and stays true when the replay crossed a second or the student stored rows later.
     """
     turns_at: dict[str, set[int]] = {}
     for fact in facts:
@@ -541,13 +543,23 @@ def shared_second_note(facts: Sequence[Fact], replayed: Collection[int] = ()) ->
     shared = [(time, sorted(turns)) for time, turns in turns_at.items() if len(turns) > 1]
     if not shared:
         return ""
-    groups = "; ".join(f"turns {and_listed([str(t) for t in turns])} share one time, {time}" for time, turns in shared)
-    together = all(set(turns) <= set(replayed) for _, turns in shared)
-    why = "the panel stored them together when its cell ran" if together else "they were stored in the same second"
-    return (
-        f"{groups[:1].upper()}{groups[1:]}: {why}, and the {RECORDED} column is to the second. "
-        "The turn column gives the order they came in."
-    )
+    turns = {fact.turn for fact in facts}
+    ran = sorted(turns & set(replayed)) if any(set(group) <= set(replayed) for _, group in shared) else []
+    clauses = []
+    if ran:
+        rows = (
+            "Every row shows"
+            if len(ran) == len(turns)
+            else f"The rows of turns {and_listed([str(t) for t in ran])} show"
+        )
+        clauses.append(f"{rows} the time the panel's cell ran")
+    clauses += [
+        f"turns {and_listed([str(t) for t in group])} share one time, {time}: they were stored in the same second"
+        for time, group in shared
+        if not set(group) <= set(ran)
+    ]
+    said = "; ".join([*clauses, "the turn column gives the order the user said them."])
+    return said[:1].upper() + said[1:]
 
 
 class CapstonePanel(MemoryPanel):

@@ -64,7 +64,7 @@ def test_the_cap_is_said_against_the_runs_and_no_offline_run_reaches_it():
     iterations = [int(n) for cell_id in RUN_TABLES for n in _column(cell_outputs("07", cell_id), "iterations")]
     assert len(iterations) == 6 + 6 + 12 and max(iterations) < 5  # the cap, max_iterations=5
     said = _said(VERDICTS)
-    assert "(5 here)" in said and "No offline run in this lesson reaches it, a live model may: section 10." in said
+    assert "(5 here)" in said and "No offline run in this lesson reaches it; a live model may (section 10)." in said
     assert cell_source("07", "live-mode").startswith("## 10. Live mode")
 
 

@@ -75,9 +75,11 @@ def test_from_answers_cell_follows_its_paragraph() -> None:
 
 def test_caption_says_share_one_time() -> None:
     facts = [Fact(key=k, value="v", evidence=f"{k}=v", turn=t, recorded_at=NOON) for k, t in (("a", 2), ("b", 3))]
-    note = shared_second_note(facts, replayed=(2, 3))
+    note = shared_second_note(facts)  # typed within one second: the turns are named with their shared time
     assert "share one time" in note
     assert "show one time" not in note
+    # replayed by the panel's cell: walk 25 (second round) says what the time is instead (test_lesson07_polish_walk25)
+    assert shared_second_note(facts, replayed=(2, 3)).startswith("Every row shows the time the panel's cell ran")
 
 
 def test_where_next_says_what_make_qualify_does() -> None:

@@ -209,7 +209,10 @@ def test_lesson_07_never_says_an_answer_states_a_key_value_form():
 async def test_the_lesson_and_the_panel_say_user_role_message():
     text = "\n".join("".join(c["source"]) for c in stored_lesson("07")["cells"])
     assert "User message" not in text
-    assert "a user-role message in the facts-check format" in words(cell_source("07", SECTION_2))
+    # walk 25 (second round): the message is named by its marker, sent as if the user wrote it
+    assert "a `[facts check]` message, which the loop sends as if the user wrote it" in words(
+        cell_source("07", SECTION_2)
+    )
     panel = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
     panel.answer.value = "module=Reporting"
     result = await panel.check()

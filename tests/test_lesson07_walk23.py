@@ -84,7 +84,7 @@ def test_every_section_reference_names_the_section_that_shows_it():
         "read a repaired run call by call (section 6)": "## 6. One repaired run, call by call",
         "in a panel (section 9)": "## 9. Your turn: the capstone panel",
         "swapped for live ones (section 10)": "## 10. Live mode",
-        "a live model may: section 10": "## 10. Live mode",
+        "a live model may (section 10)": "## 10. Live mode",
         "not a live LLM (section 10 swaps in a live one)": "## 10. Live mode",
         "section 5's table shows": "## 5. Where the evaluator's rules still fail",
     }

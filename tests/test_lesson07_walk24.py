@@ -60,7 +60,9 @@ def test_the_cell_under_the_prose_table_names_every_ask_row_that_gets_constraint
     )
     for answer in rows:
         assert answer in said_here
-    assert "the constraint is due when the task or the answer plans one" in said_here
+    # why the row gets it: its own action word (walk 25, second round); that an answer's action makes the
+    # constraint due is the prose intro's (test_the_prose_intro_says_an_answer_can_make_the_constraint_due)
+    assert "Its word fix, even used as a noun, counts as an action word" in said_here
 
 
 def test_the_row_that_gets_constraint_missing_plans_through_its_own_word_fix():
@@ -71,7 +73,7 @@ def test_the_row_that_gets_constraint_missing_plans_through_its_own_word_fix():
     plain = answer.replace("The fix belongs in", "It is")
     (verdict,) = verdicts(store.facts, [(ASK, plain)], superseded)
     assert "constraint missing" not in verdict.verdict
-    assert "Its word fix plans an action" in plain_words(cell_source("07", PROSE_WHY))
+    assert "Its word fix, even used as a noun, counts as an action word" in plain_words(cell_source("07", PROSE_WHY))
 
 
 def test_the_prose_intro_says_an_answer_can_make_the_constraint_due():
