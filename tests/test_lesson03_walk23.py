@@ -167,6 +167,5 @@ def test_the_router_is_said_to_ignore_capitals_where_it_is_shown() -> None:
 
 def test_the_panels_reading_guide_says_the_verdict_names_a_pushed_out_fact() -> None:
     said = _text(next(c for c in _cells() if c.get("id") == "panel-reading"))
-    assert (
-        "When a line brings a sixth fact, the verdict names the oldest fact the store pushed out to make room." in said
-    )
+    # second walk 25: the fact pushed out is not always "the oldest" (a tie within the oldest turn goes alphabetically)
+    assert "When a line brings a sixth fact, the verdict names the fact the store pushed out to make room." in said
