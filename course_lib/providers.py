@@ -368,24 +368,43 @@ def memory_line(report: ExtractionReport | None, line: str = "", message: str = 
     """
     said = report_in_words(report, line, message, name_replaced=True) if report else "No extraction ran."
     if report is not None and report.status == "accepted" and report.evicted:
-        said = f"{said} {pushed_out_words(report.evicted, len(report.facts))}"  # a store that evicts is full
+        said = f"{said} {pushed_out_words(report.evicted, len(report.facts), kept=report.facts)}"  # a full store
     return f"[memory] {said}"
 
 
-def pushed_out_words(evicted: Sequence[Fact], max_facts: int = MAX_FACTS) -> str:
+def pushed_out_words(evicted: Sequence[Fact], max_facts: int = MAX_FACTS, *, kept: Sequence[Fact] = ()) -> str:
     """The facts a turn pushed out of the full store, in the ``[memory]`` line's words (issue 32, walk 23: only the
     store's side said a sixth fact had pushed one out, and the chat's verdict read as if nothing else had changed).
 
+    ``kept`` are the facts the store holds after the turn. The store drops the oldest turn first and, within a turn,
+    the first key alphabetically; so facts are "the oldest" only when no kept fact shares their turn. A fact that lost
+    that tie is its turn's first key (lesson 03's second walk 25: five facts of one turn, then a sixth, said "the
+    oldest, customer=D" of a fact as old as the four kept). Turns are said oldest first.
+
     >>> from course_lib.memory import Fact
     >>> from datetime import UTC, datetime
-    >>> gone = Fact(key="database", value="PostgreSQL", evidence="database=PostgreSQL", turn=1,
-    ...             recorded_at=datetime(2026, 1, 1, tzinfo=UTC))
-    >>> pushed_out_words([gone])
+    >>> def fact(key, value, turn):
+    ...     return Fact(key=key, value=value, evidence=f"{key}={value}", turn=turn,
+    ...                 recorded_at=datetime(2026, 1, 1, tzinfo=UTC))
+    >>> pushed_out_words([fact("database", "PostgreSQL", 1)])
     'The store holds at most 5 facts, so the oldest, database=PostgreSQL, was pushed out to make room.'
+    >>> said = pushed_out_words([fact("customer", "D", 1)], kept=[fact("module", "M", 1), fact("version", "4.2", 2)])
+    >>> said.removeprefix("The store holds at most 5 facts, so ")
+    "the oldest turn's first key alphabetically, customer=D, was pushed out to make room."
     """
     verb = "was" if len(evicted) == 1 else "were"
-    gone = and_listed([shown_pair(fact.key, fact.value) for fact in evicted])
-    return f"The store holds at most {max_facts} facts, so the oldest, {gone}, {verb} pushed out to make room."
+    turns = list(dict.fromkeys(fact.turn for fact in evicted))
+    said = []
+    for place, turn in enumerate(turns):
+        lost = [fact for fact in evicted if fact.turn == turn]
+        pairs = and_listed([shown_pair(fact.key, fact.value) for fact in lost])
+        if any(fact.turn == turn for fact in kept):  # a tie within the turn, lost alphabetically
+            which = "the oldest turn's" if place == 0 else "the next turn's"
+            said.append(f"{which} first {'key' if len(lost) == 1 else 'keys'} alphabetically, {pairs}")
+        else:
+            said.append(f"{'the oldest' if place == 0 else 'the next oldest'}, {pairs}")
+    gone = ", then ".join(said)
+    return f"The store holds at most {max_facts} facts, so {gone}, {verb} pushed out to make room."
 
 
 def forget_said(key: str | None, removed: int) -> str:

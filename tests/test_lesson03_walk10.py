@@ -24,7 +24,7 @@ def _glossary_row(term: str) -> str:
 
 
 def test_the_gate_is_said_to_run_before_the_providers_add_their_messages() -> None:
-    said = _said("attach-md")
+    said = _said("hood-gate")  # second walk 25: the gate moved under the hood, section 5 keeps one sentence
     middleware = "An agent's *middleware* is code MAF runs around each run of the agent,"
     assert f"{middleware} before the providers add their messages" in said
     assert "around the model call" not in said

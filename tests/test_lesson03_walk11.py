@@ -32,14 +32,14 @@ def _said_section_5() -> str:
 
 
 def test_the_gate_is_defined_where_it_first_appears() -> None:
-    said = _said("attach-md")
+    said = _said("hood-gate")  # second walk 25: the gate is the hood's; section 5 says middleware in one sentence
     # walk 12: middleware defined before the gate, the gate said plainly
     assert said.index("*middleware* is code MAF runs") < said.index("*gate*")
     # walk 6 (issue 32): counting is section 5's; walk 16: the gate's job (the ticket, so a forget wins) is said
     # here in one clause, and section 5 shows it (tests/test_lessons00_03_walk16.py)
     assert "so it sees exactly what the caller passed to `run`." in said
     assert "counts the caller's messages" not in said
-    assert "the gate counts the caller's messages" in _said_section_5()
+    assert "the provider's middleware counts the caller's messages" in _said_section_5()  # no gate on the path
     assert "begins the user's turn" not in said  # turn is section 5's word
 
 

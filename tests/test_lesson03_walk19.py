@@ -63,4 +63,8 @@ def test_the_loops_table_shows_the_callers_message_first_marked_as_the_callers()
 
 def test_section_1_says_only_the_callers_own_unlabelled_user_messages_are_read():
     said = " ".join("".join(_cell("cell-02")["source"]).split())
-    assert "from the caller's own (unlabelled) user messages passed to `run`, and from those only" in said
+    # second walk 25: the unlabelled messages said in words, with a pointer to the label below
+    assert (
+        "from the caller's own user messages (the ones with no label, see below) passed to `run`, and from those only"
+        in said
+    )

@@ -33,7 +33,7 @@ def glossary_row(term: str) -> str:
 
 
 def test_the_gate_is_said_to_take_the_ticket_so_a_forget_during_the_run_wins():
-    text = said("03", "attach-md")
+    text = said("03", "hood-gate")  # lesson 03's second walk 25: the gate and the ticket moved under the hood
     assert "so it sees exactly what the caller passed to `run`" in text
     assert "it takes the store's *ticket* for the caller's messages" in text
     # the ticket is defined in a clause where it first appears, and section 5 is named as the place that shows it
