@@ -296,7 +296,7 @@ def test_policy_explorer_refuses_an_empty_selection_and_draws_one_plot(page):
 def test_every_panel_starts_fresh(page):
     initial = page.initial
     assert "Ticket: epoch 0 (forgets so far), turn 0 (messages read so far)" in initial["memory"]
-    assert "Ticket: any write begun before" in initial["memory"] and "No facts." in initial["memory"]
+    assert "A turn's facts are refused by its ticket" in initial["memory"] and "No facts." in initial["memory"]
     assert "Forgot" not in initial["memory"] and "Refused" not in initial["memory"]
     assert "Type a message and press Enter" in initial["desk"] and "you:" not in initial["desk"]
     assert "Step 1 of 6: the model (LLM), call 1" in initial["stepper"]
