@@ -52,10 +52,11 @@ def test_the_compaction_bullet_says_it_sends_one_exchange_fewer_than_the_window(
     # walk 25: said in exchanges before the question, in the compaction bullet (tests/test_lesson04_walk25.py
     # checks its numbers against a replay)
     section = plain_words(cell_source("04", "cell-02"))
-    assert (
-        "compaction sends the question plus the 2 exchanges before it (3 user messages in all); last 3 turns sends "
-        "the question plus the 3 exchanges before it." in section
+    assert (  # second walk 25: one bullet says what the numbers in the names count
+        "compaction (3 turns) sends 3 user messages in all, the question included (2 exchanges plus the question)."
+        in section
     )
+    assert "send the 3 exchanges before the question, plus the question (4 user messages)." in section
 
 
 def test_section_2_sentences_stay_under_31_words():

@@ -74,9 +74,9 @@ def test_section_6_no_longer_counts_live_calls_on_the_student_path():
 def test_the_compaction_bullet_says_what_the_code_sends():
     said = _said(_path_text())
     assert "count the new question" not in said
-    assert (
-        "*compaction* sends the question plus the 2 exchanges before it (3 user messages in all); *last 3 turns* "
-        "sends the question plus the 3 exchanges before it."
+    assert (  # second walk 25: one bullet, what the numbers in the names count
+        "send the 3 exchanges before the question, plus the question (4 user messages). **compaction (3 turns)** "
+        "sends 3 user messages in all, the question included (2 exchanges plus the question)."
     ) in said
     assert "Everything stays stored under compaction." in said  # walk 25: a sentence under the list
 

@@ -78,10 +78,10 @@ async def test_section_2_counts_what_compaction_and_the_window_send_as_a_replay_
     compaction_users, compaction_exchanges = await _last_call("compaction (3 turns)")
     window_users, window_exchanges = await _last_call("last 3 turns")
     assert compaction_users == compaction_exchanges + 1 and window_users == window_exchanges + 1
-    said = (
-        f"compaction sends the question plus the {compaction_exchanges} exchanges before it "
-        f"({compaction_users} user messages in all); last 3 turns sends the question plus the {window_exchanges} "
-        "exchanges before it."
+    said = (  # second walk 25: one bullet says what the numbers in the names count
+        f"last 3 turns and the reducer (3 turns) send the {window_exchanges} exchanges before the question, plus "
+        f"the question ({window_users} user messages). compaction (3 turns) sends {compaction_users} user "
+        f"messages in all, the question included ({compaction_exchanges} exchanges plus the question)."
     )
     assert said in section and "Everything stays stored under compaction." in section
     assert "one earlier exchange fewer" not in section

@@ -70,7 +70,8 @@ def test_section_1_reads_its_table_as_bullets_and_compactions_three_turns_count_
     said = cell_source("04", "cell-02")
     assert "How to read it:\n\n- A *graded* turn" in said and "\n- A *forbidden value* is" in said
     # walk 24: what the code sends, said outright
-    assert "*compaction* sends the question plus the 2 exchanges before it (3 user messages in all)" in words(said)
+    # second walk 25: one bullet says what the numbers in the names count
+    assert "**compaction (3 turns)** sends 3 user messages in all, the question included" in words(said)
 
 
 def test_section_4_points_at_no_section_the_student_has_not_read():
