@@ -124,7 +124,7 @@ def test_05_a_long_negative_number_is_echoed_short():
 def test_06_section_1_says_what_an_iteration_is_and_uses_the_word():
     said = plain_words(cell_source("06", "cell-02"))
     assert "`loop.run(...)` runs the whole loop; one pass of the agent inside the loop is an iteration." in said
-    assert "every iteration, including the first, starts on a new session" in said
+    assert "each iteration (the first too) gets a new session" in said  # walk 25, third walk
     assert "the most times the agent may run" not in said
     assert "every run, including" not in said
 
@@ -150,7 +150,7 @@ def test_06_context_is_explained_in_section_3_before_its_code():
 
 def test_06_the_other_options_cell_says_each_row_changes_one_option_from_the_defaults():
     said = words(cell_source("06", "other-options"))
-    assert "Each row changes one option from the defaults" in said
+    assert "Each row changes one default; the last two also pass the caller's session." in said  # walk 25
     assert "one more option" not in said
     # walk 25 (tests/test_lesson06_walk25.py) cut the cross-reference to what section 5 and the hood run
     assert "Section 5 uses" not in said

@@ -115,8 +115,8 @@ def test_section_1_says_each_run_the_first_included_starts_on_a_new_session():
     bullet = _words(cell_source("06", "cell-02"))
     assert "each re-run starts on a new, empty session" not in bullet
     assert (  # walk 22: in short sentences (tests/test_loop_lessons_walk22.py)
-        "With True, every iteration, including the first, starts on a new session when the caller passes no session."
-        in bullet
+        "With True, when the caller passes no session, each iteration (the first too) gets a new session."
+        in bullet  # walk 25, third walk: the condition first
     )
     takeaway = _words(cell_source("06", "student-takeaways"))
     assert "each iteration on a new session (the first included, when the caller passes none)" in takeaway

@@ -76,7 +76,7 @@ def test_no_table_on_lesson_06s_student_path_holds_an_unexplained_bracketed_coun
 
 def test_section_3_says_plainly_what_one_evaluators_stop_and_continue_do():
     section_3 = words(cell_source("06", "cell-09"))
-    assert "one evaluator saying stop cannot end the loop by itself" in section_3
+    assert "So the loop ends only at an iteration where every evaluator says stop." in section_3  # third walk
     said = _said()
     assert "veto" not in said
     assert "asks to continue wins" not in said and "asks to continue decides" not in said

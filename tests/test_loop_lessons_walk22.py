@@ -55,9 +55,8 @@ def test_the_fresh_context_bullet_says_its_three_things_one_short_sentence_each(
     sentences = [s for s in re.split(r"(?<=[.;])\s+", bullet) if s]
     assert sentences == [
         "a *session* is where an agent keeps one conversation's history.",
-        "With `True`, every iteration, including the first, starts on a new session when the caller passes no session.",
-        "At each later iteration the model gets the caller's input again, plus one message listing all "
-        "the feedback so far.",
+        "With `True`, when the caller passes no session, each iteration (the first too) gets a new session.",
+        "Each later one gets the caller's input again, plus one message listing all the feedback so far.",
     ]
     assert all(len(s.split()) <= 20 for s in sentences)
 
