@@ -782,11 +782,12 @@ UNREAD_NOTE = "This message took no turn: it was refused before the store read i
 """Why a message refused whole leaves the ticket's turn where it was (:func:`ticket_line`)."""
 
 
-SUBMIT_DISABLED_NOTE = "Submit stays off while the Message box is empty."
+SUBMIT_DISABLED_NOTE = "Submit stays off while the Message box is empty or only spaces."
 """Beside a greyed-out Submit on a panel whose Message box only feeds the store (lessons 02 and 07), in one short line:
 what turns Submit on, and nothing more. A question turns Submit on too, so the note says no rule about what a line must
 hold (lesson 02's walk 25 read "it stores key=value, not a question" as a rule Submit enforces); the line under the box
-says what a question stored (nothing) once it is submitted."""
+says what a question stored (nothing) once it is submitted. "Or only spaces": a box of blanks keeps Submit off too
+(lesson 02's second walk 25 typed spaces and read "empty" as false)."""
 DESK_SUBMIT_DISABLED_NOTE = "Submit stays off until the Message box holds a line; it sends as Send does."
 """The same note on the desk panel (lesson 03), whose Message box goes through the desks' console: a desk replies in
 the chat and the line's declarations are stored, as for a line sent from the You box (the lesson says so above the

@@ -52,7 +52,8 @@ def test_the_lesson_prints_what_the_call_carried_and_says_why_forget_replaces_th
     text = " ".join(" ".join(c.source.split()) for c in cells if c.cell_type == "markdown")
     assert "Only the filter stands between the old words and the model" not in text
     # walk 25: said as what escapes the filter, in the bullet that names it
-    assert "Values a correction had already replaced were never forgotten, so they are not filtered." in text
+    # second walk 25: who swaps (the course), and why the corrected values escape
+    assert "Reporting and PostgreSQL were never forgotten: the correction had already replaced them." in text
 
 
 def test_a_client_with_its_own_chain_is_held_first_in_it_before_its_recorder():

@@ -47,8 +47,8 @@ def test_step_1_says_what_the_ticket_refuses() -> None:
     said = plain_words(cell_source("02", "cell-04"))
     # walk 25: what the ticket is, said in a clause, with a link to lesson 01
     assert (
-        "take the store's ticket, which counts messages and forgets ([lesson 01](01_contract_and_store.ipynb)): "
-        "after a newer message or a forget, this turn's facts are refused" in said
+        "take a ticket from the store ([lesson 01](01_contract_and_store.ipynb)): if a newer message or a forget "
+        "arrives before this turn's facts are written, the store refuses them" in said  # second walk 25
     )
     assert "only this turn's extraction may then write" not in said
 

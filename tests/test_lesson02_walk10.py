@@ -68,7 +68,12 @@ def test_the_writer_paragraph_defines_each_term_once_in_its_own_sentence() -> No
 def test_the_cell_that_names_the_message_says_what_the_argument_does() -> None:
     source = _source("mem-after-rejection")
     assert "# the cell wrote it, not you" not in source
-    assert "[memory] line" in source and '"your message"' in source
+    # second walk 25: the cell's comment read like a port-audit note; what message= does is said under the hood
+    assert "message=" in source and "[memory] line" not in source
+    hood = " ".join(" ".join(c["source"]).replace("\n ", " ") for c in _cells() if c["cell_type"] == "markdown")
+    hood = " ".join(hood.split())
+    hood = hood[hood.index("## Under the hood") :]
+    assert "`message=`" in hood and "[memory]` line" in hood and '"your message"' in hood
 
 
 def test_exercise_2s_hint_points_at_section_5_and_does_not_state_the_rule() -> None:

@@ -56,9 +56,9 @@ def test_why_a_model_says_the_model_is_under_test() -> None:
 def test_the_forget_filter_bullet_says_what_it_filters_and_what_escapes_it() -> None:
     said = words(cell_source("02", "replay-calls"))
     assert (
-        "`replay.memory.forget()` empties only the store. From then on, every model call has each forgotten value "
-        "replaced by `[forgotten]` (the *forget filter*). Values a correction had already replaced were never "
-        "forgotten, so they are not filtered."
+        "`replay.memory.forget()` empties only the store. From then on, the course swaps each forgotten value for "
+        "`[forgotten]` in every model call (the *forget filter*). Reporting and PostgreSQL were never forgotten: the "
+        "correction had already replaced them. So the filter does not hide them."
     ) in said
 
 
@@ -98,7 +98,7 @@ def test_the_student_path_does_not_lean_on_the_seed_for_the_script_or_mem() -> N
 
 
 async def test_submit_note_says_only_what_turns_submit_on() -> None:
-    assert SUBMIT_DISABLED_NOTE == "Submit stays off while the Message box is empty."
+    assert SUBMIT_DISABLED_NOTE == "Submit stays off while the Message box is empty or only spaces."  # second walk 25
     panel = MemoryPanel(make_extraction())
     assert panel.submit_button.disabled
     panel.message.value = "Is the module still Reporting?"  # a question turns Submit on too
@@ -151,9 +151,9 @@ def test_step_1_says_what_the_ticket_is_with_a_link_to_lesson_01() -> None:
     said_words = words(cell_source("02", "cell-04"))
     step = said_words[said_words.index("1. take") : said_words.index("2. build")]
     assert "](01_contract_and_store.ipynb)" in step
-    assert "ticket" in step and "counts" in step
+    assert "ticket" in step and "refuses" in step  # second walk 25: what the ticket does, not what it counts
     assert len(plain_words(step).split()) <= 30
-    assert "this turn's facts are refused" in said
+    assert "if a newer message or a forget arrives before this turn's facts are written, the store refuses them" in said
 
 
 def test_the_panel_shows_one_ticket_line_and_a_short_note_on_what_it_does() -> None:

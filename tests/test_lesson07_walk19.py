@@ -122,7 +122,7 @@ async def test_submit_on_a_store_panel_is_not_offered_for_questions(build: str) 
     note = _submit_note(p)
     assert "(a question or key=value)" not in note
     # walk 21: one short line, not an invitation to ask a question; lesson 02's walk 25: only what turns Submit on
-    assert note == "Submit stays off while the Message box is empty." and "question" not in note, note
+    assert note == "Submit stays off while the Message box is empty or only spaces." and "question" not in note, note
     assert p.submit_button.tooltip == note
 
 
