@@ -211,7 +211,7 @@ def test_the_glossary_and_the_lesson_say_feedback_one_way():
     assert FEEDBACK in row and "the message an evaluator adds" not in row
     lesson = words(cell_source("05", "cell-08"))
     # walk 24: the lesson's bullet on unnumbered feedback gives its reason now; the role is said in the first bullet
-    assert "sends only the latest feedback as a new user-role message" in lesson
+    assert "sends only the latest feedback, as a new `user` message" in lesson  # second walk 25's words
     assert "wrapping the evaluator's text" not in lesson
 
 
