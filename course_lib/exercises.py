@@ -642,8 +642,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "05",
         "Exercise 3",
-        "Section 2's trace numbers the messages: which response first carries the number [5], and is the model "
-        "called again after it?",
+        "Which response first carries the number [5], and is the model called again after it?",
         "The LLM answers [4], the evaluator asks again, the LLM answers [5]: stop, after two calls.",
         (
             (5, "[5] is the fifth numbered message, not the fifth call."),

@@ -151,8 +151,13 @@ def test_lesson_05_exercise_1_eleven_is_asked_about_the_last_call_not_told_the_c
     assert "three earlier" not in text and "all four" not in text
 
 
-def test_lesson_05_exercise_3_hint_points_at_section_2():
-    assert "section 2" in exercise("05", "Exercise 3").hint.lower()
+async def test_lesson_05_exercise_3_hint_points_at_section_2():
+    # second walk 25: once, in the reminder a wrong answer prints under the hint (tests/test_lesson05_second_walk25.py)
+    from course_lib.loop_demos import numbering_reminder, run_seed_demo
+
+    trace, _ = await run_seed_demo()
+    assert "section 2" in numbering_reminder(trace).lower()
+    assert "section 2" not in exercise("05", "Exercise 3").hint.lower()
 
 
 # --- finding 9: a bare hedge is echoed in quotes, said to be as typed ---

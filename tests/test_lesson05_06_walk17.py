@@ -185,8 +185,8 @@ async def test_section_2_names_each_calls_feedback_and_the_session_as_the_trace_
     for call in (2, 3):
         sent = trace.calls[call - 1][-1]
         assert f"at call {call} {sent}" in said, sent
-    # walk 22: "asked the inner agent for", what the code does
-    assert "from the session's history (the session the loop asked the inner agent for)" in said
+    # walk 22: "asked the inner agent for", what the code does (second walk 25: "asked the inner agent to create")
+    assert "from the session's history, which the loop asked the inner agent to create" in said
     assert trace.sessions == 1  # the loop created the one session the run used
 
 

@@ -99,7 +99,9 @@ def test_exercise_3_says_plainly_what_seed_loop_returns_and_what_the_cell_reuses
     setup = exercise_3_setup()
     # walk 25's words (tests/test_lesson05_walk25.py): what seed_loop sets up, and what the cell keeps of it
     assert "`seed_loop(...)` sets up section 2's demo afresh" in setup
-    assert "We keep its model (`seeded.inner_agent`) and its messages" in setup
+    assert (
+        "We keep its inner agent (`seeded.inner_agent`, the agent around the numbering model) and its messages" in setup
+    )
     assert "in a new `LoopAgent` whose evaluator is `stop_at_5`" in setup
     assert "We keep only its model agent" not in setup and "the cell runs that numbering model" not in setup
     # true of the code: a loop and three messages, and the new loop is built on the inner agent with stop_at_5

@@ -90,7 +90,8 @@ def test_section_1_says_the_budgets_are_lesson_06s_and_this_lesson_changes_no_op
     rows = [row["option"] for row in options_rows(LoopAgentOptions())]
     assert rows[-2:] == ["max_tokens", "max_duration"]  # "the last two rows"
     assert "The last two rows, `max_tokens` and `max_duration`, are budgets" in bullets
-    assert "lesson 06 shows them at work" in bullets.lower() and "This lesson changes none of them" in bullets
+    # second walk 25: said plainly (tests/test_lesson05_second_walk25.py)
+    assert "You don't need these for this lesson; they are here for lesson 06." in bullets
     lesson = "\n".join("".join(c["source"]) for c in stored_lesson("05")["cells"] if c["cell_type"] == "code")
     assert "LoopAgentOptions(" not in lesson.replace("LoopAgentOptions())", "")  # only the defaults are built
 

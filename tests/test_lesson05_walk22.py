@@ -45,9 +45,10 @@ def test_no_dotnet_or_csharp_on_the_students_path():
 
 
 def test_section_1_says_in_one_sentence_that_the_course_provides_the_loop_agent():
-    said_ = words(cell_source("05", "pieces-demo"))
+    said_ = words(cell_source("05", "cell-00"))
     # walk 25: the one sentence is shorter; the longer one is said under the hood (tests/test_lesson05_walk25.py)
-    assert "`LoopAgent` comes from the course's own `course_lib.loop` (MAF for Python has none)." in said_
+    # second walk 25: said in the intro only (tests/test_lesson05_second_walk25.py)
+    assert "`course_lib.loop` re-creates the seed's `LoopAgent` (MAF for Python has none)" in said_
     assert "MAF for Python has no `LoopAgent` class; `course_lib.loop` provides one" in words(
         cell_source("05", "hood-head")
     )

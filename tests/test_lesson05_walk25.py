@@ -46,7 +46,8 @@ def test_exercise_3_says_what_seed_loop_sets_up_afresh_and_what_the_cell_keeps()
         "messages `[1]`\u2013`[3]`." in setup
     )
     assert (
-        "We keep its model (`seeded.inner_agent`) and its messages, and put them in a new `LoopAgent` whose "
+        "We keep its inner agent (`seeded.inner_agent`, the agent around the numbering model) and its messages, "
+        "and put them in a new `LoopAgent` whose "
         "evaluator is `stop_at_5`." in setup
     )
     assert "Why call it" not in setup and "We reuse only" not in setup
@@ -99,8 +100,8 @@ def test_the_tables_space_after_a_number_is_said_under_the_hood():
 
 
 def test_section_1_says_where_loop_agent_comes_from_in_one_sentence():
-    after_table = words(cell_source("05", "pieces-demo"))
-    assert "`LoopAgent` comes from the course's own `course_lib.loop` (MAF for Python has none)." in after_table
+    # second walk 25: said once, in the intro (tests/test_lesson05_second_walk25.py)
+    assert "re-creates the seed's `LoopAgent` (MAF for Python has none)" in words(cell_source("05", "cell-00"))
     assert "built to behave like the seed's" not in said()
     assert "lesson 06 compares the loop helper MAF Python does offer" not in said()
     assert "The demo's fake model and its evaluator are the course's own code" not in said()

@@ -87,6 +87,6 @@ def test_lesson_05_says_what_the_evaluator_gets_whose_loop_agent_and_what_exerci
     assert "The evaluators MAF .NET ships" in cell_with("05", "The evaluators MAF").source
     exercise_3 = cell_with("05", "**Exercise 3.**").source
     # walk 19 rewrote the set-up plainly: it still says the exercise keeps only the model and names the evaluator
-    # (walk 25's words: "We keep its model (`seeded.inner_agent`) and its messages")
+    # (second walk 25's words: "We keep its inner agent (`seeded.inner_agent`, ...) and its messages")
     kept = " ".join(exercise_3.split())
-    assert "We keep its model (`seeded.inner_agent`)" in kept and "whose evaluator is `stop_at_5`" in kept
+    assert "We keep its inner agent (`seeded.inner_agent`" in kept and "whose evaluator is `stop_at_5`" in kept

@@ -91,7 +91,9 @@ def test_what_a_student_who_answered_3_reads_gives_no_count_away():
 def test_section_2_says_the_feedback_is_a_user_role_message():
     text = words(cell_source("05", "cell-08"))
     assert "User message" not in text
-    assert "sends only the latest feedback as a new user-role message" in text
+    assert (
+        "sends only the latest feedback, as a new `user` message" in text
+    )  # second walk 25: the role as the table prints it
 
 
 # endregion

@@ -125,7 +125,7 @@ def markdown(number: str, cell_id: str) -> str:
 def test_lesson_05_says_which_maf_has_a_loop_agent_before_the_hood():
     # walk 22: the path says MAF Python has none and the course provides one; the C# original is under the hood
     # walk 25: in fewer words on the path, in full under the hood (tests/test_lesson05_walk25.py)
-    assert "(MAF for Python has none)" in markdown("05", "pieces-demo")
+    assert "(MAF for Python has none)" in markdown("05", "cell-00")  # second walk 25: in the intro
     assert "MAF for Python has no `LoopAgent` class;" in markdown("05", "hood-head")
     section_2 = markdown("05", "cell-06")
     assert "which has none" not in section_2
