@@ -658,7 +658,7 @@ class Backends(BaseModel):
                 "name": "numbering",
                 "backend": ALWAYS_OFFLINE,
                 "model": "the seed's fake numbering model",
-                "purpose": "the seed's loop demo in lesson 05: its numbered replies are the demo itself",
+                "purpose": "the loop demo of lessons 05-06: its numbered replies are the demo itself",
             }
         )
         return rows
