@@ -2666,10 +2666,11 @@ def unquoted_name_guidance(
         )
     if _said_as_a_boolean(name, expected):
         return _not_a_python_value(error, expected, variable, name)
+    # the word unquoted, as typed: quoting it contradicts "has no quotes" (lesson 01's second walk 25)
     happened = (
-        f"'{name}' has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
+        f"{name} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
     )
-    said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
+    said = f"{variable} is not a value yet: the word {happened}:" if variable else f"The word {happened}:"
     return f"{said}\n{_python_line(error)}\n{_name_advice(name, expected)} Then run the cell again."
 
 
@@ -2721,9 +2722,9 @@ def _long_name_guidance(error: NameError, expected: Any, variable: str, shown: s
     if _said_as_a_boolean(error.name or str(error), expected):
         return _not_a_python_value(error, expected, variable, error.name or str(error))
     happened = (
-        f"'{shown}' has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
+        f"{shown} has no quotes around it, so Python read it as the name of a variable, and no variable has that name"
     )
-    said = f"{variable} is not a value yet: {happened}:" if variable else f"The word {happened}:"
+    said = f"{variable} is not a value yet: the word {happened}:" if variable else f"The word {happened}:"
     advice = _name_advice("name", expected).replace("'name'", "'...'").replace("text name", "text")
     return f"{said}\n{_python_line(error)}\n{advice} Then run the cell again."
 
@@ -2917,15 +2918,14 @@ def _cell_error_guidance(
     return ""
 
 
-RUN_ALL_STOPS = (
-    "This cell stopped with an error, so Run All stops here: it runs the cells below this one only once this cell "
-    "runs without an error."
-)
+RUN_ALL_STOPS = "If you use Run All, it stops at this cell until it runs without an error."
 """Said under an exercise cell whose answer stopped it before its check (lesson 04's walk: after Run All, the cells
 below stayed empty and nothing said why). True whether the student ran this cell alone or Run All: the fifth walks,
 who had run one cell, read "If you used Run All, it stopped here" as said to someone else. It says that this cell
 stopped with an error, in those words: the guidance prints no red traceback, so "a cell with an error" did not read
-as this one (walk 19). Printed broken into lines like the guidance above it (:func:`readable_lines`)."""
+as this one (walk 19). Lesson 01's second walk 25: "so Run All stops here" told a student who ran only this cell
+that Run All had run; said as a condition, it is true either way. Printed broken into lines like the guidance above
+it (:func:`readable_lines`)."""
 
 
 _CHECKED_EXERCISE = re.compile(r"""check\(\s*["'](Exercise \d+)["']""")

@@ -66,13 +66,14 @@ def limits_summary() -> str:
     hood, beside the refusals that show it. The first printout said it too, before the student knew what a value is
     (third walk 23), so it no longer does. The batch's bound has a line of its own beside the store's: both are 5,
     two separate rules (lesson 01's walk 19), why said once, under section 3's table (second walk 24). Walk 24:
-    "256 characters" alone is untrue of an emoji, so the line says, in plain words, that one may count as two, and
-    leaves the unit's name (UTF-16 code units) under the hood."""
+    "256 characters" alone is untrue of an emoji; second walk 25: section 3, two cells on, says in plain words that
+    one may count as two, so the path says it once, there, and not here; the unit's name stays under the hood.
+    """
     return (
         f"at most {MAX_FACTS} facts in the store\n"
         f"at most {MAX_CANDIDATES} candidates in one batch\n"
         f"at most {MAX_VALUE_CHARS} characters in a value, {MAX_EVIDENCE_CHARS} in its evidence, "
-        f"{MAX_MESSAGE_CHARS} in a message (an emoji may count as two; see Under the hood)"
+        f"{MAX_MESSAGE_CHARS} in a message"
     )
 
 

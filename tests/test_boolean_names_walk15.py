@@ -93,7 +93,7 @@ def test_a_word_of_unknown_kind_spelled_as_a_boolean_leads_the_same_and_keeps_th
     assert said.startswith(f"The word 'true' {LEAD}") or said.startswith(f"'true' {LEAD}"), said
     assert "If your answer is the text true, put it in quotes: 'true'." in said
     text = " ".join(unquoted_name_guidance(NameError("x", name="Billing")).split())
-    assert "'Billing' has no quotes around it" in text  # a word that is no boolean keeps its words
+    assert "Billing has no quotes around it" in text  # a word that is no boolean keeps its words
 
 
 def test_a_long_bare_word_for_a_true_false_answer_leads_the_same_way():

@@ -66,8 +66,10 @@ def test_sections_4_and_6_give_their_own_store_one_short_clause():
     path = _student_path()
     for gone in ("would not do", "how often section 3 ran", "however often they are run", "however often it is run"):
         assert gone not in path
-    assert "a store of its own, `fixed`, so its turn numbers stay the same when you re-run it" in path
-    assert "(`store_after`), so `store` stays the same when you re-run it" in path
+    # second walk 25: the why read as a maintainer's note on the path; it is a comment in each cell now
+    assert "store of its own" not in path and "re-run" not in path
+    assert "# a store of its own: its turn numbers stay the same when you re-run this cell" in _cell("cell-13").source
+    assert "# demo, not store: store stays the same when you re-run this cell" in _cell("cell-19").source
 
 
 def test_a_refused_batch_still_uses_up_the_turn_its_ticket_opened():

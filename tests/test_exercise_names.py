@@ -275,7 +275,7 @@ def test_a_deleted_answer_line_in_a_fresh_kernel_is_told_to_write_it_back(capsys
 
 def test_an_unknown_word_opens_its_sentence_without_capitalising_the_word():
     said = unquoted_name_guidance(NameError("name 'billing' is not defined", name="billing"))
-    assert said.startswith("The word 'billing' has no quotes around it")
+    assert said.startswith("The word billing has no quotes around it")
 
 
 def test_a_lesson_name_missing_in_a_fresh_kernel_says_to_run_the_cells_above(capsys):

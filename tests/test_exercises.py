@@ -355,7 +355,7 @@ def test_an_unquoted_answer_and_an_unquoted_message_open_alike_then_give_pythons
         InteractiveShell.clear_instance()
     answer, message = (" ".join(printed[line].split()) for line in printed)
     assert answer.startswith(
-        "answer_1 is not a value yet: 'Reporting' has no quotes around it, so Python read it as the name of a "
+        "answer_1 is not a value yet: the word Reporting has no quotes around it, so Python read it as the name of a "
         "variable, and no variable has that name: NameError: name 'Reporting' is not defined If your answer is "
         "the text Reporting, put it in quotes: 'Reporting'."
     )

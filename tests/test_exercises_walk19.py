@@ -113,7 +113,7 @@ def test_the_run_all_note_says_this_cell_stopped_with_an_error_and_is_wrapped(ca
     out = _raw_shell_output(capsys, f"{line}\nprint(check('Exercise 1', answer_1, 4, 'HINT'))")
     assert "not checked yet" in out
     assert all(len(row) <= FEEDBACK_WIDTH for row in out.splitlines()), out
-    assert "This cell stopped with an error, so Run All stops here" in _one_line(out)
+    assert "If you use Run All, it stops at this cell" in _one_line(out)
 
 
 @pytest.mark.parametrize(("lesson", "label"), [(e.lesson, e.label) for e in EXERCISES])

@@ -125,7 +125,8 @@ def test_lesson_01s_first_printout_says_its_lengths_and_leaves_the_unit_under_th
     # third walk 23: the unit's name came before the student knew what a value is; it stays under the hood.
     # walk 24: "256 characters" alone is untrue of an emoji, so the line says in plain words that one may count two
     assert "UTF-16" not in said and "code unit" not in said
-    assert said.endswith("(an emoji may count as two; see Under the hood)")
+    # second walk 25: the emoji is said once on the path, in section 3 (lengths in characters), not here
+    assert said.endswith(f"{MAX_MESSAGE_CHARS} in a message") and "emoji" not in said
     printed = cell_outputs("01", "cell-01")
     assert said in printed and "UTF-16" not in printed
     assert "limits_summary()" in cell_source("01", "cell-01")

@@ -160,7 +160,7 @@ def test_section_6_counts_the_facts_read_back_and_the_symptom_lines_facts():
 def test_the_order_of_the_checks_is_under_the_hood_with_one_sentence_on_the_path_pointing_there():
     path = words(" ".join(c.source for c in _student_cells()))
     assert "The order of the checks." not in path and "size comes first" not in path
-    assert "the order of the checks is under the hood" in path
+    assert "The order of the checks is under the hood." in path  # its own sentence since the second walk 25
     assert not any(c.get("id") == "rule-order" for c in _student_cells())
     hood = [c for c in _hood_cells() if c.get("id") in ("hood-rule-order", "rule-order")]
     assert [c.get("id") for c in hood] == ["hood-rule-order", "rule-order"]
@@ -200,7 +200,7 @@ def test_the_first_printout_says_no_unit_before_the_student_knows_a_value():
     # walk 24: the emoji is named in plain words (a length in characters must stay true of it), the unit is not
     assert "UTF-16" not in limits_summary() and "code unit" not in limits_summary()
     assert "UTF-16" not in cell_outputs("01", "cell-01")
-    assert "(an emoji may count as two; see Under the hood)" in limits_summary()
+    assert "emoji" not in limits_summary()  # second walk 25: said once on the path, in section 3
     hood = words(" ".join(c.source for c in _hood_cells()))
     assert "an emoji, is two units" in hood
 

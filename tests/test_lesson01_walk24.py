@@ -93,7 +93,7 @@ def test_the_printed_limits_say_an_emoji_may_count_as_two_and_point_under_the_ho
     said = limits_summary()
     lengths = f"{MAX_VALUE_CHARS} characters in a value, {MAX_EVIDENCE_CHARS} in its evidence, {MAX_MESSAGE_CHARS}"
     assert lengths in said
-    assert "(an emoji may count as two; see Under the hood)" in said
+    assert "emoji" not in said  # second walk 25: section 3 says it, once on the path
     assert "UTF-16" not in said and "code unit" not in said  # the exact unit stays under the hood
     assert said in cell_outputs("01", "cell-01")
 
