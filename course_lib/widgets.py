@@ -528,7 +528,7 @@ def _correction_note(was: Fact, now: Fact) -> str:
         )
     return (
         f'{now.key}: "{shorten_long_input(now.value)}" replaced "{shorten_long_input(was.value)}" '
-        f"(said at turn {was.turn}). A correction keeps one value per key: the latest."
+        f"(which the user said at turn {was.turn}). A correction keeps one value per key: the latest."
     )
 
 

@@ -91,5 +91,6 @@ def test_the_tie_rule_is_said_where_eviction_is_described_and_is_the_store_s_rul
 
 def test_things_to_try_says_how_to_check_the_first_answer_again():
     words = _words("capstone-panel-intro")
-    assert "press **Check answer** again without picking from **Try**" in words
-    assert "the **Try** answers follow the store" in words
+    # walk 25 (third round): each step says what it shows
+    assert "press **Check answer** again: your answer, still in the box, now breaks the rule" in words
+    assert "Then pick *a stale one* again: it now states `Billing`" in words

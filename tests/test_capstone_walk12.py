@@ -220,7 +220,7 @@ def test_section_4_shows_the_pushing_key_and_its_sentence_matches_the_table():
     assert "pushed out by" in shown and "version had pushed it out at turn 4" in shown
     sentence = " ".join("".join(_cell("5e87e929").source).split())
     assert "at turn 4 `version` pushed out `database`" in sentence
-    assert "`product`, then the only fact left from turn 1, went" in sentence
+    assert "The oldest fact left was `product` (turn 1), so `product` went." in sentence  # walk 25 (third round)
 
 
 def test_the_opening_s_halves_and_section_1_are_short_bullets():

@@ -23,7 +23,7 @@ def test_the_prose_sample_intro_has_no_forward_reference_and_no_file_path() -> N
 def test_section_3_states_its_bounds_plainly_and_the_background_is_under_the_hood() -> None:
     text = sources()
     section_3 = text["10ead7db"]
-    assert "the store keeps at most 5 facts (as in lessons 01-04)" in section_3
+    assert "the store keeps at most 5 facts;" in section_3
     assert "*seed*" not in section_3 and "max_iterations" not in section_3
     porting = next(t for t in text.values() if t.startswith("**Porting notes.**"))
     assert "the bound of the French article (the *seed*)" in porting and "`max_iterations`, 10 by default" in porting

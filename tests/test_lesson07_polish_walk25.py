@@ -52,8 +52,8 @@ def _facts(*turns_at: tuple[int, int]) -> list[Fact]:
 def test_section_2_says_the_reader_takes_the_values_of_a_facts_check_message_sent_as_the_users() -> None:
     said = _said("27df2e29")
     assert (
-        "Like a model that listens to feedback, it takes the values given in a `[facts check]` message, "
-        "which the loop sends as if the user wrote it." in said
+        "Like a model that listens to feedback, it takes the values given in a `[facts check]` message. "
+        "The loop adds it as a user-role message, marked as the loop's own (section 7)" in said
     )
     assert "facts-check format" not in said
     assert FEEDBACK_HEADER.startswith("[facts check] ")  # the marker, spelled as the prose spells it

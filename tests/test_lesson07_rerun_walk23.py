@@ -209,10 +209,8 @@ def test_lesson_07_never_says_an_answer_states_a_key_value_form():
 async def test_the_lesson_and_the_panel_say_user_role_message():
     text = "\n".join("".join(c["source"]) for c in stored_lesson("07")["cells"])
     assert "User message" not in text
-    # walk 25 (second round): the message is named by its marker, sent as if the user wrote it
-    assert "a `[facts check]` message, which the loop sends as if the user wrote it" in words(
-        cell_source("07", SECTION_2)
-    )
+    # walk 25 (third round): the message is named by its marker, added as a user-role message marked as the loop's
+    assert "a `[facts check]` message. The loop adds it as a user-role message" in words(cell_source("07", SECTION_2))
     panel = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
     panel.answer.value = "module=Reporting"
     result = await panel.check()
@@ -227,7 +225,7 @@ def test_section_4s_walk_comes_before_its_eviction_table():
     assert ids.index(SECTION_4_WALK) + 1 == ids.index(SECTION_4_TABLE)
     walk = plain_words(cell_source("07", SECTION_4_WALK))
     assert walk.index("at turn 4 `version` pushed out `database`") < walk.index("pushed out by")
-    assert "which came back then after `version` had pushed it out at turn 4" in walk  # walk 24's wording
+    assert "`database` had been pushed out at turn 4, so it came back" in walk  # walk 25's wording
 
 
 # --- finding 7: one shortening rule for a long stated value, in the table and in the feedback ---

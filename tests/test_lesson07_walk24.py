@@ -87,10 +87,10 @@ def test_the_prose_intro_says_an_answer_can_make_the_constraint_due():
 def test_section_3_says_which_store_checks_which_policy():
     said_here = plain_words(cell_source("07", SECTION_3))
     # the walker's sentence, in two (a sentence is at most 30 words) and with the host defined where it first appears
-    assert "for every policy but facts, the evaluator checks answers against one store that the host" in said_here
-    assert (
-        "fills from turns 1-9. The facts policy's reader uses its own store, and the evaluator checks its answers "
-        "against that store"
+    assert "for every policy but facts, the evaluator checks answers against one shared store" in said_here
+    assert (  # walk 25 (third round): the walker's two sentences
+        "filled from turns 1-9 by the host (the course's code that decides what is stored). The facts policy has its "
+        "own store, and its answers are checked against that one"
     ) in said_here
     assert "fills one store; the facts policy keeps its own" not in said_here
 
@@ -120,8 +120,8 @@ def test_section_4s_walk_says_who_pushed_product_out_as_the_table_computes_it():
     pusher = str(first["pushed out by"]).split(" (")[0]
     back = next(e for e in facts_run.evictions if e.key == pusher and e.turn < turn)
     expected = (
-        f"`{key}` went at turn {turn}, pushed out by `{pusher}`, which came back then after `{back.by[0]}` had "
-        f"pushed it out at turn {back.turn}."
+        f"`{pusher}` had been pushed out at turn {back.turn}, so it came back as a new key and needed room. "
+        f"The oldest fact left was `{key}` (turn 1), so `{key}` went."  # walk 25's wording
     )
     walk = plain_words(cell_source("07", SECTION_4_WALK))
     assert expected in walk

@@ -117,7 +117,7 @@ async def test_section_9_says_each_submitted_message_uses_a_turn_as_the_panel_do
 
 def test_the_first_thing_to_try_says_why_the_stale_answer_now_states_billing() -> None:
     intro = words(cell_source("07", "capstone-panel-intro"))
-    assert "*a stale one* now states `Billing`, the value your correction replaced" in intro
+    assert "*a stale one* again: it now states `Billing`, the value your correction replaced" in intro
     # true of the panel's rule: the stale answer states the latest value a correction replaced
     now = {"module": "Payroll", "database": "SQL Server 2022"}
     facts = [Fact(key=k, value=v, evidence=f"{k}={v}", turn=10, recorded_at=NOON) for k, v in now.items()]

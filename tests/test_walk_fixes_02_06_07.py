@@ -28,7 +28,7 @@ async def test_the_memory_panel_says_which_value_a_correction_replaced():
     assert "replaced" not in panel.diagnostic.value
     await submit(panel, "customer=Contoso; module=Billing")
     said = panel.diagnostic.value
-    assert 'customer: "Contoso" replaced "Northwind" (said at turn 1). A correction keeps one value' in said
+    assert 'customer: "Contoso" replaced "Northwind" (which the user said at turn 1). A correction keeps' in said
     assert 'module: "Billing" replaced' not in said  # declared again unchanged: nothing replaced
 
 
