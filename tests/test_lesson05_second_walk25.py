@@ -14,10 +14,10 @@ from __future__ import annotations
 import asyncio
 
 from support.lesson_cells import cell_source, student_path, words
+from support.loop_runs import stop_at_5_trace
 
 from course_lib.exercises import check, exercise
-from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopEvaluation
-from course_lib.loop_demos import LoopTrace, numbering_reminder, reminder_if_wrong, run_seed_demo, seed_loop
+from course_lib.loop_demos import numbering_reminder, reminder_if_wrong, run_seed_demo
 
 WHERE_FROM = "(MAF for Python has none)"
 
@@ -63,15 +63,7 @@ def test_section_2_says_what_the_loop_sends_and_where_the_rest_comes_from_in_two
 
 
 def _exercise_3_help(answer: int) -> str:
-    def stop_at_5(context):
-        if "[5]" in context.last_response.text:
-            return LoopEvaluation.stop()
-        return LoopEvaluation.continue_with("keep going")
-
-    trace = LoopTrace()
-    seeded, messages = seed_loop(trace=trace)
-    loop = LoopAgent(inner_agent=seeded.inner_agent, evaluators=DelegateLoopEvaluator(stop_at_5))
-    asyncio.run(loop.run(messages))
+    trace = asyncio.run(stop_at_5_trace())
     said = check("Exercise 3", answer, len(trace.calls), exercise("05", "Exercise 3").hint)
     return reminder_if_wrong(said, numbering_reminder(trace))
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 
 from support.lesson_cells import cell_outputs, cell_source, stored_lesson
+from support.loop_runs import stop_at_5_trace
 
-from course_lib.loop import DelegateLoopEvaluator, LoopAgent, LoopAgentOptions, LoopEvaluation
-from course_lib.loop_demos import LoopTrace, run_seed_demo, seed_loop
+from course_lib.loop import LoopAgentOptions
+from course_lib.loop_demos import LoopTrace, run_seed_demo
 from course_lib.loop_panels import LoopStepper, session_words
 
 # --- finding 1: nothing printed before the exercises answers one ---
@@ -29,15 +30,7 @@ async def lesson_05_answers() -> tuple[int, int, int]:
     """The three exercises' answers, computed as the exercise cells compute them."""
     trace_4, _ = await run_seed_demo(allowed=4)
     _, response_1 = await run_seed_demo(allowed=1)
-
-    def stop_at_5(context):
-        if "[5]" in context.last_response.text:
-            return LoopEvaluation.stop()
-        return LoopEvaluation.continue_with("keep going")
-
-    trace = LoopTrace()
-    seeded, messages = seed_loop(trace=trace)
-    await LoopAgent(seeded.inner_agent, DelegateLoopEvaluator(stop_at_5)).run(messages)
+    trace = await stop_at_5_trace()
     return len(trace_4.calls[-1]), len(response_1.messages), len(trace.calls)
 
 
