@@ -194,8 +194,8 @@ def test_a_value_declared_again_unchanged_is_darker_on_the_turn_that_renewed_it(
 def test_section_5_says_a_darker_box_is_the_turn_a_value_was_written():
     said = words(cell_source("01", "cell-14"))
     assert (
-        "A darker box marks the turn a value was written or changed, the fact's turn number: the smallest number "
-        "is the oldest fact and goes first." in said
+        "A darker box marks the turn in which a value was written or changed: a fact's turn is the column of its "
+        "last darker box. The fact whose last darker box is furthest left is the oldest, and is evicted first." in said
     )
     assert "first appears" not in said
     assert "darker = value written that turn" in cell_source("01", "cell-16")
