@@ -85,7 +85,7 @@ def cell_index(number: str, cell_id: str) -> int:
 
 def test_the_roles_table_follows_the_rule_and_shows_the_feedback_as_user():
     rule = words(cell_source("05", "cell-08"))
-    assert "The loop sends only the latest feedback, as a new `user` message" in rule  # second walk 25's words
+    assert "The loop itself adds only the latest feedback, as a new `user` message" in rule  # second walk 25's words
     assert "the table below shows each message call 2 received, with its role" in rule
     assert cell_index("05", "call-2-roles") == cell_index("05", "cell-08") + 1
     code = cell_source("05", "call-2-roles")
@@ -211,7 +211,7 @@ def test_the_glossary_and_the_lesson_say_feedback_one_way():
     assert FEEDBACK in row and "the message an evaluator adds" not in row
     lesson = words(cell_source("05", "cell-08"))
     # walk 24: the lesson's bullet on unnumbered feedback gives its reason now; the role is said in the first bullet
-    assert "sends only the latest feedback, as a new `user` message" in lesson  # second walk 25's words
+    assert "adds only the latest feedback, as a new `user` message" in lesson  # second walk 25's words
     assert "wrapping the evaluator's text" not in lesson
 
 

@@ -54,7 +54,7 @@ def test_exercise_3_keeps_the_inner_agent_in_words():
 
 def test_section_2_says_what_the_loop_sends_and_where_the_rest_comes_from_in_two_sentences():
     bullet = words(cell_source("05", "cell-08"))
-    assert "The loop sends only the latest feedback, as a new `user` message" in bullet
+    assert "The loop itself adds only the latest feedback, as a new `user` message" in bullet
     assert (
         "Everything else the model sees comes from the session's history, which the loop asked the inner agent "
         "to create." in bullet

@@ -92,7 +92,7 @@ def test_section_2_says_the_feedback_is_a_user_role_message():
     text = words(cell_source("05", "cell-08"))
     assert "User message" not in text
     assert (
-        "sends only the latest feedback, as a new `user` message" in text
+        "adds only the latest feedback, as a new `user` message" in text
     )  # second walk 25: the role as the table prints it
 
 
