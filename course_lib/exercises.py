@@ -582,8 +582,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "04",
         "Exercise 2",
-        "Which keys would a store of 8 hold at turn 10 under the question's rule (the oldest turn goes first, ties by "
-        "key name), and do they hold all that the final question needs?",
+        "Which keys would a store of 8 hold at turn 10 under the eviction rule the exercise states (oldest turn "
+        "first, ties by key name), and do they hold all that the final question needs?",
         "Nine keys for eight places: product (turn 1) is evicted; module, database and the constraint, which the "
         "question needs, are all still held.",
         answer_type=bool,

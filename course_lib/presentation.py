@@ -769,24 +769,29 @@ def prompt_sizes_note(calls: pd.DataFrame, rule: str = "latest", *, brief: bool 
     """The note for :func:`plot_prompt_sizes`' plot, as normal-size text: the turns where lines meet or nearly
     meet (:func:`meeting_lines_note`), or "" when none do.
 
-    ``brief=True`` says only the turns, in one short sentence, from the same data: the lesson prints that one (its
-    student read the per-turn list three times, walk 24); the explorer shows the full list under its own plot.
+    ``brief=True`` says it in two short sentences from the same data: the turns where lines meet and which lines
+    (all the groups' lines in the fewest names, :func:`lines_named`), then each near pair with its turn. The lesson
+    prints that one (its student read the per-turn list three times, walk 24; third walk 25 asked for the names
+    there, not in the explorer); the explorer shows the full list under its own plot.
     """
     reader = _reader_calls(calls, rule)
     if not brief:
         return meeting_lines_note(reader, "turn", "chars_sent")
-    meet = sorted({turn for _, turns in meeting_lines(reader, "turn", "chars_sent") for turn in turns})
-    near = sorted({meeting.turn for meeting in near_meetings(reader, "turn", "chars_sent")})
-    if meet and near:
-        said = f"Some lines meet at {turns_in_words(meet)}, and come within {NEAR_CHARS} characters at "
-        said += turns_in_words(near)
-    elif meet:
-        said = f"Some lines meet at {turns_in_words(meet)}"
-    elif near:
-        said = f"Some lines come within {NEAR_CHARS} characters of each other at {turns_in_words(near)}"
-    else:
-        return ""
-    return f"{said}: the explorer below names them under its plot."
+    every = [str(p) for p in reader["policy"].unique()]
+    meetings = meeting_lines(reader, "turn", "chars_sent")
+    said = []
+    if meetings:
+        meet = sorted({turn for _, turns in meetings for turn in turns})
+        met = {name for group, _ in meetings for name in group}
+        named = lines_named([p for p in every if p in met], every)
+        partly = ", not all at every turn" if any(set(group) != met for group, _ in meetings) else ""
+        said.append(f"Some lines meet at {turns_in_words(meet)}: {named}{partly}.")
+    pairs: dict[tuple[str, str], list[int]] = {}
+    for meeting in near_meetings(reader, "turn", "chars_sent"):
+        pairs.setdefault(meeting.policies, []).append(meeting.turn)
+    for (first, second), turns in pairs.items():
+        said.append(f"At {turns_in_words(turns)}, {first} and {second} come within {NEAR_CHARS} characters.")
+    return " ".join(said)
 
 
 def plot_scaling(frame: pd.DataFrame) -> Figure:

@@ -89,11 +89,11 @@ def _lesson_calls() -> pd.DataFrame:
 def test_the_brief_note_is_one_short_sentence_from_the_same_data():
     calls = _lesson_calls()
     brief = prompt_sizes_note(calls, rule="latest", brief=True)
-    assert brief == (
-        f"Some lines meet at turns 1 to 4, and come within {NEAR_CHARS} characters at turn 6: "
-        "the explorer below names them under its plot."
+    assert brief == (  # third walk 25: the lines named here, two short sentences
+        "Some lines meet at turns 1 to 4: every line except facts, not all at every turn. "
+        f"At turn 6, full history and facts come within {NEAR_CHARS} characters."
     )
-    assert len(brief.split()) <= 30 and brief.count(".") == 1
+    assert all(len(sentence.split()) <= 30 for sentence in brief.split(". "))
 
 
 def test_the_full_note_stays_the_explorers():
@@ -113,14 +113,9 @@ def _frame(values: dict[str, list[int]]) -> pd.DataFrame:
 
 def test_the_brief_note_says_only_what_happens():
     meet_only = _frame({"a": [100, 200, 300], "b": [100, 250, 400]})
-    assert prompt_sizes_note(meet_only, brief=True) == (
-        "Some lines meet at turn 1: the explorer below names them under its plot."
-    )
+    assert prompt_sizes_note(meet_only, brief=True) == "Some lines meet at turn 1: a and b."
     near_only = _frame({"a": [100, 200, 300], "b": [102, 250, 400]})
-    assert prompt_sizes_note(near_only, brief=True) == (
-        f"Some lines come within {NEAR_CHARS} characters of each other at turn 1: "
-        "the explorer below names them under its plot."
-    )
+    assert prompt_sizes_note(near_only, brief=True) == f"At turn 1, a and b come within {NEAR_CHARS} characters."
     apart = _frame({"a": [100, 200, 300], "b": [150, 250, 400]})
     assert prompt_sizes_note(apart, brief=True) == prompt_sizes_note(apart) == ""
 

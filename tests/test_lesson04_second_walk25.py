@@ -36,18 +36,19 @@ async def test_one_bullet_says_what_the_numbers_in_the_names_count():
     reducer_users, reducer_exchanges = await _last_call("reducer (3 turns)")
     compaction_users, compaction_exchanges = await _last_call("compaction (3 turns)")
     assert (window_users, window_exchanges) == (reducer_users, reducer_exchanges)
-    said = (
-        "- The numbers in the names count different things. last 3 turns and the reducer (3 turns) send the "
+    said = (  # third walk 25: a paragraph under the list, not a bullet between compaction and the reducer
+        "The numbers in the names count different things. last 3 turns and the reducer (3 turns) send the "
         f"{window_exchanges} exchanges before the question, plus the question ({window_users} user messages). "
         f"compaction (3 turns) sends {compaction_users} user messages in all, the question included "
-        f"({compaction_exchanges} exchanges plus the question). Everything stays stored under compaction."
+        f"({compaction_exchanges} exchanges plus the question)."
     )
     section = plain_words(cell_source("04", "cell-02"))
     assert said in section
-    assert section.index(said) < section.index("- the reducer shortens the stored history")
+    assert section.index(said) > section.index("- the reducer shortens the stored history")
     # the two explanations it replaces are gone: no "last three" left to read as compaction's three
     assert "sends the question plus the" not in section and "sends only the last three" not in section
-    assert section.count("Everything stays stored under compaction.") == 1
+    # third walk 25: the compaction bullet says what stays stored
+    assert section.count("keeps the whole conversation stored in the session") == 1
 
 
 # endregion
@@ -94,10 +95,9 @@ async def test_the_extractive_summary_dropped_turn_1s_lines_because_they_were_de
     assert before_question[1][:4] == [*before_question[0], before_question[1][3]]
     said = words(cell_source("04", "b4954903"))
     assert "happened to come first" not in said
-    assert (
-        "the lines its budget dropped came first because they were declared first "
-        "(turn 1 declares product, module and database; turn 2, "
-        "the prohibition)"
+    assert (  # third walk 25: one "because"
+        "the lines it dropped were older: turn 1's product, module and database, declared before the "
+        "prohibition of turn 2."
     ) in said.replace("`", "")
 
 

@@ -78,7 +78,8 @@ def test_the_compaction_bullet_says_what_the_code_sends():
         "send the 3 exchanges before the question, plus the question (4 user messages). **compaction (3 turns)** "
         "sends 3 user messages in all, the question included (2 exchanges plus the question)."
     ) in said
-    assert "Everything stays stored under compaction." in said  # walk 25: a sentence under the list
+    # third walk 25: the compaction bullet says it keeps everything stored
+    assert "keeps the whole conversation stored in the session" in said
 
 
 def test_the_three_sentences_read_as_the_walker_asked():

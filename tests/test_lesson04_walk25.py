@@ -83,7 +83,8 @@ async def test_section_2_counts_what_compaction_and_the_window_send_as_a_replay_
         f"the question ({window_users} user messages). compaction (3 turns) sends {compaction_users} user "
         f"messages in all, the question included ({compaction_exchanges} exchanges plus the question)."
     )
-    assert said in section and "Everything stays stored under compaction." in section
+    # third walk 25: the compaction bullet says it keeps everything stored
+    assert said in section and "keeps the whole conversation stored in the session" in section
     assert "one earlier exchange fewer" not in section
 
 
