@@ -564,6 +564,11 @@ EXERCISES: tuple[Exercise, ...] = (
         'and an answer), "mem" reaches no desk and the question about logs went to operations.',
         misses=(
             (6, "forget module replaced triage's session by a new, empty one: its 4 older messages are gone."),
+            (
+                4,
+                "The logs question went to the operations desk, not triage: in section 3, the reply to "
+                "'Where can I find logs?' begins [operations], the desk that answered it.",
+            ),
             (3, '"mem" reaches no desk, and the history never stores the facts block.'),
             (1, "The history keeps the desk's answer too, not only your message."),
         ),

@@ -115,6 +115,7 @@ __all__ = [
     "pushed_out_words",
     "repeated_not_held",
     "route_by_topic",
+    "stored_as_notes",
     "stored_messages",
     "try_smuggling",
     "value_in_words",
@@ -854,6 +855,22 @@ def value_in_words(line: str) -> str:
         f'In "{line}", {values}: a value is all the text after "=" up to ";" or the end of the line, so words '
         "typed after a value are part of it."
     )
+
+
+def stored_as_notes(report: ExtractionReport) -> list[str]:
+    """The value an accepted turn stored, said for each value of several words: what was kept, beside what was typed.
+
+    ``priority=P0 please`` stores ``P0 please``, and "Stored: priority." alone lets a student read "please" as a
+    remark the store left out (lesson 03's third walk, issue 32). The rule is :func:`value_in_words`'s: a value runs
+    to ``;`` or the end of the line. A one-word value is shown by the verdict's key alone and gets no note.
+    """
+    if report.status != "accepted":
+        return []
+    return [
+        f'{fact.key} is stored as "{fact.value}": a value runs to ";" or the end of the line.'
+        for fact in report.facts
+        if fact.turn == report.turn and len(fact.value.split()) > 1
+    ]
 
 
 def _declares_priority(message: str) -> bool:

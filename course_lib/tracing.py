@@ -418,8 +418,10 @@ def log_after_forget(log: CallLog, value: str, forgotten_at: int, forget_line: s
     later = len(log) - forgotten_at
     forget = f"'{' '.join(forget_line.split())}'" if forget_line else "the forget"  # printed text, not Markdown
     counted = _calls_counted(log.calls[:forgotten_at])  # why that many calls: said beside their number
+    whose = _whose_calls([log.calls[i - 1] for i in sent if i <= forgotten_at])  # which calls: named, not counted
     said = (
-        f"The call log still holds {value}: of the {forgotten_at} calls made before {forget}{counted}, {before} sent it"
+        f"The call log still holds {value}: of the {forgotten_at} calls made before {forget}{counted}, "
+        f"{before} sent it{whose}"
     )
     if after:
         since = "the one call made since did" if later == 1 else f"{len(after)} of the {later} calls made since did"
@@ -432,6 +434,31 @@ def log_after_forget(log: CallLog, value: str, forgotten_at: int, forget_line: s
         f"{said}, and {since}. Forgetting reaches the store and the sessions, so "
         "no later call sends the value; the log is a record of past calls, and forgetting does not rewrite it."
     )
+
+
+def _whose_calls(calls: Sequence[ModelCall]) -> str:
+    """Which clients the ``calls`` went to, in brackets, in the order of their first call, or ``""`` for none.
+
+    "3 sent it" left a student to guess which three (lesson 03's third walk, issue 32). A client is named as
+    :func:`_calls_counted` counts them: the writer, or a desk under its log label (``triage`` is the triage desk).
+    """
+    if not calls:
+        return ""
+    counts: dict[str, int] = {}
+    for call in calls:
+        counts[call.client] = counts.get(call.client, 0) + 1
+    names = [_client_named(client) for client in counts]
+    if all(n == 1 for n in counts.values()):
+        if len(names) == 1:
+            return f" (the call to {names[0]})"
+        return f" (one call each to {', '.join(names[:-1])} and {names[-1]})"
+    parts = [f"{n} to {name}" for n, name in zip(counts.values(), names, strict=True)]
+    return f" ({', '.join(parts[:-1])} and {parts[-1]})" if len(parts) > 1 else f" ({parts[0]})"
+
+
+def _client_named(client: str) -> str:
+    """A log label in words: ``writer`` is the writer, ``assistant`` the desk, any other label that desk's name."""
+    return {"writer": "the writer", "assistant": "the desk"}.get(client, f"the {client} desk")
 
 
 def _calls_counted(calls: Sequence[ModelCall]) -> str:

@@ -66,7 +66,15 @@ from .presentation import (
 )
 from .presentation import PanelText as _Panel
 from .presentation import html_lines as _escape
-from .providers import DeskEvent, ProviderDesks, case_note, console_command, memory_line, repeated_not_held
+from .providers import (
+    DeskEvent,
+    ProviderDesks,
+    case_note,
+    console_command,
+    memory_line,
+    repeated_not_held,
+    stored_as_notes,
+)
 
 if TYPE_CHECKING:
     pass
@@ -1582,8 +1590,10 @@ class DeskPanel(_Panel, widgets.HBox):
             # why a line that looked like facts stored none; a reason the [memory] line says already is not repeated
             notes = [n for n in why_notes(event.report, as_pasted(event.line)) if f"({n.rstrip('.')})" not in line]
             lost = whole_message_notes(event.report, event.sent or event.line) if event.report else []
+            kept = [shorten_long_input(n) for n in stored_as_notes(event.report)] if event.report else []
             verdict = [
                 line,
+                *kept,  # the value as stored, when it runs past one word (priority=P0 please)
                 *lost,
                 *(f"{WHY_LABEL} {note}" for note in notes),
                 *self._not_held(event),

@@ -59,9 +59,10 @@ def test_a_quoted_hedge_is_echoed_with_its_quotes(capsys):
     assert "Your answer 'True?' hedges" in out
 
 
-@pytest.mark.parametrize("wrong", [4, 0])
+@pytest.mark.parametrize("wrong", [0])
 def test_lesson_03_exercise_3_misses_that_leave_only_the_answer_are_gone(wrong):
-    """Finding 4: the misses for 4 and 0 together left only the answer."""
+    """Finding 4: the misses for 4 and 0 together left only the answer. Lesson 03's third walk 25 gave 4 its own
+    miss back (the logs question went to operations, tests/test_lesson03_third_walk25.py); 0 keeps the hint alone."""
     text = said("03", "Exercise 3", wrong, 2)
     assert text == f"Exercise 3: not quite. Hint: {exercise('03', 'Exercise 3').hint}"
 

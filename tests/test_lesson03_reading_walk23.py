@@ -150,7 +150,7 @@ def test_every_section_named_is_the_one_meant() -> None:
     assert "(section 7 shows how your program labels its own)" in lesson
     assert "Section 7's note, as the course's `LoopAgent` writes it." in lesson
     assert "Section 9's panel is a widget" in lesson and "so the one in section 9 stays yours" in lesson
-    assert "(section 7's rule)" in lesson  # walk 24: the value rule is said where section 7's table shows "P0."
+    assert "(section 9's value rule)" in lesson  # third walk 25: section 9's cell prints the value rule
     for stale in ("section 8's rule", "Section 8's panel", "Section 6's note", "section 6 shows how"):
         assert stale not in lesson, stale
     assert "section 9's stays fresh" in cell_source("03", "cell-25")
