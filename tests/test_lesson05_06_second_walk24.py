@@ -150,7 +150,8 @@ def test_06_context_is_explained_in_section_3_before_its_code():
 
 def test_06_the_other_options_cell_says_each_row_changes_one_option_from_the_defaults():
     said = words(cell_source("06", "other-options"))
-    assert "Each row changes one default; the last two also pass the caller's session." in said  # walk 25
+    # walk 25's polish (tests/test_lesson06_polish_walk25.py): the rows' sentence says exactly what each row does
+    assert "Rows 1-4 each change one default; rows 5-6 pass the caller's session" in said
     assert "one more option" not in said
     # walk 25 (tests/test_lesson06_walk25.py) cut the cross-reference to what section 5 and the hood run
     assert "Section 5 uses" not in said

@@ -115,7 +115,7 @@ def test_section_1_says_each_run_the_first_included_starts_on_a_new_session():
     bullet = _words(cell_source("06", "cell-02"))
     assert "each re-run starts on a new, empty session" not in bullet
     assert (  # walk 22: in short sentences (tests/test_loop_lessons_walk22.py)
-        "With True, when the caller passes no session, each iteration (the first too) gets a new session."
+        "with True, when the caller passes no session, each iteration (the first too) gets a new session."
         in bullet  # walk 25, third walk: the condition first
     )
     takeaway = _words(cell_source("06", "student-takeaways"))
@@ -214,7 +214,8 @@ def test_the_stepper_cell_works_alone_and_the_note_above_it_is_the_short_require
     above = "".join(cells[index - 1]["source"])
     notes = [part for part in above.split("\n\n") if part.startswith("*") and part.endswith("*")]  # italic paragraphs
     assert [_words(note) for note in notes] == [_words(panel_note(PANEL_CONTROLS["LoopStepper"], alone=True))]
-    assert "The panel's cell runs section 1's fresh-context run again, so it works on its own." in _words(above)
+    # walk 25's polish: the note says the cell runs the one-message version itself
+    assert "The panel's cell runs this one-message version itself, so it works on its own." in _words(above)
 
 
 async def test_the_stepper_cell_runs_in_a_fresh_kernel_and_shows_the_same_run_as_before():

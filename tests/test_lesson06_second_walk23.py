@@ -47,8 +47,8 @@ def test_section_4_says_the_explicit_re_runs_log_entry_in_two_sentences_quoting_
     assert "so the log's entry for that re-run holds no text" not in said_
     assert "At iteration 1 this evaluator sends messages instead of a feedback text." in said_
     quoted = re.search(
-        r"The feedback log still gets an entry for that iteration, with no text; the first table shows it at "
-        r'iteration 2 as "([^"]+)"\.',
+        r"The feedback log still gets an entry for that iteration, with no text, so at iteration 2 the evaluator "
+        r'sees that entry, shown as "([^"]+)"\.',  # walk 25's polish
         said_,
     )
     assert quoted, said_
@@ -64,7 +64,7 @@ def test_section_4_says_the_explicit_re_runs_log_entry_in_two_sentences_quoting_
 def test_section_6_says_when_the_budgets_are_checked_with_counts_true_of_its_table():
     prose = words(cell_source("06", "899da325"))
     assert "checked at the same point" not in prose and "never after the call" not in prose
-    assert "The loop checks the budgets and the cap (`max_iterations`) right after each model call." in prose
+    assert "The loop checks the budgets and the cap (`max_iterations`) right after each model call" in prose
     found = re.search(
         r"If one is used up, it stops without asking the evaluator, so (\d+) calls give only (\d+) "
         r"evaluations",

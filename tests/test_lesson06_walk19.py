@@ -145,7 +145,7 @@ def test_the_budgets_table_counts_the_evaluators_turns_and_the_prose_says_what_i
     assert asked["max_iterations=4"] == ("4", "3")
     prose = _words(cell_source("06", "899da325"))
     # walk 23 (tests/test_lesson06_second_walk23.py): said in plain steps, with counts true of this table
-    assert "The loop checks the budgets and the cap (max_iterations) right after each model call." in prose
+    assert "The loop checks the budgets and the cap (max_iterations) right after each model call" in prose
     assert "it stops without asking the evaluator" in prose and "evaluator asked" in prose
 
 

@@ -29,7 +29,7 @@ def test_section_4_names_the_iteration_whose_messages_leave_no_feedback_text():
     assert "For that round" not in said
     assert (  # split in two by the second walk 23 (tests/test_lesson06_second_walk23.py)
         "At iteration 1 this evaluator sends messages instead of a feedback text. The feedback log still gets an "
-        "entry for that iteration, with no text; the first table shows it at iteration 2" in said
+        "entry for that iteration, with no text, so at iteration 2 the evaluator sees that entry" in said
     )
     assert "if context.iteration == 1:" in cell_source("06", "cell-12")
     table = cell_outputs("06", "cell-12")  # the evaluator's log: empty at 1, the explicit re-run's entry at 2

@@ -53,9 +53,9 @@ def test_the_fresh_context_bullet_says_its_three_things_one_short_sentence_each(
     section = cell_source("06", "cell-02")
     bullet = words(section.split("* `fresh_context_per_iteration`:")[1].split("\n\n")[0])
     sentences = [s for s in re.split(r"(?<=[.;])\s+", bullet) if s]
+    # walk 25's polish: the session's definition moved above the list (tests/test_lesson06_polish_walk25.py)
     assert sentences == [
-        "a *session* is where an agent keeps one conversation's history.",
-        "With `True`, when the caller passes no session, each iteration (the first too) gets a new session.",
+        "with `True`, when the caller passes no session, each iteration (the first too) gets a new session.",
         "Each later one gets the caller's input again, plus one message listing all the feedback so far.",
     ]
     assert all(len(s.split()) <= 20 for s in sentences)
