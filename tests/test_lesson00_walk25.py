@@ -118,7 +118,7 @@ def test_section_6_says_in_plain_words_what_a_message_declares_and_what_the_host
     section = words(next(t for t in student_path("00") if t.startswith("## 6.")))
     assert "After lesson 02" not in section and "lesson 02" not in section and "lesson 01" not in section
     assert "A message *declares* a fact by writing `key=value`" in section
-    assert "only if it is exactly the declared facts, and rejects all of it otherwise" in section
+    assert "only if it is exactly the declared facts, each quoting the words of its own declaration" in section
 
 
 def test_exercise_3_states_where_a_value_ends_inline_and_links_nowhere_under_the_hood():
