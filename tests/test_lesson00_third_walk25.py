@@ -16,7 +16,7 @@ import json
 
 from course_lib.qualify import BATTERY, MISS_GROUPS, Case, misses_in_words
 from course_lib.recordings import RecordedCase, load_qualification, qualification_steps
-from tests.support.lesson_cells import cell_outputs, cell_source, words
+from tests.support.lesson_cells import cell_outputs, cell_source, student_path, words
 
 WRONG_QUOTE = "Proposed the declared facts, but quoted the wrong words:"
 NOT_EXACT = "Proposed facts, but not exactly the declared ones:"
@@ -95,6 +95,29 @@ def test_the_prose_after_the_misses_says_what_the_output_shows():
     last = words(cell_source("00", "b7d1e0a3"))
     assert "but not exactly the declared one" not in last
     assert "once the declared `module=Billing`, but quoting `role=admin`" in last
+
+
+# 2. One name for one thing in section 5 ----------------------------------------------------------------------------
+
+
+def test_section_5_uses_the_printed_words_for_the_examples():
+    prose = words(cell_source("00", "787bc88b"))
+    printed = cell_outputs("00", "e9786665")
+    assert "502 of instructions and 580 of earlier messages sent with it" in prose
+    assert "502 of instructions and 580 of earlier messages sent with it." in printed
+    assert "Those are *worked examples*: sample messages" in prose
+
+
+# 3. *seed* defined at its first use --------------------------------------------------------------------------------
+
+
+def test_seed_is_defined_in_the_intro_before_the_map_and_the_table_that_use_it():
+    path = student_path("00")
+    first = next(i for i, text in enumerate(path) if "seed" in text)
+    intro = words(path[first])
+    assert first == 0 and "follows a *seed*: a published article the course rewrites in Python" in intro
+    assert intro.index("*seed*") < intro.index("attachment:course_map.png")
+    assert "the seed's fake numbering model" in cell_outputs("00", "b712f3b9")  # the use it prepares
 
 
 # 4. Values quoted in the declares and proposed lines ---------------------------------------------------------------
