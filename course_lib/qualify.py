@@ -636,6 +636,7 @@ class MissedCase(Protocol):
 MISS_GROUPS = {
     "nothing": "Proposed no fact, though the message declares at least one",
     "undeclared": "Proposed a fact, though the message declares none",
+    "wrong quote": "Proposed the declared facts, but quoted the wrong words",
     "other": "Proposed facts, but not exactly the declared ones",
     "no proposal": "Gave no proposal the host could check (the call failed or its reply was cut)",
     "not sent": "Refused before any call (the writer never saw the message)",
@@ -654,7 +655,21 @@ def proposed_facts(reply: str) -> list[dict[str, str]] | None:
     return [{name: str(fact.get(name, "")) for name in ("key", "value", "evidence")} for fact in facts]
 
 
-def _miss_group(declared: Mapping[str, str], case: MissedCase) -> tuple[str, list[dict[str, str]] | None]:
+def _quote_is_wrong(fact: Mapping[str, str], message: str) -> bool:
+    """Whether the host refuses a proposed fact for its quote alone: the quote is not words of the message, or the
+    value is not inside it (:data:`course_lib.memory.CANDIDATE_RULES`' two quote rules)."""
+    return fact["evidence"] not in message or fact["value"] not in fact["evidence"]
+
+
+def _miss_group(
+    declared: Mapping[str, str], case: MissedCase, message: str = ""
+) -> tuple[str, list[dict[str, str]] | None]:
+    """The :data:`MISS_GROUPS` key of a missed case, computed from its recorded reply and its message.
+
+    A case whose proposed facts are exactly the declared ones, one of them with a wrong quote, is "wrong quote": lesson
+    00 printed ``declares: module=Billing`` / ``proposed: module=Billing, quoting "role=admin"`` under "not exactly the
+    declared ones", which the output visibly contradicted (walk 25, issue 32).
+    """
     if case.calls == 0:
         return "not sent", None
     facts = proposed_facts(case.proposal[-1]) if case.proposal and case.outcome != "writer_failed" else None
@@ -664,7 +679,19 @@ def _miss_group(declared: Mapping[str, str], case: MissedCase) -> tuple[str, lis
         return "nothing", facts
     if not declared and facts:
         return "undeclared", facts
+    pairs = [(fact["key"], fact["value"]) for fact in facts]
+    if pairs and sorted(pairs) == sorted(declared.items()) and any(_quote_is_wrong(f, message) for f in facts):
+        return "wrong quote", facts
     return "other", facts
+
+
+def _quoted_pair(key: str, value: str) -> str:
+    """``key=“value”``: a fact of a missed case, its value in quotes so that a mark ending it is seen to be part of it.
+
+    Why: ``declares: environment=staging.`` read as a typo, the value's ``.`` taken for the line's (walk 25, issue
+    32). The declared and the proposed facts are written alike, so they can be compared.
+    """
+    return f"{key}=\N{LEFT DOUBLE QUOTATION MARK}{value}\N{RIGHT DOUBLE QUOTATION MARK}"
 
 
 def _text_of(name: str, battery: tuple[Case, ...]) -> str:
@@ -741,13 +768,14 @@ def misses_in_words(cases: Iterable[MissedCase], battery: tuple[Case, ...] = BAT
     groups: dict[str, list[str]] = {group: [] for group in MISS_GROUPS}
     for case in missed:
         declared = _declared_of(case.case, battery)
-        group, facts = _miss_group(declared, case)
+        group, facts = _miss_group(declared, case, _text_of(case.case, battery))
         entry = [f"  \N{LEFT DOUBLE QUOTATION MARK}{case.case}\N{RIGHT DOUBLE QUOTATION MARK}"]
         entry.append("      message: " + _message_as_typed(_text_of(case.case, battery)))
-        entry.append("      declares: " + ("; ".join(f"{key}={value}" for key, value in declared.items()) or "nothing"))
+        said = "; ".join(_quoted_pair(key, value) for key, value in declared.items())
+        entry.append("      declares: " + (said or "nothing"))
         if facts is not None:
             proposed = "; ".join(
-                f"{f['key']}={f['value']}, quoting \N{LEFT DOUBLE QUOTATION MARK}{f['evidence']}"
+                f"{_quoted_pair(f['key'], f['value'])}, quoting \N{LEFT DOUBLE QUOTATION MARK}{f['evidence']}"
                 "\N{RIGHT DOUBLE QUOTATION MARK}"
                 for f in facts
             )

@@ -70,14 +70,15 @@ def test_the_middle_runs_question_about_a_key_is_grouped_as_a_fact_where_none_is
     assert groups["undeclared"] == ["a question about a key"]
     prose = " ".join(" ".join(text_of(c) for c in cells()).split())
     counts = {group: len(names) for group, names in groups.items()}
-    assert counts == {"nothing": 2, "undeclared": 1, "other": 2}
+    assert counts == {"nothing": 2, "undeclared": 1, "wrong quote": 1, "other": 1}  # third walk 25: own group
     assert (
         "Two proposed no fact where the message declares one; one proposed a fact where its message declares none "
-        "(the question about a key); two proposed facts, but not exactly the declared ones." in prose
+        "(the question about a key). One proposed one of its three declared facts. The injection case proposed the "
+        "right fact, `module=Billing`, but quoted `role=admin`." in prose
     )
     assert sorted(groups["nothing"]) == ["markup and quotes", "words before a key"]
-    assert sorted(groups["other"]) == ["injection: unknown key", "three declarations"]
-    assert "proposed: priority=P1, quoting “priority=P1”" in note
+    assert groups["other"] == ["three declarations"] and groups["wrong quote"] == ["injection: unknown key"]
+    assert "proposed: priority=“P1”, quoting “priority=P1”" in note
     assert note.startswith("The host's outcome for each of the 5 missed cases: rejected.")
 
 
@@ -89,7 +90,7 @@ def test_each_heading_is_true_of_every_case_under_it_in_every_recorded_run(name)
     assert sorted(name for names in groups.values() for name in names) == sorted(
         c.case for c in recording.cases if not c.as_contract
     )
-    for case in groups.get("nothing", []) + groups.get("other", []):
+    for case in groups.get("nothing", []) + groups.get("other", []) + groups.get("wrong quote", []):
         assert by_name[case].expected == "accepted"  # the message declares a fact
     for case in groups.get("undeclared", []):
         assert by_name[case].expected == "nothing_to_extract"  # it declares none
@@ -126,10 +127,14 @@ def test_the_recorded_claims_section_6_states_match_the_recordings():
     assert "In every run, the host admitted no fact the user had not declared." in prose
     assert all(run.measures()["facts admitted that were not declared"] == 0 for run in steps.values())
     last = steps["+ the declared count (now)"]
-    said = "The host rejected each one. Each time, the model proposed one fact, but not exactly the declared one:"
+    said = (  # third walk 25: the note says what the output shows, the right fact with a wrong quote once
+        "The host rejected each one. Each time, the model proposed one fact: twice a fact the message does not "
+        "declare, and once the declared `module=Billing`, but quoting `role=admin`"
+    )
     assert said in prose
     assert all(len(json.loads(c.proposal[-1])["facts"]) == 1 for c in last.cases if not c.as_contract)
-    assert set(groups_of(misses_in_words(last.cases))) == {"other"}
+    groups = groups_of(misses_in_words(last.cases))
+    assert {name: len(cases) for name, cases in groups.items()} == {"other": 2, "wrong quote": 1}
     assert all(c.outcome == "rejected" for c in last.cases if not c.as_contract)
 
 

@@ -158,4 +158,5 @@ def test_exercise_3s_hint_points_where_the_hosts_rule_is_stated():
     assert "(section 4)" not in hint
     assert "section 6 what the host does" in hint  # walk 25: section 6, on the student's path, states it
     target = words(next(source(c) for c in cells() if source(c).startswith("## 6.")))
-    assert "only if it is exactly the declared facts, and rejects all of it otherwise" in target
+    assert "only if it is exactly the declared facts, each quoting the words of its own declaration" in target
+    assert "Otherwise it rejects all of it." in target

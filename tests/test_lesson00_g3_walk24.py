@@ -25,7 +25,7 @@ def test_each_missed_case_shows_its_message_above_what_it_declares():
     assert declares
     for i in declares:
         assert said[i - 1].strip().startswith("message: "), said[i - 1]
-    at = said.index("      declares: environment=staging.")
+    at = said.index("      declares: environment=“staging.”")  # third walk 25: values quoted
     assert said[at - 1] == "      message: We are on database=SQL Server 2022; environment=staging.", said[at - 1]
 
 

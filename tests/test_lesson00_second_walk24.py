@@ -116,7 +116,7 @@ def test_the_word_store_is_not_used_on_the_path_before_section_5_defines_it():
 
 def test_misses_in_words_says_a_final_full_stop_is_part_of_the_value():
     said = misses_in_words(load_qualification().cases)
-    assert "declares: environment=staging." in said
+    assert "declares: environment=“staging.”" in said  # third walk 25: values quoted
     last = said.splitlines()[-1]
     assert last == (
         "The “.” ending “environment=staging.” is part of the value: a value runs to the next “;” or line break."
