@@ -511,7 +511,7 @@ EXERCISES: tuple[Exercise, ...] = (
         (
             (
                 "Reporting",
-                "Reporting was declared in that correction: was the batch holding it stored?",
+                "Reporting was declared in that message: was the batch holding it stored?",
             ),
             ("nothing", "Does the store lose a fact it held?"),
             ("Billing", "Billing is what section 5's store held; this store was given another module first."),

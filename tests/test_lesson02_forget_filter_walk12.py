@@ -53,7 +53,8 @@ def test_the_lesson_prints_what_the_call_carried_and_says_why_forget_replaces_th
     assert "Only the filter stands between the old words and the model" not in text
     # walk 25: said as what escapes the filter, in the bullet that names it
     # second walk 25: who swaps (the course), and why the corrected values escape
-    assert "Reporting and PostgreSQL were never forgotten: the correction had already replaced them." in text
+    # third walk 25: where the filter runs (the desk's model client), and that they were only replaced
+    assert "Reporting and PostgreSQL were never forgotten, only replaced by the correction" in text
 
 
 def test_a_client_with_its_own_chain_is_held_first_in_it_before_its_recorder():

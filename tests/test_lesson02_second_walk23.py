@@ -65,7 +65,7 @@ def test_the_forget_filter_is_started_and_defined_in_the_bullets_before_the_tabl
     bullets = words(cell_source("02", "replay-calls"))
     # walk 25: the filter is named after the sentence that says what it does, and what escapes it is said there
     assert "`replay.memory.forget()` empties only the store." in bullets and "(the *forget filter*)" in bullets
-    assert "Reporting and PostgreSQL were never forgotten: the correction had already replaced them." in bullets
+    assert "Reporting and PostgreSQL were never forgotten, only replaced by the correction" in bullets
     after = words(cell_source("02", "cell-18"))
     assert "*forget filter*" not in after and "replaced by the correction, still reach the model" in after
 

@@ -53,9 +53,9 @@ def test_step_1_says_the_store_refuses_the_turns_facts_if_a_newer_line_arrives_f
 def test_the_forget_filter_bullet_says_who_replaces_and_why_corrected_values_escape() -> None:
     said = words(cell_source("02", "replay-calls"))
     assert (
-        "From then on, the course swaps each forgotten value for `[forgotten]` in every model call (the *forget "
-        "filter*). Reporting and PostgreSQL were never forgotten: the correction had already replaced them. So the "
-        "filter does not hide them."
+        "Then the desk's model client replaces each **forgotten** value with `[forgotten]` in what it sends (the "
+        "*forget filter*): the course's code, not MAF's. Reporting and PostgreSQL were never forgotten, only replaced "
+        "by the correction, so the filter lets them through."
     ) in said
     assert "has each forgotten value replaced by" not in said
 

@@ -56,9 +56,9 @@ def test_why_a_model_says_the_model_is_under_test() -> None:
 def test_the_forget_filter_bullet_says_what_it_filters_and_what_escapes_it() -> None:
     said = words(cell_source("02", "replay-calls"))
     assert (
-        "`replay.memory.forget()` empties only the store. From then on, the course swaps each forgotten value for "
-        "`[forgotten]` in every model call (the *forget filter*). Reporting and PostgreSQL were never forgotten: the "
-        "correction had already replaced them. So the filter does not hide them."
+        "`replay.memory.forget()` empties only the store. Then the desk's model client replaces each **forgotten** "
+        "value with `[forgotten]` in what it sends (the *forget filter*): the course's code, not MAF's. Reporting and "
+        "PostgreSQL were never forgotten, only replaced by the correction, so the filter lets them through."
     ) in said
 
 
