@@ -75,15 +75,16 @@ def test_section_3_s_intro_keeps_the_eviction_rule_and_the_column_notes_out():
         assert needed in intro, needed
 
 
-def test_the_first_table_is_read_in_a_list_right_under_it():
+def test_the_first_table_is_read_in_a_list_right_above_it():
     ids = _ids()
-    under = _cells()[ids.index(FIRST_TABLE) + 1]
-    assert under["cell_type"] == "markdown"
-    said = "".join(under["source"])
-    # walk 24 (second round): why each policy is shown once comes first; walk 25: in its own words, not "That is why"
-    why_once, _, rest = said.partition("\n\n")
-    assert why_once.startswith("Both drifting rules give the same rows.")
-    assert rest.startswith("**How to read the table**")
+    # walk 25 (fourth round): the list comes before the cell that prints the table, not after it
+    above = _cells()[ids.index(FIRST_TABLE) - 1]
+    assert above["cell_type"] == "markdown"
+    said = "".join(above["source"])
+    assert said.startswith("**How to read the table**")
+    # walk 24 (second round): why each policy is shown once stays right under the table, in its own words
+    under = "".join(_cells()[ids.index(FIRST_TABLE) + 1]["source"])
+    assert under.startswith("Both drifting rules give the same rows.")
     headers = re.findall(r"<th [^>]*col_heading[^>]*>([^<]+)</th>", cell_outputs("07", FIRST_TABLE))
     columns = [name for name in headers if name != "policy"]
     assert len(columns) >= 6
