@@ -45,9 +45,10 @@ def test_the_forget_filter_bullet_says_where_it_runs_whose_code_it_is_and_what_e
 def test_section_4_points_ahead_to_why_forget_replaces_the_session() -> None:
     said = words(cell_source("02", "cell-12"))
     assert (
-        "So the console also gives **both** desks a new, empty session (why, even with the course's forget filter: "
-        "see [*Why `forget` replaces the session*](#why-forget-replaces-the-session) below)"
+        "So the console also gives **both** desks a new, empty session ([*Why `forget` replaces the session*]"
+        "(#why-forget-replaces-the-session), below, says why)."
     ) in said
+    assert "forget filter" not in said.split("below, says why")[0]  # re-walk: the term is defined later, not used here
     anchor = cell_source("02", "cell-15")
     assert '<a id="why-forget-replaces-the-session"></a>' in anchor
     assert anchor.index("why-forget-replaces-the-session") < anchor.index("### Why `forget` replaces the session")
@@ -104,3 +105,12 @@ def test_name_replaced_has_a_comment() -> None:
     source = cell_source("02", "cell-19")
     assert "# name_replaced=True: a stored correction also names the values it replaced" in source
     assert "name_replaced=True)" in source
+
+
+def test_section_5_says_the_desk_only_repeats_a_refused_correction() -> None:
+    """Re-walk 25: the desk's "Noted what you declared: module=Payments" beside a refused correction read as if the
+    desk knew the new values; the lesson says the desk repeats its message and the [memory] line is what was stored."""
+    said = words(cell_source("02", "cell-20"))
+    assert "The desk's *Noted* line only repeats the message; the `[memory]` line says what was stored." in said
+    shown = "".join(cell_outputs("02", "mem-after-rejection"))
+    assert "[desk] Noted what you declared: module=Payments" in shown and "[memory] Not stored" in shown
