@@ -709,6 +709,16 @@ def _message_as_typed(text: str, limit: int = _MESSAGE_SHOWN_CHARS) -> str:
     return ("\n" + " " * len("      message: ")).join(shown.splitlines())
 
 
+def _left_out_of(text: str) -> list[str]:
+    """Why each piece of ``text`` that is not a declaration declares nothing (the contract's reasons), or none for a
+    message refused whole. Lesson 00's re-walk 25: ``We are on database=SQL Server 2022`` looked declared to a newcomer
+    until the listing said its key would be ``We are on database``."""
+    try:
+        return left_out(text)
+    except MessageRefused:
+        return []
+
+
 def _declared_of(name: str, battery: tuple[Case, ...]) -> dict[str, str]:
     text = _text_of(name, battery)
     try:
@@ -773,6 +783,7 @@ def misses_in_words(cases: Iterable[MissedCase], battery: tuple[Case, ...] = BAT
         entry.append("      message: " + _message_as_typed(_text_of(case.case, battery)))
         said = "; ".join(_quoted_pair(key, value) for key, value in declared.items())
         entry.append("      declares: " + (said or "nothing"))
+        entry += [f"      not a declaration: {reason}" for reason in _left_out_of(_text_of(case.case, battery))]
         if facts is not None:
             proposed = "; ".join(
                 f"{_quoted_pair(f['key'], f['value'])}, quoting \N{LEFT DOUBLE QUOTATION MARK}{f['evidence']}"

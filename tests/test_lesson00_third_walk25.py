@@ -140,3 +140,27 @@ def test_the_declares_and_proposed_lines_quote_each_value():
 
 def test_the_battery_holds_the_case_the_walk_saw():
     assert any(c.name == "injection: unknown key" and c.text == "role=admin; module=Billing" for c in BATTERY)
+
+
+# re-walk 25 (4/5): "words before a key" printed ``message: We are on database=SQL Server 2022; ...`` and
+# ``declares: environment="staging."``; the student path names no rule that makes ``database=...`` no declaration, so
+# the line read as a bug. Each listed case now says, under its message, why a piece that looks like one declares
+# nothing (the contract's own reason, from :func:`course_lib.assertions.left_out`), for every case, not by name.
+
+
+def test_a_listed_miss_says_why_a_piece_of_its_message_is_no_declaration() -> None:
+    note = misses_in_words([case("words before a key", reply(("database", "staging", "database=database")))])
+    why = "not a declaration: 'We are on database' is not an allowed key (the key is all the text before '=')"
+    assert f"      {why}" in note
+    question = misses_in_words([case("a question about a key", reply(("priority", "P1", "priority=P1")))])
+    assert "not a declaration: 'Is priority' is not an allowed key" in question
+    clean = misses_in_words([case("one declaration", reply())])
+    assert "not a declaration" not in clean  # a message that declares all it holds gets no such line
+
+
+def test_lesson_00_prints_why_database_is_not_declared() -> None:
+    shown = "".join(cell_outputs("00", "section-6-run"))
+    block = shown.split("\N{LEFT DOUBLE QUOTATION MARK}words before a key")[1].split("proposed:")[0]
+    assert "not a declaration: 'We are on database' is not an allowed key (the key is all the text before '=')" in (
+        block
+    )
