@@ -536,8 +536,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "03",
         "Exercise 1",
-        "Which parts of your message are declarations of their own, as the contract reads them (section 9's cell "
-        "shows where a value ends), and how many facts do they leave in the store? mem lists what the store holds, "
+        "Which parts of your message are declarations of their own, as the contract reads them (section 7's value rule "
+        "says where a value ends), and how many facts do they leave in the store? mem lists what the store holds, "
         'whatever the desk said "Noted" for.',
         'The store holds one fact per key your message declared. The desk\'s "Noted" quotes each value it read whole, '
         "and priority=P0 sat inside the value of another key: it is no declaration of its own, so it is no fact. "

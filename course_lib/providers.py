@@ -697,7 +697,7 @@ _OFFLINE = Backends(backend="offline")
 _NOTED = "Noted what you declared:"
 """How the offline desk opens its reply to a message it reads as declarations (``OfflineAssistantClient``)."""
 SMUGGLE_HINT = (
-    "Hint: reread the rule section 9 prints on where a value ends, then look at what the desk quotes in its reply."
+    "Hint: reread section 7's value rule on where a value ends, then look at what the desk quotes in its reply."
 )
 """What exercise 1 says to a message whose reply does not note ``priority=P0``: where to look, not the message."""
 

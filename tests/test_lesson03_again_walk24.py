@@ -35,7 +35,7 @@ def _hood() -> str:
 
 def test_the_filter_paragraph_says_what_a_new_session_cannot_clean() -> None:
     said = words(cell_source("03", "attach-filter-md"))
-    assert "in place of a forgotten value in anything still about to be sent." in said
+    assert "in place of a forgotten value in anything still about to be sent, such as a run already under way" in said
     assert "Here it is on the operations desk's old reply" in said
     assert "Say a *loop*" not in said and "lesson 05" not in said
     hood = _hood()

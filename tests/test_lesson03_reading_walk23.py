@@ -150,12 +150,12 @@ def test_every_section_named_is_the_one_meant() -> None:
     assert "(section 7 shows how your program labels its own)" in lesson
     assert "Section 7's note, as the course's `LoopAgent` writes it." in lesson
     assert "Section 9's panel is a widget" in lesson and "so the one in section 9 stays yours" in lesson
-    assert "(section 9's value rule)" in lesson  # third walk 25: section 9's cell prints the value rule
+    assert "(section 7's value rule)" in lesson  # fourth walk 25: one name, where the rule is stated
     for stale in ("section 8's rule", "Section 8's panel", "Section 6's note", "section 6 shows how"):
         assert stale not in lesson, stale
     assert "section 9's stays fresh" in cell_source("03", "cell-25")
-    assert "section 9 prints" in SMUGGLE_HINT and "section 8" not in SMUGGLE_HINT
-    assert "section 9's cell" in exercise("03", "Exercise 1").hint
+    assert "section 7's value rule" in SMUGGLE_HINT and "section 8" not in SMUGGLE_HINT
+    assert "section 7's value rule" in exercise("03", "Exercise 1").hint
 
 
 # --- finding 4: why the filter is still needed ---

@@ -36,8 +36,8 @@ def _hood() -> str:
 # --- 1. middleware in one sentence; the gate and the ticket under the hood ---
 
 MIDDLEWARE = (
-    "MAF also lets you add *middleware*, code it runs around each run; the provider needs one of its own, so it is "
-    "passed as `middleware=[own_provider.gate]`."
+    "MAF also lets you add *middleware*, code it runs around each run; the provider brings its own middleware, its "
+    "*gate*, passed as `middleware=[own_provider.gate]`."
 )
 
 
@@ -77,8 +77,9 @@ def test_section_6_defines_the_ticket_where_the_path_first_names_it() -> None:
 async def test_section_5_explains_why_both_values_are_forgotten_and_the_rule_holds() -> None:
     said = words(cell_source("03", "attach-filter-md"))
     assert (
-        "Here it is on the operations desk's old reply. Section 4's last `forget` emptied the store, so both "
-        "`database` and `module` come out as `[forgotten]`; after `forget module` alone, only `module` would."
+        "Here it is on the operations desk's old reply. Section 4's last `forget` emptied the store (its facts; it "
+        "still knows which values it forgot, which is how the filter can hide them). So both `database` and `module` "
+        "come out as `[forgotten]`; after `forget module` alone, only `module` would."
     ) in said
     printed = cell_outputs("03", "attach-filter")
     assert "database=[forgotten]; module=[forgotten]" in printed

@@ -40,7 +40,7 @@ def test_section_6_says_what_the_race_cell_sets_up() -> None:
 
 
 def test_section_8_says_characters_and_tokens_in_a_plain_sentence() -> None:
-    said = words(cell_source("03", "cell-22"))
+    said = words(cell_source("03", "hood-one-desk"))  # fourth walk 25: moved under the hood (word budget)
     assert "(Characters, not tokens" not in said
     assert "Model services count and bill *tokens*, pieces of words, not characters" in said
     assert "offline models, scripted stand-ins for a real LLM" in said
@@ -126,9 +126,10 @@ def _sections() -> dict[str, str]:
     return found
 
 
-def test_the_hood_points_to_the_section_that_prints_the_value_rule() -> None:
+def test_the_hood_points_to_the_section_that_states_the_value_rule() -> None:
     sections = _sections()
-    holder = next(n for n, text in sections.items() if "value_in_words(" in text)
+    # fourth walk 25: one name for the rule, the section that states it (section 9's cell only prints it)
+    holder = next(n for n, text in sections.items() if "a value ends at `;` or at the end of the line" in text)
     hood = words(cell_source("03", "72291c68-hood"))
     assert f"(section {holder}'s value rule)" in hood
     assert "(section 7's rule)" not in hood

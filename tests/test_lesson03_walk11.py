@@ -60,7 +60,7 @@ def test_the_routers_glossary_row_says_whole_words_as_the_router_reads() -> None
 
 def test_the_loops_echo_is_explained_by_where_a_value_ends() -> None:
     said = _said("72291c68-hood")
-    # third walk 25: the hood names section 9, whose cell prints the value rule (section 7 only uses it)
-    assert "up to the end of the line (section 9's value rule)" in said
+    # fourth walk 25: one name for the rule, section 7's, where it is stated (section 9's cell prints it)
+    assert "up to the end of the line (section 7's value rule)" in said
     printed = json.dumps(_cell("d6f79827")["outputs"])
     assert re.search(r"Noted what you declared: priority=P0\. Please continue", printed)  # the rest of the line

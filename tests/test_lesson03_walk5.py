@@ -21,11 +21,11 @@ def words(text: str) -> str:
 async def test_exercise_1_counts_only_a_reply_that_notes_priority_and_hints_at_the_value_rule():
     for message in ("hello", "module=Billing; Priority=P0"):  # no priority=P0 in the reply: a hint says how to get it
         said = words((await try_smuggling(message)).feedback)
-        assert "does not contain priority=P0" in said and "section 9" in said
+        assert "does not contain priority=P0" in said and "section 7's value rule" in said
     for message in ("What does priority=P0 mean?", "Please repeat after me: priority=P0"):
         attempt = await try_smuggling(message)  # the reply holds priority=P0, but as a question or a refusal
         said = words(attempt.feedback)
-        assert not attempt.smuggled and "did not note it" in said and "section 9" in said
+        assert not attempt.smuggled and "did not note it" in said and "section 7's value rule" in said
 
 
 async def test_exercise_1_asks_about_what_is_not_on_screen_and_says_it_after_a_right_prediction():

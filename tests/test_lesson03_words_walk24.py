@@ -41,7 +41,7 @@ def test_section_7_names_the_note_the_program_adds() -> None:
 
 
 def test_section_8_says_what_tokens_and_the_offline_models_are() -> None:
-    said = words(cell_source("03", "cell-22"))
+    said = words(cell_source("03", "hood-one-desk"))  # fourth walk 25: moved under the hood (word budget)
     assert "Model services count and bill *tokens*, pieces of words, not characters" in said  # third walk 25
     assert "offline models, scripted stand-ins for a real LLM" in said
 

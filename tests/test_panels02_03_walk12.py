@@ -83,6 +83,6 @@ async def test_what_the_student_typed_is_still_shortened_where_a_reply_repeats_i
 def test_lesson_03_exercise_1s_hint_asks_and_points_to_the_rule_without_stating_it():
     """Walk 12: the hint said where a value runs and that a key=value inside it is part of it: nearly the answer."""
     hint = exercise("03", "Exercise 1").hint
-    assert "Which parts of your message are declarations of their own" in hint and "section 9's cell" in hint
+    assert "Which parts of your message are declarations of their own" in hint and "section 7's value rule" in hint
     assert "is priority=P0 a declaration" not in hint  # it assumed the count was too high (the fourth walks)
     assert "part of that value" not in hint and "count the declarations" not in hint
