@@ -106,7 +106,9 @@ _PICK = "(pick an answer to fill the box)"
 """The Try menu's prompt: shown whenever the box holds no example unchanged."""
 _NOTHING_TO_TRY = "(nothing to try: the store is empty)"
 """The Try menu's only entry on an empty store: every answer passes, so no example would show anything."""
-_EMPTY = "<i>Check answer is off while the Answer box is empty: type an answer, or pick one under Try.</i>"
+_EMPTY = (
+    "<i>Check answer is off while the Answer box is empty or only spaces: type an answer, or pick one under Try.</i>"
+)
 
 ANSWER_BOX_WIDTH = "95%"
 """The width of the Answer box, and of the Message box above it (one width for both boxes a student types in)."""

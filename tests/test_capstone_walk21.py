@@ -12,7 +12,7 @@ from support.lesson_cells import cell_outputs, cell_source, stored_lesson
 
 from course_lib.exercises import check, exercise, explain_unquoted_names
 
-SECTION_3 = "10ead7db"  # "## 3. Every policy, its final question inside the loop"
+SECTION_3 = "10ead7db"  # "## 3. Every policy's final question, inside the loop"
 FIRST_TABLE = "02f68a0d"  # the repairs table, one row per policy
 WHY_TABLE = "a91d0c8d"  # the first output that prints "evicted"
 SECTION_4_EVICTIONS = "5e87e929"

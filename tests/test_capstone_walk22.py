@@ -61,7 +61,7 @@ def test_section_1_says_why_an_answer_ordering_the_forbidden_action_is_constrain
     said = _words(PROSE_WHY)
     assert "Restart the production database during business hours." in said
     assert "checks that the constraint is carried into the answer, not what the answer does against it" in said
-    assert "an answer that drops the constraint, whatever else it says, is sent back" in said
+    assert "It is still sent back, but its feedback asks only that it carry the constraint." in said
 
 
 # --- finding 6: section 7 as a list ---

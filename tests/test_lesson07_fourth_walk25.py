@@ -42,7 +42,10 @@ def test_section_3_calls_a_whole_runs_outcome_the_runs_verdict() -> None:
 def test_not_fixed_covers_a_key_the_loop_could_not_ask_about() -> None:
     ids = _ids()
     before = _cell_text(ids.index(FIRST_TABLE) - 1)
-    assert "**not fixed** (still stated wrongly, whether or not the loop could ask about it)" in before
+    assert (
+        "**not fixed** (still stated wrongly) or **still missing** (no value stated). For a key the store lost, the loop could not even ask."
+        in before
+    )
     # the summary's constraint is "not fixed" though the store had lost it: the loop never asked about it
     shown = cell_outputs("07", FIRST_TABLE)
     assert "constraint not fixed" in shown
@@ -59,8 +62,8 @@ def test_the_ask_row_with_a_wrong_module_also_gets_constraint_missing() -> None:
 
 async def test_the_third_thing_to_try_says_what_to_look_for_and_it_is_so() -> None:
     text = words(cell_source("07", "capstone-panel-intro"))
-    item = text.split("3. Write the right values")[1]
-    assert "it passes under *Which module and database are we on?*" in item
+    item = text.split("3. Write the store's values (`Payroll` after step 1)")[1]
+    assert "It passes under *Which module and database are we on?*" in item
     assert "under the plan task the constraint is due too" in item
     panel = await CapstonePanel.from_timeline(load_timeline())
     answers = ["We are on Billing, with SQL Server 2022.", "Le module est Billing, la base SQL Server 2022."]
@@ -89,3 +92,20 @@ def test_section_3_says_whose_evaluator_and_the_objectives_cite_sections_in_orde
     objectives = cell_source("07", "6ae511d1").split("**You will be able to**")[1].split("*About")[0]
     cited = [int(n) for n in re.findall(r"\(section (\d+)\)", objectives)]
     assert len(cited) >= 4 and cited == sorted(cited), cited
+
+
+def test_the_answer_boxs_note_says_what_keeps_check_answer_off() -> None:
+    """Final walk 25: an Answer box of only spaces keeps Check answer off, and its note said only "empty"; it says
+    "empty or only spaces", as the Message box's note does, and it is true of both."""
+    from support.capstone_battery import SUPERSEDED, lesson_store
+
+    from course_lib.capstone_panel import CapstonePanel
+    from course_lib.extraction import make_extraction
+
+    panel = CapstonePanel(make_extraction(lesson_store()), superseded=SUPERSEDED)
+    for typed in ("", "   \t "):
+        panel.answer.value = typed
+        assert panel.check_button.disabled
+        assert "while the Answer box is empty or only spaces" in panel.verdict.value
+    panel.answer.value = "Billing"
+    assert not panel.check_button.disabled and "only spaces" not in panel.verdict.value

@@ -81,7 +81,7 @@ def test_the_row_that_gets_constraint_missing_plans_through_its_own_word_fix():
 
 def test_the_prose_intro_says_an_answer_can_make_the_constraint_due():
     intro = plain_words(cell_source("07", PROSE_INTRO))
-    assert "so the constraint is due (as it is when an answer itself plans an action)" in intro
+    assert "so the constraint is due." in intro  # rule 2 says when an answer plans an action itself
 
 
 # --- finding 2 ---
