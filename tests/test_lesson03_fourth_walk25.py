@@ -55,7 +55,10 @@ def test_the_takeaway_and_the_filter_paragraph_agree() -> None:
         "Section 4's last `forget` emptied the store (its facts; it still knows which values it forgot, which is how "
         "the filter can hide them)."
     ) in said
-    assert "in anything still about to be sent, such as a run already under way. Under the hood shows one." in said
+    assert (
+        "in anything still about to be sent. That includes the messages of a run that began before the forget, "
+        "which a new session cannot clean. Under the hood shows the filter after `forget module` alone."
+    ) in said  # fourth walk 25: the reason, here
 
 
 def test_section_5_names_the_gate_as_the_providers_own_middleware() -> None:
@@ -103,3 +106,21 @@ def test_the_intro_links_lessons_01_and_02_and_the_course_map() -> None:
         assert (ROOT / "notebooks" / target).is_file()
     assert (ROOT / "docs" / "course_map.png").is_file()
     json.loads((ROOT / "notebooks" / "03_provider_and_two_desks.ipynb").read_text())
+
+
+# --- fourth walk 25 (4/5): "Under the hood shows one" showed no run ---
+
+
+def test_section_5_says_why_the_filter_is_needed_and_the_hood_runs_its_line() -> None:
+    said = words(cell_source("03", "attach-filter-md"))
+    assert (
+        "in anything still about to be sent. That includes the messages of a run that began before the forget, "
+        "which a new session cannot clean. Under the hood shows the filter after `forget module` alone."
+    ) in said  # fourth walk 25: the reason, here
+    assert "Under the hood shows the filter after `forget module` alone." in said
+    assert "The cell below runs section 5's filter line on a store that forgot only `module`." in words(
+        cell_source("03", "hood-filter-loop")
+    )
+    shown = "".join(cell_outputs("03", "hood-filter-one-key"))
+    assert "forgotten: module | still stored: database" in shown
+    assert "database=SQL Server 2022; module=[forgotten]." in shown  # what the hood's prose says the call sends

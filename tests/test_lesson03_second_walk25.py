@@ -68,7 +68,7 @@ def test_section_6_defines_the_ticket_where_the_path_first_names_it() -> None:
     assert first == words(cell_source("03", "attach-md"))  # third walk 25: section 5 says why the gate takes it
     assert first.index("*ticket*") == first.index("ticket") - 1  # defined where it first appears
     assert "the pass a write needs (lesson 01)" in first
-    assert "the pass a write to the store needs (lesson 01)" in words(cell_source("03", "race-md"))
+    assert "takes the store's ticket (section 5)." in words(cell_source("03", "race-md"))  # fourth walk: not twice
 
 
 # --- 2. the filter's line explained, and the hood agreeing with it ---

@@ -42,8 +42,10 @@ def test_section_5_says_the_forget_filter_in_one_sentence_and_shows_it() -> None
     said = words(cell_source("03", "attach-filter-md"))
     assert said == (
         "`ProviderDesks.build` also adds lesson 02's *forget filter*, which writes `[forgotten]` in place of a "
-        "forgotten value in anything still about to be sent, such as a run already under way. Under the hood shows "
-        "one. Here it is on the operations desk's old reply. Section 4's last `forget` emptied the store (its facts; "
+        "forgotten value in anything still about to be sent. That includes the messages of a run that began "
+        "before the forget, which a new session cannot clean. Under the hood shows the filter after `forget module` "
+        "alone. "
+        "Here it is on the operations desk's old reply. Section 4's last `forget` emptied the store (its facts; "
         "it still knows which values it forgot, which is how the filter can hide them). So both `database` and "
         "`module` come out as `[forgotten]`; after `forget module` alone, only `module` would."
     )  # second walk 25: why both values of the printed line are forgotten; fourth: what the store still knows

@@ -43,8 +43,8 @@ def test_not_fixed_covers_a_key_the_loop_could_not_ask_about() -> None:
     ids = _ids()
     before = _cell_text(ids.index(FIRST_TABLE) - 1)
     assert (
-        "**not fixed** (still stated wrongly) or **still missing** (no value stated). For a key the store lost, the loop could not even ask."
-        in before
+        "**not fixed** (still stated wrongly) or **still missing** (no value stated). "
+        "For a key the store lost, the loop could not even ask." in before
     )
     # the summary's constraint is "not fixed" though the store had lost it: the loop never asked about it
     shown = cell_outputs("07", FIRST_TABLE)
