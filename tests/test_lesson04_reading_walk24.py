@@ -17,6 +17,7 @@ import re
 import pandas as pd
 import pytest
 from support.lesson_cells import cell_outputs, cell_source, plain_words, stored_lesson
+from support.policy_runs import sizes_frame
 
 from course_lib.policies import compare_policies, course_policies, load_timeline
 from course_lib.presentation import NEAR_CHARS, prompt_sizes_note
@@ -102,21 +103,12 @@ def test_the_full_note_stays_the_explorers():
     assert full.startswith("Lines that meet hide one another: at turn 1, every line except facts;")
 
 
-def _frame(values: dict[str, list[int]]) -> pd.DataFrame:
-    rows = [
-        {"policy": policy, "rule": "latest", "call": "reader", "turn": turn, "chars_sent": value}
-        for policy, line in values.items()
-        for turn, value in enumerate(line, start=1)
-    ]
-    return pd.DataFrame(rows)
-
-
 def test_the_brief_note_says_only_what_happens():
-    meet_only = _frame({"a": [100, 200, 300], "b": [100, 250, 400]})
+    meet_only = sizes_frame({"a": [100, 200, 300], "b": [100, 250, 400]})
     assert prompt_sizes_note(meet_only, brief=True) == "Some lines meet at turn 1: a and b."
-    near_only = _frame({"a": [100, 200, 300], "b": [102, 250, 400]})
+    near_only = sizes_frame({"a": [100, 200, 300], "b": [102, 250, 400]})
     assert prompt_sizes_note(near_only, brief=True) == f"At turn 1, a and b come within {NEAR_CHARS} characters."
-    apart = _frame({"a": [100, 200, 300], "b": [150, 250, 400]})
+    apart = sizes_frame({"a": [100, 200, 300], "b": [150, 250, 400]})
     assert prompt_sizes_note(apart, brief=True) == prompt_sizes_note(apart) == ""
 
 

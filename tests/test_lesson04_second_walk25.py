@@ -18,23 +18,15 @@ from course_lib.policies import course_policies, load_timeline, run_policy
 from course_lib.recordings import load_policy_costs
 from course_lib.tracing import CallLog
 from tests.support.lesson_cells import cell_outputs, cell_source, plain_words, student_path, words
+from tests.support.policy_runs import last_reader_call
 
 # region Finding 1: what the numbers in the names count, as a replay counts it
 
 
-async def _last_call(label: str) -> tuple[int, int]:
-    """(user messages, earlier exchanges) in ``label``'s last reader call on the lesson's timeline."""
-    timeline, log = load_timeline(), CallLog()
-    policy = course_policies()[label]("latest", log)
-    await run_policy(timeline, policy, log, "latest")
-    last = [call for call in log.calls if call.client == "reader"][-1]
-    return sum(m.role == "user" for m in last.messages), sum(m.role == "assistant" for m in last.messages)
-
-
 async def test_one_bullet_says_what_the_numbers_in_the_names_count():
-    window_users, window_exchanges = await _last_call("last 3 turns")
-    reducer_users, reducer_exchanges = await _last_call("reducer (3 turns)")
-    compaction_users, compaction_exchanges = await _last_call("compaction (3 turns)")
+    window_users, window_exchanges = await last_reader_call("last 3 turns")
+    reducer_users, reducer_exchanges = await last_reader_call("reducer (3 turns)")
+    compaction_users, compaction_exchanges = await last_reader_call("compaction (3 turns)")
     assert (window_users, window_exchanges) == (reducer_users, reducer_exchanges)
     said = (  # third walk 25: a paragraph under the list, not a bullet between compaction and the reducer
         "The numbers in the names count different things. last 3 turns and the reducer (3 turns) send the "

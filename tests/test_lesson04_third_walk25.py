@@ -17,10 +17,10 @@ import pandas as pd
 
 from course_lib.exercises import exercise
 from course_lib.memory_models import find_declarations
-from course_lib.policies import compare_policies, course_policies, load_timeline, run_policy
+from course_lib.policies import compare_policies, course_policies, load_timeline
 from course_lib.presentation import NEAR_CHARS, prompt_sizes_note
-from course_lib.tracing import CallLog
 from tests.support.lesson_cells import cell_outputs, cell_source, plain_words, words
+from tests.support.policy_runs import last_reader_call, sizes_frame
 
 # region Finding 1: the reducer's bullet follows compaction's; the numbers note is a paragraph under the list
 
@@ -50,16 +50,8 @@ def test_the_reducer_bullet_follows_compaction_and_the_numbers_note_is_a_paragra
 # region Finding 2: the definitions say what each policy does
 
 
-async def _last_call(label: str) -> tuple[int, int]:
-    timeline, log = load_timeline(), CallLog()
-    policy = course_policies()[label]("latest", log)
-    await run_policy(timeline, policy, log, "latest")
-    last = [call for call in log.calls if call.client == "reader"][-1]
-    return sum(m.role == "user" for m in last.messages), sum(m.role == "assistant" for m in last.messages)
-
-
 async def test_the_window_and_compaction_say_what_they_send():
-    exchanges = (await _last_call("last 3 turns"))[1]
+    exchanges = (await last_reader_call("last 3 turns"))[1]
     section = plain_words(_section_2())
     assert f"- last 3 turns (the window) sends only the {exchanges} latest exchanges and the question." in section
     assert (
@@ -119,19 +111,10 @@ def test_the_brief_note_names_the_lines_that_meet():
     assert "explorer" not in brief
 
 
-def _frame(values: dict[str, list[int]]) -> pd.DataFrame:
-    rows = [
-        {"policy": policy, "rule": "latest", "call": "reader", "turn": turn, "chars_sent": value}
-        for policy, line in values.items()
-        for turn, value in enumerate(line, start=1)
-    ]
-    return pd.DataFrame(rows)
-
-
 def test_the_brief_note_names_lines_from_any_data():
-    meet = _frame({"a": [100, 200, 300], "b": [100, 250, 400], "c": [90, 260, 410]})
+    meet = sizes_frame({"a": [100, 200, 300], "b": [100, 250, 400], "c": [90, 260, 410]})
     assert prompt_sizes_note(meet, brief=True) == "Some lines meet at turn 1: every line except c."
-    near = _frame({"a": [100, 200, 300], "b": [102, 250, 400], "c": [150, 249, 500]})
+    near = sizes_frame({"a": [100, 200, 300], "b": [102, 250, 400], "c": [150, 249, 500]})
     assert prompt_sizes_note(near, brief=True) == (
         f"At turn 1, a and b come within {NEAR_CHARS} characters. "
         f"At turn 2, b and c come within {NEAR_CHARS} characters."
