@@ -126,8 +126,8 @@ def test_section_2_says_the_router_s_rules_plainly() -> None:
 def test_section_3_says_why_the_block_is_a_user_message_in_one_point() -> None:
     said = words(cell_source("03", "correction-sources-read"))
     assert (
-        "The block's facts are only what the user said, their truth unchecked, so it is sent as a user message, never as "
-        "instructions." in said
+        "The block's facts are only what the user said, their truth unchecked, so it is sent as a user message, "
+        "never as instructions." in said
     )
     assert "no more say" not in said
 
