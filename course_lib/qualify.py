@@ -37,7 +37,7 @@ from .clients import course_backends, make_chat_client
 from .extraction import MISMATCH, ChatFactWriter, ExtractionReport, FactBatch, FactWriter, MemoryExtraction
 from .frames import count_noun, rows_frame
 from .live import ENDPOINT_FAILURES, REUSE_VAR, FailureKind, LiveModelError, LiveSettingsError
-from .memory import MAX_MESSAGE_CHARS, FactCandidate, WorkingMemory, mark_invisible
+from .memory import MAX_MESSAGE_CHARS, FactCandidate, WorkingMemory, mark_invisible, rules_broken
 from .memory_models import OfflineWriterClient
 from .tracing import USAGE_FIELDS, CallLog, ModelCall, count_of, reported_label, reported_total, shown_count
 
@@ -655,10 +655,14 @@ def proposed_facts(reply: str) -> list[dict[str, str]] | None:
     return [{name: str(fact.get(name, "")) for name in ("key", "value", "evidence")} for fact in facts]
 
 
+_QUOTE_RULES = ("evidence not quoted", "value not in evidence")
+"""The store's two rules on a fact's quote (:data:`course_lib.memory.CANDIDATE_RULES`)."""
+
+
 def _quote_is_wrong(fact: Mapping[str, str], message: str) -> bool:
-    """Whether the host refuses a proposed fact for its quote alone: the quote is not words of the message, or the
-    value is not inside it (:data:`course_lib.memory.CANDIDATE_RULES`' two quote rules)."""
-    return fact["evidence"] not in message or fact["value"] not in fact["evidence"]
+    """Whether the store refuses a proposed fact under one of its quote rules, as :func:`rules_broken` reads it."""
+    candidate = FactCandidate(key=fact["key"], value=fact["value"], evidence=fact["evidence"])
+    return any(rule in _QUOTE_RULES for rule in rules_broken(message, [candidate]))
 
 
 def _miss_group(
@@ -777,13 +781,13 @@ def misses_in_words(cases: Iterable[MissedCase], battery: tuple[Case, ...] = BAT
         lines = [f"The host's outcomes for the {len(missed)} missed cases: {said}."]
     groups: dict[str, list[str]] = {group: [] for group in MISS_GROUPS}
     for case in missed:
-        declared = _declared_of(case.case, battery)
-        group, facts = _miss_group(declared, case, _text_of(case.case, battery))
+        declared, text = _declared_of(case.case, battery), _text_of(case.case, battery)
+        group, facts = _miss_group(declared, case, text)
         entry = [f"  \N{LEFT DOUBLE QUOTATION MARK}{case.case}\N{RIGHT DOUBLE QUOTATION MARK}"]
-        entry.append("      message: " + _message_as_typed(_text_of(case.case, battery)))
+        entry.append("      message: " + _message_as_typed(text))
         said = "; ".join(_quoted_pair(key, value) for key, value in declared.items())
         entry.append("      declares: " + (said or "nothing"))
-        entry += [f"      not a declaration: {reason}" for reason in _left_out_of(_text_of(case.case, battery))]
+        entry += [f"      not a declaration: {reason}" for reason in _left_out_of(text)]
         if facts is not None:
             proposed = "; ".join(
                 f"{_quoted_pair(f['key'], f['value'])}, quoting \N{LEFT DOUBLE QUOTATION MARK}{f['evidence']}"

@@ -8,6 +8,7 @@ reported (``unknown`` when it reported none: an estimate is never passed off as 
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -444,9 +445,7 @@ def _whose_calls(calls: Sequence[ModelCall]) -> str:
     """
     if not calls:
         return ""
-    counts: dict[str, int] = {}
-    for call in calls:
-        counts[call.client] = counts.get(call.client, 0) + 1
+    counts = Counter(call.client for call in calls)
     names = [_client_named(client) for client in counts]
     if all(n == 1 for n in counts.values()):
         if len(names) == 1:
